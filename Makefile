@@ -1,0 +1,36 @@
+# Lorekeep. `make run` and `make test` set up everything they need on a fresh machine.
+GO ?= go
+LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
+
+.PHONY: run test bench deps build vet clean \
+	build-AuthorizerFunction build-LocationsFunction
+
+run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
+	scripts/run.sh
+
+test: ## every test, against a DynamoDB Local started and stopped here
+	scripts/test.sh
+
+bench: ## benchmarks of the HTTP handlers against DynamoDB Local
+	scripts/test.sh -run '^$$' -bench . -benchmem ./...
+
+deps: ## Go modules, Java and the DynamoDB Local jar
+	$(GO) mod download
+	scripts/dynamodb-local.sh install
+
+build: ## every Lambda for linux/arm64, as `sam build` does
+	$(MAKE) build-AuthorizerFunction ARTIFACTS_DIR=.aws-sam/build/AuthorizerFunction
+	$(MAKE) build-LocationsFunction ARTIFACTS_DIR=.aws-sam/build/LocationsFunction
+
+vet:
+	$(GO) vet ./...
+
+# sam build (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set.
+build-AuthorizerFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/authorizer
+
+build-LocationsFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/locations
+
+clean:
+	rm -rf .aws-sam .local/bin

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# make run: DynamoDB Local (data kept in .local/data), the table, a demo campaign and token, and
+# every family served on 127.0.0.1:3000 with the same handlers as the Lambdas.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+port=${DYNAMODB_LOCAL_PORT:-8000}
+addr=${ADDR:-127.0.0.1:3000}
+if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  scripts/dynamodb-local.sh start "$port" "$PWD/.local/data"
+  trap 'scripts/dynamodb-local.sh stop "$port"' EXIT
+fi
+export DYNAMODB_ENDPOINT="http://127.0.0.1:$port" TABLE_NAME=${TABLE_NAME:-lorekeep}
+go build -o .local/bin/lorekeep ./cmd/lorekeep
+demo=$(.local/bin/lorekeep demo)
+cid=$(echo "$demo" | sed -E 's/.*"campaign_id":([0-9]+).*/\1/')
+token=$(echo "$demo" | sed -E 's/.*"token":"([^"]+)".*/\1/')
+cat <<MSG
+
+Lorekeep is serving on http://$addr
+  campaign id: $cid
+  token:       $token
+
+Try:
+  curl -s -H "Authorization: Bearer $token" http://$addr/api/1.0/campaigns/$cid/locations
+
+MSG
+.local/bin/lorekeep serve --addr "$addr"

@@ -1,0 +1,234 @@
+package calendar
+
+import (
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// PhaseNames are the eight moon phases in cycle order; phase p of cycle k
+// begins on day floor(Offset + (8k+p)·P/8) for a period of P days.
+var PhaseNames = [8]string{
+	"full", "waning_gibbous", "last_quarter", "waning_crescent",
+	"new", "waxing_crescent", "first_quarter", "waxing_gibbous",
+}
+
+// PhaseIndex is the position of a phase name in PhaseNames.
+func PhaseIndex(name string) (int, bool) {
+	for i, n := range PhaseNames {
+		if n == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// MoonDay is a day on which at least one phase of a moon begins. When a
+// short period puts several phases on one day they are merged: Phase is the
+// earliest, Phases lists each distinct phase in the order they begin.
+type MoonDay struct {
+	Day    int64
+	MoonID int
+	Name   string
+	Phase  string
+	Phases []string
+}
+
+var (
+	errBadPeriod      = errors.New("calendar: moon period must be a positive decimal")
+	errPeriodTooLarge = errors.New("calendar: moon period too large")
+)
+
+// moonCalc holds a moon's phase step P/8 as the reduced fraction a/b.
+type moonCalc struct {
+	Moon
+	a, b int64
+	off  int64
+}
+
+// ParsePeriod reads a moon period ("29.5") as the exact fraction num/den:
+// digits, optionally a point and 1 to 10 more digits; no sign, exponent or
+// spaces; greater than zero and at most MaxMoonPeriod.
+func ParsePeriod(s string) (num, den int64, err error) {
+	ip, fp, hasPoint := strings.Cut(s, ".")
+	if ip == "" || strings.TrimLeft(ip, "0123456789") != "" ||
+		(hasPoint && (fp == "" || len(fp) > MaxMoonDecimals || strings.TrimLeft(fp, "0123456789") != "")) {
+		return 0, 0, errBadPeriod
+	}
+	ip = strings.TrimLeft(ip, "0")
+	if len(ip) > 9 {
+		return 0, 0, errPeriodTooLarge
+	}
+	whole := int64(0)
+	if ip != "" {
+		whole, _ = strconv.ParseInt(ip, 10, 64)
+	}
+	if whole > MaxMoonPeriod {
+		return 0, 0, errPeriodTooLarge
+	}
+	frac := int64(0)
+	den = 1
+	if fp != "" {
+		frac, _ = strconv.ParseInt(fp, 10, 64)
+		for range len(fp) {
+			den *= 10
+		}
+	}
+	num = whole*den + frac
+	switch {
+	case num == 0:
+		return 0, 0, errBadPeriod
+	case whole == MaxMoonPeriod && frac > 0:
+		return 0, 0, errPeriodTooLarge
+	}
+	g := gcd(num, den)
+	return num / g, den / g, nil
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func newMoonCalc(m Moon) (moonCalc, error) {
+	num, den, err := ParsePeriod(m.Fullmoon)
+	if err != nil {
+		return moonCalc{}, err
+	}
+	a, b := num, 8*den
+	g := gcd(a, b)
+	return moonCalc{Moon: m, a: a / g, b: b / g, off: int64(m.Offset)}, nil
+}
+
+// dayOf is the day phase event j (= 8k+p) begins on.
+func (m *moonCalc) dayOf(j i128) i128 {
+	q, _ := j.mul64(m.a).divFloor(m.b)
+	return q.add64(m.off)
+}
+
+// firstEvent is the smallest j beginning on or after day: off + floor(j·a/b)
+// >= day exactly when j·a/b >= day-off, as day-off is an integer.
+func (m *moonCalc) firstEvent(day i128) i128 {
+	return day.sub(i64(m.off)).mul64(m.b).ceilDiv(m.a)
+}
+
+// days visits, per day in [from, to] with at least one phase beginning, the
+// range [j, jn) of phase events on it. Consecutive events never skip a day
+// they belong to, so the cost is one step per visited day.
+func (m *moonCalc) days(from, to int64, fn func(day int64, j, jn i128) bool) {
+	j := m.firstEvent(i64(from))
+	end := m.firstEvent(i64(to).add64(1))
+	for j.less(end) {
+		d := m.dayOf(j)
+		jn := m.firstEvent(d.add64(1))
+		day, _ := d.int64() // within [from, to]
+		if !fn(day, j, jn) {
+			return
+		}
+		j = jn
+	}
+}
+
+// phaseDays visits the days in [from, to] on which phase p begins,
+// ascending or descending, one step per day visited.
+func (m *moonCalc) phaseDays(p int, from, to int64, desc bool, fn func(day int64) bool) {
+	if from > to {
+		return
+	}
+	pp := int64(p)
+	// Events 8k+p with firstEvent(from) <= 8k+p < firstEvent(to+1).
+	kLo := m.firstEvent(i64(from)).add64(-pp).ceilDiv(8)
+	kHi, _ := m.firstEvent(i64(to).add64(1)).add64(-1 - pp).divFloor(8)
+	k := kLo
+	if desc {
+		k = kHi
+	}
+	for !kHi.less(k) && !k.less(kLo) {
+		d := m.dayOf(k.mul64(8).add64(pp))
+		day, _ := d.int64()
+		if !fn(day) {
+			return
+		}
+		if desc {
+			// Largest k whose event begins before day.
+			k, _ = m.firstEvent(d).add64(-1 - pp).divFloor(8)
+		} else {
+			// Smallest k whose event begins after day.
+			k = m.firstEvent(d.add64(1)).add64(-pp).ceilDiv(8)
+		}
+	}
+}
+
+func (m *moonCalc) moonDay(day int64, j, jn i128) MoonDay {
+	_, p := j.divFloor(8)
+	n := int64(8)
+	if cnt, ok := jn.sub(j).int64(); ok && cnt < 8 {
+		n = cnt
+	}
+	phases := make([]string, n)
+	for i := range n {
+		phases[i] = PhaseNames[(p+i)%8]
+	}
+	return MoonDay{Day: day, MoonID: m.ID, Name: m.Name, Phase: phases[0], Phases: phases}
+}
+
+// MoonPhases lists, for every moon and every day in [from, to] (day
+// numbers) on which a phase begins, that day's phases; ordered by day, then
+// by the moons' order in the definition. The cost is proportional to the
+// number of entries returned, not to the number of days.
+func (c *Calendar) MoonPhases(from, to int64) []MoonDay {
+	var out []MoonDay
+	if from > to {
+		return out
+	}
+	for i := range c.moons {
+		m := &c.moons[i]
+		m.days(from, to, func(day int64, j, jn i128) bool {
+			out = append(out, m.moonDay(day, j, jn))
+			return true
+		})
+	}
+	if len(c.moons) > 1 {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Day < out[j].Day })
+	}
+	return out
+}
+
+var errUnknownMoon = errors.New("calendar: unknown moon")
+var errUnknownPhase = errors.New("calendar: unknown moon phase")
+
+func (c *Calendar) moon(id int) (*moonCalc, error) {
+	i, ok := c.moonIndex[id]
+	if !ok {
+		return nil, errUnknownMoon
+	}
+	return &c.moons[i], nil
+}
+
+// PhaseDays lists the day numbers in [from, to] on which the given phase of
+// a moon begins (also when merged with other phases that day), ascending.
+func (c *Calendar) PhaseDays(moonID int, phase string, from, to int64) ([]int64, error) {
+	m, err := c.moon(moonID)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := PhaseIndex(phase)
+	if !ok {
+		return nil, errUnknownPhase
+	}
+	var out []int64
+	m.phaseDays(p, from, to, false, func(d int64) bool {
+		out = append(out, d)
+		return true
+	})
+	return out, nil
+}
+
+// HasMoon reports whether the calendar has a moon with this ID.
+func (c *Calendar) HasMoon(id int) bool {
+	_, ok := c.moonIndex[id]
+	return ok
+}

@@ -1,0 +1,154 @@
+package domain
+
+// Role is a user's role in a campaign. RolePublic is an authenticated user who is not a member
+// of a public campaign: a reader who sees what every member may see, minus `member` records.
+type Role string
+
+const (
+	RoleAdmin  Role = "admin"
+	RoleMember Role = "member"
+	RoleViewer Role = "viewer"
+	RolePublic Role = "public"
+)
+
+// ParseRole accepts the roles a membership can hold.
+func ParseRole(s string) (Role, bool) {
+	switch r := Role(s); r {
+	case RoleAdmin, RoleMember, RoleViewer:
+		return r, true
+	}
+	return "", false
+}
+
+// Boost is a campaign's boost level; some features need one.
+type Boost string
+
+const (
+	BoostNone         Boost = "none"
+	BoostBoosted      Boost = "boosted"
+	BoostSuperboosted Boost = "superboosted"
+)
+
+// ParseBoost accepts the boost levels.
+func ParseBoost(s string) (Boost, bool) {
+	switch b := Boost(s); b {
+	case BoostNone, BoostBoosted, BoostSuperboosted:
+		return b, true
+	}
+	return "", false
+}
+
+// Campaign is a tenant: every record belongs to exactly one.
+type Campaign struct {
+	ID       int64
+	Name     string
+	IsPublic bool
+	Boost    Boost
+	OwnerID  int64
+}
+
+// Membership is a user's role in a campaign.
+type Membership struct {
+	CampaignID int64
+	UserID     int64
+	Role       Role
+}
+
+// Access is what the caller may do in the campaign of the request. It is decided once per request
+// by ResolveAccess; every rule about roles, privacy and visibility is a method here.
+type Access struct {
+	UserID     int64
+	CampaignID int64
+	Role       Role
+	Boost      Boost
+}
+
+// ResolveAccess decides whether user may enter campaign c at all. A campaign that does not
+// exist and a private campaign the user is not a member of are indistinguishable (404).
+func ResolveAccess(userID int64, c *Campaign, m *Membership) (Access, error) {
+	if c == nil {
+		return Access{}, ErrNotFound
+	}
+	a := Access{UserID: userID, CampaignID: c.ID, Role: RolePublic, Boost: c.Boost}
+	if m != nil {
+		a.Role = m.Role
+		return a, nil
+	}
+	if !c.IsPublic {
+		return Access{}, ErrNotFound
+	}
+	return a, nil
+}
+
+// IsAdmin reports whether the caller administers the campaign.
+func (a Access) IsAdmin() bool { return a.Role == RoleAdmin }
+
+// IsMember reports whether the caller belongs to the campaign (any role).
+func (a Access) IsMember() bool {
+	return a.Role == RoleAdmin || a.Role == RoleMember || a.Role == RoleViewer
+}
+
+// CanWrite returns ErrForbidden unless the caller may create, update and delete records.
+func (a Access) CanWrite() error {
+	if a.Role == RoleAdmin || a.Role == RoleMember {
+		return nil
+	}
+	return ErrForbidden
+}
+
+// CanSee reports whether a record with the given is_private flag is visible to the caller.
+func (a Access) CanSee(isPrivate bool) bool { return !isPrivate || a.IsAdmin() }
+
+// CanSetPrivate returns ErrForbidden when a non-admin asks for is_private true.
+func (a Access) CanSetPrivate(want bool) error {
+	if want && !a.IsAdmin() {
+		return ErrForbidden
+	}
+	return nil
+}
+
+// CanSeeVisibility applies the visibility of an entity event or note created by createdBy.
+func (a Access) CanSeeVisibility(v Visibility, createdBy int64) bool {
+	switch v {
+	case VisibilityAll, "":
+		return true
+	case VisibilityMember:
+		return a.IsMember()
+	case VisibilityAdmin:
+		return a.IsAdmin()
+	case VisibilitySelf:
+		return createdBy == a.UserID
+	case VisibilitySelfAdmin:
+		return createdBy == a.UserID || a.IsAdmin()
+	}
+	return false
+}
+
+// Visibility of entity events and notes.
+type Visibility string
+
+const (
+	VisibilityAll       Visibility = "all"
+	VisibilitySelf      Visibility = "self"
+	VisibilityMember    Visibility = "member"
+	VisibilityAdmin     Visibility = "admin"
+	VisibilitySelfAdmin Visibility = "self-admin"
+)
+
+// ParseVisibility accepts the spec's spellings, Kanka's (`members`, `admin-self`) and Kanka's
+// visibility_id numbers 1..5.
+func ParseVisibility(s string) (Visibility, bool) {
+	switch s {
+	case "all", "1":
+		return VisibilityAll, true
+	case "admin", "2":
+		return VisibilityAdmin, true
+	case "self-admin", "admin-self", "3":
+		return VisibilitySelfAdmin, true
+	case "self", "4":
+		return VisibilitySelf, true
+	case "member", "members", "5":
+		return VisibilityMember, true
+	}
+	return "", false
+}

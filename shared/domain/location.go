@@ -1,0 +1,183 @@
+package domain
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Location is a place in a campaign, possibly nested under a parent location.
+type Location struct {
+	ID               int64
+	CampaignID       int64
+	EntityID         int64
+	Name             string
+	Entry            string
+	Type             string
+	ImageURL         string
+	IsPrivate        bool
+	ParentID         *int64
+	Tags             []int64
+	MapURL           string
+	IsMapPrivate     bool
+	EntityImageUUID  string
+	EntityHeaderUUID string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	CreatedBy        int64
+	UpdatedBy        int64
+	// Version counts writes; every update is conditional on the version it read.
+	Version int64
+}
+
+// Limits on location fields (Kanka's column sizes; entry is bounded by DynamoDB's item size).
+const (
+	MaxNameLength  = 191
+	MaxEntryLength = 200_000
+	MaxURLLength   = 2048
+	MaxTags        = 100
+)
+
+// Apply merges the fields sent in `in` into l and validates the result: absent fields keep their
+// value, so create, PUT and PATCH share one path. `parent_location_id` may be spelled
+// `location_id`. Gallery image UUIDs need a superboosted campaign.
+func (l *Location) Apply(in Input, a Access) error {
+	r := NewReader(in)
+	if f := r.String("name", MaxNameLength); f.Set {
+		l.Name = strings.TrimSpace(f.Value)
+	}
+	if f := r.String("entry", MaxEntryLength); f.Set {
+		l.Entry = SanitizeHTML(f.Value)
+	}
+	if f := r.String("type", MaxNameLength); f.Set {
+		l.Type = strings.TrimSpace(f.Value)
+	}
+	parentName := "parent_location_id"
+	if !r.Has(parentName) && r.Has("location_id") {
+		parentName = "location_id"
+	}
+	if f := r.ID(parentName); f.Set && !r.Errs.Has(parentName) {
+		l.ParentID = nil
+		if f.Present() {
+			id := f.Value
+			l.ParentID = &id
+		}
+	}
+	if f := r.IDs("tags", MaxTags); f.Set && !r.Errs.Has("tags") {
+		l.Tags = f.Value
+	}
+	if f := r.Bool("is_private"); f.Present() {
+		l.IsPrivate = f.Value
+	}
+	if f := readURL(r, "image_url"); f.Set {
+		l.ImageURL = f.Value
+	}
+	if f := readURL(r, "map_url"); f.Set {
+		l.MapURL = f.Value
+	}
+	if f := r.Bool("is_map_private"); f.Present() {
+		l.IsMapPrivate = f.Value
+	}
+	for _, g := range []struct {
+		name string
+		dst  *string
+	}{{"entity_image_uuid", &l.EntityImageUUID}, {"entity_header_uuid", &l.EntityHeaderUUID}} {
+		f := r.String(g.name, 64)
+		if !f.Present() {
+			if f.Set && !r.Errs.Has(g.name) {
+				*g.dst = ""
+			}
+			continue
+		}
+		switch {
+		case a.Boost != BoostSuperboosted:
+			r.Errs.Add(g.name, "The "+Label(g.name)+" requires a superboosted campaign.")
+		case !uuidPattern.MatchString(f.Value):
+			r.Errs.Add(g.name, "The "+Label(g.name)+" must be a valid UUID.")
+		default:
+			*g.dst = strings.ToLower(f.Value)
+		}
+	}
+	r.Required("name", l.Name != "")
+	if l.ParentID != nil && l.ID != 0 && *l.ParentID == l.ID {
+		r.Errs.Add(parentName, "The "+Label(parentName)+" cannot be the location itself.")
+	}
+	return r.Err()
+}
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// readURL reads an http(s) URL; null or "" clears it.
+func readURL(r *Reader, name string) Field[string] {
+	f := r.String(name, MaxURLLength)
+	if !f.Present() || f.Value == "" {
+		return Field[string]{Set: f.Set && !r.Errs.Has(name)}
+	}
+	u, err := url.Parse(f.Value)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		r.Errs.Add(name, "The "+Label(name)+" must be a valid URL.")
+		return Field[string]{}
+	}
+	return f
+}
+
+// MaxLocationDepth bounds the ancestor walk of the cycle check: deeper trees are refused.
+const MaxLocationDepth = 64
+
+// AncestorLink is one step up a location tree.
+type AncestorLink struct {
+	ID        int64
+	IsPrivate bool
+}
+
+// CheckParent validates the parent of location id (0 for a new location) given the chain from
+// the parent upwards as stored: the parent must exist and be visible to the caller, and the
+// location cannot be its own ancestor.
+func CheckParent(field string, id int64, chain []AncestorLink, a Access) error {
+	if len(chain) == 0 || !a.CanSee(chain[0].IsPrivate) {
+		return Invalid(field, "The selected "+Label(field)+" is invalid.")
+	}
+	for _, anc := range chain {
+		if anc.ID == id {
+			return Invalid(field, "The "+Label(field)+" cannot be one of the location's descendants.")
+		}
+	}
+	if len(chain) >= MaxLocationDepth {
+		return Invalid(field, "The "+Label(field)+" is nested too deeply.")
+	}
+	return nil
+}
+
+// LocationFilter narrows a location list. Nil fields do not filter.
+type LocationFilter struct {
+	Name      string // case-insensitive substring
+	Type      *string
+	IsPrivate *bool
+	Tags      []int64 // every one of these tags
+	ParentID  *int64
+	CreatedBy *int64
+	// UpdatedAfter is the client's lastSync.
+	UpdatedAfter *time.Time
+}
+
+// ParentField names the field a body used for the parent: Kanka accepts both spellings.
+func ParentField(in Input) string {
+	if _, ok := in["parent_location_id"]; !ok {
+		if _, ok := in["location_id"]; ok {
+			return "location_id"
+		}
+	}
+	return "parent_location_id"
+}
+
+// Clone copies l deeply enough that changing the copy leaves l alone.
+func (l *Location) Clone() *Location {
+	c := *l
+	c.Tags = append([]int64(nil), l.Tags...)
+	if l.ParentID != nil {
+		p := *l.ParentID
+		c.ParentID = &p
+	}
+	return &c
+}

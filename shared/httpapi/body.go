@@ -1,0 +1,123 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// MaxBodyBytes bounds every request body (413 beyond).
+const MaxBodyBytes = 1 << 20
+
+var errTooLarge = &domain.Error{Code: domain.ETooLarge, Message: "The request body must not be larger than 1 MiB."}
+var errMedia = &domain.Error{Code: domain.EUnsupportedMedia, Message: "The request body must be JSON or a form."}
+
+// decodeInput reads a write body: JSON (application/json or any +json type), a form
+// (urlencoded or multipart; `field[]` makes a list) or, with no Content-Type, JSON when it looks
+// like JSON. Empty strings become null, as Laravel's ConvertEmptyStringsToNull does for Kanka.
+func decodeInput(r *http.Request) (domain.Input, error) {
+	body, err := io.ReadAll(r.Body)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return nil, errTooLarge
+	}
+	if err != nil {
+		return nil, domain.Errorf(domain.EInvalid, "The request body could not be read.")
+	}
+	ct := r.Header.Get("Content-Type")
+	media, params, _ := mime.ParseMediaType(ct)
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case ct == "" && len(trimmed) == 0:
+		return domain.Input{}, nil
+	case media == "application/json" || strings.HasSuffix(media, "+json") || (ct == "" && trimmed[0] == '{'):
+		return decodeJSON(trimmed)
+	case media == "application/x-www-form-urlencoded":
+		vals, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, domain.Invalid("body", "The request body is not a valid form.")
+		}
+		return formInput(vals), nil
+	case media == "multipart/form-data":
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if params["boundary"] == "" || r.ParseMultipartForm(MaxBodyBytes) != nil {
+			return nil, domain.Invalid("body", "The request body is not a valid form.")
+		}
+		return formInput(r.MultipartForm.Value), nil
+	}
+	return nil, errMedia
+}
+
+func decodeJSON(body []byte) (domain.Input, error) {
+	if len(body) == 0 {
+		return domain.Input{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var in map[string]any
+	if err := dec.Decode(&in); err != nil || in == nil {
+		return nil, domain.Invalid("body", "The request body must be a JSON object.")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, domain.Invalid("body", "The request body must be a single JSON object.")
+	}
+	for k, v := range in {
+		if v == "" {
+			in[k] = nil
+		}
+	}
+	return domain.Input(in), nil
+}
+
+// formInput folds `name[]` and `name[i]` keys into lists under `name`, indexed keys in index order.
+func formInput(vals url.Values) domain.Input {
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return formKeyLess(keys[i], keys[j]) })
+	in := domain.Input{}
+	for _, k := range keys {
+		vs := vals[k]
+		name, _, isList := strings.Cut(k, "[")
+		if isList {
+			prev, _ := in[name].([]string)
+			in[name] = append(prev, vs...)
+			continue
+		}
+		if len(vs) == 1 && vs[0] == "" {
+			in[name] = nil
+			continue
+		}
+		in[name] = vs
+	}
+	return in
+}
+
+// formKeyLess orders "a[2]" before "a[10]".
+func formKeyLess(a, b string) bool {
+	an, ai, _ := strings.Cut(a, "[")
+	bn, bi, _ := strings.Cut(b, "[")
+	if an != bn {
+		return an < bn
+	}
+	x, errx := strconv.Atoi(strings.TrimSuffix(ai, "]"))
+	y, erry := strconv.Atoi(strings.TrimSuffix(bi, "]"))
+	if errx == nil && erry == nil {
+		return x < y
+	}
+	return a < b
+}
+
+// QueryInput reads query parameters with the same rules as a form body, so list filters are
+// validated like any input.
+func QueryInput(q url.Values) domain.Input { return formInput(q) }

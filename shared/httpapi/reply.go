@@ -1,0 +1,160 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Reply is a successful response: one record, a deletion, or a page of a list.
+type Reply struct {
+	data any
+	list *listInfo
+}
+
+type listInfo struct {
+	page  domain.PageRequest
+	count int
+	total int
+	next  string
+}
+
+// One replies {"data": v}.
+func One(v any) Reply { return Reply{data: v} }
+
+// Deleted replies {"data": {"id": id, "deleted": true}}.
+func Deleted(id int64) Reply {
+	return Reply{data: map[string]any{"id": id, "deleted": true}}
+}
+
+// Many replies one page of a list: data, links, meta and sync. items must already be rendered.
+func Many[T any](items []T, total int, next string, page domain.PageRequest) Reply {
+	if items == nil {
+		items = []T{}
+	}
+	return Reply{data: items, list: &listInfo{page: page, count: len(items), total: total, next: next}}
+}
+
+type links struct {
+	First string  `json:"first"`
+	Last  string  `json:"last"`
+	Prev  *string `json:"prev"`
+	Next  *string `json:"next"`
+}
+
+type meta struct {
+	CurrentPage int    `json:"current_page"`
+	From        *int   `json:"from"`
+	LastPage    int    `json:"last_page"`
+	Path        string `json:"path"`
+	PerPage     int    `json:"per_page"`
+	To          *int   `json:"to"`
+	Total       int    `json:"total"`
+}
+
+func (rp Reply) write(w http.ResponseWriter, r *Request) {
+	if rp.list == nil {
+		writeJSON(w, r.Request, http.StatusOK, map[string]any{"data": rp.data})
+		return
+	}
+	l := rp.list
+	p := l.page
+	n := l.count
+	lastPage := max(1, (l.total+p.Limit-1)/p.Limit)
+	m := meta{CurrentPage: p.Page, LastPage: lastPage, PerPage: p.Limit, Total: l.total}
+	if n > 0 {
+		from := (p.Page-1)*p.Limit + 1
+		to := from + n - 1
+		m.From, m.To = &from, &to
+	}
+	base := baseURL(r.Request)
+	m.Path = base
+	lk := links{First: pageURL(base, r.URL.Query(), 1, ""), Last: pageURL(base, r.URL.Query(), lastPage, "")}
+	if p.Page > 1 {
+		prev := pageURL(base, r.URL.Query(), min(p.Page-1, lastPage), "")
+		lk.Prev = &prev
+	}
+	if l.next != "" {
+		next := pageURL(base, r.URL.Query(), p.Page+1, l.next)
+		lk.Next = &next
+	}
+	writeJSON(w, r.Request, http.StatusOK, struct {
+		Data  any    `json:"data"`
+		Links links  `json:"links"`
+		Meta  meta   `json:"meta"`
+		Sync  string `json:"sync"`
+	}{rp.data, lk, m, domain.FormatTime(r.now)})
+}
+
+// baseURL is the absolute URL the client called, without its query: scheme and host come from
+// the proxy headers when present (API Gateway's domain on Lambda).
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil || r.URL.Scheme == "https" {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
+		scheme = p
+	}
+	host := r.Host
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
+		host = strings.TrimSpace(strings.Split(h, ",")[0])
+	}
+	return scheme + "://" + host + r.URL.Path
+}
+
+func pageURL(base string, q url.Values, page int, cursor string) string {
+	q = cloneValues(q)
+	q.Set("page", strconv.Itoa(page))
+	q.Del("cursor")
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	return base + "?" + q.Encode()
+}
+
+func cloneValues(q url.Values) url.Values {
+	c := make(url.Values, len(q))
+	for k, v := range q {
+		c[k] = append([]string(nil), v...)
+	}
+	return c
+}
+
+// Page reads page, limit (or per_page) and cursor. Bad values fall back to the defaults, as
+// Kanka does: a list request never fails for its paging.
+func (r *Request) Page() domain.PageRequest {
+	q := r.URL.Query()
+	p := domain.PageRequest{Page: 1, Limit: domain.DefaultPageSize, Cursor: q.Get("cursor")}
+	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 {
+		p.Page = n
+	}
+	lim := q.Get("limit")
+	if lim == "" {
+		lim = q.Get("per_page")
+	}
+	if n, err := strconv.Atoi(lim); err == nil && n >= 1 {
+		p.Limit = min(n, domain.MaxPageSize)
+	}
+	if p.Page > 1<<20 { // beyond any real list; keeps (page-1)*limit far from overflow
+		p.Page = 1 << 20
+	}
+	return p
+}
+
+// LastSync reads ?lastSync=; a value that is not a timestamp is a 422.
+func (r *Request) LastSync() (*time.Time, error) {
+	v := r.URL.Query().Get("lastSync")
+	if v == "" {
+		return nil, nil
+	}
+	t, ok := domain.ParseSyncTime(v)
+	if !ok {
+		return nil, domain.Invalid("lastSync", "The last sync must be a valid date.")
+	}
+	return &t, nil
+}

@@ -1,0 +1,79 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// statusOf is the one place an error code becomes an HTTP status.
+var statusOf = map[string]int{
+	domain.EInvalid:          http.StatusUnprocessableEntity,
+	domain.ENotFound:         http.StatusNotFound,
+	domain.EForbidden:        http.StatusForbidden,
+	domain.EUnauthenticated:  http.StatusUnauthorized,
+	domain.EConflict:         http.StatusConflict,
+	domain.EUnavailable:      http.StatusServiceUnavailable,
+	domain.ETooLarge:         http.StatusRequestEntityTooLarge,
+	domain.EUnsupportedMedia: http.StatusUnsupportedMediaType,
+	domain.ENotAllowed:       http.StatusMethodNotAllowed,
+	domain.ERateLimited:      http.StatusTooManyRequests,
+	domain.EInternal:         http.StatusInternalServerError,
+}
+
+// writeJSON is the one writer of every response body: exact Content-Type, a Content-Length,
+// and no body for HEAD.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // entries are HTML; \u003c escapes help no client
+	err := enc.Encode(v)
+	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if err != nil {
+		slog.Error("encode response", "err", err)
+		status, body = http.StatusInternalServerError, []byte(`{"message":"Server Error."}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+type errorBody struct {
+	Message string              `json:"message"`
+	Errors  map[string][]string `json:"errors,omitempty"`
+}
+
+// writeError renders err. Errors that are not a *domain.Error are bugs: logged with the request
+// id, shown as a generic 500 without detail.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var de *domain.Error
+	if !errors.As(err, &de) {
+		slog.Error("internal error", "request_id", w.Header().Get("X-Request-Id"), "method", r.Method, "path", r.URL.Path, "err", err)
+		writeJSON(w, r, http.StatusInternalServerError, errorBody{Message: "Server Error."})
+		return
+	}
+	status, ok := statusOf[de.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	body := errorBody{Message: de.Message}
+	if de.Fields != nil {
+		body.Errors = map[string][]string{}
+		for _, f := range de.Fields.Fields() {
+			body.Errors[f] = de.Fields.Messages(f)
+		}
+	}
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, r, status, body)
+}

@@ -1,0 +1,85 @@
+// Package lambdaapi runs the shared HTTP handlers on AWS Lambda behind an API Gateway HTTP API
+// (payload 2.0), and holds the authorizer Lambda's logic.
+//
+// The authorizer authenticates only. It always answers isAuthorized=true and passes the user id
+// in its context when the token is valid: with simple responses, a false answer would make API
+// Gateway reply 403 "Forbidden" where the contract says 401 "Unauthenticated.", so the function
+// itself answers 401 when the context holds no user. Campaign access is never decided here: the
+// authorizer's cache is keyed by the Authorization header, not by campaign.
+package lambdaapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// UserIDKey is the authorizer context key holding the caller's user id.
+const UserIDKey = "user_id"
+
+// Handler adapts h to API Gateway HTTP API events. API Gateway's request id becomes the
+// request's X-Request-Id, so logs and responses carry it.
+func Handler(h http.Handler) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	adapter := httpadapter.NewV2(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del("X-Request-Id")
+		if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && gw.RequestID != "" {
+			r.Header.Set("X-Request-Id", gw.RequestID)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	return adapter.ProxyWithContext
+}
+
+// AuthorizerIdentity reads the user id that the authorizer put in the request context (never a
+// header: a client controls those).
+func AuthorizerIdentity(r *http.Request) (int64, error) {
+	gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context())
+	if !ok || gw.Authorizer == nil {
+		return 0, domain.ErrUnauthenticated
+	}
+	raw, ok := gw.Authorizer.Lambda[UserIDKey]
+	if !ok {
+		return 0, domain.ErrUnauthenticated
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(fmt.Sprint(raw)), 10, 64)
+	if err != nil || id < 1 {
+		return 0, domain.ErrUnauthenticated
+	}
+	return id, nil
+}
+
+// Authorizer returns the authorizer Lambda's handler. A storage outage is returned as an error,
+// so API Gateway does not cache it and the next request tries again.
+func Authorizer(tokens domain.TokenStore, now func() time.Time) func(context.Context, events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
+	return func(ctx context.Context, req events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
+		header := ""
+		for k, v := range req.Headers {
+			if strings.EqualFold(k, "authorization") {
+				header = v
+			}
+		}
+		if header == "" && len(req.IdentitySource) > 0 {
+			header = req.IdentitySource[0]
+		}
+		uid, err := domain.Authenticate(ctx, tokens, header, now())
+		if err == domain.ErrUnauthenticated {
+			return events.APIGatewayV2CustomAuthorizerSimpleResponse{IsAuthorized: true, Context: map[string]any{}}, nil
+		}
+		if err != nil {
+			return events.APIGatewayV2CustomAuthorizerSimpleResponse{}, err
+		}
+		return events.APIGatewayV2CustomAuthorizerSimpleResponse{
+			IsAuthorized: true,
+			Context:      map[string]any{UserIDKey: strconv.FormatInt(uid, 10)},
+		}, nil
+	}
+}

@@ -1,0 +1,205 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+type userItem struct {
+	PK   string `dynamo:"pk"`
+	SK   string `dynamo:"sk"`
+	ID   int64  `dynamo:"id"`
+	Name string `dynamo:"name"`
+}
+
+type campaignItem struct {
+	PK       string `dynamo:"pk"`
+	SK       string `dynamo:"sk"`
+	ID       int64  `dynamo:"id"`
+	Name     string `dynamo:"name"`
+	IsPublic bool   `dynamo:"is_public"`
+	Boost    string `dynamo:"boost"`
+	OwnerID  int64  `dynamo:"owner_id"`
+}
+
+type memberItem struct {
+	PK         string `dynamo:"pk"`
+	SK         string `dynamo:"sk"`
+	CampaignID int64  `dynamo:"campaign_id"`
+	UserID     int64  `dynamo:"user_id"`
+	Role       string `dynamo:"role"`
+}
+
+type tokenItem struct {
+	PK        string `dynamo:"pk"`
+	SK        string `dynamo:"sk"`
+	UserID    int64  `dynamo:"user_id"`
+	JTI       string `dynamo:"jti"`
+	IssuedAt  string `dynamo:"issued_at"`
+	ExpiresAt string `dynamo:"expires_at,omitempty"`
+	Revoked   bool   `dynamo:"revoked"`
+	// TTL lets DynamoDB drop expired tokens a week after expiry.
+	TTL int64 `dynamo:"ttl,omitempty"`
+}
+
+func userPK(uid int64) string       { return "USER#" + pad(uid) }
+func userNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }
+func memberSK(uid int64) string     { return recordSK("MEMBER", uid) }
+func tokenPK(hash string) string    { return "TOKEN#" + hash }
+
+// EnsureUser returns the user called name, creating it when new.
+func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > domain.MaxNameLength {
+		return domain.User{}, domain.Invalid("user", "The user must be a name of 1 to 191 characters.")
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		var u userItem
+		err := s.table.Get("pk", userNamePK(name)).Range("sk", dynamo.Equal, metaSK).Consistent(true).One(ctx, &u)
+		if err == nil {
+			return domain.User{ID: u.ID, Name: u.Name}, nil
+		}
+		if !errors.Is(err, dynamo.ErrNotFound) {
+			return domain.User{}, wrap(err)
+		}
+		ids, err := s.nextIDs(ctx, globalPK, "user")
+		if err != nil {
+			return domain.User{}, err
+		}
+		u = userItem{PK: userNamePK(name), SK: metaSK, ID: ids[0], Name: name}
+		meta := userItem{PK: userPK(ids[0]), SK: metaSK, ID: ids[0], Name: name}
+		err = s.db.WriteTx().
+			Put(s.table.Put(u).If("attribute_not_exists(pk)")).
+			Put(s.table.Put(meta)).
+			Run(ctx)
+		if err == nil {
+			return domain.User{ID: u.ID, Name: name}, nil
+		}
+		if wrap(err) != domain.ErrConflict { // a concurrent creator won: read theirs
+			return domain.User{}, wrap(err)
+		}
+	}
+	return domain.User{}, domain.ErrConflict
+}
+
+// CreateCampaign creates a campaign owned by owner, who becomes its admin.
+func (s *Store) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.Campaign, error) {
+	ids, err := s.nextIDs(ctx, globalPK, "campaign")
+	if err != nil {
+		return c, err
+	}
+	c.ID = ids[0]
+	if c.Boost == "" {
+		c.Boost = domain.BoostNone
+	}
+	item := campaignItem{PK: campaignPK(c.ID), SK: metaSK, ID: c.ID, Name: c.Name, IsPublic: c.IsPublic, Boost: string(c.Boost), OwnerID: c.OwnerID}
+	m := memberItem{PK: campaignPK(c.ID), SK: memberSK(c.OwnerID), CampaignID: c.ID, UserID: c.OwnerID, Role: string(domain.RoleAdmin)}
+	err = s.db.WriteTx().
+		Put(s.table.Put(item).If("attribute_not_exists(pk)")).
+		Put(s.table.Put(m)).
+		Put(s.table.Put(memberItem{PK: userPK(c.OwnerID), SK: campaignPK(c.ID), CampaignID: c.ID, UserID: c.OwnerID, Role: m.Role})).
+		Run(ctx)
+	return c, wrap(err)
+}
+
+// SetMember gives user a role in the campaign, replacing any role it had.
+func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
+	item := memberItem{PK: campaignPK(m.CampaignID), SK: memberSK(m.UserID), CampaignID: m.CampaignID, UserID: m.UserID, Role: string(m.Role)}
+	err := s.db.WriteTx().
+		Check(s.table.Check("pk", campaignPK(m.CampaignID)).Range("sk", metaSK).IfExists()).
+		Put(s.table.Put(item)).
+		Put(s.table.Put(memberItem{PK: userPK(m.UserID), SK: campaignPK(m.CampaignID), CampaignID: m.CampaignID, UserID: m.UserID, Role: item.Role})).
+		Run(ctx)
+	if wrap(err) == domain.ErrConflict {
+		return domain.ErrNotFound // the campaign does not exist
+	}
+	return wrap(err)
+}
+
+// CampaignAccess reads the campaign and the user's membership in one BatchGetItem. A missing
+// campaign is (nil, nil, nil); a missing membership is a nil *Membership.
+func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64) (*domain.Campaign, *domain.Membership, error) {
+	var items []dynamo.Item
+	err := s.table.Batch("pk", "sk").Get(
+		dynamo.Keys{campaignPK(cid), metaSK},
+		dynamo.Keys{campaignPK(cid), memberSK(uid)},
+	).All(ctx, &items)
+	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+		return nil, nil, wrap(err)
+	}
+	var c *domain.Campaign
+	var m *domain.Membership
+	for _, it := range items {
+		var sk string
+		_ = dynamo.Unmarshal(it["sk"], &sk)
+		switch sk {
+		case metaSK:
+			var ci campaignItem
+			if err := dynamo.UnmarshalItem(it, &ci); err != nil {
+				return nil, nil, err
+			}
+			c = &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID}
+		default:
+			var mi memberItem
+			if err := dynamo.UnmarshalItem(it, &mi); err != nil {
+				return nil, nil, err
+			}
+			if r, ok := domain.ParseRole(mi.Role); ok {
+				m = &domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r}
+			}
+		}
+	}
+	return c, m, nil
+}
+
+// PutToken stores a new token (its hash only).
+func (s *Store) PutToken(ctx context.Context, t domain.Token) error {
+	item := tokenItem{PK: tokenPK(t.Hash), SK: "TOKEN", UserID: t.UserID, JTI: t.JTI, IssuedAt: formatTime(t.IssuedAt)}
+	if !t.ExpiresAt.IsZero() {
+		item.ExpiresAt = formatTime(t.ExpiresAt)
+		item.TTL = t.ExpiresAt.Unix() + 7*24*3600
+	}
+	return wrap(s.table.Put(item).If("attribute_not_exists(pk)").Run(ctx))
+}
+
+// GetToken implements domain.TokenStore.
+func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
+	var it tokenItem
+	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").One(ctx, &it)
+	if errors.Is(err, dynamo.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, wrap(err)
+	}
+	t := &domain.Token{Hash: hash, UserID: it.UserID, JTI: it.JTI, IssuedAt: parseTime(it.IssuedAt), Revoked: it.Revoked}
+	if it.ExpiresAt != "" {
+		t.ExpiresAt = parseTime(it.ExpiresAt)
+	}
+	return t, nil
+}
+
+// RevokeToken marks a stored token revoked; ErrNotFound when there is none.
+func (s *Store) RevokeToken(ctx context.Context, hash string) error {
+	err := s.table.Update("pk", tokenPK(hash)).Range("sk", "TOKEN").Set("revoked", true).If("attribute_exists(pk)").Run(ctx)
+	if dynamo.IsCondCheckFailed(err) {
+		return domain.ErrNotFound
+	}
+	return wrap(err)
+}
+
+// UserCampaigns lists the ids of the campaigns user belongs to.
+func (s *Store) UserCampaigns(ctx context.Context, uid int64) ([]int64, error) {
+	var rows []memberItem
+	err := s.table.Get("pk", userPK(uid)).Range("sk", dynamo.BeginsWith, "CAMPAIGN#").Consistent(true).All(ctx, &rows)
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.CampaignID
+	}
+	return ids, wrap(err)
+}

@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// listSpec is one list: the items of partition pk whose sort key begins with prefix, narrowed by
+// filter conditions (AND-ed, guregu expression syntax).
+type listSpec struct {
+	pk, prefix string
+	conds      []string
+	args       []any
+	// counterSK names the counter item (pk, counterSK) that holds the exact total ("n") and the
+	// number of private items ("private"). It answers the total when no condition filters
+	// beyond privacy; otherwise the total is counted by a query.
+	counterSK   string
+	hidePrivate bool
+}
+
+func (l *listSpec) where(cond string, args ...any) {
+	l.conds = append(l.conds, cond)
+	l.args = append(l.args, args...)
+}
+
+func (l listSpec) query(s *Store) *dynamo.Query {
+	q := s.table.Get("pk", l.pk).Range("sk", dynamo.BeginsWith, l.prefix).Consistent(true)
+	conds, args := l.conds, l.args
+	if l.hidePrivate {
+		conds = append(append([]string{}, conds...), "'is_private' = ?")
+		args = append(append([]any{}, args...), false)
+	}
+	if len(conds) > 0 {
+		q = q.Filter(strings.Join(conds, " AND "), args...)
+	}
+	return q
+}
+
+// listPage reads one page of l. Following a cursor costs one Query; the total costs one more
+// read, made concurrently. A page number without a cursor first walks the keys before it.
+func listPage[T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest) (domain.Page[T], error) {
+	totalc := make(chan countResult, 1)
+	go func() { n, err := l.total(ctx, s); totalc <- countResult{n, err} }()
+
+	var out domain.Page[T]
+	startSK, ok := decodeCursor(p.Cursor, l.prefix)
+	var err error
+	if !ok && p.Page > 1 {
+		startSK, ok, err = l.skip(ctx, s, (p.Page-1)*p.Limit)
+		if err != nil {
+			<-totalc
+			return out, err
+		}
+		if !ok { // past the end
+			out.Items = []T{}
+			tr := <-totalc
+			out.Total = tr.n
+			return out, tr.err
+		}
+	}
+	q := l.query(s).Limit(p.Limit + 1)
+	if startSK != "" {
+		q = q.StartFrom(dynamo.PagingKey{"pk": &types.AttributeValueMemberS{Value: l.pk}, "sk": &types.AttributeValueMemberS{Value: startSK}})
+	}
+	var rows []dynamo.Item
+	if err := q.All(ctx, &rows); err != nil {
+		<-totalc
+		return out, wrap(err)
+	}
+	if len(rows) > p.Limit {
+		rows = rows[:p.Limit]
+		var sk string
+		_ = dynamo.Unmarshal(rows[len(rows)-1]["sk"], &sk)
+		out.Next = encodeCursor(sk, l.prefix)
+	}
+	out.Items = make([]T, len(rows))
+	for i, r := range rows {
+		if err := dynamo.UnmarshalItem(r, &out.Items[i]); err != nil {
+			<-totalc
+			return out, err
+		}
+	}
+	tr := <-totalc
+	out.Total = tr.n
+	return out, tr.err
+}
+
+type countResult struct {
+	n   int
+	err error
+}
+
+func (l listSpec) total(ctx context.Context, s *Store) (int, error) {
+	if l.counterSK != "" && len(l.conds) == 0 {
+		var c struct {
+			N       int `dynamo:"n"`
+			Private int `dynamo:"private"`
+		}
+		err := s.table.Get("pk", l.pk).Range("sk", dynamo.Equal, l.counterSK).Consistent(true).One(ctx, &c)
+		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+			return 0, wrap(err)
+		}
+		if l.hidePrivate {
+			return c.N - c.Private, nil
+		}
+		return c.N, nil
+	}
+	n, err := l.query(s).Count(ctx)
+	return n, wrap(err)
+}
+
+// skip walks n matching keys and returns the last one.
+func (l listSpec) skip(ctx context.Context, s *Store, n int) (string, bool, error) {
+	it := l.query(s).Project("sk").Limit(n).Iter()
+	var row struct {
+		SK string `dynamo:"sk"`
+	}
+	seen := 0
+	for it.Next(ctx, &row) {
+		seen++
+	}
+	if err := it.Err(); err != nil {
+		return "", false, wrap(err)
+	}
+	return row.SK, seen == n, nil
+}
+
+// The cursor is the id of the last item of the previous page; it means nothing outside its list.
+func encodeCursor(sk, prefix string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strings.TrimPrefix(sk, prefix)))
+}
+
+func decodeCursor(c, prefix string) (string, bool) {
+	if c == "" {
+		return "", false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return "", false
+	}
+	id, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil || id < 1 || id > domain.MaxID {
+		return "", false
+	}
+	return prefix + pad(id), true
+}

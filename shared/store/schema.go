@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// GSI1 is the overloaded secondary index: children of a location (gsi1pk
+// CAMPAIGN#c#PARENT#l) and events by calendar (CAMPAIGN#c#CALENDAR#id).
+const GSI1 = "gsi1"
+
+// CreateTable creates the table if it is missing and waits until it is active. template.yaml
+// declares the same schema for AWS.
+func CreateTable(ctx context.Context, client *dynamodb.Client, name string) (created bool, err error) {
+	_, err = client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err == nil {
+		return false, nil
+	}
+	var nf *types.ResourceNotFoundException
+	if !errors.As(err, &nf) {
+		return false, err
+	}
+	str := types.ScalarAttributeTypeS
+	_, err = client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:   aws.String(name),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: str},
+			{AttributeName: aws.String("sk"), AttributeType: str},
+			{AttributeName: aws.String("gsi1pk"), AttributeType: str},
+			{AttributeName: aws.String("gsi1sk"), AttributeType: str},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName: aws.String(GSI1),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("gsi1pk"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("gsi1sk"), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+	})
+	var inUse *types.ResourceInUseException
+	if errors.As(err, &inUse) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	w := dynamodb.NewTableExistsWaiter(client)
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 60e9); err != nil {
+		return true, err
+	}
+	return true, nil
+}

@@ -1,0 +1,166 @@
+// Package apitest runs a family's handlers on a real HTTP server over DynamoDB Local, with a
+// private campaign whose members hold every role, a public campaign, and an outsider: the
+// cast of every access test.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+// Env is a running API and the people who call it.
+type Env struct {
+	T       testing.TB
+	Store   *store.Store
+	Config  store.Config
+	Server  *httptest.Server
+	API     *httpapi.API
+	Counter *dynamotest.Counter
+
+	Campaign       int64 // private campaign
+	PublicCampaign int64
+	OtherCampaign  int64 // private campaign the cast does not belong to (its admin is Stranger)
+
+	Admin, Member, Member2, Viewer, Outsider, Stranger string // tokens
+	AdminID, MemberID, Member2ID, ViewerID, OutsiderID int64
+}
+
+// New starts an API with register's routes.
+func New(t testing.TB, register func(*httpapi.API, *store.Store)) *Env {
+	t.Helper()
+	e := &Env{T: t, Counter: &dynamotest.Counter{}}
+	e.Store, e.Config = dynamotest.NewStore(t, func(c *aws.Config) { e.Counter.Attach(c) })
+	ctx := context.Background()
+	user := func(name string) (int64, string) {
+		u, err := e.Store.EnsureUser(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.ID, e.Token(u.ID, 0)
+	}
+	campaign := func(ownerID int64, public bool, boost domain.Boost) int64 {
+		c, err := e.Store.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: ownerID, IsPublic: public, Boost: boost})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.ID
+	}
+	var strangerID int64
+	e.AdminID, e.Admin = user("admin")
+	e.MemberID, e.Member = user("member")
+	e.Member2ID, e.Member2 = user("member2")
+	e.ViewerID, e.Viewer = user("viewer")
+	e.OutsiderID, e.Outsider = user("outsider")
+	strangerID, e.Stranger = user("stranger")
+	e.Campaign = campaign(e.AdminID, false, domain.BoostNone)
+	e.PublicCampaign = campaign(e.AdminID, true, domain.BoostNone)
+	e.OtherCampaign = campaign(strangerID, false, domain.BoostNone)
+	for _, cid := range []int64{e.Campaign, e.PublicCampaign} {
+		for uid, role := range map[int64]domain.Role{e.MemberID: domain.RoleMember, e.Member2ID: domain.RoleMember, e.ViewerID: domain.RoleViewer} {
+			if err := e.Store.SetMember(ctx, domain.Membership{CampaignID: cid, UserID: uid, Role: role}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	e.API = httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(e.Store, time.Now), Campaigns: e.Store, RateLimit: 1 << 30})
+	register(e.API, e.Store)
+	e.Server = httptest.NewServer(e.API)
+	t.Cleanup(e.Server.Close)
+	return e
+}
+
+// Token issues a token for uid (ttl 0: never expires).
+func (e *Env) Token(uid int64, ttl time.Duration) string {
+	raw, tok, err := domain.NewToken(uid, ttl, time.Now())
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if err := e.Store.PutToken(context.Background(), tok); err != nil {
+		e.T.Fatal(err)
+	}
+	return raw
+}
+
+// Response is a decoded API response.
+type Response struct {
+	Status int
+	Header http.Header
+	Raw    []byte
+	Body   map[string]any
+}
+
+// Data is the body's "data" object.
+func (r Response) Data() map[string]any { m, _ := r.Body["data"].(map[string]any); return m }
+
+// List is the body's "data" array.
+func (r Response) List() []any { l, _ := r.Body["data"].([]any); return l }
+
+// Errors are the 422 field errors.
+func (r Response) Errors() map[string]any { m, _ := r.Body["errors"].(map[string]any); return m }
+
+// Do sends a request with a JSON body (a string is sent as is) and decodes the answer.
+func (e *Env) Do(method, path, token string, body any) Response {
+	e.T.Helper()
+	var rd io.Reader
+	ct := ""
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd, ct = strings.NewReader(b), "application/json"
+	case []byte:
+		rd, ct = bytes.NewReader(b), "application/json"
+	default:
+		j, _ := json.Marshal(b)
+		rd, ct = bytes.NewReader(j), "application/json"
+	}
+	return e.DoRaw(method, path, token, ct, rd)
+}
+
+// DoRaw sends a request with any content type.
+func (e *Env) DoRaw(method, path, token, contentType string, body io.Reader) Response {
+	e.T.Helper()
+	req, err := http.NewRequest(method, e.Server.URL+path, body)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	out := Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
+	if len(raw) > 0 && method != http.MethodHead {
+		if err := json.Unmarshal(raw, &out.Body); err != nil {
+			e.T.Fatalf("%s %s: body is not a JSON object: %q", method, path, raw)
+		}
+	}
+	return out
+}
+
+// Path builds a path under campaign cid.
+func Path(cid int64, rest string) string {
+	return "/api/1.0/campaigns/" + itoa(cid) + rest
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
