@@ -1,0 +1,208 @@
+package locations_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+func create(t *testing.T, e *apitest.Env, cid int64, token string, body map[string]any) int64 {
+	t.Helper()
+	r := e.Do("POST", apitest.Path(cid, "/locations"), token, body)
+	if r.Status != 200 {
+		t.Fatalf("create %v: %d %s", body, r.Status, r.Raw)
+	}
+	return int64(r.Data()["id"].(float64))
+}
+
+func loc(cid, id int64) string { return apitest.Path(cid, fmt.Sprintf("/locations/%d", id)) }
+
+func TestUnauthenticatedRequestsGet401(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	open := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Open"})
+	revoked := e.Token(e.AdminID, 0)
+	if err := e.Store.RevokeToken(context.Background(), domain.HashToken(revoked)); err != nil {
+		t.Fatal(err)
+	}
+	raw, tok, _ := domain.NewToken(e.AdminID, time.Hour, time.Now().Add(-2*time.Hour))
+	if err := e.Store.PutToken(context.Background(), tok); err != nil {
+		t.Fatal(err)
+	}
+	unknown, _, _ := domain.NewToken(e.AdminID, 0, time.Now())
+	for name, header := range map[string]string{
+		"no token":      "",
+		"not bearer":    "Basic " + e.Admin,
+		"malformed":     "Bearer abc.def",
+		"garbage parts": "Bearer a.b.c",
+		"unknown":       "Bearer " + unknown,
+		"revoked":       "Bearer " + revoked,
+		"expired":       "Bearer " + raw,
+	} {
+		t.Run(name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", e.Server.URL+loc(e.Campaign, open), nil)
+			if header != "" {
+				req.Header.Set("Authorization", header)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != 401 || res.Header.Get("Content-Type") != "application/json" {
+				t.Fatalf("got %d %q, want 401 application/json", res.StatusCode, res.Header.Get("Content-Type"))
+			}
+		})
+	}
+	if r := e.Do("GET", loc(e.Campaign, open), e.Admin, nil); r.Status != 200 {
+		t.Fatalf("a valid token must still work: %d", r.Status)
+	}
+}
+
+// TestAccessMatrix checks every role against public and private locations, in a private and a
+// public campaign: reads, writes, and what a refused write leaves behind.
+func TestAccessMatrix(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	type want struct{ listCount, showOpen, showHidden, create, updateOpen, updateHidden, deleteHidden int }
+	cases := []struct {
+		name     string
+		campaign func() int64
+		token    func() string
+		want     want
+	}{
+		{"admin of private campaign", func() int64 { return e.Campaign }, func() string { return e.Admin }, want{2, 200, 200, 200, 200, 200, 200}},
+		{"member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
+		{"viewer of private campaign", func() int64 { return e.Campaign }, func() string { return e.Viewer }, want{1, 200, 404, 403, 403, 403, 403}},
+		{"non-member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Outsider }, want{-1, 404, 404, 404, 404, 404, 404}},
+		{"non-member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Outsider }, want{1, 200, 404, 403, 403, 403, 403}},
+		{"member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cid, tok := c.campaign(), c.token()
+			// Each case counts only its own two locations, typed with a name of its own.
+			typ := fmt.Sprintf("case%d", i)
+			open := create(t, e, cid, e.Admin, map[string]any{"name": "Open", "type": typ})
+			hidden := create(t, e, cid, e.Admin, map[string]any{"name": "Hidden", "type": typ, "is_private": true})
+			list := e.Do("GET", apitest.Path(cid, "/locations?type="+typ), tok, nil)
+			if c.want.listCount < 0 {
+				if list.Status != 404 {
+					t.Fatalf("list: got %d, want 404", list.Status)
+				}
+			} else if list.Status != 200 || len(list.List()) != c.want.listCount || list.Body["meta"].(map[string]any)["total"].(float64) != float64(c.want.listCount) {
+				t.Fatalf("list: got %d %s, want %d items and total", list.Status, list.Raw, c.want.listCount)
+			}
+			check := func(what string, got apitest.Response, want int) {
+				t.Helper()
+				if got.Status != want {
+					t.Errorf("%s: got %d %s, want %d", what, got.Status, got.Raw, want)
+				}
+			}
+			check("show open", e.Do("GET", loc(cid, open), tok, nil), c.want.showOpen)
+			check("show hidden", e.Do("GET", loc(cid, hidden), tok, nil), c.want.showHidden)
+			check("create", e.Do("POST", apitest.Path(cid, "/locations"), tok, map[string]any{"name": "New"}), c.want.create)
+			check("update open", e.Do("PATCH", loc(cid, open), tok, map[string]any{"name": "Renamed"}), c.want.updateOpen)
+			check("update hidden", e.Do("PUT", loc(cid, hidden), tok, map[string]any{"name": "Renamed"}), c.want.updateHidden)
+			check("delete hidden", e.Do("DELETE", loc(cid, hidden), tok, nil), c.want.deleteHidden)
+
+			// A refused write leaves the record as it was.
+			l, err := e.Store.GetLocation(context.Background(), cid, hidden)
+			if c.want.deleteHidden != 200 {
+				if err != nil || l.Name != "Hidden" {
+					t.Errorf("hidden location changed by a refused write: %+v %v", l, err)
+				}
+			} else if err != domain.ErrNotFound {
+				t.Errorf("deleted location still stored: %v", err)
+			}
+		})
+	}
+}
+
+func TestOnlyAdminsMakeLocationsPrivate(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	p := apitest.Path(e.Campaign, "/locations")
+	if r := e.Do("POST", p, e.Member, map[string]any{"name": "Secret", "is_private": true}); r.Status != 403 {
+		t.Fatalf("member create private: %d %s", r.Status, r.Raw)
+	}
+	id := create(t, e, e.Campaign, e.Member, map[string]any{"name": "Mine"})
+	if r := e.Do("PATCH", loc(e.Campaign, id), e.Member, map[string]any{"is_private": "1"}); r.Status != 403 {
+		t.Fatalf("member update to private: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("PATCH", loc(e.Campaign, id), e.Member, map[string]any{"is_private": false}); r.Status != 200 {
+		t.Fatalf("member keeping it public: %d %s", r.Status, r.Raw)
+	}
+	page := e.Do("GET", p, e.Admin, nil)
+	if n := page.Body["meta"].(map[string]any)["total"].(float64); n != 1 {
+		t.Fatalf("refused creates must store nothing: total %v", n)
+	}
+	l, _ := e.Store.GetLocation(context.Background(), e.Campaign, id)
+	if l.IsPrivate {
+		t.Fatal("refused update made the location private")
+	}
+	if r := e.Do("PATCH", loc(e.Campaign, id), e.Admin, map[string]any{"is_private": true}); r.Status != 200 || r.Data()["is_private"] != true {
+		t.Fatalf("admin makes private: %d %s", r.Status, r.Raw)
+	}
+	// The member's exact total drops with the location it can no longer see.
+	if r := e.Do("GET", p, e.Member, nil); r.Body["meta"].(map[string]any)["total"].(float64) != 0 || len(r.List()) != 0 {
+		t.Fatalf("member list after privatising: %s", r.Raw)
+	}
+}
+
+func TestOtherCampaignsRecordsAreNotFound(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	// Ids count per campaign: theirs are made to run past ours, so that they name nothing here.
+	for i := 0; i < 3; i++ {
+		create(t, e, e.OtherCampaign, e.Stranger, map[string]any{"name": "Filler"})
+	}
+	theirs := create(t, e, e.OtherCampaign, e.Stranger, map[string]any{"name": "Theirs"})
+	ours := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Ours"})
+	e.Do("POST", loc(e.OtherCampaign, theirs)+"/map_points", e.Stranger, map[string]any{"name": "F", "axis_x": 1, "axis_y": 2, "colour": "red", "shape": "circle", "size": "small", "icon": "pin"})
+	point := e.Do("POST", loc(e.OtherCampaign, theirs)+"/map_points", e.Stranger, map[string]any{"name": "X", "axis_x": 1, "axis_y": 2, "colour": "red", "shape": "circle", "size": "small", "icon": "pin"})
+	if point.Status != 200 {
+		t.Fatalf("map point: %d %s", point.Status, point.Raw)
+	}
+	pid := int64(point.Data()["id"].(float64))
+	ourPoint := e.Do("POST", loc(e.Campaign, ours)+"/map_points", e.Admin, map[string]any{"name": "Y", "axis_x": 1, "axis_y": 2, "colour": "red", "shape": "circle", "size": "small", "icon": "pin"})
+	ourPID := int64(ourPoint.Data()["id"].(float64))
+	second := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Second"})
+
+	for _, c := range []struct {
+		name, method, path string
+	}{
+		{"their location through our campaign", "GET", loc(e.Campaign, theirs)},
+		{"their campaign", "GET", loc(e.OtherCampaign, theirs)},
+		{"update their location", "PATCH", loc(e.OtherCampaign, theirs)},
+		{"delete their location", "DELETE", loc(e.OtherCampaign, theirs)},
+		{"their map point through our location", "GET", fmt.Sprintf("%s/map_points/%d", loc(e.Campaign, ours), pid)},
+		{"our map point under another location", "GET", fmt.Sprintf("%s/map_points/%d", loc(e.Campaign, second), ourPID)},
+		{"update our map point under another location", "PATCH", fmt.Sprintf("%s/map_points/%d", loc(e.Campaign, second), ourPID)},
+		{"delete our map point under another location", "DELETE", fmt.Sprintf("%s/map_points/%d", loc(e.Campaign, second), ourPID)},
+		{"campaign id not a number", "GET", "/api/1.0/campaigns/abc/locations"},
+		{"location id not a number", "GET", apitest.Path(e.Campaign, "/locations/1x")},
+		{"location id beyond 2^53", "GET", apitest.Path(e.Campaign, "/locations/99999999999999999999")},
+		{"missing campaign", "GET", "/api/1.0/campaigns/999999/locations"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Do(c.method, c.path, e.Admin, map[string]any{"name": "Hijacked"})
+			if r.Status != 404 || r.Body["message"] != "Not found." {
+				t.Fatalf("got %d %s, want 404", r.Status, r.Raw)
+			}
+		})
+	}
+	// A parent from another campaign is a validation error, and stores nothing.
+	r := e.Do("PATCH", loc(e.Campaign, ours), e.Admin, map[string]any{"parent_location_id": theirs})
+	if r.Status != 422 || r.Errors()["parent_location_id"] == nil {
+		t.Fatalf("foreign parent: %d %s", r.Status, r.Raw)
+	}
+	if l, _ := e.Store.GetLocation(context.Background(), e.OtherCampaign, theirs); l.Name != "Theirs" {
+		t.Fatalf("their location changed: %+v", l)
+	}
+	if p, _ := e.Store.GetMapPoint(context.Background(), e.Campaign, ours, ourPID); p == nil || *p.Name != "Y" {
+		t.Fatalf("our map point changed or vanished: %+v", p)
+	}
+}
