@@ -215,16 +215,15 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 // delete that fails half-way is finished by retrying it; the location, its entity and the total
 // then go in one transaction conditional on the version read.
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	if err := s.orphanChildren(ctx, l); err != nil {
+	err := concurrently(
+		func() error { return s.orphanChildren(ctx, l) },
+		func() error { return s.deletePartition(ctx, childPK(l.CampaignID, locationPrefix, l.ID)) },
+		func() error { return s.deletePartition(ctx, childPK(l.CampaignID, entityPrefix, l.EntityID)) },
+	)
+	if err != nil {
 		return err
 	}
-	if err := s.deletePartition(ctx, childPK(l.CampaignID, locationPrefix, l.ID)); err != nil {
-		return err
-	}
-	if err := s.deletePartition(ctx, childPK(l.CampaignID, entityPrefix, l.EntityID)); err != nil {
-		return err
-	}
-	err := s.db.WriteTx().
+	err = s.db.WriteTx().
 		Delete(s.table.Delete("pk", campaignPK(l.CampaignID)).Range("sk", recordSK(locationPrefix, l.ID)).If("'version' = ?", l.Version)).
 		Delete(s.table.Delete("pk", campaignPK(l.CampaignID)).Range("sk", recordSK(entityPrefix, l.EntityID))).
 		Update(s.counterUpdate(campaignPK(l.CampaignID), locationCounterSK, -1, -b2i(l.IsPrivate))).

@@ -29,7 +29,7 @@ type Env struct {
 	Config  store.Config
 	Server  *httptest.Server
 	API     *httpapi.API
-	Counter *dynamotest.Counter
+	Counter *dynamotest.Counter // DynamoDB calls of the API, authentication aside
 
 	Campaign       int64 // private campaign
 	PublicCampaign int64
@@ -76,7 +76,13 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store)) *Env {
 			}
 		}
 	}
-	e.API = httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(e.Store, time.Now), Campaigns: e.Store, RateLimit: 1 << 30})
+	// Authentication reads tokens through a store the counter does not watch: on AWS that read is
+	// the authorizer Lambda's, cached by API Gateway, not the function's.
+	auth, err := store.Open(ctx, e.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.API = httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30})
 	register(e.API, e.Store)
 	e.Server = httptest.NewServer(e.API)
 	t.Cleanup(e.Server.Close)
