@@ -152,6 +152,13 @@ func (c *Calendar) Occurrences(ev Event, from, to Date) ([]Occurrence, error) {
 		return out, nil
 	}
 	lo := i64(f).add64(1 - int64(ev.Length)).clamp()
+	if ev.Recurrence.Kind == RecurMoon {
+		// Size the result up front: long windows hold many phases, and
+		// regrowing a large slice would dominate the cost.
+		m, _ := c.moon(ev.Recurrence.MoonID)
+		n, _ := i64(t).sub(i64(lo)).mul64(m.b).divFloor(8 * m.a)
+		out = make([]Occurrence, 0, min(n.clamp(), 1<<20)+1)
+	}
 	c.eachStart(ev, anchor, lo, t, false, func(n int64) bool {
 		out = append(out, c.occurrence(n, ev.Length))
 		return true

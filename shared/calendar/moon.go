@@ -2,7 +2,6 @@ package calendar
 
 import (
 	"errors"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -178,21 +177,34 @@ func (m *moonCalc) moonDay(day int64, j, jn i128) MoonDay {
 // MoonPhases lists, for every moon and every day in [from, to] (day
 // numbers) on which a phase begins, that day's phases; ordered by day, then
 // by the moons' order in the definition. The cost is proportional to the
-// number of entries returned, not to the number of days.
+// number of entries returned, not to the number of days. It is nil when
+// there are none.
 func (c *Calendar) MoonPhases(from, to int64) []MoonDay {
-	var out []MoonDay
-	if from > to {
-		return out
+	if from > to || len(c.moons) == 0 {
+		return nil
 	}
+	per := make([][]MoonDay, len(c.moons))
+	total := 0
 	for i := range c.moons {
 		m := &c.moons[i]
 		m.days(from, to, func(day int64, j, jn i128) bool {
-			out = append(out, m.moonDay(day, j, jn))
+			per[i] = append(per[i], m.moonDay(day, j, jn))
 			return true
 		})
+		total += len(per[i])
 	}
-	if len(c.moons) > 1 {
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Day < out[j].Day })
+	// Each list is in day order: merge them, earlier moons first on ties.
+	out := make([]MoonDay, 0, total)
+	next := make([]int, len(per))
+	for len(out) < total {
+		best := -1
+		for i, l := range per {
+			if next[i] < len(l) && (best < 0 || l[next[i]].Day < per[best][next[best]].Day) {
+				best = i
+			}
+		}
+		out = append(out, per[best][next[best]])
+		next[best]++
 	}
 	return out
 }
