@@ -3,7 +3,8 @@ GO ?= go
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
 .PHONY: run test bench deps build vet clean \
-	build-AuthorizerFunction build-LocationsFunction
+	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
+	build-EntityEventsFunction build-EntityNotesFunction
 
 run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
 	scripts/run.sh
@@ -18,9 +19,10 @@ deps: ## Go modules, Java and the DynamoDB Local jar
 	$(GO) mod download
 	scripts/dynamodb-local.sh install
 
+FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction
+
 build: ## every Lambda for linux/arm64, as `sam build` does
-	$(MAKE) build-AuthorizerFunction ARTIFACTS_DIR=.aws-sam/build/AuthorizerFunction
-	$(MAKE) build-LocationsFunction ARTIFACTS_DIR=.aws-sam/build/LocationsFunction
+	for f in $(FUNCTIONS); do $(MAKE) build-$$f ARTIFACTS_DIR=.aws-sam/build/$$f || exit 1; done
 
 vet:
 	$(GO) vet ./...
@@ -31,6 +33,15 @@ build-AuthorizerFunction:
 
 build-LocationsFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/locations
+
+build-CalendarsFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendars
+
+build-EntityEventsFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entity-events
+
+build-EntityNotesFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entity-notes
 
 clean:
 	rm -rf .aws-sam .local/bin
