@@ -1,0 +1,195 @@
+package deploy_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+// lambdaHandler is what a family's Lambda main hands to lambda.Start.
+type lambdaHandler func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
+
+// lambdaEnv is the environment template.yaml gives the functions (TABLE_NAME is the store's).
+var lambdaEnv = map[string]string{"RATE_LIMIT": "90"}
+
+// functionHandlers build each HTTP function's handler exactly as its main does, over st.
+var functionHandlers = map[string]func(st *store.Store) lambdaHandler{
+	"LocationsFunction": func(st *store.Store) lambdaHandler {
+		api := httpapi.New(httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, st))
+		locations.Register(api, st)
+		return lambdaapi.Handler(api)
+	},
+}
+
+// seed makes the state the sample events assume on a fresh table: user 1 ("admin") owning
+// campaign 1.
+func seed(t *testing.T, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	u, err := st.EnsureUser(ctx, "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "Azure Coast", OwnerID: u.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.ID != 1 || c.ID != 1 {
+		t.Fatalf("a fresh table gave user %d and campaign %d; the sample events use 1 and 1", u.ID, c.ID)
+	}
+}
+
+// readEvent reads events/<name> as raw JSON.
+func readEvent(t testing.TB, name string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "events", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// decodeStrict decodes raw into v, refusing fields v does not know (a misspelt event field
+// would otherwise be silently dropped).
+func decodeStrict(t testing.TB, name string, raw []byte, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("events/%s: %v", name, err)
+	}
+}
+
+func loadEvent(t testing.TB, name string) events.APIGatewayV2HTTPRequest {
+	t.Helper()
+	var ev events.APIGatewayV2HTTPRequest
+	decodeStrict(t, name, readEvent(t, name), &ev)
+	return ev
+}
+
+// response is a Lambda response, decoded.
+type response struct {
+	events.APIGatewayV2HTTPResponse
+	body map[string]any
+}
+
+func (r response) header(name string) string {
+	for k, v := range r.Headers {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	for k, v := range r.MultiValueHeaders {
+		if strings.EqualFold(k, name) && len(v) > 0 {
+			return v[0]
+		}
+	}
+	return ""
+}
+
+func (r response) data() map[string]any { m, _ := r.body["data"].(map[string]any); return m }
+func (r response) list() []any          { l, _ := r.body["data"].([]any); return l }
+
+// invoke runs ev through h as Lambda would and checks what every response must have: no Go
+// error, Content-Type exactly application/json, the rate limit headers, API Gateway's request
+// id, and a JSON object body (none for HEAD).
+func invoke(t *testing.T, h lambdaHandler, ev events.APIGatewayV2HTTPRequest) response {
+	t.Helper()
+	res, err := h(context.Background(), ev)
+	if err != nil {
+		t.Fatalf("%s %s: the handler returned an error to Lambda: %v", ev.RequestContext.HTTP.Method, ev.RawPath, err)
+	}
+	r := response{APIGatewayV2HTTPResponse: res}
+	if ct := r.header("Content-Type"); ct != "application/json" {
+		t.Errorf("%s %s: Content-Type %q, want exactly application/json", ev.RequestContext.HTTP.Method, ev.RawPath, ct)
+	}
+	if id := r.header("X-Request-Id"); id != ev.RequestContext.RequestID {
+		t.Errorf("X-Request-Id = %q, want API Gateway's request id %q", id, ev.RequestContext.RequestID)
+	}
+	body := res.Body
+	if res.IsBase64Encoded {
+		t.Errorf("%s %s: body is base64-encoded; JSON should go as text", ev.RequestContext.HTTP.Method, ev.RawPath)
+	}
+	if ev.RequestContext.HTTP.Method == http.MethodHead {
+		if body != "" {
+			t.Errorf("HEAD %s: body %q, want none", ev.RawPath, body)
+		}
+		return r
+	}
+	if err := json.Unmarshal([]byte(body), &r.body); err != nil {
+		t.Fatalf("%s %s: body is not a JSON object: %q", ev.RequestContext.HTTP.Method, ev.RawPath, body)
+	}
+	if _, ok := r.body["message"]; r.StatusCode >= 400 && !ok {
+		t.Errorf("%s %s: error %d without a message: %s", ev.RequestContext.HTTP.Method, ev.RawPath, r.StatusCode, body)
+	}
+	return r
+}
+
+// hasFields checks that obj holds want's fields with want's values (compared as JSON).
+func hasFields(t *testing.T, what string, obj map[string]any, want map[string]any) {
+	t.Helper()
+	norm := func(v any) any {
+		b, _ := json.Marshal(v)
+		var out any
+		_ = json.Unmarshal(b, &out)
+		return out
+	}
+	for k, w := range want {
+		got, ok := obj[k]
+		if !ok {
+			t.Errorf("%s: no field %q in %v", what, k, obj)
+			continue
+		}
+		if !reflect.DeepEqual(got, norm(w)) {
+			t.Errorf("%s: %s = %#v, want %#v", what, k, got, norm(w))
+		}
+	}
+}
+
+// matchPath matches a route path (with {params}) against a concrete path.
+func matchPath(pattern, path string) (map[string]string, bool) {
+	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(ps) != len(xs) {
+		return nil, false
+	}
+	params := map[string]string{}
+	for i, p := range ps {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			if xs[i] == "" {
+				return nil, false
+			}
+			params[strings.Trim(p, "{}")] = xs[i]
+		} else if p != xs[i] {
+			return nil, false
+		}
+	}
+	return params, true
+}
+
+// eventFiles lists events/*.json.
+func eventFiles(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(root, "events", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range paths {
+		out = append(out, filepath.Base(p))
+	}
+	return out
+}

@@ -1,0 +1,351 @@
+package deploy_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+// replayStep is one sample event of the replay, in order, and what it must do.
+type replayStep struct {
+	file  string
+	check func(t *testing.T, st *store.Store, r response)
+}
+
+const apiBase = "https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/api/1.0/campaigns/1"
+
+// locationsReplay replays every LocationsFunction event against a fresh table: the ids in the
+// events (location 1, map point 1) are the ones the first records get.
+var locationsReplay = []replayStep{
+	{"locations-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "created location", r.data(), map[string]any{
+			"id": 1, "name": "Saltmarsh", "type": "Town", "is_private": false, "created_by": 1, "updated_by": 1,
+			"parent_location_id": nil, "tags": []int{},
+		})
+		if !strings.Contains(str(r.data()["entry"]), "Azure Coast") {
+			t.Errorf("entry = %q", r.data()["entry"])
+		}
+		l := mustLocation(t, st)
+		if l.Name != "Saltmarsh" || l.EntityID < 1 {
+			t.Errorf("stored location = %+v", l)
+		}
+	}},
+	{"locations-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one location", r.body["data"])
+		}
+		item, _ := r.list()[0].(map[string]any)
+		hasFields(t, "listed location", item, map[string]any{"id": 1, "name": "Saltmarsh"})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{
+			"total": 1, "current_page": 1, "last_page": 1, "from": 1, "to": 1, "per_page": 45,
+			"path": apiBase + "/locations",
+		})
+		links, _ := r.body["links"].(map[string]any)
+		// Links are built from API Gateway's domain name, the address the client called.
+		if first := str(links["first"]); !strings.HasPrefix(first, apiBase+"/locations?") {
+			t.Errorf("links.first = %q, want it under %s", first, apiBase)
+		}
+		hasFields(t, "links", links, map[string]any{"prev": nil, "next": nil})
+		if _, ok := domain.ParseSyncTime(str(r.body["sync"])); !ok {
+			t.Errorf("sync = %v", r.body["sync"])
+		}
+	}},
+	{"locations-list-head.json", nil},
+	{"locations-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "location", r.data(), map[string]any{"id": 1, "name": "Saltmarsh", "type": "Town"})
+	}},
+	{"locations-show-head.json", nil},
+	{"locations-update-put.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "updated location", r.data(), map[string]any{"id": 1, "name": "Saltmarsh Harbour", "type": "Port town"})
+		if !strings.Contains(str(r.data()["entry"]), "Azure Coast") {
+			t.Errorf("PUT merges: the entry it did not send must stay, got %q", r.data()["entry"])
+		}
+		if l := mustLocation(t, st); l.Name != "Saltmarsh Harbour" || l.Type != "Port town" {
+			t.Errorf("stored location = %+v", l)
+		}
+	}},
+	{"locations-update-patch.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "patched location", r.data(), map[string]any{
+			"id": 1, "name": "Saltmarsh Harbour", "map": "https://example.com/maps/saltmarsh.png", "is_map_private": 0,
+		})
+		if l := mustLocation(t, st); l.MapURL != "https://example.com/maps/saltmarsh.png" || l.Name != "Saltmarsh Harbour" {
+			t.Errorf("stored location = %+v", l)
+		}
+	}},
+	{"map-points-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "created map point", r.data(), map[string]any{
+			"id": 1, "location_id": 1, "name": "Harbour gate", "target_entity_id": nil, "axis_x": 120, "axis_y": 80,
+			"colour": "red", "shape": "circle", "size": "standard", "icon": "pin", "created_by": 1,
+		})
+		if p := mustMapPoint(t, st); p.Name == nil || *p.Name != "Harbour gate" || p.AxisX != 120 {
+			t.Errorf("stored map point = %+v", p)
+		}
+	}},
+	{"map-points-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one map point", r.body["data"])
+		}
+		item, _ := r.list()[0].(map[string]any)
+		hasFields(t, "listed map point", item, map[string]any{"id": 1, "location_id": 1, "name": "Harbour gate"})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1})
+	}},
+	{"map-points-list-head.json", nil},
+	{"map-points-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "map point", r.data(), map[string]any{"id": 1, "location_id": 1, "name": "Harbour gate", "colour": "red"})
+	}},
+	{"map-points-show-head.json", nil},
+	{"map-points-update-put.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "updated map point", r.data(), map[string]any{
+			"id": 1, "name": "Old harbour gate", "axis_x": 140, "axis_y": 95, "colour": "#1e90ff",
+			"shape": "square", "size": "large", "icon": "anchor",
+		})
+		if p := mustMapPoint(t, st); p.Colour != "#1e90ff" || p.Shape != "square" {
+			t.Errorf("stored map point = %+v", p)
+		}
+	}},
+	{"map-points-update-patch.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "patched map point", r.data(), map[string]any{"id": 1, "name": "Old harbour gate", "colour": "green", "shape": "square"})
+		if p := mustMapPoint(t, st); p.Colour != "green" {
+			t.Errorf("stored map point = %+v", p)
+		}
+	}},
+	{"map-points-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted map point", r.data(), map[string]any{"id": 1, "deleted": true})
+		if _, err := st.GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("map point after delete: %v, want not found", err)
+		}
+	}},
+	{"locations-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted location", r.data(), map[string]any{"id": 1, "deleted": true})
+		ctx := context.Background()
+		if _, err := st.GetLocation(ctx, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("location after delete: %v, want not found", err)
+		}
+		if _, err := st.GetEntity(ctx, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("the location's entity after delete: %v, want not found", err)
+		}
+	}},
+}
+
+// authorizerEvents are replayed by TestAuthorizerEvent.
+var authorizerEvents = []string{"authorizer.json"}
+
+func mustLocation(t *testing.T, st *store.Store) *domain.Location {
+	t.Helper()
+	l, err := st.GetLocation(context.Background(), 1, 1)
+	if err != nil {
+		t.Fatalf("location 1 of campaign 1: %v", err)
+	}
+	return l
+}
+
+func mustMapPoint(t *testing.T, st *store.Store) *domain.MapPoint {
+	t.Helper()
+	p, err := st.GetMapPoint(context.Background(), 1, 1, 1)
+	if err != nil {
+		t.Fatalf("map point 1 of location 1: %v", err)
+	}
+	return p
+}
+
+// replay runs steps through the handler of their function (found from the event's route in
+// template.yaml), each answering 200 and passing its checks.
+func replay(t *testing.T, st *store.Store, steps []replayStep) {
+	t.Helper()
+	routes := loadTemplate(t).httpAPIRoutes(t)
+	handlers := map[string]lambdaHandler{}
+	for _, s := range steps {
+		ev := loadEvent(t, s.file)
+		method, path, _ := strings.Cut(ev.RouteKey, " ")
+		fn, ok := routes[route{method, path}]
+		if !ok {
+			t.Fatalf("events/%s: route %q is not in template.yaml", s.file, ev.RouteKey)
+		}
+		if handlers[fn] == nil {
+			build, ok := functionHandlers[fn]
+			if !ok {
+				t.Fatalf("events/%s: no handler known for %s", s.file, fn)
+			}
+			handlers[fn] = build(st)
+		}
+		ok = t.Run(s.file, func(t *testing.T) {
+			r := invoke(t, handlers[fn], ev)
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("status %d, want 200: %s", r.StatusCode, r.Body)
+			}
+			if lim := r.header("X-RateLimit-Limit"); lim != lambdaEnv["RATE_LIMIT"] {
+				t.Errorf("X-RateLimit-Limit = %q, want RATE_LIMIT %s", lim, lambdaEnv["RATE_LIMIT"])
+			}
+			if s.check != nil {
+				s.check(t, st, r)
+			}
+		})
+		if !ok {
+			t.Fatalf("events/%s failed: the later events depend on it", s.file)
+		}
+	}
+}
+
+func TestEventsReplayThroughLambdaHandler(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	seed(t, st)
+	replay(t, st, locationsReplay)
+}
+
+func TestEveryEventFileIsReplayed(t *testing.T) {
+	replayed := slices.Clone(authorizerEvents)
+	for _, s := range locationsReplay {
+		if slices.Contains(replayed, s.file) {
+			t.Errorf("events/%s is replayed twice", s.file)
+		}
+		replayed = append(replayed, s.file)
+	}
+	for _, f := range eventFiles(t) {
+		if !slices.Contains(replayed, f) {
+			t.Errorf("events/%s is replayed by no test: add it to a replay", f)
+		}
+	}
+	for _, f := range replayed {
+		if !slices.Contains(eventFiles(t), f) {
+			t.Errorf("events/%s is replayed but does not exist", f)
+		}
+	}
+}
+
+// TestEventsAreConsistentWithTheirRoutes checks that each sample is what API Gateway would send
+// for its route: routeKey a route of the template, path parameters matching the raw path,
+// the authorizer context our authorizer produces, and a JSON body exactly on writes. And that
+// every route of the template has a sample.
+func TestEventsAreConsistentWithTheirRoutes(t *testing.T) {
+	routes := loadTemplate(t).httpAPIRoutes(t)
+	sampled := map[route]bool{}
+	for _, f := range eventFiles(t) {
+		if slices.Contains(authorizerEvents, f) {
+			continue
+		}
+		t.Run(f, func(t *testing.T) {
+			if !strings.HasSuffix(f, ".json") {
+				t.Fatalf("events/%s: want .json", f)
+			}
+			ev := loadEvent(t, f)
+			method, path, _ := strings.Cut(ev.RouteKey, " ")
+			r := route{method, path}
+			if _, ok := routes[r]; !ok {
+				t.Fatalf("routeKey %q is not a route of template.yaml", ev.RouteKey)
+			}
+			sampled[r] = true
+			rc := ev.RequestContext
+			for _, c := range []struct{ what, got, want string }{
+				{"version", ev.Version, "2.0"},
+				{"requestContext.routeKey", rc.RouteKey, ev.RouteKey},
+				{"requestContext.http.method", rc.HTTP.Method, method},
+				{"requestContext.http.path", rc.HTTP.Path, ev.RawPath},
+				{"requestContext.stage", rc.Stage, "$default"},
+				{"headers.host", ev.Headers["host"], rc.DomainName},
+				{"headers.x-forwarded-proto", ev.Headers["x-forwarded-proto"], "https"},
+			} {
+				if c.got != c.want {
+					t.Errorf("%s = %q, want %q", c.what, c.got, c.want)
+				}
+			}
+			if rc.RequestID == "" || rc.DomainName == "" {
+				t.Error("requestContext needs requestId and domainName")
+			}
+			params, ok := matchPath(path, ev.RawPath)
+			if !ok {
+				t.Fatalf("rawPath %q does not match the route's path %q", ev.RawPath, path)
+			}
+			if !mapsEqual(params, ev.PathParameters) {
+				t.Errorf("pathParameters = %v, want %v", ev.PathParameters, params)
+			}
+			if rc.Authorizer == nil || rc.Authorizer.Lambda["user_id"] != "1" {
+				t.Errorf("requestContext.authorizer = %+v, want lambda.user_id \"1\" as the authorizer passes it", rc.Authorizer)
+			}
+			write := method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
+			switch {
+			case write && !json.Valid([]byte(ev.Body)):
+				t.Errorf("body of a write must be JSON: %q", ev.Body)
+			case write && ev.Headers["content-type"] != "application/json":
+				t.Errorf("content-type = %q on a JSON body", ev.Headers["content-type"])
+			case !write && ev.Body != "":
+				t.Errorf("%s carries a body", method)
+			}
+		})
+	}
+	for r := range routes {
+		if !sampled[r] {
+			t.Errorf("route %s has no sample event in events/", r)
+		}
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestEventWithoutAuthorizerUserIsUnauthenticated(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	seed(t, st)
+	h := functionHandlers["LocationsFunction"](st)
+	for _, c := range []struct {
+		name string
+		ctx  map[string]any // nil: no authorizer context at all
+	}{
+		{"no authorizer context", nil},
+		{"authorizer found no valid token", map[string]any{}},
+		{"user id not a number", map[string]any{"user_id": "admin"}},
+		{"user id zero", map[string]any{"user_id": "0"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := loadEvent(t, "locations-list.json")
+			if c.ctx == nil {
+				ev.RequestContext.Authorizer = nil
+			} else {
+				ev.RequestContext.Authorizer.Lambda = c.ctx
+			}
+			r := invoke(t, h, ev)
+			if r.StatusCode != http.StatusUnauthorized || r.body["message"] != "Unauthenticated." || len(r.body) != 1 {
+				t.Errorf("got %d %s, want 401 {\"message\":\"Unauthenticated.\"}", r.StatusCode, r.Body)
+			}
+		})
+	}
+}
+
+func TestEventWithMalformedJSONBodyIsUnprocessable(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	seed(t, st)
+	h := functionHandlers["LocationsFunction"](st)
+	for _, body := range []string{`{"name": "Saltmarsh",`, `not json`, `{"name": "Saltmarsh"} trailing`} {
+		ev := loadEvent(t, "locations-create.json")
+		ev.Body = body
+		delete(ev.Headers, "content-length")
+		r := invoke(t, h, ev)
+		if r.StatusCode != http.StatusUnprocessableEntity || str(r.body["message"]) == "" {
+			t.Errorf("body %q: got %d %s, want 422 with a message", body, r.StatusCode, r.Body)
+		}
+	}
+	// A failed request changes nothing.
+	if _, err := st.GetLocation(context.Background(), 1, 1); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("a location exists after malformed creates: %v", err)
+	}
+	res, err := st.ListLocations(context.Background(), 1, domain.LocationFilter{}, false, domain.PageRequest{Page: 1, Limit: 10})
+	if err != nil || res.Total != 0 || len(res.Items) != 0 {
+		t.Errorf("locations after malformed creates: total %d, %d items, err %v", res.Total, len(res.Items), err)
+	}
+}

@@ -1,0 +1,156 @@
+package deploy_test
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+// iamRecorder records the IAM actions that the DynamoDB calls made through an SDK configuration
+// need. A transaction needs the actions of its items, not one of its own.
+type iamRecorder struct {
+	mu      sync.Mutex
+	actions map[string]bool
+	index   bool // some Query read an index
+}
+
+func (r *iamRecorder) attach(cfg *aws.Config) {
+	cfg.APIOptions = append(cfg.APIOptions, func(s *middleware.Stack) error {
+		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-iam-actions", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			r.record(s.ID(), in.Parameters)
+			return next.HandleInitialize(ctx, in)
+		}), middleware.After)
+	})
+}
+
+func (r *iamRecorder) record(op string, params any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.actions == nil {
+		r.actions = map[string]bool{}
+	}
+	switch in := params.(type) {
+	case *dynamodb.TransactWriteItemsInput:
+		for _, it := range in.TransactItems {
+			switch {
+			case it.Put != nil:
+				r.actions["dynamodb:PutItem"] = true
+			case it.Update != nil:
+				r.actions["dynamodb:UpdateItem"] = true
+			case it.Delete != nil:
+				r.actions["dynamodb:DeleteItem"] = true
+			case it.ConditionCheck != nil:
+				r.actions["dynamodb:ConditionCheckItem"] = true
+			}
+		}
+	case *dynamodb.TransactGetItemsInput:
+		r.actions["dynamodb:GetItem"] = true
+	case *dynamodb.QueryInput:
+		r.actions["dynamodb:Query"] = true
+		if in.IndexName != nil {
+			r.index = true
+		}
+	default:
+		r.actions["dynamodb:"+op] = true
+	}
+}
+
+func (r *iamRecorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.actions, r.index = map[string]bool{}, false
+}
+
+func (r *iamRecorder) used() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.actions))
+	for a := range r.actions {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestPoliciesCoverEveryDynamoDBCall replays the sample events (and a filtered list page, which
+// makes guregu/dynamo describe the table) while recording the DynamoDB calls each function
+// makes: its policy must allow exactly those actions, no fewer (AccessDenied on AWS, where no
+// test runs) and no more (least privilege).
+func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
+	tpl := loadTemplate(t)
+	rec := &iamRecorder{}
+	st, _ := dynamotest.NewStore(t, rec.attach)
+	seed(t, st)
+	ctx := context.Background()
+
+	// The authorizer.
+	now := time.Now()
+	token := mintToken(t, st, 1, 0, now)
+	rec.reset()
+	if _, err := lambdaapi.Authorizer(st, func() time.Time { return now })(ctx, authorizerEvent(t, token)); err != nil {
+		t.Fatal(err)
+	}
+	checkPolicy(t, tpl, "AuthorizerFunction", rec)
+
+	// The locations function: every sample event, then a filtered list that fills its page.
+	rec.reset()
+	replay(t, st, locationsReplay)
+	h := functionHandlers["LocationsFunction"](st)
+	for _, name := range []string{"Salt flats", "Saltmarsh"} {
+		ev := loadEvent(t, "locations-create.json")
+		ev.Body = `{"name":"` + name + `"}`
+		delete(ev.Headers, "content-length")
+		if r := invoke(t, h, ev); r.StatusCode != http.StatusOK {
+			t.Fatalf("create %s: %d %s", name, r.StatusCode, r.Body)
+		}
+	}
+	ev := loadEvent(t, "locations-list.json")
+	ev.RawQueryString = "name=salt&limit=1"
+	ev.QueryStringParameters = map[string]string{"name": "salt", "limit": "1"}
+	if r := invoke(t, h, ev); r.StatusCode != http.StatusOK || len(r.list()) != 1 || at(r.body, "links", "next") == nil {
+		t.Fatalf("filtered list: %d %s, want one item and a next link", r.StatusCode, r.Body)
+	}
+	checkPolicy(t, tpl, "LocationsFunction", rec)
+}
+
+func checkPolicy(t *testing.T, tpl cfn, fn string, rec *iamRecorder) {
+	t.Helper()
+	used, granted := rec.used(), grantedActions(t, tpl, fn)
+	for _, a := range used {
+		if !slices.Contains(granted, a) {
+			t.Errorf("%s calls need %s, which its policy does not grant (AccessDenied on AWS)", fn, a)
+		}
+	}
+	for _, a := range granted {
+		if !slices.Contains(used, a) {
+			t.Errorf("%s's policy grants %s, which no replayed call needs", fn, a)
+		}
+	}
+	if rec.index {
+		indexArn := map[string]any{"Fn::Sub": "${Table.Arn}/index/*"}
+		found := false
+		for _, st := range tpl.statements(t, fn) {
+			if slices.ContainsFunc(asList(st["Action"]), func(a any) bool { return a == "dynamodb:Query" }) &&
+				slices.ContainsFunc(asList(st["Resource"]), func(r any) bool { return reflect.DeepEqual(r, indexArn) }) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s queries an index, but no statement grants dynamodb:Query on ${Table.Arn}/index/*", fn)
+		}
+	}
+	t.Logf("%s uses %s", fn, strings.Join(used, ", "))
+}

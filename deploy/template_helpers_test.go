@@ -1,0 +1,229 @@
+package deploy_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// root is the repository root, where template.yaml, samconfig.toml, events/ and the Makefile are.
+const root = ".."
+
+// cfn is a parsed CloudFormation template with SAM's short-form tags turned into their long
+// form: !Ref X is {"Ref": "X"}, !GetAtt A.B is {"Fn::GetAtt": ["A", "B"]}, !Sub s is
+// {"Fn::Sub": s}, and any other !Fn is {"Fn::Fn": ...}.
+type cfn map[string]any
+
+func loadTemplate(t testing.TB) cfn {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("template.yaml is not YAML: %v", err)
+	}
+	v, err := fromNode(&doc)
+	if err != nil {
+		t.Fatalf("template.yaml: %v", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("template.yaml is not a mapping")
+	}
+	return m
+}
+
+func fromNode(n *yaml.Node) (any, error) {
+	var v any
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) != 1 {
+			return nil, fmt.Errorf("want one document, got %d", len(n.Content))
+		}
+		return fromNode(n.Content[0])
+	case yaml.AliasNode:
+		return fromNode(n.Alias)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if _, dup := m[k]; dup {
+				return nil, fmt.Errorf("line %d: duplicate key %q", n.Content[i].Line, k)
+			}
+			val, err := fromNode(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			m[k] = val
+		}
+		v = m
+	case yaml.SequenceNode:
+		l := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			val, err := fromNode(c)
+			if err != nil {
+				return nil, err
+			}
+			l = append(l, val)
+		}
+		v = l
+	case yaml.ScalarNode:
+		if isShortTag(n.Tag) {
+			v = n.Value
+		} else if err := n.Decode(&v); err != nil {
+			return nil, fmt.Errorf("line %d: %v", n.Line, err)
+		}
+	default:
+		return nil, fmt.Errorf("line %d: unexpected YAML node kind %v", n.Line, n.Kind)
+	}
+	if !isShortTag(n.Tag) {
+		return v, nil
+	}
+	fn := strings.TrimPrefix(n.Tag, "!")
+	switch fn {
+	case "Ref":
+		return map[string]any{"Ref": v}, nil
+	case "GetAtt":
+		if s, ok := v.(string); ok {
+			res, attr, _ := strings.Cut(s, ".")
+			v = []any{res, attr}
+		}
+		return map[string]any{"Fn::GetAtt": v}, nil
+	default:
+		return map[string]any{"Fn::" + fn: v}, nil
+	}
+}
+
+// isShortTag says whether tag is a CloudFormation short form (!Ref...) rather than a YAML one.
+func isShortTag(tag string) bool { return strings.HasPrefix(tag, "!") && !strings.HasPrefix(tag, "!!") }
+
+// at walks v along map keys and returns nil when the path does not exist.
+func at(v any, keys ...string) any {
+	if c, ok := v.(cfn); ok {
+		v = map[string]any(c)
+	}
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func strs(v any) []string {
+	var out []string
+	for _, e := range list(v) {
+		out = append(out, fmt.Sprint(e))
+	}
+	return out
+}
+
+func ref(name string) map[string]any { return map[string]any{"Ref": name} }
+
+func getAtt(res, attr string) map[string]any {
+	return map[string]any{"Fn::GetAtt": []any{res, attr}}
+}
+
+func (c cfn) resources() map[string]any { m, _ := c["Resources"].(map[string]any); return m }
+
+// resourcesOfType are the logical ids of the resources of type typ, sorted.
+func (c cfn) resourcesOfType(typ string) []string {
+	var ids []string
+	for id, r := range c.resources() {
+		if at(r, "Type") == typ {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// functionProp is a function's property, or the Globals value when the function has none.
+func (c cfn) functionProp(id, prop string) any {
+	if v := at(c.resources()[id], "Properties", prop); v != nil {
+		return v
+	}
+	return at(c, "Globals", "Function", prop)
+}
+
+// route is one API Gateway route: "METHOD /path".
+type route struct{ method, path string }
+
+func (r route) String() string { return r.method + " " + r.path }
+
+// httpAPIRoutes maps each HttpApi event route to the logical id of its function.
+func (c cfn) httpAPIRoutes(t testing.TB) map[route]string {
+	t.Helper()
+	out := map[route]string{}
+	for _, fn := range c.resourcesOfType("AWS::Serverless::Function") {
+		evs, _ := at(c.resources()[fn], "Properties", "Events").(map[string]any)
+		for name, ev := range evs {
+			if at(ev, "Type") != "HttpApi" {
+				continue
+			}
+			if api := at(ev, "Properties", "ApiId"); !reflect.DeepEqual(api, ref("HttpApi")) {
+				t.Errorf("%s event %s: ApiId is %v, want !Ref HttpApi", fn, name, api)
+			}
+			r := route{method: str(at(ev, "Properties", "Method")), path: str(at(ev, "Properties", "Path"))}
+			if r.method != strings.ToUpper(r.method) || r.path == "" {
+				t.Errorf("%s event %s: bad route %q", fn, name, r)
+			}
+			if prev, dup := out[r]; dup {
+				t.Errorf("route %s is declared twice (%s and %s)", r, prev, fn)
+			}
+			out[r] = fn
+		}
+	}
+	return out
+}
+
+// statements are the inline policy statements of a function. A policy that is not an inline
+// document (a managed policy or a SAM policy template) fails the test: least privilege is only
+// checkable on statements.
+func (c cfn) statements(t testing.TB, fn string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for i, p := range list(c.functionProp(fn, "Policies")) {
+		sts := list(at(p, "Statement"))
+		if sts == nil {
+			t.Errorf("%s: policy %d is not an inline policy document: %v", fn, i, p)
+			continue
+		}
+		for _, s := range sts {
+			m, _ := s.(map[string]any)
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// asList reads an IAM field that may be a single value or a list.
+func asList(v any) []any {
+	if l, ok := v.([]any); ok {
+		return l
+	}
+	if v == nil {
+		return nil
+	}
+	return []any{v}
+}

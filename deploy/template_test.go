@@ -1,0 +1,595 @@
+package deploy_test
+
+import (
+	"bufio"
+	"context"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+const prefix = "/api/1.0/campaigns/{campaign_id}"
+
+// contractRoutes is every route of the design contract that is deployed so far, with the
+// function that must serve it. HTTP API routes are per method, so HEAD (served wherever GET is)
+// is listed too.
+var contractRoutes = map[route]string{
+	{"GET", prefix + "/locations"}:                               "LocationsFunction",
+	{"HEAD", prefix + "/locations"}:                              "LocationsFunction",
+	{"POST", prefix + "/locations"}:                              "LocationsFunction",
+	{"GET", prefix + "/locations/{id}"}:                          "LocationsFunction",
+	{"HEAD", prefix + "/locations/{id}"}:                         "LocationsFunction",
+	{"PUT", prefix + "/locations/{id}"}:                          "LocationsFunction",
+	{"PATCH", prefix + "/locations/{id}"}:                        "LocationsFunction",
+	{"DELETE", prefix + "/locations/{id}"}:                       "LocationsFunction",
+	{"GET", prefix + "/locations/{id}/map_points"}:               "LocationsFunction",
+	{"HEAD", prefix + "/locations/{id}/map_points"}:              "LocationsFunction",
+	{"POST", prefix + "/locations/{id}/map_points"}:              "LocationsFunction",
+	{"GET", prefix + "/locations/{id}/map_points/{point_id}"}:    "LocationsFunction",
+	{"HEAD", prefix + "/locations/{id}/map_points/{point_id}"}:   "LocationsFunction",
+	{"PUT", prefix + "/locations/{id}/map_points/{point_id}"}:    "LocationsFunction",
+	{"PATCH", prefix + "/locations/{id}/map_points/{point_id}"}:  "LocationsFunction",
+	{"DELETE", prefix + "/locations/{id}/map_points/{point_id}"}: "LocationsFunction",
+}
+
+// functionPackages maps each function of the template to the Go package it is built from.
+var functionPackages = map[string]string{
+	"AuthorizerFunction": "functions/authorizer",
+	"LocationsFunction":  "functions/locations",
+}
+
+func TestTemplateRoutesReachTheirFunctions(t *testing.T) {
+	got := loadTemplate(t).httpAPIRoutes(t)
+	for r, fn := range contractRoutes {
+		switch have, ok := got[r]; {
+		case !ok:
+			t.Errorf("route %s is missing from template.yaml (want it on %s)", r, fn)
+		case have != fn:
+			t.Errorf("route %s reaches %s, want %s", r, have, fn)
+		}
+	}
+	for r, fn := range got {
+		if _, ok := contractRoutes[r]; !ok {
+			t.Errorf("template.yaml routes %s to %s, which the contract does not list", r, fn)
+		}
+	}
+}
+
+func TestTemplateRoutesAreUnderTheCampaignPrefixWithoutTrailingSlash(t *testing.T) {
+	for r := range loadTemplate(t).httpAPIRoutes(t) {
+		if !strings.HasPrefix(r.path, prefix+"/") || strings.HasSuffix(r.path, "/") {
+			t.Errorf("route %s: want a path under %s/ without a trailing slash", r, prefix)
+		}
+	}
+}
+
+func TestTemplateDeploysExactlyTheFunctionPackages(t *testing.T) {
+	tpl := loadTemplate(t)
+	got := tpl.resourcesOfType("AWS::Serverless::Function")
+	want := make([]string, 0, len(functionPackages))
+	for fn := range functionPackages {
+		want = append(want, fn)
+	}
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("functions in template.yaml = %v, want %v", got, want)
+	}
+	// Every Lambda package of the repository is deployed by some function.
+	dirs, err := filepath.Glob(filepath.Join(root, "functions", "*", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployed := map[string]bool{}
+	for _, pkg := range functionPackages {
+		deployed[pkg] = true
+	}
+	for _, d := range dirs {
+		pkg := filepath.ToSlash(filepath.Dir(strings.TrimPrefix(d, root+string(filepath.Separator))))
+		if !deployed[pkg] {
+			t.Errorf("%s has a main.go but no function of template.yaml builds it", pkg)
+		}
+	}
+}
+
+func TestFunctionsRunAsGoBinariesOnArm64(t *testing.T) {
+	tpl := loadTemplate(t)
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		t.Run(fn, func(t *testing.T) {
+			for prop, want := range map[string]any{
+				"Runtime":       "provided.al2023",
+				"Architectures": []any{"arm64"},
+				"Handler":       "bootstrap",
+				"CodeUri":       ".",
+			} {
+				if got := tpl.functionProp(fn, prop); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s = %v, want %v", prop, got, want)
+				}
+			}
+			if got := at(tpl.resources()[fn], "Metadata", "BuildMethod"); got != "makefile" {
+				t.Errorf("Metadata.BuildMethod = %v, want makefile", got)
+			}
+			if mem, _ := tpl.functionProp(fn, "MemorySize").(int); mem < 128 || mem > 10240 {
+				t.Errorf("MemorySize = %v", tpl.functionProp(fn, "MemorySize"))
+			}
+			// API Gateway gives up after 30 s: a function must time out before that.
+			if to, _ := tpl.functionProp(fn, "Timeout").(int); to < 3 || to > 29 {
+				t.Errorf("Timeout = %v, want 3..29 s", tpl.functionProp(fn, "Timeout"))
+			}
+		})
+	}
+}
+
+func TestFunctionsAreConfiguredByTheEnvironmentTheCodeReads(t *testing.T) {
+	tpl := loadTemplate(t)
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		env := at(tpl.functionProp(fn, "Environment"), "Variables")
+		if got := at(env, "TABLE_NAME"); !reflect.DeepEqual(got, ref("Table")) {
+			t.Errorf("%s: TABLE_NAME = %v, want !Ref Table", fn, got)
+		}
+		if got := at(env, "DYNAMODB_ENDPOINT"); got != nil {
+			t.Errorf("%s: DYNAMODB_ENDPOINT must be unset on AWS, got %v", fn, got)
+		}
+	}
+	env := at(tpl.functionProp("LocationsFunction", "Environment"), "Variables")
+	if got := at(env, "RATE_LIMIT"); !reflect.DeepEqual(got, ref("RateLimit")) {
+		t.Errorf("LocationsFunction: RATE_LIMIT = %v, want !Ref RateLimit", got)
+	}
+	if got := at(tpl, "Parameters", "RateLimit", "Default"); got != 90 {
+		t.Errorf("RateLimit default = %v, want 90 (the contract's default)", got)
+	}
+}
+
+// buildTarget reads the recipe of `build-<fn>:` in the Makefile, or "" when there is none.
+func buildTarget(t *testing.T, dir, fn string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "Makefile"))
+	if err != nil {
+		t.Fatalf("no Makefile in CodeUri %q: %v", dir, err)
+	}
+	defer f.Close()
+	var recipe []string
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "build-"+fn+":"):
+			in = true
+		case in && strings.HasPrefix(line, "\t"):
+			recipe = append(recipe, strings.TrimSpace(line))
+		case in:
+			in = false
+		}
+	}
+	return strings.Join(recipe, "\n")
+}
+
+// TestFunctionsHaveTheMakefileTargetSamBuildCalls checks what `sam build` does with
+// BuildMethod: makefile: it runs `make build-<LogicalId>` in CodeUri with ARTIFACTS_DIR set and
+// deploys ARTIFACTS_DIR/bootstrap. The target must exist, build the function's package for
+// linux/arm64 without cgo, and keep the templates packages out of the binary.
+func TestFunctionsHaveTheMakefileTargetSamBuildCalls(t *testing.T) {
+	tpl := loadTemplate(t)
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		t.Run(fn, func(t *testing.T) {
+			dir := filepath.Join(root, str(tpl.functionProp(fn, "CodeUri")))
+			pkg, ok := functionPackages[fn]
+			if !ok {
+				t.Fatalf("no package known for %s", fn)
+			}
+			if _, err := os.Stat(filepath.Join(dir, pkg, "main.go")); err != nil {
+				t.Fatalf("package %s: %v", pkg, err)
+			}
+			if recipe := buildTarget(t, dir, fn); recipe == "" {
+				t.Fatalf("Makefile has no recipe for build-%s", fn)
+			}
+			// What make would run, variables expanded.
+			out, err := exec.Command("make", "-n", "-C", dir, "build-"+fn, "ARTIFACTS_DIR=/artifacts").CombinedOutput()
+			if err != nil {
+				t.Fatalf("make -n build-%s: %v\n%s", fn, err, out)
+			}
+			cmd := string(out)
+			for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "-tags lambda.norpc", "-o /artifacts/bootstrap", "./" + pkg} {
+				if !strings.Contains(cmd, want) {
+					t.Errorf("build-%s runs %q: missing %q", fn, cmd, want)
+				}
+			}
+			goList := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./"+pkg)
+			goList.Dir = dir
+			goList.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64")
+			deps, err := goList.Output()
+			if err != nil {
+				t.Fatalf("go list -deps ./%s: %v", pkg, err)
+			}
+			for _, d := range strings.Fields(string(deps)) {
+				if d == "text/template" || d == "html/template" {
+					t.Errorf("%s links %s (keep templates out of Lambda binaries)", pkg, d)
+				}
+			}
+		})
+	}
+}
+
+// TestMakefileTargetsProduceArm64Bootstraps runs the build targets as `sam build` would and
+// checks that each leaves a static linux/arm64 executable named bootstrap.
+func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Lambda binaries (slow on a cold build cache); the make -n checks still run")
+	}
+	tpl := loadTemplate(t)
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		t.Run(fn, func(t *testing.T) {
+			t.Parallel()
+			artifacts := t.TempDir()
+			dir := filepath.Join(root, str(tpl.functionProp(fn, "CodeUri")))
+			out, err := exec.Command("make", "-s", "-C", dir, "build-"+fn, "ARTIFACTS_DIR="+artifacts).CombinedOutput()
+			if err != nil {
+				t.Fatalf("make build-%s: %v\n%s", fn, err, out)
+			}
+			bin := filepath.Join(artifacts, "bootstrap")
+			f, err := elf.Open(bin)
+			if err != nil {
+				t.Fatalf("%s: %v", bin, err)
+			}
+			defer f.Close()
+			if f.Machine != elf.EM_AARCH64 || f.Type != elf.ET_EXEC {
+				t.Errorf("bootstrap is %v %v, want an arm64 executable", f.Machine, f.Type)
+			}
+			for _, p := range f.Progs {
+				if p.Type == elf.PT_INTERP {
+					t.Errorf("bootstrap is dynamically linked; provided.al2023 needs a static binary")
+				}
+			}
+			if st, err := os.Stat(bin); err != nil || st.Mode()&0o111 == 0 {
+				t.Errorf("bootstrap is not executable: %v", err)
+			}
+		})
+	}
+}
+
+func TestAuthorizerIsTheDefaultAndKeyedByTheAuthorizationHeader(t *testing.T) {
+	tpl := loadTemplate(t)
+	if got := tpl.resourcesOfType("AWS::Serverless::HttpApi"); !slices.Equal(got, []string{"HttpApi"}) {
+		t.Fatalf("HttpApi resources = %v, want exactly [HttpApi]", got)
+	}
+	auth := at(tpl.resources()["HttpApi"], "Properties", "Auth")
+	name := str(at(auth, "DefaultAuthorizer"))
+	a := at(auth, "Authorizers", name)
+	if a == nil {
+		t.Fatalf("DefaultAuthorizer %q is not among the Authorizers", name)
+	}
+	for _, c := range []struct {
+		field string
+		want  any
+	}{
+		{"FunctionArn", getAtt("AuthorizerFunction", "Arn")},
+		{"AuthorizerPayloadFormatVersion", "2.0"}, // a string: 2.0 unquoted is a float
+		{"EnableSimpleResponses", true},
+		{"Identity.Headers", []any{"Authorization"}},
+	} {
+		if got := at(a, strings.Split(c.field, ".")...); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("authorizer %s = %#v, want %#v", c.field, got, c.want)
+		}
+	}
+	// SAM lets API Gateway invoke the authorizer only when asked to (or given a role).
+	if at(a, "EnableFunctionDefaultPermissions") != true && at(a, "FunctionInvokeRole") == nil {
+		t.Error("API Gateway has no permission to invoke the authorizer: set EnableFunctionDefaultPermissions: true")
+	}
+	// The cache TTL: a parameter (default 300) or a number, within API Gateway's 0..3600.
+	ttl := at(a, "Identity", "ReauthorizeEvery")
+	if p := str(at(ttl, "Ref")); p != "" {
+		param := at(tpl, "Parameters", p)
+		if at(param, "Type") != "Number" || at(param, "Default") != 300 || at(param, "MinValue") != 0 || at(param, "MaxValue") != 3600 {
+			t.Errorf("parameter %s = %v, want a Number defaulting to 300 within 0..3600", p, param)
+		}
+	} else if n, ok := ttl.(int); !ok || n < 0 || n > 3600 {
+		t.Errorf("ReauthorizeEvery = %v, want 0..3600 seconds", ttl)
+	}
+	// No route opts out of the default authorizer.
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		evs, _ := at(tpl.resources()[fn], "Properties", "Events").(map[string]any)
+		for ev, e := range evs {
+			if override := at(e, "Properties", "Auth"); override != nil {
+				t.Errorf("%s event %s overrides Auth: %v", fn, ev, override)
+			}
+		}
+	}
+}
+
+func TestCorsConfigurationFollowsTheContract(t *testing.T) {
+	cors := at(loadTemplate(t).resources()["HttpApi"], "Properties", "CorsConfiguration")
+	set := func(v any) []string { s := strs(v); sort.Strings(s); return s }
+	for _, c := range []struct {
+		field string
+		want  []string
+	}{
+		{"AllowOrigins", []string{"*"}},
+		{"AllowHeaders", []string{"Accept", "Authorization", "Content-Type"}},
+		{"AllowMethods", []string{"DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"}},
+	} {
+		if got := set(at(cors, c.field)); !slices.Equal(got, c.want) {
+			t.Errorf("CorsConfiguration.%s = %v, want %v", c.field, got, c.want)
+		}
+	}
+	// API Gateway's CORS headers replace the function's, so the rate limit headers must be
+	// exposed here.
+	expose := strs(at(cors, "ExposeHeaders"))
+	for _, h := range []string{"X-RateLimit-Remaining", "X-RateLimit-Limit"} {
+		if !slices.Contains(expose, h) {
+			t.Errorf("CorsConfiguration.ExposeHeaders = %v, missing %s", expose, h)
+		}
+	}
+	if at(cors, "AllowCredentials") == true {
+		t.Error("AllowCredentials cannot go with AllowOrigins *")
+	}
+	if at(cors, "MaxAge") != 3600 {
+		t.Errorf("CorsConfiguration.MaxAge = %v, want 3600", at(cors, "MaxAge"))
+	}
+}
+
+// The actions each function needs: what its store calls make (TransactWriteItems is authorised
+// through Put/Update/Delete/ConditionCheckItem), DescribeTable for guregu/dynamo's paging (see
+// template.yaml). TestPoliciesCoverEveryDynamoDBCall checks the other direction.
+var wantActions = map[string][]string{
+	"AuthorizerFunction": {"dynamodb:GetItem"},
+	"LocationsFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
+		"dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
+}
+
+// grantedActions are the actions a function's inline policies allow on the table.
+func grantedActions(t *testing.T, tpl cfn, fn string) []string {
+	t.Helper()
+	tableArn := getAtt("Table", "Arn")
+	indexArn := map[string]any{"Fn::Sub": "${Table.Arn}/index/*"}
+	seen := map[string]bool{}
+	for i, st := range tpl.statements(t, fn) {
+		if st["Effect"] != "Allow" {
+			t.Errorf("%s statement %d: Effect %v", fn, i, st["Effect"])
+		}
+		if st["NotAction"] != nil || st["NotResource"] != nil {
+			t.Errorf("%s statement %d uses NotAction/NotResource", fn, i)
+		}
+		for _, r := range asList(st["Resource"]) {
+			if !reflect.DeepEqual(r, tableArn) && !reflect.DeepEqual(r, indexArn) {
+				t.Errorf("%s statement %d: resource %v is neither the table nor its indexes", fn, i, r)
+			}
+		}
+		for _, a := range asList(st["Action"]) {
+			s := str(a)
+			if strings.Contains(s, "*") || strings.EqualFold(s, "dynamodb:Scan") {
+				t.Errorf("%s statement %d grants %q", fn, i, s)
+			}
+			seen[s] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for a := range seen {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestPoliciesGrantOnlyWhatEachFunctionNeeds(t *testing.T) {
+	tpl := loadTemplate(t)
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		t.Run(fn, func(t *testing.T) {
+			if got := grantedActions(t, tpl, fn); !slices.Equal(got, wantActions[fn]) {
+				t.Errorf("actions = %v, want %v", got, wantActions[fn])
+			}
+		})
+	}
+}
+
+func TestTableIsOnDemandRecoverableAndRetained(t *testing.T) {
+	tpl := loadTemplate(t)
+	if got := tpl.resourcesOfType("AWS::DynamoDB::Table"); !slices.Equal(got, []string{"Table"}) {
+		t.Fatalf("tables = %v, want exactly [Table]", got)
+	}
+	tbl := tpl.resources()["Table"]
+	for _, c := range []struct {
+		field string
+		want  any
+	}{
+		{"DeletionPolicy", "Retain"},
+		{"UpdateReplacePolicy", "Retain"},
+		{"Properties.BillingMode", "PAY_PER_REQUEST"},
+		{"Properties.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled", true},
+		{"Properties.TimeToLiveSpecification.AttributeName", "ttl"}, // token items (store/identity.go)
+		{"Properties.TimeToLiveSpecification.Enabled", true},
+		{"Properties.SSESpecification.SSEEnabled", true},
+	} {
+		if got := at(tbl, strings.Split(c.field, ".")...); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Table %s = %#v, want %#v", c.field, got, c.want)
+		}
+	}
+	if name := at(tbl, "Properties", "TableName"); name != nil {
+		t.Errorf("TableName %v: let CloudFormation name the table, so stacks do not collide", name)
+	}
+}
+
+// TestTableMatchesTheStoreSchema compares the template's table with the one store.CreateTable
+// makes (the schema every test and `lorekeep init` use), as DynamoDB Local describes it.
+func TestTableMatchesTheStoreSchema(t *testing.T) {
+	st, cfg := dynamotest.NewStore(t)
+	desc, err := st.Client().DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(cfg.TableName)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := schemaOf(desc.Table)
+	if _, ok := want.gsis[store.GSI1]; !ok || want.keys[0] == "" {
+		t.Fatalf("store.CreateTable made no keys or no %s: %+v", store.GSI1, want)
+	}
+	got := templateSchema(t, loadTemplate(t))
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("template table schema:\n  %+v\nstore.CreateTable schema:\n  %+v", got, want)
+	}
+}
+
+type schema struct {
+	attrs map[string]string    // attribute -> type
+	keys  [2]string            // hash, range
+	gsis  map[string][3]string // index -> hash, range, projection
+}
+
+func schemaOf(d *types.TableDescription) schema {
+	s := schema{attrs: map[string]string{}, gsis: map[string][3]string{}}
+	for _, a := range d.AttributeDefinitions {
+		s.attrs[aws.ToString(a.AttributeName)] = string(a.AttributeType)
+	}
+	keys := func(ks []types.KeySchemaElement) (h, r string) {
+		for _, k := range ks {
+			if k.KeyType == types.KeyTypeHash {
+				h = aws.ToString(k.AttributeName)
+			} else {
+				r = aws.ToString(k.AttributeName)
+			}
+		}
+		return h, r
+	}
+	s.keys[0], s.keys[1] = keys(d.KeySchema)
+	for _, g := range d.GlobalSecondaryIndexes {
+		h, r := keys(g.KeySchema)
+		s.gsis[aws.ToString(g.IndexName)] = [3]string{h, r, string(g.Projection.ProjectionType)}
+	}
+	return s
+}
+
+func templateSchema(t *testing.T, tpl cfn) schema {
+	props := at(tpl.resources()["Table"], "Properties")
+	s := schema{attrs: map[string]string{}, gsis: map[string][3]string{}}
+	for _, a := range list(at(props, "AttributeDefinitions")) {
+		s.attrs[str(at(a, "AttributeName"))] = str(at(a, "AttributeType"))
+	}
+	keys := func(ks any) (h, r string) {
+		for _, k := range list(ks) {
+			switch at(k, "KeyType") {
+			case "HASH":
+				h = str(at(k, "AttributeName"))
+			case "RANGE":
+				r = str(at(k, "AttributeName"))
+			default:
+				t.Errorf("key %v: bad KeyType", k)
+			}
+		}
+		return h, r
+	}
+	s.keys[0], s.keys[1] = keys(at(props, "KeySchema"))
+	for _, g := range list(at(props, "GlobalSecondaryIndexes")) {
+		h, r := keys(at(g, "KeySchema"))
+		s.gsis[str(at(g, "IndexName"))] = [3]string{h, r, str(at(g, "Projection", "ProjectionType"))}
+	}
+	return s
+}
+
+func TestOutputsGiveTheAPIURLAndTheTable(t *testing.T) {
+	out := at(loadTemplate(t), "Outputs")
+	url := str(at(out, "ApiUrl", "Value", "Fn::Sub"))
+	if !regexp.MustCompile(`^https://\$\{HttpApi\}\.execute-api\.\$\{AWS::Region\}\.\$\{AWS::URLSuffix\}/?$`).MatchString(url) {
+		t.Errorf("ApiUrl = %v, want the HttpApi's execute-api URL", at(out, "ApiUrl", "Value"))
+	}
+	if got := at(out, "TableName", "Value"); !reflect.DeepEqual(got, ref("Table")) {
+		t.Errorf("TableName output = %v, want !Ref Table", got)
+	}
+}
+
+// TestTemplateReferencesResolve catches a !Ref, !GetAtt or ${...} that names nothing.
+func TestTemplateReferencesResolve(t *testing.T) {
+	tpl := loadTemplate(t)
+	known := map[string]bool{"AWS::Region": true, "AWS::URLSuffix": true, "AWS::AccountId": true, "AWS::Partition": true, "AWS::StackName": true}
+	for id := range tpl.resources() {
+		known[id] = true
+	}
+	params, _ := tpl["Parameters"].(map[string]any)
+	for p := range params {
+		known[p] = true
+	}
+	sub := regexp.MustCompile(`\$\{([^}!]+)\}`)
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if r, ok := v["Ref"].(string); ok && len(v) == 1 && !known[r] {
+				t.Errorf("%s: !Ref %s names nothing", path, r)
+			}
+			if g := list(v["Fn::GetAtt"]); len(g) == 2 && !known[str(g[0])] {
+				t.Errorf("%s: !GetAtt %v names nothing", path, g)
+			}
+			if s, ok := v["Fn::Sub"].(string); ok {
+				for _, m := range sub.FindAllStringSubmatch(s, -1) {
+					name, _, _ := strings.Cut(m[1], ".")
+					if !known[name] && !known[m[1]] {
+						t.Errorf("%s: ${%s} names nothing", path, m[1])
+					}
+				}
+			}
+			for k, e := range v {
+				walk(path+"."+k, e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(path+"[]", e)
+			}
+		}
+	}
+	walk("", map[string]any(tpl))
+	if at(tpl, "Transform") != "AWS::Serverless-2016-10-31" {
+		t.Errorf("Transform = %v", at(tpl, "Transform"))
+	}
+}
+
+func TestSamconfigDeploysTheStack(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(root, "samconfig.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A small reader for samconfig's flat TOML: [table] headers and key = value lines.
+	values := map[string]string{}
+	table := ""
+	for i, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+			table = strings.Trim(line, "[]") + "."
+		default:
+			k, v, ok := strings.Cut(line, "=")
+			if !ok {
+				t.Fatalf("samconfig.toml line %d: %q", i+1, line)
+			}
+			values[table+strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	for k, want := range map[string]string{
+		"version":                                     "0.1",
+		"default.global.parameters.stack_name":        `"lorekeep"`,
+		"default.deploy.parameters.capabilities":      `"CAPABILITY_IAM"`,
+		"default.deploy.parameters.resolve_s3":        "true",
+		"default.deploy.parameters.confirm_changeset": "true",
+	} {
+		if values[k] != want {
+			t.Errorf("samconfig.toml %s = %q, want %s", k, values[k], want)
+		}
+	}
+	for k := range values {
+		if strings.HasSuffix(k, ".region") {
+			t.Errorf("samconfig.toml pins a region (%s): leave it to the AWS profile", k)
+		}
+	}
+}
