@@ -107,19 +107,37 @@ func (a Access) CanSetPrivate(want bool) error {
 	return nil
 }
 
+// VisibilityScope lists the visibilities whose records the caller sees whoever created them, and
+// those it sees only on records it created itself. CanSeeVisibility and the store's list filters
+// both derive from it, so a list never shows what a read would refuse.
+func (a Access) VisibilityScope() (anyone, own []Visibility) {
+	own = []Visibility{VisibilitySelf, VisibilitySelfAdmin}
+	switch {
+	case a.IsAdmin():
+		return []Visibility{VisibilityAll, VisibilityMember, VisibilityAdmin, VisibilitySelfAdmin}, own
+	case a.IsMember():
+		return []Visibility{VisibilityAll, VisibilityMember}, own
+	}
+	return []Visibility{VisibilityAll}, own
+}
+
 // CanSeeVisibility applies the visibility of an entity event or note created by createdBy.
 func (a Access) CanSeeVisibility(v Visibility, createdBy int64) bool {
-	switch v {
-	case VisibilityAll, "":
-		return true
-	case VisibilityMember:
-		return a.IsMember()
-	case VisibilityAdmin:
-		return a.IsAdmin()
-	case VisibilitySelf:
-		return createdBy == a.UserID
-	case VisibilitySelfAdmin:
-		return createdBy == a.UserID || a.IsAdmin()
+	if v == "" {
+		v = VisibilityAll
+	}
+	anyone, own := a.VisibilityScope()
+	for _, x := range anyone {
+		if x == v {
+			return true
+		}
+	}
+	if createdBy == a.UserID {
+		for _, x := range own {
+			if x == v {
+				return true
+			}
+		}
 	}
 	return false
 }

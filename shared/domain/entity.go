@@ -1,5 +1,7 @@
 package domain
 
+import "time"
+
 // Entity is the record every calendar and location owns: the parent of entity events and notes,
 // and the target of mentions and map points. It mirrors its child's name and privacy.
 type Entity struct {
@@ -9,4 +11,18 @@ type Entity struct {
 	ChildID    int64
 	Name       string
 	IsPrivate  bool
+}
+
+// ChildFilter narrows a list of an entity's events or notes.
+type ChildFilter struct {
+	UpdatedAfter *time.Time
+}
+
+// SeeEntity returns ErrNotFound unless the entity exists and the caller may see it: events and
+// notes of a hidden entity are hidden with it.
+func (a Access) SeeEntity(e *Entity) error {
+	if e == nil || !a.CanSee(e.IsPrivate) {
+		return ErrNotFound
+	}
+	return nil
 }

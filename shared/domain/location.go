@@ -1,8 +1,6 @@
 package domain
 
 import (
-	"net/url"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -47,8 +45,8 @@ func (l *Location) Apply(in Input, a Access) error {
 	if f := r.String("name", MaxNameLength); f.Set {
 		l.Name = strings.TrimSpace(f.Value)
 	}
-	if f := r.String("entry", MaxEntryLength); f.Set {
-		l.Entry = SanitizeHTML(f.Value)
+	if f := readEntry(r); f.Set {
+		l.Entry = f.Value
 	}
 	if f := r.String("type", MaxNameLength); f.Set {
 		l.Type = strings.TrimSpace(f.Value)
@@ -79,47 +77,12 @@ func (l *Location) Apply(in Input, a Access) error {
 	if f := r.Bool("is_map_private"); f.Present() {
 		l.IsMapPrivate = f.Value
 	}
-	for _, g := range []struct {
-		name string
-		dst  *string
-	}{{"entity_image_uuid", &l.EntityImageUUID}, {"entity_header_uuid", &l.EntityHeaderUUID}} {
-		f := r.String(g.name, 64)
-		if !f.Present() {
-			if f.Set && !r.Errs.Has(g.name) {
-				*g.dst = ""
-			}
-			continue
-		}
-		switch {
-		case a.Boost != BoostSuperboosted:
-			r.Errs.Add(g.name, "The "+Label(g.name)+" requires a superboosted campaign.")
-		case !uuidPattern.MatchString(f.Value):
-			r.Errs.Add(g.name, "The "+Label(g.name)+" must be a valid UUID.")
-		default:
-			*g.dst = strings.ToLower(f.Value)
-		}
-	}
+	readGalleryImages(r, a, &l.EntityImageUUID, &l.EntityHeaderUUID)
 	r.Required("name", l.Name != "")
 	if l.ParentID != nil && l.ID != 0 && *l.ParentID == l.ID {
 		r.Errs.Add(parentName, "The "+Label(parentName)+" cannot be the location itself.")
 	}
 	return r.Err()
-}
-
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// readURL reads an http(s) URL; null or "" clears it.
-func readURL(r *Reader, name string) Field[string] {
-	f := r.String(name, MaxURLLength)
-	if !f.Present() || f.Value == "" {
-		return Field[string]{Set: f.Set && !r.Errs.Has(name)}
-	}
-	u, err := url.Parse(f.Value)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		r.Errs.Add(name, "The "+Label(name)+" must be a valid URL.")
-		return Field[string]{}
-	}
-	return f
 }
 
 // MaxLocationDepth bounds the ancestor walk of the cycle check: deeper trees are refused.

@@ -152,3 +152,19 @@ func decodeCursor(c, prefix string) (string, bool) {
 	}
 	return prefix + pad(id), true
 }
+
+// visibleTo narrows the list to the records the caller's visibility scope allows (see
+// domain.Access.VisibilityScope): any of `anyone`, or one of `own` created by uid.
+func (l *listSpec) visibleTo(anyone, own []domain.Visibility, uid int64) {
+	in := func(vs []domain.Visibility) (string, []any) {
+		marks := make([]string, len(vs))
+		args := make([]any, len(vs))
+		for i, v := range vs {
+			marks[i], args[i] = "?", string(v)
+		}
+		return "'visibility' IN (" + strings.Join(marks, ", ") + ")", args
+	}
+	anyExpr, anyArgs := in(anyone)
+	ownExpr, ownArgs := in(own)
+	l.where("("+anyExpr+" OR ('created_by' = ? AND "+ownExpr+"))", append(append(anyArgs, uid), ownArgs...)...)
+}

@@ -35,8 +35,8 @@ type Env struct {
 	PublicCampaign int64
 	OtherCampaign  int64 // private campaign the cast does not belong to (its admin is Stranger)
 
-	Admin, Member, Member2, Viewer, Outsider, Stranger string // tokens
-	AdminID, MemberID, Member2ID, ViewerID, OutsiderID int64
+	Admin, Admin2, Member, Member2, Viewer, Outsider, Stranger   string // tokens
+	AdminID, Admin2ID, MemberID, Member2ID, ViewerID, OutsiderID int64
 }
 
 // New starts an API with register's routes.
@@ -61,6 +61,7 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store)) *Env {
 	}
 	var strangerID int64
 	e.AdminID, e.Admin = user("admin")
+	e.Admin2ID, e.Admin2 = user("admin2")
 	e.MemberID, e.Member = user("member")
 	e.Member2ID, e.Member2 = user("member2")
 	e.ViewerID, e.Viewer = user("viewer")
@@ -70,7 +71,7 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store)) *Env {
 	e.PublicCampaign = campaign(e.AdminID, true, domain.BoostNone)
 	e.OtherCampaign = campaign(strangerID, false, domain.BoostNone)
 	for _, cid := range []int64{e.Campaign, e.PublicCampaign} {
-		for uid, role := range map[int64]domain.Role{e.MemberID: domain.RoleMember, e.Member2ID: domain.RoleMember, e.ViewerID: domain.RoleViewer} {
+		for uid, role := range map[int64]domain.Role{e.Admin2ID: domain.RoleAdmin, e.MemberID: domain.RoleMember, e.Member2ID: domain.RoleMember, e.ViewerID: domain.RoleViewer} {
 			if err := e.Store.SetMember(ctx, domain.Membership{CampaignID: cid, UserID: uid, Role: role}); err != nil {
 				t.Fatal(err)
 			}
