@@ -17,7 +17,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityevents"
+	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -43,6 +46,9 @@ func main() {
 // Mount registers every family on api: the local server's whole API.
 func Mount(api *httpapi.API, st *store.Store) {
 	locations.Register(api, st)
+	calendars.Register(api, st)
+	entityevents.Register(api, st)
+	entitynotes.Register(api, st)
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {

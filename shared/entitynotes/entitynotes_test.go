@@ -29,7 +29,9 @@ func entity(t *testing.T, e *apitest.Env, cid int64, private bool) int64 {
 	return l.EntityID
 }
 
-func notes(cid, eid int64) string { return apitest.Path(cid, fmt.Sprintf("/entities/%d/entity_notes", eid)) }
+func notes(cid, eid int64) string {
+	return apitest.Path(cid, fmt.Sprintf("/entities/%d/entity_notes", eid))
+}
 
 func createNote(t *testing.T, e *apitest.Env, cid, eid int64, token string, body map[string]any) int64 {
 	t.Helper()
@@ -40,111 +42,17 @@ func createNote(t *testing.T, e *apitest.Env, cid, eid int64, token string, body
 	return int64(r.Data()["id"].(float64))
 }
 
-// TestVisibilityMatrix gives, for every visibility and every kind of caller, exactly the rule's
-// answer on list, read, update and delete. Expectations are spelled out, not derived.
 func TestVisibilityMatrix(t *testing.T) {
 	e := apitest.New(t, register)
-	type caller struct {
-		name  string
-		token string
-	}
-	// sees[visibility] lists the callers who see a note of that visibility.
-	type scenario struct {
-		campaign int64
-		creator  string
-		callers  []caller
-		sees     map[string][]string
-		writers  []string // callers whose role may write
-	}
-	scenarios := map[string]scenario{
-		"member creates in a private campaign": {
-			campaign: e.Campaign, creator: e.Member,
-			callers: []caller{{"creator", e.Member}, {"other member", e.Member2}, {"viewer", e.Viewer}, {"admin", e.Admin}, {"non-member", e.Outsider}},
-			sees: map[string][]string{
-				"all":        {"creator", "other member", "viewer", "admin"},
-				"member":     {"creator", "other member", "viewer", "admin"},
-				"admin":      {"admin"},
-				"self":       {"creator"},
-				"self-admin": {"creator", "admin"},
-			},
-			writers: []string{"creator", "other member", "admin"},
+	apitest.VisibilityMatrix(t, e, apitest.Family{
+		Entity:     func(t *testing.T, cid int64) int64 { return entity(t, e, cid, false) },
+		Collection: notes,
+		Body:       func(vis string) map[string]any { return map[string]any{"name": "N " + vis, "visibility": vis} },
+		Exists: func(cid, eid, id int64) bool {
+			_, _, err := e.Store.GetNoteAndEntity(context.Background(), cid, eid, id)
+			return err == nil
 		},
-		"admin creates in a public campaign": {
-			campaign: e.PublicCampaign, creator: e.Admin,
-			callers: []caller{{"creator", e.Admin}, {"other admin", e.Admin2}, {"member", e.Member}, {"viewer", e.Viewer}, {"public reader", e.Outsider}},
-			sees: map[string][]string{
-				"all":        {"creator", "other admin", "member", "viewer", "public reader"},
-				"member":     {"creator", "other admin", "member", "viewer"},
-				"admin":      {"creator", "other admin"},
-				"self":       {"creator"},
-				"self-admin": {"creator", "other admin"},
-			},
-			writers: []string{"creator", "other admin", "member"},
-		},
-	}
-	for name, sc := range scenarios {
-		t.Run(name, func(t *testing.T) {
-			eid := entity(t, e, sc.campaign, false)
-			for _, vis := range []string{"all", "member", "admin", "self", "self-admin"} {
-				for _, c := range sc.callers {
-					t.Run(vis+"/"+c.name, func(t *testing.T) {
-						id := createNote(t, e, sc.campaign, eid, sc.creator, map[string]any{"name": "N " + vis, "visibility": vis})
-						one := fmt.Sprintf("%s/%d", notes(sc.campaign, eid), id)
-						sees := contains(sc.sees[vis], c.name)
-						canWrite := contains(sc.writers, c.name)
-						readWant, writeWant := 404, 404
-						switch {
-						case c.name == "non-member":
-						case !canWrite:
-							writeWant = 403
-							if sees {
-								readWant = 200
-							}
-						case sees:
-							readWant, writeWant = 200, 200
-						}
-						list := e.Do("GET", notes(sc.campaign, eid), c.token, nil)
-						listed := false
-						for _, it := range list.List() {
-							listed = listed || it.(map[string]any)["id"] == float64(id)
-						}
-						if c.name == "non-member" {
-							if list.Status != 404 {
-								t.Errorf("list: %d, want 404", list.Status)
-							}
-						} else if listed != sees {
-							t.Errorf("listed %v, want %v", listed, sees)
-						}
-						if r := e.Do("GET", one, c.token, nil); r.Status != readWant {
-							t.Errorf("read: %d, want %d", r.Status, readWant)
-						}
-						if r := e.Do("PATCH", one, c.token, map[string]any{"name": "Changed"}); r.Status != writeWant {
-							t.Errorf("update: %d, want %d", r.Status, writeWant)
-						}
-						if r := e.Do("DELETE", one, c.token, nil); r.Status != writeWant {
-							t.Errorf("delete: %d, want %d", r.Status, writeWant)
-						}
-						_, n, err := e.Store.GetNoteAndEntity(context.Background(), sc.campaign, eid, id)
-						if writeWant == 200 && err != domain.ErrNotFound {
-							t.Errorf("note survived its delete: %v", err)
-						}
-						if writeWant != 200 && (err != nil || n.Name != "N "+vis) {
-							t.Errorf("refused writes changed the note: %+v %v", n, err)
-						}
-					})
-				}
-			}
-		})
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	})
 }
 
 func TestNotesOfAHiddenEntityAreHidden(t *testing.T) {

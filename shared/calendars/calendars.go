@@ -1,0 +1,191 @@
+// Package calendars is the calendars family's HTTP surface: calendars under
+// /api/1.0/campaigns/{campaign_id}/calendars, plus Lorekeep's advance, retreat and day view.
+// Rules live in domain (calendar.go), date maths in the calendar engine, storage in store
+// (calendars.go).
+package calendars
+
+import (
+	"strings"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+// Register mounts the family's routes.
+func Register(api *httpapi.API, st *store.Store) {
+	h := handlers{st: st}
+	api.Handle("GET", "/calendars", h.list)
+	api.Handle("POST", "/calendars", h.create)
+	api.Handle("GET", "/calendars/{id}", h.show)
+	api.Handle("PUT", "/calendars/{id}", h.update)
+	api.Handle("PATCH", "/calendars/{id}", h.update)
+	api.Handle("DELETE", "/calendars/{id}", h.delete)
+
+	api.Handle("POST", "/calendars/{id}/advance", h.advance)
+	api.Handle("POST", "/calendars/{id}/retreat", h.retreat)
+	api.Handle("GET", "/calendars/{id}/days", h.days)
+}
+
+type handlers struct{ st *store.Store }
+
+// writeAttempts bounds the read-merge-write retries of an update that lost a race.
+const writeAttempts = 4
+
+func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	f, err := parseFilter(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	page := r.Page()
+	res, err := h.st.ListCalendars(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	out := make([]calendarJSON, len(res.Items))
+	for i := range res.Items {
+		out[i] = render(&res.Items[i])
+	}
+	return httpapi.Many(out, res.Total, res.Next, page), nil
+}
+
+// parseFilter reads the list filters with the same reader as bodies, so a bad value is a 422
+// naming the parameter.
+func parseFilter(r *httpapi.Request) (domain.CalendarFilter, error) {
+	q := r.URL.Query()
+	if t := q.Get("tags"); t != "" && strings.Contains(t, ",") { // tags=1,2 as well as tags[]=1&tags[]=2
+		q["tags"] = strings.Split(t, ",")
+	}
+	rd := domain.NewReader(httpapi.QueryInput(q))
+	var f domain.CalendarFilter
+	if v := rd.String("name", domain.MaxNameLength); v.Present() {
+		f.Name = strings.TrimSpace(v.Value)
+	}
+	if v := rd.String("type", domain.MaxNameLength); v.Present() {
+		f.Type = &v.Value
+	}
+	if v := rd.Bool("is_private"); v.Present() {
+		f.IsPrivate = &v.Value
+	}
+	if v := rd.IDs("tags", domain.MaxTags); v.Present() {
+		f.Tags = v.Value
+	}
+	if v := rd.ID("created_by"); v.Present() {
+		f.CreatedBy = &v.Value
+	}
+	if err := rd.Err(); err != nil {
+		return f, err
+	}
+	t, err := r.LastSync()
+	f.UpdatedAfter = t
+	return f, err
+}
+
+// visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.
+func (h handlers) visibleCalendar(r *httpapi.Request) (*domain.Calendar, error) {
+	id, err := r.PathID("id")
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Access.CanSee(c.IsPrivate) {
+		return nil, domain.ErrNotFound
+	}
+	return c, nil
+}
+
+func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
+	c, err := h.visibleCalendar(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(render(c)), nil
+}
+
+func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
+	if err := r.Access.CanWrite(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	in, err := r.Input()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	c := &domain.Calendar{CampaignID: r.Access.CampaignID, CreatedBy: r.Access.UserID}
+	if err := apply(r, in, nil, c); err != nil {
+		return httpapi.Reply{}, err
+	}
+	if err := h.st.CreateCalendar(r.Context(), c); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(render(c)), nil
+}
+
+// apply merges the body into next (a copy of prev, or a new calendar) and checks who may make
+// a calendar private.
+func apply(r *httpapi.Request, in domain.Input, prev, next *domain.Calendar) error {
+	if err := next.Apply(in, r.Access); err != nil {
+		return err
+	}
+	if next.IsPrivate && (prev == nil || !prev.IsPrivate) {
+		return r.Access.CanSetPrivate(true)
+	}
+	return nil
+}
+
+func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
+	if err := r.Access.CanWrite(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	in, err := r.Input()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return h.write(r, func(prev, next *domain.Calendar) error { return apply(r, in, prev, next) })
+}
+
+// write reads the visible calendar, changes a copy with change and writes it on condition of
+// the version read; a lost race re-reads and re-applies the change.
+func (h handlers) write(r *httpapi.Request, change func(prev, next *domain.Calendar) error) (httpapi.Reply, error) {
+	for attempt := 0; ; attempt++ {
+		prev, err := h.visibleCalendar(r)
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		next := prev.Clone()
+		next.UpdatedBy = r.Access.UserID
+		if err := change(prev, next); err != nil {
+			return httpapi.Reply{}, err
+		}
+		err = h.st.UpdateCalendar(r.Context(), prev, next)
+		if err == domain.ErrConflict && attempt+1 < writeAttempts {
+			continue
+		}
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		return httpapi.One(render(next)), nil
+	}
+}
+
+func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
+	if err := r.Access.CanWrite(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	for attempt := 0; ; attempt++ {
+		c, err := h.visibleCalendar(r)
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		err = h.st.DeleteCalendar(r.Context(), c)
+		if err == domain.ErrConflict && attempt+1 < writeAttempts {
+			continue
+		}
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		return httpapi.Deleted(c.ID), nil
+	}
+}

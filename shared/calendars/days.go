@@ -1,0 +1,179 @@
+package calendars
+
+import (
+	"strconv"
+
+	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// Limits of Lorekeep's additions to Kanka's calendars.
+const (
+	// MaxMoveDays bounds one advance or retreat.
+	MaxMoveDays = 1_000_000
+	// MaxDays bounds one day view.
+	MaxDays = 1000
+)
+
+func (h handlers) advance(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, 1) }
+func (h handlers) retreat(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, -1) }
+
+// move shifts the current date by the body's `days` (default 1) in direction sign, with the
+// same conditional write and retries as an update.
+func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
+	if err := r.Access.CanWrite(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	in, err := r.Input()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	rd := domain.NewReader(in)
+	n := int64(1)
+	if f := rd.Int("days", 1, MaxMoveDays); f.Present() {
+		n = f.Value
+	}
+	if err := rd.Err(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return h.write(r, func(prev, next *domain.Calendar) error {
+		eng, err := prev.Engine()
+		if err != nil {
+			return err
+		}
+		d, err := eng.AddDays(prev.Date, sign*n)
+		if err != nil {
+			return domain.Invalid("days", "The days would move the current date out of the calendar's range.")
+		}
+		next.Date = d
+		return nil
+	})
+}
+
+// dayJSON is one day of the day view.
+type dayJSON struct {
+	Date          string         `json:"date"`
+	Weekday       *string        `json:"weekday"`
+	WeekdayIndex  *int           `json:"weekday_index"`
+	MonthName     string         `json:"month_name"`
+	IsIntercalary bool           `json:"is_intercalary"`
+	IsLeapDay     bool           `json:"is_leap_day"`
+	Season        *string        `json:"season"`
+	Moons         []dayMoonJSON  `json:"moons"`
+	Events        []dayEventJSON `json:"events"`
+}
+
+// dayMoonJSON is a moon on a day one of its phases begins; phases merged on one day are listed
+// in the order they begin, phase being the first.
+type dayMoonJSON struct {
+	ID     int      `json:"id"`
+	Name   string   `json:"name"`
+	Phase  string   `json:"phase"`
+	Phases []string `json:"phases"`
+}
+
+// dayEventJSON is an occurrence of an entity event covering a day; start and end are its first
+// and last days.
+type dayEventJSON struct {
+	ID       int64  `json:"id"`
+	EntityID int64  `json:"entity_id"`
+	Name     string `json:"name"`
+	Colour   string `json:"colour"`
+	Start    string `json:"start"`
+	End      string `json:"end"`
+}
+
+// days answers GET calendars/{id}/days?from=Y-M-D&to=Y-M-D: each day's weekday, month, season,
+// moon phases and events. from defaults to the current date and to to from.
+func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
+	c, err := h.visibleCalendar(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	eng, err := c.Engine()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	from, to, err := dayRange(r, c, eng)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	events, err := h.dayEvents(r, c, eng, from, to)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	phases := eng.MoonPhases(from, to)
+	out := make([]dayJSON, 0, to-from+1)
+	for n := from; ; n++ {
+		d := eng.DateOf(n)
+		m := c.Months[d.Month-1]
+		day := dayJSON{
+			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calendar.Intercalary,
+			IsLeapDay: d.Day > m.Length, Moons: []dayMoonJSON{}, Events: events[n],
+		}
+		if w, ok := eng.Weekday(d); ok {
+			day.Weekday, day.WeekdayIndex = &c.Weekdays[w], &w
+		}
+		if s, ok := eng.Season(d); ok {
+			day.Season = &s.Name
+		}
+		for len(phases) > 0 && phases[0].Day == n {
+			p := phases[0]
+			day.Moons = append(day.Moons, dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases})
+			phases = phases[1:]
+		}
+		if day.Events == nil {
+			day.Events = []dayEventJSON{}
+		}
+		out = append(out, day)
+		if n == to {
+			break
+		}
+	}
+	return httpapi.One(out), nil
+}
+
+// dayRange reads from and to as day numbers: dates of the calendar, to not before from, at most
+// MaxDays days in all.
+func dayRange(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar) (from, to int64, err error) {
+	q := r.URL.Query()
+	var errs domain.FieldErrors
+	read := func(name string, def calendar.Date) (int64, bool) {
+		d := def
+		if s := q.Get(name); s != "" {
+			var perr error
+			if d, perr = calendar.ParseDate(s); perr != nil {
+				errs.Add(name, "The "+name+" must be a date written Y-M-D.")
+				return 0, false
+			}
+		}
+		n, derr := eng.DayNumber(d)
+		if derr != nil {
+			errs.Add(name, "The "+name+" must be a date of the calendar.")
+			return 0, false
+		}
+		return n, true
+	}
+	from, okFrom := read("from", c.Date)
+	to, okTo := from, okFrom
+	if q.Get("to") != "" {
+		to, okTo = read("to", c.Date)
+	}
+	switch {
+	case !okFrom || !okTo:
+	case to < from:
+		errs.Add("to", "The to must be a date after or equal to from.")
+	case uint64(to-from) >= MaxDays:
+		errs.Add("to", "The to must be at most "+strconv.Itoa(MaxDays)+" days from from, both included.")
+	}
+	return from, to, errs.Err()
+}
+
+// dayEvents is the one place the day view gets its events: for each day number in [from, to],
+// the occurrences covering it of the entity events on calendar c that the caller may see. The
+// entity-events family fills it; until then no event is stored on a calendar and every day's
+// list is empty.
+func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
+	return nil, nil
+}

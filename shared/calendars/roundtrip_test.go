@@ -1,0 +1,48 @@
+package calendars_test
+
+import (
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+// TestRoundTripsStayWithinBudget holds each request to DESIGN.md section 3: one read for the
+// campaign and membership, then one GetItem for a read by id, one Query plus one total read for
+// a list page, and at most two round trips for create, update and delete (delete's cascade
+// look-ups, for the entity's events and notes and for other entities' events on the calendar,
+// aside).
+func TestRoundTripsStayWithinBudget(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	id := create(t, e, e.Campaign, e.Admin, fullBody())
+	cases := []struct {
+		name         string
+		method, path string
+		body         any
+		max          int64
+	}{
+		{"show", "GET", cal(e.Campaign, id), nil, 1 + 1},
+		{"list page", "GET", apitest.Path(e.Campaign, "/calendars"), nil, 1 + 2},
+		{"filtered list page", "GET", apitest.Path(e.Campaign, "/calendars?name=harp"), nil, 1 + 2},
+		{"create", "POST", apitest.Path(e.Campaign, "/calendars"), fullBody(), 1 + 2},
+		{"update", "PATCH", cal(e.Campaign, id), map[string]any{"type": "Keep", "moon_name": []any{"One"}, "moon_fullmoon": []any{3}}, 1 + 2},
+		{"update renaming (entity follows in the same transaction)", "PUT", cal(e.Campaign, id), map[string]any{"name": "Renamed"}, 1 + 2},
+		{"advance", "POST", cal(e.Campaign, id) + "/advance", map[string]any{"days": 400}, 1 + 2},
+		{"retreat", "POST", cal(e.Campaign, id) + "/retreat", nil, 1 + 2},
+		{"days", "GET", cal(e.Campaign, id) + "/days?from=1-1-1&to=10-1-1", nil, 1 + 1},
+		// Cascades: two look-ups (the entity's partition, the calendar index), nothing found.
+		{"delete", "DELETE", cal(e.Campaign, id), nil, 1 + 2 + 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do(c.method, c.path, e.Admin, c.body)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			if n := e.Counter.N(); n > c.max || n == 0 {
+				t.Fatalf("%d DynamoDB calls, budget %d", n, c.max)
+			}
+		})
+	}
+}

@@ -1,0 +1,160 @@
+package domain
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/calendar"
+)
+
+// Event is an entity event: a dated record of an entity on a calendar, possibly recurring.
+type Event struct {
+	ID             int64
+	CampaignID     int64
+	EntityID       int64
+	CalendarID     int64
+	Name           string
+	Date           calendar.Date
+	Length         int
+	Recurrence     calendar.Recurrence
+	RecurringUntil *int64
+	Colour         string
+	Comment        string // sanitised HTML
+	IsPrivate      bool
+	TypeID         *int64
+	Visibility     Visibility
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	CreatedBy      int64
+	UpdatedBy      int64
+	Version        int64
+}
+
+// Event types that mean something to the engine (Kanka's entity_event_types).
+const (
+	EventTypeCalendarDate int64 = 1
+	EventTypeBirth        int64 = 2
+	EventTypeDeath        int64 = 3
+)
+
+// Bounds on event fields. MaxEventLength keeps a day view's occurrences bounded.
+const (
+	MaxEventLength  = 100_000
+	MaxCommentBytes = 10_000
+	maxEventYear    = 1_000_000_000
+	maxDatePart     = 1_000_000
+)
+
+var colourPattern = regexp.MustCompile(`^(#[0-9a-fA-F]{3,8}|[a-z][a-z-]{0,31})$`)
+
+// IsRecurring is derived from the recurrence, never stored apart from it.
+func (ev *Event) IsRecurring() bool { return ev.Recurrence.Kind != calendar.RecurNone }
+
+// Engine is the engine's view of the event.
+func (ev *Event) Engine() calendar.Event {
+	return calendar.Event{Start: ev.Date, Length: ev.Length, Recurrence: ev.Recurrence, Until: ev.RecurringUntil}
+}
+
+// Apply merges the sent fields into ev and checks their types and the required fields. What
+// depends on the calendar (the date exists, the moon exists) is CheckOnCalendar's.
+func (ev *Event) Apply(in Input) error {
+	r := NewReader(in)
+	if f := r.String("name", MaxNameLength); f.Set {
+		ev.Name = strings.TrimSpace(f.Value)
+	}
+	if f := r.Int("day", 1, maxDatePart); f.Present() {
+		ev.Date.Day = int(f.Value)
+	}
+	if f := r.Int("month", 1, maxDatePart); f.Present() {
+		ev.Date.Month = int(f.Value)
+	}
+	if f := r.Int("year", -maxEventYear, maxEventYear); f.Present() {
+		ev.Date.Year = f.Value
+	}
+	yearSent := r.Has("year") && in["year"] != nil
+	if f := r.Int("length", 1, MaxEventLength); f.Present() {
+		ev.Length = int(f.Value)
+	}
+	if f := r.ID("calendar_id"); f.Present() {
+		ev.CalendarID = f.Value
+	}
+	if f := r.String("recurring_periodicity", 64); f.Set && !r.Errs.Has("recurring_periodicity") {
+		rec, err := calendar.ParsePeriodicity(strings.ToLower(strings.TrimSpace(f.Value)))
+		if err != nil {
+			r.Errs.Add("recurring_periodicity", "The selected recurring periodicity is invalid.")
+		} else {
+			ev.Recurrence = rec
+		}
+	}
+	if f := r.Int("recurring_until", -maxEventYear, maxEventYear); f.Set && !r.Errs.Has("recurring_until") {
+		ev.RecurringUntil = nil
+		if f.Present() {
+			u := f.Value
+			ev.RecurringUntil = &u
+		}
+	}
+	if f := r.String("colour", 32); f.Set && !r.Errs.Has("colour") {
+		ev.Colour = ""
+		if f.Present() && !colourPattern.MatchString(f.Value) {
+			r.Errs.Add("colour", "The colour must be a colour name or a #hex colour.")
+		} else if f.Present() {
+			ev.Colour = f.Value
+		}
+	}
+	if f := r.String("comment", MaxCommentBytes); f.Set {
+		ev.Comment = SanitizeHTML(f.Value)
+	}
+	if f := r.Bool("is_private"); f.Present() {
+		ev.IsPrivate = f.Value
+	}
+	if f := r.Int("type_id", 1, 1<<31); f.Set && !r.Errs.Has("type_id") {
+		ev.TypeID = nil
+		switch {
+		case !f.Present():
+		case f.Value >= EventTypeCalendarDate && f.Value <= EventTypeDeath:
+			t := f.Value
+			ev.TypeID = &t
+		default:
+			r.Errs.Add("type_id", "The selected type id is invalid.")
+		}
+	}
+	if v, ok := readVisibility(r); ok {
+		ev.Visibility = v
+	}
+	if ev.Visibility == "" {
+		ev.Visibility = VisibilityAll
+	}
+	if !ev.IsRecurring() {
+		ev.RecurringUntil = nil
+	}
+	r.Required("name", ev.Name != "")
+	r.Required("day", ev.Date.Day != 0)
+	r.Required("month", ev.Date.Month != 0)
+	r.Required("year", ev.ID != 0 || yearSent)
+	r.Required("length", ev.Length != 0)
+	return r.Err()
+}
+
+// CheckOnCalendar validates what depends on the event's calendar: the date exists in that
+// year, a moon recurrence names a moon of it, and recurring_until is not before the start.
+func (ev *Event) CheckOnCalendar(cal *calendar.Calendar) error {
+	var f FieldErrors
+	switch {
+	case ev.Date.Month < 1 || ev.Date.Month > cal.MonthCount():
+		f.Add("month", "The selected month is invalid.")
+	case !cal.Valid(ev.Date):
+		if ev.Date.Year == 0 && cal.Definition().SkipYearZero {
+			f.Add("year", "The year does not exist in this calendar.")
+		} else {
+			f.Add("day", "The day does not exist in that month of that year.")
+		}
+	}
+	if err := cal.CheckRecurrence(ev.Recurrence); err != nil {
+		f.Add("recurring_periodicity", "The selected recurring periodicity is invalid.")
+	}
+	if ev.RecurringUntil != nil && *ev.RecurringUntil < ev.Date.Year {
+		f.Add("recurring_until", "The recurring until must be at least the year of the event.")
+	}
+	return f.Err()
+}

@@ -1,0 +1,291 @@
+// Package entityevents is the entity-events family's HTTP surface, under
+// /api/1.0/campaigns/{campaign_id}/entities/{entity_id}/entity_events, and the ages of an
+// entity (entities/{entity_id}/ages). Rules live in domain (event.go, access.go) and the
+// calendar engine, storage in store (events.go).
+package entityevents
+
+import (
+	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+// Register mounts the family's routes.
+func Register(api *httpapi.API, st *store.Store) {
+	h := handlers{st: st}
+	api.Handle("GET", "/entities/{entity_id}/entity_events", h.list)
+	api.Handle("POST", "/entities/{entity_id}/entity_events", h.create)
+	api.Handle("GET", "/entities/{entity_id}/entity_events/{id}", h.show)
+	api.Handle("PUT", "/entities/{entity_id}/entity_events/{id}", h.update)
+	api.Handle("PATCH", "/entities/{entity_id}/entity_events/{id}", h.update)
+	api.Handle("DELETE", "/entities/{entity_id}/entity_events/{id}", h.delete)
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages)
+}
+
+type handlers struct{ st *store.Store }
+
+const writeAttempts = 4
+
+func (h handlers) visibleEntity(r *httpapi.Request) (*domain.Entity, error) {
+	eid, err := r.PathID("entity_id")
+	if err != nil {
+		return nil, err
+	}
+	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, eid)
+	if err != nil {
+		return nil, err
+	}
+	return e, r.Access.SeeEntity(e)
+}
+
+// Visible reports whether the caller may see ev: privacy and visibility both apply.
+func Visible(a domain.Access, ev *domain.Event) bool {
+	return a.CanSee(ev.IsPrivate) && a.CanSeeVisibility(ev.Visibility, ev.CreatedBy)
+}
+
+// visibleEvent reads an event and its entity in one round trip; both must be visible.
+func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Event, error) {
+	eid, err := r.PathID("entity_id")
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := r.PathID("id")
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ev, err := h.st.GetEventAndEntity(r.Context(), r.Access.CampaignID, eid, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.Access.SeeEntity(e); err != nil {
+		return nil, nil, err
+	}
+	if !Visible(r.Access, ev) {
+		return nil, nil, domain.ErrNotFound
+	}
+	return e, ev, nil
+}
+
+func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	e, err := h.visibleEntity(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	since, err := r.LastSync()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	page := r.Page()
+	res, err := h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, domain.ChildFilter{UpdatedAfter: since}, page)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	out := make([]eventJSON, len(res.Items))
+	for i := range res.Items {
+		out[i] = render(&res.Items[i])
+	}
+	return httpapi.Many(out, res.Total, res.Next, page), nil
+}
+
+func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
+	_, ev, err := h.visibleEvent(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(render(ev)), nil
+}
+
+// dateFields are the fields whose change must be checked against the calendar.
+var dateFields = []string{"calendar_id", "day", "month", "year", "recurring_periodicity", "recurring_until"}
+
+// apply merges the body into next and checks what needs the store or the caller's role: who
+// may make an event private, and the date on its calendar (the entity's own when the entity is
+// a calendar and none is named).
+func (h handlers) apply(r *httpapi.Request, in domain.Input, e *domain.Entity, prev, next *domain.Event) error {
+	if err := next.Apply(in); err != nil {
+		return err
+	}
+	if next.IsPrivate && (prev == nil || !prev.IsPrivate) {
+		if err := r.Access.CanSetPrivate(true); err != nil {
+			return err
+		}
+	}
+	if next.CalendarID == 0 && e.Type == "calendar" {
+		next.CalendarID = e.ChildID
+	}
+	if next.CalendarID == 0 {
+		return domain.Invalid("calendar_id", "The calendar id field is required.")
+	}
+	if prev != nil && !sentAny(in, dateFields) {
+		return nil
+	}
+	cal, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, next.CalendarID)
+	if err == domain.ErrNotFound || (err == nil && !r.Access.CanSee(cal.IsPrivate)) {
+		return domain.Invalid("calendar_id", "The selected calendar id is invalid.")
+	}
+	if err != nil {
+		return err
+	}
+	engine, err := cal.Engine()
+	if err != nil {
+		return err
+	}
+	return next.CheckOnCalendar(engine)
+}
+
+func sentAny(in domain.Input, names []string) bool {
+	for _, n := range names {
+		if _, ok := in[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
+	if err := r.Access.CanWrite(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	e, err := h.visibleEntity(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	in, err := r.Input()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	ev := &domain.Event{CampaignID: r.Access.CampaignID, EntityID: e.ID, CreatedBy: r.Access.UserID}
+	if err := h.apply(r, in, e, nil, ev); err != nil {
+		return httpapi.Reply{}, err
+	}
+	if err := h.st.CreateEvent(r.Context(), ev); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(render(ev)), nil
+}
+
+func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
+	if err := r.Access.CanWrite(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	in, err := r.Input()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	for attempt := 0; ; attempt++ {
+		e, prev, err := h.visibleEvent(r)
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		next := *prev
+		next.UpdatedBy = r.Access.UserID
+		if err := h.apply(r, in, e, prev, &next); err != nil {
+			return httpapi.Reply{}, err
+		}
+		err = h.st.UpdateEvent(r.Context(), prev, &next)
+		if err == domain.ErrConflict && attempt+1 < writeAttempts {
+			continue
+		}
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		return httpapi.One(render(&next)), nil
+	}
+}
+
+func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
+	if err := r.Access.CanWrite(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	for attempt := 0; ; attempt++ {
+		_, ev, err := h.visibleEvent(r)
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		err = h.st.DeleteEvent(r.Context(), ev)
+		if err == domain.ErrConflict && attempt+1 < writeAttempts {
+			continue
+		}
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		return httpapi.Deleted(ev.ID), nil
+	}
+}
+
+// ageJSON is an entity's age on one calendar.
+type ageJSON struct {
+	CalendarID      int64   `json:"calendar_id"`
+	Birth           *string `json:"birth"`
+	Death           *string `json:"death"`
+	Age             *int64  `json:"age"`
+	YearsSinceDeath *int64  `json:"years_since_death"`
+}
+
+// ages answers, for each visible calendar on which the entity has a visible birth or death
+// event, its age (at death, or else on the calendar's current date) and the years since death.
+func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
+	e, err := h.visibleEntity(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	evs, err := h.st.LifeEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	type life struct{ birth, death *calendar.Date }
+	lives := map[int64]*life{}
+	var order []int64
+	for i := range evs { // ids ascending: the first birth and death of each calendar count
+		ev := &evs[i]
+		l := lives[ev.CalendarID]
+		if l == nil {
+			l = &life{}
+			lives[ev.CalendarID] = l
+			order = append(order, ev.CalendarID)
+		}
+		d := ev.Date
+		switch {
+		case *ev.TypeID == domain.EventTypeBirth && l.birth == nil:
+			l.birth = &d
+		case *ev.TypeID == domain.EventTypeDeath && l.death == nil:
+			l.death = &d
+		}
+	}
+	cals, err := h.st.GetCalendars(r.Context(), r.Access.CampaignID, order)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	out := []ageJSON{}
+	for _, cid := range order {
+		cal := cals[cid]
+		if cal == nil || !r.Access.CanSee(cal.IsPrivate) {
+			continue
+		}
+		engine, err := cal.Engine()
+		if err != nil {
+			return httpapi.Reply{}, err
+		}
+		l := lives[cid]
+		a := ageJSON{CalendarID: cid, Birth: dateString(l.birth), Death: dateString(l.death)}
+		if l.birth != nil {
+			age := engine.Age(*l.birth, l.death, cal.Date)
+			a.Age = &age
+		}
+		if l.death != nil {
+			since := engine.Age(*l.death, nil, cal.Date)
+			a.YearsSinceDeath = &since
+		}
+		out = append(out, a)
+	}
+	return httpapi.One(out), nil
+}
+
+func dateString(d *calendar.Date) *string {
+	if d == nil {
+		return nil
+	}
+	s := d.String()
+	return &s
+}
