@@ -98,3 +98,19 @@ func Invalid(field, msg string) error {
 	f.Add(field, msg)
 	return f.Err()
 }
+
+// WriteAttempts bounds how often a read-merge-write is tried when it loses a race.
+const WriteAttempts = 4
+
+// RetryConflicts runs attempt (which reads, merges and writes on condition of the version read)
+// again while it fails with ErrConflict, at most WriteAttempts times: a lost race is retried on
+// fresh data, and reported as a 409 only when it keeps losing, never silently.
+func RetryConflicts(attempt func() error) error {
+	var err error
+	for i := 0; i < WriteAttempts; i++ {
+		if err = attempt(); err != ErrConflict {
+			return err
+		}
+	}
+	return err
+}

@@ -25,8 +25,6 @@ func Register(api *httpapi.API, st *store.Store) {
 
 type handlers struct{ st *store.Store }
 
-const writeAttempts = 4
-
 func (h handlers) visibleEntity(r *httpapi.Request) (*domain.Entity, error) {
 	eid, err := r.PathID("entity_id")
 	if err != nil {
@@ -173,45 +171,42 @@ func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var next domain.Event
+	err = domain.RetryConflicts(func() error {
 		e, prev, err := h.visibleEvent(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		next := *prev
+		next = *prev
 		next.UpdatedBy = r.Access.UserID
 		if err := h.apply(r, in, e, prev, &next); err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.UpdateEvent(r.Context(), prev, &next)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.One(render(&next)), nil
+		return h.st.UpdateEvent(r.Context(), prev, &next)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.One(render(&next)), nil
 }
 
 func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := r.Access.CanWrite(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var id int64
+	err := domain.RetryConflicts(func() error {
 		_, ev, err := h.visibleEvent(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.DeleteEvent(r.Context(), ev)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.Deleted(ev.ID), nil
+		id = ev.ID
+		return h.st.DeleteEvent(r.Context(), ev)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.Deleted(id), nil
 }
 
 // ageJSON is an entity's age on one calendar.

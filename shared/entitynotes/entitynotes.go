@@ -22,8 +22,6 @@ func Register(api *httpapi.API, st *store.Store) {
 
 type handlers struct{ st *store.Store }
 
-const writeAttempts = 4
-
 // visibleEntity reads the entity of the path; a hidden one is a 404 like a missing one.
 func (h handlers) visibleEntity(r *httpapi.Request) (*domain.Entity, error) {
 	eid, err := r.PathID("entity_id")
@@ -127,43 +125,40 @@ func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var next domain.Note
+	err = domain.RetryConflicts(func() error {
 		prev, err := h.visibleNote(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		next := *prev
+		next = *prev
 		next.UpdatedBy = r.Access.UserID
 		if err := next.Apply(in); err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.UpdateNote(r.Context(), prev, &next)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return h.one(r, &next)
+		return h.st.UpdateNote(r.Context(), prev, &next)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return h.one(r, &next)
 }
 
 func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := r.Access.CanWrite(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var id int64
+	err := domain.RetryConflicts(func() error {
 		n, err := h.visibleNote(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.DeleteNote(r.Context(), n)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.Deleted(n.ID), nil
+		id = n.ID
+		return h.st.DeleteNote(r.Context(), n)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.Deleted(id), nil
 }

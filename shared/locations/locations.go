@@ -31,9 +31,6 @@ func Register(api *httpapi.API, st *store.Store) {
 
 type handlers struct{ st *store.Store }
 
-// writeAttempts bounds the read-merge-write retries of an update that lost a race.
-const writeAttempts = 4
-
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	f, err := parseFilter(r)
 	if err != nil {
@@ -162,44 +159,40 @@ func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	// Read, merge, write on condition of the version read; a lost race re-reads and re-merges.
-	for attempt := 0; ; attempt++ {
+	var next *domain.Location
+	err = domain.RetryConflicts(func() error {
 		prev, err := h.visibleLocation(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		next := prev.Clone()
+		next = prev.Clone()
 		next.UpdatedBy = r.Access.UserID
 		if err := h.apply(r, in, prev, next); err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.UpdateLocation(r.Context(), prev, next)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.One(render(next, r.Access)), nil
+		return h.st.UpdateLocation(r.Context(), prev, next)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.One(render(next, r.Access)), nil
 }
 
 func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := r.Access.CanWrite(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var id int64
+	err := domain.RetryConflicts(func() error {
 		l, err := h.visibleLocation(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.DeleteLocation(r.Context(), l)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.Deleted(l.ID), nil
+		id = l.ID
+		return h.st.DeleteLocation(r.Context(), l)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.Deleted(id), nil
 }

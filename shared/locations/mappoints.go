@@ -114,46 +114,43 @@ func (h handlers) updateMapPoint(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var next *domain.MapPoint
+	err = domain.RetryConflicts(func() error {
 		prev, err := h.visibleMapPoint(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		next := prev.Clone()
+		next = prev.Clone()
 		next.UpdatedBy = r.Access.UserID
 		if err := next.Apply(in); err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
 		if err := h.checkTarget(r, next, prev); err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.UpdateMapPoint(r.Context(), prev, next)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.One(renderMapPoint(next)), nil
+		return h.st.UpdateMapPoint(r.Context(), prev, next)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.One(renderMapPoint(next)), nil
 }
 
 func (h handlers) deleteMapPoint(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := r.Access.CanWrite(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var id int64
+	err := domain.RetryConflicts(func() error {
 		p, err := h.visibleMapPoint(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.DeleteMapPoint(r.Context(), p)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.Deleted(p.ID), nil
+		id = p.ID
+		return h.st.DeleteMapPoint(r.Context(), p)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.Deleted(id), nil
 }
