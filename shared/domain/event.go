@@ -158,3 +158,9 @@ func (ev *Event) CheckOnCalendar(cal *calendar.Calendar) error {
 	}
 	return f.Err()
 }
+
+// CanSeeEvent reports whether the caller may see ev itself: is_private and visibility both
+// apply (its entity's visibility is checked apart).
+func (a Access) CanSeeEvent(ev *Event) bool {
+	return a.CanSee(ev.IsPrivate) && a.CanSeeVisibility(ev.Visibility, ev.CreatedBy)
+}

@@ -37,11 +37,6 @@ func (h handlers) visibleEntity(r *httpapi.Request) (*domain.Entity, error) {
 	return e, r.Access.SeeEntity(e)
 }
 
-// Visible reports whether the caller may see ev: privacy and visibility both apply.
-func Visible(a domain.Access, ev *domain.Event) bool {
-	return a.CanSee(ev.IsPrivate) && a.CanSeeVisibility(ev.Visibility, ev.CreatedBy)
-}
-
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
 func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Event, error) {
 	eid, err := r.PathID("entity_id")
@@ -59,7 +54,7 @@ func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Even
 	if err := r.Access.SeeEntity(e); err != nil {
 		return nil, nil, err
 	}
-	if !Visible(r.Access, ev) {
+	if !r.Access.CanSeeEvent(ev) {
 		return nil, nil, domain.ErrNotFound
 	}
 	return e, ev, nil
