@@ -29,9 +29,6 @@ func Register(api *httpapi.API, st *store.Store) {
 
 type handlers struct{ st *store.Store }
 
-// writeAttempts bounds the read-merge-write retries of an update that lost a race.
-const writeAttempts = 4
-
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	f, err := parseFilter(r)
 	if err != nil {
@@ -149,43 +146,40 @@ func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
 // write reads the visible calendar, changes a copy with change and writes it on condition of
 // the version read; a lost race re-reads and re-applies the change.
 func (h handlers) write(r *httpapi.Request, change func(prev, next *domain.Calendar) error) (httpapi.Reply, error) {
-	for attempt := 0; ; attempt++ {
+	var next *domain.Calendar
+	err := domain.RetryConflicts(func() error {
 		prev, err := h.visibleCalendar(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		next := prev.Clone()
+		next = prev.Clone()
 		next.UpdatedBy = r.Access.UserID
 		if err := change(prev, next); err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.UpdateCalendar(r.Context(), prev, next)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.One(render(next)), nil
+		return h.st.UpdateCalendar(r.Context(), prev, next)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.One(render(next)), nil
 }
 
 func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := r.Access.CanWrite(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	var id int64
+	err := domain.RetryConflicts(func() error {
 		c, err := h.visibleCalendar(r)
 		if err != nil {
-			return httpapi.Reply{}, err
+			return err
 		}
-		err = h.st.DeleteCalendar(r.Context(), c)
-		if err == domain.ErrConflict && attempt+1 < writeAttempts {
-			continue
-		}
-		if err != nil {
-			return httpapi.Reply{}, err
-		}
-		return httpapi.Deleted(c.ID), nil
+		id = c.ID
+		return h.st.DeleteCalendar(r.Context(), c)
+	})
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
+	return httpapi.Deleted(id), nil
 }

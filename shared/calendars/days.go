@@ -171,9 +171,36 @@ func dayRange(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar) (f
 }
 
 // dayEvents is the one place the day view gets its events: for each day number in [from, to],
-// the occurrences covering it of the entity events on calendar c that the caller may see. The
-// entity-events family fills it; until then no event is stored on a calendar and every day's
-// list is empty.
+// the occurrences covering it of the entity events on calendar c that the caller may see
+// (the event's privacy and visibility, and its entity's). Two reads: the calendar index and
+// one batch of entities.
 func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
-	return nil, nil
+	evs, entities, err := h.st.EventsOnCalendar(r.Context(), c.CampaignID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64][]dayEventJSON{}
+	first, last := eng.DateOf(from), eng.DateOf(to)
+	for i := range evs {
+		ev := &evs[i]
+		if r.Access.SeeEntity(entities[ev.EntityID]) != nil || !r.Access.CanSeeEvent(ev) {
+			continue
+		}
+		occs, err := eng.Occurrences(ev.Engine(), first, last)
+		if err != nil { // a date the calendar no longer has (its months changed): not shown
+			continue
+		}
+		for _, o := range occs {
+			start, err1 := eng.DayNumber(o.Start)
+			end, err2 := eng.DayNumber(o.End)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String()}
+			for n := max(start, from); n <= min(end, to); n++ {
+				out[n] = append(out[n], j)
+			}
+		}
+	}
+	return out, nil
 }

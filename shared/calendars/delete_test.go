@@ -36,11 +36,11 @@ func putEvent(t *testing.T, e *apitest.Env, cid, entityID, id, calendarID int64,
 	put(t, e, map[string]types.AttributeValue{
 		"pk": s(entityPK(cid, entityID)), "sk": s(sk), "id": n(int(id)), "calendar_id": n(int(calendarID)),
 		"is_private": &types.AttributeValueMemberBOOL{Value: private},
-		"gsi1pk":     s(fmt.Sprintf("CAMPAIGN#%012d#CALENDAR#%012d", cid, calendarID)), "gsi1sk": s(entityPK(cid, entityID) + "#" + sk),
+		"gsi1pk":     s(fmt.Sprintf("CAMPAIGN#%012d#CALENDAR#%012d", cid, calendarID)), "gsi1sk": s(sk),
 	})
 }
 
-// partition lists the sort keys of a partition, with the event total as "COUNT#EVENT=n/private".
+// partition lists the sort keys of a partition.
 func partition(t *testing.T, e *apitest.Env, pk string) string {
 	t.Helper()
 	out, err := e.Store.Client().Query(context.Background(), &dynamodb.QueryInput{
@@ -52,11 +52,7 @@ func partition(t *testing.T, e *apitest.Env, pk string) string {
 	}
 	var keys []string
 	for _, it := range out.Items {
-		k := it["sk"].(*types.AttributeValueMemberS).Value
-		if k == "COUNT#EVENT" {
-			k += "=" + it["n"].(*types.AttributeValueMemberN).Value + "/" + it["private"].(*types.AttributeValueMemberN).Value
-		}
-		keys = append(keys, k)
+		keys = append(keys, it["sk"].(*types.AttributeValueMemberS).Value)
 	}
 	sort.Strings(keys)
 	return fmt.Sprint(keys)
@@ -70,16 +66,14 @@ func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalen
 	ca, _ := e.Store.GetCalendar(ctx, e.Campaign, a)
 	cb, _ := e.Store.GetCalendar(ctx, e.Campaign, b)
 
-	// The calendar's own entity: an event on it, a note, their totals.
+	// The calendar's own entity: an event on it and a note.
 	putEvent(t, e, e.Campaign, ca.EntityID, 1, a, false)
 	put(t, e, map[string]types.AttributeValue{"pk": s(entityPK(e.Campaign, ca.EntityID)), "sk": s("NOTE#000000000001")})
-	put(t, e, map[string]types.AttributeValue{"pk": s(entityPK(e.Campaign, ca.EntityID)), "sk": s("COUNT#EVENT"), "n": n(1), "private": n(0)})
 	// The other calendar's entity: two events on calendar a (one private), one on its own calendar.
 	putEvent(t, e, e.Campaign, cb.EntityID, 2, a, true)
 	putEvent(t, e, e.Campaign, cb.EntityID, 3, a, false)
 	putEvent(t, e, e.Campaign, cb.EntityID, 4, b, false)
 	put(t, e, map[string]types.AttributeValue{"pk": s(entityPK(e.Campaign, cb.EntityID)), "sk": s("NOTE#000000000002")})
-	put(t, e, map[string]types.AttributeValue{"pk": s(entityPK(e.Campaign, cb.EntityID)), "sk": s("COUNT#EVENT"), "n": n(3), "private": n(1)})
 
 	if r := e.Do("DELETE", cal(e.Campaign, a), e.Viewer, nil); r.Status != 403 {
 		t.Fatalf("viewer delete: %d", r.Status)
@@ -91,7 +85,7 @@ func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalen
 	if got := partition(t, e, entityPK(e.Campaign, ca.EntityID)); got != "[]" {
 		t.Errorf("the calendar's entity partition still holds %s", got)
 	}
-	if got, want := partition(t, e, entityPK(e.Campaign, cb.EntityID)), "[COUNT#EVENT=1/0 EVENT#000000000004 NOTE#000000000002]"; got != want {
+	if got, want := partition(t, e, entityPK(e.Campaign, cb.EntityID)), "[EVENT#000000000004 NOTE#000000000002]"; got != want {
 		t.Errorf("the other entity's partition holds %s, want %s", got, want)
 	}
 	if _, err := e.Store.GetCalendar(ctx, e.Campaign, a); err != domain.ErrNotFound {

@@ -16,7 +16,6 @@ const (
 	calendarPrefix    = "CALENDAR"
 	calendarCounterSK = "COUNT#CALENDAR"
 	eventPrefix       = "EVENT"
-	eventCounterSK    = "COUNT#EVENT"
 )
 
 // calendarGSI is the GSI1 partition of the entity events that use calendar calID, wherever
@@ -250,57 +249,30 @@ func (s *Store) DeleteCalendar(ctx context.Context, c *domain.Calendar) error {
 	return wrap(err)
 }
 
-// eventRef is what the clean-up needs of an entity event.
-type eventRef struct {
-	PK        string `dynamo:"pk"`
-	SK        string `dynamo:"sk"`
-	IsPrivate bool   `dynamo:"is_private"`
-}
-
 // deleteCalendarEvents deletes the entity events of other entities that use calendar c, found
-// through the calendar index (the calendar's own entity's events go with its partition). Each
-// event goes with its entity's event total in one transaction.
+// through the calendar index (the calendar's own entity's events go with its partition), in
+// batches of 25. Events keep no counter item (their totals are counted by query), so deleting
+// one is a plain, idempotent delete.
 func (s *Store) deleteCalendarEvents(ctx context.Context, c *domain.Calendar) error {
-	var refs []eventRef
-	err := s.table.Get("gsi1pk", calendarGSI(c.CampaignID, c.ID)).Index(GSI1).Project("pk", "sk", "is_private").All(ctx, &refs)
+	var refs []struct {
+		PK string `dynamo:"pk"`
+		SK string `dynamo:"sk"`
+	}
+	err := s.table.Get("gsi1pk", calendarGSI(c.CampaignID, c.ID)).Index(GSI1).Project("pk", "sk").All(ctx, &refs)
 	if err != nil {
 		return wrap(err)
 	}
 	own := childPK(c.CampaignID, entityPrefix, c.EntityID)
+	var keys []dynamo.Keyed
 	for _, ev := range refs {
-		if ev.PK == own || !strings.HasPrefix(ev.SK, eventPrefix+"#") {
-			continue
+		if ev.PK != own && strings.HasPrefix(ev.SK, eventPrefix+"#") {
+			keys = append(keys, dynamo.Keys{ev.PK, ev.SK})
 		}
-		if err := s.deleteEvent(ctx, ev); err != nil {
-			return err
+	}
+	for start := 0; start < len(keys); start += 25 {
+		if _, err := s.table.Batch("pk", "sk").Write().Delete(keys[start:min(start+25, len(keys))]...).Run(ctx); err != nil {
+			return wrap(err)
 		}
 	}
 	return nil
-}
-
-// deleteEvent deletes one entity event and counts it out of its entity's totals, on condition
-// that its privacy is the one counted. The index is eventually consistent: when the condition
-// fails the event is read again, and an event already gone is done.
-func (s *Store) deleteEvent(ctx context.Context, ev eventRef) error {
-	for attempt := 0; ; attempt++ {
-		err := s.db.WriteTx().
-			Delete(s.table.Delete("pk", ev.PK).Range("sk", ev.SK).If("attribute_exists(pk) AND 'is_private' = ?", ev.IsPrivate)).
-			Update(s.counterUpdate(ev.PK, eventCounterSK, -1, -b2i(ev.IsPrivate))).
-			Run(ctx)
-		if err = wrap(err); err != domain.ErrConflict {
-			return err
-		}
-		var cur eventRef
-		err = s.table.Get("pk", ev.PK).Range("sk", dynamo.Equal, ev.SK).Project("pk", "sk", "is_private").Consistent(true).One(ctx, &cur)
-		if errors.Is(err, dynamo.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return wrap(err)
-		}
-		if attempt >= 3 {
-			return domain.ErrConflict
-		}
-		ev = cur
-	}
 }
