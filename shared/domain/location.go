@@ -51,10 +51,7 @@ func (l *Location) Apply(in Input, a Access) error {
 	if f := r.String("type", MaxNameLength); f.Set {
 		l.Type = strings.TrimSpace(f.Value)
 	}
-	parentName := "parent_location_id"
-	if !r.Has(parentName) && r.Has("location_id") {
-		parentName = "location_id"
-	}
+	parentName := ParentField(in)
 	if f := r.ID(parentName); f.Set && !r.Errs.Has(parentName) {
 		l.ParentID = nil
 		if f.Present() {

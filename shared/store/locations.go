@@ -43,19 +43,6 @@ type locationItem struct {
 	Version          int64   `dynamo:"version"`
 }
 
-// entityItem is the entity every calendar and location owns: the parent of entity events and
-// notes, and the target of mentions and map points. It mirrors its child's name and privacy.
-type entityItem struct {
-	PK         string `dynamo:"pk"`
-	SK         string `dynamo:"sk"`
-	ID         int64  `dynamo:"id"`
-	CampaignID int64  `dynamo:"campaign_id"`
-	Type       string `dynamo:"type"`
-	ChildID    int64  `dynamo:"child_id"`
-	Name       string `dynamo:"name"`
-	IsPrivate  bool   `dynamo:"is_private"`
-}
-
 func parentGSI(cid, parentID int64) string { return campaignPK(cid) + "#PARENT#" + pad(parentID) }
 
 func toLocationItem(l *domain.Location) locationItem {
@@ -273,17 +260,4 @@ func (s *Store) deletePartition(ctx context.Context, pk string) error {
 		}
 	}
 	return nil
-}
-
-// GetEntity reads one entity of the campaign; ErrNotFound when there is none.
-func (s *Store) GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error) {
-	var it entityItem
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(entityPrefix, eid)).Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, domain.ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name, IsPrivate: it.IsPrivate}, nil
 }

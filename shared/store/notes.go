@@ -47,10 +47,6 @@ func (it noteItem) note() domain.Note {
 		UpdatedBy: it.UpdatedBy, Version: it.Version}
 }
 
-func (it entityItem) entity() *domain.Entity {
-	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name, IsPrivate: it.IsPrivate}
-}
-
 // getWithEntity reads an entity and one record of its partition in one BatchGetItem. Either may
 // come back nil.
 func (s *Store) getWithEntity(ctx context.Context, cid, eid int64, sk string, rec any) (*domain.Entity, bool, error) {
@@ -95,32 +91,6 @@ func (s *Store) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*doma
 	}
 	n := it.note()
 	return e, &n, nil
-}
-
-// GetEntities reads the campaign's entities with the given ids in batches (one round trip for
-// up to 100); missing ones are absent from the map.
-func (s *Store) GetEntities(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Entity, error) {
-	out := map[int64]*domain.Entity{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	keys := make([]dynamo.Keyed, 0, len(ids))
-	seen := map[int64]bool{}
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			keys = append(keys, dynamo.Keys{campaignPK(cid), recordSK(entityPrefix, id)})
-		}
-	}
-	var items []entityItem
-	err := s.table.Batch("pk", "sk").Get(keys...).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, wrap(err)
-	}
-	for _, it := range items {
-		out[it.ID] = it.entity()
-	}
-	return out, nil
 }
 
 // ListNotes reads one page of an entity's notes that the caller's visibility scope allows.

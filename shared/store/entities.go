@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// entityItem is the entity every calendar and location owns: the parent of entity events and
+// notes, and the target of mentions and map points. It mirrors its child's name and privacy.
+type entityItem struct {
+	PK         string `dynamo:"pk"`
+	SK         string `dynamo:"sk"`
+	ID         int64  `dynamo:"id"`
+	CampaignID int64  `dynamo:"campaign_id"`
+	Type       string `dynamo:"type"`
+	ChildID    int64  `dynamo:"child_id"`
+	Name       string `dynamo:"name"`
+	IsPrivate  bool   `dynamo:"is_private"`
+}
+
+func (it entityItem) entity() *domain.Entity {
+	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name, IsPrivate: it.IsPrivate}
+}
+
+// GetEntity reads one entity of the campaign; ErrNotFound when there is none.
+func (s *Store) GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error) {
+	var it entityItem
+	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(entityPrefix, eid)).Consistent(true).One(ctx, &it)
+	if errors.Is(err, dynamo.ErrNotFound) {
+		return nil, domain.ErrNotFound
+	}
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return it.entity(), nil
+}
+
+// GetEntities reads the campaign's entities with the given ids in batches (one round trip for
+// up to 100); missing ones are absent from the map.
+func (s *Store) GetEntities(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Entity, error) {
+	out := map[int64]*domain.Entity{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	keys := make([]dynamo.Keyed, 0, len(ids))
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			keys = append(keys, dynamo.Keys{campaignPK(cid), recordSK(entityPrefix, id)})
+		}
+	}
+	var items []entityItem
+	err := s.table.Batch("pk", "sk").Get(keys...).All(ctx, &items)
+	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+		return nil, wrap(err)
+	}
+	for _, it := range items {
+		out[it.ID] = it.entity()
+	}
+	return out, nil
+}
