@@ -31,8 +31,8 @@ func (n *Note) Apply(in Input) error {
 	if f := r.String("name", MaxNameLength); f.Set {
 		n.Name = strings.TrimSpace(f.Value)
 	}
-	if f := r.String("entry", MaxEntryLength); f.Set {
-		n.Entry = SanitizeHTML(f.Value)
+	if f := readEntry(r); f.Set {
+		n.Entry = f.Value
 	}
 	if f := r.Int("position", -1<<31, 1<<31-1); f.Set && !r.Errs.Has("position") {
 		n.Position = nil

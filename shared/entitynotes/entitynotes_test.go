@@ -125,6 +125,9 @@ func TestBadNoteInputIsRefusedWithTheFieldNamed(t *testing.T) {
 		{"settings not an object", map[string]any{"name": "N", "settings": "collapsed"}, "settings"},
 		{"collapsed not a boolean", map[string]any{"name": "N", "settings": map[string]any{"collapsed": "maybe"}}, "settings.collapsed"},
 		{"name not a string", map[string]any{"name": []int{1}}, "name"},
+		{"entry too large", map[string]any{"name": "N", "entry": strings.Repeat("a", domain.MaxEntryLength+1)}, "entry"},
+		// Sanitising escapes each < to &lt;: four times the bytes, past DynamoDB's item limit.
+		{"entry too large once sanitised", map[string]any{"name": "N", "entry": strings.Repeat("<", 150_000)}, "entry"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
