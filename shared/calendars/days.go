@@ -14,6 +14,9 @@ const (
 	MaxMoveDays = 1_000_000
 	// MaxDays bounds one day view.
 	MaxDays = 1000
+	// MaxDayEvents bounds the event entries of one day view (an occurrence counts once per day
+	// it covers): long, often recurring events could otherwise overlap by thousands a day.
+	MaxDayEvents = 20_000
 )
 
 func (h handlers) advance(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, 1) }
@@ -180,6 +183,7 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calenda
 		return nil, err
 	}
 	out := map[int64][]dayEventJSON{}
+	entries := 0
 	first, last := eng.DateOf(from), eng.DateOf(to)
 	for i := range evs {
 		ev := &evs[i]
@@ -197,7 +201,11 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calenda
 				continue
 			}
 			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String()}
-			for n := max(start, from); n <= min(end, to); n++ {
+			lo, hi := max(start, from), min(end, to)
+			if entries += int(hi - lo + 1); entries > MaxDayEvents {
+				return nil, domain.Invalid("to", "The days hold more than "+strconv.Itoa(MaxDayEvents)+" event occurrences; ask for fewer days.")
+			}
+			for n := lo; n <= hi; n++ {
 				out[n] = append(out[n], j)
 			}
 		}

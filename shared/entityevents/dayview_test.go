@@ -118,3 +118,16 @@ func TestFullMoonEventStopsAtRecurringUntil(t *testing.T) {
 		t.Fatalf("moon rite on %v, want the full moons of year 100 %v", got, fullMoons)
 	}
 }
+
+func TestADayViewOfTooManyOccurrencesIsRefused(t *testing.T) {
+	f := newFixture(t)
+	// Monthly and 100,000 days long: thousands of its occurrences overlap on every day.
+	f.create(t, f.entity, f.Admin, f.event("recurring_periodicity", "monthly", "length", 100000))
+	r := f.Do("GET", apitest.Path(f.Campaign, fmt.Sprintf("/calendars/%d/days?from=200-1-1&to=210-1-1", f.cal)), f.Admin, nil)
+	if r.Status != 422 || r.Errors()["to"] == nil {
+		t.Fatalf("got %d %.300s, want 422 naming to", r.Status, r.Raw)
+	}
+	if r := f.Do("GET", apitest.Path(f.Campaign, fmt.Sprintf("/calendars/%d/days?from=200-1-1&to=200-1-2", f.cal)), f.Admin, nil); r.Status != 200 {
+		t.Fatalf("a short range still answers: %d", r.Status)
+	}
+}
