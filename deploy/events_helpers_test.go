@@ -13,7 +13,10 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityevents"
+	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
@@ -28,11 +31,20 @@ var lambdaEnv = map[string]string{"RATE_LIMIT": "90"}
 
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.
 var functionHandlers = map[string]func(st *store.Store) lambdaHandler{
-	"LocationsFunction": func(st *store.Store) lambdaHandler {
+	"LocationsFunction":    familyHandler(locations.Register),
+	"CalendarsFunction":    familyHandler(calendars.Register),
+	"EntityEventsFunction": familyHandler(entityevents.Register),
+	"EntityNotesFunction":  familyHandler(entitynotes.Register),
+}
+
+// familyHandler is what a family's main builds at cold start: the shared API with the
+// authorizer's identity, the family's routes, the Lambda adapter.
+func familyHandler(register func(*httpapi.API, *store.Store)) func(st *store.Store) lambdaHandler {
+	return func(st *store.Store) lambdaHandler {
 		api := httpapi.New(httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, st))
-		locations.Register(api, st)
+		register(api, st)
 		return lambdaapi.Handler(api)
-	},
+	}
 }
 
 // seed makes the state the sample events assume on a fresh table: user 1 ("admin") owning

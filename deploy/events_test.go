@@ -20,6 +20,12 @@ type replayStep struct {
 	check func(t *testing.T, st *store.Store, r response)
 }
 
+// prepareBefore writes through the store, before the event of its key is replayed, what that
+// event's checks need beyond what the earlier events made.
+var prepareBefore = map[string]func(t *testing.T, st *store.Store){
+	"calendars-delete.json": prepareCalendarCascade,
+}
+
 const apiBase = "https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/api/1.0/campaigns/1"
 
 // locationsReplay replays every LocationsFunction event against a fresh table: the ids in the
@@ -160,6 +166,14 @@ func mustMapPoint(t *testing.T, st *store.Store) *domain.MapPoint {
 // template.yaml), each answering 200 and passing its checks.
 func replay(t *testing.T, st *store.Store, steps []replayStep) {
 	t.Helper()
+	replayOn(t, st, nil, steps)
+}
+
+// replayOn is replay with the handler of each function in fnStores built over that function's
+// own store (on the same table: the policy test records each function's calls apart); st
+// serves the other functions, the checks and the preparations.
+func replayOn(t *testing.T, st *store.Store, fnStores map[string]*store.Store, steps []replayStep) {
+	t.Helper()
 	routes := loadTemplate(t).httpAPIRoutes(t)
 	handlers := map[string]lambdaHandler{}
 	for _, s := range steps {
@@ -174,9 +188,16 @@ func replay(t *testing.T, st *store.Store, steps []replayStep) {
 			if !ok {
 				t.Fatalf("events/%s: no handler known for %s", s.file, fn)
 			}
-			handlers[fn] = build(st)
+			hst := st
+			if fst := fnStores[fn]; fst != nil {
+				hst = fst
+			}
+			handlers[fn] = build(hst)
 		}
 		ok = t.Run(s.file, func(t *testing.T) {
+			if prepare := prepareBefore[s.file]; prepare != nil {
+				prepare(t, st)
+			}
 			r := invoke(t, handlers[fn], ev)
 			if r.StatusCode != http.StatusOK {
 				t.Fatalf("status %d, want 200: %s", r.StatusCode, r.Body)
@@ -195,14 +216,22 @@ func replay(t *testing.T, st *store.Store, steps []replayStep) {
 }
 
 func TestEventsReplayThroughLambdaHandler(t *testing.T) {
-	st, _ := dynamotest.NewStore(t)
-	seed(t, st)
-	replay(t, st, locationsReplay)
+	t.Run("locations", func(t *testing.T) {
+		st, _ := dynamotest.NewStore(t)
+		seed(t, st)
+		replay(t, st, locationsReplay)
+	})
+	t.Run("calendars and entities", func(t *testing.T) {
+		st, _ := dynamotest.NewStore(t)
+		seed(t, st)
+		seedEntity(t, st)
+		replay(t, st, entitiesReplay)
+	})
 }
 
 func TestEveryEventFileIsReplayed(t *testing.T) {
 	replayed := slices.Clone(authorizerEvents)
-	for _, s := range locationsReplay {
+	for _, s := range slices.Concat(locationsReplay, entitiesReplay) {
 		if slices.Contains(replayed, s.file) {
 			t.Errorf("events/%s is replayed twice", s.file)
 		}
@@ -302,28 +331,37 @@ func mapsEqual(a, b map[string]string) bool {
 func TestEventWithoutAuthorizerUserIsUnauthenticated(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	seed(t, st)
-	h := functionHandlers["LocationsFunction"](st)
-	for _, c := range []struct {
-		name string
-		ctx  map[string]any // nil: no authorizer context at all
-	}{
-		{"no authorizer context", nil},
-		{"authorizer found no valid token", map[string]any{}},
-		{"user id not a number", map[string]any{"user_id": "admin"}},
-		{"user id zero", map[string]any{"user_id": "0"}},
+	seedEntity(t, st)
+	// A list of each HTTP function.
+	for fn, file := range map[string]string{
+		"LocationsFunction":    "locations-list.json",
+		"CalendarsFunction":    "calendars-list.json",
+		"EntityEventsFunction": "entity-events-list.json",
+		"EntityNotesFunction":  "entity-notes-list.json",
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			ev := loadEvent(t, "locations-list.json")
-			if c.ctx == nil {
-				ev.RequestContext.Authorizer = nil
-			} else {
-				ev.RequestContext.Authorizer.Lambda = c.ctx
-			}
-			r := invoke(t, h, ev)
-			if r.StatusCode != http.StatusUnauthorized || r.body["message"] != "Unauthenticated." || len(r.body) != 1 {
-				t.Errorf("got %d %s, want 401 {\"message\":\"Unauthenticated.\"}", r.StatusCode, r.Body)
-			}
-		})
+		h := functionHandlers[fn](st)
+		for _, c := range []struct {
+			name string
+			ctx  map[string]any // nil: no authorizer context at all
+		}{
+			{"no authorizer context", nil},
+			{"authorizer found no valid token", map[string]any{}},
+			{"user id not a number", map[string]any{"user_id": "admin"}},
+			{"user id zero", map[string]any{"user_id": "0"}},
+		} {
+			t.Run(fn+"/"+c.name, func(t *testing.T) {
+				ev := loadEvent(t, file)
+				if c.ctx == nil {
+					ev.RequestContext.Authorizer = nil
+				} else {
+					ev.RequestContext.Authorizer.Lambda = c.ctx
+				}
+				r := invoke(t, h, ev)
+				if r.StatusCode != http.StatusUnauthorized || r.body["message"] != "Unauthenticated." || len(r.body) != 1 {
+					t.Errorf("got %d %s, want 401 {\"message\":\"Unauthenticated.\"}", r.StatusCode, r.Body)
+				}
+			})
+		}
 	}
 }
 

@@ -24,9 +24,8 @@ import (
 
 const prefix = "/api/1.0/campaigns/{campaign_id}"
 
-// contractRoutes is every route of the design contract that is deployed so far, with the
-// function that must serve it. HTTP API routes are per method, so HEAD (served wherever GET is)
-// is listed too.
+// contractRoutes is every route of the design contract, with the function that must serve it.
+// HTTP API routes are per method, so HEAD (served wherever GET is) is listed too.
 var contractRoutes = map[route]string{
 	{"GET", prefix + "/locations"}:                               "LocationsFunction",
 	{"HEAD", prefix + "/locations"}:                              "LocationsFunction",
@@ -44,12 +43,48 @@ var contractRoutes = map[route]string{
 	{"PUT", prefix + "/locations/{id}/map_points/{point_id}"}:    "LocationsFunction",
 	{"PATCH", prefix + "/locations/{id}/map_points/{point_id}"}:  "LocationsFunction",
 	{"DELETE", prefix + "/locations/{id}/map_points/{point_id}"}: "LocationsFunction",
+
+	{"GET", prefix + "/calendars"}:               "CalendarsFunction",
+	{"HEAD", prefix + "/calendars"}:              "CalendarsFunction",
+	{"POST", prefix + "/calendars"}:              "CalendarsFunction",
+	{"GET", prefix + "/calendars/{id}"}:          "CalendarsFunction",
+	{"HEAD", prefix + "/calendars/{id}"}:         "CalendarsFunction",
+	{"PUT", prefix + "/calendars/{id}"}:          "CalendarsFunction",
+	{"PATCH", prefix + "/calendars/{id}"}:        "CalendarsFunction",
+	{"DELETE", prefix + "/calendars/{id}"}:       "CalendarsFunction",
+	{"POST", prefix + "/calendars/{id}/advance"}: "CalendarsFunction",
+	{"POST", prefix + "/calendars/{id}/retreat"}: "CalendarsFunction",
+	{"GET", prefix + "/calendars/{id}/days"}:     "CalendarsFunction",
+	{"HEAD", prefix + "/calendars/{id}/days"}:    "CalendarsFunction",
+
+	{"GET", prefix + "/entities/{entity_id}/entity_events"}:         "EntityEventsFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/entity_events"}:        "EntityEventsFunction",
+	{"POST", prefix + "/entities/{entity_id}/entity_events"}:        "EntityEventsFunction",
+	{"GET", prefix + "/entities/{entity_id}/entity_events/{id}"}:    "EntityEventsFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/entity_events/{id}"}:   "EntityEventsFunction",
+	{"PUT", prefix + "/entities/{entity_id}/entity_events/{id}"}:    "EntityEventsFunction",
+	{"PATCH", prefix + "/entities/{entity_id}/entity_events/{id}"}:  "EntityEventsFunction",
+	{"DELETE", prefix + "/entities/{entity_id}/entity_events/{id}"}: "EntityEventsFunction",
+	{"GET", prefix + "/entities/{entity_id}/ages"}:                  "EntityEventsFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/ages"}:                 "EntityEventsFunction",
+
+	{"GET", prefix + "/entities/{entity_id}/entity_notes"}:         "EntityNotesFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/entity_notes"}:        "EntityNotesFunction",
+	{"POST", prefix + "/entities/{entity_id}/entity_notes"}:        "EntityNotesFunction",
+	{"GET", prefix + "/entities/{entity_id}/entity_notes/{id}"}:    "EntityNotesFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/entity_notes/{id}"}:   "EntityNotesFunction",
+	{"PUT", prefix + "/entities/{entity_id}/entity_notes/{id}"}:    "EntityNotesFunction",
+	{"PATCH", prefix + "/entities/{entity_id}/entity_notes/{id}"}:  "EntityNotesFunction",
+	{"DELETE", prefix + "/entities/{entity_id}/entity_notes/{id}"}: "EntityNotesFunction",
 }
 
 // functionPackages maps each function of the template to the Go package it is built from.
 var functionPackages = map[string]string{
-	"AuthorizerFunction": "functions/authorizer",
-	"LocationsFunction":  "functions/locations",
+	"AuthorizerFunction":   "functions/authorizer",
+	"LocationsFunction":    "functions/locations",
+	"CalendarsFunction":    "functions/calendars",
+	"EntityEventsFunction": "functions/entity-events",
+	"EntityNotesFunction":  "functions/entity-notes",
 }
 
 func TestTemplateRoutesReachTheirFunctions(t *testing.T) {
@@ -144,9 +179,12 @@ func TestFunctionsAreConfiguredByTheEnvironmentTheCodeReads(t *testing.T) {
 			t.Errorf("%s: DYNAMODB_ENDPOINT must be unset on AWS, got %v", fn, got)
 		}
 	}
-	env := at(tpl.functionProp("LocationsFunction", "Environment"), "Variables")
-	if got := at(env, "RATE_LIMIT"); !reflect.DeepEqual(got, ref("RateLimit")) {
-		t.Errorf("LocationsFunction: RATE_LIMIT = %v, want !Ref RateLimit", got)
+	// Every HTTP function (all but the authorizer) limits its rate.
+	for fn := range functionHandlers {
+		env := at(tpl.functionProp(fn, "Environment"), "Variables")
+		if got := at(env, "RATE_LIMIT"); !reflect.DeepEqual(got, ref("RateLimit")) {
+			t.Errorf("%s: RATE_LIMIT = %v, want !Ref RateLimit", fn, got)
+		}
 	}
 	if got := at(tpl, "Parameters", "RateLimit", "Default"); got != 90 {
 		t.Errorf("RateLimit default = %v, want 90 (the contract's default)", got)
@@ -349,6 +387,22 @@ var wantActions = map[string][]string{
 	"LocationsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
+	// No ConditionCheckItem: a calendar's writes check no other record. BatchWriteItem and the
+	// index serve the delete cascade; the index the day view too.
+	"CalendarsFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:DescribeTable",
+		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
+	// Events and notes are written on condition that their entity (and an event's calendar)
+	// exists; they never batch-write and read no index.
+	"EntityEventsFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:DescribeTable",
+		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
+	"EntityNotesFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:DescribeTable",
+		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
 }
 
