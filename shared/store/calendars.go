@@ -14,7 +14,7 @@ import (
 
 const (
 	calendarPrefix    = "CALENDAR"
-	calendarCounterSK = "COUNT#CALENDAR"
+	calendarCounterSK = "COUNT#" + calendarPrefix
 	eventPrefix       = "EVENT"
 )
 
@@ -77,6 +77,11 @@ type moonAttr struct {
 	Fullmoon string `dynamo:"fullmoon"` // the decimal text as sent
 	Offset   int    `dynamo:"offset"`
 	Colour   string `dynamo:"colour"`
+}
+
+func calendarOwner(c *domain.Calendar) owner {
+	return owner{kind: calendarPrefix, entityType: "calendar", cid: c.CampaignID, id: c.ID, entityID: c.EntityID,
+		name: c.Name, private: c.IsPrivate, version: c.Version}
 }
 
 func toCalendarItem(c *domain.Calendar) calendarItem {
@@ -145,11 +150,6 @@ func (it calendarItem) calendar() domain.Calendar {
 	return c
 }
 
-func calendarEntity(c *domain.Calendar) entityItem {
-	return entityItem{PK: campaignPK(c.CampaignID), SK: recordSK(entityPrefix, c.EntityID), ID: c.EntityID,
-		CampaignID: c.CampaignID, Type: "calendar", ChildID: c.ID, Name: c.Name, IsPrivate: c.IsPrivate}
-}
-
 // GetCalendar reads one calendar of the campaign; ErrNotFound when there is none.
 func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calendar, error) {
 	var it calendarItem
@@ -196,19 +196,14 @@ func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.CalendarF
 // CreateCalendar stores a new calendar and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
 func (s *Store) CreateCalendar(ctx context.Context, c *domain.Calendar) error {
-	ids, err := s.nextIDs(ctx, campaignPK(c.CampaignID), "calendar", "entity")
+	id, entityID, err := s.ownerIDs(ctx, c.CampaignID, "calendar")
 	if err != nil {
 		return err
 	}
 	now := s.now()
-	c.ID, c.EntityID, c.Version = ids[0], ids[1], 1
+	c.ID, c.EntityID, c.Version = id, entityID, 1
 	c.CreatedAt, c.UpdatedAt, c.UpdatedBy = now, now, c.CreatedBy
-	err = s.db.WriteTx().
-		Put(s.table.Put(toCalendarItem(c)).If("attribute_not_exists(pk)")).
-		Put(s.table.Put(calendarEntity(c)).If("attribute_not_exists(pk)")).
-		Update(s.counterUpdate(campaignPK(c.CampaignID), calendarCounterSK, 1, b2i(c.IsPrivate))).
-		Run(ctx)
-	return wrap(err)
+	return s.createOwner(ctx, calendarOwner(c), toCalendarItem(c))
 }
 
 // UpdateCalendar writes next over prev, on condition that nobody wrote since prev was read
@@ -216,17 +211,7 @@ func (s *Store) CreateCalendar(ctx context.Context, c *domain.Calendar) error {
 func (s *Store) UpdateCalendar(ctx context.Context, prev, next *domain.Calendar) error {
 	next.Version = prev.Version + 1
 	next.UpdatedAt = s.now()
-	put := s.table.Put(toCalendarItem(next)).If("'version' = ?", prev.Version)
-	if prev.Name == next.Name && prev.IsPrivate == next.IsPrivate {
-		return wrap(put.Run(ctx))
-	}
-	tx := s.db.WriteTx().Put(put).Update(
-		s.table.Update("pk", campaignPK(next.CampaignID)).Range("sk", recordSK(entityPrefix, next.EntityID)).
-			Set("name", next.Name).Set("is_private", next.IsPrivate))
-	if d := b2i(next.IsPrivate) - b2i(prev.IsPrivate); d != 0 {
-		tx = tx.Update(s.counterUpdate(campaignPK(next.CampaignID), calendarCounterSK, 0, d))
-	}
-	return wrap(tx.Run(ctx))
+	return s.updateOwner(ctx, calendarOwner(prev), calendarOwner(next), toCalendarItem(next))
 }
 
 // DeleteCalendar deletes a calendar and what hangs from it. Cascades run first and are
@@ -241,12 +226,7 @@ func (s *Store) DeleteCalendar(ctx context.Context, c *domain.Calendar) error {
 	if err != nil {
 		return err
 	}
-	err = s.db.WriteTx().
-		Delete(s.table.Delete("pk", campaignPK(c.CampaignID)).Range("sk", recordSK(calendarPrefix, c.ID)).If("'version' = ?", c.Version)).
-		Delete(s.table.Delete("pk", campaignPK(c.CampaignID)).Range("sk", recordSK(entityPrefix, c.EntityID))).
-		Update(s.counterUpdate(campaignPK(c.CampaignID), calendarCounterSK, -1, -b2i(c.IsPrivate))).
-		Run(ctx)
-	return wrap(err)
+	return s.deleteOwner(ctx, calendarOwner(c))
 }
 
 // deleteCalendarEvents deletes the entity events of other entities that use calendar c, found

@@ -13,7 +13,7 @@ import (
 const (
 	locationPrefix    = "LOCATION"
 	entityPrefix      = "ENTITY"
-	locationCounterSK = "COUNT#LOCATION"
+	locationCounterSK = "COUNT#" + locationPrefix
 )
 
 type locationItem struct {
@@ -45,6 +45,11 @@ type locationItem struct {
 
 func parentGSI(cid, parentID int64) string { return campaignPK(cid) + "#PARENT#" + pad(parentID) }
 
+func locationOwner(l *domain.Location) owner {
+	return owner{kind: locationPrefix, entityType: "location", cid: l.CampaignID, id: l.ID, entityID: l.EntityID,
+		name: l.Name, private: l.IsPrivate, version: l.Version}
+}
+
 func toLocationItem(l *domain.Location) locationItem {
 	it := locationItem{
 		PK: campaignPK(l.CampaignID), SK: recordSK(locationPrefix, l.ID),
@@ -72,11 +77,6 @@ func (it locationItem) location() domain.Location {
 		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy,
 		UpdatedBy: it.UpdatedBy, Version: it.Version,
 	}
-}
-
-func (s *Store) locationEntity(l *domain.Location) entityItem {
-	return entityItem{PK: campaignPK(l.CampaignID), SK: recordSK(entityPrefix, l.EntityID), ID: l.EntityID,
-		CampaignID: l.CampaignID, Type: "location", ChildID: l.ID, Name: l.Name, IsPrivate: l.IsPrivate}
 }
 
 // GetLocation reads one location of the campaign; ErrNotFound when there is none.
@@ -164,19 +164,14 @@ func b2i(b bool) int {
 // CreateLocation stores a new location and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
 func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
-	ids, err := s.nextIDs(ctx, campaignPK(l.CampaignID), "location", "entity")
+	id, entityID, err := s.ownerIDs(ctx, l.CampaignID, "location")
 	if err != nil {
 		return err
 	}
 	now := s.now()
-	l.ID, l.EntityID, l.Version = ids[0], ids[1], 1
+	l.ID, l.EntityID, l.Version = id, entityID, 1
 	l.CreatedAt, l.UpdatedAt, l.UpdatedBy = now, now, l.CreatedBy
-	err = s.db.WriteTx().
-		Put(s.table.Put(toLocationItem(l)).If("attribute_not_exists(pk)")).
-		Put(s.table.Put(s.locationEntity(l)).If("attribute_not_exists(pk)")).
-		Update(s.counterUpdate(campaignPK(l.CampaignID), locationCounterSK, 1, b2i(l.IsPrivate))).
-		Run(ctx)
-	return wrap(err)
+	return s.createOwner(ctx, locationOwner(l), toLocationItem(l))
 }
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read
@@ -184,17 +179,7 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
 	next.Version = prev.Version + 1
 	next.UpdatedAt = s.now()
-	put := s.table.Put(toLocationItem(next)).If("'version' = ?", prev.Version)
-	if prev.Name == next.Name && prev.IsPrivate == next.IsPrivate {
-		return wrap(put.Run(ctx))
-	}
-	tx := s.db.WriteTx().Put(put).Update(
-		s.table.Update("pk", campaignPK(next.CampaignID)).Range("sk", recordSK(entityPrefix, next.EntityID)).
-			Set("name", next.Name).Set("is_private", next.IsPrivate))
-	if d := b2i(next.IsPrivate) - b2i(prev.IsPrivate); d != 0 {
-		tx = tx.Update(s.counterUpdate(campaignPK(next.CampaignID), locationCounterSK, 0, d))
-	}
-	return wrap(tx.Run(ctx))
+	return s.updateOwner(ctx, locationOwner(prev), locationOwner(next), toLocationItem(next))
 }
 
 // DeleteLocation deletes a location and what hangs from it. Cascades run first and are
@@ -210,12 +195,7 @@ func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
 	if err != nil {
 		return err
 	}
-	err = s.db.WriteTx().
-		Delete(s.table.Delete("pk", campaignPK(l.CampaignID)).Range("sk", recordSK(locationPrefix, l.ID)).If("'version' = ?", l.Version)).
-		Delete(s.table.Delete("pk", campaignPK(l.CampaignID)).Range("sk", recordSK(entityPrefix, l.EntityID))).
-		Update(s.counterUpdate(campaignPK(l.CampaignID), locationCounterSK, -1, -b2i(l.IsPrivate))).
-		Run(ctx)
-	return wrap(err)
+	return s.deleteOwner(ctx, locationOwner(l))
 }
 
 // orphanChildren makes the children of l roots, as Kanka does, found through the parent index.
