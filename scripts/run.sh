@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# make run: DynamoDB Local (data kept in .local/data), the table, a demo campaign and token, and
+# make run: DynamoDB Local (data kept in .local/data, or LOREKEEP_DATA_DIR), the table, a demo campaign and token, and
 # every family served on 127.0.0.1:3000 with the same handlers as the Lambdas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${DYNAMODB_LOCAL_PORT:-8000}
 addr=${ADDR:-127.0.0.1:3000}
+data=${LOREKEEP_DATA_DIR:-$PWD/.local/data}
 if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-  scripts/dynamodb-local.sh start "$port" "$PWD/.local/data"
+  scripts/dynamodb-local.sh start "$port" "$data"
   trap 'scripts/dynamodb-local.sh stop "$port"' EXIT
 fi
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$port" TABLE_NAME=${TABLE_NAME:-lorekeep}
