@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
@@ -156,12 +157,16 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 
+	// Failed authentication is limited per client address, so that bad tokens cost little.
 	uid, err := a.opts.Identify(r)
 	if err != nil {
+		if lerr := a.limiter.take(w, "addr:"+clientAddr(r)); lerr != nil {
+			err = lerr
+		}
 		writeError(w, r, err)
 		return
 	}
-	if err := a.limiter.take(w, uid); err != nil {
+	if err := a.limiter.take(w, "user:"+strconv.FormatInt(uid, 10)); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -181,6 +186,14 @@ func (a *API) preflight(w http.ResponseWriter, r *http.Request) {
 	h.Set("Access-Control-Max-Age", "3600")
 	h.Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// clientAddr is the caller's IP: on Lambda the adapter sets it from API Gateway's source IP.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
 }
 
 // requestID keeps an id set upstream (API Gateway's, by the Lambda adapter) or makes one.

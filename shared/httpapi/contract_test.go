@@ -147,6 +147,15 @@ func TestRateLimitAnswers429WithRetryAfter(t *testing.T) {
 	if r := do(e.Member); r.StatusCode != 200 {
 		t.Fatalf("another user is limited separately: %d", r.StatusCode)
 	}
+	// Unauthenticated requests carry the headers too, and are limited per client address.
+	for i := 1; i <= 3; i++ {
+		if r := do("not-a-token"); r.StatusCode != 401 || r.Header.Get("X-RateLimit-Limit") != "3" || r.Header.Get("X-RateLimit-Remaining") != string(rune('0'+3-i)) {
+			t.Fatalf("bad token %d: %d %v", i, r.StatusCode, r.Header)
+		}
+	}
+	if r := do("not-a-token"); r.StatusCode != 429 || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("bad tokens past the limit: %d", r.StatusCode)
+	}
 	now = now.Add(time.Minute)
 	if r := do(e.Admin); r.StatusCode != 200 {
 		t.Fatalf("next minute: %d", r.StatusCode)

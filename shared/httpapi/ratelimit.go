@@ -16,23 +16,24 @@ type limiter struct {
 	limit  int
 	now    func() time.Time
 	window int64
-	counts map[int64]int
+	counts map[string]int
 }
 
 func newLimiter(limit int, now func() time.Time) *limiter {
-	return &limiter{limit: limit, now: now, counts: map[int64]int{}}
+	return &limiter{limit: limit, now: now, counts: map[string]int{}}
 }
 
-// take counts one request of uid and sets the rate-limit headers; ERateLimited past the limit.
-func (l *limiter) take(w http.ResponseWriter, uid int64) error {
+// take counts one request of the caller (a user, or the address of an unauthenticated client)
+// and sets the rate-limit headers; ERateLimited past the limit.
+func (l *limiter) take(w http.ResponseWriter, caller string) error {
 	now := l.now()
 	window := now.Unix() / 60
 	l.mu.Lock()
 	if window != l.window { // a new minute forgets the last one
-		l.window, l.counts = window, map[int64]int{}
+		l.window, l.counts = window, map[string]int{}
 	}
-	l.counts[uid]++
-	used := l.counts[uid]
+	l.counts[caller]++
+	used := l.counts[caller]
 	l.mu.Unlock()
 
 	h := w.Header()
