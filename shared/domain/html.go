@@ -1,21 +1,26 @@
 package domain
 
-import "github.com/microcosm-cc/bluemonday"
+import (
+	"sync"
+
+	"github.com/microcosm-cc/bluemonday"
+)
 
 // htmlPolicy keeps ordinary formatting, links and images and drops scripts, event handlers,
-// javascript: URLs and inline styles. Built once: policies are safe for concurrent use.
-var htmlPolicy = func() *bluemonday.Policy {
+// javascript: URLs and inline styles. It is built on first use, not at cold start: most
+// requests (and the authorizer) never sanitise. Policies are safe for concurrent use.
+var htmlPolicy = sync.OnceValue(func() *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
 	p.AllowAttrs("class").Globally()
 	p.AllowAttrs("data-mention", "data-toggle", "title").Globally()
 	p.RequireNoFollowOnLinks(false)
 	return p
-}()
+})
 
 // SanitizeHTML makes stored HTML safe to render in a client.
 func SanitizeHTML(s string) string {
 	if s == "" {
 		return s
 	}
-	return htmlPolicy.Sanitize(s)
+	return htmlPolicy().Sanitize(s)
 }
