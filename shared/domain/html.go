@@ -7,12 +7,11 @@ import (
 )
 
 // htmlPolicy keeps ordinary formatting, links and images and drops scripts, event handlers,
-// javascript: URLs and inline styles. It is built on first use, not at cold start: most
+// javascript: URLs, inline styles and classes (a client's CSS could hide content by class). It is built on first use, not at cold start: most
 // requests (and the authorizer) never sanitise. Policies are safe for concurrent use.
 var htmlPolicy = sync.OnceValue(func() *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
-	p.AllowAttrs("class").Globally()
-	p.AllowAttrs("data-mention", "data-toggle", "title").Globally()
+	p.AllowAttrs("title").Globally()
 	p.RequireNoFollowOnLinks(false)
 	return p
 })

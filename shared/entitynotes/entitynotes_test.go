@@ -163,6 +163,7 @@ func TestHostileEntriesComeBackHarmless(t *testing.T) {
 		`<svg onload=alert(1)>`,
 		`<iframe src="https://evil.example"></iframe>`,
 		`<div style="display:none">hidden</div>`,
+		`<p class="d-none hidden">hidden by the client's CSS</p>`,
 		`<<script>script>alert(1)<</script>/script>`,
 		`<p onmouseover="alert(1)">hover`,
 		`<object data="x.swf"></object><embed src="x.swf">`,
@@ -171,7 +172,7 @@ func TestHostileEntriesComeBackHarmless(t *testing.T) {
 	for _, h := range hostile {
 		r := e.Do("POST", notes(e.Campaign, eid), e.Admin, map[string]any{"name": "H", "entry": h})
 		entry := strings.ToLower(r.Data()["entry"].(string))
-		for _, bad := range []string{"<script", "onerror", "onload", "onmouseover", "javascript:", "<iframe", "<svg", "style=", "<object", "<embed", "<form", "<input"} {
+		for _, bad := range []string{"<script", "onerror", "onload", "onmouseover", "javascript:", "<iframe", "<svg", "style=", "<object", "<embed", "<form", "<input", "class="} {
 			if strings.Contains(entry, bad) {
 				t.Errorf("%q came back as %q (contains %s)", h, entry, bad)
 			}
