@@ -184,6 +184,14 @@ func TestListFilters(t *testing.T) {
 			}
 		})
 	}
+	// The most tags a filter takes still fits DynamoDB's expression limits.
+	many := make([]string, domain.MaxTags)
+	for i := range many {
+		many[i] = fmt.Sprint(900000 + i)
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, "/locations?name="+strings.Repeat("x", 191)+"&type=City&tags="+strings.Join(many, ",")), e.Member, nil); r.Status != 200 || len(r.List()) != 0 {
+		t.Fatalf("every filter at its largest: %d %s", r.Status, r.Raw)
+	}
 	for _, q := range []string{"is_private=perhaps", "created_by=me", "lastSync=yesterday", "tags=a,b"} {
 		if r := e.Do("GET", apitest.Path(e.Campaign, "/locations?"+q), e.Admin, nil); r.Status != 422 {
 			t.Errorf("%s: got %d, want 422", q, r.Status)
