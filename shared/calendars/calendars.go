@@ -5,8 +5,6 @@
 package calendars
 
 import (
-	"strings"
-
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -46,30 +44,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.Many(out, res.Total, res.Next, page), nil
 }
 
-// parseFilter reads the list filters with the same reader as bodies, so a bad value is a 422
-// naming the parameter.
-func parseFilter(r *httpapi.Request) (domain.CalendarFilter, error) {
-	q := r.URL.Query()
-	if t := q.Get("tags"); t != "" && strings.Contains(t, ",") { // tags=1,2 as well as tags[]=1&tags[]=2
-		q["tags"] = strings.Split(t, ",")
-	}
-	rd := domain.NewReader(httpapi.QueryInput(q))
-	var f domain.CalendarFilter
-	if v := rd.String("name", domain.MaxNameLength); v.Present() {
-		f.Name = strings.TrimSpace(v.Value)
-	}
-	if v := rd.String("type", domain.MaxNameLength); v.Present() {
-		f.Type = &v.Value
-	}
-	if v := rd.Bool("is_private"); v.Present() {
-		f.IsPrivate = &v.Value
-	}
-	if v := rd.IDs("tags", domain.MaxTags); v.Present() {
-		f.Tags = v.Value
-	}
-	if v := rd.ID("created_by"); v.Present() {
-		f.CreatedBy = &v.Value
-	}
+func parseFilter(r *httpapi.Request) (domain.RecordFilter, error) {
+	rd := domain.NewReader(r.Query())
+	f := domain.ReadRecordFilter(rd)
 	if err := rd.Err(); err != nil {
 		return f, err
 	}

@@ -494,14 +494,3 @@ func periodElem(v any) (any, string) {
 	}
 	return nil, "The :attribute must be a number."
 }
-
-// CalendarFilter narrows a calendar list. Nil fields do not filter.
-type CalendarFilter struct {
-	Name      string // case-insensitive substring
-	Type      *string
-	IsPrivate *bool
-	Tags      []int64 // every one of these tags
-	CreatedBy *int64
-	// UpdatedAfter is the client's lastSync.
-	UpdatedAfter *time.Time
-}

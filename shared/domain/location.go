@@ -109,16 +109,10 @@ func CheckParent(field string, id int64, chain []AncestorLink, a Access) error {
 	return nil
 }
 
-// LocationFilter narrows a location list. Nil fields do not filter.
+// LocationFilter narrows a location list: the record filters and the parent.
 type LocationFilter struct {
-	Name      string // case-insensitive substring
-	Type      *string
-	IsPrivate *bool
-	Tags      []int64 // every one of these tags
-	ParentID  *int64
-	CreatedBy *int64
-	// UpdatedAfter is the client's lastSync.
-	UpdatedAfter *time.Time
+	RecordFilter
+	ParentID *int64
 }
 
 // ParentField names the field a body used for the parent: Kanka accepts both spellings.

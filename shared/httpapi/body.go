@@ -118,6 +118,12 @@ func formKeyLess(a, b string) bool {
 	return a < b
 }
 
-// QueryInput reads query parameters with the same rules as a form body, so list filters are
-// validated like any input.
-func QueryInput(q url.Values) domain.Input { return formInput(q) }
+// Query reads the query parameters with the same rules as a form body, so list filters are
+// validated like any input; tags=1,2 is a list, like tags[]=1&tags[]=2.
+func (r *Request) Query() domain.Input {
+	q := r.URL.Query()
+	if t := q.Get("tags"); strings.Contains(t, ",") {
+		q["tags"] = strings.Split(t, ",")
+	}
+	return formInput(q)
+}

@@ -4,8 +4,6 @@
 package locations
 
 import (
-	"strings"
-
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -48,33 +46,12 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.Many(out, res.Total, res.Next, page), nil
 }
 
-// parseFilter reads the list filters with the same reader as bodies, so a bad value is a 422
-// naming the parameter.
 func parseFilter(r *httpapi.Request) (domain.LocationFilter, error) {
-	q := r.URL.Query()
-	if t := q.Get("tags"); t != "" && strings.Contains(t, ",") { // tags=1,2 as well as tags[]=1&tags[]=2
-		q["tags"] = strings.Split(t, ",")
-	}
-	in := httpapi.QueryInput(q)
+	in := r.Query()
 	rd := domain.NewReader(in)
-	var f domain.LocationFilter
-	if v := rd.String("name", domain.MaxNameLength); v.Present() {
-		f.Name = strings.TrimSpace(v.Value)
-	}
-	if v := rd.String("type", domain.MaxNameLength); v.Present() {
-		f.Type = &v.Value
-	}
-	if v := rd.Bool("is_private"); v.Present() {
-		f.IsPrivate = &v.Value
-	}
-	if v := rd.IDs("tags", domain.MaxTags); v.Present() {
-		f.Tags = v.Value
-	}
+	f := domain.LocationFilter{RecordFilter: domain.ReadRecordFilter(rd)}
 	if v := rd.ID(domain.ParentField(in)); v.Present() {
 		f.ParentID = &v.Value
-	}
-	if v := rd.ID("created_by"); v.Present() {
-		f.CreatedBy = &v.Value
 	}
 	if err := rd.Err(); err != nil {
 		return f, err

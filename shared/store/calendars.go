@@ -165,26 +165,9 @@ func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calenda
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
-func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.CalendarFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
+func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.RecordFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
 	l := listSpec{pk: campaignPK(cid), prefix: calendarPrefix + "#", counterSK: calendarCounterSK, hidePrivate: hidePrivate}
-	if f.Name != "" {
-		l.where("contains('name_lc', ?)", strings.ToLower(f.Name))
-	}
-	if f.Type != nil {
-		l.where("'type' = ?", *f.Type)
-	}
-	if f.IsPrivate != nil {
-		l.where("'is_private' = ?", *f.IsPrivate)
-	}
-	for _, t := range f.Tags {
-		l.where("contains('tags', ?)", t)
-	}
-	if f.CreatedBy != nil {
-		l.where("'created_by' = ?", *f.CreatedBy)
-	}
-	if f.UpdatedAfter != nil {
-		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
-	}
+	l.recordFilter(f)
 	page, err := listPage[calendarItem](ctx, s, l, p)
 	out := domain.Page[domain.Calendar]{Total: page.Total, Next: page.Next, Items: make([]domain.Calendar, len(page.Items))}
 	for i, it := range page.Items {

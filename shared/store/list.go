@@ -153,6 +153,28 @@ func decodeCursor(c, prefix string) (string, bool) {
 	return prefix + pad(id), true
 }
 
+// recordFilter narrows the list by the filters every record list takes.
+func (l *listSpec) recordFilter(f domain.RecordFilter) {
+	if f.Name != "" {
+		l.where("contains('name_lc', ?)", strings.ToLower(f.Name))
+	}
+	if f.Type != nil {
+		l.where("'type' = ?", *f.Type)
+	}
+	if f.IsPrivate != nil {
+		l.where("'is_private' = ?", *f.IsPrivate)
+	}
+	for _, t := range f.Tags {
+		l.where("contains('tags', ?)", t)
+	}
+	if f.CreatedBy != nil {
+		l.where("'created_by' = ?", *f.CreatedBy)
+	}
+	if f.UpdatedAfter != nil {
+		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
+	}
+}
+
 // visibleTo narrows the list to the records the caller's visibility scope allows (see
 // domain.Access.VisibilityScope): any of `anyone`, or one of `own` created by uid.
 func (l *listSpec) visibleTo(anyone, own []domain.Visibility, uid int64) {

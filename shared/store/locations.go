@@ -120,26 +120,9 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 // ListLocations reads one page of the campaign's locations, ordered by id.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
 	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counterSK: locationCounterSK, hidePrivate: hidePrivate}
-	if f.Name != "" {
-		l.where("contains('name_lc', ?)", strings.ToLower(f.Name))
-	}
-	if f.Type != nil {
-		l.where("'type' = ?", *f.Type)
-	}
-	if f.IsPrivate != nil {
-		l.where("'is_private' = ?", *f.IsPrivate)
-	}
-	for _, t := range f.Tags {
-		l.where("contains('tags', ?)", t)
-	}
+	l.recordFilter(f.RecordFilter)
 	if f.ParentID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentID)
-	}
-	if f.CreatedBy != nil {
-		l.where("'created_by' = ?", *f.CreatedBy)
-	}
-	if f.UpdatedAfter != nil {
-		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
 	}
 	page, err := listPage[locationItem](ctx, s, l, p)
 	out := domain.Page[domain.Location]{Total: page.Total, Next: page.Next, Items: make([]domain.Location, len(page.Items))}
