@@ -1,0 +1,90 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/entityevents"
+	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+func registerAll(api *httpapi.API, st *store.Store) {
+	locations.Register(api, st)
+	calendars.Register(api, st)
+	entityevents.Register(api, st)
+	entitynotes.Register(api, st)
+}
+
+// FuzzNoRequestCausesA5xx sends arbitrary bodies, content types and queries to every family's
+// routes: whatever a client sends, the answer is never a 5xx (DynamoDB Local is up, so not even
+// a 503). `go test` runs the seeds; `go test -fuzz` explores.
+func FuzzNoRequestCausesA5xx(f *testing.F) {
+	e := apitest.New(f, registerAll)
+	seed := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, map[string]any{
+		"name": "C", "month_name": []string{"A", "B"}, "month_length": []int{30, 30}, "weekday": []string{"X", "Y"},
+		"moon_name": []string{"M"}, "moon_fullmoon": []string{"7.5"},
+	})
+	loc := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "L"})
+	if seed.Status != 200 || loc.Status != 200 {
+		f.Fatalf("seed: %d %d", seed.Status, loc.Status)
+	}
+	calEntity := seed.Data()["entity_id"]
+	paths := []string{
+		"/locations", "/locations/1", "/locations/1/map_points", "/locations/1/map_points/1",
+		"/calendars", "/calendars/1", "/calendars/1/advance", "/calendars/1/days",
+		fmt.Sprintf("/entities/%v/entity_events", calEntity), fmt.Sprintf("/entities/%v/entity_events/1", calEntity),
+		fmt.Sprintf("/entities/%v/entity_notes", calEntity), fmt.Sprintf("/entities/%v/entity_notes/1", calEntity),
+		fmt.Sprintf("/entities/%v/ages", calEntity),
+	}
+	methods := []string{"POST", "PATCH", "PUT", "GET", "DELETE"}
+	for _, s := range []struct {
+		route, method, ctype uint8
+		query, body          string
+	}{
+		{0, 0, 0, "", `{"name":"x","tags":[1,2],"parent_location_id":1}`},
+		{2, 0, 0, "", `{"name":"p","axis_x":1,"axis_y":2,"colour":"#fff000","shape":"circle","size":"small","icon":"pin"}`},
+		{4, 0, 0, "", `{"name":"c","month_name":["a","b"],"month_length":[1e9,-1],"weekday":["x"],"moon_fullmoon":["0.00000000001"]}`},
+		{5, 1, 0, "", `{"leap_year_month":99,"has_leap_year":"1","current_day":31,"year_number":[1],"year_name":[]}`},
+		{6, 0, 0, "", `{"days":"999999999999"}`},
+		{7, 3, 0, "from=-999999999-1-1&to=999999999-1-1", ""},
+		{8, 0, 0, "", `{"name":"e","day":1,"month":1,"year":1,"length":1,"recurring_periodicity":"1_waxing_gibbous","recurring_until":-5}`},
+		{10, 0, 1, "", "name=n&entry=%3Cscript%3E&settings[collapsed]=1&visibility_id=9"},
+		{0, 3, 0, "name=%ff&tags=1,x&page=-1&limit=0&lastSync=2019-03-21T19:17:42.207577Z[UTC]&cursor=%00", ""},
+		{1, 1, 2, "", "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nZ\r\n--b--\r\n"},
+		{3, 2, 0, "", `{"target_entity_id":9007199254740993}`},
+		{9, 1, 3, "", "\x00\xff{"},
+	} {
+		f.Add(s.route, s.method, s.ctype, s.query, s.body)
+	}
+	types := []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=b", "", "text/plain", "application/vnd.api+json"}
+	f.Fuzz(func(t *testing.T, route, method, ctype uint8, query, body string) {
+		path := apitest.Path(e.Campaign, paths[int(route)%len(paths)])
+		if query != "" {
+			path += "?" + strings.ReplaceAll(url.PathEscape(query), "%3D", "=")
+		}
+		req, err := http.NewRequest(methods[int(method)%len(methods)], e.Server.URL+path, strings.NewReader(body))
+		if err != nil {
+			return // not a request a client can send
+		}
+		req.Header.Set("Authorization", "Bearer "+e.Admin)
+		if ct := types[int(ctype)%len(types)]; ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode >= 500 || res.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("%s %s (%q): %d %q", req.Method, path, body, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+	})
+}
