@@ -121,14 +121,15 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 	return wrap(err)
 }
 
-// CampaignAccess reads the campaign and the user's membership in one BatchGetItem. A missing
-// campaign is (nil, nil, nil); a missing membership is a nil *Membership.
+// CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
+// consistent so that a membership change applies to the very next request. A missing campaign
+// is (nil, nil, nil); a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64) (*domain.Campaign, *domain.Membership, error) {
 	var items []dynamo.Item
 	err := s.table.Batch("pk", "sk").Get(
 		dynamo.Keys{campaignPK(cid), metaSK},
 		dynamo.Keys{campaignPK(cid), memberSK(uid)},
-	).All(ctx, &items)
+	).Consistent(true).All(ctx, &items)
 	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
 		return nil, nil, wrap(err)
 	}
@@ -167,10 +168,11 @@ func (s *Store) PutToken(ctx context.Context, t domain.Token) error {
 	return wrap(s.table.Put(item).If("attribute_not_exists(pk)").Run(ctx))
 }
 
-// GetToken implements domain.TokenStore.
+// GetToken implements domain.TokenStore; strongly consistent, so a revocation is seen at once
+// (on AWS the authorizer's cache still answers for its TTL).
 func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
 	var it tokenItem
-	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").One(ctx, &it)
+	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").Consistent(true).One(ctx, &it)
 	if errors.Is(err, dynamo.ErrNotFound) {
 		return nil, nil
 	}
