@@ -1,34 +1,18 @@
 package calendars_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
-// The benchmarks call the shared handler directly (as the Lambda adapter does) against
-// DynamoDB Local, so they measure our code plus real storage round trips.
-func benchRequest(b *testing.B, e *apitest.Env, path string) {
-	req := httptest.NewRequest("GET", path, nil)
-	req.Header.Set("Authorization", "Bearer "+e.Admin)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		w := httptest.NewRecorder()
-		e.API.ServeHTTP(w, req)
-		if w.Code != http.StatusOK {
-			b.Fatalf("%d %s", w.Code, w.Body)
-		}
-	}
-}
+// Benchmarks go through the API handler against DynamoDB Local (apitest.Env.Bench).
 
 func BenchmarkCalendarShow(b *testing.B) {
 	e := apitest.New(b, calendars.Register)
 	id := create(b, e, e.Campaign, e.Admin, fullBody())
-	benchRequest(b, e, cal(e.Campaign, id))
+	e.Bench(b, cal(e.Campaign, id))
 }
 
 // BenchmarkCalendarDays1000ThreeMoons is the largest day view: 1000 days of a calendar with
@@ -43,5 +27,5 @@ func BenchmarkCalendarDays1000ThreeMoons(b *testing.B) {
 	if r := e.Do("GET", path, e.Admin, nil); r.Status != 200 || len(r.List()) != 1000 {
 		b.Fatalf("%d, %d days", r.Status, len(r.List()))
 	}
-	benchRequest(b, e, path)
+	e.Bench(b, path)
 }

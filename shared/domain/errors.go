@@ -5,7 +5,6 @@ package domain
 
 import (
 	"errors"
-	"fmt"
 )
 
 // Error codes. The HTTP layer maps each to one status in one place.
@@ -31,11 +30,6 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-// Errorf returns an *Error with a formatted message.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
 
 // Standard messages, as Kanka words them.
 var (

@@ -25,18 +25,6 @@ func Register(api *httpapi.API, st *store.Store) {
 
 type handlers struct{ st *store.Store }
 
-func (h handlers) visibleEntity(r *httpapi.Request) (*domain.Entity, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return nil, err
-	}
-	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, eid)
-	if err != nil {
-		return nil, err
-	}
-	return e, r.Access.SeeEntity(e)
-}
-
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
 func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Event, error) {
 	eid, err := r.PathID("entity_id")
@@ -61,7 +49,7 @@ func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Even
 }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := h.visibleEntity(r)
+	e, err := r.VisibleEntity(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -140,7 +128,7 @@ func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := r.Access.CanWrite(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	e, err := h.visibleEntity(r)
+	e, err := r.VisibleEntity(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -216,7 +204,7 @@ type ageJSON struct {
 // ages answers, for each visible calendar on which the entity has a visible birth or death
 // event, its age (at death, or else on the calendar's current date) and the years since death.
 func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := h.visibleEntity(r)
+	e, err := r.VisibleEntity(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

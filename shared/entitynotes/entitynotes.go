@@ -22,19 +22,6 @@ func Register(api *httpapi.API, st *store.Store) {
 
 type handlers struct{ st *store.Store }
 
-// visibleEntity reads the entity of the path; a hidden one is a 404 like a missing one.
-func (h handlers) visibleEntity(r *httpapi.Request) (*domain.Entity, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return nil, err
-	}
-	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, eid)
-	if err != nil {
-		return nil, err
-	}
-	return e, r.Access.SeeEntity(e)
-}
-
 // visibleNote reads a note and its entity in one round trip: both must be visible.
 func (h handlers) visibleNote(r *httpapi.Request) (*domain.Note, error) {
 	eid, err := r.PathID("entity_id")
@@ -59,7 +46,7 @@ func (h handlers) visibleNote(r *httpapi.Request) (*domain.Note, error) {
 }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := h.visibleEntity(r)
+	e, err := r.VisibleEntity(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -99,7 +86,7 @@ func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := r.Access.CanWrite(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	e, err := h.visibleEntity(r)
+	e, err := r.VisibleEntity(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

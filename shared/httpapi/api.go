@@ -223,8 +223,24 @@ func (r *Request) PathID(name string) (int64, error) {
 	return id, nil
 }
 
+// EntityReader reads one entity of a campaign (the store does).
+type EntityReader interface {
+	GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error)
+}
+
+// VisibleEntity reads the entity of the path ({entity_id}), the parent of entity events and
+// notes; one the caller may not see is a 404 like a missing one.
+func (r *Request) VisibleEntity(entities EntityReader) (*domain.Entity, error) {
+	eid, err := r.PathID("entity_id")
+	if err != nil {
+		return nil, err
+	}
+	e, err := entities.GetEntity(r.Context(), r.Access.CampaignID, eid)
+	if err != nil {
+		return nil, err
+	}
+	return e, r.Access.SeeEntity(e)
+}
+
 // Input decodes the write body.
 func (r *Request) Input() (domain.Input, error) { return decodeInput(r.Request) }
-
-// Now is the time the request was received.
-func (r *Request) Now() time.Time { return r.now }

@@ -31,7 +31,7 @@ func decodeInput(r *http.Request) (domain.Input, error) {
 		return nil, errTooLarge
 	}
 	if err != nil {
-		return nil, domain.Errorf(domain.EInvalid, "The request body could not be read.")
+		return nil, domain.Invalid("body", "The request body could not be read.")
 	}
 	ct := r.Header.Get("Content-Type")
 	media, params, _ := mime.ParseMediaType(ct)

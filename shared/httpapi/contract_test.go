@@ -48,6 +48,9 @@ func TestHTTPContract(t *testing.T) {
 		{"JSON without a content type", "PATCH", one, e.Admin, "", `{"type":"Keep"}`, 200, nil, `"type":"Keep"`},
 		{"form body", "PATCH", one, e.Admin, "application/x-www-form-urlencoded", url.Values{"type": {"Tower"}, "tags[0]": {"3"}, "tags[1]": {"1"}}.Encode(), 200, nil, `"tags":[3,1]`},
 		{"XML body", "PATCH", one, e.Admin, "application/xml", `<type>x</type>`, 415, nil, `"message"`},
+		{"multipart form body", "PATCH", one, e.Admin, "multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; name=\"type\"\r\n\r\nArchive\r\n--b--\r\n", 200, nil, `"type":"Archive"`},
+		{"multipart without a boundary", "PATCH", one, e.Admin, "multipart/form-data", "x", 422, nil, `"body"`},
+		{"per_page is limit's alias", "GET", base + "?per_page=1", e.Admin, "", "", 200, nil, `"per_page":1`},
 		{"body on GET is ignored", "GET", one, e.Admin, "text/plain", "garbage", 200, nil, `"id":1`},
 		{"body on DELETE is ignored", "DELETE", base + "/999", e.Admin, "text/plain", "garbage", 404, nil, `"message":"Not found."`},
 	}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -108,21 +109,13 @@ func baseURL(r *http.Request) string {
 }
 
 func pageURL(base string, q url.Values, page int, cursor string) string {
-	q = cloneValues(q)
+	q = maps.Clone(q) // Set and Del replace whole entries: a shallow copy is enough
 	q.Set("page", strconv.Itoa(page))
 	q.Del("cursor")
 	if cursor != "" {
 		q.Set("cursor", cursor)
 	}
 	return base + "?" + q.Encode()
-}
-
-func cloneValues(q url.Values) url.Values {
-	c := make(url.Values, len(q))
-	for k, v := range q {
-		c[k] = append([]string(nil), v...)
-	}
-	return c
 }
 
 // Page reads page, limit (or per_page) and cursor. Bad values fall back to the defaults, as

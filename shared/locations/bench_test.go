@@ -2,8 +2,6 @@ package locations_test
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -11,21 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
-// The benchmarks call the shared handler directly (as the Lambda adapter does) against
-// DynamoDB Local, so they measure our code plus real storage round trips.
-func benchRequest(b *testing.B, e *apitest.Env, path string) {
-	req := httptest.NewRequest("GET", path, nil)
-	req.Header.Set("Authorization", "Bearer "+e.Admin)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		w := httptest.NewRecorder()
-		e.API.ServeHTTP(w, req)
-		if w.Code != http.StatusOK {
-			b.Fatalf("%d %s", w.Code, w.Body)
-		}
-	}
-}
+// Benchmarks go through the API handler against DynamoDB Local (apitest.Env.Bench).
 
 func BenchmarkLocationShow(b *testing.B) {
 	e := apitest.New(b, locations.Register)
@@ -33,7 +17,7 @@ func BenchmarkLocationShow(b *testing.B) {
 	if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
 		b.Fatal(err)
 	}
-	benchRequest(b, e, apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", l.ID)))
+	e.Bench(b, apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", l.ID)))
 }
 
 func BenchmarkLocationListPage(b *testing.B) {
@@ -44,5 +28,5 @@ func BenchmarkLocationListPage(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	benchRequest(b, e, apitest.Path(e.Campaign, "/locations?limit=45"))
+	e.Bench(b, apitest.Path(e.Campaign, "/locations?limit=45"))
 }

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -97,13 +95,6 @@ func campaignPK(cid int64) string             { return "CAMPAIGN#" + pad(cid) }
 func recordSK(prefix string, id int64) string { return prefix + "#" + pad(id) }
 func childPK(cid int64, parent string, id int64) string {
 	return campaignPK(cid) + "#" + parent + "#" + pad(id)
-}
-
-// idFromSK reads the id back out of a record key.
-func idFromSK(sk string) int64 {
-	i := strings.LastIndexByte(sk, '#')
-	n, _ := strconv.ParseInt(sk[i+1:], 10, 64)
-	return n
 }
 
 const (

@@ -40,9 +40,6 @@ func Main(m *testing.M) int {
 	return m.Run()
 }
 
-// Endpoint is the DynamoDB Local URL of this run.
-func Endpoint() string { return endpoint }
-
 // start runs scripts/dynamodb-local.sh (which installs what is missing) on a free port.
 func start() (string, func(), error) {
 	root, err := moduleRoot()
