@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net"
 	"net/http"
 	"sort"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
 // Prefix is the path every route lives under.
@@ -37,6 +39,9 @@ type Options struct {
 	// RateLimit is requests per user per minute (default 90).
 	RateLimit int
 	Now       func() time.Time
+	// Timeout is the per-request deadline (DefaultTimeout when zero, none when negative).
+	Timeout time.Duration
+	Logger  *slog.Logger // the request log (slog.Default() when nil)
 }
 
 // API is the shared front of every family.
@@ -54,6 +59,9 @@ func New(opts Options) *API {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
 	}
 	a := &API{opts: opts, mux: http.NewServeMux(), methods: map[string][]string{}, limiter: newLimiter(opts.RateLimit, opts.Now)}
 	a.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, domain.ErrNotFound) })
@@ -101,6 +109,7 @@ func (a *API) enter(r *http.Request) (*Request, error) {
 	if err != nil || cid < 1 || cid > domain.MaxID {
 		return nil, domain.ErrNotFound
 	}
+	telemetry.From(r.Context()).Campaign(cid)
 	c, m, err := a.opts.Campaigns.CampaignAccess(r.Context(), cid, uid)
 	if err != nil {
 		return nil, err
@@ -135,12 +144,11 @@ type ctxKey struct{}
 
 func userID(ctx context.Context) int64 { id, _ := ctx.Value(ctxKey{}).(int64); return id }
 
-// ServeHTTP runs the shared middleware, then routes.
-func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// serve runs the shared middleware, then routes (ServeHTTP wraps it).
+func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id")
-	h.Set("X-Request-Id", requestID(r))
 
 	// A trailing slash is accepted on every path.
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
@@ -166,6 +174,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	telemetry.From(r.Context()).User(uid)
 	if err := a.limiter.take(w, "user:"+strconv.FormatInt(uid, 10)); err != nil {
 		writeError(w, r, err)
 		return

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -45,12 +45,9 @@ func ConfigFromEnv(getenv func(string) string) Config {
 // uses fixed dummy credentials, which DynamoDB Local accepts.
 func LoadAWSConfig(ctx context.Context, c Config) (aws.Config, error) {
 	opts := []func(*config.LoadOptions) error{
-		config.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) {
-				o.MaxAttempts = 5
-				dynamo.RetryTxConflicts(o)
-			})
-		}),
+		config.WithRetryer(newRetryer),
+		config.WithHTTPClient(newHTTPClient()),
+		config.WithAPIOptions([]func(*middleware.Stack) error{countCalls}),
 	}
 	if c.Region != "" {
 		opts = append(opts, config.WithRegion(c.Region))
@@ -177,8 +174,8 @@ func wrap(err error) error {
 	return err
 }
 
-func unavailable(err error) error {
-	slog.Warn("dynamodb unavailable", "err", err)
+// unavailable drops the cause: the request log line reports it (telemetry.Record.DBCall).
+func unavailable(error) error {
 	return domain.ErrUnavailable
 }
 

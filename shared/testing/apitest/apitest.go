@@ -39,11 +39,30 @@ type Env struct {
 	AdminID, Admin2ID, MemberID, Member2ID, ViewerID, OutsiderID int64
 }
 
+// Option adjusts an Env before it starts.
+type Option func(*options)
+
+type options struct {
+	sdk []func(*aws.Config)
+	api []func(*httpapi.Options)
+}
+
+// WithSDK adjusts the SDK configuration of the API's store (not of authentication), e.g. to put
+// a faultproxy in front of DynamoDB Local.
+func WithSDK(f func(*aws.Config)) Option { return func(o *options) { o.sdk = append(o.sdk, f) } }
+
+// WithAPI adjusts the API's options, e.g. its logger.
+func WithAPI(f func(*httpapi.Options)) Option { return func(o *options) { o.api = append(o.api, f) } }
+
 // New starts an API with register's routes.
-func New(t testing.TB, register func(*httpapi.API, *store.Store)) *Env {
+func New(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Option) *Env {
 	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	e := &Env{T: t, Counter: &dynamotest.Counter{}}
-	e.Store, e.Config = dynamotest.NewStore(t, func(c *aws.Config) { e.Counter.Attach(c) })
+	e.Store, e.Config = dynamotest.NewStore(t, append([]func(*aws.Config){func(c *aws.Config) { e.Counter.Attach(c) }}, o.sdk...)...)
 	ctx := context.Background()
 	user := func(name string) (int64, string) {
 		u, err := e.Store.EnsureUser(ctx, name)
@@ -83,7 +102,11 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store)) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.API = httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30})
+	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30}
+	for _, f := range o.api {
+		f(&apiOpts)
+	}
+	e.API = httpapi.New(apiOpts)
 	register(e.API, e.Store)
 	e.Server = httptest.NewServer(e.API)
 	t.Cleanup(e.Server.Close)
