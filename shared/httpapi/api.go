@@ -50,6 +50,7 @@ type API struct {
 	mux     *http.ServeMux
 	methods map[string][]string // path pattern -> methods registered on it
 	limiter *limiter
+	public  *http.ServeMux // routes without a token (HandlePublic)
 }
 
 // New builds an API; families then Handle their routes on it.
@@ -164,6 +165,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	if a.servePublic(w, r) {
+		return
+	}
 
 	// Failed authentication is limited per client address, so that bad tokens cost little.
 	uid, err := a.opts.Identify(r)

@@ -65,7 +65,7 @@ func TestOneLogLinePerRequest(t *testing.T) {
 	e := apitest.New(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		api.Handle("GET", "/boom", func(*httpapi.Request) (httpapi.Reply, error) { panic("deliberate") })
-	}, withLog(&logs))
+	}, withLog(&logs), apitest.WithoutOpenAPI())
 	base := apitest.Path(e.Campaign, "/locations")
 	if r := e.Do("POST", base, e.Admin, map[string]any{"name": "Candlekeep"}); r.Status != 200 {
 		t.Fatal(r.Raw)

@@ -31,6 +31,8 @@ type Env struct {
 	API     *httpapi.API
 	Counter *dynamotest.Counter // DynamoDB calls of the API, authentication aside
 
+	checkOpenAPI bool // every response is checked against the OpenAPI document
+
 	Campaign       int64 // private campaign
 	PublicCampaign int64
 	OtherCampaign  int64 // private campaign the cast does not belong to (its admin is Stranger)
@@ -43,9 +45,14 @@ type Env struct {
 type Option func(*options)
 
 type options struct {
-	sdk []func(*aws.Config)
-	api []func(*httpapi.Options)
+	sdk       []func(*aws.Config)
+	api       []func(*httpapi.Options)
+	noOpenAPI bool
 }
+
+// WithoutOpenAPI skips checking responses against the OpenAPI document: only for tests that
+// register routes of their own.
+func WithoutOpenAPI() Option { return func(o *options) { o.noOpenAPI = true } }
 
 // WithSDK adjusts the SDK configuration of the API's store (not of authentication), e.g. to put
 // a faultproxy in front of DynamoDB Local.
@@ -61,7 +68,7 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Option
 	for _, opt := range opts {
 		opt(&o)
 	}
-	e := &Env{T: t, Counter: &dynamotest.Counter{}}
+	e := &Env{T: t, Counter: &dynamotest.Counter{}, checkOpenAPI: !o.noOpenAPI}
 	e.Store, e.Config = dynamotest.NewStore(t, append([]func(*aws.Config){func(c *aws.Config) { e.Counter.Attach(c) }}, o.sdk...)...)
 	ctx := context.Background()
 	user := func(name string) (int64, string) {
@@ -195,6 +202,9 @@ func (e *Env) DoRaw(method, path, token, contentType string, body io.Reader) Res
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
+	if e.checkOpenAPI {
+		CheckOpenAPI(e.T, req, res.StatusCode, res.Header, raw)
+	}
 	out := Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
 	if len(raw) > 0 && method != http.MethodHead {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {
