@@ -14,7 +14,7 @@ type recorder struct {
 	errs []string
 }
 
-func (r *recorder) Helper()                       {}
+func (r *recorder) Helper()                      {}
 func (r *recorder) Errorf(f string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(f, args...)) }
 func (r *recorder) Fatalf(f string, args ...any) { r.Errorf(f, args...) }
 
