@@ -25,9 +25,6 @@ func (h handlers) retreat(r *httpapi.Request) (httpapi.Reply, error) { return h.
 // move shifts the current date by the body's `days` (default 1) in direction sign, with the
 // same conditional write and retries as an update.
 func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
 	in, err := r.Input()
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -40,18 +37,7 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 	if err := rd.Err(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	return h.write(r, func(prev, next *domain.Calendar) error {
-		eng, err := prev.Engine()
-		if err != nil {
-			return err
-		}
-		d, err := eng.AddDays(prev.Date, sign*n)
-		if err != nil {
-			return domain.Invalid("days", "The days would move the current date out of the calendar's range.")
-		}
-		next.Date = d
-		return nil
-	})
+	return h.kind.Write(r, func(_ httpapi.None, _, next *domain.Calendar) error { return next.Move(sign * n) })
 }
 
 // dayJSON is one day of the day view.
@@ -90,7 +76,7 @@ type dayEventJSON struct {
 // days answers GET calendars/{id}/days?from=Y-M-D&to=Y-M-D: each day's weekday, month, season,
 // moon phases and events. from defaults to the current date and to to from.
 func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
-	c, err := h.visibleCalendar(r)
+	_, c, err := h.visibleCalendar(r)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
@@ -14,17 +13,8 @@ import (
 // seasons, moons, leap rule) and its current date. The engine (package calendar) does every
 // date computation; Engine builds it from the record.
 type Calendar struct {
-	ID               int64
-	CampaignID       int64
-	EntityID         int64
-	Name             string
-	Entry            string
-	Type             string
-	ImageURL         string
-	IsPrivate        bool
-	Tags             []int64
-	EntityImageUUID  string
-	EntityHeaderUUID string
+	Meta
+	Owner
 
 	// Date is the current date, always valid in the calendar.
 	Date     calendar.Date
@@ -43,13 +33,6 @@ type Calendar struct {
 	LeapYearMonth  int
 	LeapYearOffset int
 	LeapYearStart  int64
-
-	CreatedAt time.Time
-	UpdatedAt time.Time
-	CreatedBy int64
-	UpdatedBy int64
-	// Version counts writes; every update is conditional on the version it read.
-	Version int64
 }
 
 // Limits on a calendar's structures. With names of at most MaxNameLength bytes and the entry
@@ -89,10 +72,25 @@ func (c *Calendar) Definition() calendar.Definition {
 // here means the record is corrupt.
 func (c *Calendar) Engine() (*calendar.Calendar, error) { return calendar.New(c.Definition()) }
 
+// Move shifts the current date by days (back when negative); a date beyond the calendar's
+// range is refused, naming the days.
+func (c *Calendar) Move(days int64) error {
+	eng, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	d, err := eng.AddDays(c.Date, days)
+	if err != nil {
+		return Invalid("days", "The days would move the current date out of the calendar's range.")
+	}
+	c.Date = d
+	return nil
+}
+
 // Clone copies c deeply enough that changing the copy leaves c alone.
 func (c *Calendar) Clone() *Calendar {
 	d := *c
-	d.Tags = append([]int64(nil), c.Tags...)
+	d.Owner = c.Owner.clone()
 	d.Months = append([]calendar.Month(nil), c.Months...)
 	d.Weekdays = append([]string(nil), c.Weekdays...)
 	d.Seasons = append([]calendar.Season(nil), c.Seasons...)
@@ -113,26 +111,8 @@ func (c *Calendar) Clone() *Calendar {
 // by building the engine, and its current date must exist in it.
 func (c *Calendar) Apply(in Input, a Access) error {
 	r := NewReader(in)
-	if f := r.String("name", MaxNameLength); f.Set {
-		c.Name = strings.TrimSpace(f.Value)
-	}
-	if f := readEntry(r); f.Set {
-		c.Entry = f.Value
-	}
-	if f := r.String("type", MaxNameLength); f.Set {
-		c.Type = strings.TrimSpace(f.Value)
-	}
-	if f := r.IDs("tags", MaxTags); f.Set && !r.Errs.Has("tags") {
-		c.Tags = f.Value
-	}
-	if f := r.Bool("is_private"); f.Present() {
-		c.IsPrivate = f.Value
-	}
-	if f := readURL(r, "image_url"); f.Set {
-		c.ImageURL = f.Value
-	}
-	readGalleryImages(r, a, &c.EntityImageUUID, &c.EntityHeaderUUID)
-	r.Required("name", c.Name != "")
+	was := c.IsPrivate
+	c.applyOwner(r, a)
 
 	// Everything below shapes the calendar; the engine only judges it when it was read cleanly.
 	before := len(r.Errs.Fields())
@@ -144,7 +124,7 @@ func (c *Calendar) Apply(in Input, a Access) error {
 	if r.Errs.Empty() {
 		c.checkSize(r)
 	}
-	return r.Err()
+	return finish(r, a, was, c.IsPrivate)
 }
 
 // applyStructures reads the parallel arrays.

@@ -72,7 +72,8 @@ type Request struct {
 type HandlerFunc func(r *Request) (Reply, error)
 
 // Handle registers fn for method and a path relative to the campaign prefix, e.g.
-// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too.
+// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too; every other method writes,
+// so the caller's write access is checked here, before fn runs.
 func (a *API) Handle(method, path string, fn HandlerFunc) {
 	pattern := Prefix + path
 	if _, seen := a.methods[pattern]; !seen {
@@ -84,6 +85,12 @@ func (a *API) Handle(method, path string, fn HandlerFunc) {
 		if err != nil {
 			writeError(w, r, err)
 			return
+		}
+		if method != http.MethodGet {
+			if err := req.Access.CanWrite(); err != nil {
+				writeError(w, r, err)
+				return
+			}
 		}
 		reply, err := fn(req)
 		if err != nil {

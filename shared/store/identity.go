@@ -80,8 +80,8 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		if err == nil {
 			return domain.User{ID: u.ID, Name: name}, nil
 		}
-		if wrap(err) != domain.ErrConflict { // a concurrent creator won: read theirs
-			return domain.User{}, wrap(err)
+		if err = wrap(err); err != domain.ErrConflict { // a concurrent creator won: read theirs
+			return domain.User{}, err
 		}
 	}
 	return domain.User{}, domain.ErrConflict
@@ -115,10 +115,7 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 		Put(s.table.Put(item)).
 		Put(s.table.Put(memberItem{PK: userPK(m.UserID), SK: campaignPK(m.CampaignID), CampaignID: m.CampaignID, UserID: m.UserID, Role: item.Role})).
 		Run(ctx)
-	if wrap(err) == domain.ErrConflict {
-		return domain.ErrNotFound // the campaign does not exist
-	}
-	return wrap(err)
+	return conflictIsNotFound(err) // a failed check: the campaign does not exist
 }
 
 // CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
