@@ -132,7 +132,9 @@ func TestPaginationFollowsNextLinks(t *testing.T) {
 func TestListFilters(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	parent := int64(1)
-	createMany(t, e, e.Campaign, 1, func(int) domain.Location { return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Root"}} })
+	createMany(t, e, e.Campaign, 1, func(int) domain.Location {
+		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Root"}}
+	})
 	fixtures := []domain.Location{
 		{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Waterdeep", Type: "City", Tags: []int64{1, 2}}, ParentID: &parent},
 		{Meta: domain.Meta{CreatedBy: e.MemberID}, Owner: domain.Owner{Name: "Deepwater Isle", Type: "Island", Tags: []int64{2}}},
