@@ -70,21 +70,6 @@ func (c *Calendar) Definition() calendar.Definition {
 // here means the record is corrupt.
 func (c *Calendar) Engine() (*calendar.Calendar, error) { return calendar.New(c.Definition()) }
 
-// Move shifts the current date by days (back when negative); a date beyond the calendar's
-// range is refused, naming the days.
-func (c *Calendar) Move(days int64) error {
-	eng, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	d, err := eng.AddDays(c.Date, days)
-	if err != nil {
-		return Invalid("days", "The days would move the current date out of the calendar's range.")
-	}
-	c.Date = d
-	return nil
-}
-
 // Clone copies c deeply enough that changing the copy leaves c alone.
 func (c *Calendar) Clone() *Calendar {
 	d := *c
@@ -229,35 +214,6 @@ func (c *Calendar) applySettings(r *Reader) {
 	}
 	if f := r.Int("current_day", 1, maxInt32); f.Present() {
 		c.Date.Day = int(f.Value)
-	}
-}
-
-// check builds the engine of the merged calendar and reports its problems and a current date
-// that does not exist in it.
-func (c *Calendar) check(r *Reader) {
-	eng, err := c.Engine()
-	if err != nil {
-		if ve, ok := err.(*calendar.ValidationError); ok {
-			for _, p := range ve.Problems {
-				r.Errs.Add(p.Field, p.Message)
-			}
-			return
-		}
-		r.Errs.Add("month_name", "The calendar is invalid.")
-		return
-	}
-	d := c.Date
-	switch {
-	case eng.Valid(d):
-		return
-	case d.Month < 1 || d.Month > eng.MonthCount():
-		r.Errs.Add("current_month", "The current month must be a month of the calendar.")
-	case eng.DaysInMonth(d.Year, d.Month) == 0:
-		r.Errs.Add("current_year", "The current year does not exist in the calendar.")
-	case d.Day > eng.DaysInMonth(d.Year, d.Month):
-		r.Errs.Add("current_day", "The current day must be a day of the current month.")
-	default:
-		r.Errs.Add("current_year", "The current year is out of range.")
 	}
 }
 

@@ -156,37 +156,6 @@ func sentAny(in Input, names []string) bool {
 	return false
 }
 
-// CheckOnCalendar validates what depends on the event's calendar c (nil when there is none):
-// the caller may see it, the date exists in that year, a moon recurrence names a moon of it,
-// and recurring_until is not before the start.
-func (ev *Event) CheckOnCalendar(c *Calendar, a Access) error {
-	if c == nil || !a.CanSee(c.IsPrivate) {
-		return Invalid("calendar_id", "The selected calendar id is invalid.")
-	}
-	cal, err := c.Engine()
-	if err != nil {
-		return err
-	}
-	var f FieldErrors
-	switch {
-	case ev.Date.Month < 1 || ev.Date.Month > cal.MonthCount():
-		f.Add("month", "The selected month is invalid.")
-	case !cal.Valid(ev.Date):
-		if ev.Date.Year == 0 && cal.Definition().SkipYearZero {
-			f.Add("year", "The year does not exist in this calendar.")
-		} else {
-			f.Add("day", "The day does not exist in that month of that year.")
-		}
-	}
-	if err := cal.CheckRecurrence(ev.Recurrence); err != nil {
-		f.Add("recurring_periodicity", "The selected recurring periodicity is invalid.")
-	}
-	if ev.RecurringUntil != nil && *ev.RecurringUntil < ev.Date.Year {
-		f.Add("recurring_until", "The recurring until must be at least the year of the event.")
-	}
-	return f.Err()
-}
-
 // CanSeeEvent reports whether the caller may see ev itself: is_private and visibility both
 // apply (its entity's visibility is checked apart).
 func (a Access) CanSeeEvent(ev *Event) bool {
