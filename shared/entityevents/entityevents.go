@@ -29,35 +29,15 @@ type handlers struct{ st *store.Store }
 
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
 func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Event, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return nil, nil, err
-	}
-	id, err := r.PathID("id")
-	if err != nil {
-		return nil, nil, err
-	}
-	e, ev, err := h.st.GetEventAndEntity(r.Context(), r.Access.CampaignID, eid, id)
-	if err == nil {
-		err = r.Access.SeeEntity(e)
-	}
-	if err == nil && !r.Access.CanSeeEvent(ev) {
-		err = domain.ErrNotFound
-	}
-	return e, ev, err
+	return httpapi.EntityRecord(r, h.st.GetEventAndEntity, r.Access.CanSeeEvent)
 }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := r.VisibleEntity(h.st)
+	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	since, err := r.LastSync()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	res, err := h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, domain.ChildFilter{UpdatedAfter: since}, page)
+	res, err := h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

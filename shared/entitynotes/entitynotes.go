@@ -35,35 +35,17 @@ type handlers struct{ st *store.Store }
 
 // visibleNote reads a note and its entity in one round trip: both must be visible.
 func (h handlers) visibleNote(r *httpapi.Request) (*domain.Entity, *domain.Note, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return nil, nil, err
-	}
-	id, err := r.PathID("id")
-	if err != nil {
-		return nil, nil, err
-	}
-	e, n, err := h.st.GetNoteAndEntity(r.Context(), r.Access.CampaignID, eid, id)
-	if err == nil {
-		err = r.Access.SeeEntity(e)
-	}
-	if err == nil && !r.Access.CanSeeVisibility(n.Visibility, n.CreatedBy) {
-		err = domain.ErrNotFound
-	}
-	return e, n, err
+	return httpapi.EntityRecord(r, h.st.GetNoteAndEntity, func(n *domain.Note) bool {
+		return r.Access.CanSeeVisibility(n.Visibility, n.CreatedBy)
+	})
 }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := r.VisibleEntity(h.st)
+	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	since, err := r.LastSync()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	res, err := h.st.ListNotes(r.Context(), r.Access.CampaignID, e.ID, r.Access, domain.ChildFilter{UpdatedAfter: since}, page)
+	res, err := h.st.ListNotes(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -146,13 +145,9 @@ func (s *Store) UpdateCalendar(ctx context.Context, prev, next *domain.Calendar)
 // calendar), so a delete that fails half-way is finished by retrying it; the calendar, its
 // entity and the total then go in one transaction conditional on the version read.
 func (s *Store) DeleteCalendar(ctx context.Context, c *domain.Calendar) error {
-	var g errgroup.Group
-	g.Go(func() error { return s.deletePartition(ctx, childPK(c.CampaignID, entityPrefix, c.EntityID)) })
-	g.Go(func() error { return s.deleteCalendarEvents(ctx, c) })
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	return s.deleteOwner(ctx, calendarKind, &c.Meta, &c.Owner)
+	return s.deleteOwner(ctx, calendarKind, &c.Meta, &c.Owner,
+		func() error { return s.deletePartition(ctx, entityPK(c.CampaignID, c.EntityID)) },
+		func() error { return s.deleteCalendarEvents(ctx, c) })
 }
 
 // deleteCalendarEvents deletes the entity events of other entities that use calendar c, found

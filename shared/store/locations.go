@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/guregu/dynamo/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -108,14 +107,10 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 // delete that fails half-way is finished by retrying it; the location, its entity and the total
 // then go in one transaction conditional on the version read.
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	var g errgroup.Group
-	g.Go(func() error { return s.orphanChildren(ctx, l) })
-	g.Go(func() error { return s.deletePartition(ctx, childPK(l.CampaignID, locationPrefix, l.ID)) })
-	g.Go(func() error { return s.deletePartition(ctx, childPK(l.CampaignID, entityPrefix, l.EntityID)) })
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner)
+	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner,
+		func() error { return s.orphanChildren(ctx, l) },
+		func() error { return s.deletePartition(ctx, mapPointsPK(l.CampaignID, l.ID)) },
+		func() error { return s.deletePartition(ctx, entityPK(l.CampaignID, l.EntityID)) })
 }
 
 // orphanChildren makes the children of l roots, as Kanka does, found through the parent index.

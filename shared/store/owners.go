@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -58,8 +60,16 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 }
 
 // deleteOwner deletes the record, its entity and its count, on condition of the version read.
-// What hangs from the entity is the caller's cascade, run before.
-func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner) error {
+// What hangs from the record first goes in cascades, run at once: they are idempotent, so a
+// delete that fails half-way is finished by retrying it.
+func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, cascades ...func() error) error {
+	var g errgroup.Group
+	for _, c := range cascades {
+		g.Go(c)
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
 	pk := campaignPK(m.CampaignID)
 	err := s.db.WriteTx().
 		Delete(s.table.Delete("pk", pk).Range("sk", recordSK(k.prefix, m.ID)).If(ifVersion, m.Version)).
