@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -60,12 +59,12 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		var u userItem
-		err := s.table.Get("pk", userNamePK(name)).Range("sk", dynamo.Equal, metaSK).Consistent(true).One(ctx, &u)
+		err := s.getItem(ctx, userNamePK(name), metaSK, &u)
 		if err == nil {
 			return domain.User{ID: u.ID, Name: u.Name}, nil
 		}
-		if !errors.Is(err, dynamo.ErrNotFound) {
-			return domain.User{}, wrap(err)
+		if err != domain.ErrNotFound {
+			return domain.User{}, err
 		}
 		ids, err := s.nextIDs(ctx, globalPK, "user")
 		if err != nil {
@@ -122,13 +121,9 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 // consistent so that a membership change applies to the very next request. A missing campaign
 // is (nil, nil, nil); a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64) (*domain.Campaign, *domain.Membership, error) {
-	var items []dynamo.Item
-	err := s.table.Batch("pk", "sk").Get(
-		dynamo.Keys{campaignPK(cid), metaSK},
-		dynamo.Keys{campaignPK(cid), memberSK(uid)},
-	).Consistent(true).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, nil, wrap(err)
+	items, err := s.batchGet(ctx, true, dynamo.Keys{campaignPK(cid), metaSK}, dynamo.Keys{campaignPK(cid), memberSK(uid)})
+	if err != nil {
+		return nil, nil, err
 	}
 	var c *domain.Campaign
 	var m *domain.Membership
@@ -169,12 +164,12 @@ func (s *Store) PutToken(ctx context.Context, t domain.Token) error {
 // (on AWS the authorizer's cache still answers for its TTL).
 func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
 	var it tokenItem
-	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
+	err := s.getItem(ctx, tokenPK(hash), "TOKEN", &it)
+	if err == domain.ErrNotFound {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	t := &domain.Token{Hash: hash, UserID: it.UserID, JTI: it.JTI, IssuedAt: parseTime(it.IssuedAt), Revoked: it.Revoked}
 	if it.ExpiresAt != "" {
