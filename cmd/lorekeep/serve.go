@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
@@ -28,8 +29,22 @@ func Mount(api *httpapi.API, st *store.Store) {
 	entitynotes.Register(api, st)
 }
 
+// newHandler is the local server: every family and the public routes, as on Lambda, plus the
+// docs page.
+func newHandler(st *store.Store, getenv func(string) string, docsDir string) http.Handler {
+	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st, time.Now), st))
+	Mount(api, st)
+	apidoc.Register(api, "/docs")
+	mux := http.NewServeMux()
+	mux.Handle("/", api)
+	mux.Handle("GET /docs", docsPage(docsDir))
+	mux.Handle("GET /docs/", http.StripPrefix("/docs/", http.FileServer(http.Dir(docsDir))))
+	return mux
+}
+
 func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:3000", "listen address")
+	docs := fs.String("docs", defaultDocsDir(c.getenv), "directory holding Redoc's bundle for /docs (scripts/docs.sh install fills it)")
 	if err := parse(c, fs, args); err != nil {
 		return err
 	}
@@ -37,14 +52,13 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	api := httpapi.New(httpapi.OptionsFromEnv(c.getenv, httpapi.BearerAuth(st, time.Now), st))
-	Mount(api, st)
+	handler := newHandler(st, c.getenv, *docs)
 	// Listen first: "serving" is printed only once a client can connect.
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

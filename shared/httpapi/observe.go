@@ -49,7 +49,10 @@ var errPanic = errors.New("panic")
 
 func (a *API) logRequest(r *http.Request, id string, status int, d time.Duration, s telemetry.Snapshot) {
 	route := ""
-	if _, pattern := a.mux.Handler(r); pattern != "/" {
+	if a.public != nil {
+		_, route = a.public.Handler(r)
+	}
+	if _, pattern := a.mux.Handler(r); route == "" && pattern != "/" {
 		route = pattern
 	}
 	attrs := []slog.Attr{
