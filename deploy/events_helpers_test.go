@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
@@ -29,12 +30,31 @@ type lambdaHandler func(context.Context, events.APIGatewayV2HTTPRequest) (events
 // lambdaEnv is the environment template.yaml gives the functions (TABLE_NAME is the store's).
 var lambdaEnv = map[string]string{"RATE_LIMIT": "90"}
 
+// familyRegisters are the family functions and the Register each main mounts: the template's
+// routes are checked against what these register (codeRoutes).
+var familyRegisters = map[string]func(*httpapi.API, *store.Store){
+	"LocationsFunction":    locations.Register,
+	"CalendarsFunction":    calendars.Register,
+	"EntityEventsFunction": entityevents.Register,
+	"EntityNotesFunction":  entitynotes.Register,
+}
+
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.
-var functionHandlers = map[string]func(st *store.Store) lambdaHandler{
-	"LocationsFunction":    familyHandler(locations.Register),
-	"CalendarsFunction":    familyHandler(calendars.Register),
-	"EntityEventsFunction": familyHandler(entityevents.Register),
-	"EntityNotesFunction":  familyHandler(entitynotes.Register),
+var functionHandlers = func() map[string]func(st *store.Store) lambdaHandler {
+	m := map[string]func(st *store.Store) lambdaHandler{"MetaFunction": metaHandler}
+	for fn, register := range familyRegisters {
+		m[fn] = familyHandler(register)
+	}
+	return m
+}()
+
+// metaHandler is functions/meta's handler: the public routes, no storage.
+func metaHandler(*store.Store) lambdaHandler { return lambdaapi.Handler(metaAPI()) }
+
+func metaAPI() *httpapi.API {
+	api := httpapi.New(httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, nil))
+	apidoc.Register(api, "")
+	return api
 }
 
 // familyHandler is what a family's main builds at cold start: the shared API with the
@@ -175,10 +195,18 @@ func hasFields(t *testing.T, what string, obj map[string]any, want map[string]an
 // matchPath matches a route path (with {params}) against a concrete path.
 func matchPath(pattern, path string) (map[string]string, bool) {
 	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	params := map[string]string{}
+	// A greedy {name+} last segment takes one or more segments, as API Gateway's does.
+	if last := ps[len(ps)-1]; strings.HasSuffix(last, "+}") {
+		if len(xs) < len(ps) || strings.Join(xs[len(ps)-1:], "") == "" {
+			return nil, false
+		}
+		params[strings.Trim(last, "{+}")] = strings.Join(xs[len(ps)-1:], "/")
+		ps, xs = ps[:len(ps)-1], xs[:len(ps)-1]
+	}
 	if len(ps) != len(xs) {
 		return nil, false
 	}
-	params := map[string]string{}
 	for i, p := range ps {
 		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
 			if xs[i] == "" {

@@ -16,8 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/config"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 )
 
 // command is one subcommand: its usage line, and run, which defines its flags on fs, parses
@@ -85,14 +88,27 @@ type cli struct {
 	st     *store.Store
 }
 
+// store opens the table. Against real AWS (no DYNAMODB_ENDPOINT) the admin command uses the
+// SDK's whole credential chain (profiles, SSO, roles), which the Lambdas do without.
 func (c *cli) store() (*store.Store, error) {
-	if c.st == nil {
-		st, err := store.Open(c.ctx, c.cfg)
-		if err != nil {
-			return nil, err
-		}
-		c.st = st
+	if c.st != nil {
+		return c.st, nil
 	}
+	if c.cfg.Endpoint != "" {
+		st, err := store.Open(c.ctx, c.cfg)
+		c.st = st
+		return st, err
+	}
+	var opts []func(*config.LoadOptions) error
+	if c.cfg.Region != "" {
+		opts = append(opts, config.WithRegion(c.cfg.Region))
+	}
+	cfg, err := config.LoadDefaultConfig(c.ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	awsdb.Apply(&cfg)
+	c.st = store.New(cfg, c.cfg.TableName)
 	return c.st, nil
 }
 

@@ -51,6 +51,8 @@ type API struct {
 	methods map[string][]string // path pattern -> methods registered on it
 	limiter *limiter
 	public  *http.ServeMux // routes without a token (HandlePublic)
+	// publicPatterns are the patterns of public, as registered.
+	publicPatterns []string
 }
 
 // New builds an API; families then Handle their routes on it.
@@ -172,8 +174,16 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	if a.servePublic(w, r) {
-		return
+	if a.public != nil {
+		if _, pattern := a.public.Handler(r); pattern != "" {
+			// Public routes are limited per client address, like failed authentication.
+			if err := a.limiter.take(w, "addr:"+clientAddr(r)); err != nil {
+				writeError(w, r, err)
+				return
+			}
+			a.servePublic(w, r)
+			return
+		}
 	}
 
 	// Failed authentication is limited per client address, so that bad tokens cost little.

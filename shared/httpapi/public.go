@@ -1,6 +1,9 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // HandlePublic registers a route outside the campaign prefix that needs no token (the entry
 // point, health, the API description), e.g. HandlePublic("GET /health", h). It still gets the
@@ -10,6 +13,7 @@ func (a *API) HandlePublic(pattern string, h http.HandlerFunc) {
 		a.public = http.NewServeMux()
 	}
 	a.public.HandleFunc(pattern, h)
+	a.publicPatterns = append(a.publicPatterns, pattern)
 }
 
 // servePublic serves r if a public route matches it.
@@ -31,3 +35,28 @@ func WriteJSON(w http.ResponseWriter, r *http.Request, status int, v any) { writ
 
 // WriteError renders err as every route does.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, err) }
+
+// Route is one registered route: a method and a full path pattern.
+type Route struct{ Method, Path string }
+
+// Routes lists every route registered on the API, campaign routes and public ones, with HEAD
+// beside each GET: the one list the template test derives API Gateway's routing from.
+func (a *API) Routes() []Route {
+	var out []Route
+	for pattern, methods := range a.methods {
+		for _, m := range methods {
+			out = append(out, Route{m, pattern})
+			if m == http.MethodGet {
+				out = append(out, Route{http.MethodHead, pattern})
+			}
+		}
+	}
+	for _, p := range a.publicPatterns {
+		m, path, _ := strings.Cut(p, " ")
+		out = append(out, Route{m, path})
+		if m == http.MethodGet {
+			out = append(out, Route{http.MethodHead, path})
+		}
+	}
+	return out
+}
