@@ -28,7 +28,9 @@ import (
 type lambdaHandler func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
 
 // lambdaEnv is the environment template.yaml gives the functions (TABLE_NAME is the store's).
-var lambdaEnv = map[string]string{"RATE_LIMIT": "90"}
+// REQUEST_TIMEOUT is raised above the production deadline so that no replay depends on the
+// test machine's speed.
+var lambdaEnv = map[string]string{"RATE_LIMIT": "90", "REQUEST_TIMEOUT": "30s"}
 
 // familyRegisters are the family functions and the Register each main mounts: the template's
 // routes are checked against what these register (codeRoutes).

@@ -32,7 +32,7 @@ type command struct {
 }
 
 var commands = []command{
-	{"serve", "serve [--addr 127.0.0.1:3000]", serveCmd},
+	{"serve", "serve [--addr 127.0.0.1:3000] [--docs DIR]", serveCmd},
 	{"init", "init", initCmd},
 	{"campaign create", "campaign create --name NAME --owner USER [--public] [--boost none|boosted|superboosted]", campaignCreate},
 	{"member add", "member add --campaign ID --user USER --role admin|member|viewer [--expires 720h]", memberAdd},

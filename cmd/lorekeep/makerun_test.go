@@ -25,7 +25,7 @@ func TestMakeRunServesTheDemoCampaign(t *testing.T) {
 	cmd := exec.Command("make", "-s", "run")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "ADDR="+addr, "DYNAMODB_LOCAL_PORT="+ddb[strings.LastIndex(ddb, ":")+1:],
-		"LOREKEEP_DATA_DIR="+t.TempDir(), "TABLE_NAME=makerun")
+		"LOREKEEP_DATA_DIR="+t.TempDir(), "TABLE_NAME=makerun", "REQUEST_TIMEOUT=30s")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // stop make, the server and DynamoDB Local together
 	out, err := cmd.StdoutPipe()
 	if err != nil {

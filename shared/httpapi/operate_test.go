@@ -191,7 +191,8 @@ func TestDynamoDBFailuresAnswer503AndWriteNothing(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			var logs logBuffer
 			p := faultproxy.Start(t, dynamotest.Endpoint(t))
-			e := apitest.New(t, locations.Register, apitest.WithSDK(p.Attach), withLog(&logs))
+			e := apitest.New(t, locations.Register, apitest.WithSDK(p.Attach), withLog(&logs),
+				apitest.WithAPI(func(o *httpapi.Options) { o.Timeout = httpapi.DefaultTimeout })) // the production deadline
 			if r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Candlekeep"}); r.Status != 200 {
 				t.Fatal(r.Raw)
 			}

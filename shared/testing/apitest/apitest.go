@@ -41,6 +41,10 @@ type Env struct {
 	AdminID, Admin2ID, MemberID, Member2ID, ViewerID, OutsiderID int64
 }
 
+// TestTimeout is the per-request deadline of test APIs: far above any legitimate request, so
+// that no test depends on the machine's speed.
+const TestTimeout = 30 * time.Second
+
 // Option adjusts an Env before it starts.
 type Option func(*options)
 
@@ -109,7 +113,9 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Option
 	if err != nil {
 		t.Fatal(err)
 	}
-	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30}
+	// TestTimeout, not the production deadline: on a loaded test machine a legitimate request
+	// may take longer than 1.8 s; the deadline's own tests set it back.
+	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30, Timeout: TestTimeout}
 	for _, f := range o.api {
 		f(&apiOpts)
 	}
