@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -22,6 +23,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 // lambdaHandler is what a family's Lambda main hands to lambda.Start.
@@ -148,6 +150,13 @@ func invoke(t *testing.T, h lambdaHandler, ev events.APIGatewayV2HTTPRequest) re
 		t.Fatalf("%s %s: the handler returned an error to Lambda: %v", ev.RequestContext.HTTP.Method, ev.RawPath, err)
 	}
 	r := response{APIGatewayV2HTTPResponse: res}
+	// What the Lambda answers is what the OpenAPI document says, as for the local server.
+	req := httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath+"?"+ev.RawQueryString, nil)
+	header := http.Header{}
+	for k, v := range res.Headers {
+		header.Set(k, v)
+	}
+	apitest.CheckOpenAPI(t, req, res.StatusCode, header, []byte(res.Body))
 	if ct := r.header("Content-Type"); ct != "application/json" {
 		t.Errorf("%s %s: Content-Type %q, want exactly application/json", ev.RequestContext.HTTP.Method, ev.RawPath, ct)
 	}
