@@ -1,5 +1,5 @@
 // Package telemetry carries what one request's log line reports through its context: the parts
-// of the request that deeper layers learn (route, user, campaign), the DynamoDB calls the store
+// of the request that deeper layers learn (user, campaign), the DynamoDB calls the store
 // made for it and the cause of a failure. It has no dependencies, so the store, the HTTP layer
 // and the Lambda adapter can all fill in the same record.
 package telemetry
@@ -13,7 +13,6 @@ import (
 // independent reads at once) and do nothing on a nil Record.
 type Record struct {
 	mu         sync.Mutex
-	route      string
 	userID     int64
 	campaignID int64
 	dbCalls    int
@@ -33,15 +32,6 @@ func With(ctx context.Context) (context.Context, *Record) {
 func From(ctx context.Context) *Record {
 	r, _ := ctx.Value(key{}).(*Record)
 	return r
-}
-
-// Route sets the matched route pattern.
-func (r *Record) Route(pattern string) {
-	if r != nil {
-		r.mu.Lock()
-		r.route = pattern
-		r.mu.Unlock()
-	}
 }
 
 // User sets the authenticated caller.
@@ -87,7 +77,6 @@ func (r *Record) Fail(err error) {
 
 // Snapshot is a copy of a Record's fields.
 type Snapshot struct {
-	Route      string
 	UserID     int64
 	CampaignID int64
 	DBCalls    int
@@ -102,5 +91,5 @@ func (r *Record) Snapshot() Snapshot {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return Snapshot{Route: r.route, UserID: r.userID, CampaignID: r.campaignID, DBCalls: r.dbCalls, DBErr: r.dbErr, Err: r.err}
+	return Snapshot{UserID: r.userID, CampaignID: r.campaignID, DBCalls: r.dbCalls, DBErr: r.dbErr, Err: r.err}
 }
