@@ -19,8 +19,8 @@ func benchCalendar(b *testing.B) *Calendar {
 		Seasons:  []Season{{Name: "Spring", Month: 5, Day: 19}, {Name: "Summer", Month: 9, Day: 20}, {Name: "Autumn", Month: 13, Day: 21}, {Name: "Winter", Month: 17, Day: 20}},
 		Moons: []Moon{
 			{ID: 1, Name: "Selûne", Fullmoon: "30.4375"},
-			{ID: 2, Name: "Tears", Fullmoon: "2.5", Offset: -3},
-			{ID: 3, Name: "Pale", Fullmoon: "91.3333333333", Offset: 12},
+			{ID: 2, Name: "Tears", Fullmoon: "2.5", Offset: "-3"},
+			{ID: 3, Name: "Pale", Fullmoon: "91.3333333333", Offset: "12"},
 		},
 		HasLeapYear: true, LeapYearAmount: 1, LeapYearMonth: 10, LeapYearOffset: 4, LeapYearStart: 0,
 		SkipYearZero: true,

@@ -1,6 +1,7 @@
 package calendars
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -57,11 +58,11 @@ type seasonJSON struct {
 }
 
 type moonJSON struct {
-	ID       int    `json:"id"`
-	Name     string `json:"name"`
-	Fullmoon string `json:"fullmoon"`
-	Offset   int    `json:"offset"`
-	Colour   string `json:"colour"`
+	ID       int         `json:"id"`
+	Name     string      `json:"name"`
+	Fullmoon string      `json:"fullmoon"`
+	Offset   json.Number `json:"offset"` // a decimal, written as sent
+	Colour   string      `json:"colour"`
 }
 
 type epochJSON struct {
@@ -99,7 +100,7 @@ func render(c *domain.Calendar) calendarJSON {
 		j.Seasons[i] = seasonJSON{Name: s.Name, Month: s.Month, Day: s.Day}
 	}
 	for i, m := range c.Moons {
-		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: m.Offset, Colour: m.Colour}
+		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour}
 	}
 	for i, e := range c.Epochs {
 		j.Epochs[i] = epochJSON{Name: e}
@@ -112,4 +113,12 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// moonOffset is a moon's offset as a JSON number: 0 when unset.
+func moonOffset(s string) json.Number {
+	if s == "" {
+		return "0"
+	}
+	return json.Number(s)
 }

@@ -205,7 +205,7 @@ func (c *Calendar) applyStructures(r *Reader) {
 		for i, n := range moons.driver {
 			m := calendar.Moon{ID: i + 1, Name: n.(string), Fullmoon: moons.cols[0][i].(string), Colour: DefaultMoonColour}
 			if v := moons.cols[1]; v != nil && v[i] != nil {
-				m.Offset = int(v[i].(int64))
+				m.Offset = strconv.FormatInt(v[i].(int64), 10)
 			}
 			if v := moons.cols[2]; v != nil && v[i] != nil {
 				m.Colour = v[i].(string)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
@@ -72,11 +73,31 @@ type seasonAttr struct {
 }
 
 type moonAttr struct {
-	ID       int    `dynamo:"id"`
-	Name     string `dynamo:"name"`
-	Fullmoon string `dynamo:"fullmoon"` // the decimal text as sent
-	Offset   int    `dynamo:"offset"`
-	Colour   string `dynamo:"colour"`
+	ID       int     `dynamo:"id"`
+	Name     string  `dynamo:"name"`
+	Fullmoon string  `dynamo:"fullmoon"` // the decimal text as sent
+	Offset   decimal `dynamo:"offset"`
+	Colour   string  `dynamo:"colour"`
+}
+
+// decimal is a decimal text stored as a DynamoDB number, so records written when moon offsets
+// were integers read unchanged.
+type decimal string
+
+func (d decimal) MarshalDynamo() (types.AttributeValue, error) {
+	if d == "" {
+		return &types.AttributeValueMemberN{Value: "0"}, nil
+	}
+	return &types.AttributeValueMemberN{Value: string(d)}, nil
+}
+
+func (d *decimal) UnmarshalDynamo(av types.AttributeValue) error {
+	n, ok := av.(*types.AttributeValueMemberN)
+	if !ok {
+		return errors.New("store: a decimal must be a number")
+	}
+	*d = decimal(n.Value)
+	return nil
 }
 
 func calendarOwner(c *domain.Calendar) owner {
@@ -114,7 +135,7 @@ func toCalendarItem(c *domain.Calendar) calendarItem {
 		it.Seasons = append(it.Seasons, seasonAttr{Name: s.Name, Month: s.Month, Day: s.Day})
 	}
 	for _, m := range c.Moons {
-		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: m.Offset, Colour: m.Colour})
+		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: decimal(m.Offset), Colour: m.Colour})
 	}
 	return it
 }
@@ -145,7 +166,7 @@ func (it calendarItem) calendar() domain.Calendar {
 		c.Seasons = append(c.Seasons, calendar.Season{Name: s.Name, Month: s.Month, Day: s.Day})
 	}
 	for _, m := range it.Moons {
-		c.Moons = append(c.Moons, calendar.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: m.Offset, Colour: m.Colour})
+		c.Moons = append(c.Moons, calendar.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
 	}
 	return c
 }
