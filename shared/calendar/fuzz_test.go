@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +45,32 @@ func randomDefinition(seed uint64) Definition {
 			def.LeapYearOffset = MaxLeapOffset - r.IntN(3)
 		}
 	}
+	intervals := []string{"4", "400,!100,4", "!5,4", "3,!2", "+7,!3,2", "1", "!6,!10,15,2", "2", "12,!6,4,!3,2", "1000000000"}
+	for range r.IntN(4) {
+		m := 1 + r.IntN(len(def.Months))
+		l := LeapDay{
+			Name: "L" + strconv.Itoa(len(def.LeapDays)), Month: m, Interval: intervals[r.IntN(len(intervals))],
+			Offset: int64(r.IntN(21) - 10), Intercalary: r.IntN(3) == 0, Amount: r.IntN(3),
+		}
+		if r.IntN(2) == 0 {
+			day := r.IntN(def.Months[m-1].Length + 1)
+			l.Day = &day
+		}
+		if r.IntN(3) == 0 {
+			from := int64(r.IntN(41) - 20)
+			switch r.IntN(6) {
+			case 0:
+				from = math.MaxInt64 - int64(r.IntN(100))
+			case 1:
+				from = math.MinInt64 + int64(r.IntN(100))
+			}
+			l.FromYear = &from
+		}
+		if r.IntN(8) == 0 {
+			l.Offset = math.MinInt64 + int64(r.IntN(100))
+		}
+		def.LeapDays = append(def.LeapDays, l)
+	}
 	periods := []string{"29.5", "2.5", "1", "0.5", "7.25", "3.3333333333", "100", "0.3", "8"}
 	offsets := []string{"", "0", "-20", "13", "2.5", "-0.75", "-7.3333333333", "1000000000", "-999999999.9999999999"}
 	for i := range r.IntN(4) {
@@ -69,23 +96,67 @@ func refLeap(def Definition, y int64) bool {
 	return y >= def.LeapYearStart && (uint64(y)-uint64(def.LeapYearStart))%uint64(def.LeapYearOffset) == 0
 }
 
-func refMonthLen(def Definition, y int64, m int) int {
-	n := def.Months[m-1].Length
-	if refLeap(def, y) && m == def.LeapYearMonth {
-		n += def.LeapYearAmount
+// refMonthDays lays out month m of year y day by day: true for the days
+// that advance the week. Kanka's days go after the last day; each rule's
+// days go after its day (stable in definition order), so later ones push
+// the rest along.
+func refMonthDays(def Definition, y int64, m int) []bool {
+	if def.SkipYearZero && y == 0 {
+		return nil
 	}
-	return n
+	std := def.Months[m-1].Type == Standard
+	type block struct {
+		after, n int
+		std      bool
+	}
+	var blocks []block
+	if refLeap(def, y) && m == def.LeapYearMonth {
+		blocks = append(blocks, block{def.Months[m-1].Length, def.LeapYearAmount, std})
+	}
+	for _, l := range def.LeapDays {
+		if l.Month == m && refRuleLeap(l, y) {
+			after := def.Months[m-1].Length
+			if l.Day != nil {
+				after = *l.Day
+			}
+			blocks = append(blocks, block{after, max(l.Amount, 1), std && !l.Intercalary})
+		}
+	}
+	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].after < blocks[j].after })
+	var days []bool
+	for i := 0; i <= def.Months[m-1].Length; i++ {
+		for _, b := range blocks {
+			if b.after == i {
+				for range b.n {
+					days = append(days, b.std)
+				}
+			}
+		}
+		if i < def.Months[m-1].Length {
+			days = append(days, std)
+		}
+	}
+	return days
 }
+
+func refMonthLen(def Definition, y int64, m int) int { return len(refMonthDays(def, y, m)) }
 
 // refCount counts the days (or only the week days) from day 0 to the date
 // by walking whole years, then months.
 func refCount(def Definition, dt Date, weekOnly bool) int64 {
+	count := func(days []bool) int64 {
+		var n int64
+		for _, std := range days {
+			if std || !weekOnly {
+				n++
+			}
+		}
+		return n
+	}
 	yearDays := func(y int64) int64 {
 		var n int64
 		for m := range def.Months {
-			if !weekOnly || def.Months[m].Type == Standard {
-				n += int64(refMonthLen(def, y, m+1))
-			}
+			n += count(refMonthDays(def, y, m+1))
 		}
 		return n
 	}
@@ -105,11 +176,9 @@ func refCount(def Definition, dt Date, weekOnly bool) int64 {
 		}
 	}
 	for m := 1; m < dt.Month; m++ {
-		if !weekOnly || def.Months[m-1].Type == Standard {
-			n += int64(refMonthLen(def, dt.Year, m))
-		}
+		n += count(refMonthDays(def, dt.Year, m))
 	}
-	return n + int64(dt.Day) - 1
+	return n + count(refMonthDays(def, dt.Year, dt.Month)[:dt.Day-1])
 }
 
 func refNext(def Definition, dt Date) Date {
@@ -194,7 +263,7 @@ func checkDate(t *testing.T, c *Calendar, def Definition, dt Date, delta int64) 
 			t.Fatalf("DayNumber(%v) = %d; reference %d (def %+v)", dt, n, want, def)
 		}
 		w, ok := c.Weekday(dt)
-		if std := def.Months[dt.Month-1].Type == Standard; ok != std {
+		if std := refMonthDays(def, dt.Year, dt.Month)[dt.Day-1]; ok != std {
 			t.Fatalf("Weekday(%v) ok = %v", dt, ok)
 		}
 		if ok {
