@@ -138,6 +138,7 @@ type Calendar struct {
 	cumNormal, cumStdNormal []int64
 	yearLen, stdLen         int64 // a normal year's days and weekday-advancing days
 	maxExtra                int64 // days all rules add together
+	slopeDays               int64 // days of years 0..slopeYears-1
 
 	leaps   []leapCalc // the Kanka rule first, then LeapDays in order
 	byMonth [][]int    // per month, its rules' indices ordered by placement
@@ -201,6 +202,7 @@ func New(def Definition) (*Calendar, error) {
 	for _, idx := range c.byMonth {
 		sort.SliceStable(idx, func(a, b int) bool { return c.leaps[idx[a]].after < c.leaps[idx[b]].after })
 	}
+	c.slopeDays = c.rawYearStart(slopeYears, false).sub(c.rawYearStart(0, false)).clamp()
 	c.zeroLen, c.zeroStdLen = c.yearLen, c.stdLen
 	for i := range c.leaps {
 		if c.leaps[i].isLeap(0) {
@@ -632,14 +634,21 @@ func (c *Calendar) DateOf(n int64) Date {
 }
 
 // rawYearOf finds the year (as if year 0 existed) holding raw day r and the
-// 0-based day within it. Without rules it is one division; with rules the
-// year lies between r/maxLen and r/minLen (the start of a year is monotone),
-// and a binary search over that bracket finds it: a few steps for years
-// near 0, at most 64 anywhere, each costing one count per rule term.
+// 0-based day within it. Without rules it is one division. With rules the
+// start of a year is monotone and close to linear: a guess from the mean
+// year length is checked and nudged (a couple of year starts, the usual
+// case), and otherwise an interpolation search narrows the bracket
+// [r/maxLen, r/minLen]; each year start costs one count per rule term.
 func (c *Calendar) rawYearOf(r i128) (int64, int64) {
 	if len(c.leaps) == 0 {
 		q, doy := r.divFloor(c.yearLen)
 		return narrowYear(q), doy
+	}
+	q, _ := r.mul64(slopeYears).divFloor(c.slopeDays)
+	if g, ok := q.int64(); ok {
+		if y, doy, found := c.nudge(g, r); found {
+			return y, doy
+		}
 	}
 	q1, _ := r.divFloor(c.yearLen)
 	q2, _ := r.divFloor(c.yearLen + c.maxExtra)
@@ -648,17 +657,71 @@ func (c *Calendar) rawYearOf(r i128) (int64, int64) {
 		lo, hi = hi, lo
 	}
 	lo, hi = lo-1, hi+1
-	// Largest y in [lo, hi] with rawYearStart(y) <= r.
+	sLo, sHi := c.rawYearStart(lo, false), c.rawYearStart(hi+1, false)
+	// Invariant: sLo = S(lo) <= r < sHi = S(hi+1).
 	for lo < hi {
-		mid := lo + int64((uint64(hi)-uint64(lo)+1)/2)
-		if c.rawYearStart(mid, false).cmp(r) <= 0 {
-			lo = mid
-		} else {
-			hi = mid - 1
+		width := uint64(hi) - uint64(lo) + 1
+		g := lo + int64(width/2)
+		if width <= 1<<31 { // interpolate: the product stays within 128 bits
+			q, _ := r.sub(sLo).mul64(int64(width)).divFloor(sHi.sub(sLo).clamp())
+			g = lo + min(q.clamp(), int64(width)-1)
+		}
+		sg := c.rawYearStart(g, false)
+		if r.less(sg) {
+			hi, sHi = g-1, sg
+			continue
+		}
+		sg1 := c.rawYearStart(g+1, false)
+		if r.less(sg1) {
+			lo, sLo = g, sg
+			break
+		}
+		lo, sLo = g+1, sg1
+	}
+	doy, _ := r.sub(sLo).int64()
+	return lo, doy
+}
+
+// rawYearLen is the length of raw year y: cheaper than two year starts.
+func (c *Calendar) rawYearLen(y int64) int64 {
+	n := c.yearLen
+	for i := range c.leaps {
+		if c.leaps[i].isLeap(y) {
+			n += c.leaps[i].amount
 		}
 	}
-	doy, _ := r.sub(c.rawYearStart(lo, false)).int64()
-	return lo, doy
+	return n
+}
+
+// slopeYears years from year 0 take slopeDays days: the mean year length
+// behind rawYearOf's first guess.
+const slopeYears = 1 << 24
+
+// nudge checks whether raw day r lies in year g or within two years of it.
+func (c *Calendar) nudge(g int64, r i128) (int64, int64, bool) {
+	if g < math.MinInt64+4 || g > math.MaxInt64-4 {
+		return 0, 0, false
+	}
+	s := c.rawYearStart(g, false)
+	for range 2 {
+		if !r.less(s) {
+			break
+		}
+		g--
+		s = s.sub(i64(c.rawYearLen(g)))
+	}
+	if r.less(s) {
+		return 0, 0, false
+	}
+	for range 3 {
+		next := s.add64(c.rawYearLen(g))
+		if r.less(next) {
+			doy, _ := r.sub(s).int64()
+			return g, doy, true
+		}
+		g, s = g+1, next
+	}
+	return 0, 0, false
 }
 
 func narrowYear(y i128) int64 {
