@@ -267,7 +267,7 @@ func TestKankaFields(t *testing.T) {
 		}
 	}
 	for name, rules := range map[string][]LeapDay{
-		"explicit last day":               {{Month: 1, Interval: "4", FromYear: &from, Day: &ten}},
+		"explicit last day":                {{Month: 1, Interval: "4", FromYear: &from, Day: &ten}},
 		"intercalary in intercalary month": {{Month: 2, Interval: "4", FromYear: &from, Intercalary: true}},
 	} {
 		if _, _, _, _, ok := KankaFields(months, rules); !ok {
