@@ -225,8 +225,7 @@ func New(def Definition) (*Calendar, error) {
 	for i, m := range moons {
 		c.moonIndex[m.ID] = i
 	}
-	c.eras = append([]Era(nil), def.Eras...)
-	sort.SliceStable(c.eras, func(i, j int) bool { return c.eras[i].Year < c.eras[j].Year })
+	c.eras = SortEras(def.Eras)
 	return c, nil
 }
 
@@ -804,20 +803,32 @@ func (c *Calendar) Weekday(d Date) (index int, ok bool) {
 // EraOf is the era year y belongs to (the latest starting on or before it)
 // and the year's number in it: counted from 1 when the era restarts
 // (a skipped year zero not counted), y itself otherwise.
-func (c *Calendar) EraOf(y int64) (Era, int64, bool) {
-	i := sort.Search(len(c.eras), func(i int) bool { return c.eras[i].Year > y })
+func (c *Calendar) EraOf(y int64) (Era, int64, bool) { return EraOf(c.eras, c.skipZero, y) }
+
+// EraOf is Calendar.EraOf for eras sorted by year (ties in definition
+// order), without building a calendar.
+func EraOf(eras []Era, skipZero bool, y int64) (Era, int64, bool) {
+	i := sort.Search(len(eras), func(i int) bool { return eras[i].Year > y })
 	if i == 0 {
 		return Era{}, 0, false
 	}
-	e := c.eras[i-1]
+	e := eras[i-1]
 	if !e.Restart {
 		return e, y, true
 	}
 	n := y - e.Year + 1
-	if c.skipZero && e.Year < 0 && y > 0 {
+	if skipZero && e.Year < 0 && y > 0 {
 		n--
 	}
 	return e, n, true
+}
+
+// SortEras orders eras by their first year, keeping the given order among
+// equals: what EraOf expects.
+func SortEras(eras []Era) []Era {
+	out := append([]Era(nil), eras...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Year < out[j].Year })
+	return out
 }
 
 // Season is the season d falls in: the one with the latest start on or

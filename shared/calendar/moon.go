@@ -133,6 +133,12 @@ func parseOffset(s string) (num i128, den int64, err error) {
 	return num, den, nil
 }
 
+// CheckOffset reports whether s is a moon offset the engine accepts.
+func CheckOffset(s string) error {
+	_, _, err := parseOffset(s)
+	return err
+}
+
 func newMoonCalc(m Moon) (moonCalc, error) {
 	num, den, err := ParsePeriod(m.Fullmoon)
 	if err != nil {

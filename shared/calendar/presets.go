@@ -1,7 +1,5 @@
 package calendar
 
-import "math"
-
 // Preset is a ready-made calendar: POST calendars with "preset" fills every
 // structure from it.
 type Preset struct {
@@ -52,6 +50,10 @@ var (
 
 func eras(e ...Era) []Era { return e }
 
+// EarliestYear starts an era that has always been: the lowest year a JavaScript client reads
+// exactly.
+const EarliestYear = -(1<<53 - 1)
+
 var presets = []Preset{
 	{
 		Key: "gregorian", Name: "Gregorian",
@@ -61,7 +63,7 @@ var presets = []Preset{
 			// 0000-01-01 is a Saturday, so 0001-01-01 is a Monday.
 			StartOffset: 5,
 			LeapDays:    []LeapDay{{Name: "Leap Day", Month: 2, Interval: "400,!100,4"}},
-			Eras:        eras(Era{Name: "Common Era", Abbreviation: "CE", Year: math.MinInt64}),
+			Eras:        eras(Era{Name: "Common Era", Abbreviation: "CE", Year: EarliestYear}),
 		},
 		Date: Date{Year: 2000, Month: 1, Day: 1},
 	},
@@ -73,7 +75,7 @@ var presets = []Preset{
 			// Julian 0000-01-01 is a Thursday (0001-01-01 a Saturday).
 			StartOffset: 3,
 			LeapDays:    []LeapDay{{Name: "Leap Day", Month: 2, Interval: "4"}},
-			Eras:        eras(Era{Name: "Anno Domini", Abbreviation: "AD", Year: math.MinInt64}),
+			Eras:        eras(Era{Name: "Anno Domini", Abbreviation: "AD", Year: EarliestYear}),
 		},
 		Date: Date{Year: 1500, Month: 1, Day: 1},
 	},
@@ -101,7 +103,7 @@ var presets = []Preset{
 			},
 			Moons:    []Moon{{ID: 1, Name: "Selûne", Fullmoon: "30.4375", Colour: "white"}},
 			LeapDays: []LeapDay{{Name: "Shieldmeet", Month: 10, Interval: "4", Intercalary: true}},
-			Eras:     eras(Era{Name: "Dalereckoning", Abbreviation: "DR", Year: math.MinInt64}),
+			Eras:     eras(Era{Name: "Dalereckoning", Abbreviation: "DR", Year: EarliestYear}),
 		},
 		Date: Date{Year: 1492, Month: 1, Day: 1},
 	},

@@ -40,6 +40,26 @@ type calendarItem struct {
 	LeapYearMonth  int               `dynamo:"leap_year_month"`
 	LeapYearOffset int               `dynamo:"leap_year_offset"`
 	LeapYearStart  int64             `dynamo:"leap_year_start"`
+	LeapDays       []leapDayAttr     `dynamo:"leap_days,omitempty"`
+	Eras           []eraAttr         `dynamo:"eras,omitempty"`
+}
+
+type leapDayAttr struct {
+	Name        string `dynamo:"name,omitempty"`
+	Month       int    `dynamo:"month"`
+	Day         *int   `dynamo:"day,omitempty"`
+	Interval    string `dynamo:"interval"`
+	Offset      int64  `dynamo:"offset"`
+	FromYear    *int64 `dynamo:"from_year,omitempty"`
+	Intercalary bool   `dynamo:"intercalary"`
+	Amount      int    `dynamo:"amount,omitempty"`
+}
+
+type eraAttr struct {
+	Name         string `dynamo:"name"`
+	Abbreviation string `dynamo:"abbreviation,omitempty"`
+	Year         int64  `dynamo:"year"`
+	Restart      bool   `dynamo:"restart"`
 }
 
 type monthAttr struct {
@@ -109,6 +129,13 @@ func toCalendarItem(c *domain.Calendar) calendarItem {
 	for _, m := range c.Moons {
 		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: decimal(m.Offset), Colour: m.Colour})
 	}
+	for _, l := range c.LeapDays {
+		it.LeapDays = append(it.LeapDays, leapDayAttr{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
+			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
+	}
+	for _, e := range c.Eras {
+		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
+	}
 	return it
 }
 
@@ -134,6 +161,13 @@ func (it calendarItem) calendar() domain.Calendar {
 	}
 	for _, m := range it.Moons {
 		c.Moons = append(c.Moons, calendar.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
+	}
+	for _, l := range it.LeapDays {
+		c.LeapDays = append(c.LeapDays, calendar.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
+			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
+	}
+	for _, e := range it.Eras {
+		c.Eras = append(c.Eras, calendar.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
 	}
 	return c
 }
