@@ -112,7 +112,7 @@ func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
 	// -121, an odd day, so weekday 1; -2-1-1 is day -120.
 	plain := create(t, e, e.Campaign, e.Admin, plainBody("Plain"))
 	r = e.Do("GET", cal(e.Campaign, plain)+"/days?from=-3-2-30&to=-2-1-1", e.Member, nil)
-	if r.Status != 200 || jsonOf(r.List()) != `[{"date":"-3-2-30","events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"B","moons":[],"season":null,"weekday":"Y","weekday_index":1},{"date":"-2-1-1","events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"A","moons":[],"season":null,"weekday":"X","weekday_index":0}]` {
+	if r.Status != 200 || jsonOf(r.List()) != `[{"date":"-3-2-30","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"B","moons":[],"season":null,"weekday":"Y","weekday_index":1},{"date":"-2-1-1","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"A","moons":[],"season":null,"weekday":"X","weekday_index":0}]` {
 		t.Fatalf("plain days: %d %s", r.Status, r.Raw)
 	}
 }

@@ -2,6 +2,7 @@ package calendars
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -60,13 +61,13 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, domain.EngineProblems(err)
 	}
+	// The imported structures are read like a create's body; fields sent beside the export win.
 	c := &domain.Calendar{}
 	c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
-	c.UseDefinition(im.Definition)
-	c.Date = im.Date
-	rest := domain.Input{"name": im.Name}
+	rest := domain.DefinitionInput(im.Definition, im.Date)
+	rest["name"] = im.Name
 	for k, v := range in {
-		if k != "name" && k != "static_data" && k != "dynamic_data" && k != "preset" {
+		if !slices.Contains(exportFields, k) && k != "preset" {
 			rest[k] = v
 		}
 	}

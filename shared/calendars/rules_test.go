@@ -83,6 +83,14 @@ func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
 	if err != nil || len(c.LeapDays) != 0 || !c.HasLeapYear || c.LeapYearOffset != 4 {
 		t.Errorf("stored = %+v, %v", c, err)
 	}
+	// No rules at all: no leap years, whichever way they were described.
+	r = e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"leap_days": []any{}})
+	if r.Status != 200 || r.Data()["has_leap_year"] != false || jsonOf(r.Data()["leap_days"]) != `[]` {
+		t.Errorf("no rules: %d %s", r.Status, r.Raw)
+	}
+	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.HasLeapYear || len(c.LeapDays) != 0 {
+		t.Errorf("stored without rules = %+v", c)
+	}
 }
 
 func TestKankaLeapMonthMissingIsTheFirst(t *testing.T) {
@@ -283,5 +291,14 @@ func withTimespanLength(body map[string]any, n int) map[string]any {
 	_ = json.Unmarshal(b, &out)
 	yd := out["static_data"].(map[string]any)["year_data"].(map[string]any)
 	yd["timespans"].([]any)[0].(map[string]any)["length"] = n
+	return out
+}
+
+func withTimespanName(body map[string]any, name string) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(body)
+	_ = json.Unmarshal(b, &out)
+	yd := out["static_data"].(map[string]any)["year_data"].(map[string]any)
+	yd["timespans"].([]any)[0].(map[string]any)["name"] = name
 	return out
 }

@@ -68,6 +68,7 @@ var kankaLeapFields = []string{"has_leap_year", "leap_year_amount", "leap_year_m
 // applyRules reads leap_days and eras, then settles which leap description the calendar uses.
 // Called after the Kanka fields were read.
 func (c *Calendar) applyRules(r *Reader) {
+	sentRules := false
 	if items, f := r.List("leap_days", calendar.MaxLeapDays); f.Set && !r.Errs.Has("leap_days") {
 		rules := make([]calendar.LeapDay, 0, len(items))
 		ok := true
@@ -77,7 +78,7 @@ func (c *Calendar) applyRules(r *Reader) {
 			rules = append(rules, l)
 		}
 		if ok {
-			c.LeapDays = rules
+			c.LeapDays, sentRules = rules, true
 		}
 	} else if !f.Set {
 		for _, k := range kankaLeapFields {
@@ -99,8 +100,9 @@ func (c *Calendar) applyRules(r *Reader) {
 			c.setEras(eras)
 		}
 	}
-	if len(c.LeapDays) > 0 {
-		// The rules decide; Kanka's fields answer them when they fit, else say no leap years.
+	if len(c.LeapDays) > 0 || sentRules {
+		// The rules decide (none: no leap years); Kanka's fields answer them when they fit, else
+		// say no leap years.
 		amount, month, offset, start, fits := calendar.KankaFields(c.Months, c.LeapDays)
 		c.HasLeapYear, c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart = fits, amount, month, offset, start
 	} else if c.HasLeapYear && c.LeapYearMonth == 0 {
@@ -220,4 +222,59 @@ func offsetElem(v any) (string, bool, string) {
 			" and " + strconv.Itoa(calendar.MaxMoonOffset) + " with at most " + strconv.Itoa(calendar.MaxMoonDecimals) + " decimal places."
 	}
 	return s, true, ""
+}
+
+// DefinitionInput writes def and a current date as the body of a create, so that an imported
+// calendar is read and judged like any other (names, lengths, colours, sizes).
+func DefinitionInput(def calendar.Definition, date calendar.Date) Input {
+	num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+	in := Input{
+		"start_offset": num(int64(def.StartOffset)), "skip_year_zero": def.SkipYearZero,
+		"current_year": num(date.Year), "current_month": num(int64(date.Month)), "current_day": num(int64(date.Day)),
+	}
+	var names, lengths, types, weekdays []any
+	for _, m := range def.Months {
+		names, lengths, types = append(names, m.Name), append(lengths, num(int64(m.Length))), append(types, string(m.Type))
+	}
+	for _, w := range def.Weekdays {
+		weekdays = append(weekdays, w)
+	}
+	in["month_name"], in["month_length"], in["month_type"], in["weekday"] = names, lengths, types, weekdays
+	if len(def.Seasons) > 0 {
+		var sn, sm, sd []any
+		for _, x := range def.Seasons {
+			sn, sm, sd = append(sn, x.Name), append(sm, num(int64(x.Month))), append(sd, num(int64(x.Day)))
+		}
+		in["season_name"], in["season_month"], in["season_day"] = sn, sm, sd
+	}
+	if len(def.Moons) > 0 {
+		var mn, mf, mo, mc, mi []any
+		for _, m := range def.Moons {
+			mn, mf, mo = append(mn, m.Name), append(mf, json.Number(m.Fullmoon)), append(mo, m.Offset)
+			mc, mi = append(mc, m.Colour), append(mi, num(int64(m.ID)))
+		}
+		in["moon_name"], in["moon_fullmoon"], in["moon_offset"], in["moon_colour"], in["moon_id"] = mn, mf, mo, mc, mi
+	}
+	rules := make([]any, len(def.LeapDays))
+	for i, l := range def.LeapDays {
+		m := map[string]any{"name": l.Name, "month": num(int64(l.Month)), "interval": l.Interval,
+			"offset": num(l.Offset), "intercalary": l.Intercalary}
+		if l.Day != nil {
+			m["day"] = num(int64(*l.Day))
+		}
+		if l.FromYear != nil {
+			m["from_year"] = num(*l.FromYear)
+		}
+		if l.Amount > 0 {
+			m["amount"] = num(int64(l.Amount))
+		}
+		rules[i] = m
+	}
+	in["leap_days"] = rules
+	eras := make([]any, len(def.Eras))
+	for i, e := range def.Eras {
+		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart}
+	}
+	in["eras"] = eras
+	return in
 }
