@@ -55,28 +55,6 @@ func (d Date) String() string {
 	return string(b)
 }
 
-// Compare orders dates by (year, month, day): -1, 0 or +1. For dates valid
-// in a calendar this is the order of their day numbers.
-func Compare(a, b Date) int {
-	switch {
-	case a.Year != b.Year:
-		return cmp64(a.Year, b.Year)
-	case a.Month != b.Month:
-		return cmp64(int64(a.Month), int64(b.Month))
-	}
-	return cmp64(int64(a.Day), int64(b.Day))
-}
-
-func cmp64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // Age is Kanka's age in whole years from birth to death, or to current
 // when death is nil: the difference of the years, less one when the end's
 // (month, day) comes before the birth's. The same rule holds when the end
