@@ -420,6 +420,7 @@ func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(
 	}
 	if ld.FromYear != nil {
 		l.hasFrom, l.from = true, *ld.FromYear
+		l.fromAt = l.countBelow(i64(l.from))
 	}
 	return l, ok
 }

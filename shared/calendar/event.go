@@ -229,9 +229,14 @@ func (c *Calendar) visit(ys i128, s leapSet, m, d int, lo, hi int64, fn func(int
 // eachYear visits the years holding days lo..hi in order, with each year's
 // first day number and leap rules.
 func (c *Calendar) eachYear(lo, hi int64, fn func(y int64, start i128, s leapSet)) {
-	for y, yb := c.DateOf(lo).Year, c.DateOf(hi).Year; y <= yb; y++ {
-		if !(c.skipZero && y == 0) {
-			fn(y, c.yearStart(y), c.activeRaw(y))
+	ya, yb := c.DateOf(lo).Year, c.DateOf(hi).Year
+	ys := c.yearStart(ya) // then each next start from the year's length, cheaper than a count
+	for y := ya; y <= yb; y++ {
+		if c.skipZero && y == 0 {
+			continue // yearStart(0) is where year 1 starts
 		}
+		s := c.activeRaw(y)
+		fn(y, ys, s)
+		ys = ys.add64(c.before(s, len(c.months), false))
 	}
 }

@@ -214,6 +214,7 @@ type leapCalc struct {
 	terms    []term
 	hasFrom  bool
 	from     int64
+	fromAt   i128 // countBelow(from)
 	before0  i128 // leapsBefore(0)
 	monthIdx int  // 0-based month
 }
@@ -250,7 +251,7 @@ func (l *leapCalc) leapsBefore(y int64) i128 {
 		if y <= l.from {
 			return i128{}
 		}
-		return l.countBelow(i64(y)).sub(l.countBelow(i64(l.from)))
+		return l.countBelow(i64(y)).sub(l.fromAt)
 	}
 	return l.countBelow(i64(y))
 }
