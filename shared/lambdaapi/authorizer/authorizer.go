@@ -18,6 +18,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
+	"github.com/lorekeep/lorekeep/shared/telemetry"
 	"github.com/lorekeep/lorekeep/shared/token"
 )
 
@@ -34,25 +35,44 @@ func Serve() {
 // so API Gateway does not cache it and the next request tries again.
 func Handler(tokens token.Store, now func() time.Time) func(context.Context, events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
 	return func(ctx context.Context, req events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
-		header := ""
-		for k, v := range req.Headers {
-			if strings.EqualFold(k, "authorization") {
-				header = v
-			}
-		}
-		if header == "" && len(req.IdentitySource) > 0 {
-			header = req.IdentitySource[0]
-		}
-		uid, err := token.Authenticate(ctx, tokens, header, now())
-		if err == apperr.ErrUnauthenticated {
+		start := time.Now()
+		ctx, rec := telemetry.With(ctx)
+		uid, err := authenticate(ctx, tokens, req, now())
+		// One JSON line per invocation, like the functions' request lines.
+		s := rec.Snapshot()
+		attrs := []slog.Attr{slog.String("request_id", req.RequestContext.RequestID), slog.String("route", req.RouteKey),
+			slog.Int64("user_id", uid), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+			slog.Int("dynamodb_calls", s.DBCalls)}
+		switch {
+		case err == nil:
+			slog.LogAttrs(ctx, slog.LevelInfo, "authorize", append(attrs, slog.Bool("authenticated", true))...)
+			return events.APIGatewayV2CustomAuthorizerSimpleResponse{
+				IsAuthorized: true,
+				Context:      map[string]any{UserIDKey: strconv.FormatInt(uid, 10)},
+			}, nil
+		case err == apperr.ErrUnauthenticated:
+			slog.LogAttrs(ctx, slog.LevelInfo, "authorize", append(attrs, slog.Bool("authenticated", false))...)
 			return events.APIGatewayV2CustomAuthorizerSimpleResponse{IsAuthorized: true, Context: map[string]any{}}, nil
-		}
-		if err != nil {
+		default:
+			if s.DBErr != nil {
+				attrs = append(attrs, slog.String("dynamodb_error", s.DBErr.Error()))
+			}
+			slog.LogAttrs(ctx, slog.LevelError, "authorize", append(attrs, slog.String("error", err.Error()))...)
 			return events.APIGatewayV2CustomAuthorizerSimpleResponse{}, err
 		}
-		return events.APIGatewayV2CustomAuthorizerSimpleResponse{
-			IsAuthorized: true,
-			Context:      map[string]any{UserIDKey: strconv.FormatInt(uid, 10)},
-		}, nil
 	}
+}
+
+// authenticate reads the token of the Authorization header (or the identity source).
+func authenticate(ctx context.Context, tokens token.Store, req events.APIGatewayV2CustomAuthorizerV2Request, now time.Time) (int64, error) {
+	header := ""
+	for k, v := range req.Headers {
+		if strings.EqualFold(k, "authorization") {
+			header = v
+		}
+	}
+	if header == "" && len(req.IdentitySource) > 0 {
+		header = req.IdentitySource[0]
+	}
+	return token.Authenticate(ctx, tokens, header, now)
 }
