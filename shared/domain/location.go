@@ -27,6 +27,9 @@ type Location struct {
 	UpdatedBy        int64
 	// Version counts writes; every update is conditional on the version it read.
 	Version int64
+	// Ancestry is the parent chain as read for the parent checks (parent first): the store makes
+	// the write conditional on it still holding, so concurrent moves cannot make a cycle.
+	Ancestry []AncestorLink
 }
 
 // Limits on location fields (Kanka's column sizes; entry is bounded by DynamoDB's item size).
@@ -89,6 +92,7 @@ const MaxLocationDepth = 64
 type AncestorLink struct {
 	ID        int64
 	IsPrivate bool
+	ParentID  *int64
 }
 
 // CheckParent validates the parent of location id (0 for a new location) given the chain from

@@ -125,6 +125,7 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, prev, next *domain.
 	if err != nil {
 		return err
 	}
+	next.Ancestry = chain
 	return domain.CheckParent(domain.ParentField(in), next.ID, chain, r.Access)
 }
 

@@ -13,9 +13,8 @@ import (
 )
 
 const (
-	calendarPrefix    = "CALENDAR"
-	calendarCounterSK = "COUNT#" + calendarPrefix
-	eventPrefix       = "EVENT"
+	calendarPrefix = "CALENDAR"
+	eventPrefix    = "EVENT"
 )
 
 // calendarGSI is the GSI1 partition of the entity events that use calendar calID, wherever
@@ -166,9 +165,9 @@ func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calenda
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
 func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.RecordFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: calendarPrefix + "#", counterSK: calendarCounterSK, hidePrivate: hidePrivate}
+	l := listSpec{ranges: ownerRanges(calendarPrefix, cid, !hidePrivate)}
 	l.recordFilter(f)
-	page, err := listPage[calendarItem](ctx, s, l, p)
+	page, err := listPage[calendarItem](ctx, s, l, p, nil)
 	out := domain.Page[domain.Calendar]{Total: page.Total, Next: page.Next, Items: make([]domain.Calendar, len(page.Items))}
 	for i, it := range page.Items {
 		out.Items[i] = it.calendar()
@@ -197,45 +196,65 @@ func (s *Store) UpdateCalendar(ctx context.Context, prev, next *domain.Calendar)
 	return s.updateOwner(ctx, calendarOwner(prev), calendarOwner(next), toCalendarItem(next))
 }
 
-// DeleteCalendar deletes a calendar and what hangs from it. Cascades run first and are
-// idempotent (the entity's events and notes, and the events of other entities that use this
-// calendar), so a delete that fails half-way is finished by retrying it; the calendar, its
-// entity and the total then go in one transaction conditional on the version read.
+// DeleteCalendar deletes a calendar and what hangs from it: its entity's events and notes, and
+// the events of other entities that use it (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteCalendar(ctx context.Context, c *domain.Calendar) error {
-	err := concurrently(
-		func() error { return s.deletePartition(ctx, childPK(c.CampaignID, entityPrefix, c.EntityID)) },
-		func() error { return s.deleteCalendarEvents(ctx, c) },
-	)
-	if err != nil {
-		return err
-	}
 	return s.deleteOwner(ctx, calendarOwner(c))
 }
 
-// deleteCalendarEvents deletes the entity events of other entities that use calendar c, found
-// through the calendar index (the calendar's own entity's events go with its partition), in
-// batches of 25. Events keep no counter item (their totals are counted by query), so deleting
-// one is a plain, idempotent delete.
-func (s *Store) deleteCalendarEvents(ctx context.Context, c *domain.Calendar) error {
-	var refs []struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
-	}
-	err := s.table.Get("gsi1pk", calendarGSI(c.CampaignID, c.ID)).Index(GSI1).Project("pk", "sk").All(ctx, &refs)
-	if err != nil {
-		return wrap(err)
-	}
-	own := childPK(c.CampaignID, entityPrefix, c.EntityID)
-	var keys []dynamo.Keyed
-	for _, ev := range refs {
-		if ev.PK != own && strings.HasPrefix(ev.SK, eventPrefix+"#") {
-			keys = append(keys, dynamo.Keys{ev.PK, ev.SK})
+// ResumeCalendarDelete finishes a delete of calendar id that failed after its first step; it
+// reports whether there was one.
+func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error) {
+	return s.resumeDelete(ctx, cid, calendarPrefix, id)
+}
+
+// deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
+// found through the calendar index and read again consistently (the calendar's own entity's
+// events go with its partition): each with its copies and counts, in transactions of about 25
+// events run concurrently (at most 100 items each), conditional on the version read.
+func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
+	for attempt := 0; ; attempt++ {
+		var refs []struct {
+			PK string `dynamo:"pk"`
+			SK string `dynamo:"sk"`
 		}
-	}
-	for start := 0; start < len(keys); start += 25 {
-		if _, err := s.table.Batch("pk", "sk").Write().Delete(keys[start:min(start+25, len(keys))]...).Run(ctx); err != nil {
+		err := s.table.Get("gsi1pk", calendarGSI(cid, calID)).Index(GSI1).Project("pk", "sk").All(ctx, &refs)
+		if err != nil {
 			return wrap(err)
 		}
+		own := entityPK(cid, calEntityID)
+		var keys []dynamo.Keyed
+		for _, ev := range refs {
+			if ev.PK != own {
+				keys = append(keys, dynamo.Keys{ev.PK, ev.SK})
+			}
+		}
+		if len(keys) == 0 {
+			return nil
+		}
+		var items []eventItem
+		for start := 0; start < len(keys); start += 100 {
+			var part []eventItem
+			err := s.table.Batch("pk", "sk").Get(keys[start:min(start+100, len(keys))]...).Consistent(true).All(ctx, &part)
+			if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+				return wrap(err)
+			}
+			items = append(items, part...)
+		}
+		var txs []*txBuilder
+		for _, it := range items {
+			if it.CalendarID != calID {
+				continue
+			}
+			// An event writes at most 3 items and 2 counters.
+			if len(txs) == 0 || txs[len(txs)-1].size()+5 > maxTx {
+				txs = append(txs, s.newTx())
+			}
+			txs[len(txs)-1].remove(childSlots(eventPrefix, it.PK, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
+		}
+		err = runTxs(ctx, txs)
+		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+			return err
+		}
 	}
-	return nil
 }

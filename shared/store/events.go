@@ -10,9 +10,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// Events live in their entity's partition and are indexed by calendar (GSI1), which serves a
-// calendar's day view and the clean-up when a calendar is deleted. Their totals are always
-// filtered by visibility, so they are counted by query, not kept in a counter.
+// Events live in their entity's partition (home and audience copies, like notes) and their homes
+// are indexed by calendar (GSI1), which serves a calendar's day view and the clean-up when a
+// calendar is deleted.
 type eventItem struct {
 	PK             string `dynamo:"pk"`
 	SK             string `dynamo:"sk"`
@@ -74,7 +74,7 @@ func events(items []eventItem) []domain.Event {
 // GetEventAndEntity reads an event and its entity in one round trip; ErrNotFound unless both exist.
 func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Event, error) {
 	var it eventItem
-	e, found, err := s.getWithEntity(ctx, cid, eid, recordSK(eventPrefix, id), &it)
+	e, found, err := s.getWithEntity(ctx, cid, eid, eventPrefix, id, &it)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -85,13 +85,14 @@ func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*dom
 	return e, &ev, nil
 }
 
-// eventList is an entity's events the caller may see: its visibility scope, and is_private for
-// admins only.
+func eventSlots(ev *domain.Event) []slot {
+	return childSlots(eventPrefix, entityPK(ev.CampaignID, ev.EntityID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate)
+}
+
+// eventList is an entity's events the caller may see: its audience range (is_private ones are
+// in the admins' range only) and its own range.
 func eventList(cid, eid int64, a domain.Access) listSpec {
-	l := listSpec{pk: entityPK(cid, eid), prefix: eventPrefix + "#", hidePrivate: !a.IsAdmin()}
-	anyone, own := a.VisibilityScope()
-	l.visibleTo(anyone, own, a.UserID)
-	return l
+	return listSpec{ranges: childRanges(eventPrefix, entityPK(cid, eid), a)}
 }
 
 // ListEvents reads one page of an entity's events that the caller may see.
@@ -100,17 +101,17 @@ func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access,
 	if f.UpdatedAfter != nil {
 		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
 	}
-	page, err := listPage[eventItem](ctx, s, l, p)
+	page, err := listPage[eventItem](ctx, s, l, p, nil)
 	return domain.Page[domain.Event]{Total: page.Total, Next: page.Next, Items: events(page.Items)}, err
 }
 
-// LifeEvents reads every birth and death event of an entity that the caller may see.
+// LifeEvents reads every birth and death event of an entity that the caller may see: one
+// filtered read of the caller's ranges.
 func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Event, error) {
 	l := eventList(cid, eid, a)
 	l.where("'type_id' IN (?, ?)", domain.EventTypeBirth, domain.EventTypeDeath)
-	var items []eventItem
-	err := l.query(s).All(ctx, &items)
-	return events(items), wrap(err)
+	page, err := listPage[eventItem](ctx, s, l, domain.PageRequest{Page: 1, Limit: 1 << 30}, counters{})
+	return events(page.Items), err
 }
 
 // EventsOnCalendar reads, through the calendar index, every event that uses a calendar, with
@@ -156,9 +157,12 @@ func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[i
 	return out, nil
 }
 
-// checkCalendar makes a write conditional on the event's calendar still existing.
-func (s *Store) checkCalendar(ev *domain.Event) *dynamo.ConditionCheck {
-	return s.table.Check("pk", campaignPK(ev.CampaignID)).Range("sk", recordSK(calendarPrefix, ev.CalendarID)).IfExists()
+// checkCalendar makes a write conditional on the event's calendar still existing (a calendar
+// being deleted is gone from the first step of its delete).
+func (s *Store) checkCalendar(ev *domain.Event) func(*txBuilder) {
+	return func(b *txBuilder) {
+		b.check(s.table.Check("pk", campaignPK(ev.CampaignID)).Range("sk", recordSK(calendarPrefix, ev.CalendarID)).IfExists())
+	}
 }
 
 // CreateEvent stores a new event, on condition that its entity and calendar still exist
@@ -170,30 +174,27 @@ func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
 	}
 	now := s.now()
 	ev.ID, ev.Version, ev.CreatedAt, ev.UpdatedAt, ev.UpdatedBy = ids[0], 1, now, now, ev.CreatedBy
-	err = s.db.WriteTx().
-		Check(s.table.Check("pk", campaignPK(ev.CampaignID)).Range("sk", recordSK(entityPrefix, ev.EntityID)).IfExists()).
-		Check(s.checkCalendar(ev)).
-		Put(s.table.Put(toEventItem(ev)).If("attribute_not_exists(pk)")).
-		Run(ctx)
-	if wrap(err) == domain.ErrConflict {
-		return domain.ErrNotFound
-	}
-	return wrap(err)
+	b := s.newTx()
+	s.checkEntity(ev.CampaignID, ev.EntityID)(b)
+	s.checkCalendar(ev)(b)
+	b.place(marshal(toEventItem(ev)), nil, eventSlots(ev), 0)
+	return notFoundOnConflict(b.run(ctx))
 }
 
-// UpdateEvent writes next over prev if nobody wrote since prev was read; a move to another
-// calendar is also conditional on that calendar existing.
+// UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its
+// entity and its calendar (the new one after a move) exist.
 func (s *Store) UpdateEvent(ctx context.Context, prev, next *domain.Event) error {
 	next.Version, next.UpdatedAt = prev.Version+1, s.now()
-	put := s.table.Put(toEventItem(next)).If("'version' = ?", prev.Version)
-	if next.CalendarID == prev.CalendarID {
-		return wrap(put.Run(ctx))
-	}
-	return wrap(s.db.WriteTx().Check(s.checkCalendar(next)).Put(put).Run(ctx))
+	b := s.newTx()
+	s.checkEntity(next.CampaignID, next.EntityID)(b)
+	s.checkCalendar(next)(b)
+	b.place(marshal(toEventItem(next)), eventSlots(prev), eventSlots(next), prev.Version)
+	return b.run(ctx)
 }
 
-// DeleteEvent deletes an event if nobody wrote since it was read.
+// DeleteEvent deletes an event (and its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteEvent(ctx context.Context, ev *domain.Event) error {
-	return wrap(s.table.Delete("pk", entityPK(ev.CampaignID, ev.EntityID)).Range("sk", recordSK(eventPrefix, ev.ID)).
-		If("'version' = ?", ev.Version).Run(ctx))
+	b := s.newTx()
+	b.remove(eventSlots(ev), ev.Version)
+	return b.run(ctx)
 }

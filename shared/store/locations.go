@@ -11,9 +11,8 @@ import (
 )
 
 const (
-	locationPrefix    = "LOCATION"
-	entityPrefix      = "ENTITY"
-	locationCounterSK = "COUNT#" + locationPrefix
+	locationPrefix = "LOCATION"
+	entityPrefix   = "ENTITY"
 )
 
 type locationItem struct {
@@ -94,7 +93,8 @@ func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Locatio
 }
 
 // LocationAncestry reads the chain from location id upwards (id first), at most max links: the
-// input of the parent and cycle checks. A missing first location gives an empty chain.
+// input of the parent and cycle checks, and of the conditions that make the write depend on it.
+// A missing first location gives an empty chain.
 func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
 	var chain []domain.AncestorLink
 	for next := &id; next != nil && len(chain) < max; {
@@ -111,30 +111,26 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 		if err != nil {
 			return nil, wrap(err)
 		}
-		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate})
+		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate, ParentID: it.ParentID})
 		next = it.ParentID
 	}
 	return chain, nil
 }
 
-// ListLocations reads one page of the campaign's locations, ordered by id.
+// ListLocations reads one page of the campaign's locations, ordered by id: an admin's range
+// holds every location, everyone else's only the public ones.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counterSK: locationCounterSK, hidePrivate: hidePrivate}
+	l := listSpec{ranges: ownerRanges(locationPrefix, cid, !hidePrivate)}
 	l.recordFilter(f.RecordFilter)
 	if f.ParentID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentID)
 	}
-	page, err := listPage[locationItem](ctx, s, l, p)
+	page, err := listPage[locationItem](ctx, s, l, p, nil)
 	out := domain.Page[domain.Location]{Total: page.Total, Next: page.Next, Items: make([]domain.Location, len(page.Items))}
 	for i, it := range page.Items {
 		out.Items[i] = it.location()
 	}
 	return out, err
-}
-
-// counterUpdate adjusts a list's exact totals inside a write transaction.
-func (s *Store) counterUpdate(pk, sk string, n, private int) *dynamo.Update {
-	return s.table.Update("pk", pk).Range("sk", sk).Add("n", n).Add("private", private)
 }
 
 func b2i(b bool) int {
@@ -144,9 +140,44 @@ func b2i(b bool) int {
 	return 0
 }
 
+// parentChecks makes a location write depend on its parent chain as read: every link still
+// exists and still has the parent it had, so two concurrent moves cannot close a cycle (one of
+// them fails its check and is retried on fresh data) and no location lands under a deleted one.
+func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), error) {
+	if len(chain) == 0 || chain[0].ID != parentID {
+		var err error
+		if chain, err = s.LocationAncestry(ctx, cid, parentID, depth); err != nil {
+			return nil, err
+		}
+		if len(chain) == 0 {
+			return nil, domain.ErrConflict // the parent went since it was checked
+		}
+	}
+	chain = chain[:min(len(chain), depth)]
+	return func(b *txBuilder) {
+		for _, link := range chain {
+			c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(locationPrefix, link.ID))
+			if link.ParentID == nil {
+				c = c.If("attribute_exists(pk) AND attribute_not_exists('parent_location_id')")
+			} else {
+				c = c.If("'parent_location_id' = ?", *link.ParentID)
+			}
+			b.check(c)
+		}
+	}, nil
+}
+
 // CreateLocation stores a new location and its entity in one transaction, with ids from the
-// campaign's sequences: two round trips.
+// campaign's sequences, on condition that its parent still exists: two round trips.
 func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
+	var checks []func(*txBuilder)
+	if l.ParentID != nil {
+		// A new location has no descendants: its parent existing is all that matters.
+		pid := *l.ParentID
+		checks = append(checks, func(b *txBuilder) {
+			b.check(s.table.Check("pk", campaignPK(l.CampaignID)).Range("sk", recordSK(locationPrefix, pid)).IfExists())
+		})
+	}
 	id, entityID, err := s.ownerIDs(ctx, l.CampaignID, "location")
 	if err != nil {
 		return err
@@ -154,73 +185,83 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 	now := s.now()
 	l.ID, l.EntityID, l.Version = id, entityID, 1
 	l.CreatedAt, l.UpdatedAt, l.UpdatedBy = now, now, l.CreatedBy
-	return s.createOwner(ctx, locationOwner(l), toLocationItem(l))
+	err = s.createOwner(ctx, locationOwner(l), toLocationItem(l), checks...)
+	if err == domain.ErrConflict && l.ParentID != nil {
+		return domain.Invalid(parentFieldName, "The selected parent location id is invalid.")
+	}
+	return err
 }
+
+const parentFieldName = "parent_location_id"
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read
-// (ErrConflict otherwise). The entity and the totals follow in the same transaction.
+// (ErrConflict otherwise), and, when the parent changes, that the new parent chain is still the
+// one read (next.Ancestry). The entity and the counts follow in the same transaction.
 func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
+	var checks []func(*txBuilder)
+	if next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID) {
+		c, err := s.parentChecks(ctx, next.CampaignID, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
+		if err != nil {
+			return err
+		}
+		checks = append(checks, c)
+	}
 	next.Version = prev.Version + 1
 	next.UpdatedAt = s.now()
-	return s.updateOwner(ctx, locationOwner(prev), locationOwner(next), toLocationItem(next))
+	return s.updateOwner(ctx, locationOwner(prev), locationOwner(next), toLocationItem(next), checks...)
 }
 
-// DeleteLocation deletes a location and what hangs from it. Cascades run first and are
-// idempotent (children become roots, map points and the entity's events and notes go), so a
-// delete that fails half-way is finished by retrying it; the location, its entity and the total
-// then go in one transaction conditional on the version read.
+// DeleteLocation deletes a location and what hangs from it: children become roots, map points
+// and the entity's events and notes go (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	err := concurrently(
-		func() error { return s.orphanChildren(ctx, l) },
-		func() error { return s.deletePartition(ctx, childPK(l.CampaignID, locationPrefix, l.ID)) },
-		func() error { return s.deletePartition(ctx, childPK(l.CampaignID, entityPrefix, l.EntityID)) },
-	)
-	if err != nil {
-		return err
-	}
 	return s.deleteOwner(ctx, locationOwner(l))
 }
 
-// orphanChildren makes the children of l roots, as Kanka does, found through the parent index.
-func (s *Store) orphanChildren(ctx context.Context, l *domain.Location) error {
-	var kids []struct {
-		SK string `dynamo:"sk"`
-	}
-	err := s.table.Get("gsi1pk", parentGSI(l.CampaignID, l.ID)).Index(GSI1).Project("sk").All(ctx, &kids)
-	if err != nil {
-		return wrap(err)
-	}
-	now := formatTime(s.now())
-	for _, k := range kids {
-		err := s.table.Update("pk", campaignPK(l.CampaignID)).Range("sk", k.SK).
-			Remove("parent_location_id", "gsi1pk", "gsi1sk").Set("updated_at", now).Add("version", 1).
-			If("'parent_location_id' = ?", l.ID).Run(ctx)
-		if err != nil && !dynamo.IsCondCheckFailed(err) { // already moved elsewhere: leave it
-			return wrap(err)
-		}
-	}
-	return nil
+// ResumeLocationDelete finishes a delete of location id that failed after its first step; it
+// reports whether there was one.
+func (s *Store) ResumeLocationDelete(ctx context.Context, cid, id int64) (bool, error) {
+	return s.resumeDelete(ctx, cid, locationPrefix, id)
 }
 
-// deletePartition removes every item of a child partition (map points, events, notes and their
-// counters) in batches of 25.
-func (s *Store) deletePartition(ctx context.Context, pk string) error {
-	var keys []struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
-	}
-	if err := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).All(ctx, &keys); err != nil {
-		return wrap(err)
-	}
-	for start := 0; start < len(keys); start += 25 {
-		end := min(start+25, len(keys))
-		batch := make([]dynamo.Keyed, 0, end-start)
-		for _, k := range keys[start:end] {
-			batch = append(batch, dynamo.Keys{k.PK, k.SK})
+// orphanChildren makes the children of location pid roots, as Kanka does: found through the
+// parent index, read again consistently, and rewritten (with their copies) in transactions of
+// 40, conditional on the version read. A child moved meanwhile is read again.
+func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
+	for attempt := 0; ; attempt++ {
+		var kids []struct {
+			SK string `dynamo:"sk"`
 		}
-		if _, err := s.table.Batch("pk", "sk").Write().Delete(batch...).Run(ctx); err != nil {
+		err := s.table.Get("gsi1pk", parentGSI(cid, pid)).Index(GSI1).Project("sk").All(ctx, &kids)
+		if err != nil || len(kids) == 0 {
 			return wrap(err)
 		}
+		keys := make([]dynamo.Keyed, len(kids))
+		for i, k := range kids {
+			keys[i] = dynamo.Keys{campaignPK(cid), k.SK}
+		}
+		var items []locationItem
+		err = s.table.Batch("pk", "sk").Get(keys...).Consistent(true).All(ctx, &items)
+		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+			return wrap(err)
+		}
+		now := s.now()
+		var txs []*txBuilder
+		n := 0
+		for _, it := range items {
+			prev := it.location()
+			if prev.ParentID == nil || *prev.ParentID != pid {
+				continue
+			}
+			if n++; n%40 == 1 {
+				txs = append(txs, s.newTx())
+			}
+			next := prev.Clone()
+			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
+			txs[len(txs)-1].place(marshal(toLocationItem(next)), locationOwner(&prev).slots(), locationOwner(next).slots(), prev.Version)
+		}
+		err = runTxs(ctx, txs)
+		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+			return err
+		}
 	}
-	return nil
 }

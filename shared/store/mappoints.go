@@ -10,10 +10,13 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-const (
-	mapPointPrefix    = "MAPPOINT"
-	mapPointCounterSK = "COUNT#MAPPOINT"
-)
+const mapPointPrefix = "MAPPOINT"
+
+// Map points have one audience (whoever sees the location): their home range is their list.
+func mapPointSlots(p *domain.MapPoint) []slot {
+	pk := mapPointsPK(p.CampaignID, p.LocationID)
+	return []slot{{pk: pk, sk: recordSK(mapPointPrefix, p.ID), home: true, counter: counterSK(mapPointPrefix), attr: classAdmin, id: p.ID}}
+}
 
 // Map points live in their location's partition, so a point can only ever be reached through
 // the location in the path, and deleting the location deletes the partition.
@@ -71,8 +74,9 @@ func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.Ma
 
 // ListMapPoints reads one page of a location's map points, ordered by id.
 func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
-	l := listSpec{pk: mapPointsPK(cid, lid), prefix: mapPointPrefix + "#", counterSK: mapPointCounterSK}
-	page, err := listPage[mapPointItem](ctx, s, l, p)
+	pk := mapPointsPK(cid, lid)
+	l := listSpec{ranges: []listRange{{pk, mapPointPrefix + "#", counterSK(mapPointPrefix), classAdmin}}}
+	page, err := listPage[mapPointItem](ctx, s, l, p, nil)
 	out := domain.Page[domain.MapPoint]{Total: page.Total, Next: page.Next, Items: make([]domain.MapPoint, len(page.Items))}
 	for i, it := range page.Items {
 		out.Items[i] = it.mapPoint()
@@ -80,8 +84,15 @@ func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, p domain.Page
 	return out, err
 }
 
-// CreateMapPoint stores a new map point. The transaction also requires the location to still
-// exist, so a point is never left behind by a concurrent delete.
+// checkLocation makes a write conditional on location lid existing: a location being deleted
+// is gone from the first step, so no point lands in a partition being cleared.
+func (s *Store) checkLocation(cid, lid int64) func(*txBuilder) {
+	return func(b *txBuilder) {
+		b.check(s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(locationPrefix, lid)).IfExists())
+	}
+}
+
+// CreateMapPoint stores a new map point, on condition that its location still exists.
 func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 	ids, err := s.nextIDs(ctx, campaignPK(p.CampaignID), "mappoint")
 	if err != nil {
@@ -89,30 +100,27 @@ func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 	}
 	now := s.now()
 	p.ID, p.Version, p.CreatedAt, p.UpdatedAt, p.UpdatedBy = ids[0], 1, now, now, p.CreatedBy
-	err = s.db.WriteTx().
-		Check(s.table.Check("pk", campaignPK(p.CampaignID)).Range("sk", recordSK(locationPrefix, p.LocationID)).IfExists()).
-		Put(s.table.Put(toMapPointItem(p)).If("attribute_not_exists(pk)")).
-		Update(s.counterUpdate(mapPointsPK(p.CampaignID, p.LocationID), mapPointCounterSK, 1, 0)).
-		Run(ctx)
-	if wrap(err) == domain.ErrConflict {
-		return domain.ErrNotFound
-	}
-	return wrap(err)
+	b := s.newTx()
+	s.checkLocation(p.CampaignID, p.LocationID)(b)
+	b.place(marshal(toMapPointItem(p)), nil, mapPointSlots(p), 0)
+	return notFoundOnConflict(b.run(ctx))
 }
 
-// UpdateMapPoint writes next over prev if nobody wrote since prev was read.
+// UpdateMapPoint writes next over prev if nobody wrote since prev was read and the location
+// still exists.
 func (s *Store) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
 	next.Version, next.UpdatedAt = prev.Version+1, s.now()
-	return wrap(s.table.Put(toMapPointItem(next)).If("'version' = ?", prev.Version).Run(ctx))
+	b := s.newTx()
+	s.checkLocation(next.CampaignID, next.LocationID)(b)
+	b.place(marshal(toMapPointItem(next)), mapPointSlots(prev), mapPointSlots(next), prev.Version)
+	return b.run(ctx)
 }
 
 // DeleteMapPoint deletes a map point and counts it out.
 func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
-	err := s.db.WriteTx().
-		Delete(s.table.Delete("pk", mapPointsPK(p.CampaignID, p.LocationID)).Range("sk", recordSK(mapPointPrefix, p.ID)).If("'version' = ?", p.Version)).
-		Update(s.counterUpdate(mapPointsPK(p.CampaignID, p.LocationID), mapPointCounterSK, -1, 0)).
-		Run(ctx)
-	return wrap(err)
+	b := s.newTx()
+	b.remove(mapPointSlots(p), p.Version)
+	return b.run(ctx)
 }
 
 // GetMapPointAndLocation reads a map point and the location of the path in one BatchGetItem;

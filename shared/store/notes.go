@@ -47,14 +47,19 @@ func (it noteItem) note() domain.Note {
 		UpdatedBy: it.UpdatedBy, Version: it.Version}
 }
 
-// getWithEntity reads an entity and one record of its partition in one BatchGetItem. Either may
-// come back nil.
-func (s *Store) getWithEntity(ctx context.Context, cid, eid int64, sk string, rec any) (*domain.Entity, bool, error) {
+func noteSlots(n *domain.Note) []slot {
+	return childSlots(notePrefix, entityPK(n.CampaignID, n.EntityID), n.ID, n.CreatedBy, n.Visibility, false)
+}
+
+// getWithEntity reads an entity and one record of its partition (at either home key) in one
+// BatchGetItem. Either may come back nil.
+func (s *Store) getWithEntity(ctx context.Context, cid, eid int64, kind string, id int64, rec any) (*domain.Entity, bool, error) {
+	keys := []dynamo.Keyed{dynamo.Keys{campaignPK(cid), recordSK(entityPrefix, eid)}}
+	for _, sk := range childHomeSKs(kind, id) {
+		keys = append(keys, dynamo.Keys{entityPK(cid, eid), sk})
+	}
 	var items []dynamo.Item
-	err := s.table.Batch("pk", "sk").Get(
-		dynamo.Keys{campaignPK(cid), recordSK(entityPrefix, eid)},
-		dynamo.Keys{entityPK(cid, eid), sk},
-	).Consistent(true).All(ctx, &items)
+	err := s.table.Batch("pk", "sk").Get(keys...).Consistent(true).All(ctx, &items)
 	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
 		return nil, false, wrap(err)
 	}
@@ -82,7 +87,7 @@ func (s *Store) getWithEntity(ctx context.Context, cid, eid int64, sk string, re
 // GetNoteAndEntity reads a note and its entity in one round trip; ErrNotFound unless both exist.
 func (s *Store) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Note, error) {
 	var it noteItem
-	e, found, err := s.getWithEntity(ctx, cid, eid, recordSK(notePrefix, id), &it)
+	e, found, err := s.getWithEntity(ctx, cid, eid, notePrefix, id, &it)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,20 +98,27 @@ func (s *Store) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*doma
 	return e, &n, nil
 }
 
-// ListNotes reads one page of an entity's notes that the caller's visibility scope allows.
+// ListNotes reads one page of an entity's notes that the caller's visibility scope allows: the
+// caller's audience range and its own range, never anyone else's.
 func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.ChildFilter, p domain.PageRequest) (domain.Page[domain.Note], error) {
-	l := listSpec{pk: entityPK(cid, eid), prefix: notePrefix + "#"}
-	anyone, own := a.VisibilityScope()
-	l.visibleTo(anyone, own, a.UserID)
+	l := listSpec{ranges: childRanges(notePrefix, entityPK(cid, eid), a)}
 	if f.UpdatedAfter != nil {
 		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
 	}
-	page, err := listPage[noteItem](ctx, s, l, p)
+	page, err := listPage[noteItem](ctx, s, l, p, nil)
 	out := domain.Page[domain.Note]{Total: page.Total, Next: page.Next, Items: make([]domain.Note, len(page.Items))}
 	for i, it := range page.Items {
 		out.Items[i] = it.note()
 	}
 	return out, err
+}
+
+// checkEntity makes a write conditional on entity eid existing: an entity whose owner is being
+// deleted is gone from the first step, so no child lands in a partition being cleared.
+func (s *Store) checkEntity(cid, eid int64) func(*txBuilder) {
+	return func(b *txBuilder) {
+		b.check(s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, eid)).IfExists())
+	}
 }
 
 // CreateNote stores a new note, on condition that its entity still exists.
@@ -117,24 +129,32 @@ func (s *Store) CreateNote(ctx context.Context, n *domain.Note) error {
 	}
 	now := s.now()
 	n.ID, n.Version, n.CreatedAt, n.UpdatedAt, n.UpdatedBy = ids[0], 1, now, now, n.CreatedBy
-	err = s.db.WriteTx().
-		Check(s.table.Check("pk", campaignPK(n.CampaignID)).Range("sk", recordSK(entityPrefix, n.EntityID)).IfExists()).
-		Put(s.table.Put(toNoteItem(n)).If("attribute_not_exists(pk)")).
-		Run(ctx)
-	if wrap(err) == domain.ErrConflict {
+	b := s.newTx()
+	s.checkEntity(n.CampaignID, n.EntityID)(b)
+	b.place(marshal(toNoteItem(n)), nil, noteSlots(n), 0)
+	return notFoundOnConflict(b.run(ctx))
+}
+
+// notFoundOnConflict maps a failed create, whose only conditions are its parents', to 404.
+func notFoundOnConflict(err error) error {
+	if err == domain.ErrConflict {
 		return domain.ErrNotFound
 	}
-	return wrap(err)
+	return err
 }
 
-// UpdateNote writes next over prev if nobody wrote since prev was read.
+// UpdateNote writes next over prev if nobody wrote since prev was read and the entity exists.
 func (s *Store) UpdateNote(ctx context.Context, prev, next *domain.Note) error {
 	next.Version, next.UpdatedAt = prev.Version+1, s.now()
-	return wrap(s.table.Put(toNoteItem(next)).If("'version' = ?", prev.Version).Run(ctx))
+	b := s.newTx()
+	s.checkEntity(next.CampaignID, next.EntityID)(b)
+	b.place(marshal(toNoteItem(next)), noteSlots(prev), noteSlots(next), prev.Version)
+	return b.run(ctx)
 }
 
-// DeleteNote deletes a note if nobody wrote since it was read.
+// DeleteNote deletes a note (and its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteNote(ctx context.Context, n *domain.Note) error {
-	return wrap(s.table.Delete("pk", entityPK(n.CampaignID, n.EntityID)).Range("sk", recordSK(notePrefix, n.ID)).
-		If("'version' = ?", n.Version).Run(ctx))
+	b := s.newTx()
+	b.remove(noteSlots(n), n.Version)
+	return b.run(ctx)
 }
