@@ -282,3 +282,35 @@ func marshal(v any) dynamo.Item {
 func isCopy(sk string) bool {
 	return strings.HasPrefix(sk, publicCopy) || strings.HasPrefix(sk, memberCopy) || strings.HasPrefix(sk, "OWN#")
 }
+
+// countedRange maps an item's sort key to the range counter that counts it (the inverse of the
+// slots above): the migration recounts with it, and Audit checks every counter with it.
+func countedRange(sk string) (counter, attr string, id int64, ok bool) {
+	parts := strings.Split(sk, "#")
+	last := len(parts) - 1
+	if last < 1 {
+		return "", "", 0, false
+	}
+	id, err := strconv.ParseInt(parts[last], 10, 64)
+	if err != nil {
+		return "", "", 0, false
+	}
+	kind := parts[last-1]
+	switch {
+	case last == 1 && (kind == locationPrefix || kind == calendarPrefix || kind == mapPointPrefix || kind == notePrefix || kind == eventPrefix):
+		return counterSK(kind), classAdmin, id, true
+	case last == 2 && parts[0]+"#" == publicCopy:
+		return counterSK(kind), classPublic, id, true
+	case last == 2 && parts[0]+"#" == memberCopy:
+		return counterSK(kind), classMember, id, true
+	case last == 4 && parts[0] == "OWN":
+		uid, err := strconv.ParseInt(parts[1], 10, 64)
+		if err != nil {
+			return "", "", 0, false
+		}
+		return ownCounterSK(kind, uid), parts[2], id, true
+	}
+	return "", "", 0, false
+}
+
+func attrS(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
