@@ -14,13 +14,14 @@ import (
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_events", h.list)
-	api.Handle("POST", "/entities/{entity_id}/entity_events", h.create)
-	api.Handle("GET", "/entities/{entity_id}/entity_events/{id}", h.show)
-	api.Handle("PUT", "/entities/{entity_id}/entity_events/{id}", h.update)
-	api.Handle("PATCH", "/entities/{entity_id}/entity_events/{id}", h.update)
-	api.Handle("DELETE", "/entities/{entity_id}/entity_events/{id}", h.delete)
-	api.Handle("GET", "/entities/{entity_id}/ages", h.ages)
+	one := httpapi.ReadAhead("event", "id", "entity_id")
+	api.Handle("GET", "/entities/{entity_id}/entity_events", h.list, httpapi.ReadAhead("list:event", "", "entity_id"))
+	api.Handle("POST", "/entities/{entity_id}/entity_events", h.create, httpapi.ReadAhead("entity", "entity_id", ""))
+	api.Handle("GET", "/entities/{entity_id}/entity_events/{id}", h.show, one)
+	api.Handle("PUT", "/entities/{entity_id}/entity_events/{id}", h.update, one)
+	api.Handle("PATCH", "/entities/{entity_id}/entity_events/{id}", h.update, one)
+	api.Handle("DELETE", "/entities/{entity_id}/entity_events/{id}", h.delete, one)
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
 }
 
 type handlers struct{ st *store.Store }

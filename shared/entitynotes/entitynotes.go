@@ -12,12 +12,13 @@ import (
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_notes", h.list)
-	api.Handle("POST", "/entities/{entity_id}/entity_notes", h.create)
-	api.Handle("GET", "/entities/{entity_id}/entity_notes/{id}", h.show)
-	api.Handle("PUT", "/entities/{entity_id}/entity_notes/{id}", h.update)
-	api.Handle("PATCH", "/entities/{entity_id}/entity_notes/{id}", h.update)
-	api.Handle("DELETE", "/entities/{entity_id}/entity_notes/{id}", h.delete)
+	one := httpapi.ReadAhead("note", "id", "entity_id")
+	api.Handle("GET", "/entities/{entity_id}/entity_notes", h.list, httpapi.ReadAhead("list:note", "", "entity_id"))
+	api.Handle("POST", "/entities/{entity_id}/entity_notes", h.create, httpapi.ReadAhead("entity", "entity_id", ""))
+	api.Handle("GET", "/entities/{entity_id}/entity_notes/{id}", h.show, one)
+	api.Handle("PUT", "/entities/{entity_id}/entity_notes/{id}", h.update, one)
+	api.Handle("PATCH", "/entities/{entity_id}/entity_notes/{id}", h.update, one)
+	api.Handle("DELETE", "/entities/{entity_id}/entity_notes/{id}", h.delete, one)
 }
 
 type handlers struct{ st *store.Store }

@@ -25,9 +25,37 @@ const Prefix = "/api/1.0/campaigns/{campaign_id}"
 // it cannot). Locally it checks the bearer token; on Lambda it reads the authorizer's verdict.
 type Identifier func(r *http.Request) (int64, error)
 
-// Campaigns reads a campaign and a user's membership in it.
+// Campaigns reads a campaign and a user's membership in it, and, in the same round trip, the
+// records the route will read (ahead), left in the context's domain.Prefetch.
 type Campaigns interface {
-	CampaignAccess(ctx context.Context, cid, uid int64) (*domain.Campaign, *domain.Membership, error)
+	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error)
+}
+
+// Ahead names what a route will read, from its path, so that the campaign access read fetches
+// it too: a show costs one round trip, a list page two.
+type Ahead func(r *http.Request) []domain.Ref
+
+// ReadAhead is the common Ahead: a record of kind whose id is the path value idName, under the
+// parent in path value parentName ("" for records of the campaign). A kind starting "list:"
+// reads a list's counts under the parent.
+func ReadAhead(kind, idName, parentName string) Ahead {
+	return func(r *http.Request) []domain.Ref {
+		ref := domain.Ref{Kind: kind}
+		for _, v := range []struct {
+			name string
+			dst  *int64
+		}{{idName, &ref.ID}, {parentName, &ref.Parent}} {
+			if v.name == "" {
+				continue
+			}
+			id, err := strconv.ParseInt(r.PathValue(v.name), 10, 64)
+			if err != nil || id < 1 || id > domain.MaxID {
+				return nil // the handler answers 404 without reading
+			}
+			*v.dst = id
+		}
+		return []domain.Ref{ref}
+	}
 }
 
 // Options configure an API.
@@ -72,15 +100,16 @@ type Request struct {
 type HandlerFunc func(r *Request) (Reply, error)
 
 // Handle registers fn for method and a path relative to the campaign prefix, e.g.
-// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too.
-func (a *API) Handle(method, path string, fn HandlerFunc) {
+// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too. ahead declares what fn reads
+// first, read with the campaign access.
+func (a *API) Handle(method, path string, fn HandlerFunc, ahead ...Ahead) {
 	pattern := Prefix + path
 	if _, seen := a.methods[pattern]; !seen {
 		a.mux.HandleFunc(pattern, a.methodNotAllowed(pattern))
 	}
 	a.methods[pattern] = append(a.methods[pattern], method)
 	a.mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
-		req, err := a.enter(r)
+		req, err := a.enter(r, ahead)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -94,14 +123,21 @@ func (a *API) Handle(method, path string, fn HandlerFunc) {
 	})
 }
 
-// enter resolves the campaign of the path and the caller's access to it: one storage read.
-func (a *API) enter(r *http.Request) (*Request, error) {
+// enter resolves the campaign of the path and the caller's access to it, and reads ahead what
+// the route declared: one storage read.
+func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	uid := userID(r.Context())
 	cid, err := strconv.ParseInt(r.PathValue("campaign_id"), 10, 64)
 	if err != nil || cid < 1 || cid > domain.MaxID {
 		return nil, domain.ErrNotFound
 	}
-	c, m, err := a.opts.Campaigns.CampaignAccess(r.Context(), cid, uid)
+	var refs []domain.Ref
+	for _, f := range ahead {
+		refs = append(refs, f(r)...)
+	}
+	ctx, _ := domain.WithPrefetch(r.Context())
+	r = r.WithContext(ctx)
+	c, m, err := a.opts.Campaigns.CampaignAccess(ctx, cid, uid, refs...)
 	if err != nil {
 		return nil, err
 	}

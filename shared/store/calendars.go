@@ -152,12 +152,8 @@ func (it calendarItem) calendar() domain.Calendar {
 // GetCalendar reads one calendar of the campaign; ErrNotFound when there is none.
 func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calendar, error) {
 	var it calendarItem
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(calendarPrefix, id)).Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, domain.ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap(err)
+	if err := s.getOne(ctx, itemKey{campaignPK(cid), recordSK(calendarPrefix, id)}, &it); err != nil {
+		return nil, err
 	}
 	c := it.calendar()
 	return &c, nil

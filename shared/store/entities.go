@@ -29,12 +29,8 @@ func (it entityItem) entity() *domain.Entity {
 // GetEntity reads one entity of the campaign; ErrNotFound when there is none.
 func (s *Store) GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error) {
 	var it entityItem
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(entityPrefix, eid)).Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, domain.ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap(err)
+	if err := s.getOne(ctx, itemKey{campaignPK(cid), recordSK(entityPrefix, eid)}, &it); err != nil {
+		return nil, err
 	}
 	return it.entity(), nil
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,32 +58,21 @@ func containsKey(ks []counterKey, k counterKey) bool {
 	return false
 }
 
-// readCounters reads counter items in one consistent BatchGetItem.
+// readCounters reads counter items (read ahead, or in one consistent BatchGetItem).
 func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, error) {
-	out := counters{}
-	if len(keys) == 0 {
-		return out, nil
-	}
-	ks := make([]dynamo.Keyed, len(keys))
+	ks := make([]itemKey, len(keys))
 	for i, k := range keys {
-		ks[i] = dynamo.Keys{k.pk, k.sk}
+		ks[i] = itemKey{k.pk, k.sk}
 	}
-	var items []dynamo.Item
-	err := s.table.Batch("pk", "sk").Get(ks...).Consistent(true).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, wrap(err)
+	got, err := s.getItems(ctx, ks...)
+	if err != nil {
+		return nil, err
 	}
-	out.add(items)
+	out := counters{}
+	for k, it := range got {
+		out[counterKey{k.pk, k.sk}] = it
+	}
 	return out, nil
-}
-
-func (c counters) add(items []dynamo.Item) {
-	for _, it := range items {
-		var pk, sk string
-		_ = dynamo.Unmarshal(it["pk"], &pk)
-		_ = dynamo.Unmarshal(it["sk"], &sk)
-		c[counterKey{pk, sk}] = it
-	}
 }
 
 // listPage reads one page of l. Without filters the total and the start of the page come from

@@ -81,12 +81,8 @@ func (it locationItem) location() domain.Location {
 // GetLocation reads one location of the campaign; ErrNotFound when there is none.
 func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
 	var it locationItem
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(locationPrefix, id)).Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, domain.ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap(err)
+	if err := s.getOne(ctx, itemKey{campaignPK(cid), recordSK(locationPrefix, id)}, &it); err != nil {
+		return nil, err
 	}
 	l := it.location()
 	return &l, nil

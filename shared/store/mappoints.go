@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -61,12 +60,8 @@ func (it mapPointItem) mapPoint() domain.MapPoint {
 // GetMapPoint reads one map point of one location; ErrNotFound when there is none.
 func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.MapPoint, error) {
 	var it mapPointItem
-	err := s.table.Get("pk", mapPointsPK(cid, lid)).Range("sk", dynamo.Equal, recordSK(mapPointPrefix, id)).Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, domain.ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap(err)
+	if err := s.getOne(ctx, itemKey{mapPointsPK(cid, lid), recordSK(mapPointPrefix, id)}, &it); err != nil {
+		return nil, err
 	}
 	p := it.mapPoint()
 	return &p, nil
@@ -126,20 +121,14 @@ func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
 // GetMapPointAndLocation reads a map point and the location of the path in one BatchGetItem;
 // ErrNotFound unless both exist (a point under another location is not found).
 func (s *Store) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64) (*domain.Location, *domain.MapPoint, error) {
-	var items []dynamo.Item
-	err := s.table.Batch("pk", "sk").Get(
-		dynamo.Keys{campaignPK(cid), recordSK(locationPrefix, lid)},
-		dynamo.Keys{mapPointsPK(cid, lid), recordSK(mapPointPrefix, id)},
-	).Consistent(true).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, nil, wrap(err)
+	got, err := s.getItems(ctx, itemKey{campaignPK(cid), recordSK(locationPrefix, lid)}, itemKey{mapPointsPK(cid, lid), recordSK(mapPointPrefix, id)})
+	if err != nil {
+		return nil, nil, err
 	}
 	var l *domain.Location
 	var p *domain.MapPoint
-	for _, it := range items {
-		var sk string
-		_ = dynamo.Unmarshal(it["sk"], &sk)
-		if strings.HasPrefix(sk, locationPrefix+"#") {
+	for k, it := range got {
+		if strings.HasPrefix(k.sk, locationPrefix+"#") {
 			var li locationItem
 			if err := dynamo.UnmarshalItem(it, &li); err != nil {
 				return nil, nil, err

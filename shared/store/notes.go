@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -54,21 +53,18 @@ func noteSlots(n *domain.Note) []slot {
 // getWithEntity reads an entity and one record of its partition (at either home key) in one
 // BatchGetItem. Either may come back nil.
 func (s *Store) getWithEntity(ctx context.Context, cid, eid int64, kind string, id int64, rec any) (*domain.Entity, bool, error) {
-	keys := []dynamo.Keyed{dynamo.Keys{campaignPK(cid), recordSK(entityPrefix, eid)}}
+	keys := []itemKey{{campaignPK(cid), recordSK(entityPrefix, eid)}}
 	for _, sk := range childHomeSKs(kind, id) {
-		keys = append(keys, dynamo.Keys{entityPK(cid, eid), sk})
+		keys = append(keys, itemKey{entityPK(cid, eid), sk})
 	}
-	var items []dynamo.Item
-	err := s.table.Batch("pk", "sk").Get(keys...).Consistent(true).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, false, wrap(err)
+	got, err := s.getItems(ctx, keys...)
+	if err != nil {
+		return nil, false, err
 	}
 	var e *domain.Entity
 	found := false
-	for _, it := range items {
-		var key string
-		_ = dynamo.Unmarshal(it["sk"], &key)
-		if strings.HasPrefix(key, entityPrefix+"#") {
+	for k, it := range got {
+		if strings.HasPrefix(k.sk, entityPrefix+"#") {
 			var ei entityItem
 			if err := dynamo.UnmarshalItem(it, &ei); err != nil {
 				return nil, false, err
