@@ -1,0 +1,118 @@
+package locations_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+// Issue 10's budgets in a campaign of 1,500 locations (every tenth private), counted, never
+// timed: DynamoDB calls of the function (the token read, the authorizer's on AWS, is one more)
+// and items DynamoDB evaluated (Query ScannedCount).
+func TestCostsStayWithThePageNotTheCampaign(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	e.SeedLocations(e.Campaign, 1500, 10)
+	// The member's k-th visible location (1-based): ids skip every tenth.
+	memberID := func(k int) int { return k + (k-1)/9 }
+	cases := []struct {
+		name        string
+		path, token string
+		calls       int64 // token read aside
+		evaluated   int64
+		total       int
+		firstID     int
+	}{
+		{"show", "/locations/777", e.Member, 1, 0, -1, 777},
+		{"page 1, admin", "/locations", e.Admin, 2, 46, 1500, 1},
+		{"page 1, member", "/locations", e.Member, 2, 3 * 45, 1350, 1},
+		{"?page=20, admin", "/locations?page=20", e.Admin, 2, 300, 1500, 19*45 + 1},
+		{"?page=20, member", "/locations?page=20", e.Member, 2, 300, 1350, memberID(19*45 + 1)},
+		{"?page=15&limit=100, member", "/locations?page=15&limit=100", e.Member, 2, 300, 1350, 0},
+		// A name search reads the caller's range once (README: what a name search costs).
+		{"name filter, member", "/locations?name=place%2012", e.Member, 2, 1350, 1 + 10 + 100 - 11, 12},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do("GET", apitest.Path(e.Campaign, c.path), c.token, nil)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			if n, ev := e.Counter.N(), e.Counter.Scanned(); n > c.calls || ev > c.evaluated {
+				t.Errorf("%d calls, %d items evaluated; budget %d, %d", n, ev, c.calls, c.evaluated)
+			}
+			if c.total < 0 {
+				return
+			}
+			meta := r.Body["meta"].(map[string]any)
+			if meta["total"] != float64(c.total) {
+				t.Errorf("total %v, want %d", meta["total"], c.total)
+			}
+			if c.firstID > 0 && (len(r.List()) == 0 || r.List()[0].(map[string]any)["id"] != float64(c.firstID)) {
+				t.Errorf("first item %v, want id %d", r.List()[:min(1, len(r.List()))], c.firstID)
+			}
+		})
+	}
+
+	// Twenty pages by links.next, as a member: each one costs one page.
+	next := apitest.Path(e.Campaign, "/locations")
+	for page := 1; page <= 20; page++ {
+		e.Counter.Reset()
+		r := e.Do("GET", next, e.Member, nil)
+		if n, ev := e.Counter.N(), e.Counter.Scanned(); n > 2 || ev > 46 {
+			t.Fatalf("page %d by cursor: %d calls, %d evaluated", page, n, ev)
+		}
+		if got := r.List()[0].(map[string]any)["id"]; got != float64(memberID((page-1)*45+1)) {
+			t.Fatalf("page %d starts at %v, want %d", page, got, memberID((page-1)*45+1))
+		}
+		u, _ := url.Parse(r.Body["links"].(map[string]any)["next"].(string))
+		next = u.RequestURI()
+	}
+}
+
+// Issue 10: a delete with 40 children and 40 map points costs at most 14 round trips with the
+// token's, and leaves the children roots and no point behind.
+func TestDeleteWithFortyChildrenAndFortyMapPointsIsBatched(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	ctx := context.Background()
+	parent := domain.Location{CampaignID: e.Campaign, Name: "Parent", CreatedBy: e.AdminID}
+	if err := e.Store.CreateLocation(ctx, &parent); err != nil {
+		t.Fatal(err)
+	}
+	var kids []int64
+	for i := 0; i < 40; i++ {
+		kid := domain.Location{CampaignID: e.Campaign, Name: fmt.Sprint("Kid ", i), ParentID: &parent.ID, IsPrivate: i%4 == 0, CreatedBy: e.AdminID}
+		if err := e.Store.CreateLocation(ctx, &kid); err != nil {
+			t.Fatal(err)
+		}
+		kids = append(kids, kid.ID)
+		name := fmt.Sprint("P", i)
+		p := domain.MapPoint{CampaignID: e.Campaign, LocationID: parent.ID, Name: &name, Colour: "none", Size: "standard", Icon: "pin", Shape: "circle", CreatedBy: e.AdminID}
+		if err := e.Store.CreateMapPoint(ctx, &p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Counter.Reset()
+	if r := e.Do("DELETE", loc(e.Campaign, parent.ID), e.Admin, nil); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
+	if n := e.Counter.N(); n > 13 {
+		t.Errorf("delete cost %d calls (+1 token), budget 14 with the token", n)
+	}
+	for _, id := range kids {
+		if l, err := e.Store.GetLocation(ctx, e.Campaign, id); err != nil || l.ParentID != nil {
+			t.Fatalf("child %d: %v, %v", id, l, err)
+		}
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, "/locations?limit=100"), e.Member, nil); r.Body["meta"].(map[string]any)["total"] != float64(30) || len(r.List()) != 30 {
+		t.Errorf("member list after the delete: total %v, %d rows", r.Body["meta"].(map[string]any)["total"], len(r.List()))
+	}
+	if mp, err := e.Store.ListMapPoints(ctx, e.Campaign, parent.ID, domain.PageRequest{Page: 1, Limit: 100}); err != nil || len(mp.Items) != 0 || mp.Total != 0 {
+		t.Errorf("map points left: %d, total %d (%v)", len(mp.Items), mp.Total, err)
+	}
+}
