@@ -36,8 +36,8 @@ func n(v int) types.AttributeValue    { return &types.AttributeValueMemberN{Valu
 // campaign's event sequence, so the test creates them in id order.
 func putEvent(t *testing.T, e *apitest.Env, cid, entityID, id, calendarID int64, private bool) {
 	t.Helper()
-	ev := &domain.Event{CampaignID: cid, EntityID: entityID, CalendarID: calendarID, Name: "e", Length: 1,
-		IsPrivate: private, Visibility: domain.VisibilityAll, CreatedBy: e.AdminID}
+	ev := &domain.Event{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: calendarID,
+		Name: "e", Length: 1, IsPrivate: private, Visibility: domain.VisibilityAll}
 	if err := e.Store.CreateEvent(context.Background(), ev); err != nil || ev.ID != id {
 		t.Fatalf("event %d: %v (id %d)", id, err, ev.ID)
 	}

@@ -25,19 +25,18 @@ const Prefix = "/api/1.0/campaigns/{campaign_id}"
 // it cannot). Locally it checks the bearer token; on Lambda it reads the authorizer's verdict.
 type Identifier func(r *http.Request) (int64, error)
 
-// Campaigns reads a campaign and a user's membership in it, and, in the same round trip, the
-// records the route will read (ahead), left in the context's domain.Prefetch.
+// Campaigns reads a campaign and a user's membership in it.
 type Campaigns interface {
 	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error)
 }
 
 // Ahead names what a route will read, from its path, so that the campaign access read fetches
-// it too: a show costs one round trip, a list page two.
+// it too (domain.Prefetch): a show costs one round trip, a list page two.
 type Ahead func(r *http.Request) []domain.Ref
 
 // ReadAhead is the common Ahead: a record of kind whose id is the path value idName, under the
-// parent in path value parentName ("" for records of the campaign). A kind starting "list:"
-// reads a list's counts under the parent.
+// parent in path value parentName ("" for records of the campaign). A kind "list:<kind>" reads
+// a list's counts under the parent.
 func ReadAhead(kind, idName, parentName string) Ahead {
 	return func(r *http.Request) []domain.Ref {
 		ref := domain.Ref{Kind: kind}
@@ -100,7 +99,8 @@ type Request struct {
 type HandlerFunc func(r *Request) (Reply, error)
 
 // Handle registers fn for method and a path relative to the campaign prefix, e.g.
-// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too. ahead declares what fn reads
+// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too; every other method writes,
+// so the caller's write access is checked here, before fn runs. ahead declares what fn reads
 // first, read with the campaign access.
 func (a *API) Handle(method, path string, fn HandlerFunc, ahead ...Ahead) {
 	pattern := Prefix + path
@@ -113,6 +113,12 @@ func (a *API) Handle(method, path string, fn HandlerFunc, ahead ...Ahead) {
 		if err != nil {
 			writeError(w, r, err)
 			return
+		}
+		if method != http.MethodGet {
+			if err := req.Access.CanWrite(); err != nil {
+				writeError(w, r, err)
+				return
+			}
 		}
 		reply, err := fn(req)
 		if err != nil {
@@ -133,7 +139,9 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	}
 	var refs []domain.Ref
 	for _, f := range ahead {
-		refs = append(refs, f(r)...)
+		if f != nil {
+			refs = append(refs, f(r)...)
+		}
 	}
 	ctx, _ := domain.WithPrefetch(r.Context())
 	r = r.WithContext(ctx)
@@ -276,6 +284,38 @@ func (r *Request) VisibleEntity(entities EntityReader) (*domain.Entity, error) {
 		return nil, err
 	}
 	return e, r.Access.SeeEntity(e)
+}
+
+// EntityRecord reads the record {id} of the path entity {entity_id} with get (the record and
+// its entity in one round trip); both must be visible to the caller, the record as see says.
+func EntityRecord[T any](r *Request, get func(ctx context.Context, cid, eid, id int64) (*domain.Entity, *T, error), see func(*T) bool) (*domain.Entity, *T, error) {
+	eid, err := r.PathID("entity_id")
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := r.PathID("id")
+	if err != nil {
+		return nil, nil, err
+	}
+	e, t, err := get(r.Context(), r.Access.CampaignID, eid, id)
+	if err == nil {
+		err = r.Access.SeeEntity(e)
+	}
+	if err == nil && !see(t) {
+		err = domain.ErrNotFound
+	}
+	return e, t, err
+}
+
+// EntityList reads what a list of the path entity's records takes: the visible entity, the
+// filter (lastSync) and the page.
+func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.ChildFilter, domain.PageRequest, error) {
+	e, err := r.VisibleEntity(entities)
+	if err != nil {
+		return nil, domain.ChildFilter{}, domain.PageRequest{}, err
+	}
+	since, err := r.LastSync()
+	return e, domain.ChildFilter{UpdatedAfter: since}, r.Page(), err
 }
 
 // Input decodes the write body.

@@ -80,19 +80,20 @@ func TestCostsStayWithThePageNotTheCampaign(t *testing.T) {
 func TestDeleteWithFortyChildrenAndFortyMapPointsIsBatched(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
-	parent := domain.Location{CampaignID: e.Campaign, Name: "Parent", CreatedBy: e.AdminID}
+	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}
+	parent := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Parent"}}
 	if err := e.Store.CreateLocation(ctx, &parent); err != nil {
 		t.Fatal(err)
 	}
 	var kids []int64
 	for i := 0; i < 40; i++ {
-		kid := domain.Location{CampaignID: e.Campaign, Name: fmt.Sprint("Kid ", i), ParentID: &parent.ID, IsPrivate: i%4 == 0, CreatedBy: e.AdminID}
+		kid := domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("Kid ", i), IsPrivate: i%4 == 0}, ParentID: &parent.ID}
 		if err := e.Store.CreateLocation(ctx, &kid); err != nil {
 			t.Fatal(err)
 		}
 		kids = append(kids, kid.ID)
 		name := fmt.Sprint("P", i)
-		p := domain.MapPoint{CampaignID: e.Campaign, LocationID: parent.ID, Name: &name, Colour: "none", Size: "standard", Icon: "pin", Shape: "circle", CreatedBy: e.AdminID}
+		p := domain.MapPoint{Meta: meta, LocationID: parent.ID, Name: &name, Colour: "none", Size: "standard", Icon: "pin", Shape: "circle"}
 		if err := e.Store.CreateMapPoint(ctx, &p); err != nil {
 			t.Fatal(err)
 		}

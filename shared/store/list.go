@@ -75,22 +75,25 @@ func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, 
 	return out, nil
 }
 
-// listPage reads one page of l. Without filters the total and the start of the page come from
-// the range counters (read beforehand or here, one BatchGetItem), and each non-empty range is
-// one Query evaluating at most bucketWidth+limit+1 items, made concurrently. With filters each
-// range is read once, counted and windowed in the same pass.
-func listPage[T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, cs counters) (domain.Page[T], error) {
-	var out domain.Page[T]
-	rows, total, next, err := s.list(ctx, l, p, cs)
+// listPage reads one page of l, each item made a record by record. Without filters the total
+// and the start of the page come from the range counters (read ahead with the campaign access,
+// or here in one BatchGetItem), and each non-empty range is one Query evaluating at most
+// bucketWidth+limit+1 items, made concurrently. With filters each range is read once, counted
+// and windowed in the same pass.
+func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
+	out := domain.Page[T]{Items: []T{}}
+	rows, total, next, err := s.list(ctx, l, p)
 	if err != nil {
 		return out, err
 	}
 	out.Total, out.Next = total, next
 	out.Items = make([]T, len(rows))
 	for i, r := range rows {
-		if err := dynamo.UnmarshalItem(r, &out.Items[i]); err != nil {
+		var it I
+		if err := dynamo.UnmarshalItem(r, &it); err != nil {
 			return out, err
 		}
+		out.Items[i] = record(it)
 	}
 	return out, nil
 }
@@ -100,8 +103,10 @@ type row struct {
 	item dynamo.Item
 }
 
-func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest, cs counters) ([]dynamo.Item, int, string, error) {
-	if cs == nil {
+func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]dynamo.Item, int, string, error) {
+	filtered := len(l.conds) > 0
+	cs := counters{}
+	if !filtered {
 		var err error
 		if cs, err = s.readCounters(ctx, l.counterKeys()); err != nil {
 			return nil, 0, "", err
@@ -115,7 +120,6 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest, cs c
 	} else {
 		offset = (p.Page - 1) * p.Limit
 	}
-	filtered := len(l.conds) > 0
 	total := 0
 	if !filtered {
 		for _, r := range l.ranges {
@@ -272,6 +276,14 @@ func (l *listSpec) recordFilter(f domain.RecordFilter) {
 	if f.CreatedBy != nil {
 		l.where("'created_by' = ?", *f.CreatedBy)
 	}
+	if f.UpdatedAfter != nil {
+		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
+	}
+}
+
+// childFilter narrows a list of an entity's events or notes to those updated after the client's
+// lastSync. Visibility is not a filter: the caller's ranges hold only what it may see.
+func (l *listSpec) childFilter(f domain.ChildFilter) {
 	if f.UpdatedAfter != nil {
 		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
 	}

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -16,52 +14,22 @@ const (
 )
 
 type locationItem struct {
-	PK               string  `dynamo:"pk"`
-	SK               string  `dynamo:"sk"`
-	GSI1PK           string  `dynamo:"gsi1pk,omitempty"`
-	GSI1SK           string  `dynamo:"gsi1sk,omitempty"`
-	ID               int64   `dynamo:"id"`
-	CampaignID       int64   `dynamo:"campaign_id"`
-	EntityID         int64   `dynamo:"entity_id"`
-	Name             string  `dynamo:"name"`
-	NameLC           string  `dynamo:"name_lc"`
-	Entry            string  `dynamo:"entry,omitempty"`
-	Type             string  `dynamo:"type,omitempty"`
-	ImageURL         string  `dynamo:"image_url,omitempty"`
-	IsPrivate        bool    `dynamo:"is_private"`
-	ParentID         *int64  `dynamo:"parent_location_id,omitempty"`
-	Tags             []int64 `dynamo:"tags"`
-	MapURL           string  `dynamo:"map_url,omitempty"`
-	IsMapPrivate     bool    `dynamo:"is_map_private"`
-	EntityImageUUID  string  `dynamo:"entity_image_uuid,omitempty"`
-	EntityHeaderUUID string  `dynamo:"entity_header_uuid,omitempty"`
-	CreatedAt        string  `dynamo:"created_at"`
-	UpdatedAt        string  `dynamo:"updated_at"`
-	CreatedBy        int64   `dynamo:"created_by"`
-	UpdatedBy        int64   `dynamo:"updated_by"`
-	Version          int64   `dynamo:"version"`
+	metaAttrs
+	ownerAttrs
+	GSI1PK       string `dynamo:"gsi1pk,omitempty"`
+	GSI1SK       string `dynamo:"gsi1sk,omitempty"`
+	ParentID     *int64 `dynamo:"parent_location_id,omitempty"`
+	MapURL       string `dynamo:"map_url,omitempty"`
+	IsMapPrivate bool   `dynamo:"is_map_private"`
 }
 
 func parentGSI(cid, parentID int64) string { return campaignPK(cid) + "#PARENT#" + pad(parentID) }
 
-func locationOwner(l *domain.Location) owner {
-	return owner{kind: locationPrefix, entityType: "location", cid: l.CampaignID, id: l.ID, entityID: l.EntityID,
-		name: l.Name, private: l.IsPrivate, version: l.Version}
-}
+var locationKind = ownerKind{prefix: locationPrefix, entityType: "location"}
 
 func toLocationItem(l *domain.Location) locationItem {
-	it := locationItem{
-		PK: campaignPK(l.CampaignID), SK: recordSK(locationPrefix, l.ID),
-		ID: l.ID, CampaignID: l.CampaignID, EntityID: l.EntityID,
-		Name: l.Name, NameLC: strings.ToLower(l.Name), Entry: l.Entry, Type: l.Type, ImageURL: l.ImageURL,
-		IsPrivate: l.IsPrivate, ParentID: l.ParentID, Tags: l.Tags, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate,
-		EntityImageUUID: l.EntityImageUUID, EntityHeaderUUID: l.EntityHeaderUUID,
-		CreatedAt: formatTime(l.CreatedAt), UpdatedAt: formatTime(l.UpdatedAt),
-		CreatedBy: l.CreatedBy, UpdatedBy: l.UpdatedBy, Version: l.Version,
-	}
-	if it.Tags == nil {
-		it.Tags = []int64{}
-	}
+	it := locationItem{metaAttrs: toMetaAttrs(campaignPK(l.CampaignID), recordSK(locationPrefix, l.ID), l.Meta),
+		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate}
 	if l.ParentID != nil {
 		it.GSI1PK, it.GSI1SK = parentGSI(l.CampaignID, *l.ParentID), it.SK
 	}
@@ -69,23 +37,12 @@ func toLocationItem(l *domain.Location) locationItem {
 }
 
 func (it locationItem) location() domain.Location {
-	return domain.Location{
-		ID: it.ID, CampaignID: it.CampaignID, EntityID: it.EntityID, Name: it.Name, Entry: it.Entry, Type: it.Type,
-		ImageURL: it.ImageURL, IsPrivate: it.IsPrivate, ParentID: it.ParentID, Tags: it.Tags, MapURL: it.MapURL,
-		IsMapPrivate: it.IsMapPrivate, EntityImageUUID: it.EntityImageUUID, EntityHeaderUUID: it.EntityHeaderUUID,
-		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy,
-		UpdatedBy: it.UpdatedBy, Version: it.Version,
-	}
+	return domain.Location{Meta: it.meta(), Owner: it.owner(), ParentID: it.ParentID, MapURL: it.MapURL, IsMapPrivate: it.IsMapPrivate}
 }
 
 // GetLocation reads one location of the campaign; ErrNotFound when there is none.
 func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
-	var it locationItem
-	if err := s.getOne(ctx, itemKey{campaignPK(cid), recordSK(locationPrefix, id)}, &it); err != nil {
-		return nil, err
-	}
-	l := it.location()
-	return &l, nil
+	return getRecord(ctx, s, campaignPK(cid), recordSK(locationPrefix, id), locationItem.location)
 }
 
 // LocationAncestry reads the chain from location id upwards (id first), at most max links: the
@@ -99,13 +56,12 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 			IsPrivate bool   `dynamo:"is_private"`
 			ParentID  *int64 `dynamo:"parent_location_id"`
 		}
-		err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(locationPrefix, *next)).
-			Project("id", "is_private", "parent_location_id").Consistent(true).One(ctx, &it)
-		if errors.Is(err, dynamo.ErrNotFound) {
+		err := s.getItem(ctx, campaignPK(cid), recordSK(locationPrefix, *next), &it, "id", "is_private", "parent_location_id")
+		if err == domain.ErrNotFound {
 			break
 		}
 		if err != nil {
-			return nil, wrap(err)
+			return nil, err
 		}
 		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate, ParentID: it.ParentID})
 		next = it.ParentID
@@ -121,19 +77,7 @@ func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationF
 	if f.ParentID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentID)
 	}
-	page, err := listPage[locationItem](ctx, s, l, p, nil)
-	out := domain.Page[domain.Location]{Total: page.Total, Next: page.Next, Items: make([]domain.Location, len(page.Items))}
-	for i, it := range page.Items {
-		out.Items[i] = it.location()
-	}
-	return out, err
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return listPage(ctx, s, l, p, locationItem.location)
 }
 
 // parentChecks makes a location write depend on its parent chain as read: every link still
@@ -169,26 +113,14 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 	var checks []func(*txBuilder)
 	if l.ParentID != nil {
 		// A new location has no descendants: its parent existing is all that matters.
-		pid := *l.ParentID
-		checks = append(checks, func(b *txBuilder) {
-			b.check(s.table.Check("pk", campaignPK(l.CampaignID)).Range("sk", recordSK(locationPrefix, pid)).IfExists())
-		})
+		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID)))
 	}
-	id, entityID, err := s.ownerIDs(ctx, l.CampaignID, "location")
-	if err != nil {
-		return err
-	}
-	now := s.now()
-	l.ID, l.EntityID, l.Version = id, entityID, 1
-	l.CreatedAt, l.UpdatedAt, l.UpdatedBy = now, now, l.CreatedBy
-	err = s.createOwner(ctx, locationOwner(l), toLocationItem(l), checks...)
+	err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
 	if err == domain.ErrConflict && l.ParentID != nil {
-		return domain.Invalid(parentFieldName, "The selected parent location id is invalid.")
+		return domain.Invalid("parent_location_id", "The selected parent location id is invalid.")
 	}
 	return err
 }
-
-const parentFieldName = "parent_location_id"
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise), and, when the parent changes, that the new parent chain is still the
@@ -202,15 +134,13 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 		}
 		checks = append(checks, c)
 	}
-	next.Version = prev.Version + 1
-	next.UpdatedAt = s.now()
-	return s.updateOwner(ctx, locationOwner(prev), locationOwner(next), toLocationItem(next), checks...)
+	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) }, checks...)
 }
 
 // DeleteLocation deletes a location and what hangs from it: children become roots, map points
 // and the entity's events and notes go (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	return s.deleteOwner(ctx, locationOwner(l))
+	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner)
 }
 
 // ResumeLocationDelete finishes a delete of location id that failed after its first step; it
@@ -231,19 +161,22 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 		if err != nil || len(kids) == 0 {
 			return wrap(err)
 		}
-		keys := make([]dynamo.Keyed, len(kids))
+		keys := make([]itemKey, len(kids))
 		for i, k := range kids {
-			keys[i] = dynamo.Keys{campaignPK(cid), k.SK}
+			keys[i] = itemKey{campaignPK(cid), k.SK}
 		}
-		var items []locationItem
-		err = s.table.Batch("pk", "sk").Get(keys...).Consistent(true).All(ctx, &items)
-		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return wrap(err)
+		items, err := s.getItems(ctx, keys...)
+		if err != nil {
+			return err
 		}
 		now := s.now()
 		var txs []*txBuilder
 		n := 0
-		for _, it := range items {
+		for _, raw := range items {
+			var it locationItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
 			prev := it.location()
 			if prev.ParentID == nil || *prev.ParentID != pid {
 				continue
@@ -253,7 +186,8 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 			}
 			next := prev.Clone()
 			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
-			txs[len(txs)-1].place(marshal(toLocationItem(next)), locationOwner(&prev).slots(), locationOwner(next).slots(), prev.Version)
+			txs[len(txs)-1].place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
+				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
 		}
 		err = runTxs(ctx, txs)
 		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {

@@ -6,58 +6,55 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// owner is a record that owns an entity (a location, a calendar). The entity mirrors its name
-// and privacy; the record is counted in its kind's ranges. Creating, updating and deleting the
-// record keep all of them in step in one transaction.
-type owner struct {
-	kind       string // key prefix: "LOCATION", "CALENDAR"
-	entityType string // "location", "calendar"
-	cid        int64
-	id         int64
-	entityID   int64
-	name       string
-	private    bool
-	version    int64
+// ownerKind is a kind of record that owns an entity (a location, a calendar). The entity mirrors
+// its name and privacy; the record is counted in its kind's ranges (ownerSlots). Creating,
+// updating and deleting the record keep all of them in step in one transaction.
+type ownerKind struct {
+	prefix     string // key prefix: "LOCATION", "CALENDAR"
+	entityType string // "location", "calendar"; also the name of its id sequence
 }
 
-func (o owner) slots() []slot { return ownerSlots(o.kind, o.cid, o.id, o.private) }
-
-func (o owner) entityItem() entityItem {
-	return entityItem{PK: campaignPK(o.cid), SK: recordSK(entityPrefix, o.entityID), ID: o.entityID,
-		CampaignID: o.cid, Type: o.entityType, ChildID: o.id, Name: o.name, IsPrivate: o.private}
+func (k ownerKind) slots(m *domain.Meta, o *domain.Owner) []slot {
+	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
 }
 
-// ownerIDs allocates a new record's id and its entity's id in one round trip.
-func (s *Store) ownerIDs(ctx context.Context, cid int64, sequence string) (id, entityID int64, err error) {
-	ids, err := s.nextIDs(ctx, campaignPK(cid), sequence, "entity")
+func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
+	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
+		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate}
+}
+
+// createOwner stores a new record (item builds it once the ids are set), its copies, its entity
+// and its counts in one transaction, with ids from the campaign's sequences (one round trip);
+// checks add the conditions the record depends on (its parent).
+func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), k.entityType, "entity")
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
-	return ids[0], ids[1], nil
-}
-
-// createOwner writes a new record (item), its copies, its entity and its counts; checks adds
-// the conditions the record depends on (its parent).
-func (s *Store) createOwner(ctx context.Context, o owner, item any, checks ...func(*txBuilder)) error {
+	s.stampNew(m, ids[0])
+	o.EntityID = ids[1]
 	b := s.newTx()
-	b.place(marshal(item), nil, o.slots(), 0)
-	b.put(s.table.Put(o.entityItem()).If("attribute_not_exists(pk)"))
+	b.place(marshal(item()), nil, k.slots(m, o), 0)
+	b.put(s.table.Put(entityItemOf(k, m, o)).If("attribute_not_exists(pk)"))
 	for _, c := range checks {
 		c(b)
 	}
 	return b.run(ctx)
 }
 
-// updateOwner writes item over the record read as prev, on condition that nobody wrote since
-// (ErrConflict otherwise). A change of name or privacy updates the entity too.
-func (s *Store) updateOwner(ctx context.Context, prev, next owner, item any, checks ...func(*txBuilder)) error {
+// updateOwner writes next's item over the record read as prev, on condition that nobody wrote
+// since (ErrConflict otherwise) and of checks. A change of name or privacy updates the entity.
+func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+	s.stampUpdate(prevM, nextM)
 	b := s.newTx()
-	b.place(marshal(item), prev.slots(), next.slots(), prev.version)
-	if prev.name != next.name || prev.private != next.private {
-		b.update(s.table.Update("pk", campaignPK(next.cid)).Range("sk", recordSK(entityPrefix, next.entityID)).
-			Set("name", next.name).Set("is_private", next.private).If("attribute_exists(pk)"))
+	b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
+	if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
+		b.update(s.table.Update("pk", campaignPK(nextM.CampaignID)).Range("sk", recordSK(entityPrefix, next.EntityID)).
+			Set("name", next.Name).Set("is_private", next.IsPrivate).If("attribute_exists(pk)"))
 	}
 	for _, c := range checks {
 		c(b)
@@ -86,11 +83,12 @@ func tombstoneSK(kind string, id int64) string { return tombstonePrefix + record
 // tombstone: a failure here changes nothing. Then the cascade (idempotent, batched and
 // concurrent) removes what hung from it, and finally the tombstone goes. A failure after the
 // first step leaves the record invisible and the tombstone to finish it.
-func (s *Store) deleteOwner(ctx context.Context, o owner) error {
-	t := tombstone{PK: campaignPK(o.cid), SK: tombstoneSK(o.kind, o.id), Kind: o.kind, ID: o.id, CID: o.cid, EntityID: o.entityID}
+func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner) error {
+	cid := m.CampaignID
+	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid, EntityID: o.EntityID}
 	b := s.newTx()
-	b.remove(o.slots(), o.version)
-	b.del(s.table.Delete("pk", campaignPK(o.cid)).Range("sk", recordSK(entityPrefix, o.entityID)))
+	b.remove(k.slots(m, o), m.Version)
+	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, o.EntityID)))
 	b.put(s.table.Put(t))
 	if err := b.run(ctx); err != nil {
 		return err
