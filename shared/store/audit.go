@@ -1,0 +1,204 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+)
+
+// Audit reads every item of campaign cid (a table scan: an operator's and the race suite's
+// tool, never a request's) and returns each broken invariant of the stored state, one line
+// each, sorted; none means the campaign is consistent:
+//   - no location's parent chain is a cycle, and every parent exists;
+//   - every calendar and location has its entity and every entity its record, mirroring its
+//     name and privacy;
+//   - no child partition (map points, events, notes) outlives its location or entity;
+//   - every counter equals the items it counts (locations, calendars, map points);
+//   - every event's calendar exists.
+//
+// It knows the key layout, so it changes with it: whoever changes keys keeps it true.
+func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
+	var items []dynamo.Item
+	prefix := campaignPK(cid)
+	if err := s.table.Scan().Filter("begins_with('pk', ?)", prefix).Consistent(true).All(ctx, &items); err != nil {
+		return nil, wrap(err)
+	}
+	type owner struct {
+		id, entityID int64
+		name         string
+		private      bool
+		parent       *int64
+	}
+	type entity struct {
+		typ     string
+		childID int64
+		name    string
+		private bool
+	}
+	type counter struct{ n, private int }
+	locations, calendars := map[int64]*owner{}, map[int64]*owner{}
+	entities := map[int64]entity{}
+	counters := map[string]counter{}          // pk + " " + sk
+	partitions := map[string]map[string]int{} // child pk -> record prefix -> items
+	var events []struct {
+		key        string
+		calendarID int64
+	}
+	var problems []string
+	str := func(it dynamo.Item, name string) string {
+		var v string
+		_ = dynamo.Unmarshal(it[name], &v)
+		return v
+	}
+	num := func(it dynamo.Item, name string) int64 {
+		var v int64
+		_ = dynamo.Unmarshal(it[name], &v)
+		return v
+	}
+	boolean := func(it dynamo.Item, name string) bool {
+		var v bool
+		_ = dynamo.Unmarshal(it[name], &v)
+		return v
+	}
+	for _, it := range items {
+		pk, sk := str(it, "pk"), str(it, "sk")
+		kind, _, _ := strings.Cut(sk, "#")
+		if strings.HasPrefix(sk, "COUNT#") {
+			counters[pk+" "+sk] = counter{int(num(it, "n")), int(num(it, "private"))}
+			if pk == prefix {
+				continue
+			}
+		}
+		if pk != prefix { // a child partition
+			if partitions[pk] == nil {
+				partitions[pk] = map[string]int{}
+			}
+			partitions[pk][kind]++
+			if kind == eventPrefix {
+				events = append(events, struct {
+					key        string
+					calendarID int64
+				}{pk + " " + sk, num(it, "calendar_id")})
+			}
+			continue
+		}
+		switch kind {
+		case locationPrefix, calendarPrefix:
+			o := &owner{id: num(it, "id"), entityID: num(it, "entity_id"), name: str(it, "name"), private: boolean(it, "is_private")}
+			if _, ok := it["parent_location_id"]; ok {
+				p := num(it, "parent_location_id")
+				o.parent = &p
+			}
+			if kind == locationPrefix {
+				locations[o.id] = o
+			} else {
+				calendars[o.id] = o
+			}
+		case entityPrefix:
+			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private")}
+		}
+	}
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	// Parents and cycles.
+	for id, l := range locations {
+		if l.parent != nil && locations[*l.parent] == nil {
+			report("location %d: parent %d does not exist", id, *l.parent)
+		}
+	}
+	for id := range locations {
+		seen := map[int64]bool{}
+		for at := id; ; {
+			if seen[at] {
+				if at == id {
+					report("location %d: its parent chain is a cycle", id)
+				}
+				break
+			}
+			seen[at] = true
+			l := locations[at]
+			if l == nil || l.parent == nil {
+				break
+			}
+			at = *l.parent
+		}
+	}
+
+	// Records and their entities.
+	owners := map[string]map[int64]*owner{"location": locations, "calendar": calendars}
+	for typ, recs := range owners {
+		for id, o := range recs {
+			e, ok := entities[o.entityID]
+			switch {
+			case !ok:
+				report("%s %d: entity %d does not exist", typ, id, o.entityID)
+			case e.typ != typ || e.childID != id:
+				report("%s %d: entity %d belongs to %s %d", typ, id, o.entityID, e.typ, e.childID)
+			case e.name != o.name || e.private != o.private:
+				report("%s %d: entity %d mirrors name %q private %v, record has %q %v", typ, id, o.entityID, e.name, e.private, o.name, o.private)
+			}
+		}
+	}
+	for eid, e := range entities {
+		if recs := owners[e.typ]; recs == nil || recs[e.childID] == nil {
+			report("entity %d: its %s %d does not exist", eid, e.typ, e.childID)
+		}
+	}
+
+	// Child partitions and their owners.
+	for pk, kinds := range partitions {
+		rest := strings.TrimPrefix(pk, prefix+"#")
+		kind, idText, _ := strings.Cut(rest, "#")
+		var id int64
+		_, _ = fmt.Sscan(idText, &id)
+		var exists bool
+		switch kind {
+		case locationPrefix:
+			exists = locations[id] != nil
+		case entityPrefix:
+			_, exists = entities[id]
+		}
+		if !exists {
+			report("partition %s: %s %d does not exist, %d items left (%v)", pk, strings.ToLower(kind), id, sum(kinds), kinds)
+		}
+	}
+
+	// Counters.
+	count := func(what, pk, sk string, n, private int) {
+		c := counters[pk+" "+sk]
+		if c.n != n || c.private != private {
+			report("%s counter: n %d private %d, items: %d private %d", what, c.n, c.private, n, private)
+		}
+	}
+	for typ, recs := range owners {
+		private := 0
+		for _, o := range recs {
+			private += b2i(o.private)
+		}
+		count(typ, prefix, "COUNT#"+strings.ToUpper(typ), len(recs), private)
+	}
+	for id := range locations {
+		pk := mapPointsPK(cid, id)
+		count(fmt.Sprintf("location %d map point", id), pk, mapPointCounterSK, partitions[pk][mapPointPrefix], 0)
+	}
+
+	// Events and their calendars.
+	for _, ev := range events {
+		if calendars[ev.calendarID] == nil {
+			report("event %s: calendar %d does not exist", ev.key, ev.calendarID)
+		}
+	}
+	sort.Strings(problems)
+	return problems, nil
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
