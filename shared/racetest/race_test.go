@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
@@ -55,8 +57,8 @@ type harness struct {
 	client *http.Client
 }
 
-func newHarness(t *testing.T, register func(*httpapi.API, *store.Store)) *harness {
-	e := apitest.New(t, register)
+func newHarness(t *testing.T, register func(*httpapi.API, *store.Store), tweak ...func(*aws.Config)) *harness {
+	e := apitest.New(t, register, tweak...)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
 	t.Cleanup(tr.CloseIdleConnections)
