@@ -72,7 +72,7 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 		to := from + n - 1
 		m.From, m.To = &from, &to
 	}
-	base := baseURL(r.Request)
+	base := baseURL(r)
 	m.Path = base
 	lk := links{First: pageURL(base, r.URL.Query(), 1, ""), Last: pageURL(base, r.URL.Query(), lastPage, "")}
 	if p.Page > 1 {
@@ -91,19 +91,22 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}{rp.data, lk, m, domain.FormatTime(r.now)})
 }
 
-// baseURL is the absolute URL the client called, without its query: scheme and host come from
-// the proxy headers when present (API Gateway's domain on Lambda).
-func baseURL(r *http.Request) string {
+// baseURL is the absolute URL the client called, without its query. On Lambda the adapter
+// builds the request from API Gateway's domain and scheme; the proxy headers count only when
+// the API trusts them (Options.TrustForwardedHeaders), or any client could rewrite the links.
+func baseURL(r *Request) string {
 	scheme := "http"
 	if r.TLS != nil || r.URL.Scheme == "https" {
 		scheme = "https"
 	}
-	if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
-		scheme = p
-	}
 	host := r.Host
-	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
-		host = strings.TrimSpace(strings.Split(h, ",")[0])
+	if r.trustForwarded {
+		if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
+			scheme = p
+		}
+		if h := strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Host"), ",")[0]); h != "" {
+			host = h
+		}
 	}
 	return scheme + "://" + host + r.URL.Path
 }
