@@ -38,7 +38,12 @@ func envelopeSize(b []byte) int {
 
 // fitRows renders items as JSON rows (as writeJSON would) and keeps those that fit in
 // MaxPageBytes, at least one: a single row is bounded by the record limits.
-func fitRows[T any](items []T) ([]json.RawMessage, error) {
+func fitRows[T any](items []T) ([]json.RawMessage, error) { return renderRows(items, MaxPageBytes) }
+
+// fitRowsAll renders every item.
+func fitRowsAll[T any](items []T) ([]json.RawMessage, error) { return renderRows(items, -1) }
+
+func renderRows[T any](items []T, budget int) ([]json.RawMessage, error) {
 	rows := make([]json.RawMessage, 0, len(items))
 	used := 0
 	var buf bytes.Buffer
@@ -51,7 +56,7 @@ func fitRows[T any](items []T) ([]json.RawMessage, error) {
 		}
 		row := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 		size := envelopeSize(row) + 1 // the comma
-		if len(rows) > 0 && used+size > MaxPageBytes {
+		if budget >= 0 && len(rows) > 0 && used+size > budget {
 			break
 		}
 		used += size

@@ -71,9 +71,9 @@ func listPage[I keyed, T any](ctx context.Context, s *Store, l listSpec, p domai
 			rows = rows[:p.Limit]
 			out.Next = encodeCursor(l.prefix, rows[len(rows)-1])
 		}
-		out.Items = make([]T, len(rows))
+		out.Items, out.Cursors = make([]T, len(rows)), make([]string, len(rows))
 		for i, r := range rows {
-			out.Items[i] = record(r)
+			out.Items[i], out.Cursors[i] = record(r), encodeCursor(l.prefix, r)
 		}
 		return nil
 	})
