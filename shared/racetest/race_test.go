@@ -228,6 +228,16 @@ var scenarios = []scenario{
 			req{"DELETE", r.path("/locations/%d", p), nil},
 		)
 	}},
+	{"move locations under a parent while it is deleted", func(r *round) {
+		p, _ := r.location(map[string]any{"name": "Parent"})
+		a, _ := r.location(map[string]any{"name": "A"})
+		b, _ := r.location(map[string]any{"name": "B"})
+		r.race(
+			req{"PATCH", r.path("/locations/%d", a), map[string]any{"parent_location_id": p}},
+			req{"PATCH", r.path("/locations/%d", b), map[string]any{"parent_location_id": p}},
+			req{"DELETE", r.path("/locations/%d", p), nil},
+		)
+	}},
 	{"create notes, events and map points while their location is deleted", func(r *round) {
 		cal, _ := r.calendar("Reckoning")
 		l, eid := r.location(map[string]any{"name": "Doomed"})
@@ -250,6 +260,18 @@ var scenarios = []scenario{
 			req{"POST", r.path("/entities/%d/entity_events", eid), event(cal)},
 			req{"POST", r.path("/entities/%d/entity_notes", calEntity), map[string]any{"name": "Note"}},
 			req{"DELETE", r.path("/calendars/%d", cal), nil},
+		)
+	}},
+	{"move events to a calendar while it is deleted", func(r *round) {
+		keep, _ := r.calendar("Kept")
+		doomed, _ := r.calendar("Doomed")
+		_, eid := r.location(map[string]any{"name": "Hero"})
+		a := r.must("POST", r.path("/entities/%d/entity_events", eid), event(keep)).id()
+		b := r.must("POST", r.path("/entities/%d/entity_events", eid), event(keep)).id()
+		r.race(
+			req{"PATCH", r.path("/entities/%d/entity_events/%d", eid, a), map[string]any{"calendar_id": doomed}},
+			req{"PATCH", r.path("/entities/%d/entity_events/%d", eid, b), map[string]any{"calendar_id": doomed}},
+			req{"DELETE", r.path("/calendars/%d", doomed), nil},
 		)
 	}},
 	{"update one location from 8 writers at once", func(r *round) {
