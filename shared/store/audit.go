@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -152,8 +153,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for pk, kinds := range partitions {
 		rest := strings.TrimPrefix(pk, prefix+"#")
 		kind, idText, _ := strings.Cut(rest, "#")
-		var id int64
-		_, _ = fmt.Sscan(idText, &id)
+		id, _ := strconv.ParseInt(idText, 10, 64)
 		var exists bool
 		switch kind {
 		case locationPrefix:
