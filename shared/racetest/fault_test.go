@@ -13,9 +13,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
 
-// writeOps are the DynamoDB operations that change the table.
-var writeOps = []string{"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"}
-
 // owned is an owner record with something of every kind hanging from it.
 type owned struct {
 	path     string            // the record's path, relative to the campaign
@@ -79,29 +76,36 @@ var faultOwners = []struct {
 	}},
 }
 
-// TestFaultDuringDelete fails each write call of a DELETE in turn (DynamoDB answering 500, not
-// retried by the SDK, so the request answers 503) and requires one of two outcomes: the record
-// visible with every child intact, or the record invisible and its delete finished by a retry.
-// Either way the stored state must then pass the audit.
+// TestFaultDuringDelete fails each DynamoDB call of a DELETE in turn, reads included (a read
+// that fails after some writes stops a delete half-way as surely as a failed write): DynamoDB
+// answers 500, the SDK does not retry, the request answers 503. One of two outcomes must
+// follow: the record visible with every child intact, or the record invisible and its delete
+// finished by a retry. Either way the stored state must then pass the audit.
 func TestFaultDuringDelete(t *testing.T) {
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
 	h := newHarness(t, register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
 	broken := 0
 	for _, o := range faultOwners {
 		t.Run(o.name, func(t *testing.T) {
-			// A delete without faults: which write calls it makes.
+			// A delete without faults: which calls it makes.
 			r := h.newRound(t)
 			rec := o.build(r)
 			p.Reset()
 			r.must("DELETE", r.path("%s", rec.path), nil)
 			var points []faultproxy.Rule
-			for _, op := range writeOps {
-				for n := 1; n <= p.Calls(op); n++ {
+			calls := p.CallsByOp()
+			ops := make([]string, 0, len(calls))
+			for op := range calls {
+				ops = append(ops, op)
+			}
+			sort.Strings(ops)
+			for _, op := range ops {
+				for n := 1; n <= calls[op]; n++ {
 					points = append(points, faultproxy.Rule{Op: op, Calls: []int{n}, Fault: faultproxy.InternalServerError})
 				}
 			}
 			if len(points) == 0 {
-				t.Fatal("the delete made no write call")
+				t.Fatal("the delete made no DynamoDB call")
 			}
 			var failed []string
 			for _, rule := range points {
@@ -120,7 +124,7 @@ func TestFaultDuringDelete(t *testing.T) {
 				}
 			}
 			sort.Strings(failed)
-			summary := fmt.Sprintf("DELETE %s failing at each of its %d write calls: %d left a broken state", o.name, len(points), len(failed))
+			summary := fmt.Sprintf("DELETE %s failing at each of its %d DynamoDB calls: %d left a broken state", o.name, len(points), len(failed))
 			switch {
 			case len(failed) == 0:
 				t.Log(summary)
