@@ -54,5 +54,5 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
+	return httpapi.Many(out, res.Total, res.Next, res.Cursors, page), nil
 }

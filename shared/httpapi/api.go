@@ -8,8 +8,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net"
 	"net/http"
+	"path"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,9 +64,12 @@ func ReadAhead(kind, idName, parentName string) Ahead {
 type Options struct {
 	Identify  Identifier
 	Campaigns Campaigns
-	// RateLimit is requests per user per minute (default 90).
+	// RateLimit is requests per user in any 60 seconds (default 90).
 	RateLimit int
-	Now       func() time.Time
+	// TrustForwardedHeaders makes links follow X-Forwarded-Proto and X-Forwarded-Host: set it
+	// only behind a proxy that sets them itself, since a client can send anything there.
+	TrustForwardedHeaders bool
+	Now                   func() time.Time
 }
 
 // API is the shared front of every family.
@@ -93,6 +99,8 @@ type Request struct {
 	*http.Request
 	Access domain.Access
 	now    time.Time
+	// trustForwarded: Options.TrustForwardedHeaders.
+	trustForwarded bool
 }
 
 // HandlerFunc handles one route and returns the reply to render, or an error to map.
@@ -153,7 +161,7 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Request{Request: r, Access: acc, now: a.opts.Now()}, nil
+	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders}, nil
 }
 
 func (a *API) allow(pattern string) string {
@@ -179,17 +187,46 @@ type ctxKey struct{}
 
 func userID(ctx context.Context) int64 { id, _ := ctx.Value(ctxKey{}).(int64); return id }
 
-// ServeHTTP runs the shared middleware, then routes.
+// ServeHTTP runs the shared middleware, then routes. Every answer, preflights, 413s and
+// errors included, is JSON (204 aside) and carries the rate-limit headers.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id")
 	h.Set("X-Request-Id", requestID(r))
+	defer func() {
+		// A bug must still answer JSON, logged with the request id, never a dropped connection.
+		if v := recover(); v != nil && v != http.ErrAbortHandler {
+			slog.Error("panic", "request_id", h.Get("X-Request-Id"), "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			writeJSON(w, r, http.StatusInternalServerError, errorBody{Message: "Server Error."})
+		}
+	}()
 
 	// A trailing slash is accepted on every path.
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
 		r.URL.Path = strings.TrimRight(p, "/")
 		r.URL.RawPath = ""
+	}
+
+	// Preflights carry no token: they are limited per client address, as failed
+	// authentication is, so that neither costs the API much.
+	var uid int64
+	var authErr error
+	caller := "addr:" + clientAddr(r)
+	if r.Method != http.MethodOptions {
+		if uid, authErr = a.opts.Identify(r); authErr == nil {
+			caller = "user:" + strconv.FormatInt(uid, 10)
+		}
+	}
+	if err := a.limiter.take(w, caller); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	// http.ServeMux would answer a path with "//", "." or ".." segments with an HTML redirect to
+	// its clean form (and clients replay write bodies there): such a path names no record.
+	if p := r.URL.Path; p == "" || path.Clean(p) != p {
+		writeError(w, r, domain.ErrNotFound)
+		return
 	}
 	if r.Method == http.MethodOptions {
 		a.preflight(w, r)
@@ -200,18 +237,8 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-
-	// Failed authentication is limited per client address, so that bad tokens cost little.
-	uid, err := a.opts.Identify(r)
-	if err != nil {
-		if lerr := a.limiter.take(w, "addr:"+clientAddr(r)); lerr != nil {
-			err = lerr
-		}
-		writeError(w, r, err)
-		return
-	}
-	if err := a.limiter.take(w, "user:"+strconv.FormatInt(uid, 10)); err != nil {
-		writeError(w, r, err)
+	if authErr != nil {
+		writeError(w, r, authErr)
 		return
 	}
 	a.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, uid)))

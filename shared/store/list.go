@@ -87,13 +87,14 @@ func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.
 		return out, err
 	}
 	out.Total, out.Next = total, next
-	out.Items = make([]T, len(rows))
+	// Cursors[i] continues right after row i, for a page cut short by its size in bytes.
+	out.Items, out.Cursors = make([]T, len(rows)), make([]string, len(rows))
 	for i, r := range rows {
 		var it I
-		if err := dynamo.UnmarshalItem(r, &it); err != nil {
+		if err := dynamo.UnmarshalItem(r.item, &it); err != nil {
 			return out, err
 		}
-		out.Items[i] = record(it)
+		out.Items[i], out.Cursors[i] = record(it), encodeCursor(r.id)
 	}
 	return out, nil
 }
@@ -103,7 +104,7 @@ type row struct {
 	item dynamo.Item
 }
 
-func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]dynamo.Item, int, string, error) {
+func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, error) {
 	filtered := len(l.conds) > 0
 	cs := counters{}
 	if !filtered {
@@ -166,11 +167,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]d
 		merged = merged[:p.Limit]
 		next = encodeCursor(merged[len(merged)-1].id)
 	}
-	items := make([]dynamo.Item, len(merged))
-	for i, r := range merged {
-		items[i] = r.item
-	}
-	return items, total, next, nil
+	return merged, total, next, nil
 }
 
 // seek maps the skip-th matching item (0-based) to the bucket that holds it: the query starts at

@@ -180,6 +180,8 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 			return nil
 		}
 		return ownerSlots(skKind, cid, id, private)
+	case len(pkParts) == 4 && pkParts[2] == locationPrefix && skKind == mapPointPrefix:
+		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(mapPointPrefix), attr: classAdmin, id: id}}
 	case len(pkParts) == 4 && pkParts[2] == entityPrefix && (skKind == notePrefix || skKind == eventPrefix):
 		if skKind == notePrefix {
 			private = false

@@ -63,6 +63,14 @@ func writeLayout1(t *testing.T, st *store.Store, table string, cid, creator int6
 			"created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
 			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)})
 	}
+	items = append(items,
+		raw{"pk": sv(cpk), "sk": sv(key("CALENDAR", 9)), "id": nv(9), "campaign_id": nv(cid), "entity_id": nv(90),
+			"name": sv("Reckoning"), "name_lc": sv("reckoning"), "is_private": bv(false), "tags": &types.AttributeValueMemberL{},
+			"date": sv("1-1-1"), "created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
+			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)},
+		raw{"pk": sv(cpk), "sk": sv(key("ENTITY", 90)), "id": nv(90), "campaign_id": nv(cid), "type": sv("calendar"),
+			"child_id": nv(9), "name": sv("Reckoning"), "is_private": bv(false)},
+		raw{"pk": sv(cpk), "sk": sv("COUNT#CALENDAR"), "n": nv(1), "private": nv(0)})
 	for id := int64(1); id <= 2; id++ {
 		items = append(items, raw{"pk": sv(epk), "sk": sv(key("EVENT", id)), "id": nv(id), "campaign_id": nv(cid),
 			"entity_id": nv(1), "calendar_id": nv(9), "name": sv("e"), "year": nv(1), "month": nv(1), "day": nv(1), "length": nv(1),
@@ -196,6 +204,9 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		mp, err := st.ListMapPoints(ctx, c.ID, 1, domain.PageRequest{Page: 1, Limit: 45})
 		if err != nil || mp.Total != 1 || len(mp.Items) != 1 {
 			t.Errorf("map points: %d of %d (%v)", len(mp.Items), mp.Total, err)
+		}
+		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+			t.Errorf("audit: %v %q", err, problems)
 		}
 	}
 	check()
