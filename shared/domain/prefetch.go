@@ -44,6 +44,17 @@ func (p *Prefetch) Put(key string, v any) {
 	p.items[key] = v
 }
 
+// Peek is the entry of key, left for later readers: for what a request only reads (counts).
+func (p *Prefetch) Peek(key string) (v any, ok bool) {
+	if p == nil {
+		return nil, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok = p.items[key]
+	return v, ok
+}
+
 // Take hands out the entry of key once: ok is false when it was not read ahead (or was taken).
 func (p *Prefetch) Take(key string) (v any, ok bool) {
 	if p == nil {

@@ -117,3 +117,44 @@ func TestDeleteWithFortyChildrenAndFortyMapPointsIsBatched(t *testing.T) {
 		t.Errorf("map points left: %d, total %d (%v)", len(mp.Items), mp.Total, err)
 	}
 }
+
+// A member's show and list page of locations under parents it may not see cost no read of those
+// parents: the private ids come with the list's counters, read ahead with the campaign access.
+func TestHiddenParentsCostNoRoundTrip(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	ctx := context.Background()
+	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}
+	hidden := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Hidden", IsPrivate: true}}
+	shown := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Shown"}}
+	for _, l := range []*domain.Location{&hidden, &shown} {
+		if err := e.Store.CreateLocation(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var kids []int64
+	for _, parent := range []int64{hidden.ID, shown.ID} {
+		kid := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Kid"}, ParentID: &parent}
+		if err := e.Store.CreateLocation(ctx, &kid); err != nil {
+			t.Fatal(err)
+		}
+		kids = append(kids, kid.ID)
+	}
+	for i, want := range []any{nil, float64(shown.ID)} {
+		e.Counter.Reset()
+		r := e.Do("GET", loc(e.Campaign, kids[i]), e.Member, nil)
+		if n := e.Counter.N(); r.Status != 200 || n != 1 || r.Data()["parent_location_id"] != want {
+			t.Errorf("show of kid %d: %d, %d calls, parent %v, want 1 call, parent %v", i, r.Status, n, r.Data()["parent_location_id"], want)
+		}
+	}
+	e.Counter.Reset()
+	r := e.Do("GET", apitest.Path(e.Campaign, "/locations"), e.Member, nil)
+	if n := e.Counter.N(); r.Status != 200 || n != 2 || len(r.List()) != 3 {
+		t.Fatalf("member list: %d, %d calls, %d rows", r.Status, n, len(r.List()))
+	}
+	for _, it := range r.List() {
+		row := it.(map[string]any)
+		if row["id"] == float64(kids[0]) && row["parent_location_id"] != nil {
+			t.Errorf("the hidden parent shows in the list: %v", row)
+		}
+	}
+}

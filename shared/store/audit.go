@@ -209,10 +209,24 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 		}
 	}
+	var privateSet []int64
+	_ = dynamo.Unmarshal(counters[counterKey{prefix, counterSK(locationPrefix)}][privateIDs], &privateSet)
+	inSet := map[int64]bool{}
+	for _, id := range privateSet {
+		inSet[id] = true
+		if l := locations[id]; l == nil || !l.private {
+			report("location counter: private ids hold %d, not a private location", id)
+		}
+	}
+	for id, l := range locations {
+		if l.private && !inSet[id] {
+			report("location counter: private ids lack private location %d", id)
+		}
+	}
 	for k, c := range counters {
 		for attr, v := range c {
 			var got int
-			if attr == "pk" || attr == "sk" || dynamo.Unmarshal(v, &got) != nil || got == 0 {
+			if attr == "pk" || attr == "sk" || attr == privateIDs || dynamo.Unmarshal(v, &got) != nil || got == 0 {
 				continue
 			}
 			if tallies[k][attr] == 0 {

@@ -150,14 +150,37 @@ type txBuilder struct {
 	tx     *dynamo.WriteTx
 	n      int
 	deltas map[counterKey]map[string]int
+	// private ids added to (true) or removed from (false) a counter's privateIDs set.
+	private map[counterKey]map[int64]bool
 }
 
 func (s *Store) newTx() *txBuilder {
-	return &txBuilder{s: s, tx: s.db.WriteTx(), deltas: map[counterKey]map[string]int{}}
+	return &txBuilder{s: s, tx: s.db.WriteTx(), deltas: map[counterKey]map[string]int{}, private: map[counterKey]map[int64]bool{}}
 }
 
+// privateIDs is the attribute of the location counter that holds the ids of the private
+// locations: read with the counts, it tells a reader which parents it may not see without
+// reading them.
+const privateIDs = "private_ids"
+
 // size is the number of items the transaction writes, counter updates included.
-func (b *txBuilder) size() int { return b.n + len(b.deltas) }
+func (b *txBuilder) size() int {
+	n := b.n + len(b.deltas)
+	for k := range b.private {
+		if b.deltas[k] == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// setPrivate records id in (or out of) the private-id set of counter k.
+func (b *txBuilder) setPrivate(k counterKey, id int64, private bool) {
+	if b.private[k] == nil {
+		b.private[k] = map[int64]bool{}
+	}
+	b.private[k][id] = private
+}
 
 func (b *txBuilder) put(p *dynamo.Put)              { b.tx.Put(p); b.n++ }
 func (b *txBuilder) del(d *dynamo.Delete)           { b.tx.Delete(d); b.n++ }
@@ -179,14 +202,35 @@ func (b *txBuilder) count(sl slot, d int) {
 }
 
 func (b *txBuilder) run(ctx context.Context) error {
-	for k, m := range b.deltas {
+	keys := map[counterKey]bool{}
+	for k := range b.deltas {
+		keys[k] = true
+	}
+	for k := range b.private {
+		keys[k] = true
+	}
+	for k := range keys {
 		u := b.s.table.Update("pk", k.pk).Range("sk", k.sk)
 		touched := false
-		for attr, d := range m {
+		for attr, d := range b.deltas[k] {
 			if d != 0 {
 				u = u.Add(attr, d)
 				touched = true
 			}
+		}
+		// One transaction never adds and removes ids of one set (one record changes at a time).
+		var add, del []int
+		for id, in := range b.private[k] {
+			if in {
+				add = append(add, int(id))
+			} else {
+				del = append(del, int(id))
+			}
+		}
+		if len(add) > 0 {
+			u, touched = u.AddIntsToSet(privateIDs, add...), true
+		} else if len(del) > 0 {
+			u, touched = u.DeleteIntsFromSet(privateIDs, del...), true
 		}
 		if touched {
 			b.tx.Update(u)

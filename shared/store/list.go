@@ -64,7 +64,7 @@ func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, 
 	for i, k := range keys {
 		ks[i] = itemKey{k.pk, k.sk}
 	}
-	got, err := s.getItems(ctx, ks...)
+	got, err := s.peekItems(ctx, ks...)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -194,11 +197,14 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 // recount replaces every counter item by the counts of the items in its ranges.
 func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
 	tallies := map[counterKey]map[string]int{}
+	private := map[counterKey][]int{}
 	old := map[counterKey]bool{}
-	it := s.table.Scan().Consistent(true).Project("pk", "sk").Iter()
+	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private").Iter()
 	var row struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
+		PK        string `dynamo:"pk"`
+		SK        string `dynamo:"sk"`
+		ID        int64  `dynamo:"id"`
+		IsPrivate bool   `dynamo:"is_private"`
 	}
 	read := 0
 	for it.Next(ctx, &row) {
@@ -215,6 +221,9 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 			continue
 		}
 		k := counterKey{row.PK, counter}
+		if row.IsPrivate && row.SK == recordSK(locationPrefix, row.ID) {
+			private[k] = append(private[k], int(row.ID))
+		}
 		if tallies[k] == nil {
 			tallies[k] = map[string]int{}
 		}
@@ -230,6 +239,13 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		for attr, n := range m {
 			v, _ := dynamo.Marshal(n)
 			item[attr] = v
+		}
+		if ids := private[k]; len(ids) > 0 {
+			ns := &types.AttributeValueMemberNS{}
+			for _, id := range ids {
+				ns.Value = append(ns.Value, strconv.Itoa(id))
+			}
+			item[privateIDs] = ns
 		}
 		puts = append(puts, item)
 	}

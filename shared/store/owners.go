@@ -22,6 +22,14 @@ func (k ownerKind) slots(m *domain.Meta, o *domain.Owner) []slot {
 	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
 }
 
+// trackPrivate keeps the kind counter's set of private ids in step (locations only: a reader
+// needs to know which parents it may not see).
+func (k ownerKind) trackPrivate(b *txBuilder, m *domain.Meta, private bool) {
+	if k.prefix == locationPrefix {
+		b.setPrivate(counterKey{campaignPK(m.CampaignID), counterSK(k.prefix)}, m.ID, private)
+	}
+}
+
 func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
 	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
 		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate}
@@ -39,6 +47,9 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	o.EntityID = ids[1]
 	b := s.newTx()
 	b.place(marshal(item()), nil, k.slots(m, o), 0)
+	if o.IsPrivate {
+		k.trackPrivate(b, m, true)
+	}
 	b.put(s.table.Put(entityItemOf(k, m, o)).If("attribute_not_exists(pk)"))
 	for _, c := range checks {
 		c(b)
@@ -52,6 +63,9 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 	s.stampUpdate(prevM, nextM)
 	b := s.newTx()
 	b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
+	if prev.IsPrivate != next.IsPrivate {
+		k.trackPrivate(b, nextM, next.IsPrivate)
+	}
 	if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
 		b.update(s.table.Update("pk", campaignPK(nextM.CampaignID)).Range("sk", recordSK(entityPrefix, next.EntityID)).
 			Set("name", next.Name).Set("is_private", next.IsPrivate).If("attribute_exists(pk)"))
@@ -88,6 +102,9 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid, EntityID: o.EntityID}
 	b := s.newTx()
 	b.remove(k.slots(m, o), m.Version)
+	if o.IsPrivate {
+		k.trackPrivate(b, m, false)
+	}
 	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, o.EntityID)))
 	b.put(s.table.Put(t))
 	if err := b.run(ctx); err != nil {

@@ -22,8 +22,8 @@ func (k itemKey) String() string { return k.pk + "\x00" + k.sk }
 func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 	cpk := campaignPK(cid)
 	switch ref.Kind {
-	case "location":
-		return []itemKey{{cpk, recordSK(locationPrefix, ref.ID)}}
+	case "location": // and the private ids, for its parent
+		return []itemKey{{cpk, recordSK(locationPrefix, ref.ID)}, {cpk, counterSK(locationPrefix)}}
 	case "calendar":
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
 	case "entity":
@@ -54,6 +54,16 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 // getItems reads items by key, strongly consistent: those read ahead from the request's
 // Prefetch, the rest in one GetItem, or one BatchGetItem per 100. Missing items are absent from the map.
 func (s *Store) getItems(ctx context.Context, keys ...itemKey) (map[itemKey]dynamo.Item, error) {
+	return s.fetch(ctx, true, keys)
+}
+
+// peekItems is getItems leaving what was read ahead for later reads in the request: counters,
+// which a request reads and never writes.
+func (s *Store) peekItems(ctx context.Context, keys ...itemKey) (map[itemKey]dynamo.Item, error) {
+	return s.fetch(ctx, false, keys)
+}
+
+func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[itemKey]dynamo.Item, error) {
 	out := make(map[itemKey]dynamo.Item, len(keys))
 	pf := domain.PrefetchOf(ctx)
 	var rest []dynamo.Keyed
@@ -63,7 +73,11 @@ func (s *Store) getItems(ctx context.Context, keys ...itemKey) (map[itemKey]dyna
 			continue
 		}
 		seen[k] = true
-		if v, ok := pf.Take(k.String()); ok {
+		take := pf.Take
+		if !consume {
+			take = pf.Peek
+		}
+		if v, ok := take(k.String()); ok {
 			if it, _ := v.(dynamo.Item); it != nil {
 				out[k] = it
 			}
