@@ -49,9 +49,19 @@ func TestAVisibleChildDoesNotRevealItsHiddenParent(t *testing.T) {
 	if r := e.Do("PATCH", loc(e.Campaign, child), e.Member, map[string]any{"type": "Gate"}); r.Status != 200 || r.Data()["parent_location_id"] != nil {
 		t.Fatalf("member's update answer: %d %v", r.Status, r.Data()["parent_location_id"])
 	}
-	// The update kept the parent.
+	// Writing back the null it was shown keeps the hidden parent; under a visible parent, null
+	// still makes a root.
+	if r := e.Do("PUT", loc(e.Campaign, child), e.Member, map[string]any{"name": "Door", "parent_location_id": nil}); r.Status != 200 || r.Data()["parent_location_id"] != nil {
+		t.Fatalf("member's write-back: %d %s", r.Status, r.Raw)
+	}
 	if r := e.Do("GET", loc(e.Campaign, child), e.Admin, nil); r.Data()["parent_location_id"] != float64(hidden) {
 		t.Fatalf("the stored parent changed: %s", r.Raw)
+	}
+	if r := e.Do("PATCH", loc(e.Campaign, sibling), e.Member, map[string]any{"parent_location_id": nil}); r.Status != 200 || r.Data()["parent_location_id"] != nil {
+		t.Fatalf("member detaches from a visible parent: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("GET", loc(e.Campaign, sibling), e.Admin, nil); r.Data()["parent_location_id"] != nil {
+		t.Fatalf("detached sibling: %s", r.Raw)
 	}
 
 	missing := e.Do("GET", list+"?parent_location_id=999999", e.Member, nil)

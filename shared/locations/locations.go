@@ -129,6 +129,17 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
 	}
+	if prev != nil && prev.ParentID != nil && next.ParentID == nil {
+		// A caller shown no parent (a hidden one) who sends none back, as a client writing back
+		// what it read does, changes nothing it could see: the parent stays.
+		hidden, err := h.hiddenParents(r, []domain.Location{*prev})
+		if err != nil {
+			return err
+		}
+		if hidden[*prev.ParentID] {
+			next.ParentID = prev.ParentID
+		}
+	}
 	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {
 		return nil
 	}
