@@ -88,6 +88,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			tallies[k][attr]++
 			tallies[k][bucketAttr(attr, id)]++
 		}
+		if strings.HasPrefix(sk, childLinkPrefix) {
+			stored[itemKey{pk, sk}] = 0
+		}
 		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || kind == locationPrefix || kind == calendarPrefix ||
 			kind == notePrefix || kind == eventPrefix || kind == mapPointPrefix {
 			stored[itemKey{pk, sk}] = num(it, "version")
@@ -232,6 +235,11 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			if tallies[k][attr] == 0 {
 				report("counter %s %s: %s is %d, items 0", k.pk, k.sk, attr, got)
 			}
+		}
+	}
+	for id, l := range locations {
+		if l.parent != nil {
+			expected[childLinkKey(cid, *l.parent, id)] = 0
 		}
 	}
 	for k, v := range expected {

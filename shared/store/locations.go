@@ -16,23 +16,16 @@ const (
 type locationItem struct {
 	metaAttrs
 	ownerAttrs
-	GSI1PK       string `dynamo:"gsi1pk,omitempty"`
-	GSI1SK       string `dynamo:"gsi1sk,omitempty"`
 	ParentID     *int64 `dynamo:"parent_location_id,omitempty"`
 	MapURL       string `dynamo:"map_url,omitempty"`
 	IsMapPrivate bool   `dynamo:"is_map_private"`
 }
-
-func parentGSI(cid, parentID int64) string { return campaignPK(cid) + "#PARENT#" + pad(parentID) }
 
 var locationKind = ownerKind{prefix: locationPrefix, entityType: "location"}
 
 func toLocationItem(l *domain.Location) locationItem {
 	it := locationItem{metaAttrs: toMetaAttrs(campaignPK(l.CampaignID), recordSK(locationPrefix, l.ID), l.Meta),
 		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate}
-	if l.ParentID != nil {
-		it.GSI1PK, it.GSI1SK = parentGSI(l.CampaignID, *l.ParentID), it.SK
-	}
 	return it
 }
 
@@ -107,13 +100,44 @@ func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, cha
 	}, nil
 }
 
-// CreateLocation stores a new location and its entity in one transaction, with ids from the
-// campaign's sequences, on condition that its parent still exists: two round trips.
+// childLink is the item that lists a child location in its parent's partition (beside the
+// parent's map points), written with the child: the parent's delete finds its children there,
+// strongly consistent, where an index could lag behind a child written just before.
+type childLink struct {
+	PK string `dynamo:"pk"`
+	SK string `dynamo:"sk"`
+	ID int64  `dynamo:"id"`
+}
+
+const childLinkPrefix = "CHILD#"
+
+func childLinkKey(cid, parentID, id int64) itemKey {
+	return itemKey{mapPointsPK(cid, parentID), childLinkPrefix + pad(id)}
+}
+
+// linkParent moves location id's link from parent prev to parent next (either may be nil).
+func (s *Store) linkParent(cid, id int64, prev, next *int64) func(*txBuilder) {
+	return func(b *txBuilder) {
+		if prev != nil && (next == nil || *prev != *next) {
+			k := childLinkKey(cid, *prev, id)
+			b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+		}
+		if next != nil && (prev == nil || *prev != *next) {
+			k := childLinkKey(cid, *next, id)
+			b.put(s.table.Put(childLink{PK: k.pk, SK: k.sk, ID: id}))
+		}
+	}
+}
+
+// CreateLocation stores a new location, its entity and its link in its parent in one
+// transaction, with ids from the campaign's sequences, on condition that its parent still
+// exists: two round trips.
 func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 	var checks []func(*txBuilder)
 	if l.ParentID != nil {
 		// A new location has no descendants: its parent existing is all that matters.
-		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID)))
+		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID)),
+			func(b *txBuilder) { s.linkParent(l.CampaignID, l.ID, nil, l.ParentID)(b) })
 	}
 	err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
 	if err == domain.ErrConflict && l.ParentID != nil {
@@ -134,13 +158,14 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 		}
 		checks = append(checks, c)
 	}
+	checks = append(checks, s.linkParent(next.CampaignID, next.ID, prev.ParentID, next.ParentID))
 	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) }, checks...)
 }
 
 // DeleteLocation deletes a location and what hangs from it: children become roots, map points
 // and the entity's events and notes go (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner)
+	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(l.CampaignID, l.ID, l.ParentID, nil))
 }
 
 // ResumeLocationDelete finishes a delete of location id that failed after its first step; it
@@ -149,21 +174,19 @@ func (s *Store) ResumeLocationDelete(ctx context.Context, cid, id int64) (bool, 
 	return s.resumeDelete(ctx, cid, locationPrefix, id)
 }
 
-// orphanChildren makes the children of location pid roots, as Kanka does: found through the
-// parent index, read again consistently, and rewritten (with their copies) in transactions of
-// 40, conditional on the version read. A child moved meanwhile is read again.
+// orphanChildren makes the children of location pid roots, as Kanka does: found by their links
+// in its partition, read consistently, and rewritten (with their copies, their links removed)
+// in transactions of 30, conditional on the version read. A child moved meanwhile is read again.
 func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 	for attempt := 0; ; attempt++ {
-		var kids []struct {
-			SK string `dynamo:"sk"`
-		}
-		err := s.table.Get("gsi1pk", parentGSI(cid, pid)).Index(GSI1).Project("sk").All(ctx, &kids)
-		if err != nil || len(kids) == 0 {
+		var links []childLink
+		err := s.table.Get("pk", mapPointsPK(cid, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
+		if err != nil || len(links) == 0 {
 			return wrap(err)
 		}
-		keys := make([]itemKey, len(kids))
-		for i, k := range kids {
-			keys[i] = itemKey{campaignPK(cid), k.SK}
+		keys := make([]itemKey, len(links))
+		for i, k := range links {
+			keys[i] = itemKey{campaignPK(cid), recordSK(locationPrefix, k.ID)}
 		}
 		items, err := s.getItems(ctx, keys...)
 		if err != nil {
@@ -171,8 +194,16 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 		}
 		now := s.now()
 		var txs []*txBuilder
-		n := 0
-		for _, raw := range items {
+		for _, link := range links {
+			if len(txs) == 0 || txs[len(txs)-1].size()+3 > maxTx-10 {
+				txs = append(txs, s.newTx())
+			}
+			b := txs[len(txs)-1]
+			b.del(s.table.Delete("pk", link.PK).Range("sk", link.SK))
+			raw, ok := items[itemKey{campaignPK(cid), recordSK(locationPrefix, link.ID)}]
+			if !ok {
+				continue // a stale link: the child is gone
+			}
 			var it locationItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return err
@@ -181,12 +212,9 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 			if prev.ParentID == nil || *prev.ParentID != pid {
 				continue
 			}
-			if n++; n%40 == 1 {
-				txs = append(txs, s.newTx())
-			}
 			next := prev.Clone()
 			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
-			txs[len(txs)-1].place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
+			b.place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
 				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
 		}
 		err = runTxs(ctx, txs)

@@ -145,6 +145,17 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			continue
 		}
 		n++
+		if strings.HasPrefix(sk, locationPrefix+"#") { // layout 1 indexed parents: links now
+			delete(it, "gsi1pk")
+			delete(it, "gsi1sk")
+		}
+		var cid, parent int64
+		if _, hasParent := it["parent_location_id"]; hasParent && strings.HasPrefix(sk, locationPrefix+"#") {
+			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
+			_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
+			k := childLinkKey(cid, parent, sls[0].id)
+			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id})
+		}
 		for _, sl := range sls {
 			puts = append(puts, copyItem(it, sl))
 			if sl.home && sl.sk != sk {

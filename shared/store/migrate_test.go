@@ -45,6 +45,8 @@ func writeLayout1(t *testing.T, st *store.Store, table string, cid, creator int6
 			raw{"pk": sv(cpk), "sk": sv(key("ENTITY", id)), "id": nv(id), "campaign_id": nv(cid), "type": sv("location"),
 				"child_id": nv(id), "name": sv(fmt.Sprint("Place ", id)), "is_private": bv(id == 2)})
 	}
+	// Location 3 under location 1, indexed by parent as layout 1 did.
+	items[4]["parent_location_id"], items[4]["gsi1pk"], items[4]["gsi1sk"] = nv(1), sv(cpk+"#PARENT#"+fmt.Sprintf("%012d", 1)), sv(key("LOCATION", 3))
 	items = append(items, raw{"pk": sv(cpk), "sk": sv("COUNT#LOCATION"), "n": nv(7), "private": nv(1)})
 	mpk := cpk + "#" + key("LOCATION", 1)
 	items = append(items,
@@ -197,6 +199,9 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(ids(p.Items, evID), tc.want) || p.Total != len(tc.want) {
 				t.Errorf("events as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, evID), p.Total, err, tc.want)
 			}
+		}
+		if l, err := st.GetLocation(ctx, c.ID, 3); err != nil || l.ParentID == nil || *l.ParentID != 1 {
+			t.Errorf("location 3's parent: %v %v", l, err)
 		}
 		if _, n, err := st.GetNoteAndEntity(ctx, c.ID, 1, 4); err != nil || n.Visibility != domain.VisibilitySelf {
 			t.Errorf("the self note by id: %v %v", n, err)

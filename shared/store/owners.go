@@ -97,7 +97,7 @@ func tombstoneSK(kind string, id int64) string { return tombstonePrefix + record
 // tombstone: a failure here changes nothing. Then the cascade (idempotent, batched and
 // concurrent) removes what hung from it, and finally the tombstone goes. A failure after the
 // first step leaves the record invisible and the tombstone to finish it.
-func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner) error {
+func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
 	cid := m.CampaignID
 	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid, EntityID: o.EntityID}
 	b := s.newTx()
@@ -107,6 +107,9 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	}
 	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, o.EntityID)))
 	b.put(s.table.Put(t))
+	for _, f := range also {
+		f(b)
+	}
 	if err := b.run(ctx); err != nil {
 		return err
 	}
@@ -119,8 +122,12 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	g.Go(func() error { return s.deletePartition(gctx, entityPK(t.CID, t.EntityID)) })
 	switch t.Kind {
 	case locationPrefix:
-		g.Go(func() error { return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID)) })
-		g.Go(func() error { return s.orphanChildren(gctx, t.CID, t.ID) })
+		g.Go(func() error { // the children first: their links live in the partition
+			if err := s.orphanChildren(gctx, t.CID, t.ID); err != nil {
+				return err
+			}
+			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
+		})
 	case calendarPrefix:
 		g.Go(func() error { return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID) })
 	}
