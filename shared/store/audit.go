@@ -88,8 +88,11 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			tallies[k][attr]++
 			tallies[k][bucketAttr(attr, id)]++
 		}
-		if strings.HasPrefix(sk, childLinkPrefix) {
+		if strings.HasPrefix(sk, childLinkPrefix) || strings.HasPrefix(sk, eventLinkPrefix) {
 			stored[itemKey{pk, sk}] = 0
+		}
+		if strings.TrimPrefix(sk, selfHome) == recordSK(eventPrefix, num(it, "id")) {
+			expected[eventLinkKey(cid, num(it, "calendar_id"), num(it, "entity_id"), num(it, "id"))] = 0
 		}
 		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || kind == locationPrefix || kind == calendarPrefix ||
 			kind == notePrefix || kind == eventPrefix || kind == mapPointPrefix {
@@ -196,6 +199,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			exists = locations[id] != nil
 		case entityPrefix:
 			_, exists = entities[id]
+		case calendarPrefix:
+			exists = calendars[id] != nil
 		}
 		if !exists {
 			report("partition %s: %s %d does not exist, %d items left (%v)", pk, strings.ToLower(kind), id, sum(kinds), kinds)

@@ -152,28 +152,23 @@ func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, 
 }
 
 // deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
-// found through the calendar index and read again consistently (the calendar's own entity's
-// events go with its partition): each with its copies and counts, in transactions of at most
-// 100 items run concurrently, conditional on the version read.
+// found by their links in its partition and read consistently (the calendar's own entity's
+// events go with its partition): each with its copies, counts and link, in transactions of at
+// most 100 items run concurrently, conditional on the version read. Then the partition goes.
 func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
 	for attempt := 0; ; attempt++ {
-		var refs []struct {
-			PK string `dynamo:"pk"`
-			SK string `dynamo:"sk"`
-		}
-		err := s.table.Get("gsi1pk", calendarGSI(cid, calID)).Index(GSI1).Project("pk", "sk").All(ctx, &refs)
+		var links []eventLink
+		err := s.table.Get("pk", calendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, eventLinkPrefix).Consistent(true).All(ctx, &links)
 		if err != nil {
 			return wrap(err)
 		}
-		own := entityPK(cid, calEntityID)
 		var keys []itemKey
-		for _, ev := range refs {
-			if ev.PK != own {
-				keys = append(keys, itemKey{ev.PK, ev.SK})
+		for _, l := range links {
+			if l.EntityID != calEntityID {
+				for _, sk := range childHomeSKs(eventPrefix, l.ID) {
+					keys = append(keys, itemKey{entityPK(cid, l.EntityID), sk})
+				}
 			}
-		}
-		if len(keys) == 0 {
-			return nil
 		}
 		items, err := s.getItems(ctx, keys...)
 		if err != nil {
@@ -188,13 +183,19 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			if it.CalendarID != calID {
 				continue
 			}
-			// An event writes at most 3 items and 2 counters.
-			if len(txs) == 0 || txs[len(txs)-1].size()+5 > maxTx {
+			// An event writes at most 3 items, its link and 2 counters.
+			if len(txs) == 0 || txs[len(txs)-1].size()+6 > maxTx {
 				txs = append(txs, s.newTx())
 			}
-			txs[len(txs)-1].remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
+			b := txs[len(txs)-1]
+			b.remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
+			l := eventLinkKey(cid, calID, it.EntityID, it.ID)
+			b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
 		}
 		err = runTxs(ctx, txs)
+		if err == nil {
+			return s.deletePartition(ctx, calendarPK(cid, calID)) // links whose events were gone
+		}
 		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
 			return err
 		}

@@ -115,7 +115,8 @@ func (s *Store) checkCalendar(ev *domain.Event) func(*txBuilder) {
 // (ErrNotFound otherwise).
 func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
 	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
-		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)), s.checkCalendar(ev))
+		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)), s.checkCalendar(ev),
+		func(b *txBuilder) { s.linkEvent(nil, ev)(b) })
 }
 
 // UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its
@@ -123,12 +124,45 @@ func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
 func (s *Store) UpdateEvent(ctx context.Context, prev, next *domain.Event) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toEventItem(next) },
 		func() []slot { return eventSlots(prev) }, func() []slot { return eventSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID)), s.checkCalendar(next))
+		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID)), s.checkCalendar(next),
+		s.linkEvent(prev, next))
 }
 
 // DeleteEvent deletes an event (its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteEvent(ctx context.Context, ev *domain.Event) error {
-	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev))
+	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil))
+}
+
+// eventLink lists an event in its calendar's partition, written with the event: a calendar's
+// delete finds the events that use it there, strongly consistent, where the calendar index
+// (which serves the day view) could lag behind an event written just before.
+type eventLink struct {
+	PK       string `dynamo:"pk"`
+	SK       string `dynamo:"sk"`
+	EntityID int64  `dynamo:"entity_id"`
+	ID       int64  `dynamo:"id"`
+}
+
+const eventLinkPrefix = "EVENTLINK#"
+
+func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
+
+func eventLinkKey(cid, calID, eid, id int64) itemKey {
+	return itemKey{calendarPK(cid, calID), eventLinkPrefix + pad(eid) + "#" + pad(id)}
+}
+
+// linkEvent moves an event's link from prev's calendar to next's (either may be nil).
+func (s *Store) linkEvent(prev, next *domain.Event) func(*txBuilder) {
+	return func(b *txBuilder) {
+		if prev != nil && (next == nil || prev.CalendarID != next.CalendarID) {
+			k := eventLinkKey(prev.CampaignID, prev.CalendarID, prev.EntityID, prev.ID)
+			b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+		}
+		if next != nil && (prev == nil || prev.CalendarID != next.CalendarID) {
+			k := eventLinkKey(next.CampaignID, next.CalendarID, next.EntityID, next.ID)
+			b.put(s.table.Put(eventLink{PK: k.pk, SK: k.sk, EntityID: next.EntityID, ID: next.ID}))
+		}
+	}
 }
 
 func eventSlots(ev *domain.Event) []slot {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -180,12 +181,13 @@ func (s *Store) PutToken(ctx context.Context, t domain.Token) error {
 // (on AWS the authorizer's cache still answers for its TTL).
 func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
 	var it tokenItem
-	err := s.getItem(ctx, tokenPK(hash), "TOKEN", &it)
-	if err == domain.ErrNotFound {
+	// One GetItem: the authorizer's only call.
+	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").Consistent(true).One(ctx, &it)
+	if errors.Is(err, dynamo.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, wrap(err)
 	}
 	t := &domain.Token{Hash: hash, UserID: it.UserID, JTI: it.JTI, IssuedAt: parseTime(it.IssuedAt), Revoked: it.Revoked}
 	if it.ExpiresAt != "" {

@@ -156,6 +156,16 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			k := childLinkKey(cid, parent, sls[0].id)
 			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id})
 		}
+		if skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#"); skKind == eventPrefix {
+			var ev struct {
+				CampaignID int64 `dynamo:"campaign_id"`
+				EntityID   int64 `dynamo:"entity_id"`
+				CalendarID int64 `dynamo:"calendar_id"`
+			}
+			_ = dynamo.UnmarshalItem(it, &ev)
+			k := eventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, sls[0].id)
+			puts = append(puts, eventLink{PK: k.pk, SK: k.sk, EntityID: ev.EntityID, ID: sls[0].id})
+		}
 		for _, sl := range sls {
 			puts = append(puts, copyItem(it, sl))
 			if sl.home && sl.sk != sk {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
@@ -140,12 +139,12 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 // resumeDelete finishes the pending delete of kind id, if there is one.
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
 	var t tombstone
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, tombstoneSK(kind, id)).Consistent(true).One(ctx, &t)
-	if errors.Is(err, dynamo.ErrNotFound) {
+	err := s.getOne(ctx, itemKey{campaignPK(cid), tombstoneSK(kind, id)}, &t)
+	if err == domain.ErrNotFound {
 		return false, nil
 	}
 	if err != nil {
-		return false, wrap(err)
+		return false, err
 	}
 	return true, s.finishDelete(ctx, t)
 }
@@ -157,15 +156,23 @@ const writeConcurrency = 8
 // copies and counters) in batches of 25, run concurrently.
 func (s *Store) deletePartition(ctx context.Context, pk string) error {
 	var keys []struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
+		PK         string `dynamo:"pk"`
+		SK         string `dynamo:"sk"`
+		CampaignID int64  `dynamo:"campaign_id"`
+		EntityID   int64  `dynamo:"entity_id"`
+		ID         int64  `dynamo:"id"`
+		CalendarID int64  `dynamo:"calendar_id"`
 	}
-	if err := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).All(ctx, &keys); err != nil {
+	if err := s.table.Get("pk", pk).Project("pk", "sk", "campaign_id", "entity_id", "id", "calendar_id").Consistent(true).All(ctx, &keys); err != nil {
 		return wrap(err)
 	}
-	batch := make([]dynamo.Keyed, len(keys))
-	for i, k := range keys {
-		batch[i] = dynamo.Keys{k.PK, k.SK}
+	batch := make([]dynamo.Keyed, 0, len(keys))
+	for _, k := range keys {
+		batch = append(batch, dynamo.Keys{k.PK, k.SK})
+		if k.SK == recordSK(eventPrefix, k.ID) || k.SK == selfHome+recordSK(eventPrefix, k.ID) {
+			l := eventLinkKey(k.CampaignID, k.CalendarID, k.EntityID, k.ID) // and its link on its calendar
+			batch = append(batch, dynamo.Keys{l.pk, l.sk})
+		}
 	}
 	return s.batchDelete(ctx, batch)
 }

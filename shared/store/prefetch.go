@@ -52,7 +52,8 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 }
 
 // getItems reads items by key, strongly consistent: those read ahead from the request's
-// Prefetch, the rest in one GetItem, or one BatchGetItem per 100. Missing items are absent from the map.
+// Prefetch, the rest in one BatchGetItem per 100 (a function's reads
+// are all BatchGetItem: its policy needs no GetItem). Missing items are absent from the map.
 func (s *Store) getItems(ctx context.Context, keys ...itemKey) (map[itemKey]dynamo.Item, error) {
 	return s.fetch(ctx, true, keys)
 }
@@ -84,19 +85,6 @@ func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[it
 			continue
 		}
 		rest = append(rest, dynamo.Keys{k.pk, k.sk})
-	}
-	if len(rest) == 1 { // one item: GetItem (the authorizer's token read, among others)
-		var it dynamo.Item
-		k := rest[0].(dynamo.Keys)
-		err := s.table.Get("pk", k[0]).Range("sk", dynamo.Equal, k[1]).Consistent(true).One(ctx, &it)
-		if errors.Is(err, dynamo.ErrNotFound) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, wrap(err)
-		}
-		out[keyOfItem(it)] = it
-		return out, nil
 	}
 	for start := 0; start < len(rest); start += 100 {
 		var items []dynamo.Item

@@ -70,11 +70,15 @@ func (s *Store) getItem(ctx context.Context, pk, sk string, out any, project ...
 	if len(project) == 0 {
 		return s.getOne(ctx, itemKey{pk, sk}, out)
 	}
-	q := s.table.Get("pk", pk).Range("sk", dynamo.Equal, sk).Consistent(true)
-	if len(project) > 0 {
-		q = q.Project(project...)
+	// BatchGetItem of one key, as every read of a function's (its policy needs no GetItem).
+	var items []dynamo.Item
+	err := s.table.Batch("pk", "sk").Get(dynamo.Keys{pk, sk}).Project(project...).Consistent(true).All(ctx, &items)
+	if err == nil && len(items) == 1 {
+		return dynamo.UnmarshalItem(items[0], out)
 	}
-	err := q.One(ctx, out)
+	if err == nil {
+		err = dynamo.ErrNotFound
+	}
 	if errors.Is(err, dynamo.ErrNotFound) {
 		return domain.ErrNotFound
 	}
@@ -202,9 +206,12 @@ func (s *Store) updateChild(ctx context.Context, prevM, nextM *domain.Meta, item
 }
 
 // deleteChild deletes a record at all its slots, on condition of the version read.
-func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []slot) error {
+func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []slot, also ...func(*txBuilder)) error {
 	b := s.newTx()
 	b.remove(slots, m.Version)
+	for _, f := range also {
+		f(b)
+	}
 	return b.run(ctx)
 }
 
