@@ -21,10 +21,13 @@
 //	             self-admin   KIND#id                    OWN#uid#R#KIND#id
 //	             self         SELF#KIND#id (no list)     OWN#uid#A#KIND#id, OWN#uid#R#KIND#id
 //
-// (an is_private event has no MEM, PUB or R copy). A child location is also linked in its
-// parent's partition (CHILD#id beside the parent's map points), so the parent's delete finds its
-// children strongly consistent; the location counter holds the ids of the private locations
-// (private_ids), so a reader learns which parents are hidden without reading them. An admin lists KIND# and OWN#<self>#A#; a
+// (an is_private event has no MEM, PUB or R copy). Links, written in the same transactions,
+// let a delete find what hangs from a record strongly consistent (an index could lag behind a
+// write made just before): a child location is linked in its parent's partition (CHILD#id,
+// beside the parent's map points), an event in its calendar's (EVENTLINK#eid#id, in
+// CAMPAIGN#c#CALENDAR#id). The calendar index (GSI1) serves only the day view. The location
+// counter also holds the ids of the private locations (private_ids), so a reader learns which
+// parents are hidden from it without reading them. An admin lists KIND# and OWN#<self>#A#; a
 // member MEM#KIND# and OWN#<self>#R#; a public reader PUB#KIND# and OWN#<self>#R#: two
 // disjoint ranges, merged by id, the second one only when its counter is not zero. Locations and
 // calendars: an admin lists LOCATION#, anyone else PUB#LOCATION#.
