@@ -111,8 +111,19 @@ type HandlerFunc func(r *Request) (Reply, error)
 // so the caller's write access is checked here, before fn runs. ahead declares what fn reads
 // first, read with the campaign access.
 func (a *API) Handle(method, path string, fn HandlerFunc, ahead ...Ahead) {
+	a.handle(method, path, fn, true, ahead)
+}
+
+// HandleShadowing is Handle for a literal path beside a wildcard one of the same shape
+// ("/calendars/presets" beside "/calendars/{id}"): the mux would find a method-less 405
+// fallback for it ambiguous, so there is none, and other methods fall to the wildcard route's.
+func (a *API) HandleShadowing(method, path string, fn HandlerFunc, ahead ...Ahead) {
+	a.handle(method, path, fn, false, ahead)
+}
+
+func (a *API) handle(method, path string, fn HandlerFunc, fallback bool, ahead []Ahead) {
 	pattern := Prefix + path
-	if _, seen := a.methods[pattern]; !seen {
+	if _, seen := a.methods[pattern]; !seen && fallback {
 		a.mux.HandleFunc(pattern, a.methodNotAllowed(pattern))
 	}
 	a.methods[pattern] = append(a.methods[pattern], method)
