@@ -143,7 +143,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 		}
 		g.Go(func() error {
 			var err error
-			results[i], counts[i], err = s.scanRange(gctx, l, r, startID, offset+p.Limit+1, filtered, after)
+			results[i], counts[i], err = s.scanRange(gctx, l, r, startID, offset+p.Limit+1, filtered)
 			return err
 		})
 	}
@@ -208,7 +208,7 @@ func (l listSpec) seek(cs counters, skip int) (startID int64, offset int) {
 // scanRange reads range r from startID. Unfiltered, it returns at most keep items (one Query
 // with that Limit). Filtered, it reads the whole range once, returning the first keep matches
 // after the cursor and counting every match.
-func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID int64, keep int, filtered bool, after int64) ([]row, int, error) {
+func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID int64, keep int, filtered bool) ([]row, int, error) {
 	q := s.table.Get("pk", r.pk).Range("sk", dynamo.Between, r.sk(startID), r.prefix+"~").Consistent(true)
 	if !filtered {
 		q = q.Limit(keep)
