@@ -38,6 +38,7 @@ var commands = []command{
 	{"member add", "member add --campaign ID --user USER --role admin|member|viewer [--expires 720h]", memberAdd},
 	{"token create", "token create --user USER [--expires 720h]", tokenCreate},
 	{"token revoke", "token revoke --token TOKEN", tokenRevoke},
+	{"migrate", "migrate                  # rewrite the table to this version's key layout", migrateCmd},
 	{"demo", "demo", demoCmd},
 }
 
@@ -83,6 +84,7 @@ func exitCode(err error, stderr io.Writer) int {
 type cli struct {
 	ctx    context.Context
 	stdout io.Writer
+	stderr io.Writer
 	getenv func(string) string
 	cfg    store.Config
 	st     *store.Store
@@ -135,7 +137,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			fmt.Fprintln(out, "usage: lorekeep "+cmd.usage)
 			fs.PrintDefaults()
 		}
-		c := &cli{ctx: ctx, stdout: stdout, getenv: getenv, cfg: store.ConfigFromEnv(getenv)}
+		c := &cli{ctx: ctx, stdout: stdout, stderr: stderr, getenv: getenv, cfg: store.ConfigFromEnv(getenv)}
 		return cmd.run(c, fs, args[len(words):])
 	}
 	fmt.Fprint(stderr, usage())
@@ -296,6 +298,18 @@ func tokenRevoke(c *cli, fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("revoke: %w", err)
 	}
 	return c.emit(map[string]any{"revoked": true})
+}
+
+// migrateCmd rewrites the table to the store's key layout (resumable), with progress on stderr.
+func migrateCmd(c *cli, fs *flag.FlagSet, args []string) error {
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	return migrateTable(c.ctx, st, c.stdout, c.stderr)
 }
 
 // demoCmd ensures the table, a "demo" user and its campaign, and prints a fresh admin token.

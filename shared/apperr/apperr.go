@@ -35,7 +35,7 @@ var (
 	ErrNotFound        = &Error{Code: ENotFound, Message: "Not found."}
 	ErrForbidden       = &Error{Code: EForbidden, Message: "This action is unauthorized."}
 	ErrUnauthenticated = &Error{Code: EUnauthenticated, Message: "Unauthenticated."}
-	ErrConflict        = &Error{Code: EConflict, Message: "The record was changed by another request; retry."}
+	ErrConflict        = &Error{Code: EConflict, Message: "The record is being changed by other requests at the same time; retry in a moment."}
 	ErrUnavailable     = &Error{Code: EUnavailable, Message: "The service is temporarily unavailable; retry."}
 )
 

@@ -3,7 +3,12 @@
 // "valid", "visible" and "allowed".
 package domain
 
-import "github.com/lorekeep/lorekeep/shared/apperr"
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+)
 
 // The error type and codes live in the leaf package apperr (so the authorizer stays small);
 // these names are the ones the domain and every family use.
@@ -44,17 +49,36 @@ func ErrorCode(err error) string { return apperr.ErrorCode(err) }
 func Invalid(field, msg string) error { return apperr.Invalid(field, msg) }
 
 // WriteAttempts bounds how often a read-merge-write is tried when it loses a race.
-const WriteAttempts = 4
+const WriteAttempts = 8
+
+// Backoff between attempts: a random wait in [0, min(conflictBackoffCap, conflictBackoffBase<<n))
+// before retry n ("full jitter"), so that writers that collided do not collide again in step.
+// The waits of one request add up to under a second at worst, about half that on average.
+const (
+	conflictBackoffBase = 10 * time.Millisecond
+	conflictBackoffCap  = 200 * time.Millisecond
+)
+
+// sleep waits between attempts; tests replace it.
+var sleep = time.Sleep
 
 // RetryConflicts runs attempt (which reads, merges and writes on condition of the version read)
-// again while it fails with ErrConflict, at most WriteAttempts times: a lost race is retried on
-// fresh data, and reported as a 409 only when it keeps losing, never silently.
+// again while it fails with ErrConflict, at most WriteAttempts times with a jittered, growing
+// wait in between: a lost race is retried on fresh data, and reported as a 409 (which tells the
+// client to retry) only when it keeps losing, never silently.
 func RetryConflicts(attempt func() error) error {
 	var err error
-	for i := 0; i < WriteAttempts; i++ {
+	for n := 0; n < WriteAttempts; n++ {
+		if n > 0 {
+			sleep(conflictBackoff(n))
+		}
 		if err = attempt(); err != ErrConflict {
 			return err
 		}
 	}
 	return err
+}
+
+func conflictBackoff(n int) time.Duration {
+	return rand.N(min(conflictBackoffCap, conflictBackoffBase<<n))
 }

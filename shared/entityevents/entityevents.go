@@ -14,15 +14,16 @@ import (
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_events", h.list)
+	api.Handle("GET", "/entities/{entity_id}/entity_events", h.list, httpapi.ReadAhead("list:event", "", "entity_id"))
 	httpapi.Mount(api, "/entities/{entity_id}/entity_events", "/entities/{entity_id}/entity_events/{id}", httpapi.Kind[domain.Event, *domain.Event, *domain.Entity]{
-		Parent:  func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
+		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
+		Item:   httpapi.ReadAhead("event", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
 		Visible: h.visibleEvent, Apply: h.apply,
 		New:    func(_ *httpapi.Request, e *domain.Entity) *domain.Event { return &domain.Event{EntityID: e.ID} },
 		Create: st.CreateEvent, Update: st.UpdateEvent, Delete: st.DeleteEvent,
 		Render: func(_ *httpapi.Request, ev *domain.Event) (any, error) { return render(ev), nil },
 	})
-	api.Handle("GET", "/entities/{entity_id}/ages", h.ages)
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
 }
 
 type handlers struct{ st *store.Store }

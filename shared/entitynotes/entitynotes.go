@@ -12,9 +12,10 @@ import (
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_notes", h.list)
+	api.Handle("GET", "/entities/{entity_id}/entity_notes", h.list, httpapi.ReadAhead("list:note", "", "entity_id"))
 	httpapi.Mount(api, "/entities/{entity_id}/entity_notes", "/entities/{entity_id}/entity_notes/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
-		Parent:  func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
+		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
+		Item:   httpapi.ReadAhead("note", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
 		Visible: h.visibleNote,
 		New:     func(_ *httpapi.Request, e *domain.Entity) *domain.Note { return &domain.Note{EntityID: e.ID} },
 		Apply: func(_ *httpapi.Request, in domain.Input, _ *domain.Entity, _, next *domain.Note) error {
@@ -53,5 +54,5 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
+	return httpapi.Many(out, res.Total, res.Next, res.Cursors, page), nil
 }

@@ -1,9 +1,10 @@
 package entitynotes
 
 import (
-	"html"
 	"strconv"
-	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -23,13 +24,12 @@ type noteJSON struct {
 }
 
 // render shapes notes for the caller. The entities mentioned by all of them are read in one
-// batch, whatever the number of mentions.
+// batched read, bounded: at most domain.MaxMentions distinct entities per note.
 func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, error) {
 	var ids []int64
 	for _, n := range notes {
-		for _, m := range domain.Mentions(n.Entry) {
-			ids = append(ids, m.EntityID)
-		}
+		m := domain.MentionedIDs(n.Entry)
+		ids = append(ids, m[:min(len(m), domain.MaxMentions)]...) // a note stored before the bound
 	}
 	entities, err := h.st.GetEntities(r.Context(), r.Access.CampaignID, ids)
 	if err != nil {
@@ -48,33 +48,32 @@ func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, 
 	return out, nil
 }
 
-// parseMentions turns [type:id] and [type:id|text] into links to the campaign's entities the
-// caller may see; any other mention becomes an "Unknown" marker, hidden entities included so
-// that a mention reveals nothing.
+// parseMentions turns [type:id] and [type:id|text] in the entry's text into links to the
+// campaign's entities the caller may see; any other mention becomes an "Unknown" marker, hidden
+// entities included so that a mention reveals nothing.
 func parseMentions(entry string, entities map[int64]*domain.Entity, a domain.Access) string {
-	mentions := domain.Mentions(entry)
-	if len(mentions) == 0 {
-		return entry
-	}
-	var b strings.Builder
-	last := 0
-	for _, m := range mentions {
-		b.WriteString(entry[last:m.Start])
-		last = m.End
+	return domain.ReplaceMentions(entry, func(m domain.Mention) *html.Node {
 		e := entities[m.EntityID]
 		if e == nil || !a.CanSee(e.IsPrivate) {
-			b.WriteString(`<span class="entity-mention-unknown">Unknown</span>`)
-			continue
+			return element(atom.Span, "Unknown", html.Attribute{Key: "class", Val: "entity-mention-unknown"})
 		}
 		text := e.Name
 		if m.Text != "" {
-			text = html.UnescapeString(m.Text) // the entry is stored sanitised: escape exactly once
+			text = m.Text
 		}
-		b.WriteString(`<a href="` + entityPath(a.CampaignID, e) + `" class="entity-mention" data-entity-type="` +
-			html.EscapeString(e.Type) + `" data-entity-id="` + strconv.FormatInt(e.ID, 10) + `">` + html.EscapeString(text) + `</a>`)
-	}
-	b.WriteString(entry[last:])
-	return b.String()
+		return element(atom.A, text,
+			html.Attribute{Key: "href", Val: entityPath(a.CampaignID, e)},
+			html.Attribute{Key: "class", Val: "entity-mention"},
+			html.Attribute{Key: "data-entity-type", Val: e.Type},
+			html.Attribute{Key: "data-entity-id", Val: strconv.FormatInt(e.ID, 10)})
+	})
+}
+
+// element is <tag attrs...>text</tag>; rendering escapes the text and attributes.
+func element(tag atom.Atom, text string, attrs ...html.Attribute) *html.Node {
+	n := &html.Node{Type: html.ElementNode, DataAtom: tag, Data: tag.String(), Attr: attrs}
+	n.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+	return n
 }
 
 // entityPath is the API path of the record an entity belongs to.

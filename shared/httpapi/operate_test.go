@@ -62,7 +62,7 @@ func withLog(b *logBuffer) apitest.Option {
 
 func TestOneLogLinePerRequest(t *testing.T) {
 	var logs logBuffer
-	e := apitest.New(t, func(api *httpapi.API, st *store.Store) {
+	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		api.Handle("GET", "/boom", func(*httpapi.Request) (httpapi.Reply, error) { panic("deliberate") })
 	}, withLog(&logs), apitest.WithoutOpenAPI())
@@ -198,7 +198,7 @@ func TestDynamoDBFailuresAnswer503AndWriteNothing(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			var logs logBuffer
 			p := faultproxy.Start(t, dynamotest.Endpoint(t))
-			e := apitest.New(t, locations.Register, apitest.WithSDK(p.Attach), withLog(&logs),
+			e := apitest.NewWith(t, locations.Register, apitest.WithSDK(p.Attach), withLog(&logs),
 				apitest.WithAPI(func(o *httpapi.Options) { o.Timeout = httpapi.DefaultTimeout })) // the production deadline
 			if r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Candlekeep"}); r.Status != 200 {
 				t.Fatal(r.Raw)

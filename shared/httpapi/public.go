@@ -16,17 +16,19 @@ func (a *API) HandlePublic(pattern string, h http.HandlerFunc) {
 	a.publicPatterns = append(a.publicPatterns, pattern)
 }
 
-// servePublic serves r if a public route matches it.
-func (a *API) servePublic(w http.ResponseWriter, r *http.Request) bool {
+// isPublic reports whether a public route matches r.
+func (a *API) isPublic(r *http.Request) bool {
 	if a.public == nil {
 		return false
 	}
-	h, pattern := a.public.Handler(r)
-	if pattern == "" {
-		return false
-	}
+	_, pattern := a.public.Handler(r)
+	return pattern != ""
+}
+
+// servePublic serves r with its public route.
+func (a *API) servePublic(w http.ResponseWriter, r *http.Request) {
+	h, _ := a.public.Handler(r)
 	h.ServeHTTP(w, r)
-	return true
 }
 
 // WriteJSON writes v as the JSON body with status: the one writer, for handlers outside the

@@ -65,8 +65,20 @@ func WithSDK(f func(*aws.Config)) Option { return func(o *options) { o.sdk = app
 // WithAPI adjusts the API's options, e.g. its logger.
 func WithAPI(f func(*httpapi.Options)) Option { return func(o *options) { o.api = append(o.api, f) } }
 
-// New starts an API with register's routes.
-func New(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Option) *Env {
+// New starts an API with register's routes. tweak (optional) adjusts the API's SDK
+// configuration, e.g. to put a faultproxy between the API and DynamoDB Local.
+func New(t testing.TB, register func(*httpapi.API, *store.Store), tweak ...func(*aws.Config)) *Env {
+	t.Helper()
+	opts := make([]Option, len(tweak))
+	for i, f := range tweak {
+		opts[i] = WithSDK(f)
+	}
+	return NewWith(t, register, opts...)
+}
+
+// NewWith is New with options (the API's logger or deadline, the SDK configuration, no
+// OpenAPI check).
+func NewWith(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Option) *Env {
 	t.Helper()
 	var o options
 	for _, opt := range opts {
