@@ -200,7 +200,11 @@ func TestDynamoDBFailuresAnswer503AndWriteNothing(t *testing.T) {
 			p := faultproxy.Start(t, dynamotest.Endpoint(t))
 			e := apitest.NewWith(t, locations.Register, apitest.WithSDK(p.Attach), withLog(&logs),
 				apitest.WithAPI(func(o *httpapi.Options) { o.Timeout = httpapi.DefaultTimeout })) // the production deadline
+			// A location with a map point: its failed delete must not cascade half-way.
 			if r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Candlekeep"}); r.Status != 200 {
+				t.Fatal(r.Raw)
+			}
+			if r := e.Do("POST", apitest.Path(e.Campaign, "/locations/1/map_points"), e.Admin, writes[3].body); r.Status != 200 {
 				t.Fatal(r.Raw)
 			}
 			before := snapshot(t, e.Config)
