@@ -165,8 +165,6 @@ func formValue(v any) any {
 			out[k] = formValue(e)
 		}
 		return out
-	case domain.Input:
-		return formValue(map[string]any(x))
 	}
 	return v
 }
