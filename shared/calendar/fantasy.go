@@ -500,6 +500,13 @@ var exportSubfields = map[string]string{
 	"leap_days.month": "timespan", "eras.year": "date.year", "eras.restart": "settings.restart",
 }
 
+// ExportList reports whether field is a create's list field as a whole ("month_length", not
+// "month_length.2"): a problem with the list, whose wording is not about one export field.
+func ExportList(field string) bool {
+	_, ok := exportPaths[field]
+	return ok
+}
+
 // ExportField names, in the export, the field behind a problem the create's validation (or
 // the engine) reports about the imported definition: "moon_fullmoon.1" is the cycle of the
 // export's moon that became the second moon. A field the import does not fill is the

@@ -83,6 +83,16 @@ func TestMalformedImportsNameTheExportsField(t *testing.T) {
 			body: func(t *testing.T) any {
 				return exportBody(t, func(_, _, yd map[string]any) { item(yd["timespans"], 3)["name"] = long })
 			}},
+		{name: "more timespans than a calendar holds", field: "static_data.year_data.timespans",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, _, yd map[string]any) {
+					ts := make([]any, 101)
+					for i := range ts {
+						ts[i] = map[string]any{"name": "T", "length": 30}
+					}
+					yd["timespans"] = ts
+				})
+			}},
 		{name: "a weekday too long", field: "static_data.year_data.global_week.1",
 			body: func(t *testing.T) any {
 				return exportBody(t, func(_, _, yd map[string]any) { yd["global_week"].([]any)[1] = long })

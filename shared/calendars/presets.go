@@ -117,7 +117,7 @@ func exportErrors(err error, im *calendar.Import, beside map[string]bool) error 
 			to = im.ExportField(f)
 		}
 		for _, m := range e.Fields.Messages(f) {
-			if to != f && strings.Contains(f, ".") { // an item's message; a list's keeps its words
+			if to != f && !calendar.ExportList(f) { // a whole list's message keeps its words
 				m = renameAttribute(m, f, to)
 			}
 			out.Add(to, m)
