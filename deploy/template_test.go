@@ -197,8 +197,12 @@ func TestFunctionsHaveTheMakefileTargetSamBuildCalls(t *testing.T) {
 	}
 }
 
+// lambdaSizeBudget is the largest a Lambda's bootstrap may be (bytes), as in scripts/sizes.sh.
+const lambdaSizeBudget = 8_000_000
+
 // TestMakefileTargetsProduceArm64Bootstraps runs the build targets as `sam build` would and
-// checks that each leaves a static linux/arm64 executable named bootstrap.
+// checks that each leaves a static linux/arm64 executable named bootstrap within the size
+// budget (`make sizes` prints them all).
 func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Lambda binaries (slow on a cold build cache); the make -n checks still run")
@@ -227,8 +231,14 @@ func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
 					t.Errorf("bootstrap is dynamically linked; provided.al2023 needs a static binary")
 				}
 			}
-			if st, err := os.Stat(bin); err != nil || st.Mode()&0o111 == 0 {
-				t.Errorf("bootstrap is not executable: %v", err)
+			st, err := os.Stat(bin)
+			if err != nil || st.Mode()&0o111 == 0 {
+				t.Fatalf("bootstrap is not executable: %v", err)
+			}
+			t.Logf("%s bootstrap: %d bytes", fn, st.Size())
+			if st.Size() > lambdaSizeBudget {
+				t.Errorf("%s bootstrap is %d bytes, over the %d budget by %d (see the Makefile's LAMBDA_BUILD)",
+					fn, st.Size(), lambdaSizeBudget, st.Size()-lambdaSizeBudget)
 			}
 		})
 	}
