@@ -114,6 +114,16 @@ func (c *cli) store() (*store.Store, error) {
 	return c.st, nil
 }
 
+// user opens the table and ensures the user named (a new name creates it).
+func (c *cli) user(name string) (*store.Store, domain.User, error) {
+	st, err := c.store()
+	if err != nil {
+		return nil, domain.User{}, err
+	}
+	u, err := st.EnsureUser(c.ctx, name)
+	return st, u, err
+}
+
 func (c *cli) emit(v any) error { return json.NewEncoder(c.stdout).Encode(v) }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
@@ -203,11 +213,7 @@ func campaignCreate(c *cli, fs *flag.FlagSet, args []string) error {
 	if !ok {
 		return usagef("%s: --boost must be none, boosted or superboosted", fs.Name())
 	}
-	st, err := c.store()
-	if err != nil {
-		return err
-	}
-	u, err := st.EnsureUser(c.ctx, *owner)
+	st, u, err := c.user(*owner)
 	if err != nil {
 		return err
 	}
@@ -240,11 +246,7 @@ func memberAdd(c *cli, fs *flag.FlagSet, args []string) error {
 	if *campaign < 1 {
 		return usagef("%s: --campaign must be a campaign id", fs.Name())
 	}
-	st, err := c.store()
-	if err != nil {
-		return err
-	}
-	u, err := st.EnsureUser(c.ctx, *user)
+	st, u, err := c.user(*user)
 	if err != nil {
 		return err
 	}
@@ -267,11 +269,7 @@ func tokenCreate(c *cli, fs *flag.FlagSet, args []string) error {
 	if err := required(fs, "user"); err != nil {
 		return err
 	}
-	st, err := c.store()
-	if err != nil {
-		return err
-	}
-	u, err := st.EnsureUser(c.ctx, *user)
+	st, u, err := c.user(*user)
 	if err != nil {
 		return err
 	}

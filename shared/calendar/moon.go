@@ -52,29 +52,12 @@ type moonCalc struct {
 // digits, optionally a point and 1 to 10 more digits; no sign, exponent or
 // spaces; greater than zero and at most MaxMoonPeriod.
 func ParsePeriod(s string) (num, den int64, err error) {
-	ip, fp, hasPoint := strings.Cut(s, ".")
-	if ip == "" || strings.TrimLeft(ip, "0123456789") != "" ||
-		(hasPoint && (fp == "" || len(fp) > MaxMoonDecimals || strings.TrimLeft(fp, "0123456789") != "")) {
+	whole, frac, den, ok := splitDecimal(s, 9)
+	switch {
+	case !ok && whole < 0:
 		return 0, 0, errBadPeriod
-	}
-	ip = strings.TrimLeft(ip, "0")
-	if len(ip) > 9 {
+	case !ok || whole > MaxMoonPeriod:
 		return 0, 0, errPeriodTooLarge
-	}
-	whole := int64(0)
-	if ip != "" {
-		whole, _ = strconv.ParseInt(ip, 10, 64)
-	}
-	if whole > MaxMoonPeriod {
-		return 0, 0, errPeriodTooLarge
-	}
-	frac := int64(0)
-	den = 1
-	if fp != "" {
-		frac, _ = strconv.ParseInt(fp, 10, 64)
-		for range len(fp) {
-			den *= 10
-		}
 	}
 	num = whole*den + frac
 	switch {
@@ -85,6 +68,32 @@ func ParsePeriod(s string) (num, den int64, err error) {
 	}
 	g := gcd(num, den)
 	return num / g, den / g, nil
+}
+
+// splitDecimal reads unsigned decimal text (digits, optionally a point and 1 to
+// MaxMoonDecimals more digits) as whole + frac/den, den a power of ten. Not ok: malformed
+// (whole -1) or more than maxDigits whole digits (whole 0).
+func splitDecimal(s string, maxDigits int) (whole, frac, den int64, ok bool) {
+	ip, fp, hasPoint := strings.Cut(s, ".")
+	if ip == "" || strings.TrimLeft(ip, "0123456789") != "" ||
+		(hasPoint && (fp == "" || len(fp) > MaxMoonDecimals || strings.TrimLeft(fp, "0123456789") != "")) {
+		return -1, 0, 0, false
+	}
+	ip = strings.TrimLeft(ip, "0")
+	if len(ip) > maxDigits {
+		return 0, 0, 0, false
+	}
+	if ip != "" {
+		whole, _ = strconv.ParseInt(ip, 10, 64)
+	}
+	den = 1
+	if fp != "" {
+		frac, _ = strconv.ParseInt(fp, 10, 64)
+		for range len(fp) {
+			den *= 10
+		}
+	}
+	return whole, frac, den, true
 }
 
 func gcd(a, b int64) int64 {
@@ -102,28 +111,8 @@ func parseOffset(s string) (num i128, den int64, err error) {
 		return i128{}, 1, nil
 	}
 	rest, neg := strings.CutPrefix(s, "-")
-	ip, fp, hasPoint := strings.Cut(rest, ".")
-	if ip == "" || strings.TrimLeft(ip, "0123456789") != "" ||
-		(hasPoint && (fp == "" || len(fp) > MaxMoonDecimals || strings.TrimLeft(fp, "0123456789") != "")) {
-		return i128{}, 0, errBadOffset
-	}
-	ip = strings.TrimLeft(ip, "0")
-	if len(ip) > 10 {
-		return i128{}, 0, errBadOffset
-	}
-	whole := int64(0)
-	if ip != "" {
-		whole, _ = strconv.ParseInt(ip, 10, 64)
-	}
-	frac := int64(0)
-	den = 1
-	if fp != "" {
-		frac, _ = strconv.ParseInt(fp, 10, 64)
-		for range len(fp) {
-			den *= 10
-		}
-	}
-	if whole > MaxMoonOffset || (whole == MaxMoonOffset && frac > 0) {
+	whole, frac, den, ok := splitDecimal(rest, 10)
+	if !ok || whole > MaxMoonOffset || (whole == MaxMoonOffset && frac > 0) {
 		return i128{}, 0, errBadOffset
 	}
 	num = i64(whole).mul64(den).add64(frac) // up to 10^19: beyond int64

@@ -204,14 +204,11 @@ func readEra(r *Reader, prefix string, v any) (calendar.Era, bool) {
 // offsetElem reads a moon offset as the exact decimal text sent (a number or a numeric string;
 // null or "" is 0), never through a float: up to 10 decimals, within a billion days.
 func offsetElem(v any) (string, bool, string) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = string(x)
-	case string:
-		s = strings.TrimSpace(x)
-	case nil:
-	default:
+	if v == nil {
+		return "", false, ""
+	}
+	s, ok := numberText(v)
+	if !ok {
 		return "", false, "The :attribute must be a number."
 	}
 	if s == "" {

@@ -124,21 +124,29 @@ func (r *Reader) Int(name string, min, max int64) Field[int64] {
 	return Field[int64]{Set: true, Value: n}
 }
 
+// numberText is the text of a number sent as a JSON number or a string (trimmed), never
+// through a float; not ok for other types.
+func numberText(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x), true
+	case string:
+		return strings.TrimSpace(x), true
+	}
+	return "", false
+}
+
 // toInt accepts integral JSON numbers and decimal strings; anything else, including 1.5 and
 // values beyond int64, is not an integer.
 func toInt(v any) (int64, bool) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = string(x)
-	case string:
-		s = strings.TrimSpace(x)
-	case float64: // only from callers that did not use UseNumber
+	if x, ok := v.(float64); ok { // only from callers that did not use UseNumber
 		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
 			return 0, false
 		}
 		return int64(x), true
-	default:
+	}
+	s, ok := numberText(v)
+	if !ok {
 		return 0, false
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
