@@ -82,13 +82,13 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			a, aEntity := r.location(map[string]any{"name": "A"})
 			b, _ := r.location(map[string]any{"name": "B", "parent_location_id": a})
 			r.must("POST", r.path("/entities/%d/entity_events", aEntity), event(cal))
-			if problems, err := h.e.Store.Audit(ctx, r.cid); err != nil || len(problems) > 0 {
+			if problems, err := h.auditor.Audit(ctx, r.cid); err != nil || len(problems) > 0 {
 				t.Fatalf("a consistent campaign: %v %v", problems, err)
 			}
 			if err := c.breakIt(r, "CAMPAIGN#"+pad(r.cid), a, b, cal, aEntity); err != nil {
 				t.Fatal(err)
 			}
-			problems, err := h.e.Store.Audit(ctx, r.cid)
+			problems, err := h.auditor.Audit(ctx, r.cid)
 			want := strings.ReplaceAll(c.want, "{cal+100}", fmt.Sprint(cal+100))
 			want = strings.ReplaceAll(want, "{a}", pad(a))
 			if err != nil || !strings.Contains(strings.Join(problems, "\n"), want) {

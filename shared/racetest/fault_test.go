@@ -184,7 +184,7 @@ func (r *round) faultOutcome(rec owned, first answer, before map[string]string) 
 	default:
 		problems = append(problems, fmt.Sprintf("GET after the DELETE answered %d", show.Status))
 	}
-	audit, err := r.h.e.Store.Audit(context.Background(), r.cid)
+	audit, err := r.h.auditor.Audit(context.Background(), r.cid)
 	if err != nil {
 		r.t.Fatal(err)
 	}
