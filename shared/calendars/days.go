@@ -140,11 +140,10 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 // dayRange reads from and to as day numbers: dates of the calendar, to not before from, at most
 // MaxDays days in all.
 func dayRange(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar) (from, to int64, err error) {
-	q := r.URL.Query()
 	var errs domain.FieldErrors
 	read := func(name string, def calendar.Date) (int64, bool) {
 		d := def
-		if s := q.Get(name); s != "" {
+		if s := r.Param(name); s != "" {
 			var perr error
 			if d, perr = calendar.ParseDate(s); perr != nil {
 				errs.Add(name, "The "+name+" must be a date written Y-M-D.")
@@ -160,7 +159,7 @@ func dayRange(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar) (f
 	}
 	from, okFrom := read("from", c.Date)
 	to, okTo := from, okFrom
-	if q.Get("to") != "" {
+	if r.Param("to") != "" {
 		to, okTo = read("to", c.Date)
 	}
 	switch {

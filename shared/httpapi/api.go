@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"net"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,6 +67,8 @@ type Request struct {
 	*http.Request
 	Access domain.Access
 	now    time.Time
+	// query is the query string parsed once (parseQuery): filters, paging and links read it.
+	query url.Values
 }
 
 // HandlerFunc handles one route and returns the reply to render, or an error to map.
@@ -109,7 +112,7 @@ func (a *API) enter(r *http.Request) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Request{Request: r, Access: acc, now: a.opts.Now()}, nil
+	return &Request{Request: r, Access: acc, now: a.opts.Now(), query: parseQuery(r.URL.RawQuery)}, nil
 }
 
 func (a *API) allow(pattern string) string {

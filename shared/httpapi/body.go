@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -121,7 +122,7 @@ func formKeyLess(a, b string) bool {
 // Query reads the query parameters with the same rules as a form body, so list filters are
 // validated like any input; tags=1,2 is a list, like tags[]=1&tags[]=2.
 func (r *Request) Query() domain.Input {
-	q := r.URL.Query()
+	q := maps.Clone(r.query)
 	if t := q.Get("tags"); strings.Contains(t, ",") {
 		q["tags"] = strings.Split(t, ",")
 	}

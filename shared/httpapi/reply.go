@@ -74,13 +74,13 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}
 	base := baseURL(r.Request)
 	m.Path = base
-	lk := links{First: pageURL(base, r.URL.Query(), 1, ""), Last: pageURL(base, r.URL.Query(), lastPage, "")}
+	lk := links{First: pageURL(base, r.query, 1, ""), Last: pageURL(base, r.query, lastPage, "")}
 	if p.Page > 1 {
-		prev := pageURL(base, r.URL.Query(), min(p.Page-1, lastPage), "")
+		prev := pageURL(base, r.query, min(p.Page-1, lastPage), "")
 		lk.Prev = &prev
 	}
 	if l.next != "" {
-		next := pageURL(base, r.URL.Query(), p.Page+1, l.next)
+		next := pageURL(base, r.query, p.Page+1, l.next)
 		lk.Next = &next
 	}
 	writeJSON(w, r.Request, http.StatusOK, struct {
@@ -121,7 +121,7 @@ func pageURL(base string, q url.Values, page int, cursor string) string {
 // Page reads page, limit (or per_page) and cursor. Bad values fall back to the defaults, as
 // Kanka does: a list request never fails for its paging.
 func (r *Request) Page() domain.PageRequest {
-	q := r.URL.Query()
+	q := r.query
 	p := domain.PageRequest{Page: 1, Limit: domain.DefaultPageSize, Cursor: q.Get("cursor")}
 	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 {
 		p.Page = n
@@ -141,7 +141,7 @@ func (r *Request) Page() domain.PageRequest {
 
 // LastSync reads ?lastSync=; a value that is not a timestamp is a 422.
 func (r *Request) LastSync() (*time.Time, error) {
-	v := r.URL.Query().Get("lastSync")
+	v := r.query.Get("lastSync")
 	if v == "" {
 		return nil, nil
 	}
