@@ -278,12 +278,12 @@ var entitiesReplay = []replayStep{
 		admin := domain.Access{UserID: 1, CampaignID: 1, Role: domain.RoleAdmin}
 		page := domain.PageRequest{Page: 1, Limit: 10}
 		for _, eid := range []int64{townEntity, calendarEntity} {
-			evs, err := st.ListEvents(ctx, 1, eid, admin, domain.ChildFilter{}, page)
+			evs, err := st.ListEvents(ctx, 1, eid, admin, domain.Filter{}, page)
 			if err != nil || evs.Total != 0 || len(evs.Items) != 0 {
 				t.Errorf("events of entity %d after deleting the calendar: total %d, %+v, err %v", eid, evs.Total, evs.Items, err)
 			}
 		}
-		notes, err := st.ListNotes(ctx, 1, calendarEntity, admin, domain.ChildFilter{}, page)
+		notes, err := st.ListNotes(ctx, 1, calendarEntity, admin, domain.Filter{}, page)
 		if err != nil || notes.Total != 0 || len(notes.Items) != 0 {
 			t.Errorf("notes of the calendar's entity after delete: total %d, %+v, err %v", notes.Total, notes.Items, err)
 		}

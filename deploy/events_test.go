@@ -382,7 +382,7 @@ func TestEventWithMalformedJSONBodyIsUnprocessable(t *testing.T) {
 	if _, err := st.GetLocation(context.Background(), 1, 1); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("a location exists after malformed creates: %v", err)
 	}
-	res, err := st.ListLocations(context.Background(), 1, domain.LocationFilter{}, false, domain.PageRequest{Page: 1, Limit: 10})
+	res, err := st.ListLocations(context.Background(), 1, domain.Filter{}, false, domain.PageRequest{Page: 1, Limit: 10})
 	if err != nil || res.Total != 0 || len(res.Items) != 0 {
 		t.Errorf("locations after malformed creates: total %d, %d items, err %v", res.Total, len(res.Items), err)
 	}

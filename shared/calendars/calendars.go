@@ -44,15 +44,8 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.Many(out, res.Total, res.Next, page), nil
 }
 
-func parseFilter(r *httpapi.Request) (domain.RecordFilter, error) {
-	rd := domain.NewReader(r.Query())
-	f := domain.ReadRecordFilter(rd)
-	if err := rd.Err(); err != nil {
-		return f, err
-	}
-	t, err := r.LastSync()
-	f.UpdatedAfter = t
-	return f, err
+func parseFilter(r *httpapi.Request) (domain.Filter, error) {
+	return r.Filter(domain.FilterRecords)
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.

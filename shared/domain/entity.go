@@ -1,7 +1,5 @@
 package domain
 
-import "time"
-
 // Entity is the record every calendar and location owns: the parent of entity events and notes,
 // and the target of mentions and map points. It mirrors its child's name and privacy.
 type Entity struct {
@@ -11,11 +9,6 @@ type Entity struct {
 	ChildID    int64
 	Name       string
 	IsPrivate  bool
-}
-
-// ChildFilter narrows a list of an entity's events or notes.
-type ChildFilter struct {
-	UpdatedAfter *time.Time
 }
 
 // SeeEntity returns ErrNotFound unless the entity exists and the caller may see it: events and

@@ -109,12 +109,6 @@ func CheckParent(field string, id int64, chain []AncestorLink, a Access) error {
 	return nil
 }
 
-// LocationFilter narrows a location list: the record filters and the parent.
-type LocationFilter struct {
-	RecordFilter
-	ParentID *int64
-}
-
 // ParentField names the field a body used for the parent: Kanka accepts both spellings.
 func ParentField(in Input) string {
 	if _, ok := in["parent_location_id"]; !ok {

@@ -50,12 +50,12 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	since, err := r.LastSync()
+	f, err := r.Filter(domain.FilterName | domain.FilterAuthors | domain.FilterSync)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
 	page := r.Page()
-	res, err := h.st.ListNotes(r.Context(), r.Access.CampaignID, e.ID, r.Access, domain.ChildFilter{UpdatedAfter: since}, page)
+	res, err := h.st.ListNotes(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

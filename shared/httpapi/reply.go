@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -139,15 +138,8 @@ func (r *Request) Page() domain.PageRequest {
 	return p
 }
 
-// LastSync reads ?lastSync=; a value that is not a timestamp is a 422.
-func (r *Request) LastSync() (*time.Time, error) {
-	v := r.query.Get("lastSync")
-	if v == "" {
-		return nil, nil
-	}
-	t, ok := domain.ParseSyncTime(v)
-	if !ok {
-		return nil, domain.Invalid("lastSync", "The last sync must be a valid date.")
-	}
-	return &t, nil
+// Filter reads the filters a list takes (keys) from the query: Kanka's filter language, with
+// a 422 naming the parameter for a bad value.
+func (r *Request) Filter(keys domain.FilterKeys) (domain.Filter, error) {
+	return domain.ReadFilter(r.Query(), keys)
 }

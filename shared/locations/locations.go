@@ -30,7 +30,7 @@ func Register(api *httpapi.API, st *store.Store) {
 type handlers struct{ st *store.Store }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	f, err := parseFilter(r)
+	f, err := h.parseFilter(r)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -46,19 +46,25 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.Many(out, res.Total, res.Next, page), nil
 }
 
-func parseFilter(r *httpapi.Request) (domain.LocationFilter, error) {
-	in := r.Query()
-	rd := domain.NewReader(in)
-	f := domain.LocationFilter{RecordFilter: domain.ReadRecordFilter(rd)}
-	if v := rd.ID(domain.ParentField(in)); v.Present() {
-		f.ParentID = &v.Value
-	}
-	if err := rd.Err(); err != nil {
+func (h handlers) parseFilter(r *httpapi.Request) (domain.Filter, error) {
+	f, err := r.Filter(domain.FilterRecords | domain.FilterParent)
+	if err != nil || f.ParentEntityID == nil {
 		return f, err
 	}
-	t, err := r.LastSync()
-	f.UpdatedAfter = t
-	return f, err
+	// parent_id names the parent by its entity: one that is not a location the caller may see
+	// matches nothing, like a missing one.
+	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *f.ParentEntityID)
+	switch {
+	case err == domain.ErrNotFound || (err == nil && (e.Type != "location" || !r.Access.CanSee(e.IsPrivate))):
+		f.None = true
+	case err != nil:
+		return f, err
+	case f.ParentLocationID != nil && *f.ParentLocationID != e.ChildID:
+		f.None = true
+	default:
+		f.ParentLocationID = &e.ChildID
+	}
+	return f, nil
 }
 
 // visibleLocation reads a location the caller may see; a hidden one is a 404 like a missing one.

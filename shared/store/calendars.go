@@ -32,6 +32,7 @@ type calendarItem struct {
 	NameLC           string            `dynamo:"name_lc"`
 	Entry            string            `dynamo:"entry,omitempty"`
 	Type             string            `dynamo:"type,omitempty"`
+	TypeLC           string            `dynamo:"type_lc,omitempty"`
 	ImageURL         string            `dynamo:"image_url,omitempty"`
 	IsPrivate        bool              `dynamo:"is_private"`
 	Tags             []int64           `dynamo:"tags"`
@@ -88,7 +89,7 @@ func toCalendarItem(c *domain.Calendar) calendarItem {
 	it := calendarItem{
 		PK: campaignPK(c.CampaignID), SK: recordSK(calendarPrefix, c.ID),
 		ID: c.ID, CampaignID: c.CampaignID, EntityID: c.EntityID,
-		Name: c.Name, NameLC: strings.ToLower(c.Name), Entry: c.Entry, Type: c.Type, ImageURL: c.ImageURL,
+		Name: c.Name, NameLC: strings.ToLower(c.Name), Entry: c.Entry, Type: c.Type, TypeLC: strings.ToLower(c.Type), ImageURL: c.ImageURL,
 		IsPrivate: c.IsPrivate, Tags: c.Tags, EntityImageUUID: c.EntityImageUUID, EntityHeaderUUID: c.EntityHeaderUUID,
 		Date: c.Date.String(), Weekdays: c.Weekdays, Epochs: c.Epochs, Suffix: c.Suffix,
 		StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear,
@@ -165,9 +166,9 @@ func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calenda
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
-func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.RecordFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
+func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
 	l := listSpec{pk: campaignPK(cid), prefix: calendarPrefix + "#", counterSK: calendarCounterSK, hidePrivate: hidePrivate}
-	l.recordFilter(f)
+	l.filter(f)
 	page, err := listPage[calendarItem](ctx, s, l, p)
 	out := domain.Page[domain.Calendar]{Total: page.Total, Next: page.Next, Items: make([]domain.Calendar, len(page.Items))}
 	for i, it := range page.Items {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -23,6 +24,7 @@ type eventItem struct {
 	EntityID       int64  `dynamo:"entity_id"`
 	CalendarID     int64  `dynamo:"calendar_id"`
 	Name           string `dynamo:"name"`
+	NameLC         string `dynamo:"name_lc,omitempty"`
 	Year           int64  `dynamo:"year"`
 	Month          int    `dynamo:"month"`
 	Day            int    `dynamo:"day"`
@@ -45,7 +47,7 @@ func toEventItem(ev *domain.Event) eventItem {
 	sk := recordSK(eventPrefix, ev.ID)
 	return eventItem{PK: entityPK(ev.CampaignID, ev.EntityID), SK: sk,
 		GSI1PK: calendarGSI(ev.CampaignID, ev.CalendarID), GSI1SK: sk,
-		ID: ev.ID, CampaignID: ev.CampaignID, EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name,
+		ID: ev.ID, CampaignID: ev.CampaignID, EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name, NameLC: strings.ToLower(ev.Name),
 		Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day, Length: ev.Length,
 		Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil, Colour: ev.Colour,
 		Comment: ev.Comment, IsPrivate: ev.IsPrivate, TypeID: ev.TypeID, Visibility: string(ev.Visibility),
@@ -95,11 +97,9 @@ func eventList(cid, eid int64, a domain.Access) listSpec {
 }
 
 // ListEvents reads one page of an entity's events that the caller may see.
-func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.ChildFilter, p domain.PageRequest) (domain.Page[domain.Event], error) {
+func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Event], error) {
 	l := eventList(cid, eid, a)
-	if f.UpdatedAfter != nil {
-		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
-	}
+	l.filter(f)
 	page, err := listPage[eventItem](ctx, s, l, p)
 	return domain.Page[domain.Event]{Total: page.Total, Next: page.Next, Items: events(page.Items)}, err
 }

@@ -24,6 +24,8 @@ type listSpec struct {
 	// beyond privacy; otherwise the total is counted by a query.
 	counterSK   string
 	hidePrivate bool
+	// none: the filter matches nothing, so nothing is read.
+	none bool
 }
 
 func (l *listSpec) where(cond string, args ...any) {
@@ -47,6 +49,9 @@ func (l listSpec) query(s *Store) *dynamo.Query {
 // listPage reads one page of l. Following a cursor costs one Query; the total costs one more
 // read, made concurrently. A page number without a cursor first walks the keys before it.
 func listPage[T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest) (domain.Page[T], error) {
+	if l.none {
+		return domain.Page[T]{Items: []T{}}, nil
+	}
 	totalc := make(chan countResult, 1)
 	go func() { n, err := l.total(ctx, s); totalc <- countResult{n, err} }()
 
@@ -153,25 +158,66 @@ func decodeCursor(c, prefix string) (string, bool) {
 	return prefix + pad(id), true
 }
 
-// recordFilter narrows the list by the filters every record list takes.
-func (l *listSpec) recordFilter(f domain.RecordFilter) {
-	if f.Name != "" {
-		l.where("contains('name_lc', ?)", strings.ToLower(f.Name))
-	}
-	if f.Type != nil {
-		l.where("'type' = ?", *f.Type)
-	}
+// filter narrows the list by a client's filter (Kanka's language): the one translation of
+// domain.Filter into DynamoDB conditions. Text is compared on the lower-case copies every item
+// keeps (name_lc, type_lc); a missing attribute is empty.
+func (l *listSpec) filter(f domain.Filter) {
+	l.none = l.none || f.None
+	l.terms("name_lc", f.Name)
+	l.terms("type_lc", f.Type)
 	if f.IsPrivate != nil {
 		l.where("'is_private' = ?", *f.IsPrivate)
 	}
-	for _, t := range f.Tags {
-		l.where("contains('tags', ?)", t)
-	}
+	l.tags(f.Tags, f.TagsMatch)
 	if f.CreatedBy != nil {
 		l.where("'created_by' = ?", *f.CreatedBy)
 	}
+	if f.UpdatedBy != nil {
+		l.where("'updated_by' = ?", *f.UpdatedBy)
+	}
 	if f.UpdatedAfter != nil {
 		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
+	}
+	if f.ParentLocationID != nil {
+		l.where("'parent_location_id' = ?", *f.ParentLocationID)
+	}
+}
+
+func (l *listSpec) terms(attr string, terms []domain.Term) {
+	for _, t := range terms {
+		switch t.Op {
+		case domain.Contains:
+			l.where("contains($, ?)", attr, t.Value)
+		case domain.NotContains:
+			l.where("(attribute_not_exists($) OR NOT contains($, ?))", attr, attr, t.Value)
+		case domain.Equals:
+			l.where("$ = ?", attr, t.Value)
+		case domain.IsEmpty:
+			l.where("(attribute_not_exists($) OR $ = ?)", attr, attr, "")
+		}
+	}
+}
+
+func (l *listSpec) tags(tags []int64, match domain.TagsMatch) {
+	if match == domain.TagsNone {
+		l.where("(attribute_not_exists('tags') OR size('tags') = ?)", 0)
+		return
+	}
+	if len(tags) == 0 {
+		return
+	}
+	marks := make([]string, len(tags))
+	args := make([]any, len(tags))
+	for i, t := range tags {
+		marks[i], args[i] = "contains('tags', ?)", t
+	}
+	switch match {
+	case domain.TagsAny:
+		l.where("("+strings.Join(marks, " OR ")+")", args...)
+	case domain.TagsExclude:
+		l.where("(attribute_not_exists('tags') OR NOT ("+strings.Join(marks, " OR ")+"))", args...)
+	default:
+		l.where(strings.Join(marks, " AND "), args...)
 	}
 }
 

@@ -28,6 +28,7 @@ type locationItem struct {
 	NameLC           string  `dynamo:"name_lc"`
 	Entry            string  `dynamo:"entry,omitempty"`
 	Type             string  `dynamo:"type,omitempty"`
+	TypeLC           string  `dynamo:"type_lc,omitempty"`
 	ImageURL         string  `dynamo:"image_url,omitempty"`
 	IsPrivate        bool    `dynamo:"is_private"`
 	ParentID         *int64  `dynamo:"parent_location_id,omitempty"`
@@ -54,7 +55,7 @@ func toLocationItem(l *domain.Location) locationItem {
 	it := locationItem{
 		PK: campaignPK(l.CampaignID), SK: recordSK(locationPrefix, l.ID),
 		ID: l.ID, CampaignID: l.CampaignID, EntityID: l.EntityID,
-		Name: l.Name, NameLC: strings.ToLower(l.Name), Entry: l.Entry, Type: l.Type, ImageURL: l.ImageURL,
+		Name: l.Name, NameLC: strings.ToLower(l.Name), Entry: l.Entry, Type: l.Type, TypeLC: strings.ToLower(l.Type), ImageURL: l.ImageURL,
 		IsPrivate: l.IsPrivate, ParentID: l.ParentID, Tags: l.Tags, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate,
 		EntityImageUUID: l.EntityImageUUID, EntityHeaderUUID: l.EntityHeaderUUID,
 		CreatedAt: formatTime(l.CreatedAt), UpdatedAt: formatTime(l.UpdatedAt),
@@ -118,12 +119,9 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 }
 
 // ListLocations reads one page of the campaign's locations, ordered by id.
-func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
+func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
 	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counterSK: locationCounterSK, hidePrivate: hidePrivate}
-	l.recordFilter(f.RecordFilter)
-	if f.ParentID != nil {
-		l.where("'parent_location_id' = ?", *f.ParentID)
-	}
+	l.filter(f)
 	page, err := listPage[locationItem](ctx, s, l, p)
 	out := domain.Page[domain.Location]{Total: page.Total, Next: page.Next, Items: make([]domain.Location, len(page.Items))}
 	for i, it := range page.Items {

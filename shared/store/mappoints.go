@@ -25,6 +25,7 @@ type mapPointItem struct {
 	LocationID     int64   `dynamo:"location_id"`
 	TargetEntityID *int64  `dynamo:"target_entity_id,omitempty"`
 	Name           *string `dynamo:"name,omitempty"`
+	NameLC         string  `dynamo:"name_lc,omitempty"`
 	AxisX          int64   `dynamo:"axis_x"`
 	AxisY          int64   `dynamo:"axis_y"`
 	Colour         string  `dynamo:"colour"`
@@ -41,11 +42,15 @@ type mapPointItem struct {
 func mapPointsPK(cid, lid int64) string { return childPK(cid, locationPrefix, lid) }
 
 func toMapPointItem(p *domain.MapPoint) mapPointItem {
-	return mapPointItem{PK: mapPointsPK(p.CampaignID, p.LocationID), SK: recordSK(mapPointPrefix, p.ID),
+	it := mapPointItem{PK: mapPointsPK(p.CampaignID, p.LocationID), SK: recordSK(mapPointPrefix, p.ID),
 		ID: p.ID, CampaignID: p.CampaignID, LocationID: p.LocationID, TargetEntityID: p.TargetEntityID, Name: p.Name,
 		AxisX: p.AxisX, AxisY: p.AxisY, Colour: p.Colour, Size: p.Size, Icon: p.Icon, Shape: p.Shape,
 		CreatedAt: formatTime(p.CreatedAt), UpdatedAt: formatTime(p.UpdatedAt), CreatedBy: p.CreatedBy,
 		UpdatedBy: p.UpdatedBy, Version: p.Version}
+	if p.Name != nil {
+		it.NameLC = strings.ToLower(*p.Name)
+	}
+	return it
 }
 
 func (it mapPointItem) mapPoint() domain.MapPoint {
@@ -70,8 +75,9 @@ func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.Ma
 }
 
 // ListMapPoints reads one page of a location's map points, ordered by id.
-func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
+func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filter, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
 	l := listSpec{pk: mapPointsPK(cid, lid), prefix: mapPointPrefix + "#", counterSK: mapPointCounterSK}
+	l.filter(f)
 	page, err := listPage[mapPointItem](ctx, s, l, p)
 	out := domain.Page[domain.MapPoint]{Total: page.Total, Next: page.Next, Items: make([]domain.MapPoint, len(page.Items))}
 	for i, it := range page.Items {

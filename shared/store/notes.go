@@ -20,6 +20,7 @@ type noteItem struct {
 	CampaignID int64  `dynamo:"campaign_id"`
 	EntityID   int64  `dynamo:"entity_id"`
 	Name       string `dynamo:"name"`
+	NameLC     string `dynamo:"name_lc,omitempty"`
 	Entry      string `dynamo:"entry,omitempty"`
 	Position   *int64 `dynamo:"position,omitempty"`
 	Visibility string `dynamo:"visibility"`
@@ -35,7 +36,7 @@ func entityPK(cid, eid int64) string { return childPK(cid, entityPrefix, eid) }
 
 func toNoteItem(n *domain.Note) noteItem {
 	return noteItem{PK: entityPK(n.CampaignID, n.EntityID), SK: recordSK(notePrefix, n.ID), ID: n.ID,
-		CampaignID: n.CampaignID, EntityID: n.EntityID, Name: n.Name, Entry: n.Entry, Position: n.Position,
+		CampaignID: n.CampaignID, EntityID: n.EntityID, Name: n.Name, NameLC: strings.ToLower(n.Name), Entry: n.Entry, Position: n.Position,
 		Visibility: string(n.Visibility), Collapsed: n.Collapsed, CreatedAt: formatTime(n.CreatedAt),
 		UpdatedAt: formatTime(n.UpdatedAt), CreatedBy: n.CreatedBy, UpdatedBy: n.UpdatedBy, Version: n.Version}
 }
@@ -94,13 +95,11 @@ func (s *Store) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*doma
 }
 
 // ListNotes reads one page of an entity's notes that the caller's visibility scope allows.
-func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.ChildFilter, p domain.PageRequest) (domain.Page[domain.Note], error) {
+func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Note], error) {
 	l := listSpec{pk: entityPK(cid, eid), prefix: notePrefix + "#"}
 	anyone, own := a.VisibilityScope()
 	l.visibleTo(anyone, own, a.UserID)
-	if f.UpdatedAfter != nil {
-		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
-	}
+	l.filter(f)
 	page, err := listPage[noteItem](ctx, s, l, p)
 	out := domain.Page[domain.Note]{Total: page.Total, Next: page.Next, Items: make([]domain.Note, len(page.Items))}
 	for i, it := range page.Items {
