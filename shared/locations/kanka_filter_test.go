@@ -1,0 +1,153 @@
+package locations_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+// names lists the names of a list answer, failing unless it is a 200 whose total matches.
+func names(t *testing.T, r apitest.Response) []string {
+	t.Helper()
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	got := []string{}
+	for _, it := range r.List() {
+		got = append(got, it.(map[string]any)["name"].(string))
+	}
+	if total := r.Body["meta"].(map[string]any)["total"]; total != float64(len(got)) {
+		t.Fatalf("total %v for %d items", total, len(got))
+	}
+	return got
+}
+
+// kankaFixtures stores a small campaign: a root, a city under it, an island, a private city
+// and a location without type or tags.
+func kankaFixtures(t *testing.T, e *apitest.Env) []domain.Location {
+	t.Helper()
+	ls := []domain.Location{
+		{Name: "Root", CreatedBy: e.AdminID},
+		{Name: "Waterdeep", Type: "City", Tags: []int64{1, 2}, CreatedBy: e.AdminID},
+		{Name: "Deepwater Isle", Type: "Island", Tags: []int64{2}, CreatedBy: e.MemberID},
+		{Name: "Secret Deep", Type: "Hidden City", Tags: []int64{1}, CreatedBy: e.AdminID, IsPrivate: true},
+		{Name: "Candlekeep", CreatedBy: e.MemberID},
+	}
+	for i := range ls {
+		ls[i].CampaignID = e.Campaign
+		if i == 1 {
+			ls[i].ParentID = &ls[0].ID
+		}
+		if err := e.Store.CreateLocation(context.Background(), &ls[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The admin edits the island: updated_by differs from created_by.
+	if r := e.Do("PATCH", loc(e.Campaign, ls[2].ID), e.Admin, map[string]any{"entry": "x"}); r.Status != 200 {
+		t.Fatal(r.Status)
+	}
+	return ls
+}
+
+func TestKankaFilterLanguage(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	ls := kankaFixtures(t, e)
+	root, secret := ls[0], ls[3]
+	cases := []struct {
+		name  string
+		query string // sent raw: `;` is not escaped
+		token string
+		want  string
+	}{
+		{"substring", "name=deep", e.Admin, "[Waterdeep Deepwater Isle Secret Deep]"},
+		{"not containing", "name=!deep", e.Admin, "[Root Candlekeep]"},
+		{"exact, any case", "name=WATERDEEP!", e.Admin, "[Waterdeep]"},
+		{"exact is not a substring", "name=water!", e.Admin, "[]"},
+		{"terms AND-ed", "name=deep;water", e.Admin, "[Waterdeep Deepwater Isle]"},
+		{"terms with their own operators", "name=deep;!isle", e.Admin, "[Waterdeep Secret Deep]"},
+		{"escaped semicolon is the same", "name=deep%3B!isle", e.Admin, "[Waterdeep Secret Deep]"},
+		{"type substring", "type=city", e.Admin, "[Waterdeep Secret Deep]"},
+		{"type empty", "type=!!", e.Admin, "[Root Candlekeep]"},
+		{"type not containing includes the empty", "type=!city", e.Admin, "[Root Deepwater Isle Candlekeep]"},
+		{"type exact", "type=city!", e.Admin, "[Waterdeep]"},
+		{"contradiction", "type=city;!!", e.Admin, "[]"},
+		{"tags all", "tags[]=1&tags[]=2", e.Admin, "[Waterdeep]"},
+		{"tags any", "tags[]=1&tags[]=2&tags_option=any", e.Admin, "[Waterdeep Deepwater Isle Secret Deep]"},
+		{"tags exclude", "tags[]=1&tags_option=exclude", e.Admin, "[Root Deepwater Isle Candlekeep]"},
+		{"no tags", "tags_option=none", e.Admin, "[Root Candlekeep]"},
+		{"created_by", fmt.Sprintf("created_by=%d", e.MemberID), e.Admin, "[Deepwater Isle Candlekeep]"},
+		{"updated_by", fmt.Sprintf("updated_by=%d", e.AdminID), e.Admin, "[Root Waterdeep Deepwater Isle Secret Deep]"},
+		{"is_private", "is_private=0", e.Admin, "[Root Waterdeep Deepwater Isle Candlekeep]"},
+		{"parent by entity", fmt.Sprintf("parent_id=%d", root.EntityID), e.Admin, "[Waterdeep]"},
+		{"parent by entity and location agreeing", fmt.Sprintf("parent_id=%d&parent_location_id=%d", root.EntityID, root.ID), e.Admin, "[Waterdeep]"},
+		{"parent by entity and location disagreeing", fmt.Sprintf("parent_id=%d&parent_location_id=%d", root.EntityID, secret.ID), e.Admin, "[]"},
+		{"parent entity missing", "parent_id=999999", e.Admin, "[]"},
+		{"a repeated filter counts once, the last", "name=zzz&name=deep;water", e.Admin, "[Waterdeep Deepwater Isle]"},
+		// A member never learns of the private city through a filter.
+		{"member substring", "name=deep", e.Member, "[Waterdeep Deepwater Isle]"},
+		{"member exact on a hidden name", "name=secret+deep!", e.Member, "[]"},
+		{"member tags any", "tags[]=1&tags_option=any", e.Member, "[Waterdeep]"},
+		{"member private only", "is_private=1", e.Member, "[]"},
+		{"member type", "type=hidden", e.Member, "[]"},
+		{"member parent_id of a hidden location", fmt.Sprintf("parent_id=%d", secret.EntityID), e.Member, "[]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Do("GET", apitest.Path(e.Campaign, "/locations?"+c.query), c.token, nil)
+			if got := fmt.Sprint(names(t, r)); got != c.want {
+				t.Fatalf("%s: %s, want %s", c.query, got, c.want)
+			}
+		})
+	}
+}
+
+func TestKankaFiltersRefuseBadValuesNamingTheParameter(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	for _, c := range []struct{ query, field string }{
+		{"tags_option=bogus", "tags_option"},
+		{"created_by=me", "created_by"},
+		{"updated_by=1.5", "updated_by"},
+		{"parent_id=abc", "parent_id"},
+		{"location_id=-3", "location_id"},
+		{"name=" + strings.Repeat("a;", domain.MaxFilterTerms+1), "name"},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			r := e.Do("GET", apitest.Path(e.Campaign, "/locations?"+c.query), e.Admin, nil)
+			if r.Status != 422 || r.Errors()[c.field] == nil {
+				t.Fatalf("%d %s, want a 422 naming %s", r.Status, r.Raw, c.field)
+			}
+		})
+	}
+}
+
+func TestLinksCarryEachParameterOnce(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	createMany(t, e, e.Campaign, 3, func(i int) domain.Location { return domain.Location{Name: fmt.Sprint("L", i), CreatedBy: e.AdminID} })
+	r := e.Do("GET", apitest.Path(e.Campaign, "/locations?limit=1&limit=1&name=l&name=l&tags_option=any&name=l;!x&page=1&page=1"), e.Admin, nil)
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	links := r.Body["links"].(map[string]any)
+	for _, k := range []string{"first", "last", "next"} {
+		link := links[k].(string)
+		for _, p := range []string{"limit=", "name=", "page=", "tags_option="} {
+			if n := strings.Count(link, p); n != 1 {
+				t.Errorf("%s link %s carries %s %d times", k, link, p, n)
+			}
+		}
+		if !strings.Contains(link, "name=l%3B%21x") {
+			t.Errorf("%s link %s lost the filter's last value", k, link)
+		}
+	}
+	// Following next keeps the filter: page 2 of the same list.
+	next := strings.TrimPrefix(links["next"].(string), e.Server.URL)
+	r2 := e.Do("GET", next, e.Admin, nil)
+	if r2.Status != 200 || len(r2.List()) != 1 || r2.Body["meta"].(map[string]any)["current_page"] != float64(2) || r2.Body["meta"].(map[string]any)["total"] != float64(3) {
+		t.Fatalf("next page: %d %s", r2.Status, r2.Raw)
+	}
+}
