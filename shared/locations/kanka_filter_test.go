@@ -151,3 +151,37 @@ func TestLinksCarryEachParameterOnce(t *testing.T) {
 		t.Fatalf("next page: %d %s", r2.Status, r2.Raw)
 	}
 }
+
+func TestMapPointListsTakeKankasFilters(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	l := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Harbour"})
+	base := loc(e.Campaign, l) + "/map_points"
+	target := e.Do("GET", loc(e.Campaign, l), e.Admin, nil).Data()["entity_id"]
+	for _, p := range []struct {
+		token string
+		name  any
+	}{{e.Admin, "North Gate"}, {e.Member, "South Gate"}, {e.Admin, nil}} {
+		body := with(validPoint(), "name", p.name)
+		if p.name == nil { // a point without a name points at an entity
+			body["target_entity_id"] = target
+		}
+		if r := e.Do("POST", base, p.token, body); r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Raw)
+		}
+	}
+	for _, c := range []struct{ query, want string }{
+		{"name=gate;!south", "[North Gate]"},
+		{"name=!!", "[<nil>]"},
+		{"name=!north", "[South Gate <nil>]"},
+		{fmt.Sprintf("created_by=%d", e.MemberID), "[South Gate]"},
+	} {
+		r := e.Do("GET", base+"?"+c.query, e.Admin, nil)
+		got := []any{}
+		for _, it := range r.List() {
+			got = append(got, it.(map[string]any)["name"])
+		}
+		if r.Status != 200 || fmt.Sprint(got) != c.want {
+			t.Errorf("%s: %d %v, want %s", c.query, r.Status, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package entityevents_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestEventListsTakeKankasFilters(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, f.entity, f.Admin, f.event("name", "Founding of the Keep"))
+	f.create(t, f.entity, f.Member, f.event("name", "Siege"))
+	f.create(t, f.entity, f.Admin, f.event("name", "Secret Siege", "is_private", true))
+	cases := []struct {
+		query, token, want string
+	}{
+		{"name=siege", f.Admin, "[Siege Secret Siege]"},
+		{"name=!siege", f.Admin, "[Founding of the Keep]"},
+		{"name=siege!;!secret", f.Admin, "[Siege]"},
+		{"is_private=true", f.Admin, "[Secret Siege]"},
+		{fmt.Sprintf("created_by=%d", f.MemberID), f.Admin, "[Siege]"},
+		{"name=secret", f.Member, "[]"},
+		{"is_private=1", f.Member, "[]"},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			r := f.Do("GET", eventsOf(f.Campaign, f.entity)+"?"+c.query, c.token, nil)
+			got := []string{}
+			for _, it := range r.List() {
+				got = append(got, it.(map[string]any)["name"].(string))
+			}
+			if r.Status != 200 || fmt.Sprint(got) != c.want || r.Body["meta"].(map[string]any)["total"] != float64(len(got)) {
+				t.Fatalf("%d %v (%v), want %s", r.Status, got, r.Body["meta"], c.want)
+			}
+		})
+	}
+	if r := f.Do("GET", eventsOf(f.Campaign, f.entity)+"?updated_by=x", f.Admin, nil); r.Status != 422 || r.Errors()["updated_by"] == nil {
+		t.Fatalf("bad updated_by: %d %s", r.Status, r.Raw)
+	}
+}
