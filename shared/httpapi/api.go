@@ -89,6 +89,9 @@ func (a *API) Handle(method, path string, fn HandlerFunc) {
 			return
 		}
 		reply, err := fn(req)
+		if err == nil {
+			reply, err = reply.project(req)
+		}
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -185,3 +185,34 @@ func TestMapPointListsTakeKankasFilters(t *testing.T) {
 		}
 	}
 }
+
+func TestFieldsReturnsOnlyTheKeysAsked(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	id := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Candlekeep", "entry": "<p>a & b</p>"})
+	create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Baldur's Gate"})
+	list := e.Do("GET", apitest.Path(e.Campaign, "/locations?fields=name,id,nope&fields=entry,name"), e.Admin, nil)
+	if list.Status != 200 || len(list.List()) != 2 || list.Body["meta"] == nil || list.Body["links"] == nil {
+		t.Fatalf("%d %s", list.Status, list.Raw)
+	}
+	// The last fields= counts; keys come in the order asked.
+	if !strings.Contains(string(list.Raw), `"data":[{"entry":"<p>a &amp; b</p>","name":"Candlekeep"},{"entry":"","name":"Baldur's Gate"}]`) {
+		t.Fatalf("projected list: %s", list.Raw)
+	}
+	one := e.Do("GET", loc(e.Campaign, id)+"?fields[]=id&fields[]=tags", e.Admin, nil)
+	if one.Status != 200 || len(one.Data()) != 2 || one.Data()["id"] != float64(id) || one.Data()["tags"] == nil {
+		t.Fatalf("projected record: %d %s", one.Status, one.Raw)
+	}
+	// A write answers the whole record.
+	if r := e.Do("PATCH", loc(e.Campaign, id)+"?fields=id", e.Admin, map[string]any{"type": "Library"}); r.Status != 200 || r.Data()["type"] != "Library" {
+		t.Fatalf("write with fields: %d %s", r.Status, r.Raw)
+	}
+	many := make([]string, 101)
+	for i := range many {
+		many[i] = fmt.Sprint("f", i)
+	}
+	for _, q := range []string{"fields=na%20me", "fields=" + strings.Join(many, ","), "fields=id;name"} {
+		if r := e.Do("GET", apitest.Path(e.Campaign, "/locations?"+q), e.Admin, nil); r.Status != 422 || r.Errors()["fields"] == nil {
+			t.Errorf("%s: %d %s, want a 422 naming fields", q, r.Status, r.Raw)
+		}
+	}
+}
