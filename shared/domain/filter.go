@@ -110,7 +110,11 @@ func ReadFilter(in Input, keys FilterKeys) (Filter, error) {
 		f.UpdatedBy = optionalID(rd, "updated_by")
 	}
 	if keys&FilterParent != 0 {
-		f.ParentLocationID = optionalID(rd, ParentField(in))
+		name := "parent_location_id"
+		if !rd.Has(name) && rd.Has("location_id") {
+			name = "location_id"
+		}
+		f.ParentLocationID = optionalID(rd, name)
 		f.ParentEntityID = optionalID(rd, "parent_id")
 	}
 	if keys&FilterSync != 0 {

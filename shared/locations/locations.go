@@ -109,9 +109,27 @@ func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.One(render(l, r.Access)), nil
 }
 
+// parentByEntity resolves parent_id, Kanka's current parent field, which names the parent's
+// entity: one read.
+func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.Input, error) {
+	eid, err := domain.ParentEntityID(in)
+	if err != nil || eid == nil {
+		return in, err
+	}
+	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *eid)
+	if err != nil && err != domain.ErrNotFound {
+		return nil, err
+	}
+	return domain.ParentByEntity(in, e, r.Access)
+}
+
 // apply merges the body into next (a copy of prev, or a new location) and checks what needs
 // the store or the caller's role: the parent, and who may make a location private.
 func (h handlers) apply(r *httpapi.Request, in domain.Input, prev, next *domain.Location) error {
+	in, err := h.parentByEntity(r, in)
+	if err != nil {
+		return err
+	}
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
 	}
