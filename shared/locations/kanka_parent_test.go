@@ -16,7 +16,9 @@ func TestParentByEntityOnInput(t *testing.T) {
 		locations.Register(api, st)
 		calendars.Register(api, st)
 	})
-	entityOf := func(id int64) float64 { return e.Do("GET", loc(e.Campaign, id), e.Admin, nil).Data()["entity_id"].(float64) }
+	entityOf := func(id int64) float64 {
+		return e.Do("GET", loc(e.Campaign, id), e.Admin, nil).Data()["entity_id"].(float64)
+	}
 	a := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "A"})
 	hidden := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Hidden", "is_private": true})
 	cal := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, map[string]any{
