@@ -41,6 +41,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	for i := range res.Items {
 		out[i] = render(&res.Items[i])
 	}
+	if err := withRelated(r, h.st, res.Items, out); err != nil {
+		return httpapi.Reply{}, err
+	}
 	return httpapi.Many(out, res.Total, res.Next, page), nil
 }
 
@@ -69,7 +72,11 @@ func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.One(render(c)), nil
+	out := []calendarJSON{render(c)}
+	if err := withRelated(r, h.st, []domain.Calendar{*c}, out); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(out[0]), nil
 }
 
 func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {

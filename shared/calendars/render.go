@@ -3,6 +3,10 @@ package calendars
 import (
 	"strconv"
 
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
+	"github.com/lorekeep/lorekeep/shared/store"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -42,6 +46,7 @@ type calendarJSON struct {
 	LeapYearMonth    int               `json:"leap_year_month"`
 	LeapYearOffset   int               `json:"leap_year_offset"`
 	LeapYearStart    int64             `json:"leap_year_start"`
+	*related.Arrays                    // ?related=1
 }
 
 type monthJSON struct {
@@ -112,4 +117,21 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// withRelated adds the related arrays to rendered calendars when the client asked for them.
+func withRelated(r *httpapi.Request, st *store.Store, cs []domain.Calendar, out []calendarJSON) error {
+	on, err := r.Related()
+	if err != nil || !on {
+		return err
+	}
+	subjects := make([]related.Subject, len(cs))
+	for i := range cs {
+		subjects[i] = related.Subject{EntityID: cs[i].EntityID}
+	}
+	arrays, err := related.Load(r, st, subjects)
+	for i := range arrays {
+		out[i].Arrays = arrays[i]
+	}
+	return err
 }

@@ -91,6 +91,7 @@ const MaxLocationDepth = 64
 type AncestorLink struct {
 	ID        int64
 	IsPrivate bool
+	ParentID  *int64
 }
 
 // CheckParent validates the parent of location id (0 for a new location) given the chain from
@@ -162,4 +163,26 @@ func (l *Location) Clone() *Location {
 		c.ParentID = &p
 	}
 	return &c
+}
+
+// Ancestors walks up from parent through links (locations by id; a zero link is one known to be
+// missing): the ancestor ids, nearest first, that the caller may see. A hidden ancestor is left
+// out, not its visible ancestors. missing is the first id not in links yet (0 when the walk
+// reached a root): read it and walk again.
+func Ancestors(parent *int64, links map[int64]AncestorLink, a Access) (ids []int64, missing int64) {
+	ids = []int64{}
+	for next := parent; next != nil && len(ids) < MaxLocationDepth; {
+		link, ok := links[*next]
+		if !ok {
+			return ids, *next
+		}
+		if link.ID == 0 {
+			break
+		}
+		if a.CanSee(link.IsPrivate) {
+			ids = append(ids, link.ID)
+		}
+		next = link.ParentID
+	}
+	return ids, 0
 }

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/url"
 	"strings"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // parseQuery reads a raw query string the way Kanka's PHP does, not the way url.ParseQuery
@@ -52,3 +54,10 @@ func contains(list []string, s string) bool {
 
 // Param is the value of query parameter name as parseQuery settled it ("" when absent).
 func (r *Request) Param(name string) string { return r.query.Get(name) }
+
+// Related reads ?related=1 (or true): a record with the arrays Kanka embeds (DESIGN.md 9).
+func (r *Request) Related() (bool, error) {
+	rd := domain.NewReader(r.Query())
+	v := rd.Bool("related")
+	return v.Present() && v.Value, rd.Err()
+}

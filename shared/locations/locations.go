@@ -43,6 +43,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	for i := range res.Items {
 		out[i] = render(&res.Items[i], r.Access)
 	}
+	if err := withRelated(r, h.st, res.Items, out); err != nil {
+		return httpapi.Reply{}, err
+	}
 	return httpapi.Many(out, res.Total, res.Next, page), nil
 }
 
@@ -88,7 +91,11 @@ func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.One(render(l, r.Access)), nil
+	out := []locationJSON{render(l, r.Access)}
+	if err := withRelated(r, h.st, []domain.Location{*l}, out); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(out[0]), nil
 }
 
 func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {

@@ -1,6 +1,11 @@
 package locations
 
-import "github.com/lorekeep/lorekeep/shared/domain"
+import (
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
 
 // locationJSON is a location as Kanka clients read it.
 type locationJSON struct {
@@ -25,6 +30,7 @@ type locationJSON struct {
 	CreatedBy        int64       `json:"created_by"`
 	UpdatedAt        domain.Time `json:"updated_at"`
 	UpdatedBy        int64       `json:"updated_by"`
+	*related.Arrays              // ?related=1
 }
 
 // render shapes a location for the caller: a private map's URL is for admins only.
@@ -77,4 +83,21 @@ func renderMapPoint(p *domain.MapPoint) mapPointJSON {
 	return mapPointJSON{ID: p.ID, LocationID: p.LocationID, TargetEntityID: p.TargetEntityID, Name: p.Name,
 		AxisX: p.AxisX, AxisY: p.AxisY, Colour: p.Colour, Size: p.Size, Icon: p.Icon, Shape: p.Shape,
 		CreatedAt: domain.Time(p.CreatedAt), CreatedBy: p.CreatedBy, UpdatedAt: domain.Time(p.UpdatedAt), UpdatedBy: p.UpdatedBy}
+}
+
+// withRelated adds the related arrays to rendered locations when the client asked for them.
+func withRelated(r *httpapi.Request, st *store.Store, ls []domain.Location, out []locationJSON) error {
+	on, err := r.Related()
+	if err != nil || !on {
+		return err
+	}
+	subjects := make([]related.Subject, len(ls))
+	for i := range ls {
+		subjects[i] = related.Subject{EntityID: ls[i].EntityID, Location: &ls[i]}
+	}
+	arrays, err := related.Load(r, st, subjects)
+	for i := range arrays {
+		out[i].Arrays = arrays[i]
+	}
+	return err
 }

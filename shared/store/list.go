@@ -34,7 +34,11 @@ func (l *listSpec) where(cond string, args ...any) {
 }
 
 func (l listSpec) query(s *Store) *dynamo.Query {
-	q := s.table.Get("pk", l.pk).Range("sk", dynamo.BeginsWith, l.prefix).Consistent(true)
+	return l.filtered(s.table.Get("pk", l.pk).Range("sk", dynamo.BeginsWith, l.prefix).Consistent(true))
+}
+
+// filtered adds l's conditions to q.
+func (l listSpec) filtered(q *dynamo.Query) *dynamo.Query {
 	conds, args := l.conds, l.args
 	if l.hidePrivate {
 		conds = append(append([]string{}, conds...), "'is_private' = ?")

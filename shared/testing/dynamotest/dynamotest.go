@@ -109,21 +109,29 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// Counter counts DynamoDB API operations (not retries) made through an SDK configuration.
-type Counter struct{ n atomic.Int64 }
+// Counter counts DynamoDB API operations (not retries) made through an SDK configuration, and
+// the most of them in flight at once (reads meant to run concurrently show it above one).
+type Counter struct{ n, inFlight, maxInFlight atomic.Int64 }
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
 	cfg.APIOptions = append(cfg.APIOptions, func(s *middleware.Stack) error {
 		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-count", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			c.n.Add(1)
+			now := c.inFlight.Add(1)
+			defer c.inFlight.Add(-1)
+			for m := c.maxInFlight.Load(); now > m && !c.maxInFlight.CompareAndSwap(m, now); m = c.maxInFlight.Load() {
+			}
 			return next.HandleInitialize(ctx, in)
 		}), middleware.After)
 	})
 }
 
 // Reset sets the count to zero.
-func (c *Counter) Reset() { c.n.Store(0) }
+func (c *Counter) Reset() { c.n.Store(0); c.maxInFlight.Store(0) }
+
+// MaxInFlight is the most calls in flight at once since the last Reset.
+func (c *Counter) MaxInFlight() int64 { return c.maxInFlight.Load() }
 
 // N is the number of calls since the last Reset.
 func (c *Counter) N() int64 { return c.n.Load() }

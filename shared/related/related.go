@@ -1,0 +1,138 @@
+// Package related answers ?related=1 on calendars and locations (DESIGN.md 9): the arrays
+// Kanka's EntityResource embeds, filled with what Lorekeep stores (posts, entity events and
+// reminders of the record's entity; a location's parents and children) and empty for what it
+// does not (attributes, relations, inventory, abilities, assets). Only what the caller may see
+// is embedded, rendered by the one render of each shape.
+package related
+
+import (
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityevents"
+	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+// Arrays is embedded (as a pointer, nil unless asked) in a calendar's or location's JSON.
+type Arrays struct {
+	Attributes      []any `json:"attributes"`
+	Posts           []any `json:"posts"`
+	EntityEvents    []any `json:"entity_events"`
+	Reminders       []any `json:"reminders"`
+	Relations       []any `json:"relations"`
+	Inventory       []any `json:"inventory"`
+	EntityAbilities []any `json:"entity_abilities"`
+	EntityAssets    []any `json:"entity_assets"`
+	// Locations only: ancestor ids nearest first, and direct children ids.
+	Parents  *[]int64 `json:"parents,omitempty"`
+	Children *[]int64 `json:"children,omitempty"`
+}
+
+// Subject is a record whose related arrays are asked for: the entity it owns, and the location
+// itself when it is one.
+type Subject struct {
+	EntityID int64
+	Location *domain.Location
+}
+
+// Concurrency bounds the reads of one request in flight at once.
+const Concurrency = 10
+
+// Load reads and renders the related arrays of subjects (one record, or one page of a list).
+// Each subject's entity partition and children are read concurrently, bounded; ancestors are
+// read level by level, one batch per level for the whole page (the page's own rows need no
+// read); the entities every post mentions are read in one batch. So a page of n locations costs
+// 2n Queries in parallel, plus its tree's depth in batches, plus one for mentions.
+func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, error) {
+	type found struct {
+		notes    []domain.Note
+		events   []domain.Event
+		children []int64
+	}
+	res := make([]found, len(subjects))
+	parents := make([][]int64, len(subjects))
+	ctx, a := r.Context(), r.Access
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(Concurrency)
+	g.Go(func() error {
+		var err error
+		parents, err = ancestors(r, st, subjects)
+		return err
+	})
+	for i, s := range subjects {
+		g.Go(func() error {
+			var err error
+			res[i].notes, res[i].events, err = st.VisibleNotesAndEvents(gctx, a.CampaignID, s.EntityID, a)
+			return err
+		})
+		if s.Location != nil {
+			g.Go(func() error {
+				var err error
+				res[i].children, err = st.ChildLocationIDs(gctx, a.CampaignID, s.Location.ID, !a.IsAdmin())
+				return err
+			})
+		}
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+
+	var notes []domain.Note
+	for _, f := range res {
+		notes = append(notes, f.notes...)
+	}
+	posts, err := entitynotes.RenderPosts(r, st, notes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Arrays, len(subjects))
+	for i, s := range subjects {
+		f := res[i]
+		j := &Arrays{Attributes: []any{}, Posts: posts[:len(f.notes):len(f.notes)],
+			EntityEvents: entityevents.RenderEvents(f.events), Reminders: entityevents.RenderReminders(f.events),
+			Relations: []any{}, Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
+		posts = posts[len(f.notes):]
+		if s.Location != nil {
+			children := append([]int64{}, f.children...)
+			j.Parents, j.Children = &parents[i], &children
+		}
+		out[i] = j
+	}
+	return out, nil
+}
+
+// ancestors answers each location subject's visible ancestors, nearest first.
+func ancestors(r *httpapi.Request, st *store.Store, subjects []Subject) ([][]int64, error) {
+	links := map[int64]domain.AncestorLink{}
+	for _, s := range subjects {
+		if l := s.Location; l != nil {
+			links[l.ID] = domain.AncestorLink{ID: l.ID, IsPrivate: l.IsPrivate, ParentID: l.ParentID}
+		}
+	}
+	out := make([][]int64, len(subjects))
+	for level := 0; ; level++ {
+		var missing []int64
+		for i, s := range subjects {
+			if s.Location == nil {
+				continue
+			}
+			var m int64
+			out[i], m = domain.Ancestors(s.Location.ParentID, links, r.Access)
+			if m != 0 {
+				missing = append(missing, m)
+			}
+		}
+		if len(missing) == 0 || level == domain.MaxLocationDepth {
+			return out, nil
+		}
+		got, err := st.LocationLinks(r.Context(), r.Access.CampaignID, missing)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range missing {
+			links[id] = got[id] // the zero link marks one that is gone
+		}
+	}
+}
