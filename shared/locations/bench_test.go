@@ -30,3 +30,25 @@ func BenchmarkLocationListPage(b *testing.B) {
 	}
 	e.Bench(b, apitest.Path(e.Campaign, "/locations?limit=45"))
 }
+
+// BenchmarkLocationListRelated is a full page (45 locations, each under the previous one, each
+// with a post) with ?related=1; it reports the DynamoDB calls per page and the most in flight.
+func BenchmarkLocationListRelated(b *testing.B) {
+	e := apitest.New(b, registerAll)
+	var parent *int64
+	for i := 0; i < 45; i++ {
+		l := domain.Location{CampaignID: e.Campaign, Name: fmt.Sprintf("Bench %d", i), ParentID: parent, CreatedBy: e.AdminID}
+		if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
+			b.Fatal(err)
+		}
+		n := domain.Note{CampaignID: e.Campaign, EntityID: l.EntityID, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll, CreatedBy: e.AdminID}
+		if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+			b.Fatal(err)
+		}
+		parent = &l.ID
+	}
+	e.Counter.Reset()
+	e.Bench(b, apitest.Path(e.Campaign, "/locations?limit=45&related=1"))
+	b.ReportMetric(float64(e.Counter.N())/float64(b.N), "dynamodb-calls/op")
+	b.ReportMetric(float64(e.Counter.MaxInFlight()), "max-in-flight")
+}
