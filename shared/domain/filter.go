@@ -72,6 +72,8 @@ const (
 
 	// FilterRecords is what every list of records that own an entity takes.
 	FilterRecords = FilterName | FilterType | FilterPrivate | FilterTags | FilterAuthors | FilterSync
+	// FilterChildren is what a list of an entity's notes or events takes.
+	FilterChildren = FilterName | FilterPrivate | FilterAuthors | FilterSync
 )
 
 // Bounds on a filter: each term is a comparison in the storage query.

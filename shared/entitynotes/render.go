@@ -11,18 +11,15 @@ import (
 
 // noteJSON is a note as Kanka clients read it.
 type noteJSON struct {
-	ID          int64       `json:"id"`
-	EntityID    int64       `json:"entity_id"`
-	Name        string      `json:"name"`
-	Entry       string      `json:"entry"`
-	EntryParsed string      `json:"entry_parsed"`
-	Position    *int64      `json:"position"`
-	Visibility  string      `json:"visibility"`
-	Settings    any         `json:"settings"`
-	CreatedAt   domain.Time `json:"created_at"`
-	CreatedBy   int64       `json:"created_by"`
-	UpdatedAt   domain.Time `json:"updated_at"`
-	UpdatedBy   int64       `json:"updated_by"`
+	ID          int64  `json:"id"`
+	EntityID    int64  `json:"entity_id"`
+	Name        string `json:"name"`
+	Entry       string `json:"entry"`
+	EntryParsed string `json:"entry_parsed"`
+	Position    *int64 `json:"position"`
+	Visibility  string `json:"visibility"`
+	Settings    any    `json:"settings"`
+	httpapi.AuditJSON
 }
 
 // render shapes notes for the caller. The entities mentioned by all of them are read in one
@@ -46,8 +43,7 @@ func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, 
 		}
 		out[i] = noteJSON{ID: n.ID, EntityID: n.EntityID, Name: n.Name, Entry: n.Entry,
 			EntryParsed: parseMentions(n.Entry, entities, r.Access), Position: n.Position,
-			Visibility: string(n.Visibility), Settings: settings, CreatedAt: domain.Time(n.CreatedAt),
-			CreatedBy: n.CreatedBy, UpdatedAt: domain.Time(n.UpdatedAt), UpdatedBy: n.UpdatedBy}
+			Visibility: string(n.Visibility), Settings: settings, AuditJSON: httpapi.RenderAudit(n.Meta)}
 	}
 	return out, nil
 }

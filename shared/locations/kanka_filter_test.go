@@ -31,12 +31,15 @@ func names(t *testing.T, r apitest.Response) []string {
 // and a location without type or tags.
 func kankaFixtures(t *testing.T, e *apitest.Env) []domain.Location {
 	t.Helper()
+	mk := func(by int64, o domain.Owner) domain.Location {
+		return domain.Location{Meta: domain.Meta{CreatedBy: by}, Owner: o}
+	}
 	ls := []domain.Location{
-		{Name: "Root", CreatedBy: e.AdminID},
-		{Name: "Waterdeep", Type: "City", Tags: []int64{1, 2}, CreatedBy: e.AdminID},
-		{Name: "Deepwater Isle", Type: "Island", Tags: []int64{2}, CreatedBy: e.MemberID},
-		{Name: "Secret Deep", Type: "Hidden City", Tags: []int64{1}, CreatedBy: e.AdminID, IsPrivate: true},
-		{Name: "Candlekeep", CreatedBy: e.MemberID},
+		mk(e.AdminID, domain.Owner{Name: "Root"}),
+		mk(e.AdminID, domain.Owner{Name: "Waterdeep", Type: "City", Tags: []int64{1, 2}}),
+		mk(e.MemberID, domain.Owner{Name: "Deepwater Isle", Type: "Island", Tags: []int64{2}}),
+		mk(e.AdminID, domain.Owner{Name: "Secret Deep", Type: "Hidden City", Tags: []int64{1}, IsPrivate: true}),
+		mk(e.MemberID, domain.Owner{Name: "Candlekeep"}),
 	}
 	for i := range ls {
 		ls[i].CampaignID = e.Campaign
@@ -127,7 +130,7 @@ func TestKankaFiltersRefuseBadValuesNamingTheParameter(t *testing.T) {
 
 func TestLinksCarryEachParameterOnce(t *testing.T) {
 	e := apitest.New(t, locations.Register)
-	createMany(t, e, e.Campaign, 3, func(i int) domain.Location { return domain.Location{Name: fmt.Sprint("L", i), CreatedBy: e.AdminID} })
+	createMany(t, e, e.Campaign, 3, func(i int) domain.Location { return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprint("L", i)}} })
 	r := e.Do("GET", apitest.Path(e.Campaign, "/locations?limit=1&limit=1&name=l&name=l&tags_option=any&name=l;!x&page=1&page=1"), e.Admin, nil)
 	if r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Raw)

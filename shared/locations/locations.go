@@ -6,6 +6,7 @@ package locations
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -13,18 +14,20 @@ import (
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
 	api.Handle("GET", "/locations", h.list)
-	api.Handle("POST", "/locations", h.create)
-	api.Handle("GET", "/locations/{id}", h.show)
-	api.Handle("PUT", "/locations/{id}", h.update)
-	api.Handle("PATCH", "/locations/{id}", h.update)
-	api.Handle("DELETE", "/locations/{id}", h.delete)
-
+	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
+		Visible: h.visibleLocation, Apply: h.apply,
+		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
+		Render: h.renderOne,
+	})
 	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints)
-	api.Handle("POST", "/locations/{id}/map_points", h.createMapPoint)
-	api.Handle("GET", "/locations/{id}/map_points/{point_id}", h.showMapPoint)
-	api.Handle("PUT", "/locations/{id}/map_points/{point_id}", h.updateMapPoint)
-	api.Handle("PATCH", "/locations/{id}/map_points/{point_id}", h.updateMapPoint)
-	api.Handle("DELETE", "/locations/{id}/map_points/{point_id}", h.deleteMapPoint)
+	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
+		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
+		New: func(_ *httpapi.Request, l *domain.Location) *domain.MapPoint {
+			return &domain.MapPoint{LocationID: l.ID}
+		},
+		Create: st.CreateMapPoint, Update: st.UpdateMapPoint, Delete: st.DeleteMapPoint,
+		Render: func(_ *httpapi.Request, p *domain.MapPoint) (any, error) { return renderMapPoint(p), nil },
+	})
 }
 
 type handlers struct{ st *store.Store }
@@ -43,19 +46,24 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	for i := range res.Items {
 		out[i] = render(&res.Items[i], r.Access)
 	}
-	if err := withRelated(r, h.st, res.Items, out); err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
+	err = related.Attach(r, h.st, related.Locations(res.Items), func(i int, a *related.Arrays) { out[i].Arrays = a })
+	return httpapi.Many(out, res.Total, res.Next, page), err
 }
 
+// renderOne renders a location read or written, with the related arrays when asked.
+func (h handlers) renderOne(r *httpapi.Request, l *domain.Location) (any, error) {
+	out := render(l, r.Access)
+	err := related.Attach(r, h.st, related.Locations([]domain.Location{*l}), func(_ int, a *related.Arrays) { out.Arrays = a })
+	return out, err
+}
+
+// parseFilter reads the list's filters. parent_id names the parent by its entity: one that is
+// not a location the caller may see matches nothing, like a missing one (one read).
 func (h handlers) parseFilter(r *httpapi.Request) (domain.Filter, error) {
 	f, err := r.Filter(domain.FilterRecords | domain.FilterParent)
 	if err != nil || f.ParentEntityID == nil {
 		return f, err
 	}
-	// parent_id names the parent by its entity: one that is not a location the caller may see
-	// matches nothing, like a missing one.
 	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *f.ParentEntityID)
 	switch {
 	case err == domain.ErrNotFound || (err == nil && (e.Type != "location" || !r.Access.CanSee(e.IsPrivate))):
@@ -71,49 +79,16 @@ func (h handlers) parseFilter(r *httpapi.Request) (domain.Filter, error) {
 }
 
 // visibleLocation reads a location the caller may see; a hidden one is a 404 like a missing one.
-func (h handlers) visibleLocation(r *httpapi.Request) (*domain.Location, error) {
+func (h handlers) visibleLocation(r *httpapi.Request) (httpapi.None, *domain.Location, error) {
 	id, err := r.PathID("id")
 	if err != nil {
-		return nil, err
+		return httpapi.None{}, nil, err
 	}
 	l, err := h.st.GetLocation(r.Context(), r.Access.CampaignID, id)
-	if err != nil {
-		return nil, err
+	if err == nil && !r.Access.CanSee(l.IsPrivate) {
+		err = domain.ErrNotFound
 	}
-	if !r.Access.CanSee(l.IsPrivate) {
-		return nil, domain.ErrNotFound
-	}
-	return l, nil
-}
-
-func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
-	l, err := h.visibleLocation(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	out := []locationJSON{render(l, r.Access)}
-	if err := withRelated(r, h.st, []domain.Location{*l}, out); err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(out[0]), nil
-}
-
-func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	l := &domain.Location{CampaignID: r.Access.CampaignID, CreatedBy: r.Access.UserID}
-	if err := h.apply(r, in, nil, l); err != nil {
-		return httpapi.Reply{}, err
-	}
-	if err := h.st.CreateLocation(r.Context(), l); err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(render(l, r.Access)), nil
+	return httpapi.None{}, l, err
 }
 
 // parentByEntity resolves parent_id, Kanka's current parent field, which names the parent's
@@ -130,20 +105,15 @@ func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.In
 	return domain.ParentByEntity(in, e, r.Access)
 }
 
-// apply merges the body into next (a copy of prev, or a new location) and checks what needs
-// the store or the caller's role: the parent, and who may make a location private.
-func (h handlers) apply(r *httpapi.Request, in domain.Input, prev, next *domain.Location) error {
+// apply merges the body into next and checks what needs the store: the parent, which must be
+// visible and not make a cycle. parent_id is resolved to its location first.
+func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Location) error {
 	in, err := h.parentByEntity(r, in)
 	if err != nil {
 		return err
 	}
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
-	}
-	if next.IsPrivate && (prev == nil || !prev.IsPrivate) {
-		if err := r.Access.CanSetPrivate(true); err != nil {
-			return err
-		}
 	}
 	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {
 		return nil
@@ -157,50 +127,4 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, prev, next *domain.
 		return err
 	}
 	return domain.CheckParent(domain.ParentField(in), next.ID, chain, r.Access)
-}
-
-func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	var next *domain.Location
-	err = domain.RetryConflicts(func() error {
-		prev, err := h.visibleLocation(r)
-		if err != nil {
-			return err
-		}
-		next = prev.Clone()
-		next.UpdatedBy = r.Access.UserID
-		if err := h.apply(r, in, prev, next); err != nil {
-			return err
-		}
-		return h.st.UpdateLocation(r.Context(), prev, next)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(render(next, r.Access)), nil
-}
-
-func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	var id int64
-	err := domain.RetryConflicts(func() error {
-		l, err := h.visibleLocation(r)
-		if err != nil {
-			return err
-		}
-		id = l.ID
-		return h.st.DeleteLocation(r.Context(), l)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Deleted(id), nil
 }

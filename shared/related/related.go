@@ -37,6 +37,38 @@ type Subject struct {
 	Location *domain.Location
 }
 
+// Locations and Calendars are the subjects of records.
+func Locations(ls []domain.Location) []Subject {
+	out := make([]Subject, len(ls))
+	for i := range ls {
+		out[i] = Subject{EntityID: ls[i].EntityID, Location: &ls[i]}
+	}
+	return out
+}
+
+// Calendars: see Locations.
+func Calendars(cs []domain.Calendar) []Subject {
+	out := make([]Subject, len(cs))
+	for i := range cs {
+		out[i] = Subject{EntityID: cs[i].EntityID}
+	}
+	return out
+}
+
+// Attach loads the related arrays of subjects when the client asked for them (?related=1) and
+// hands subject i's to set.
+func Attach(r *httpapi.Request, st *store.Store, subjects []Subject, set func(i int, a *Arrays)) error {
+	on, err := r.Related()
+	if err != nil || !on {
+		return err
+	}
+	arrays, err := Load(r, st, subjects)
+	for i, a := range arrays {
+		set(i, a)
+	}
+	return err
+}
+
 // Concurrency bounds the reads of one request in flight at once.
 const Concurrency = 10
 

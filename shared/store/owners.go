@@ -1,70 +1,80 @@
 package store
 
-import "context"
+import (
+	"context"
 
-// owner is a record that owns an entity (a location, a calendar). The entity mirrors its name
-// and privacy, and the campaign counts it, and how many are private, in the kind's counter
-// item; creating, updating and deleting the record keep all three in step in one transaction.
-type owner struct {
-	kind       string // key prefix: "LOCATION", "CALENDAR"
-	entityType string // "location", "calendar"
-	cid        int64
-	id         int64
-	entityID   int64
-	name       string
-	private    bool
-	version    int64
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// ownerKind is a kind of record that owns an entity (a location, a calendar). The entity mirrors
+// its name and privacy, and the campaign counts it, and how many are private, in the kind's
+// counter item; creating, updating and deleting the record keep all three in step in one
+// transaction.
+type ownerKind struct {
+	prefix     string // key prefix: "LOCATION", "CALENDAR"
+	entityType string // "location", "calendar"; also the name of its id sequence
 }
 
-func (o owner) counterSK() string { return "COUNT#" + o.kind }
+func (k ownerKind) counterSK() string { return "COUNT#" + k.prefix }
 
-func (o owner) entityItem() entityItem {
-	return entityItem{PK: campaignPK(o.cid), SK: recordSK(entityPrefix, o.entityID), ID: o.entityID,
-		CampaignID: o.cid, Type: o.entityType, ChildID: o.id, Name: o.name, IsPrivate: o.private}
+func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
+	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
+		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate}
 }
 
-// ownerIDs allocates a new record's id and its entity's id in one round trip.
-func (s *Store) ownerIDs(ctx context.Context, cid int64, sequence string) (id, entityID int64, err error) {
-	ids, err := s.nextIDs(ctx, campaignPK(cid), sequence, "entity")
+// createOwner stores a new record and its entity in one transaction, with ids from the
+// campaign's sequences (one round trip): item builds the record's item once they are set.
+func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, item func() any) error {
+	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), k.entityType, "entity")
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
-	return ids[0], ids[1], nil
-}
-
-// createOwner writes a new record (item), its entity and its count.
-func (s *Store) createOwner(ctx context.Context, o owner, item any) error {
-	err := s.db.WriteTx().
-		Put(s.table.Put(item).If("attribute_not_exists(pk)")).
-		Put(s.table.Put(o.entityItem()).If("attribute_not_exists(pk)")).
-		Update(s.counterUpdate(campaignPK(o.cid), o.counterSK(), 1, b2i(o.private))).
+	s.stampNew(m, ids[0])
+	o.EntityID = ids[1]
+	err = s.db.WriteTx().
+		Put(s.table.Put(item()).If("attribute_not_exists(pk)")).
+		Put(s.table.Put(entityItemOf(k, m, o)).If("attribute_not_exists(pk)")).
+		Update(s.counterUpdate(campaignPK(m.CampaignID), k.counterSK(), 1, b2i(o.IsPrivate))).
 		Run(ctx)
 	return wrap(err)
 }
 
-// updateOwner writes item over the record read as prev, on condition that nobody wrote since
-// (ErrConflict otherwise). Only a change of name or privacy touches the entity and the count.
-func (s *Store) updateOwner(ctx context.Context, prev, next owner, item any) error {
-	put := s.table.Put(item).If("'version' = ?", prev.version)
-	if prev.name == next.name && prev.private == next.private {
+// updateOwner writes next's item over the record read as prev, on condition that nobody wrote
+// since (ErrConflict otherwise). Only a change of name or privacy touches the entity and the
+// count.
+func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any) error {
+	s.stampUpdate(prevM, nextM)
+	put := s.table.Put(item()).If(ifVersion, prevM.Version)
+	if prev.Name == next.Name && prev.IsPrivate == next.IsPrivate {
 		return wrap(put.Run(ctx))
 	}
 	tx := s.db.WriteTx().Put(put).Update(
-		s.table.Update("pk", campaignPK(next.cid)).Range("sk", recordSK(entityPrefix, next.entityID)).
-			Set("name", next.name).Set("is_private", next.private))
-	if d := b2i(next.private) - b2i(prev.private); d != 0 {
-		tx = tx.Update(s.counterUpdate(campaignPK(next.cid), next.counterSK(), 0, d))
+		s.table.Update("pk", campaignPK(nextM.CampaignID)).Range("sk", recordSK(entityPrefix, next.EntityID)).
+			Set("name", next.Name).Set("is_private", next.IsPrivate))
+	if d := b2i(next.IsPrivate) - b2i(prev.IsPrivate); d != 0 {
+		tx = tx.Update(s.counterUpdate(campaignPK(nextM.CampaignID), k.counterSK(), 0, d))
 	}
 	return wrap(tx.Run(ctx))
 }
 
 // deleteOwner deletes the record, its entity and its count, on condition of the version read.
-// What hangs from the entity is the caller's cascade, run before.
-func (s *Store) deleteOwner(ctx context.Context, o owner) error {
+// What hangs from the record first goes in cascades, run at once: they are idempotent, so a
+// delete that fails half-way is finished by retrying it.
+func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, cascades ...func() error) error {
+	var g errgroup.Group
+	for _, c := range cascades {
+		g.Go(c)
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	pk := campaignPK(m.CampaignID)
 	err := s.db.WriteTx().
-		Delete(s.table.Delete("pk", campaignPK(o.cid)).Range("sk", recordSK(o.kind, o.id)).If("'version' = ?", o.version)).
-		Delete(s.table.Delete("pk", campaignPK(o.cid)).Range("sk", recordSK(entityPrefix, o.entityID))).
-		Update(s.counterUpdate(campaignPK(o.cid), o.counterSK(), -1, -b2i(o.private))).
+		Delete(s.table.Delete("pk", pk).Range("sk", recordSK(k.prefix, m.ID)).If(ifVersion, m.Version)).
+		Delete(s.table.Delete("pk", pk).Range("sk", recordSK(entityPrefix, o.EntityID))).
+		Update(s.counterUpdate(pk, k.counterSK(), -1, -b2i(o.IsPrivate))).
 		Run(ctx)
 	return wrap(err)
 }

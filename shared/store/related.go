@@ -17,8 +17,7 @@ import (
 // is filtered out by DynamoDB, by the same visibility scope as the lists.
 func (s *Store) VisibleNotesAndEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Note, []domain.Event, error) {
 	l := listSpec{pk: entityPK(cid, eid)}
-	anyone, own := a.VisibilityScope()
-	l.visibleTo(anyone, own, a.UserID)
+	l.visibleTo(a)
 	if !a.IsAdmin() { // notes have no is_private; events may
 		l.where("(attribute_not_exists('is_private') OR 'is_private' = ?)", false)
 	}
