@@ -130,7 +130,9 @@ func TestKankaFiltersRefuseBadValuesNamingTheParameter(t *testing.T) {
 
 func TestLinksCarryEachParameterOnce(t *testing.T) {
 	e := apitest.New(t, locations.Register)
-	createMany(t, e, e.Campaign, 3, func(i int) domain.Location { return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprint("L", i)}} })
+	createMany(t, e, e.Campaign, 3, func(i int) domain.Location {
+		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprint("L", i)}}
+	})
 	r := e.Do("GET", apitest.Path(e.Campaign, "/locations?limit=1&limit=1&name=l&name=l&tags_option=any&name=l;!x&page=1&page=1"), e.Admin, nil)
 	if r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Raw)
