@@ -20,8 +20,10 @@ func TestNoteListsTakeKankasFilters(t *testing.T) {
 		{"name=old+lore!", e.Admin, "[Old Lore]"},
 		{fmt.Sprintf("created_by=%d", e.MemberID), e.Admin, "[Lore of the Keep]"},
 		{fmt.Sprintf("updated_by=%d", e.AdminID), e.Admin, "[Old Lore Secret Lore]"},
-		{"name=secret", e.Member, "[]"},                                                      // an admin-only note stays hidden from a filter
-		{"type=x&tags[]=1&is_private=1", e.Admin, "[Old Lore Lore of the Keep Secret Lore]"}, // notes have none of these: ignored
+		{"name=secret", e.Member, "[]"},                                         // an admin-only note stays hidden from a filter
+		{"type=x&tags[]=1", e.Admin, "[Old Lore Lore of the Keep Secret Lore]"}, // notes have neither: ignored
+		{"is_private=0", e.Admin, "[Old Lore Lore of the Keep Secret Lore]"},    // notes are never private
+		{"is_private=1", e.Admin, "[]"},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
