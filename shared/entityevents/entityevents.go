@@ -225,9 +225,9 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		d := ev.Date
 		switch {
-		case *ev.TypeID == domain.EventTypeBirth && l.birth == nil:
+		case ev.StartsLife() && l.birth == nil:
 			l.birth = &d
-		case *ev.TypeID == domain.EventTypeDeath && l.death == nil:
+		case ev.EndsLife() && l.death == nil:
 			l.death = &d
 		}
 	}

@@ -104,10 +104,10 @@ func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access,
 	return domain.Page[domain.Event]{Total: page.Total, Next: page.Next, Items: events(page.Items)}, err
 }
 
-// LifeEvents reads every birth and death event of an entity that the caller may see.
+// LifeEvents reads every birth, founding and death event of an entity that the caller may see.
 func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Event, error) {
 	l := eventList(cid, eid, a)
-	l.where("'type_id' IN (?, ?)", domain.EventTypeBirth, domain.EventTypeDeath)
+	l.where("'type_id' IN (?, ?, ?)", domain.EventTypeBirth, domain.EventTypeFounded, domain.EventTypeDeath)
 	var items []eventItem
 	err := l.query(s).All(ctx, &items)
 	return events(items), wrap(err)
