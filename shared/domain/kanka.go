@@ -1,5 +1,7 @@
 package domain
 
+import "strings"
+
 // Kanka today (DESIGN.md section 9): what the current Kanka API calls things, beside the spec's
 // 2022 names. The records are the same; only their spelling differs.
 
@@ -17,4 +19,29 @@ func (v Visibility) ID() int {
 		return 5
 	}
 	return 1
+}
+
+// EntityTypes are the entity types Lorekeep stores, as Kanka names them.
+var EntityTypes = []string{"location", "calendar"}
+
+// EntityFilter narrows Kanka's entities list: Types (any of them; none means all) and the
+// filters every record list takes, but `type`, which on an entity is its kind (see Types).
+type EntityFilter struct {
+	Types []string
+	RecordFilter
+}
+
+// ReadEntityFilter reads `types` (a comma list, Kanka's spelling) and the record filters from
+// the query. A type Lorekeep does not store matches nothing: Kanka clients ask for every type.
+func ReadEntityFilter(rd *Reader) EntityFilter {
+	f := EntityFilter{RecordFilter: ReadRecordFilter(rd)}
+	f.Type = nil
+	if v := rd.String("types", 1000); v.Present() {
+		for _, t := range strings.Split(v.Value, ",") {
+			if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+				f.Types = append(f.Types, t)
+			}
+		}
+	}
+	return f
 }

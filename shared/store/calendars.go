@@ -81,7 +81,8 @@ type moonAttr struct {
 
 func calendarOwner(c *domain.Calendar) owner {
 	return owner{kind: calendarPrefix, entityType: "calendar", cid: c.CampaignID, id: c.ID, entityID: c.EntityID,
-		name: c.Name, private: c.IsPrivate, version: c.Version}
+		name: c.Name, private: c.IsPrivate, version: c.Version, tags: c.Tags, imageURL: c.ImageURL,
+		createdAt: formatTime(c.CreatedAt), updatedAt: formatTime(c.UpdatedAt), createdBy: c.CreatedBy, updatedBy: c.UpdatedBy}
 }
 
 func toCalendarItem(c *domain.Calendar) calendarItem {

@@ -47,7 +47,8 @@ func parentGSI(cid, parentID int64) string { return campaignPK(cid) + "#PARENT#"
 
 func locationOwner(l *domain.Location) owner {
 	return owner{kind: locationPrefix, entityType: "location", cid: l.CampaignID, id: l.ID, entityID: l.EntityID,
-		name: l.Name, private: l.IsPrivate, version: l.Version}
+		name: l.Name, private: l.IsPrivate, version: l.Version, tags: l.Tags, imageURL: l.ImageURL,
+		createdAt: formatTime(l.CreatedAt), updatedAt: formatTime(l.UpdatedAt), createdBy: l.CreatedBy, updatedBy: l.UpdatedBy}
 }
 
 func toLocationItem(l *domain.Location) locationItem {

@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // owner is a record that owns an entity (a location, a calendar). The entity mirrors its name
 // and privacy, and the campaign counts it, and how many are private, in the kind's counter
@@ -14,13 +17,24 @@ type owner struct {
 	name       string
 	private    bool
 	version    int64
+	// mirrored on the entity for Kanka's entities list
+	tags                 []int64
+	imageURL             string
+	createdAt, updatedAt string
+	createdBy, updatedBy int64
 }
 
 func (o owner) counterSK() string { return "COUNT#" + o.kind }
 
 func (o owner) entityItem() entityItem {
+	tags := o.tags
+	if tags == nil {
+		tags = []int64{}
+	}
 	return entityItem{PK: campaignPK(o.cid), SK: recordSK(entityPrefix, o.entityID), ID: o.entityID,
-		CampaignID: o.cid, Type: o.entityType, ChildID: o.id, Name: o.name, IsPrivate: o.private}
+		CampaignID: o.cid, Type: o.entityType, ChildID: o.id, Name: o.name, IsPrivate: o.private,
+		NameLC: strings.ToLower(o.name), Tags: tags, ImageURL: o.imageURL, CreatedAt: o.createdAt,
+		UpdatedAt: o.updatedAt, CreatedBy: o.createdBy, UpdatedBy: o.updatedBy}
 }
 
 // ownerIDs allocates a new record's id and its entity's id in one round trip.
@@ -43,15 +57,11 @@ func (s *Store) createOwner(ctx context.Context, o owner, item any) error {
 }
 
 // updateOwner writes item over the record read as prev, on condition that nobody wrote since
-// (ErrConflict otherwise). Only a change of name or privacy touches the entity and the count.
+// (ErrConflict otherwise). The entity mirrors the record (its update time included), so it is
+// rewritten in the same transaction; only a change of privacy touches the count.
 func (s *Store) updateOwner(ctx context.Context, prev, next owner, item any) error {
-	put := s.table.Put(item).If("'version' = ?", prev.version)
-	if prev.name == next.name && prev.private == next.private {
-		return wrap(put.Run(ctx))
-	}
-	tx := s.db.WriteTx().Put(put).Update(
-		s.table.Update("pk", campaignPK(next.cid)).Range("sk", recordSK(entityPrefix, next.entityID)).
-			Set("name", next.name).Set("is_private", next.private))
+	tx := s.db.WriteTx().Put(s.table.Put(item).If("'version' = ?", prev.version)).
+		Put(s.table.Put(next.entityItem()))
 	if d := b2i(next.private) - b2i(prev.private); d != 0 {
 		tx = tx.Update(s.counterUpdate(campaignPK(next.cid), next.counterSK(), 0, d))
 	}
