@@ -11,19 +11,37 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Register mounts the family's routes.
+// Register mounts the family's routes: the spec's entity_events, and Kanka's current name for
+// the same records, reminders (a body without name, answered in the reminder shape), with a
+// calendar's reminders.
 func Register(api *httpapi.API, st *store.Store) {
-	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_events", h.list)
-	api.Handle("POST", "/entities/{entity_id}/entity_events", h.create)
-	api.Handle("GET", "/entities/{entity_id}/entity_events/{id}", h.show)
-	api.Handle("PUT", "/entities/{entity_id}/entity_events/{id}", h.update)
-	api.Handle("PATCH", "/entities/{entity_id}/entity_events/{id}", h.update)
-	api.Handle("DELETE", "/entities/{entity_id}/entity_events/{id}", h.delete)
-	api.Handle("GET", "/entities/{entity_id}/ages", h.ages)
+	events := handlers{st: st, era: era{read: (*domain.Event).Apply, render: func(ev *domain.Event) any { return render(ev) }}}
+	reminders := handlers{st: st, era: era{read: (*domain.Event).ApplyReminder, render: func(ev *domain.Event) any { return renderReminder(ev) }}}
+	mount(api, "/entities/{entity_id}/entity_events", events)
+	mount(api, "/entities/{entity_id}/reminders", reminders)
+	api.Handle("GET", "/calendars/{id}/reminders", reminders.onCalendar)
+	api.Handle("GET", "/entities/{entity_id}/ages", events.ages)
 }
 
-type handlers struct{ st *store.Store }
+func mount(api *httpapi.API, collection string, h handlers) {
+	api.Handle("GET", collection, h.list)
+	api.Handle("POST", collection, h.create)
+	api.Handle("GET", collection+"/{id}", h.show)
+	api.Handle("PUT", collection+"/{id}", h.update)
+	api.Handle("PATCH", collection+"/{id}", h.update)
+	api.Handle("DELETE", collection+"/{id}", h.delete)
+}
+
+// era is how one era of Kanka's API reads and answers the same events.
+type era struct {
+	read   func(ev *domain.Event, in domain.Input) error
+	render func(ev *domain.Event) any
+}
+
+type handlers struct {
+	st *store.Store
+	era
+}
 
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
 func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Event, error) {
@@ -62,9 +80,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out := make([]eventJSON, len(res.Items))
+	out := make([]any, len(res.Items))
 	for i := range res.Items {
-		out[i] = render(&res.Items[i])
+		out[i] = h.render(&res.Items[i])
 	}
 	return httpapi.Many(out, res.Total, res.Next, page), nil
 }
@@ -74,7 +92,7 @@ func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.One(render(ev)), nil
+	return httpapi.One(h.render(ev)), nil
 }
 
 // dateFields are the fields whose change must be checked against the calendar.
@@ -84,7 +102,7 @@ var dateFields = []string{"calendar_id", "day", "month", "year", "recurring_peri
 // may make an event private, and the date on its calendar (the entity's own when the entity is
 // a calendar and none is named).
 func (h handlers) apply(r *httpapi.Request, in domain.Input, e *domain.Entity, prev, next *domain.Event) error {
-	if err := next.Apply(in); err != nil {
+	if err := h.read(next, in); err != nil {
 		return err
 	}
 	if next.IsPrivate && (prev == nil || !prev.IsPrivate) {
@@ -143,7 +161,7 @@ func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := h.st.CreateEvent(r.Context(), ev); err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.One(render(ev)), nil
+	return httpapi.One(h.render(ev)), nil
 }
 
 func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
@@ -170,7 +188,7 @@ func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.One(render(&next)), nil
+	return httpapi.One(h.render(&next)), nil
 }
 
 func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {

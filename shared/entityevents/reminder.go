@@ -1,6 +1,15 @@
 package entityevents
 
-import "github.com/lorekeep/lorekeep/shared/domain"
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
 
 // remindableType is what Kanka answers as remindable_type for a reminder on an entity.
 const remindableType = `App\Models\Entity`
@@ -46,4 +55,53 @@ func renderReminder(ev *domain.Event) reminderJSON {
 		j.RecurringPeriodicity = &p
 	}
 	return j
+}
+
+// onCalendar lists the reminders on calendar {id} that the caller may see (the calendar, the
+// event and its entity all visible), ordered by id, paginated like every list. The calendar's
+// events are read through the calendar index with their entities in one batch, as the day view
+// reads them: the cost grows with the calendar's events, not with the campaign.
+func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
+	id, err := r.PathID("id")
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	since, err := r.LastSync()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	var cal *domain.Calendar
+	var evs []domain.Event
+	var ents map[int64]*domain.Entity
+	var g errgroup.Group
+	g.Go(func() (err error) { cal, err = h.st.GetCalendar(r.Context(), r.Access.CampaignID, id); return err })
+	g.Go(func() (err error) {
+		evs, ents, err = h.st.EventsOnCalendar(r.Context(), r.Access.CampaignID, id)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	if !r.Access.CanSee(cal.IsPrivate) {
+		return httpapi.Reply{}, domain.ErrNotFound
+	}
+	visible := evs[:0]
+	for _, ev := range evs {
+		if r.Access.SeeEntity(ents[ev.EntityID]) == nil && r.Access.CanSeeEvent(&ev) && (since == nil || ev.UpdatedAt.After(*since)) {
+			visible = append(visible, ev)
+		}
+	}
+	slices.SortFunc(visible, func(a, b domain.Event) int { return cmp.Compare(a.ID, b.ID) })
+	page := r.Page()
+	from := min((page.Page-1)*page.Limit, len(visible))
+	to := min(from+page.Limit, len(visible))
+	out := make([]any, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, h.render(&visible[i]))
+	}
+	next := ""
+	if to < len(visible) {
+		next = strconv.Itoa(page.Page + 1) // any non-empty cursor: the page number decides
+	}
+	return httpapi.Many(out, len(visible), next, page), nil
 }

@@ -9,18 +9,26 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Register mounts the family's routes.
+// Register mounts the family's routes: the spec's entity_notes and Kanka's current name for
+// the same records, posts, answered in the post shape.
 func Register(api *httpapi.API, st *store.Store) {
-	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_notes", h.list)
-	api.Handle("POST", "/entities/{entity_id}/entity_notes", h.create)
-	api.Handle("GET", "/entities/{entity_id}/entity_notes/{id}", h.show)
-	api.Handle("PUT", "/entities/{entity_id}/entity_notes/{id}", h.update)
-	api.Handle("PATCH", "/entities/{entity_id}/entity_notes/{id}", h.update)
-	api.Handle("DELETE", "/entities/{entity_id}/entity_notes/{id}", h.delete)
+	mount(api, "/entities/{entity_id}/entity_notes", handlers{st: st, shape: func(n noteJSON) any { return n }})
+	mount(api, "/entities/{entity_id}/posts", handlers{st: st, shape: func(n noteJSON) any { return asPost(n) }})
 }
 
-type handlers struct{ st *store.Store }
+func mount(api *httpapi.API, collection string, h handlers) {
+	api.Handle("GET", collection, h.list)
+	api.Handle("POST", collection, h.create)
+	api.Handle("GET", collection+"/{id}", h.show)
+	api.Handle("PUT", collection+"/{id}", h.update)
+	api.Handle("PATCH", collection+"/{id}", h.update)
+	api.Handle("DELETE", collection+"/{id}", h.delete)
+}
+
+type handlers struct {
+	st    *store.Store
+	shape func(noteJSON) any // the era's shape of a rendered note
+}
 
 // visibleNote reads a note and its entity in one round trip: both must be visible.
 func (h handlers) visibleNote(r *httpapi.Request) (*domain.Note, error) {
@@ -63,7 +71,11 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
+	shaped := make([]any, len(out))
+	for i, n := range out {
+		shaped[i] = h.shape(n)
+	}
+	return httpapi.Many(shaped, res.Total, res.Next, page), nil
 }
 
 func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
@@ -79,7 +91,7 @@ func (h handlers) one(r *httpapi.Request, n *domain.Note) (httpapi.Reply, error)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.One(out[0]), nil
+	return httpapi.One(h.shape(out[0])), nil
 }
 
 func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {

@@ -21,11 +21,3 @@ type postJSON struct {
 func asPost(n noteJSON) postJSON {
 	return postJSON{noteJSON: n, IsPinned: n.Position != nil, Tags: []int64{}, Permissions: []any{}}
 }
-
-func asPosts(notes []noteJSON) []postJSON {
-	out := make([]postJSON, len(notes))
-	for i, n := range notes {
-		out[i] = asPost(n)
-	}
-	return out
-}
