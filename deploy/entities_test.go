@@ -22,7 +22,7 @@ const (
 // "Saltmarsh", whose entity is townEntity. Its family's samples are replayed elsewhere.
 func seedEntity(t *testing.T, st *store.Store) {
 	t.Helper()
-	l := &domain.Location{CampaignID: 1, Name: "Saltmarsh", Type: "Town", CreatedBy: 1}
+	l := &domain.Location{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, Owner: domain.Owner{Name: "Saltmarsh", Type: "Town"}}
 	if err := st.CreateLocation(context.Background(), l); err != nil {
 		t.Fatal(err)
 	}
@@ -307,14 +307,14 @@ var deleteSteps = []replayStep{
 func prepareCalendarCascade(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	for _, ev := range []*domain.Event{
-		{CampaignID: 1, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calendar.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll, CreatedBy: 1},
-		{CampaignID: 1, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calendar.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll, CreatedBy: 1},
+		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calendar.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
+		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calendar.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
 	} {
 		if err := st.CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := st.CreateNote(ctx, &domain.Note{CampaignID: 1, EntityID: calendarEntity, Name: "Leap days", Visibility: domain.VisibilityAll, CreatedBy: 1}); err != nil {
+	if err := st.CreateNote(ctx, &domain.Note{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, Name: "Leap days", Visibility: domain.VisibilityAll}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,8 +1,6 @@
 package calendars
 
 import (
-	"strconv"
-
 	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -25,9 +23,6 @@ func (h handlers) retreat(r *httpapi.Request) (httpapi.Reply, error) { return h.
 // move shifts the current date by the body's `days` (default 1) in direction sign, with the
 // same conditional write and retries as an update.
 func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
 	in, err := r.Input()
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -40,18 +35,7 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 	if err := rd.Err(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	return h.write(r, func(prev, next *domain.Calendar) error {
-		eng, err := prev.Engine()
-		if err != nil {
-			return err
-		}
-		d, err := eng.AddDays(prev.Date, sign*n)
-		if err != nil {
-			return domain.Invalid("days", "The days would move the current date out of the calendar's range.")
-		}
-		next.Date = d
-		return nil
-	})
+	return h.kind.Write(r, func(_ httpapi.None, _, next *domain.Calendar) error { return next.Move(sign * n) })
 }
 
 // dayJSON is one day of the day view.
@@ -90,7 +74,7 @@ type dayEventJSON struct {
 // days answers GET calendars/{id}/days?from=Y-M-D&to=Y-M-D: each day's weekday, month, season,
 // moon phases and events. from defaults to the current date and to to from.
 func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
-	c, err := h.visibleCalendar(r)
+	_, c, err := h.visibleCalendar(r)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -98,7 +82,8 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	from, to, err := dayRange(r, c, eng)
+	q := r.URL.Query()
+	from, to, err := c.DayRange(eng, q.Get("from"), q.Get("to"), MaxDays)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -137,42 +122,6 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.One(out), nil
 }
 
-// dayRange reads from and to as day numbers: dates of the calendar, to not before from, at most
-// MaxDays days in all.
-func dayRange(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar) (from, to int64, err error) {
-	q := r.URL.Query()
-	var errs domain.FieldErrors
-	read := func(name string, def calendar.Date) (int64, bool) {
-		d := def
-		if s := q.Get(name); s != "" {
-			var perr error
-			if d, perr = calendar.ParseDate(s); perr != nil {
-				errs.Add(name, "The "+name+" must be a date written Y-M-D.")
-				return 0, false
-			}
-		}
-		n, derr := eng.DayNumber(d)
-		if derr != nil {
-			errs.Add(name, "The "+name+" must be a date of the calendar.")
-			return 0, false
-		}
-		return n, true
-	}
-	from, okFrom := read("from", c.Date)
-	to, okTo := from, okFrom
-	if q.Get("to") != "" {
-		to, okTo = read("to", c.Date)
-	}
-	switch {
-	case !okFrom || !okTo:
-	case to < from:
-		errs.Add("to", "The to must be a date after or equal to from.")
-	case uint64(to-from) >= MaxDays:
-		errs.Add("to", "The to must be at most "+strconv.Itoa(MaxDays)+" days from from, both included.")
-	}
-	return from, to, errs.Err()
-}
-
 // dayEvents is the one place the day view gets its events: for each day number in [from, to],
 // the occurrences covering it of the entity events on calendar c that the caller may see
 // (the event's privacy and visibility, and its entity's). Two reads: the calendar index and
@@ -203,7 +152,7 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calenda
 			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String()}
 			lo, hi := max(start, from), min(end, to)
 			if entries += int(hi - lo + 1); entries > MaxDayEvents {
-				return nil, domain.Invalid("to", "The days hold more than "+strconv.Itoa(MaxDayEvents)+" event occurrences; ask for fewer days.")
+				return nil, domain.TooManyDayEvents(MaxDayEvents)
 			}
 			for n := lo; n <= hi; n++ {
 				out[n] = append(out[n], j)

@@ -72,7 +72,7 @@ func TestListFilters(t *testing.T) {
 func TestPaginationFollowsNextLinks(t *testing.T) {
 	e := apitest.New(t, calendars.Register)
 	for i := 0; i < 7; i++ {
-		c := domain.Calendar{CampaignID: e.Campaign, Name: fmt.Sprintf("C%d", i), CreatedBy: e.AdminID, Date: domain.DefaultCalendarDate,
+		c := domain.Calendar{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("C%d", i)}, Date: domain.DefaultCalendarDate,
 			Months: []calendar.Month{{Name: "A", Length: 3, Type: calendar.Standard}, {Name: "B", Length: 3, Type: calendar.Standard}}, Weekdays: []string{"X", "Y"}}
 		if err := e.Store.CreateCalendar(context.Background(), &c); err != nil {
 			t.Fatal(err)

@@ -99,14 +99,6 @@ func (a Access) CanWrite() error {
 // CanSee reports whether a record with the given is_private flag is visible to the caller.
 func (a Access) CanSee(isPrivate bool) bool { return !isPrivate || a.IsAdmin() }
 
-// CanSetPrivate returns ErrForbidden when a non-admin asks for is_private true.
-func (a Access) CanSetPrivate(want bool) error {
-	if want && !a.IsAdmin() {
-		return ErrForbidden
-	}
-	return nil
-}
-
 // VisibilityScope lists the visibilities whose records the caller sees whoever created them, and
 // those it sees only on records it created itself. CanSeeVisibility and the store's list filters
 // both derive from it, so a list never shows what a read would refuse.

@@ -1,11 +1,8 @@
 package domain
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
 )
@@ -14,17 +11,8 @@ import (
 // seasons, moons, leap rule) and its current date. The engine (package calendar) does every
 // date computation; Engine builds it from the record.
 type Calendar struct {
-	ID               int64
-	CampaignID       int64
-	EntityID         int64
-	Name             string
-	Entry            string
-	Type             string
-	ImageURL         string
-	IsPrivate        bool
-	Tags             []int64
-	EntityImageUUID  string
-	EntityHeaderUUID string
+	Meta
+	Owner
 
 	// Date is the current date, always valid in the calendar.
 	Date     calendar.Date
@@ -43,13 +31,6 @@ type Calendar struct {
 	LeapYearMonth  int
 	LeapYearOffset int
 	LeapYearStart  int64
-
-	CreatedAt time.Time
-	UpdatedAt time.Time
-	CreatedBy int64
-	UpdatedBy int64
-	// Version counts writes; every update is conditional on the version it read.
-	Version int64
 }
 
 // Limits on a calendar's structures. With names of at most MaxNameLength bytes and the entry
@@ -92,7 +73,7 @@ func (c *Calendar) Engine() (*calendar.Calendar, error) { return calendar.New(c.
 // Clone copies c deeply enough that changing the copy leaves c alone.
 func (c *Calendar) Clone() *Calendar {
 	d := *c
-	d.Tags = append([]int64(nil), c.Tags...)
+	d.Owner = c.Owner.clone()
 	d.Months = append([]calendar.Month(nil), c.Months...)
 	d.Weekdays = append([]string(nil), c.Weekdays...)
 	d.Seasons = append([]calendar.Season(nil), c.Seasons...)
@@ -113,26 +94,8 @@ func (c *Calendar) Clone() *Calendar {
 // by building the engine, and its current date must exist in it.
 func (c *Calendar) Apply(in Input, a Access) error {
 	r := NewReader(in)
-	if f := r.String("name", MaxNameLength); f.Set {
-		c.Name = strings.TrimSpace(f.Value)
-	}
-	if f := readEntry(r); f.Set {
-		c.Entry = f.Value
-	}
-	if f := r.String("type", MaxNameLength); f.Set {
-		c.Type = strings.TrimSpace(f.Value)
-	}
-	if f := r.IDs("tags", MaxTags); f.Set && !r.Errs.Has("tags") {
-		c.Tags = f.Value
-	}
-	if f := r.Bool("is_private"); f.Present() {
-		c.IsPrivate = f.Value
-	}
-	if f := readURL(r, "image_url"); f.Set {
-		c.ImageURL = f.Value
-	}
-	readGalleryImages(r, a, &c.EntityImageUUID, &c.EntityHeaderUUID)
-	r.Required("name", c.Name != "")
+	was := c.IsPrivate
+	c.applyOwner(r, a)
 
 	// Everything below shapes the calendar; the engine only judges it when it was read cleanly.
 	before := len(r.Errs.Fields())
@@ -144,83 +107,72 @@ func (c *Calendar) Apply(in Input, a Access) error {
 	if r.Errs.Empty() {
 		c.checkSize(r)
 	}
-	return r.Err()
+	return finish(r, a, was, c.IsPrivate)
 }
 
 // applyStructures reads the parallel arrays.
 func (c *Calendar) applyStructures(r *Reader) {
 	// Months: month_name drives month_length (required with it) and month_type.
-	if names, ok := readColumns(r, "month_name", MaxMonths, nameElem, []column{
-		{name: "month_length", elem: intElem(-maxInt32, maxInt32), required: true},
-		{name: "month_type", elem: monthTypeElem},
-	}); ok {
-		c.Months = make([]calendar.Month, len(names.driver))
-		for i, n := range names.driver {
-			c.Months[i] = calendar.Month{Name: n.(string), Length: int(names.cols[0][i].(int64)), Type: calendar.Standard}
-			if t := names.cols[1]; t != nil && t[i] != nil {
-				c.Months[i].Type = calendar.MonthType(t[i].(string))
-			}
+	p := r.parallel("month_name", MaxMonths)
+	names := column(p, "month_name", nameElem, false)
+	lengths := column(p, "month_length", intElem(-maxInt32, maxInt32), true)
+	types := column(p, "month_type", monthTypeElem, false)
+	if p.done() {
+		c.Months = make([]calendar.Month, p.n)
+		for i := range c.Months {
+			c.Months[i] = calendar.Month{Name: names.at(i, ""), Length: int(lengths.at(i, 0)),
+				Type: calendar.MonthType(types.at(i, string(calendar.Standard)))}
 		}
 	}
-	if names, ok := readColumns(r, "weekday", MaxWeekdays, nameElem, nil); ok {
-		c.Weekdays = make([]string, len(names.driver))
-		for i, n := range names.driver {
-			c.Weekdays[i] = n.(string)
-		}
+	p = r.parallel("weekday", MaxWeekdays)
+	if weekdays := column(p, "weekday", nameElem, false); p.done() {
+		c.Weekdays = weekdays.vals
 	}
 	// Years: year_number (the key) drives year_name.
-	if years, ok := readColumns(r, "year_number", MaxYearNames, intElem(-MaxID, MaxID), []column{
-		{name: "year_name", elem: nameElem, required: true},
-	}); ok {
-		m := make(map[int64]string, len(years.driver))
-		for i, y := range years.driver {
-			if _, dup := m[y.(int64)]; dup {
+	p = r.parallel("year_number", MaxYearNames)
+	numbers := column(p, "year_number", intElem(-MaxID, MaxID), false)
+	yearNames := column(p, "year_name", nameElem, true)
+	if p.done() {
+		m := make(map[int64]string, p.n)
+		for i, y := range numbers.vals {
+			if _, dup := m[y]; dup {
 				r.fail("year_number", "The :attribute field has a duplicate value.")
 				break
 			}
-			m[y.(int64)] = years.cols[0][i].(string)
+			m[y] = yearNames.at(i, "")
 		}
 		if !r.Errs.Has("year_number") {
 			c.Years = m
 		}
 	}
-	if seasons, ok := readColumns(r, "season_name", MaxSeasons, nameElem, []column{
-		{name: "season_month", elem: intElem(-maxInt32, maxInt32), required: true},
-		{name: "season_day", elem: intElem(-maxInt32, maxInt32), required: true},
-	}); ok {
-		c.Seasons = make([]calendar.Season, len(seasons.driver))
-		for i, n := range seasons.driver {
-			c.Seasons[i] = calendar.Season{Name: n.(string), Month: int(seasons.cols[0][i].(int64)), Day: int(seasons.cols[1][i].(int64))}
+	p = r.parallel("season_name", MaxSeasons)
+	seasons := column(p, "season_name", nameElem, false)
+	months := column(p, "season_month", intElem(-maxInt32, maxInt32), true)
+	days := column(p, "season_day", intElem(-maxInt32, maxInt32), true)
+	if p.done() {
+		c.Seasons = make([]calendar.Season, p.n)
+		for i := range c.Seasons {
+			c.Seasons[i] = calendar.Season{Name: seasons.at(i, ""), Month: int(months.at(i, 0)), Day: int(days.at(i, 0))}
 		}
 	}
 	// Moons: moon_name drives moon_fullmoon (required with it), moon_offset, moon_colour and
 	// moon_id. A moon's id is its 1-based position unless given, so events keep naming it.
-	if moons, ok := readColumns(r, "moon_name", MaxMoons, nameElem, []column{
-		{name: "moon_fullmoon", elem: periodElem, required: true},
-		{name: "moon_offset", elem: optional(intElem(-maxMoonOffset, maxMoonOffset))},
-		{name: "moon_colour", elem: optional(stringElem(MaxColourLength))},
-		{name: "moon_id", elem: optional(intElem(1, maxInt32))},
-	}); ok {
-		c.Moons = make([]calendar.Moon, len(moons.driver))
-		for i, n := range moons.driver {
-			m := calendar.Moon{ID: i + 1, Name: n.(string), Fullmoon: moons.cols[0][i].(string), Colour: DefaultMoonColour}
-			if v := moons.cols[1]; v != nil && v[i] != nil {
-				m.Offset = int(v[i].(int64))
-			}
-			if v := moons.cols[2]; v != nil && v[i] != nil {
-				m.Colour = v[i].(string)
-			}
-			if v := moons.cols[3]; v != nil && v[i] != nil {
-				m.ID = int(v[i].(int64))
-			}
-			c.Moons[i] = m
+	p = r.parallel("moon_name", MaxMoons)
+	moons := column(p, "moon_name", nameElem, false)
+	fullmoons := column(p, "moon_fullmoon", periodElem, true)
+	offsets := column(p, "moon_offset", optional(intElem(-maxMoonOffset, maxMoonOffset)), false)
+	colours := column(p, "moon_colour", optional(stringElem(MaxColourLength)), false)
+	ids := column(p, "moon_id", optional(intElem(1, maxInt32)), false)
+	if p.done() {
+		c.Moons = make([]calendar.Moon, p.n)
+		for i := range c.Moons {
+			c.Moons[i] = calendar.Moon{ID: int(ids.at(i, int64(i+1))), Name: moons.at(i, ""), Fullmoon: fullmoons.at(i, ""),
+				Offset: int(offsets.at(i, 0)), Colour: colours.at(i, DefaultMoonColour)}
 		}
 	}
-	if epochs, ok := readColumns(r, "epoch_name", MaxEpochs, nameElem, nil); ok {
-		c.Epochs = make([]string, len(epochs.driver))
-		for i, n := range epochs.driver {
-			c.Epochs[i] = n.(string)
-		}
+	p = r.parallel("epoch_name", MaxEpochs)
+	if epochs := column(p, "epoch_name", nameElem, false); p.done() {
+		c.Epochs = epochs.vals
 	}
 	// A new calendar must be given its months and weekdays.
 	r.Required("month_name", len(c.Months) > 0 || r.Has("month_name"))
@@ -262,35 +214,6 @@ func (c *Calendar) applySettings(r *Reader) {
 	}
 	if f := r.Int("current_day", 1, maxInt32); f.Present() {
 		c.Date.Day = int(f.Value)
-	}
-}
-
-// check builds the engine of the merged calendar and reports its problems and a current date
-// that does not exist in it.
-func (c *Calendar) check(r *Reader) {
-	eng, err := c.Engine()
-	if err != nil {
-		if ve, ok := err.(*calendar.ValidationError); ok {
-			for _, p := range ve.Problems {
-				r.Errs.Add(p.Field, p.Message)
-			}
-			return
-		}
-		r.Errs.Add("month_name", "The calendar is invalid.")
-		return
-	}
-	d := c.Date
-	switch {
-	case eng.Valid(d):
-		return
-	case d.Month < 1 || d.Month > eng.MonthCount():
-		r.Errs.Add("current_month", "The current month must be a month of the calendar.")
-	case eng.DaysInMonth(d.Year, d.Month) == 0:
-		r.Errs.Add("current_year", "The current year does not exist in the calendar.")
-	case d.Day > eng.DaysInMonth(d.Year, d.Month):
-		r.Errs.Add("current_day", "The current day must be a day of the current month.")
-	default:
-		r.Errs.Add("current_year", "The current year is out of range.")
 	}
 }
 
@@ -340,157 +263,4 @@ func (c *Calendar) checkSize(r *Reader) {
 		}
 	}
 	r.Errs.Add(field, "The calendar must not be larger than "+strconv.Itoa(MaxCalendarBytes)+" bytes: shorten the "+Label(field)+".")
-}
-
-// column is a companion array of a driver array.
-type column struct {
-	name     string
-	elem     elemReader
-	required bool
-}
-
-// columns are the elements read from a driver array and its companions (cols[i] is nil when
-// companion i was not sent; its elements are nil where an optional companion was null).
-type columns struct {
-	driver []any
-	cols   [][]any
-}
-
-// elemReader reads one array element: its value, or a message (with :attribute) on failure.
-type elemReader func(v any) (any, string)
-
-// readColumns reads a driver array and its companions. ok is true when the driver was sent and
-// everything read cleanly, so the structure is to be replaced.
-func readColumns(r *Reader, driver string, maxItems int, elem elemReader, companions []column) (out columns, ok bool) {
-	ok = true
-	sent := r.Has(driver)
-	var n int
-	if sent {
-		items, _ := r.List(driver, maxItems)
-		out.driver, ok = readElems(r, driver, items, elem, !r.Errs.Has(driver))
-		n = len(items)
-	}
-	out.cols = make([][]any, len(companions))
-	for i, comp := range companions {
-		items, f := r.List(comp.name, maxItems)
-		if r.Errs.Has(comp.name) {
-			ok = false
-			continue
-		}
-		switch {
-		case !f.Present():
-			if sent && comp.required && n > 0 {
-				r.fail(comp.name, "The :attribute field is required when "+Label(driver)+" is present.")
-				ok = false
-			}
-			continue
-		case !sent:
-			r.fail(driver, "The :attribute field is required when "+Label(comp.name)+" is present.")
-			ok = false
-			continue
-		case len(items) != n:
-			r.fail(comp.name, "The :attribute must have the same number of items as the "+Label(driver)+".")
-			ok = false
-			continue
-		}
-		out.cols[i], ok = readElems(r, comp.name, items, comp.elem, ok)
-	}
-	return out, ok && sent
-}
-
-func readElems(r *Reader, name string, items []any, elem elemReader, ok bool) ([]any, bool) {
-	vals := make([]any, len(items))
-	for i, it := range items {
-		v, msg := elem(it)
-		if msg != "" {
-			r.fail(name+"."+strconv.Itoa(i), msg)
-			ok = false
-			continue
-		}
-		vals[i] = v
-	}
-	return vals, ok
-}
-
-// stringElem reads a non-empty text of at most max bytes.
-func stringElem(max int) elemReader {
-	return func(v any) (any, string) {
-		s, isStr := v.(string)
-		if !isStr {
-			if v == nil {
-				return nil, "The :attribute field is required."
-			}
-			return nil, "The :attribute must be a string."
-		}
-		s = strings.TrimSpace(s)
-		switch {
-		case s == "":
-			return nil, "The :attribute field is required."
-		case len(s) > max:
-			return nil, "The :attribute must not be greater than " + strconv.Itoa(max) + " characters."
-		case !validText(s):
-			return nil, "The :attribute must be valid UTF-8 text."
-		}
-		return s, ""
-	}
-}
-
-var nameElem = stringElem(MaxNameLength)
-
-func validText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
-
-// intElem reads an integer in [min, max].
-func intElem(min, max int64) elemReader {
-	return func(v any) (any, string) {
-		n, ok := toInt(v)
-		if !ok {
-			return nil, "The :attribute must be an integer."
-		}
-		if n < min || n > max {
-			return nil, "The :attribute must be between " + strconv.FormatInt(min, 10) + " and " + strconv.FormatInt(max, 10) + "."
-		}
-		return n, ""
-	}
-}
-
-// optional lets an element be null or "" (nil: the default applies).
-func optional(e elemReader) elemReader {
-	return func(v any) (any, string) {
-		if s, isStr := v.(string); v == nil || (isStr && strings.TrimSpace(s) == "") {
-			return nil, ""
-		}
-		return e(v)
-	}
-}
-
-// monthTypeElem reads a month type; null or "" is standard. The engine judges the value.
-func monthTypeElem(v any) (any, string) {
-	if v == nil {
-		return nil, ""
-	}
-	s, ok := v.(string)
-	if !ok {
-		return nil, "The :attribute must be a string."
-	}
-	if s = strings.TrimSpace(s); s == "" {
-		return nil, ""
-	}
-	return s, ""
-}
-
-// periodElem reads a moon period as the exact decimal text the client sent: a JSON number
-// arrives as json.Number, whose text is kept (never a float). The engine judges the value.
-func periodElem(v any) (any, string) {
-	switch x := v.(type) {
-	case json.Number:
-		return string(x), ""
-	case string:
-		if s := strings.TrimSpace(x); s != "" {
-			return s, ""
-		}
-		return nil, "The :attribute field is required."
-	case nil:
-		return nil, "The :attribute field is required."
-	}
-	return nil, "The :attribute must be a number."
 }

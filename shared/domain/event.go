@@ -3,15 +3,13 @@ package domain
 import (
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
 )
 
 // Event is an entity event: a dated record of an entity on a calendar, possibly recurring.
 type Event struct {
-	ID             int64
-	CampaignID     int64
+	Meta
 	EntityID       int64
 	CalendarID     int64
 	Name           string
@@ -24,12 +22,10 @@ type Event struct {
 	IsPrivate      bool
 	TypeID         *int64
 	Visibility     Visibility
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	CreatedBy      int64
-	UpdatedBy      int64
-	Version        int64
 }
+
+// Clone copies ev; Apply replaces its pointers rather than writing through them.
+func (ev *Event) Clone() *Event { c := *ev; return &c }
 
 // Event types (Kanka's entity_event_types). Births and foundings start an age, deaths end it.
 const (
@@ -66,20 +62,27 @@ func (ev *Event) Engine() calendar.Event {
 	return calendar.Event{Start: ev.Date, Length: ev.Length, Recurrence: ev.Recurrence, Until: ev.RecurringUntil}
 }
 
-// Apply merges the sent fields of an entity event (the spec's 2022 body) into ev and checks
-// their types and the required fields. What depends on the calendar (the date exists, the moon
-// exists) is CheckOnCalendar's.
-func (ev *Event) Apply(in Input) error { return ev.apply(in, false) }
+// Apply merges the sent fields of an entity event (the spec's 2022 body) into ev, the event of
+// entity e, and checks their types, the required fields and who may make it private. What
+// depends on the calendar (the date exists, the moon exists) is CheckOnCalendar's; check says
+// whether it must run: on create, and on an update that sends a date field. An entity that is
+// a calendar is the default calendar.
+func (ev *Event) Apply(in Input, e *Entity, a Access) (check bool, err error) {
+	return ev.apply(in, e, a, false)
+}
 
 // ApplyReminder is Apply for Kanka's current reminder body: `name` is optional and `length`
 // defaults to 1 on create.
-func (ev *Event) ApplyReminder(in Input) error { return ev.apply(in, true) }
+func (ev *Event) ApplyReminder(in Input, e *Entity, a Access) (check bool, err error) {
+	return ev.apply(in, e, a, true)
+}
 
-func (ev *Event) apply(in Input, reminder bool) error {
+func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool, err error) {
 	r := NewReader(in)
 	if reminder && ev.ID == 0 && ev.Length == 0 && in["length"] == nil {
 		ev.Length = 1
 	}
+	was := ev.IsPrivate
 	if f := r.String("name", MaxNameLength); f.Set {
 		ev.Name = strings.TrimSpace(f.Value)
 	}
@@ -156,30 +159,28 @@ func (ev *Event) apply(in Input, reminder bool) error {
 	r.Required("month", ev.Date.Month != 0)
 	r.Required("year", ev.ID != 0 || yearSent)
 	r.Required("length", ev.Length != 0)
-	return r.Err()
+	if err := finish(r, a, was, ev.IsPrivate); err != nil {
+		return false, err
+	}
+	if ev.CalendarID == 0 && e.Type == "calendar" {
+		ev.CalendarID = e.ChildID
+	}
+	if ev.CalendarID == 0 {
+		return false, Invalid("calendar_id", "The calendar id field is required.")
+	}
+	return ev.ID == 0 || sentAny(in, eventDateFields), nil
 }
 
-// CheckOnCalendar validates what depends on the event's calendar: the date exists in that
-// year, a moon recurrence names a moon of it, and recurring_until is not before the start.
-func (ev *Event) CheckOnCalendar(cal *calendar.Calendar) error {
-	var f FieldErrors
-	switch {
-	case ev.Date.Month < 1 || ev.Date.Month > cal.MonthCount():
-		f.Add("month", "The selected month is invalid.")
-	case !cal.Valid(ev.Date):
-		if ev.Date.Year == 0 && cal.Definition().SkipYearZero {
-			f.Add("year", "The year does not exist in this calendar.")
-		} else {
-			f.Add("day", "The day does not exist in that month of that year.")
+// eventDateFields are the fields whose change must be checked against the calendar.
+var eventDateFields = []string{"calendar_id", "day", "month", "year", "recurring_periodicity", "recurring_until"}
+
+func sentAny(in Input, names []string) bool {
+	for _, n := range names {
+		if _, ok := in[n]; ok {
+			return true
 		}
 	}
-	if err := cal.CheckRecurrence(ev.Recurrence); err != nil {
-		f.Add("recurring_periodicity", "The selected recurring periodicity is invalid.")
-	}
-	if ev.RecurringUntil != nil && *ev.RecurringUntil < ev.Date.Year {
-		f.Add("recurring_until", "The recurring until must be at least the year of the event.")
-	}
-	return f.Err()
+	return false
 }
 
 // CanSeeEvent reports whether the caller may see ev itself: is_private and visibility both

@@ -1,32 +1,12 @@
 package domain
 
-import (
-	"strings"
-	"time"
-)
-
 // Location is a place in a campaign, possibly nested under a parent location.
 type Location struct {
-	ID               int64
-	CampaignID       int64
-	EntityID         int64
-	Name             string
-	Entry            string
-	Type             string
-	ImageURL         string
-	IsPrivate        bool
-	ParentID         *int64
-	Tags             []int64
-	MapURL           string
-	IsMapPrivate     bool
-	EntityImageUUID  string
-	EntityHeaderUUID string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	CreatedBy        int64
-	UpdatedBy        int64
-	// Version counts writes; every update is conditional on the version it read.
-	Version int64
+	Meta
+	Owner
+	ParentID     *int64
+	MapURL       string
+	IsMapPrivate bool
 }
 
 // Limits on location fields (Kanka's column sizes; entry is bounded by DynamoDB's item size).
@@ -42,15 +22,8 @@ const (
 // `location_id`. Gallery image UUIDs need a superboosted campaign.
 func (l *Location) Apply(in Input, a Access) error {
 	r := NewReader(in)
-	if f := r.String("name", MaxNameLength); f.Set {
-		l.Name = strings.TrimSpace(f.Value)
-	}
-	if f := readEntry(r); f.Set {
-		l.Entry = f.Value
-	}
-	if f := r.String("type", MaxNameLength); f.Set {
-		l.Type = strings.TrimSpace(f.Value)
-	}
+	was := l.IsPrivate
+	l.applyOwner(r, a)
 	parentName := ParentField(in)
 	if f := r.ID(parentName); f.Set && !r.Errs.Has(parentName) {
 		l.ParentID = nil
@@ -59,27 +32,16 @@ func (l *Location) Apply(in Input, a Access) error {
 			l.ParentID = &id
 		}
 	}
-	if f := r.IDs("tags", MaxTags); f.Set && !r.Errs.Has("tags") {
-		l.Tags = f.Value
-	}
-	if f := r.Bool("is_private"); f.Present() {
-		l.IsPrivate = f.Value
-	}
-	if f := readURL(r, "image_url"); f.Set {
-		l.ImageURL = f.Value
-	}
 	if f := readURL(r, "map_url"); f.Set {
 		l.MapURL = f.Value
 	}
 	if f := r.Bool("is_map_private"); f.Present() {
 		l.IsMapPrivate = f.Value
 	}
-	readGalleryImages(r, a, &l.EntityImageUUID, &l.EntityHeaderUUID)
-	r.Required("name", l.Name != "")
 	if l.ParentID != nil && l.ID != 0 && *l.ParentID == l.ID {
 		r.Errs.Add(parentName, "The "+Label(parentName)+" cannot be the location itself.")
 	}
-	return r.Err()
+	return finish(r, a, was, l.IsPrivate)
 }
 
 // MaxLocationDepth bounds the ancestor walk of the cycle check: deeper trees are refused.
@@ -128,7 +90,7 @@ func ParentField(in Input) string {
 // Clone copies l deeply enough that changing the copy leaves l alone.
 func (l *Location) Clone() *Location {
 	c := *l
-	c.Tags = append([]int64(nil), l.Tags...)
+	c.Owner = l.Owner.clone()
 	if l.ParentID != nil {
 		p := *l.ParentID
 		c.ParentID = &p

@@ -3,14 +3,12 @@ package domain
 import (
 	"regexp"
 	"strings"
-	"time"
 )
 
 // MapPoint is a marker on a location's map (deprecated by Kanka in favour of maps, kept for
 // clients that still use it).
 type MapPoint struct {
-	ID             int64
-	CampaignID     int64
+	Meta
 	LocationID     int64
 	TargetEntityID *int64
 	Name           *string
@@ -19,11 +17,6 @@ type MapPoint struct {
 	Size           string
 	Icon           string
 	Shape          string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	CreatedBy      int64
-	UpdatedBy      int64
-	Version        int64
 }
 
 var (
@@ -100,4 +93,21 @@ func (p *MapPoint) Clone() *MapPoint {
 		c.Name = &n
 	}
 	return &c
+}
+
+// NewTarget is the target entity to check: set, and not the one prev (nil for a new point) had.
+func (p *MapPoint) NewTarget(prev *MapPoint) (int64, bool) {
+	if p.TargetEntityID == nil || (prev != nil && prev.TargetEntityID != nil && *prev.TargetEntityID == *p.TargetEntityID) {
+		return 0, false
+	}
+	return *p.TargetEntityID, true
+}
+
+// CheckTarget requires the target entity e (nil when missing) to be one the caller may see; a
+// hidden one is refused like a missing one.
+func CheckTarget(e *Entity, a Access) error {
+	if a.SeeEntity(e) != nil {
+		return Invalid("target_entity_id", "The selected target entity id is invalid.")
+	}
+	return nil
 }

@@ -4,13 +4,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Note is an entity note: HTML text attached to an entity, optionally pinned in a position.
 type Note struct {
-	ID         int64
-	CampaignID int64
+	Meta
 	EntityID   int64
 	Name       string
 	Entry      string // sanitised HTML
@@ -18,12 +16,10 @@ type Note struct {
 	Visibility Visibility
 	// Collapsed is Kanka's settings.collapsed: a pinned note starts collapsed.
 	Collapsed bool
-	CreatedAt time.Time
-	UpdatedAt time.Time
-	CreatedBy int64
-	UpdatedBy int64
-	Version   int64
 }
+
+// Clone copies n; Apply replaces its pointers rather than writing through them.
+func (n *Note) Clone() *Note { c := *n; return &c }
 
 // Apply merges the sent fields into n and validates the result. The entity comes from the path.
 func (n *Note) Apply(in Input) error {

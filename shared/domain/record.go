@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Fields that calendars and locations (the records that own an entity) read the same way.
@@ -63,4 +64,86 @@ func readGalleryImages(r *Reader, a Access, image, header *string) {
 			*g.dst = strings.ToLower(f.Value)
 		}
 	}
+}
+
+// Meta is what every record has: its id, its campaign and its write history.
+type Meta struct {
+	ID         int64
+	CampaignID int64
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	CreatedBy  int64
+	UpdatedBy  int64
+	// Version counts writes; every update is conditional on the version it read.
+	Version int64
+}
+
+// Base is the record's Meta, for the paths every kind of record shares (CRUD, storage).
+func (m *Meta) Base() *Meta { return m }
+
+// Record is a record kind the shared paths handle: T with its Meta and a deep copy.
+type Record[T any] interface {
+	*T
+	Base() *Meta
+	Clone() *T
+}
+
+// Owner is what the records that own an entity (calendars, locations) share.
+type Owner struct {
+	EntityID         int64
+	Name             string
+	Entry            string
+	Type             string
+	ImageURL         string
+	IsPrivate        bool
+	Tags             []int64
+	EntityImageUUID  string
+	EntityHeaderUUID string
+}
+
+// applyOwner reads the fields every owner takes. The name is required.
+func (o *Owner) applyOwner(r *Reader, a Access) {
+	if f := r.String("name", MaxNameLength); f.Set {
+		o.Name = strings.TrimSpace(f.Value)
+	}
+	if f := readEntry(r); f.Set {
+		o.Entry = f.Value
+	}
+	if f := r.String("type", MaxNameLength); f.Set {
+		o.Type = strings.TrimSpace(f.Value)
+	}
+	if f := r.IDs("tags", MaxTags); f.Set && !r.Errs.Has("tags") {
+		o.Tags = f.Value
+	}
+	if f := r.Bool("is_private"); f.Present() {
+		o.IsPrivate = f.Value
+	}
+	if f := readURL(r, "image_url"); f.Set {
+		o.ImageURL = f.Value
+	}
+	readGalleryImages(r, a, &o.EntityImageUUID, &o.EntityHeaderUUID)
+	r.Required("name", o.Name != "")
+}
+
+func (o Owner) clone() Owner {
+	o.Tags = append([]int64(nil), o.Tags...)
+	return o
+}
+
+// CheckPrivacy is the is_private rule of every record that has the flag: only an admin may make
+// a record private; keeping it private, or making it public, is anyone's who may write.
+func (a Access) CheckPrivacy(was, now bool) error {
+	if now && !was && !a.IsAdmin() {
+		return ErrForbidden
+	}
+	return nil
+}
+
+// finish ends an Apply: the field errors first, then the privacy rule (was is is_private as
+// the record was read; false for a new one).
+func finish(r *Reader, a Access, was, now bool) error {
+	if err := r.Err(); err != nil {
+		return err
+	}
+	return a.CheckPrivacy(was, now)
 }

@@ -15,199 +15,65 @@ import (
 // the same records, reminders (a body without name, answered in the reminder shape), with a
 // calendar's reminders.
 func Register(api *httpapi.API, st *store.Store) {
-	events := handlers{st: st, era: era{read: (*domain.Event).Apply, render: func(ev *domain.Event) any { return render(ev) }}}
-	reminders := handlers{st: st, era: era{read: (*domain.Event).ApplyReminder, render: func(ev *domain.Event) any { return renderReminder(ev) }}}
-	mount(api, "/entities/{entity_id}/entity_events", events)
-	mount(api, "/entities/{entity_id}/reminders", reminders)
-	api.Handle("GET", "/calendars/{id}/reminders", reminders.onCalendar)
-	api.Handle("GET", "/entities/{entity_id}/ages", events.ages)
-}
-
-func mount(api *httpapi.API, collection string, h handlers) {
-	api.Handle("GET", collection, h.list)
-	api.Handle("POST", collection, h.create)
-	api.Handle("GET", collection+"/{id}", h.show)
-	api.Handle("PUT", collection+"/{id}", h.update)
-	api.Handle("PATCH", collection+"/{id}", h.update)
-	api.Handle("DELETE", collection+"/{id}", h.delete)
+	h := handlers{st: st}
+	h.mount(api, "/entities/{entity_id}/entity_events", era{(*domain.Event).Apply, func(ev *domain.Event) any { return render(ev) }})
+	h.mount(api, "/entities/{entity_id}/reminders", era{(*domain.Event).ApplyReminder, func(ev *domain.Event) any { return renderReminder(ev) }})
+	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar)
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages)
 }
 
 // era is how one era of Kanka's API reads and answers the same events.
 type era struct {
-	read   func(ev *domain.Event, in domain.Input) error
+	read   func(ev *domain.Event, in domain.Input, e *domain.Entity, a domain.Access) (check bool, err error)
 	render func(ev *domain.Event) any
 }
 
-type handlers struct {
-	st *store.Store
-	era
+// mount declares an era's routes on collection: its list and the one CRUD path.
+func (h handlers) mount(api *httpapi.API, collection string, era era) {
+	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, era.render) })
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Event, *domain.Event, *domain.Entity]{
+		Parent:  func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
+		Visible: h.visibleEvent,
+		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *domain.Event) error {
+			return h.apply(r, era.read, in, e, next)
+		},
+		New:    func(_ *httpapi.Request, e *domain.Entity) *domain.Event { return &domain.Event{EntityID: e.ID} },
+		Create: h.st.CreateEvent, Update: h.st.UpdateEvent, Delete: h.st.DeleteEvent,
+		Render: func(_ *httpapi.Request, ev *domain.Event) (any, error) { return era.render(ev), nil },
+	})
 }
+
+type handlers struct{ st *store.Store }
 
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
 func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Event, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return nil, nil, err
-	}
-	id, err := r.PathID("id")
-	if err != nil {
-		return nil, nil, err
-	}
-	e, ev, err := h.st.GetEventAndEntity(r.Context(), r.Access.CampaignID, eid, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := r.Access.SeeEntity(e); err != nil {
-		return nil, nil, err
-	}
-	if !r.Access.CanSeeEvent(ev) {
-		return nil, nil, domain.ErrNotFound
-	}
-	return e, ev, nil
+	return httpapi.EntityRecord(r, h.st.GetEventAndEntity, r.Access.CanSeeEvent)
 }
 
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := r.VisibleEntity(h.st)
+func (h handlers) list(r *httpapi.Request, render func(*domain.Event) any) (httpapi.Reply, error) {
+	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	since, err := r.LastSync()
+	res, err := h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	page := r.Page()
-	res, err := h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, domain.ChildFilter{UpdatedAfter: since}, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	out := make([]any, len(res.Items))
-	for i := range res.Items {
-		out[i] = h.render(&res.Items[i])
-	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
+	return httpapi.Page(res, page, render), nil
 }
 
-func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
-	_, ev, err := h.visibleEvent(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(h.render(ev)), nil
-}
-
-// dateFields are the fields whose change must be checked against the calendar.
-var dateFields = []string{"calendar_id", "day", "month", "year", "recurring_periodicity", "recurring_until"}
-
-// apply merges the body into next and checks what needs the store or the caller's role: who
-// may make an event private, and the date on its calendar (the entity's own when the entity is
-// a calendar and none is named).
-func (h handlers) apply(r *httpapi.Request, in domain.Input, e *domain.Entity, prev, next *domain.Event) error {
-	if err := h.read(next, in); err != nil {
+// apply merges the body into next with the era's reader and, when its date is new, checks it
+// on its calendar.
+func (h handlers) apply(r *httpapi.Request, read func(*domain.Event, domain.Input, *domain.Entity, domain.Access) (bool, error), in domain.Input, e *domain.Entity, next *domain.Event) error {
+	check, err := read(next, in, e, r.Access)
+	if err != nil || !check {
 		return err
-	}
-	if next.IsPrivate && (prev == nil || !prev.IsPrivate) {
-		if err := r.Access.CanSetPrivate(true); err != nil {
-			return err
-		}
-	}
-	if next.CalendarID == 0 && e.Type == "calendar" {
-		next.CalendarID = e.ChildID
-	}
-	if next.CalendarID == 0 {
-		return domain.Invalid("calendar_id", "The calendar id field is required.")
-	}
-	if prev != nil && !sentAny(in, dateFields) {
-		return nil
 	}
 	cal, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, next.CalendarID)
-	if err == domain.ErrNotFound || (err == nil && !r.Access.CanSee(cal.IsPrivate)) {
-		return domain.Invalid("calendar_id", "The selected calendar id is invalid.")
-	}
-	if err != nil {
+	if err != nil && err != domain.ErrNotFound {
 		return err
 	}
-	engine, err := cal.Engine()
-	if err != nil {
-		return err
-	}
-	return next.CheckOnCalendar(engine)
-}
-
-func sentAny(in domain.Input, names []string) bool {
-	for _, n := range names {
-		if _, ok := in[n]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	e, err := r.VisibleEntity(h.st)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	ev := &domain.Event{CampaignID: r.Access.CampaignID, EntityID: e.ID, CreatedBy: r.Access.UserID}
-	if err := h.apply(r, in, e, nil, ev); err != nil {
-		return httpapi.Reply{}, err
-	}
-	if err := h.st.CreateEvent(r.Context(), ev); err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(h.render(ev)), nil
-}
-
-func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	var next domain.Event
-	err = domain.RetryConflicts(func() error {
-		e, prev, err := h.visibleEvent(r)
-		if err != nil {
-			return err
-		}
-		next = *prev
-		next.UpdatedBy = r.Access.UserID
-		if err := h.apply(r, in, e, prev, &next); err != nil {
-			return err
-		}
-		return h.st.UpdateEvent(r.Context(), prev, &next)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(h.render(&next)), nil
-}
-
-func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	var id int64
-	err := domain.RetryConflicts(func() error {
-		_, ev, err := h.visibleEvent(r)
-		if err != nil {
-			return err
-		}
-		id = ev.ID
-		return h.st.DeleteEvent(r.Context(), ev)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Deleted(id), nil
+	return next.CheckOnCalendar(cal, r.Access)
 }
 
 // ageJSON is an entity's age on one calendar.

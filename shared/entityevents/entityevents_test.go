@@ -63,7 +63,7 @@ func makeCalendar(t *testing.T, e *apitest.Env, cid int64, body map[string]any) 
 
 func makeEntity(t *testing.T, e *apitest.Env, cid int64, private bool) int64 {
 	t.Helper()
-	l := domain.Location{CampaignID: cid, Name: "Hero", IsPrivate: private, CreatedBy: e.AdminID}
+	l := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Hero", IsPrivate: private}}
 	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestDeletesCascadeToEvents(t *testing.T) {
 		}
 	}
 	// Deleting a location removes its entity's events.
-	l := domain.Location{CampaignID: f.Campaign, Name: "Doomed", CreatedBy: f.AdminID}
+	l := domain.Location{Meta: domain.Meta{CampaignID: f.Campaign, CreatedBy: f.AdminID}, Owner: domain.Owner{Name: "Doomed"}}
 	if err := f.Store.CreateLocation(ctx, &l); err != nil {
 		t.Fatal(err)
 	}

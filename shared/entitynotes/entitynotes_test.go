@@ -22,7 +22,7 @@ func register(api *httpapi.API, st *store.Store) {
 // entity makes a location and returns its entity id.
 func entity(t *testing.T, e *apitest.Env, cid int64, private bool) int64 {
 	t.Helper()
-	l := domain.Location{CampaignID: cid, Name: "Place", IsPrivate: private, CreatedBy: e.AdminID}
+	l := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Place", IsPrivate: private}}
 	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestNoteRoundTripsStayWithinBudget(t *testing.T) {
 
 func TestDeletingALocationRemovesItsEntitysNotes(t *testing.T) {
 	e := apitest.New(t, register)
-	l := domain.Location{CampaignID: e.Campaign, Name: "Doomed", CreatedBy: e.AdminID}
+	l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Doomed"}}
 	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,9 @@ func TestPostVisibilityMatrix(t *testing.T) {
 	apitest.VisibilityMatrix(t, e, apitest.Family{
 		Entity:     func(t *testing.T, cid int64) int64 { return entity(t, e, cid, false) },
 		Collection: posts,
-		Body:       func(vis string) map[string]any { return map[string]any{"name": "P " + vis, "visibility_id": visibilityIDs[vis]} },
+		Body: func(vis string) map[string]any {
+			return map[string]any{"name": "P " + vis, "visibility_id": visibilityIDs[vis]}
+		},
 		Exists: func(cid, eid, id int64) bool {
 			_, _, err := e.Store.GetNoteAndEntity(context.Background(), cid, eid, id)
 			return err == nil

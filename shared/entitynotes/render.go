@@ -15,12 +15,9 @@ type noteJSON struct {
 	Position    *int64 `json:"position"`
 	Visibility  string `json:"visibility"`
 	// VisibilityID is Kanka's number for Visibility, answered beside it (DESIGN.md 9).
-	VisibilityID int         `json:"visibility_id"`
-	Settings     any         `json:"settings"`
-	CreatedAt    domain.Time `json:"created_at"`
-	CreatedBy    int64       `json:"created_by"`
-	UpdatedAt    domain.Time `json:"updated_at"`
-	UpdatedBy    int64       `json:"updated_by"`
+	VisibilityID int `json:"visibility_id"`
+	Settings     any `json:"settings"`
+	httpapi.AuditJSON
 }
 
 // render shapes notes for the caller. The entities mentioned by all of them are read in one
@@ -42,8 +39,7 @@ func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, 
 		}
 		out[i] = noteJSON{ID: n.ID, EntityID: n.EntityID, Name: n.Name, Entry: n.Entry,
 			EntryParsed: parsed[i], Position: n.Position,
-			Visibility: string(n.Visibility), VisibilityID: n.Visibility.ID(), Settings: settings, CreatedAt: domain.Time(n.CreatedAt),
-			CreatedBy: n.CreatedBy, UpdatedAt: domain.Time(n.UpdatedAt), UpdatedBy: n.UpdatedBy}
+			Visibility: string(n.Visibility), VisibilityID: n.Visibility.ID(), Settings: settings, AuditJSON: httpapi.RenderAudit(n.Meta)}
 	}
 	return out, nil
 }

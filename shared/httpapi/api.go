@@ -72,7 +72,8 @@ type Request struct {
 type HandlerFunc func(r *Request) (Reply, error)
 
 // Handle registers fn for method and a path relative to the campaign prefix, e.g.
-// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too.
+// Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too; every other method writes,
+// so the caller's write access is checked here, before fn runs.
 func (a *API) Handle(method, path string, fn HandlerFunc) {
 	pattern := Prefix + path
 	if _, seen := a.methods[pattern]; !seen {
@@ -84,6 +85,12 @@ func (a *API) Handle(method, path string, fn HandlerFunc) {
 		if err != nil {
 			writeError(w, r, err)
 			return
+		}
+		if method != http.MethodGet {
+			if err := req.Access.CanWrite(); err != nil {
+				writeError(w, r, err)
+				return
+			}
 		}
 		reply, err := fn(req)
 		if err != nil {
@@ -240,6 +247,38 @@ func (r *Request) VisibleEntity(entities EntityReader) (*domain.Entity, error) {
 		return nil, err
 	}
 	return e, r.Access.SeeEntity(e)
+}
+
+// EntityRecord reads the record {id} of the path entity {entity_id} with get (the record and
+// its entity in one round trip); both must be visible to the caller, the record as see says.
+func EntityRecord[T any](r *Request, get func(ctx context.Context, cid, eid, id int64) (*domain.Entity, *T, error), see func(*T) bool) (*domain.Entity, *T, error) {
+	eid, err := r.PathID("entity_id")
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := r.PathID("id")
+	if err != nil {
+		return nil, nil, err
+	}
+	e, t, err := get(r.Context(), r.Access.CampaignID, eid, id)
+	if err == nil {
+		err = r.Access.SeeEntity(e)
+	}
+	if err == nil && !see(t) {
+		err = domain.ErrNotFound
+	}
+	return e, t, err
+}
+
+// EntityList reads what a list of the path entity's records takes: the visible entity, the
+// filter (lastSync) and the page.
+func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.ChildFilter, domain.PageRequest, error) {
+	e, err := r.VisibleEntity(entities)
+	if err != nil {
+		return nil, domain.ChildFilter{}, domain.PageRequest{}, err
+	}
+	since, err := r.LastSync()
+	return e, domain.ChildFilter{UpdatedAfter: since}, r.Page(), err
 }
 
 // Input decodes the write body.

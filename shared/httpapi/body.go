@@ -127,3 +127,20 @@ func (r *Request) Query() domain.Input {
 	}
 	return formInput(q)
 }
+
+// RecordFilter reads the filters every record list takes, lastSync included; more reads a
+// family's own filters with the same reader, so one 422 names every bad parameter.
+func (r *Request) RecordFilter(more ...func(rd *domain.Reader, in domain.Input)) (domain.RecordFilter, error) {
+	in := r.Query()
+	rd := domain.NewReader(in)
+	f := domain.ReadRecordFilter(rd)
+	for _, m := range more {
+		m(rd, in)
+	}
+	if err := rd.Err(); err != nil {
+		return f, err
+	}
+	t, err := r.LastSync()
+	f.UpdatedAfter = t
+	return f, err
+}

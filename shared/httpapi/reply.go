@@ -157,3 +157,12 @@ func (r *Request) LastSync() (*time.Time, error) {
 	}
 	return &t, nil
 }
+
+// Page replies one page of records, each rendered by render.
+func Page[T, J any](res domain.Page[T], page domain.PageRequest, render func(*T) J) Reply {
+	out := make([]J, len(res.Items))
+	for i := range res.Items {
+		out[i] = render(&res.Items[i])
+	}
+	return Many(out, res.Total, res.Next, page)
+}

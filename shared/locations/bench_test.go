@@ -13,7 +13,7 @@ import (
 
 func BenchmarkLocationShow(b *testing.B) {
 	e := apitest.New(b, locations.Register)
-	l := domain.Location{CampaignID: e.Campaign, Name: "Bench", Entry: "<p>text</p>", Tags: []int64{1, 2, 3}, CreatedBy: e.AdminID}
+	l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Bench", Entry: "<p>text</p>", Tags: []int64{1, 2, 3}}}
 	if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
 		b.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func BenchmarkLocationShow(b *testing.B) {
 func BenchmarkLocationListPage(b *testing.B) {
 	e := apitest.New(b, locations.Register)
 	for i := 0; i < 60; i++ {
-		l := domain.Location{CampaignID: e.Campaign, Name: fmt.Sprintf("Bench %d", i), CreatedBy: e.AdminID}
+		l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("Bench %d", i)}}
 		if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
 			b.Fatal(err)
 		}

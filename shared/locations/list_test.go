@@ -44,7 +44,7 @@ func createMany(t *testing.T, e *apitest.Env, cid int64, n int, mk func(i int) d
 func TestPaginationFollowsNextLinks(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	createMany(t, e, e.Campaign, 100, func(i int) domain.Location {
-		return domain.Location{Name: fmt.Sprintf("L%03d", i), CreatedBy: e.AdminID}
+		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("L%03d", i)}}
 	})
 	next := e.Server.URL + apitest.Path(e.Campaign, "/locations?limit=45")
 	host := strings.TrimPrefix(e.Server.URL, "http://")
@@ -132,11 +132,13 @@ func TestPaginationFollowsNextLinks(t *testing.T) {
 func TestListFilters(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	parent := int64(1)
-	createMany(t, e, e.Campaign, 1, func(int) domain.Location { return domain.Location{Name: "Root", CreatedBy: e.AdminID} })
+	createMany(t, e, e.Campaign, 1, func(int) domain.Location {
+		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Root"}}
+	})
 	fixtures := []domain.Location{
-		{Name: "Waterdeep", Type: "City", Tags: []int64{1, 2}, CreatedBy: e.AdminID, ParentID: &parent},
-		{Name: "Deepwater Isle", Type: "Island", Tags: []int64{2}, CreatedBy: e.MemberID},
-		{Name: "Secret Deep", Type: "City", Tags: []int64{1}, CreatedBy: e.AdminID, IsPrivate: true},
+		{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Waterdeep", Type: "City", Tags: []int64{1, 2}}, ParentID: &parent},
+		{Meta: domain.Meta{CreatedBy: e.MemberID}, Owner: domain.Owner{Name: "Deepwater Isle", Type: "Island", Tags: []int64{2}}},
+		{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Secret Deep", Type: "City", Tags: []int64{1}, IsPrivate: true}},
 	}
 	for i := range fixtures {
 		fixtures[i].CampaignID = e.Campaign

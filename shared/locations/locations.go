@@ -13,106 +13,60 @@ import (
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
 	api.Handle("GET", "/locations", h.list)
-	api.Handle("POST", "/locations", h.create)
-	api.Handle("GET", "/locations/{id}", h.show)
-	api.Handle("PUT", "/locations/{id}", h.update)
-	api.Handle("PATCH", "/locations/{id}", h.update)
-	api.Handle("DELETE", "/locations/{id}", h.delete)
-
+	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
+		Visible: h.visibleLocation, Apply: h.apply,
+		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
+		Render: func(r *httpapi.Request, l *domain.Location) (any, error) { return render(l, r.Access), nil },
+	})
 	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints)
-	api.Handle("POST", "/locations/{id}/map_points", h.createMapPoint)
-	api.Handle("GET", "/locations/{id}/map_points/{point_id}", h.showMapPoint)
-	api.Handle("PUT", "/locations/{id}/map_points/{point_id}", h.updateMapPoint)
-	api.Handle("PATCH", "/locations/{id}/map_points/{point_id}", h.updateMapPoint)
-	api.Handle("DELETE", "/locations/{id}/map_points/{point_id}", h.deleteMapPoint)
+	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
+		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
+		New: func(_ *httpapi.Request, l *domain.Location) *domain.MapPoint {
+			return &domain.MapPoint{LocationID: l.ID}
+		},
+		Create: st.CreateMapPoint, Update: st.UpdateMapPoint, Delete: st.DeleteMapPoint,
+		Render: func(_ *httpapi.Request, p *domain.MapPoint) (any, error) { return renderMapPoint(p), nil },
+	})
 }
 
 type handlers struct{ st *store.Store }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	f, err := parseFilter(r)
+	var parent *int64
+	rf, err := r.RecordFilter(func(rd *domain.Reader, in domain.Input) {
+		if v := rd.ID(domain.ParentField(in)); v.Present() {
+			parent = &v.Value
+		}
+	})
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
 	page := r.Page()
-	res, err := h.st.ListLocations(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
+	res, err := h.st.ListLocations(r.Context(), r.Access.CampaignID, domain.LocationFilter{RecordFilter: rf, ParentID: parent}, !r.Access.IsAdmin(), page)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out := make([]locationJSON, len(res.Items))
-	for i := range res.Items {
-		out[i] = render(&res.Items[i], r.Access)
-	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
-}
-
-func parseFilter(r *httpapi.Request) (domain.LocationFilter, error) {
-	in := r.Query()
-	rd := domain.NewReader(in)
-	f := domain.LocationFilter{RecordFilter: domain.ReadRecordFilter(rd)}
-	if v := rd.ID(domain.ParentField(in)); v.Present() {
-		f.ParentID = &v.Value
-	}
-	if err := rd.Err(); err != nil {
-		return f, err
-	}
-	t, err := r.LastSync()
-	f.UpdatedAfter = t
-	return f, err
+	return httpapi.Page(res, page, func(l *domain.Location) locationJSON { return render(l, r.Access) }), nil
 }
 
 // visibleLocation reads a location the caller may see; a hidden one is a 404 like a missing one.
-func (h handlers) visibleLocation(r *httpapi.Request) (*domain.Location, error) {
+func (h handlers) visibleLocation(r *httpapi.Request) (httpapi.None, *domain.Location, error) {
 	id, err := r.PathID("id")
 	if err != nil {
-		return nil, err
+		return httpapi.None{}, nil, err
 	}
 	l, err := h.st.GetLocation(r.Context(), r.Access.CampaignID, id)
-	if err != nil {
-		return nil, err
+	if err == nil && !r.Access.CanSee(l.IsPrivate) {
+		err = domain.ErrNotFound
 	}
-	if !r.Access.CanSee(l.IsPrivate) {
-		return nil, domain.ErrNotFound
-	}
-	return l, nil
+	return httpapi.None{}, l, err
 }
 
-func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
-	l, err := h.visibleLocation(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(render(l, r.Access)), nil
-}
-
-func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	l := &domain.Location{CampaignID: r.Access.CampaignID, CreatedBy: r.Access.UserID}
-	if err := h.apply(r, in, nil, l); err != nil {
-		return httpapi.Reply{}, err
-	}
-	if err := h.st.CreateLocation(r.Context(), l); err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(render(l, r.Access)), nil
-}
-
-// apply merges the body into next (a copy of prev, or a new location) and checks what needs
-// the store or the caller's role: the parent, and who may make a location private.
-func (h handlers) apply(r *httpapi.Request, in domain.Input, prev, next *domain.Location) error {
+// apply merges the body into next and checks what needs the store: the parent, which must be
+// visible and not make a cycle.
+func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Location) error {
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
-	}
-	if next.IsPrivate && (prev == nil || !prev.IsPrivate) {
-		if err := r.Access.CanSetPrivate(true); err != nil {
-			return err
-		}
 	}
 	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {
 		return nil
@@ -126,50 +80,4 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, prev, next *domain.
 		return err
 	}
 	return domain.CheckParent(domain.ParentField(in), next.ID, chain, r.Access)
-}
-
-func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	var next *domain.Location
-	err = domain.RetryConflicts(func() error {
-		prev, err := h.visibleLocation(r)
-		if err != nil {
-			return err
-		}
-		next = prev.Clone()
-		next.UpdatedBy = r.Access.UserID
-		if err := h.apply(r, in, prev, next); err != nil {
-			return err
-		}
-		return h.st.UpdateLocation(r.Context(), prev, next)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(render(next, r.Access)), nil
-}
-
-func (h handlers) delete(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	var id int64
-	err := domain.RetryConflicts(func() error {
-		l, err := h.visibleLocation(r)
-		if err != nil {
-			return err
-		}
-		id = l.ID
-		return h.st.DeleteLocation(r.Context(), l)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Deleted(id), nil
 }

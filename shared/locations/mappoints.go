@@ -12,35 +12,29 @@ func mapVisible(l *domain.Location, a domain.Access) bool {
 }
 
 func (h handlers) visibleMap(r *httpapi.Request) (*domain.Location, error) {
-	l, err := h.visibleLocation(r)
-	if err != nil {
-		return nil, err
+	_, l, err := h.visibleLocation(r)
+	if err == nil && !mapVisible(l, r.Access) {
+		err = domain.ErrNotFound
 	}
-	if !mapVisible(l, r.Access) {
-		return nil, domain.ErrNotFound
-	}
-	return l, nil
+	return l, err
 }
 
 // visibleMapPoint reads a point and its location in one round trip; the point must belong to
 // the location of the path.
-func (h handlers) visibleMapPoint(r *httpapi.Request) (*domain.MapPoint, error) {
+func (h handlers) visibleMapPoint(r *httpapi.Request) (*domain.Location, *domain.MapPoint, error) {
 	lid, err := r.PathID("id")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pid, err := r.PathID("point_id")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l, p, err := h.st.GetMapPointAndLocation(r.Context(), r.Access.CampaignID, lid, pid)
-	if err != nil {
-		return nil, err
+	if err == nil && !mapVisible(l, r.Access) {
+		err = domain.ErrNotFound
 	}
-	if !mapVisible(l, r.Access) {
-		return nil, domain.ErrNotFound
-	}
-	return p, nil
+	return l, p, err
 }
 
 func (h handlers) listMapPoints(r *httpapi.Request) (httpapi.Reply, error) {
@@ -53,104 +47,22 @@ func (h handlers) listMapPoints(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out := make([]mapPointJSON, len(res.Items))
-	for i := range res.Items {
-		out[i] = renderMapPoint(&res.Items[i])
-	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
+	return httpapi.Page(res, page, renderMapPoint), nil
 }
 
-func (h handlers) showMapPoint(r *httpapi.Request) (httpapi.Reply, error) {
-	p, err := h.visibleMapPoint(r)
-	if err != nil {
-		return httpapi.Reply{}, err
+// applyMapPoint merges the body into next and checks a new target entity: one of this campaign
+// that the caller may see.
+func (h handlers) applyMapPoint(r *httpapi.Request, in domain.Input, _ *domain.Location, prev, next *domain.MapPoint) error {
+	if err := next.Apply(in); err != nil {
+		return err
 	}
-	return httpapi.One(renderMapPoint(p)), nil
-}
-
-// checkTarget requires a target entity of this campaign that the caller may see; a hidden one
-// is refused like a missing one.
-func (h handlers) checkTarget(r *httpapi.Request, p *domain.MapPoint, prev *domain.MapPoint) error {
-	if p.TargetEntityID == nil || (prev != nil && prev.TargetEntityID != nil && *prev.TargetEntityID == *p.TargetEntityID) {
+	id, ok := next.NewTarget(prev)
+	if !ok {
 		return nil
 	}
-	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *p.TargetEntityID)
-	if err == domain.ErrNotFound || (err == nil && !r.Access.CanSee(e.IsPrivate)) {
-		return domain.Invalid("target_entity_id", "The selected target entity id is invalid.")
+	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, id)
+	if err != nil && err != domain.ErrNotFound {
+		return err
 	}
-	return err
-}
-
-func (h handlers) createMapPoint(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	l, err := h.visibleMap(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	p := &domain.MapPoint{CampaignID: l.CampaignID, LocationID: l.ID, CreatedBy: r.Access.UserID}
-	if err := p.Apply(in); err != nil {
-		return httpapi.Reply{}, err
-	}
-	if err := h.checkTarget(r, p, nil); err != nil {
-		return httpapi.Reply{}, err
-	}
-	if err := h.st.CreateMapPoint(r.Context(), p); err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(renderMapPoint(p)), nil
-}
-
-func (h handlers) updateMapPoint(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	var next *domain.MapPoint
-	err = domain.RetryConflicts(func() error {
-		prev, err := h.visibleMapPoint(r)
-		if err != nil {
-			return err
-		}
-		next = prev.Clone()
-		next.UpdatedBy = r.Access.UserID
-		if err := next.Apply(in); err != nil {
-			return err
-		}
-		if err := h.checkTarget(r, next, prev); err != nil {
-			return err
-		}
-		return h.st.UpdateMapPoint(r.Context(), prev, next)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.One(renderMapPoint(next)), nil
-}
-
-func (h handlers) deleteMapPoint(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	var id int64
-	err := domain.RetryConflicts(func() error {
-		p, err := h.visibleMapPoint(r)
-		if err != nil {
-			return err
-		}
-		id = p.ID
-		return h.st.DeleteMapPoint(r.Context(), p)
-	})
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Deleted(id), nil
+	return domain.CheckTarget(e, r.Access)
 }

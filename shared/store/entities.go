@@ -2,9 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
-
-	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -38,39 +35,15 @@ func (it entityItem) entity() *domain.Entity {
 
 // GetEntity reads one entity of the campaign; ErrNotFound when there is none.
 func (s *Store) GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error) {
-	var it entityItem
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(entityPrefix, eid)).Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, domain.ErrNotFound
-	}
+	e, err := getRecord(ctx, s, campaignPK(cid), recordSK(entityPrefix, eid), entityItem.entity)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
-	return it.entity(), nil
+	return *e, nil
 }
 
 // GetEntities reads the campaign's entities with the given ids in batches (one round trip for
 // up to 100); missing ones are absent from the map.
 func (s *Store) GetEntities(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Entity, error) {
-	out := map[int64]*domain.Entity{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	keys := make([]dynamo.Keyed, 0, len(ids))
-	seen := map[int64]bool{}
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			keys = append(keys, dynamo.Keys{campaignPK(cid), recordSK(entityPrefix, id)})
-		}
-	}
-	var items []entityItem
-	err := s.table.Batch("pk", "sk").Get(keys...).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, wrap(err)
-	}
-	for _, it := range items {
-		out[it.ID] = it.entity()
-	}
-	return out, nil
+	return getRecords(ctx, s, cid, entityPrefix, ids, false, func(it entityItem) (int64, *domain.Entity) { return it.ID, it.entity() })
 }

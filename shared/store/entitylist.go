@@ -20,10 +20,7 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 		l.where("'type' IN ("+strings.Join(marks, ", ")+")", args...)
 	}
 	l.recordFilter(f.RecordFilter)
-	page, err := listPage[entityItem](ctx, s, l, p)
-	out := domain.Page[domain.Entity]{Total: page.Total, Next: page.Next, Items: make([]domain.Entity, len(page.Items))}
-	for i, it := range page.Items {
-		out.Items[i] = *it.entity()
-	}
-	return out, err
+	return listPage(ctx, s, l, p, func(it entityItem) domain.Entity { return *it.entity() })
 }
+
+func (it entityItem) sortKey() string { return it.SK }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -14,12 +13,9 @@ import (
 // calendar's day view and the clean-up when a calendar is deleted. Their totals are always
 // filtered by visibility, so they are counted by query, not kept in a counter.
 type eventItem struct {
-	PK             string `dynamo:"pk"`
-	SK             string `dynamo:"sk"`
+	metaAttrs
 	GSI1PK         string `dynamo:"gsi1pk"`
 	GSI1SK         string `dynamo:"gsi1sk"`
-	ID             int64  `dynamo:"id"`
-	CampaignID     int64  `dynamo:"campaign_id"`
 	EntityID       int64  `dynamo:"entity_id"`
 	CalendarID     int64  `dynamo:"calendar_id"`
 	Name           string `dynamo:"name"`
@@ -34,33 +30,23 @@ type eventItem struct {
 	IsPrivate      bool   `dynamo:"is_private"`
 	TypeID         *int64 `dynamo:"type_id,omitempty"`
 	Visibility     string `dynamo:"visibility"`
-	CreatedAt      string `dynamo:"created_at"`
-	UpdatedAt      string `dynamo:"updated_at"`
-	CreatedBy      int64  `dynamo:"created_by"`
-	UpdatedBy      int64  `dynamo:"updated_by"`
-	Version        int64  `dynamo:"version"`
 }
 
 func toEventItem(ev *domain.Event) eventItem {
-	sk := recordSK(eventPrefix, ev.ID)
-	return eventItem{PK: entityPK(ev.CampaignID, ev.EntityID), SK: sk,
-		GSI1PK: calendarGSI(ev.CampaignID, ev.CalendarID), GSI1SK: sk,
-		ID: ev.ID, CampaignID: ev.CampaignID, EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name,
+	m := toMetaAttrs(entityPK(ev.CampaignID, ev.EntityID), recordSK(eventPrefix, ev.ID), ev.Meta)
+	return eventItem{metaAttrs: m, GSI1PK: calendarGSI(ev.CampaignID, ev.CalendarID), GSI1SK: m.SK,
+		EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name,
 		Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day, Length: ev.Length,
 		Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil, Colour: ev.Colour,
-		Comment: ev.Comment, IsPrivate: ev.IsPrivate, TypeID: ev.TypeID, Visibility: string(ev.Visibility),
-		CreatedAt: formatTime(ev.CreatedAt), UpdatedAt: formatTime(ev.UpdatedAt), CreatedBy: ev.CreatedBy,
-		UpdatedBy: ev.UpdatedBy, Version: ev.Version}
+		Comment: ev.Comment, IsPrivate: ev.IsPrivate, TypeID: ev.TypeID, Visibility: string(ev.Visibility)}
 }
 
 func (it eventItem) event() domain.Event {
 	rec, _ := calendar.ParsePeriodicity(it.Periodicity) // written by Periodicity(): always parses
-	return domain.Event{ID: it.ID, CampaignID: it.CampaignID, EntityID: it.EntityID, CalendarID: it.CalendarID,
+	return domain.Event{Meta: it.meta(), EntityID: it.EntityID, CalendarID: it.CalendarID,
 		Name: it.Name, Date: calendar.Date{Year: it.Year, Month: it.Month, Day: it.Day}, Length: it.Length,
 		Recurrence: rec, RecurringUntil: it.RecurringUntil, Colour: it.Colour, Comment: it.Comment,
-		IsPrivate: it.IsPrivate, TypeID: it.TypeID, Visibility: domain.Visibility(it.Visibility),
-		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy,
-		UpdatedBy: it.UpdatedBy, Version: it.Version}
+		IsPrivate: it.IsPrivate, TypeID: it.TypeID, Visibility: domain.Visibility(it.Visibility)}
 }
 
 func events(items []eventItem) []domain.Event {
@@ -73,40 +59,25 @@ func events(items []eventItem) []domain.Event {
 
 // GetEventAndEntity reads an event and its entity in one round trip; ErrNotFound unless both exist.
 func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Event, error) {
-	var it eventItem
-	e, found, err := s.getWithEntity(ctx, cid, eid, recordSK(eventPrefix, id), &it)
-	if err != nil {
-		return nil, nil, err
-	}
-	if e == nil || !found {
-		return nil, nil, domain.ErrNotFound
-	}
-	ev := it.event()
-	return e, &ev, nil
+	return getWithEntity(ctx, s, cid, eid, recordSK(eventPrefix, id), eventItem.event)
 }
 
 // eventList is an entity's events the caller may see: its visibility scope, and is_private for
 // admins only.
-func eventList(cid, eid int64, a domain.Access) listSpec {
+func eventList(cid, eid int64, a domain.Access, f domain.ChildFilter) listSpec {
 	l := listSpec{pk: entityPK(cid, eid), prefix: eventPrefix + "#", hidePrivate: !a.IsAdmin()}
-	anyone, own := a.VisibilityScope()
-	l.visibleTo(anyone, own, a.UserID)
+	l.childFilter(a, f)
 	return l
 }
 
 // ListEvents reads one page of an entity's events that the caller may see.
 func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.ChildFilter, p domain.PageRequest) (domain.Page[domain.Event], error) {
-	l := eventList(cid, eid, a)
-	if f.UpdatedAfter != nil {
-		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
-	}
-	page, err := listPage[eventItem](ctx, s, l, p)
-	return domain.Page[domain.Event]{Total: page.Total, Next: page.Next, Items: events(page.Items)}, err
+	return listPage(ctx, s, eventList(cid, eid, a, f), p, eventItem.event)
 }
 
 // LifeEvents reads every birth, founding and death event of an entity that the caller may see.
 func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Event, error) {
-	l := eventList(cid, eid, a)
+	l := eventList(cid, eid, a, domain.ChildFilter{})
 	l.where("'type_id' IN (?, ?, ?)", domain.EventTypeBirth, domain.EventTypeFounded, domain.EventTypeDeath)
 	var items []eventItem
 	err := l.query(s).All(ctx, &items)
@@ -132,60 +103,29 @@ func (s *Store) EventsOnCalendar(ctx context.Context, cid, calID int64) ([]domai
 // GetCalendars reads the campaign's calendars with the given ids in one batch; missing ones
 // are absent from the map.
 func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Calendar, error) {
-	out := map[int64]*domain.Calendar{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	seen := map[int64]bool{}
-	var keys []dynamo.Keyed
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			keys = append(keys, dynamo.Keys{campaignPK(cid), recordSK(calendarPrefix, id)})
-		}
-	}
-	var items []calendarItem
-	err := s.table.Batch("pk", "sk").Get(keys...).Consistent(true).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, wrap(err)
-	}
-	for _, it := range items {
+	return getRecords(ctx, s, cid, calendarPrefix, ids, true, func(it calendarItem) (int64, *domain.Calendar) {
 		c := it.calendar()
-		out[c.ID] = &c
-	}
-	return out, nil
+		return c.ID, &c
+	})
 }
 
 // checkCalendar makes a write conditional on the event's calendar still existing.
 func (s *Store) checkCalendar(ev *domain.Event) *dynamo.ConditionCheck {
-	return s.table.Check("pk", campaignPK(ev.CampaignID)).Range("sk", recordSK(calendarPrefix, ev.CalendarID)).IfExists()
+	return s.exists(campaignPK(ev.CampaignID), recordSK(calendarPrefix, ev.CalendarID))
 }
 
 // CreateEvent stores a new event, on condition that its entity and calendar still exist
 // (ErrNotFound otherwise).
 func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
-	ids, err := s.nextIDs(ctx, campaignPK(ev.CampaignID), "event")
-	if err != nil {
-		return err
-	}
-	now := s.now()
-	ev.ID, ev.Version, ev.CreatedAt, ev.UpdatedAt, ev.UpdatedBy = ids[0], 1, now, now, ev.CreatedBy
-	err = s.db.WriteTx().
-		Check(s.table.Check("pk", campaignPK(ev.CampaignID)).Range("sk", recordSK(entityPrefix, ev.EntityID)).IfExists()).
-		Check(s.checkCalendar(ev)).
-		Put(s.table.Put(toEventItem(ev)).If("attribute_not_exists(pk)")).
-		Run(ctx)
-	if wrap(err) == domain.ErrConflict {
-		return domain.ErrNotFound
-	}
-	return wrap(err)
+	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) },
+		[]*dynamo.ConditionCheck{s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)), s.checkCalendar(ev)})
 }
 
 // UpdateEvent writes next over prev if nobody wrote since prev was read; a move to another
 // calendar is also conditional on that calendar existing.
 func (s *Store) UpdateEvent(ctx context.Context, prev, next *domain.Event) error {
-	next.Version, next.UpdatedAt = prev.Version+1, s.now()
-	put := s.table.Put(toEventItem(next)).If("'version' = ?", prev.Version)
+	s.stampUpdate(&prev.Meta, &next.Meta)
+	put := s.table.Put(toEventItem(next)).If(ifVersion, prev.Version)
 	if next.CalendarID == prev.CalendarID {
 		return wrap(put.Run(ctx))
 	}
@@ -195,5 +135,5 @@ func (s *Store) UpdateEvent(ctx context.Context, prev, next *domain.Event) error
 // DeleteEvent deletes an event if nobody wrote since it was read.
 func (s *Store) DeleteEvent(ctx context.Context, ev *domain.Event) error {
 	return wrap(s.table.Delete("pk", entityPK(ev.CampaignID, ev.EntityID)).Range("sk", recordSK(eventPrefix, ev.ID)).
-		If("'version' = ?", ev.Version).Run(ctx))
+		If(ifVersion, ev.Version).Run(ctx))
 }

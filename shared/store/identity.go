@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -60,12 +59,12 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		var u userItem
-		err := s.table.Get("pk", userNamePK(name)).Range("sk", dynamo.Equal, metaSK).Consistent(true).One(ctx, &u)
+		err := s.getItem(ctx, userNamePK(name), metaSK, &u)
 		if err == nil {
 			return domain.User{ID: u.ID, Name: u.Name}, nil
 		}
-		if !errors.Is(err, dynamo.ErrNotFound) {
-			return domain.User{}, wrap(err)
+		if err != domain.ErrNotFound {
+			return domain.User{}, err
 		}
 		ids, err := s.nextIDs(ctx, globalPK, "user")
 		if err != nil {
@@ -80,8 +79,8 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		if err == nil {
 			return domain.User{ID: u.ID, Name: name}, nil
 		}
-		if wrap(err) != domain.ErrConflict { // a concurrent creator won: read theirs
-			return domain.User{}, wrap(err)
+		if err = wrap(err); err != domain.ErrConflict { // a concurrent creator won: read theirs
+			return domain.User{}, err
 		}
 	}
 	return domain.User{}, domain.ErrConflict
@@ -115,23 +114,16 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 		Put(s.table.Put(item)).
 		Put(s.table.Put(memberItem{PK: userPK(m.UserID), SK: campaignPK(m.CampaignID), CampaignID: m.CampaignID, UserID: m.UserID, Role: item.Role})).
 		Run(ctx)
-	if wrap(err) == domain.ErrConflict {
-		return domain.ErrNotFound // the campaign does not exist
-	}
-	return wrap(err)
+	return conflictIsNotFound(err) // a failed check: the campaign does not exist
 }
 
 // CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
 // consistent so that a membership change applies to the very next request. A missing campaign
 // is (nil, nil, nil); a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64) (*domain.Campaign, *domain.Membership, error) {
-	var items []dynamo.Item
-	err := s.table.Batch("pk", "sk").Get(
-		dynamo.Keys{campaignPK(cid), metaSK},
-		dynamo.Keys{campaignPK(cid), memberSK(uid)},
-	).Consistent(true).All(ctx, &items)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, nil, wrap(err)
+	items, err := s.batchGet(ctx, true, dynamo.Keys{campaignPK(cid), metaSK}, dynamo.Keys{campaignPK(cid), memberSK(uid)})
+	if err != nil {
+		return nil, nil, err
 	}
 	var c *domain.Campaign
 	var m *domain.Membership
@@ -172,12 +164,12 @@ func (s *Store) PutToken(ctx context.Context, t domain.Token) error {
 // (on AWS the authorizer's cache still answers for its TTL).
 func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
 	var it tokenItem
-	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
+	err := s.getItem(ctx, tokenPK(hash), "TOKEN", &it)
+	if err == domain.ErrNotFound {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	t := &domain.Token{Hash: hash, UserID: it.UserID, JTI: it.JTI, IssuedAt: parseTime(it.IssuedAt), Revoked: it.Revoked}
 	if it.ExpiresAt != "" {

@@ -3,12 +3,12 @@ package store
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -44,58 +44,40 @@ func (l listSpec) query(s *Store) *dynamo.Query {
 	return q
 }
 
-// listPage reads one page of l. Following a cursor costs one Query; the total costs one more
-// read, made concurrently. A page number without a cursor first walks the keys before it.
-func listPage[T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest) (domain.Page[T], error) {
-	totalc := make(chan countResult, 1)
-	go func() { n, err := l.total(ctx, s); totalc <- countResult{n, err} }()
-
-	var out domain.Page[T]
-	startSK, ok := decodeCursor(p.Cursor, l.prefix)
-	var err error
-	if !ok && p.Page > 1 {
-		startSK, ok, err = l.skip(ctx, s, (p.Page-1)*p.Limit)
-		if err != nil {
-			<-totalc
-			return out, err
+// listPage reads one page of l, each item made a record by record. Following a cursor costs one
+// Query; the total costs one more read, made concurrently. A page number without a cursor first
+// walks the keys before it.
+func listPage[I keyed, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
+	out := domain.Page[T]{Items: []T{}}
+	var g errgroup.Group
+	g.Go(func() (err error) { out.Total, err = l.total(ctx, s); return err })
+	g.Go(func() error {
+		startSK, ok := decodeCursor(p.Cursor, l.prefix)
+		if !ok && p.Page > 1 {
+			var err error
+			if startSK, ok, err = l.skip(ctx, s, (p.Page-1)*p.Limit); err != nil || !ok { // !ok: past the end
+				return err
+			}
 		}
-		if !ok { // past the end
-			out.Items = []T{}
-			tr := <-totalc
-			out.Total = tr.n
-			return out, tr.err
+		q := l.query(s).Limit(p.Limit + 1)
+		if startSK != "" {
+			q = q.StartFrom(dynamo.PagingKey{"pk": &types.AttributeValueMemberS{Value: l.pk}, "sk": &types.AttributeValueMemberS{Value: startSK}})
 		}
-	}
-	q := l.query(s).Limit(p.Limit + 1)
-	if startSK != "" {
-		q = q.StartFrom(dynamo.PagingKey{"pk": &types.AttributeValueMemberS{Value: l.pk}, "sk": &types.AttributeValueMemberS{Value: startSK}})
-	}
-	var rows []dynamo.Item
-	if err := q.All(ctx, &rows); err != nil {
-		<-totalc
-		return out, wrap(err)
-	}
-	if len(rows) > p.Limit {
-		rows = rows[:p.Limit]
-		var sk string
-		_ = dynamo.Unmarshal(rows[len(rows)-1]["sk"], &sk)
-		out.Next = encodeCursor(sk, l.prefix)
-	}
-	out.Items = make([]T, len(rows))
-	for i, r := range rows {
-		if err := dynamo.UnmarshalItem(r, &out.Items[i]); err != nil {
-			<-totalc
-			return out, err
+		var rows []I
+		if err := q.All(ctx, &rows); err != nil {
+			return wrap(err)
 		}
-	}
-	tr := <-totalc
-	out.Total = tr.n
-	return out, tr.err
-}
-
-type countResult struct {
-	n   int
-	err error
+		if len(rows) > p.Limit {
+			rows = rows[:p.Limit]
+			out.Next = encodeCursor(l.prefix, rows[len(rows)-1])
+		}
+		out.Items = make([]T, len(rows))
+		for i, r := range rows {
+			out.Items[i] = record(r)
+		}
+		return nil
+	})
+	return out, g.Wait()
 }
 
 func (l listSpec) total(ctx context.Context, s *Store) (int, error) {
@@ -104,9 +86,8 @@ func (l listSpec) total(ctx context.Context, s *Store) (int, error) {
 			N       int `dynamo:"n"`
 			Private int `dynamo:"private"`
 		}
-		err := s.table.Get("pk", l.pk).Range("sk", dynamo.Equal, l.counterSK).Consistent(true).One(ctx, &c)
-		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return 0, wrap(err)
+		if err := s.getItem(ctx, l.pk, l.counterSK, &c); err != nil && err != domain.ErrNotFound {
+			return 0, err
 		}
 		if l.hidePrivate {
 			return c.N - c.Private, nil
@@ -134,9 +115,14 @@ func (l listSpec) skip(ctx context.Context, s *Store, n int) (string, bool, erro
 }
 
 // The cursor is the id of the last item of the previous page; it means nothing outside its list.
-func encodeCursor(sk, prefix string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strings.TrimPrefix(sk, prefix)))
+func encodeCursor(prefix string, last keyed) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strings.TrimPrefix(last.sortKey(), prefix)))
 }
+
+// keyed is an item of a list: its sort key makes the cursor.
+type keyed interface{ sortKey() string }
+
+func (a metaAttrs) sortKey() string { return a.SK }
 
 func decodeCursor(c, prefix string) (string, bool) {
 	if c == "" {
@@ -175,9 +161,10 @@ func (l *listSpec) recordFilter(f domain.RecordFilter) {
 	}
 }
 
-// visibleTo narrows the list to the records the caller's visibility scope allows (see
-// domain.Access.VisibilityScope): any of `anyone`, or one of `own` created by uid.
-func (l *listSpec) visibleTo(anyone, own []domain.Visibility, uid int64) {
+// childFilter narrows a list of an entity's events or notes to the records the caller's
+// visibility scope allows (see domain.Access.VisibilityScope): any of `anyone`, or one of `own`
+// created by the caller; and to those updated after the client's lastSync.
+func (l *listSpec) childFilter(a domain.Access, f domain.ChildFilter) {
 	in := func(vs []domain.Visibility) (string, []any) {
 		marks := make([]string, len(vs))
 		args := make([]any, len(vs))
@@ -186,7 +173,11 @@ func (l *listSpec) visibleTo(anyone, own []domain.Visibility, uid int64) {
 		}
 		return "'visibility' IN (" + strings.Join(marks, ", ") + ")", args
 	}
+	anyone, own := a.VisibilityScope()
 	anyExpr, anyArgs := in(anyone)
 	ownExpr, ownArgs := in(own)
-	l.where("("+anyExpr+" OR ('created_by' = ? AND "+ownExpr+"))", append(append(anyArgs, uid), ownArgs...)...)
+	l.where("("+anyExpr+" OR ('created_by' = ? AND "+ownExpr+"))", append(append(anyArgs, a.UserID), ownArgs...)...)
+	if f.UpdatedAfter != nil {
+		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
+	}
 }

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -11,59 +9,27 @@ import (
 )
 
 const (
-	locationPrefix    = "LOCATION"
-	entityPrefix      = "ENTITY"
-	locationCounterSK = "COUNT#" + locationPrefix
+	locationPrefix = "LOCATION"
+	entityPrefix   = "ENTITY"
 )
 
 type locationItem struct {
-	PK               string  `dynamo:"pk"`
-	SK               string  `dynamo:"sk"`
-	GSI1PK           string  `dynamo:"gsi1pk,omitempty"`
-	GSI1SK           string  `dynamo:"gsi1sk,omitempty"`
-	ID               int64   `dynamo:"id"`
-	CampaignID       int64   `dynamo:"campaign_id"`
-	EntityID         int64   `dynamo:"entity_id"`
-	Name             string  `dynamo:"name"`
-	NameLC           string  `dynamo:"name_lc"`
-	Entry            string  `dynamo:"entry,omitempty"`
-	Type             string  `dynamo:"type,omitempty"`
-	ImageURL         string  `dynamo:"image_url,omitempty"`
-	IsPrivate        bool    `dynamo:"is_private"`
-	ParentID         *int64  `dynamo:"parent_location_id,omitempty"`
-	Tags             []int64 `dynamo:"tags"`
-	MapURL           string  `dynamo:"map_url,omitempty"`
-	IsMapPrivate     bool    `dynamo:"is_map_private"`
-	EntityImageUUID  string  `dynamo:"entity_image_uuid,omitempty"`
-	EntityHeaderUUID string  `dynamo:"entity_header_uuid,omitempty"`
-	CreatedAt        string  `dynamo:"created_at"`
-	UpdatedAt        string  `dynamo:"updated_at"`
-	CreatedBy        int64   `dynamo:"created_by"`
-	UpdatedBy        int64   `dynamo:"updated_by"`
-	Version          int64   `dynamo:"version"`
+	metaAttrs
+	ownerAttrs
+	GSI1PK       string `dynamo:"gsi1pk,omitempty"`
+	GSI1SK       string `dynamo:"gsi1sk,omitempty"`
+	ParentID     *int64 `dynamo:"parent_location_id,omitempty"`
+	MapURL       string `dynamo:"map_url,omitempty"`
+	IsMapPrivate bool   `dynamo:"is_map_private"`
 }
 
 func parentGSI(cid, parentID int64) string { return campaignPK(cid) + "#PARENT#" + pad(parentID) }
 
-func locationOwner(l *domain.Location) owner {
-	return owner{kind: locationPrefix, entityType: "location", cid: l.CampaignID, id: l.ID, entityID: l.EntityID,
-		name: l.Name, private: l.IsPrivate, version: l.Version, tags: l.Tags, imageURL: l.ImageURL,
-		createdAt: formatTime(l.CreatedAt), updatedAt: formatTime(l.UpdatedAt), createdBy: l.CreatedBy, updatedBy: l.UpdatedBy}
-}
+var locationKind = ownerKind{prefix: locationPrefix, entityType: "location"}
 
 func toLocationItem(l *domain.Location) locationItem {
-	it := locationItem{
-		PK: campaignPK(l.CampaignID), SK: recordSK(locationPrefix, l.ID),
-		ID: l.ID, CampaignID: l.CampaignID, EntityID: l.EntityID,
-		Name: l.Name, NameLC: strings.ToLower(l.Name), Entry: l.Entry, Type: l.Type, ImageURL: l.ImageURL,
-		IsPrivate: l.IsPrivate, ParentID: l.ParentID, Tags: l.Tags, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate,
-		EntityImageUUID: l.EntityImageUUID, EntityHeaderUUID: l.EntityHeaderUUID,
-		CreatedAt: formatTime(l.CreatedAt), UpdatedAt: formatTime(l.UpdatedAt),
-		CreatedBy: l.CreatedBy, UpdatedBy: l.UpdatedBy, Version: l.Version,
-	}
-	if it.Tags == nil {
-		it.Tags = []int64{}
-	}
+	it := locationItem{metaAttrs: toMetaAttrs(campaignPK(l.CampaignID), recordSK(locationPrefix, l.ID), l.Meta),
+		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate}
 	if l.ParentID != nil {
 		it.GSI1PK, it.GSI1SK = parentGSI(l.CampaignID, *l.ParentID), it.SK
 	}
@@ -71,27 +37,12 @@ func toLocationItem(l *domain.Location) locationItem {
 }
 
 func (it locationItem) location() domain.Location {
-	return domain.Location{
-		ID: it.ID, CampaignID: it.CampaignID, EntityID: it.EntityID, Name: it.Name, Entry: it.Entry, Type: it.Type,
-		ImageURL: it.ImageURL, IsPrivate: it.IsPrivate, ParentID: it.ParentID, Tags: it.Tags, MapURL: it.MapURL,
-		IsMapPrivate: it.IsMapPrivate, EntityImageUUID: it.EntityImageUUID, EntityHeaderUUID: it.EntityHeaderUUID,
-		CreatedAt: parseTime(it.CreatedAt), UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy,
-		UpdatedBy: it.UpdatedBy, Version: it.Version,
-	}
+	return domain.Location{Meta: it.meta(), Owner: it.owner(), ParentID: it.ParentID, MapURL: it.MapURL, IsMapPrivate: it.IsMapPrivate}
 }
 
 // GetLocation reads one location of the campaign; ErrNotFound when there is none.
 func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
-	var it locationItem
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(locationPrefix, id)).Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, domain.ErrNotFound
-	}
-	if err != nil {
-		return nil, wrap(err)
-	}
-	l := it.location()
-	return &l, nil
+	return getRecord(ctx, s, campaignPK(cid), recordSK(locationPrefix, id), locationItem.location)
 }
 
 // LocationAncestry reads the chain from location id upwards (id first), at most max links: the
@@ -104,13 +55,12 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 			IsPrivate bool   `dynamo:"is_private"`
 			ParentID  *int64 `dynamo:"parent_location_id"`
 		}
-		err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.Equal, recordSK(locationPrefix, *next)).
-			Project("id", "is_private", "parent_location_id").Consistent(true).One(ctx, &it)
-		if errors.Is(err, dynamo.ErrNotFound) {
+		err := s.getItem(ctx, campaignPK(cid), recordSK(locationPrefix, *next), &it, "id", "is_private", "parent_location_id")
+		if err == domain.ErrNotFound {
 			break
 		}
 		if err != nil {
-			return nil, wrap(err)
+			return nil, err
 		}
 		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate})
 		next = it.ParentID
@@ -120,17 +70,12 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 
 // ListLocations reads one page of the campaign's locations, ordered by id.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counterSK: locationCounterSK, hidePrivate: hidePrivate}
+	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counterSK: locationKind.counterSK(), hidePrivate: hidePrivate}
 	l.recordFilter(f.RecordFilter)
 	if f.ParentID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentID)
 	}
-	page, err := listPage[locationItem](ctx, s, l, p)
-	out := domain.Page[domain.Location]{Total: page.Total, Next: page.Next, Items: make([]domain.Location, len(page.Items))}
-	for i, it := range page.Items {
-		out.Items[i] = it.location()
-	}
-	return out, err
+	return listPage(ctx, s, l, p, locationItem.location)
 }
 
 // counterUpdate adjusts a list's exact totals inside a write transaction.
@@ -148,22 +93,13 @@ func b2i(b bool) int {
 // CreateLocation stores a new location and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
 func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
-	id, entityID, err := s.ownerIDs(ctx, l.CampaignID, "location")
-	if err != nil {
-		return err
-	}
-	now := s.now()
-	l.ID, l.EntityID, l.Version = id, entityID, 1
-	l.CreatedAt, l.UpdatedAt, l.UpdatedBy = now, now, l.CreatedBy
-	return s.createOwner(ctx, locationOwner(l), toLocationItem(l))
+	return s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) })
 }
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise). The entity and the totals follow in the same transaction.
 func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
-	next.Version = prev.Version + 1
-	next.UpdatedAt = s.now()
-	return s.updateOwner(ctx, locationOwner(prev), locationOwner(next), toLocationItem(next))
+	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) })
 }
 
 // DeleteLocation deletes a location and what hangs from it. Cascades run first and are
@@ -171,15 +107,10 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 // delete that fails half-way is finished by retrying it; the location, its entity and the total
 // then go in one transaction conditional on the version read.
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	err := concurrently(
+	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner,
 		func() error { return s.orphanChildren(ctx, l) },
-		func() error { return s.deletePartition(ctx, childPK(l.CampaignID, locationPrefix, l.ID)) },
-		func() error { return s.deletePartition(ctx, childPK(l.CampaignID, entityPrefix, l.EntityID)) },
-	)
-	if err != nil {
-		return err
-	}
-	return s.deleteOwner(ctx, locationOwner(l))
+		func() error { return s.deletePartition(ctx, mapPointsPK(l.CampaignID, l.ID)) },
+		func() error { return s.deletePartition(ctx, entityPK(l.CampaignID, l.EntityID)) })
 }
 
 // orphanChildren makes the children of l roots, as Kanka does, found through the parent index.
@@ -213,15 +144,9 @@ func (s *Store) deletePartition(ctx context.Context, pk string) error {
 	if err := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).All(ctx, &keys); err != nil {
 		return wrap(err)
 	}
-	for start := 0; start < len(keys); start += 25 {
-		end := min(start+25, len(keys))
-		batch := make([]dynamo.Keyed, 0, end-start)
-		for _, k := range keys[start:end] {
-			batch = append(batch, dynamo.Keys{k.PK, k.SK})
-		}
-		if _, err := s.table.Batch("pk", "sk").Write().Delete(batch...).Run(ctx); err != nil {
-			return wrap(err)
-		}
+	batch := make([]dynamo.Keyed, len(keys))
+	for i, k := range keys {
+		batch[i] = dynamo.Keys{k.PK, k.SK}
 	}
-	return nil
+	return s.deleteKeys(ctx, batch)
 }

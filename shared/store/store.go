@@ -200,19 +200,3 @@ func Open(ctx context.Context, c Config, tweak ...func(*aws.Config)) (*Store, er
 	}
 	return New(cfg, c.TableName), nil
 }
-
-// concurrently runs independent storage steps at once (one round trip of latency, not n) and
-// returns the first error.
-func concurrently(steps ...func() error) error {
-	errs := make(chan error, len(steps))
-	for _, step := range steps {
-		go func() { errs <- step() }()
-	}
-	var first error
-	for range steps {
-		if err := <-errs; err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}

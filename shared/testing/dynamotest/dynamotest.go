@@ -78,6 +78,15 @@ func moduleRoot() (string, error) {
 	}
 }
 
+// Endpoint is DynamoDB Local's URL, e.g. for a faultproxy in front of it.
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	if endpoint == "" {
+		t.Fatal("dynamotest: no DynamoDB Local endpoint; call dynamotest.Main from TestMain")
+	}
+	return endpoint
+}
+
 // NewStore returns a store on a new table of its own, so tests never see each other's data.
 func NewStore(t testing.TB, tweak ...func(*aws.Config)) (*store.Store, store.Config) {
 	t.Helper()

@@ -1,0 +1,207 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// The one path of every record kind: the attributes all items share, and the reads and writes
+// that differ only by item type. Each wraps its SDK error once, so an outage is logged once.
+
+// metaAttrs are the key and the domain.Meta of every record item.
+type metaAttrs struct {
+	PK         string `dynamo:"pk"`
+	SK         string `dynamo:"sk"`
+	ID         int64  `dynamo:"id"`
+	CampaignID int64  `dynamo:"campaign_id"`
+	CreatedAt  string `dynamo:"created_at"`
+	UpdatedAt  string `dynamo:"updated_at"`
+	CreatedBy  int64  `dynamo:"created_by"`
+	UpdatedBy  int64  `dynamo:"updated_by"`
+	Version    int64  `dynamo:"version"`
+}
+
+func toMetaAttrs(pk, sk string, m domain.Meta) metaAttrs {
+	return metaAttrs{PK: pk, SK: sk, ID: m.ID, CampaignID: m.CampaignID, CreatedAt: formatTime(m.CreatedAt),
+		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy, Version: m.Version}
+}
+
+func (a metaAttrs) meta() domain.Meta {
+	return domain.Meta{ID: a.ID, CampaignID: a.CampaignID, CreatedAt: parseTime(a.CreatedAt),
+		UpdatedAt: parseTime(a.UpdatedAt), CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy, Version: a.Version}
+}
+
+// ownerAttrs are the domain.Owner of a calendar or location item.
+type ownerAttrs struct {
+	EntityID         int64   `dynamo:"entity_id"`
+	Name             string  `dynamo:"name"`
+	NameLC           string  `dynamo:"name_lc"`
+	Entry            string  `dynamo:"entry,omitempty"`
+	Type             string  `dynamo:"type,omitempty"`
+	ImageURL         string  `dynamo:"image_url,omitempty"`
+	IsPrivate        bool    `dynamo:"is_private"`
+	Tags             []int64 `dynamo:"tags"`
+	EntityImageUUID  string  `dynamo:"entity_image_uuid,omitempty"`
+	EntityHeaderUUID string  `dynamo:"entity_header_uuid,omitempty"`
+}
+
+func toOwnerAttrs(o domain.Owner) ownerAttrs {
+	if o.Tags == nil {
+		o.Tags = []int64{}
+	}
+	return ownerAttrs{EntityID: o.EntityID, Name: o.Name, NameLC: strings.ToLower(o.Name), Entry: o.Entry, Type: o.Type,
+		ImageURL: o.ImageURL, IsPrivate: o.IsPrivate, Tags: o.Tags, EntityImageUUID: o.EntityImageUUID,
+		EntityHeaderUUID: o.EntityHeaderUUID}
+}
+
+func (a ownerAttrs) owner() domain.Owner {
+	return domain.Owner{EntityID: a.EntityID, Name: a.Name, Entry: a.Entry, Type: a.Type, ImageURL: a.ImageURL,
+		IsPrivate: a.IsPrivate, Tags: a.Tags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID}
+}
+
+// getItem reads the item (pk, sk) into out, strongly consistent; ErrNotFound when there is none.
+func (s *Store) getItem(ctx context.Context, pk, sk string, out any, project ...string) error {
+	q := s.table.Get("pk", pk).Range("sk", dynamo.Equal, sk).Consistent(true)
+	if len(project) > 0 {
+		q = q.Project(project...)
+	}
+	err := q.One(ctx, out)
+	if errors.Is(err, dynamo.ErrNotFound) {
+		return domain.ErrNotFound
+	}
+	return wrap(err)
+}
+
+// getRecord reads one record through its item type I.
+func getRecord[I any, T any](ctx context.Context, s *Store, pk, sk string, record func(I) T) (*T, error) {
+	var it I
+	if err := s.getItem(ctx, pk, sk, &it); err != nil {
+		return nil, err
+	}
+	t := record(it)
+	return &t, nil
+}
+
+// batchGet reads items by key in one BatchGetItem per 100 keys; missing ones are absent.
+func (s *Store) batchGet(ctx context.Context, consistent bool, keys ...dynamo.Keyed) ([]dynamo.Item, error) {
+	var items []dynamo.Item
+	if len(keys) == 0 {
+		return items, nil
+	}
+	err := s.table.Batch("pk", "sk").Get(keys...).Consistent(consistent).All(ctx, &items)
+	if errors.Is(err, dynamo.ErrNotFound) {
+		err = nil
+	}
+	return items, wrap(err)
+}
+
+// getRecords reads the campaign records of kind prefix with the given ids (each read once),
+// keyed by id; missing ones are absent from the map.
+func getRecords[I any, T any](ctx context.Context, s *Store, cid int64, prefix string, ids []int64, consistent bool, record func(I) (int64, *T)) (map[int64]*T, error) {
+	seen := map[int64]bool{}
+	var keys []dynamo.Keyed
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			keys = append(keys, dynamo.Keys{campaignPK(cid), recordSK(prefix, id)})
+		}
+	}
+	items, err := s.batchGet(ctx, consistent, keys...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]*T, len(items))
+	for _, raw := range items {
+		var it I
+		if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+			return nil, err
+		}
+		id, t := record(it)
+		out[id] = t
+	}
+	return out, nil
+}
+
+// getPair reads a parent item and a record of its partition in one BatchGetItem, told apart by
+// sort key; ErrNotFound unless both exist.
+func (s *Store) getPair(ctx context.Context, parent, rec dynamo.Keys, parentOut, recOut any) error {
+	items, err := s.batchGet(ctx, true, parent, rec)
+	if err != nil {
+		return err
+	}
+	if len(items) < 2 {
+		return domain.ErrNotFound
+	}
+	for _, it := range items {
+		var sk string
+		_ = dynamo.Unmarshal(it["sk"], &sk)
+		out := recOut
+		if sk == parent[1] {
+			out = parentOut
+		}
+		if err := dynamo.UnmarshalItem(it, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteKeys deletes items by key, 25 a BatchWriteItem: plain, idempotent deletes.
+func (s *Store) deleteKeys(ctx context.Context, keys []dynamo.Keyed) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	_, err := s.table.Batch("pk", "sk").Write().Delete(keys...).Run(ctx)
+	return wrap(err)
+}
+
+// stamp sets the write history of a new record (id given) or of next, written over prev.
+func (s *Store) stampNew(m *domain.Meta, id int64) {
+	now := s.now()
+	m.ID, m.Version, m.CreatedAt, m.UpdatedAt, m.UpdatedBy = id, 1, now, now, m.CreatedBy
+}
+
+func (s *Store) stampUpdate(prev, next *domain.Meta) {
+	next.Version, next.UpdatedAt = prev.Version+1, s.now()
+}
+
+// ifVersion makes a write conditional on the version read.
+const ifVersion = "'version' = ?"
+
+// createChild stores a new record of a parent's partition, its id from the campaign's sequence,
+// in one transaction with checks (that its parents still exist) and updates (its counters): a
+// failed check means a parent is gone, ErrNotFound.
+func (s *Store) createChild(ctx context.Context, m *domain.Meta, sequence string, item func() any, checks []*dynamo.ConditionCheck, updates ...*dynamo.Update) error {
+	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), sequence)
+	if err != nil {
+		return err
+	}
+	s.stampNew(m, ids[0])
+	tx := s.db.WriteTx()
+	for _, c := range checks {
+		tx = tx.Check(c)
+	}
+	tx = tx.Put(s.table.Put(item()).If("attribute_not_exists(pk)"))
+	for _, u := range updates {
+		tx = tx.Update(u)
+	}
+	return conflictIsNotFound(tx.Run(ctx))
+}
+
+// conflictIsNotFound wraps err, a write whose failed condition means a record is gone.
+func conflictIsNotFound(err error) error {
+	if err = wrap(err); err == domain.ErrConflict {
+		return domain.ErrNotFound
+	}
+	return err
+}
+
+// exists is a transaction's check that the record (pk, sk) still exists.
+func (s *Store) exists(pk, sk string) *dynamo.ConditionCheck {
+	return s.table.Check("pk", pk).Range("sk", sk).IfExists()
+}
