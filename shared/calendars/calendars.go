@@ -21,7 +21,9 @@ func Register(api *httpapi.API, st *store.Store) {
 			return next.Apply(in, r.Access)
 		},
 		Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
-		Render: func(_ *httpapi.Request, c *domain.Calendar) (any, error) { return render(c), nil },
+		Render: func(r *httpapi.Request, c *domain.Calendar) (any, error) {
+			return httpapi.OwnerRender(r, st, render(c), ownerOf)
+		},
 	}
 	api.Handle("GET", "/calendars", h.list)
 	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)
@@ -45,7 +47,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Page(res, page, render), nil
+	return httpapi.OwnerPage(r, h.st, res, page, render, ownerOf)
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.

@@ -25,10 +25,44 @@ func (r *Request) ParseEntries(st EntityBatchReader, entries []string) ([]string
 	return out, nil
 }
 
-// Parsed is Kanka's entry_parsed of a record that owns an entity: null when the entry is empty.
-func Parsed(parsed string) *string {
-	if parsed == "" {
-		return nil
+// ParseOwners fills the entry_parsed of rendered calendars and locations, null when the entry is
+// empty (as Kanka answers), with the mentions of all of them resolved by one batched read.
+func (r *Request) ParseOwners(st EntityBatchReader, owners ...*OwnerJSON) error {
+	entries := make([]string, len(owners))
+	for i, o := range owners {
+		entries[i] = o.Entry
 	}
-	return &parsed
+	parsed, err := r.ParseEntries(st, entries)
+	if err != nil {
+		return err
+	}
+	for i, o := range owners {
+		o.EntryParsed = nil
+		if parsed[i] != "" {
+			o.EntryParsed = &parsed[i]
+		}
+	}
+	return nil
+}
+
+// OwnerPage is Page for records that own an entity: their entry_parsed is filled too.
+func OwnerPage[T, J any](r *Request, st EntityBatchReader, res domain.Page[T], page domain.PageRequest, render func(*T) J, owner func(*J) *OwnerJSON) (Reply, error) {
+	out := make([]J, len(res.Items))
+	owners := make([]*OwnerJSON, len(res.Items))
+	for i := range res.Items {
+		out[i] = render(&res.Items[i])
+		owners[i] = owner(&out[i])
+	}
+	if err := r.ParseOwners(st, owners...); err != nil {
+		return Reply{}, err
+	}
+	return Many(out, res.Total, res.Next, page), nil
+}
+
+// OwnerRender renders one calendar or location with its entry_parsed.
+func OwnerRender[J any](r *Request, st EntityBatchReader, j J, owner func(*J) *OwnerJSON) (any, error) {
+	if err := r.ParseOwners(st, owner(&j)); err != nil {
+		return nil, err
+	}
+	return j, nil
 }

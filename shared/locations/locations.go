@@ -16,7 +16,9 @@ func Register(api *httpapi.API, st *store.Store) {
 	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
 		Visible: h.visibleLocation, Apply: h.apply,
 		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
-		Render: func(r *httpapi.Request, l *domain.Location) (any, error) { return render(l, r.Access), nil },
+		Render: func(r *httpapi.Request, l *domain.Location) (any, error) {
+			return httpapi.OwnerRender(r, st, render(l, r.Access), ownerOf)
+		},
 	})
 	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints)
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
@@ -46,7 +48,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Page(res, page, func(l *domain.Location) locationJSON { return render(l, r.Access) }), nil
+	return httpapi.OwnerPage(r, h.st, res, page, func(l *domain.Location) locationJSON { return render(l, r.Access) }, ownerOf)
 }
 
 // visibleLocation reads a location the caller may see; a hidden one is a 404 like a missing one.
