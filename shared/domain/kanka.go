@@ -1,6 +1,9 @@
 package domain
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Kanka today (DESIGN.md section 9): what the current Kanka API calls things, beside the spec's
 // 2022 names. The records are the same; only their spelling differs.
@@ -36,9 +39,27 @@ type EntityFilter struct {
 func ReadEntityFilter(rd *Reader) EntityFilter {
 	f := EntityFilter{RecordFilter: ReadRecordFilter(rd)}
 	f.Type = nil
-	if v := rd.String("types", 1000); v.Present() {
-		for _, t := range strings.Split(v.Value, ",") {
-			if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+	// A repeated `types` (the Foundry importer appends its query to every next link) or
+	// `types[]` is a list: its lists add up.
+	var lists []string
+	switch raw, _, _ := rd.raw("types"); x := raw.(type) {
+	case nil:
+	case string:
+		lists = []string{x}
+	case []string: // a query's values
+		lists = x
+	case []any: // a JSON body's
+		for _, v := range x {
+			if s, ok := v.(string); ok {
+				lists = append(lists, s)
+			}
+		}
+	default:
+		rd.fail("types", "The :attribute must be a comma-separated list of entity types.")
+	}
+	for _, l := range lists {
+		for _, t := range strings.Split(l, ",") {
+			if t = strings.ToLower(strings.TrimSpace(t)); t != "" && !slices.Contains(f.Types, t) {
 				f.Types = append(f.Types, t)
 			}
 		}
