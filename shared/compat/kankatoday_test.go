@@ -34,7 +34,7 @@ func register(api *httpapi.API, st *store.Store) {
 type world struct {
 	*apitest.Env
 	locations, calendars map[string]map[string]any // by name, as created
-	entityIDs            []int64                    // every entity the member may see, ascending
+	entityIDs            []int64                   // every entity the member may see, ascending
 }
 
 func calendarBody(name string) map[string]any {
