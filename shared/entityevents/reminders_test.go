@@ -262,3 +262,24 @@ func TestReminderRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+// TestAgesCountFromAFounding: a founding (type_id 5) is a birth for ages (DESIGN.md 9).
+func TestAgesCountFromAFounding(t *testing.T) {
+	f := newFixture(t)
+	// The calendar's current date is 100-2-10: founded on 60-2-11, the town is 39.
+	f.Do("POST", remindersOf(f.Campaign, f.entity), f.Admin, map[string]any{"calendar_id": f.cal, "type_id": 5, "day": 11, "month": 2, "year": 60})
+	r := f.Do("GET", apitest.Path(f.Campaign, fmt.Sprintf("/entities/%d/ages", f.entity)), f.Member, nil)
+	if r.Status != 200 || len(r.List()) != 1 {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	a := r.List()[0].(map[string]any)
+	if a["birth"] != "60-2-11" || a["age"] != float64(39) || a["death"] != nil {
+		t.Errorf("age from a founding = %v", a)
+	}
+	// A calendar date (type 4) is no birth.
+	other := makeEntity(t, f.Env, f.Campaign, false)
+	f.Do("POST", remindersOf(f.Campaign, other), f.Admin, map[string]any{"calendar_id": f.cal, "type_id": 4, "day": 1, "month": 1, "year": 1})
+	if r := f.Do("GET", apitest.Path(f.Campaign, fmt.Sprintf("/entities/%d/ages", other)), f.Member, nil); r.Status != 200 || len(r.List()) != 0 {
+		t.Errorf("ages from a calendar date: %d %s", r.Status, r.Raw)
+	}
+}
