@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,10 +31,13 @@ func seedEntity(t *testing.T, st *store.Store) {
 	}
 }
 
-// entitiesReplay replays every CalendarsFunction, EntityEventsFunction and EntityNotesFunction
-// event in the order a client would send them: a calendar, its date moved, an event of the
-// town on it and the town's age, the calendar's day view, a note on the town, then deletes.
-var entitiesReplay = []replayStep{
+// entitiesReplay replays every CalendarsFunction, EntityEventsFunction, EntityNotesFunction and
+// EntitiesFunction event in the order a client would send them: a calendar, its date moved, the
+// campaign's entities, an event of the town on it and the town's age, the calendar's day view,
+// the event as a reminder, a note on the town and the note as a post, then deletes.
+var entitiesReplay = slices.Concat(calendarSteps, kankaEntitySteps, eventSteps, kankaReminderSteps, noteSteps, kankaPostSteps, deleteSteps)
+
+var calendarSteps = []replayStep{
 	{"calendars-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created calendar", r.data(), map[string]any{
 			"id": 1, "entity_id": calendarEntity, "name": "Coastal Reckoning", "type": "Lunisolar", "date": "1201-4-12",
@@ -108,7 +112,9 @@ var entitiesReplay = []replayStep{
 			t.Errorf("stored date after retreating 3 days = %s, want 1201-5-2", c.Date)
 		}
 	}},
+}
 
+var eventSteps = []replayStep{
 	{"entity-events-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created event", r.data(), map[string]any{
 			"id": 1, "entity_id": townEntity, "calendar_id": 1, "name": "Founding of Saltmarsh", "date": "1150-2-3",
@@ -202,7 +208,9 @@ var entitiesReplay = []replayStep{
 		}
 	}},
 	{"calendars-days-head.json", nil},
+}
 
+var noteSteps = []replayStep{
 	{"entity-notes-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created note", r.data(), map[string]any{
 			"id": 1, "entity_id": townEntity, "name": "Harbour rumours", "visibility": "all", "position": 1,
@@ -248,6 +256,9 @@ var entitiesReplay = []replayStep{
 			t.Errorf("stored note = %+v", n)
 		}
 	}},
+}
+
+var deleteSteps = []replayStep{
 	{"entity-notes-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted note", r.data(), map[string]any{"id": 1, "deleted": true})
 		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, domain.ErrNotFound) {

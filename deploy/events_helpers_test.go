@@ -15,6 +15,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -35,6 +36,7 @@ var functionHandlers = map[string]func(st *store.Store) lambdaHandler{
 	"CalendarsFunction":    familyHandler(calendars.Register),
 	"EntityEventsFunction": familyHandler(entityevents.Register),
 	"EntityNotesFunction":  familyHandler(entitynotes.Register),
+	"EntitiesFunction":     familyHandler(entities.Register),
 }
 
 // familyHandler is what a family's main builds at cold start: the shared API with the

@@ -338,6 +338,7 @@ func TestEventWithoutAuthorizerUserIsUnauthenticated(t *testing.T) {
 		"CalendarsFunction":    "calendars-list.json",
 		"EntityEventsFunction": "entity-events-list.json",
 		"EntityNotesFunction":  "entity-notes-list.json",
+		"EntitiesFunction":     "entities-list.json",
 	} {
 		h := functionHandlers[fn](st)
 		for _, c := range []struct {

@@ -76,6 +76,30 @@ var contractRoutes = map[route]string{
 	{"PUT", prefix + "/entities/{entity_id}/entity_notes/{id}"}:    "EntityNotesFunction",
 	{"PATCH", prefix + "/entities/{entity_id}/entity_notes/{id}"}:  "EntityNotesFunction",
 	{"DELETE", prefix + "/entities/{entity_id}/entity_notes/{id}"}: "EntityNotesFunction",
+
+	// Kanka today (DESIGN.md 9): the same records under their current names, and entities.
+	{"GET", prefix + "/entities/{entity_id}/posts"}:             "EntityNotesFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/posts"}:            "EntityNotesFunction",
+	{"POST", prefix + "/entities/{entity_id}/posts"}:            "EntityNotesFunction",
+	{"GET", prefix + "/entities/{entity_id}/posts/{id}"}:        "EntityNotesFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/posts/{id}"}:       "EntityNotesFunction",
+	{"PUT", prefix + "/entities/{entity_id}/posts/{id}"}:        "EntityNotesFunction",
+	{"PATCH", prefix + "/entities/{entity_id}/posts/{id}"}:      "EntityNotesFunction",
+	{"DELETE", prefix + "/entities/{entity_id}/posts/{id}"}:     "EntityNotesFunction",
+	{"GET", prefix + "/entities/{entity_id}/reminders"}:         "EntityEventsFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/reminders"}:        "EntityEventsFunction",
+	{"POST", prefix + "/entities/{entity_id}/reminders"}:        "EntityEventsFunction",
+	{"GET", prefix + "/entities/{entity_id}/reminders/{id}"}:    "EntityEventsFunction",
+	{"HEAD", prefix + "/entities/{entity_id}/reminders/{id}"}:   "EntityEventsFunction",
+	{"PUT", prefix + "/entities/{entity_id}/reminders/{id}"}:    "EntityEventsFunction",
+	{"PATCH", prefix + "/entities/{entity_id}/reminders/{id}"}:  "EntityEventsFunction",
+	{"DELETE", prefix + "/entities/{entity_id}/reminders/{id}"}: "EntityEventsFunction",
+	{"GET", prefix + "/calendars/{id}/reminders"}:               "EntityEventsFunction",
+	{"HEAD", prefix + "/calendars/{id}/reminders"}:              "EntityEventsFunction",
+	{"GET", prefix + "/entities"}:                               "EntitiesFunction",
+	{"HEAD", prefix + "/entities"}:                              "EntitiesFunction",
+	{"GET", prefix + "/entities/{entity_id}"}:                   "EntitiesFunction",
+	{"HEAD", prefix + "/entities/{entity_id}"}:                  "EntitiesFunction",
 }
 
 // functionPackages maps each function of the template to the Go package it is built from.
@@ -85,6 +109,7 @@ var functionPackages = map[string]string{
 	"CalendarsFunction":    "functions/calendars",
 	"EntityEventsFunction": "functions/entity-events",
 	"EntityNotesFunction":  "functions/entity-notes",
+	"EntitiesFunction":     "functions/entities",
 }
 
 func TestTemplateRoutesReachTheirFunctions(t *testing.T) {
@@ -395,7 +420,7 @@ var wantActions = map[string][]string{
 		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
 	// Events and notes are written on condition that their entity (and an event's calendar)
-	// exists; they never batch-write and read no index.
+	// exists; they never batch-write. Events read the calendar index (a calendar's reminders).
 	"EntityEventsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:DescribeTable",
 		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
@@ -404,6 +429,8 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:DescribeTable",
 		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
+	// Kanka's entities endpoint only reads.
+	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:Query"},
 }
 
 // grantedActions are the actions a function's inline policies allow on the table.

@@ -22,7 +22,15 @@ func Register(api *httpapi.API, st *store.Store) {
 			return next.Apply(in, r.Access)
 		},
 		Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
-		Render: h.renderOne,
+		Render: func(r *httpapi.Request, c *domain.Calendar) (any, error) {
+			arrays, err := related.ByID(r, st, related.Calendars([]domain.Calendar{*c}))
+			if err != nil {
+				return nil, err
+			}
+			j := render(c)
+			j.Arrays = arrays[c.ID]
+			return httpapi.OwnerRender(r, st, j, ownerOf)
+		},
 	}
 	api.Handle("GET", "/calendars", h.list)
 	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)
@@ -46,19 +54,15 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out := make([]calendarJSON, len(res.Items))
-	for i := range res.Items {
-		out[i] = render(&res.Items[i])
+	arrays, err := related.ByID(r, h.st, related.Calendars(res.Items))
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
-	err = related.Attach(r, h.st, related.Calendars(res.Items), func(i int, a *related.Arrays) { out[i].Arrays = a })
-	return httpapi.Many(out, res.Total, res.Next, page), err
-}
-
-// renderOne renders a calendar read or written, with the related arrays when asked.
-func (h handlers) renderOne(r *httpapi.Request, c *domain.Calendar) (any, error) {
-	out := render(c)
-	err := related.Attach(r, h.st, related.Calendars([]domain.Calendar{*c}), func(_ int, a *related.Arrays) { out.Arrays = a })
-	return out, err
+	return httpapi.OwnerPage(r, h.st, res, page, func(c *domain.Calendar) calendarJSON {
+		j := render(c)
+		j.Arrays = arrays[c.ID]
+		return j
+	}, ownerOf)
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.

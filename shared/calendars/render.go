@@ -55,6 +55,8 @@ type epochJSON struct {
 	Name string `json:"name"`
 }
 
+func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
+
 func render(c *domain.Calendar) calendarJSON {
 	j := calendarJSON{
 		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,

@@ -1,5 +1,7 @@
 package domain
 
+import "time"
+
 // Entity is the record every calendar and location owns: the parent of entity events and notes,
 // and the target of mentions and map points. It mirrors its child's name and privacy.
 type Entity struct {
@@ -9,6 +11,13 @@ type Entity struct {
 	ChildID    int64
 	Name       string
 	IsPrivate  bool
+	// What Kanka's entities endpoint shows of the record, mirrored from it on every write.
+	Tags      []int64
+	ImageURL  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	CreatedBy int64
+	UpdatedBy int64
 }
 
 // SeeEntity returns ErrNotFound unless the entity exists and the caller may see it: events and

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -186,4 +187,53 @@ func (t Term) Match(value string) bool {
 		return v == ""
 	}
 	return strings.Contains(v, t.Value)
+}
+
+// Filtered is what a filter compares of a record, for the lists filtered in memory (a
+// calendar's reminders) rather than by the store.
+type Filtered struct {
+	Name, Type           string
+	IsPrivate            bool
+	Tags                 []int64
+	CreatedBy, UpdatedBy int64
+	UpdatedAt            time.Time
+	ParentLocationID     *int64
+}
+
+// Match applies f to x as the store's translation does.
+func (f Filter) Match(x Filtered) bool {
+	for _, t := range f.Name {
+		if !t.Match(x.Name) {
+			return false
+		}
+	}
+	for _, t := range f.Type {
+		if !t.Match(x.Type) {
+			return false
+		}
+	}
+	has := func(tag int64) bool { return slices.Contains(x.Tags, tag) }
+	switch {
+	case f.None,
+		f.IsPrivate != nil && *f.IsPrivate != x.IsPrivate,
+		f.TagsMatch == TagsNone && len(x.Tags) > 0,
+		f.TagsMatch == TagsAny && len(f.Tags) > 0 && !slices.ContainsFunc(f.Tags, has),
+		f.TagsMatch == TagsExclude && slices.ContainsFunc(f.Tags, has),
+		f.TagsMatch == TagsAll && !all(f.Tags, has),
+		f.CreatedBy != nil && *f.CreatedBy != x.CreatedBy,
+		f.UpdatedBy != nil && *f.UpdatedBy != x.UpdatedBy,
+		f.UpdatedAfter != nil && !x.UpdatedAt.After(*f.UpdatedAfter),
+		f.ParentLocationID != nil && (x.ParentLocationID == nil || *x.ParentLocationID != *f.ParentLocationID):
+		return false
+	}
+	return true
+}
+
+func all[T any](xs []T, ok func(T) bool) bool {
+	for _, x := range xs {
+		if !ok(x) {
+			return false
+		}
+	}
+	return true
 }

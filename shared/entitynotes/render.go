@@ -1,10 +1,6 @@
 package entitynotes
 
 import (
-	"html"
-	"strconv"
-	"strings"
-
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -18,20 +14,20 @@ type noteJSON struct {
 	EntryParsed string `json:"entry_parsed"`
 	Position    *int64 `json:"position"`
 	Visibility  string `json:"visibility"`
-	Settings    any    `json:"settings"`
+	// VisibilityID is Kanka's number for Visibility, answered beside it (DESIGN.md 9).
+	VisibilityID int `json:"visibility_id"`
+	Settings     any `json:"settings"`
 	httpapi.AuditJSON
 }
 
 // render shapes notes for the caller. The entities mentioned by all of them are read in one
 // batch, whatever the number of mentions.
 func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, error) {
-	var ids []int64
-	for _, n := range notes {
-		for _, m := range domain.Mentions(n.Entry) {
-			ids = append(ids, m.EntityID)
-		}
+	entries := make([]string, len(notes))
+	for i, n := range notes {
+		entries[i] = n.Entry
 	}
-	entities, err := h.st.GetEntities(r.Context(), r.Access.CampaignID, ids)
+	parsed, err := r.ParseEntries(h.st, entries)
 	if err != nil {
 		return nil, err
 	}
@@ -42,46 +38,8 @@ func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, 
 			settings = map[string]int{"collapsed": 1}
 		}
 		out[i] = noteJSON{ID: n.ID, EntityID: n.EntityID, Name: n.Name, Entry: n.Entry,
-			EntryParsed: parseMentions(n.Entry, entities, r.Access), Position: n.Position,
-			Visibility: string(n.Visibility), Settings: settings, AuditJSON: httpapi.RenderAudit(n.Meta)}
+			EntryParsed: parsed[i], Position: n.Position,
+			Visibility: string(n.Visibility), VisibilityID: n.Visibility.ID(), Settings: settings, AuditJSON: httpapi.RenderAudit(n.Meta)}
 	}
 	return out, nil
-}
-
-// parseMentions turns [type:id] and [type:id|text] into links to the campaign's entities the
-// caller may see; any other mention becomes an "Unknown" marker, hidden entities included so
-// that a mention reveals nothing.
-func parseMentions(entry string, entities map[int64]*domain.Entity, a domain.Access) string {
-	mentions := domain.Mentions(entry)
-	if len(mentions) == 0 {
-		return entry
-	}
-	var b strings.Builder
-	last := 0
-	for _, m := range mentions {
-		b.WriteString(entry[last:m.Start])
-		last = m.End
-		e := entities[m.EntityID]
-		if e == nil || !a.CanSee(e.IsPrivate) {
-			b.WriteString(`<span class="entity-mention-unknown">Unknown</span>`)
-			continue
-		}
-		text := e.Name
-		if m.Text != "" {
-			text = html.UnescapeString(m.Text) // the entry is stored sanitised: escape exactly once
-		}
-		b.WriteString(`<a href="` + entityPath(a.CampaignID, e) + `" class="entity-mention" data-entity-type="` +
-			html.EscapeString(e.Type) + `" data-entity-id="` + strconv.FormatInt(e.ID, 10) + `">` + html.EscapeString(text) + `</a>`)
-	}
-	b.WriteString(entry[last:])
-	return b.String()
-}
-
-// entityPath is the API path of the record an entity belongs to.
-func entityPath(cid int64, e *domain.Entity) string {
-	collection := map[string]string{"location": "locations", "calendar": "calendars"}[e.Type]
-	if collection == "" {
-		return "#entity-" + strconv.FormatInt(e.ID, 10)
-	}
-	return "/api/1.0/campaigns/" + strconv.FormatInt(cid, 10) + "/" + collection + "/" + strconv.FormatInt(e.ChildID, 10)
 }

@@ -90,9 +90,12 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}{rp.data, lk, m, domain.FormatTime(r.now)})
 }
 
-// baseURL is the absolute URL the client called, without its query: scheme and host come from
-// the proxy headers when present (API Gateway's domain on Lambda).
-func baseURL(r *http.Request) string {
+// baseURL is the absolute URL the client called, without its query.
+func baseURL(r *http.Request) string { return origin(r) + r.URL.Path }
+
+// origin is the scheme and host the client called: from the proxy headers when present (API
+// Gateway's domain on Lambda).
+func origin(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil || r.URL.Scheme == "https" {
 		scheme = "https"
@@ -104,8 +107,11 @@ func baseURL(r *http.Request) string {
 	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
 		host = strings.TrimSpace(strings.Split(h, ",")[0])
 	}
-	return scheme + "://" + host + r.URL.Path
+	return scheme + "://" + host
 }
+
+// AbsoluteURL is the absolute URL of path (absolute, e.g. "/api/1.0/...") on the host the client called.
+func (r *Request) AbsoluteURL(path string) string { return origin(r.Request) + path }
 
 func pageURL(base string, q url.Values, page int, cursor string) string {
 	q = maps.Clone(q) // Set and Del replace whole entries: a shallow copy is enough

@@ -17,7 +17,15 @@ func Register(api *httpapi.API, st *store.Store) {
 	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
 		Visible: h.visibleLocation, Apply: h.apply,
 		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
-		Render: h.renderOne,
+		Render: func(r *httpapi.Request, l *domain.Location) (any, error) {
+			arrays, err := related.ByID(r, st, related.Locations([]domain.Location{*l}))
+			if err != nil {
+				return nil, err
+			}
+			j := render(l, r.Access)
+			j.Arrays = arrays[l.ID]
+			return httpapi.OwnerRender(r, st, j, ownerOf)
+		},
 	})
 	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints)
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
@@ -42,19 +50,15 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out := make([]locationJSON, len(res.Items))
-	for i := range res.Items {
-		out[i] = render(&res.Items[i], r.Access)
+	arrays, err := related.ByID(r, h.st, related.Locations(res.Items))
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
-	err = related.Attach(r, h.st, related.Locations(res.Items), func(i int, a *related.Arrays) { out[i].Arrays = a })
-	return httpapi.Many(out, res.Total, res.Next, page), err
-}
-
-// renderOne renders a location read or written, with the related arrays when asked.
-func (h handlers) renderOne(r *httpapi.Request, l *domain.Location) (any, error) {
-	out := render(l, r.Access)
-	err := related.Attach(r, h.st, related.Locations([]domain.Location{*l}), func(_ int, a *related.Arrays) { out.Arrays = a })
-	return out, err
+	return httpapi.OwnerPage(r, h.st, res, page, func(l *domain.Location) locationJSON {
+		j := render(l, r.Access)
+		j.Arrays = arrays[l.ID]
+		return j
+	}, ownerOf)
 }
 
 // parseFilter reads the list's filters. parent_id names the parent by its entity: one that is

@@ -28,6 +28,8 @@ func render(l *domain.Location, a domain.Access) locationJSON {
 	return j
 }
 
+func ownerOf(j *locationJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
+
 // mapPointJSON is a map point with its id and location besides the spec's fields.
 type mapPointJSON struct {
 	ID             int64   `json:"id"`

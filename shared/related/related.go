@@ -30,9 +30,10 @@ type Arrays struct {
 	Children *[]int64 `json:"children,omitempty"`
 }
 
-// Subject is a record whose related arrays are asked for: the entity it owns, and the location
-// itself when it is one.
+// Subject is a record whose related arrays are asked for: its id, the entity it owns, and the
+// location itself when it is one.
 type Subject struct {
+	ID       int64
 	EntityID int64
 	Location *domain.Location
 }
@@ -41,7 +42,7 @@ type Subject struct {
 func Locations(ls []domain.Location) []Subject {
 	out := make([]Subject, len(ls))
 	for i := range ls {
-		out[i] = Subject{EntityID: ls[i].EntityID, Location: &ls[i]}
+		out[i] = Subject{ID: ls[i].ID, EntityID: ls[i].EntityID, Location: &ls[i]}
 	}
 	return out
 }
@@ -50,23 +51,24 @@ func Locations(ls []domain.Location) []Subject {
 func Calendars(cs []domain.Calendar) []Subject {
 	out := make([]Subject, len(cs))
 	for i := range cs {
-		out[i] = Subject{EntityID: cs[i].EntityID}
+		out[i] = Subject{ID: cs[i].ID, EntityID: cs[i].EntityID}
 	}
 	return out
 }
 
-// Attach loads the related arrays of subjects when the client asked for them (?related=1) and
-// hands subject i's to set.
-func Attach(r *httpapi.Request, st *store.Store, subjects []Subject, set func(i int, a *Arrays)) error {
+// ByID loads the related arrays of subjects, by record id, when the client asked for them
+// (?related=1); otherwise the map is empty and nothing is read.
+func ByID(r *httpapi.Request, st *store.Store, subjects []Subject) (map[int64]*Arrays, error) {
+	out := map[int64]*Arrays{}
 	on, err := r.Related()
 	if err != nil || !on {
-		return err
+		return out, err
 	}
 	arrays, err := Load(r, st, subjects)
 	for i, a := range arrays {
-		set(i, a)
+		out[subjects[i].ID] = a
 	}
-	return err
+	return out, err
 }
 
 // Concurrency bounds the reads of one request in flight at once.

@@ -123,7 +123,7 @@ func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calenda
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
 func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: calendarPrefix + "#", counterSK: calendarKind.counterSK(), hidePrivate: hidePrivate}
+	l := listSpec{pk: campaignPK(cid), prefix: calendarPrefix + "#", counters: []string{calendarKind.counterSK()}, hidePrivate: hidePrivate}
 	l.filter(f)
 	return listPage(ctx, s, l, p, calendarItem.calendar)
 }

@@ -78,10 +78,10 @@ func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access,
 	return listPage(ctx, s, eventList(cid, eid, a, f), p, eventItem.event)
 }
 
-// LifeEvents reads every birth and death event of an entity that the caller may see.
+// LifeEvents reads every birth, founding and death event of an entity that the caller may see.
 func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Event, error) {
 	l := eventList(cid, eid, a, domain.Filter{})
-	l.where("'type_id' IN (?, ?)", domain.EventTypeBirth, domain.EventTypeDeath)
+	l.where("'type_id' IN (?, ?, ?)", domain.EventTypeBirth, domain.EventTypeFounded, domain.EventTypeDeath)
 	var items []eventItem
 	err := l.query(s).All(ctx, &items)
 	return events(items), wrap(err)

@@ -19,10 +19,12 @@ type listSpec struct {
 	pk, prefix string
 	conds      []string
 	args       []any
-	// counterSK names the counter item (pk, counterSK) that holds the exact total ("n") and the
-	// number of private items ("private"). It answers the total when no condition filters
-	// beyond privacy; otherwise the total is counted by a query.
-	counterSK   string
+	// counters name the counter items (pk, sk) that hold exact totals ("n") and the numbers of
+	// private items ("private"). Their sum answers the total when no condition filters beyond
+	// privacy, or when counted says the conditions select exactly what they count (the entity
+	// kinds of Kanka's entities list); otherwise the total is counted by a query.
+	counters    []string
+	counted     bool
 	hidePrivate bool
 	// none: the filter matches nothing, so nothing is read.
 	none bool
@@ -90,18 +92,30 @@ func listPage[I keyed, T any](ctx context.Context, s *Store, l listSpec, p domai
 }
 
 func (l listSpec) total(ctx context.Context, s *Store) (int, error) {
-	if l.counterSK != "" && len(l.conds) == 0 {
-		var c struct {
-			N       int `dynamo:"n"`
-			Private int `dynamo:"private"`
+	if len(l.counters) > 0 && (len(l.conds) == 0 || l.counted) {
+		keys := make([]dynamo.Keyed, len(l.counters))
+		for i, sk := range l.counters {
+			keys[i] = dynamo.Keys{l.pk, sk}
 		}
-		if err := s.getItem(ctx, l.pk, l.counterSK, &c); err != nil && err != domain.ErrNotFound {
+		items, err := s.batchGet(ctx, true, keys...)
+		if err != nil {
 			return 0, err
 		}
-		if l.hidePrivate {
-			return c.N - c.Private, nil
+		n := 0
+		for _, it := range items {
+			var c struct {
+				N       int `dynamo:"n"`
+				Private int `dynamo:"private"`
+			}
+			if err := dynamo.UnmarshalItem(it, &c); err != nil {
+				return 0, err
+			}
+			n += c.N
+			if l.hidePrivate {
+				n -= c.Private
+			}
 		}
-		return c.N, nil
+		return n, nil
 	}
 	n, err := l.query(s).Count(ctx)
 	return n, wrap(err)

@@ -70,7 +70,7 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 
 // ListLocations reads one page of the campaign's locations, ordered by id.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counterSK: locationKind.counterSK(), hidePrivate: hidePrivate}
+	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counters: []string{locationKind.counterSK()}, hidePrivate: hidePrivate}
 	l.filter(f)
 	return listPage(ctx, s, l, p, locationItem.location)
 }

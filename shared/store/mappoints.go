@@ -54,7 +54,7 @@ func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.Ma
 
 // ListMapPoints reads one page of a location's map points, ordered by id.
 func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filter, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
-	l := listSpec{pk: mapPointsPK(cid, lid), prefix: mapPointPrefix + "#", counterSK: mapPointCounterSK}
+	l := listSpec{pk: mapPointsPK(cid, lid), prefix: mapPointPrefix + "#", counters: []string{mapPointCounterSK}}
 	l.filter(f)
 	return listPage(ctx, s, l, p, mapPointItem.mapPoint)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -19,9 +20,17 @@ type ownerKind struct {
 
 func (k ownerKind) counterSK() string { return "COUNT#" + k.prefix }
 
+// entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
+// record (name, privacy, tags, image, write history), so that its list reads entity items only.
 func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
+	tags := o.Tags
+	if tags == nil {
+		tags = []int64{}
+	}
 	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
-		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate}
+		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate,
+		NameLC: strings.ToLower(o.Name), Tags: tags, ImageURL: o.ImageURL, CreatedAt: formatTime(m.CreatedAt),
+		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
 }
 
 // createOwner stores a new record and its entity in one transaction, with ids from the
@@ -42,17 +51,11 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 }
 
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
-// since (ErrConflict otherwise). Only a change of name or privacy touches the entity and the
-// count.
+// since (ErrConflict otherwise). The entity mirrors the record, its update time included, so it
+// is rewritten in the same transaction; only a change of privacy touches the count.
 func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any) error {
 	s.stampUpdate(prevM, nextM)
-	put := s.table.Put(item()).If(ifVersion, prevM.Version)
-	if prev.Name == next.Name && prev.IsPrivate == next.IsPrivate {
-		return wrap(put.Run(ctx))
-	}
-	tx := s.db.WriteTx().Put(put).Update(
-		s.table.Update("pk", campaignPK(nextM.CampaignID)).Range("sk", recordSK(entityPrefix, next.EntityID)).
-			Set("name", next.Name).Set("is_private", next.IsPrivate))
+	tx := s.db.WriteTx().Put(s.table.Put(item()).If(ifVersion, prevM.Version)).Put(s.table.Put(entityItemOf(k, nextM, next)))
 	if d := b2i(next.IsPrivate) - b2i(prev.IsPrivate); d != 0 {
 		tx = tx.Update(s.counterUpdate(campaignPK(nextM.CampaignID), k.counterSK(), 0, d))
 	}
