@@ -16,7 +16,7 @@ func RenderEvents(evs []domain.Event) []any {
 func RenderReminders(evs []domain.Event) []any {
 	out := make([]any, len(evs))
 	for i := range evs {
-		out[i] = render(&evs[i])
+		out[i] = renderReminder(&evs[i])
 	}
 	return out
 }

@@ -226,3 +226,18 @@ func TestRelatedRoundTrips(t *testing.T) {
 		t.Fatalf("at most %d DynamoDB calls in flight: want the rows read concurrently, at most %d at once", m, related.Concurrency)
 	}
 }
+
+func TestRelatedShapesAreTheirRoutesShapes(t *testing.T) {
+	w := newRelatedWorld(t)
+	eid := w.entityOf(w.leaf)
+	d := w.Do("GET", loc(w.Campaign, w.leaf)+"?related=1", w.Admin, nil).Data()
+	for k, route := range map[string]string{"posts": "posts", "entity_events": "entity_events", "reminders": "reminders"} {
+		list := w.Do("GET", apitest.Path(w.Campaign, fmt.Sprintf("/entities/%v/%s", eid, route)), w.Admin, nil)
+		if list.Status != 200 {
+			t.Fatalf("%s: %d %s", route, list.Status, list.Raw)
+		}
+		if fmt.Sprint(d[k]) != fmt.Sprint(list.Body["data"]) {
+			t.Errorf("%s embedded:\n%v\nits route:\n%v", k, d[k], list.Body["data"])
+		}
+	}
+}
