@@ -131,9 +131,9 @@ func (l *Location) Clone() *Location {
 }
 
 // Ancestors walks up from parent through links (locations by id; a zero link is one known to be
-// missing): the ancestor ids, nearest first, that the caller may see. A hidden ancestor is left
-// out, not its visible ancestors. missing is the first id not in links yet (0 when the walk
-// reached a root): read it and walk again.
+// missing): the ancestor ids, nearest first, up to the first the caller may not see, which ends
+// the walk as a root would (what lies beyond a hidden location stays hidden). missing is the
+// first id not in links yet (0 when the walk ended): read it and walk again.
 func Ancestors(parent *int64, links map[int64]AncestorLink, a Access) (ids []int64, missing int64) {
 	ids = []int64{}
 	for next := parent; next != nil && len(ids) < MaxLocationDepth; {
@@ -141,12 +141,10 @@ func Ancestors(parent *int64, links map[int64]AncestorLink, a Access) (ids []int
 		if !ok {
 			return ids, *next
 		}
-		if link.ID == 0 {
+		if link.ID == 0 || !a.CanSee(link.IsPrivate) {
 			break
 		}
-		if a.CanSee(link.IsPrivate) {
-			ids = append(ids, link.ID)
-		}
+		ids = append(ids, link.ID)
 		next = link.ParentID
 	}
 	return ids, 0

@@ -89,8 +89,10 @@ func TestRelatedEmbedsWhatTheCallerMaySee(t *testing.T) {
 		parents, children, posts, events, misc string
 	}{
 		{"admin, leaf", loc(w.Campaign, w.leaf) + "?related=1", w.Admin, ids(w.mid, w.hidden, w.root), "[]", "Public,Admins only", "Founding,Secret rite", ""},
-		{"member, leaf: the hidden ancestor and admin records left out", loc(w.Campaign, w.leaf) + "?related=true", w.Member, ids(w.mid, w.root), "[]", "Public,Member's own", "Founding", ""},
-		{"viewer, leaf", loc(w.Campaign, w.leaf) + "?related=1", w.Viewer, ids(w.mid, w.root), "[]", "Public", "Founding", ""},
+		{"member, leaf: ancestors end below the hidden one; admin records left out", loc(w.Campaign, w.leaf) + "?related=true", w.Member, ids(w.mid), "[]", "Public,Member's own", "Founding", ""},
+		{"viewer, leaf", loc(w.Campaign, w.leaf) + "?related=1", w.Viewer, ids(w.mid), "[]", "Public", "Founding", ""},
+		{"member, mid: under a hidden parent, like a root", loc(w.Campaign, w.mid) + "?related=1", w.Member, "[]", ids(w.leaf), "", "", ""},
+		{"admin, mid", loc(w.Campaign, w.mid) + "?related=1", w.Admin, ids(w.hidden, w.root), ids(w.leaf), "", "", ""},
 		{"admin, root", loc(w.Campaign, w.root) + "?related=1", w.Admin, "[]", ids(w.hidden, w.secret, w.open), "", "", ""},
 		{"member, root: private children left out", loc(w.Campaign, w.root) + "?related=1", w.Member, "[]", ids(w.open), "", "", ""},
 	}
