@@ -77,9 +77,11 @@ const (
 	FilterChildren = FilterName | FilterPrivate | FilterAuthors | FilterSync
 )
 
-// Bounds on a filter: each term is a comparison in the storage query.
+// Bounds on a filter: each term and tag is a comparison in the storage query, whose expression
+// DynamoDB bounds (4 KB); the largest filter stays well inside it.
 const (
-	MaxFilterTerms  = 10
+	MaxFilterTerms  = 5
+	MaxFilterTags   = 50
 	MaxFilterLength = 1000
 )
 
@@ -100,7 +102,7 @@ func ReadFilter(in Input, keys FilterKeys) (Filter, error) {
 		}
 	}
 	if keys&FilterTags != 0 {
-		if v := rd.IDs("tags", MaxTags); v.Present() {
+		if v := rd.IDs("tags", MaxFilterTags); v.Present() {
 			f.Tags = v.Value
 		}
 		opts := []string{string(TagsAny), string(TagsExclude), string(TagsNone)}

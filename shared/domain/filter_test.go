@@ -70,6 +70,7 @@ func TestReadFilterRefusesBadValuesNamingTheParameter(t *testing.T) {
 		{"lastSync", Input{"lastSync": "yesterday"}, "lastSync"},
 		{"too many terms", Input{"name": strings.Repeat("a;", MaxFilterTerms+1)}, "name"},
 		{"too long", Input{"type": strings.Repeat("a", MaxFilterLength+1)}, "type"},
+		{"too many tags", Input{"tags": strings.Split(strings.Repeat("1,", MaxFilterTags)+"2", ",")}, "tags"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -279,3 +279,24 @@ func TestStoreFilterAgreesWithFilterMatch(t *testing.T) {
 		}
 	}
 }
+
+// The largest filter the language allows still fits DynamoDB's expression limits.
+func TestEveryKankaFilterAtItsLargest(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	terms := make([]string, domain.MaxFilterTerms)
+	for i := range terms {
+		terms[i] = "!" + strings.Repeat(fmt.Sprint(i%10), domain.MaxFilterLength/domain.MaxFilterTerms-2)
+	}
+	tags := make([]string, domain.MaxFilterTags)
+	for i := range tags {
+		tags[i] = fmt.Sprint(900000000 + i)
+	}
+	q := "name=" + strings.Join(terms, ";") + "&type=" + strings.Join(terms, ";") + "&tags=" + strings.Join(tags, ",") +
+		fmt.Sprintf("&tags_option=exclude&created_by=%d&updated_by=%d&is_private=0&lastSync=2000-01-01T00:00:00Z&parent_location_id=1&related=1", e.AdminID, e.AdminID)
+	for _, opt := range []string{"exclude", "any", "none"} {
+		r := e.Do("GET", apitest.Path(e.Campaign, "/locations?"+strings.Replace(q, "tags_option=exclude", "tags_option="+opt, 1)), e.Member, nil)
+		if r.Status != 200 {
+			t.Fatalf("tags_option=%s: %d %s", opt, r.Status, r.Raw)
+		}
+	}
+}

@@ -197,7 +197,7 @@ func (l *listSpec) terms(attr string, terms []domain.Term) {
 		case domain.Contains:
 			l.where("contains($, ?)", attr, t.Value)
 		case domain.NotContains:
-			l.where("(attribute_not_exists($) OR NOT contains($, ?))", attr, attr, t.Value)
+			l.where("NOT contains($, ?)", attr, t.Value) // a missing attribute contains nothing
 		case domain.Equals:
 			l.where("$ = ?", attr, t.Value)
 		case domain.IsEmpty:
@@ -223,7 +223,7 @@ func (l *listSpec) tags(tags []int64, match domain.TagsMatch) {
 	case domain.TagsAny:
 		l.where("("+strings.Join(marks, " OR ")+")", args...)
 	case domain.TagsExclude:
-		l.where("(attribute_not_exists('tags') OR NOT ("+strings.Join(marks, " OR ")+"))", args...)
+		l.where("NOT ("+strings.Join(marks, " OR ")+")", args...)
 	default:
 		l.where(strings.Join(marks, " AND "), args...)
 	}
