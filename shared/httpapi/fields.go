@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,7 @@ func (r *Request) fields() ([]string, error) {
 	}
 	var out []string
 	for _, f := range raw {
-		if f = strings.TrimSpace(f); f == "" || contains(out, f) {
+		if f = strings.TrimSpace(f); f == "" || slices.Contains(out, f) {
 			continue
 		}
 		if !fieldName.MatchString(f) {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -26,7 +27,7 @@ func parseQuery(raw string) url.Values {
 		}
 		if name, _, isList := strings.Cut(k, "["); isList && name != "" {
 			k = name + "[]"
-			if !contains(q[k], v) {
+			if !slices.Contains(q[k], v) {
 				q[k] = append(q[k], v)
 			}
 			continue
@@ -41,15 +42,6 @@ func unescape(s string) string {
 		return u
 	}
 	return strings.ReplaceAll(s, "+", " ")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Param is the value of query parameter name as parseQuery settled it ("" when absent).
