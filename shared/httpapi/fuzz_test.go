@@ -61,6 +61,12 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		{1, 1, 2, "", "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nZ\r\n--b--\r\n"},
 		{3, 2, 0, "", `{"target_entity_id":9007199254740993}`},
 		{9, 1, 3, "", "\x00\xff{"},
+		// Kanka's filter language, related arrays and fields.
+		{0, 3, 0, "name=!a;b!;!!;c&type=x;!!&tags[]=1&tags[]=2&tags_option=exclude&created_by=1&updated_by=1&is_private=0&related=1&fields=id,name,posts", ""},
+		{4, 3, 0, "related=true&tags_option=none&fields=id&name=" + strings.Repeat("!x;", 5), ""},
+		{1, 3, 0, "related=1&fields=parents,children&parent_id=1", ""},
+		{0, 3, 0, "parent_id=1&location_id=1&related=maybe&fields=a,,b", ""},
+		{10, 3, 0, "name=a;b&is_private=1&updated_by=x&tags_option=any", ""},
 	} {
 		f.Add(s.route, s.method, s.ctype, s.query, s.body)
 	}
