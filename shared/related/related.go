@@ -6,6 +6,8 @@
 package related
 
 import (
+	"context"
+
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -92,7 +94,7 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 	g.SetLimit(Concurrency)
 	g.Go(func() error {
 		var err error
-		parents, err = ancestors(r, st, subjects)
+		parents, err = ancestors(gctx, st, a, subjects)
 		return err
 	})
 	for i, s := range subjects {
@@ -138,7 +140,7 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 }
 
 // ancestors answers each location subject's visible ancestors, nearest first.
-func ancestors(r *httpapi.Request, st *store.Store, subjects []Subject) ([][]int64, error) {
+func ancestors(ctx context.Context, st *store.Store, a domain.Access, subjects []Subject) ([][]int64, error) {
 	links := map[int64]domain.AncestorLink{}
 	for _, s := range subjects {
 		if l := s.Location; l != nil {
@@ -153,7 +155,7 @@ func ancestors(r *httpapi.Request, st *store.Store, subjects []Subject) ([][]int
 				continue
 			}
 			var m int64
-			out[i], m = domain.Ancestors(s.Location.ParentID, links, r.Access)
+			out[i], m = domain.Ancestors(s.Location.ParentID, links, a)
 			if m != 0 {
 				missing = append(missing, m)
 			}
@@ -161,7 +163,7 @@ func ancestors(r *httpapi.Request, st *store.Store, subjects []Subject) ([][]int
 		if len(missing) == 0 || level == domain.MaxLocationDepth {
 			return out, nil
 		}
-		got, err := st.LocationLinks(r.Context(), r.Access.CampaignID, missing)
+		got, err := st.LocationLinks(ctx, a.CampaignID, missing)
 		if err != nil {
 			return nil, err
 		}
