@@ -43,6 +43,7 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		fmt.Sprintf("/entities/%v/entity_events", calEntity), fmt.Sprintf("/entities/%v/entity_events/1", calEntity),
 		fmt.Sprintf("/entities/%v/entity_notes", calEntity), fmt.Sprintf("/entities/%v/entity_notes/1", calEntity),
 		fmt.Sprintf("/entities/%v/ages", calEntity),
+		"/calendars/presets", "/calendars/import",
 	}
 	methods := []string{"POST", "PATCH", "PUT", "GET", "DELETE"}
 	for _, s := range []struct {
@@ -61,6 +62,11 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		{1, 1, 2, "", "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nZ\r\n--b--\r\n"},
 		{3, 2, 0, "", `{"target_entity_id":9007199254740993}`},
 		{9, 1, 3, "", "\x00\xff{"},
+		{5, 1, 0, "", `{"leap_days":[{"month":1,"interval":"9223372036854775807,!2,+1"},{"month":2,"day":-1}],"eras":[{"name":"E","year":1e300}],"moon_offset":["-1e3"]}`},
+		{4, 0, 0, "", `{"name":"p","preset":"harptos","current_month":99,"leap_days":[{"month":1,"interval":"7,!3,2","from_year":-9007199254740991}]}`},
+		{13, 3, 0, "", ""},
+		{14, 0, 0, "", `{"name":"i","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"length":"1e9"},{"length":1}],"leap_days":[{"timespan":1,"interval":"!1"}]},"moons":[{"cycle":-1}]},"dynamic_data":{"timespan":-1}}`},
+		{14, 0, 0, "", `{"name":"i","static_data":"{\"year_data\":{}}","dynamic_data":7}`},
 		// Kanka's filter language, related arrays and fields.
 		{0, 3, 0, "name=!a;b!;!!;c&type=x;!!&tags[]=1&tags[]=2&tags_option=exclude&created_by=1&updated_by=1&is_private=0&related=1&fields=id,name,posts", ""},
 		{4, 3, 0, "related=true&tags_option=none&fields=id&name=" + strings.Repeat("!x;", 5), ""},
