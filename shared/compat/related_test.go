@@ -11,7 +11,7 @@ import (
 // of every record (a missing one crashed it).
 func TestImporterMapsOverTheRelatedArrays(t *testing.T) {
 	w := newWorld(t)
-	arrays := []string{"attributes", "posts", "entity_events", "reminders", "relations", "inventory", "entity_abilities", "entity_assets"}
+	arrays := []string{"attributes", "posts", "entity_notes", "entity_events", "reminders", "relations", "inventory", "entity_abilities", "entity_assets"}
 	byName := map[string]map[string]any{}
 	for _, path := range []string{"locations?related=1&limit=2", "calendars?related=true&limit=1"} {
 		next := fmt.Sprintf("campaigns/%d/%s", w.Campaign, path)

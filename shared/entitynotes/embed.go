@@ -6,16 +6,17 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// RenderPosts shapes notes as the posts route answers them, for the records that embed them
-// (?related=1): the one render of notes. The entities all of them mention are read in one batch.
-func RenderPosts(r *httpapi.Request, st *store.Store, notes []domain.Note) ([]any, error) {
+// RenderEmbedded shapes notes as the entity_notes and the posts routes answer them, for the
+// records that embed them (?related=1): the one render of notes. The entities all of them
+// mention are read in one batch.
+func RenderEmbedded(r *httpapi.Request, st *store.Store, notes []domain.Note) (entityNotes, posts []any, err error) {
 	out, err := handlers{st: st}.render(r, notes...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	posts := make([]any, len(out))
+	entityNotes, posts = make([]any, len(out)), make([]any, len(out))
 	for i, n := range out {
-		posts[i] = asPost(n)
+		entityNotes[i], posts[i] = n, asPost(n)
 	}
-	return posts, nil
+	return entityNotes, posts, nil
 }

@@ -233,7 +233,7 @@ func TestRelatedShapesAreTheirRoutesShapes(t *testing.T) {
 	w := newRelatedWorld(t)
 	eid := w.entityOf(w.leaf)
 	d := w.Do("GET", loc(w.Campaign, w.leaf)+"?related=1", w.Admin, nil).Data()
-	for k, route := range map[string]string{"posts": "posts", "entity_events": "entity_events", "reminders": "reminders"} {
+	for k, route := range map[string]string{"posts": "posts", "entity_notes": "entity_notes", "entity_events": "entity_events", "reminders": "reminders"} {
 		list := w.Do("GET", apitest.Path(w.Campaign, fmt.Sprintf("/entities/%v/%s", eid, route)), w.Admin, nil)
 		if list.Status != 200 {
 			t.Fatalf("%s: %d %s", route, list.Status, list.Raw)

@@ -1,7 +1,8 @@
 // Package related answers ?related=1 on calendars and locations (DESIGN.md 9): the arrays
 // Kanka's EntityResource embeds, filled with what Lorekeep stores (posts, entity events and
-// reminders of the record's entity; a location's parents and children) and empty for what it
-// does not (attributes, relations, inventory, abilities, assets). Only what the caller may see
+// reminders of the record's entity, and the posts again as entity_notes for 2022 clients; a
+// location's parents and children) and empty for what it does not (attributes, relations,
+// inventory, abilities, assets). Only what the caller may see
 // is embedded, rendered by the one render of each shape.
 package related
 
@@ -19,8 +20,10 @@ import (
 
 // Arrays is embedded (as a pointer, nil unless asked) in a calendar's or location's JSON.
 type Arrays struct {
-	Attributes      []any `json:"attributes"`
-	Posts           []any `json:"posts"`
+	Attributes []any `json:"attributes"`
+	Posts      []any `json:"posts"`
+	// EntityNotes are the posts in the 2022 shape, under the name Kanka used then.
+	EntityNotes     []any `json:"entity_notes"`
 	EntityEvents    []any `json:"entity_events"`
 	Reminders       []any `json:"reminders"`
 	Relations       []any `json:"relations"`
@@ -119,17 +122,18 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 	for _, f := range res {
 		notes = append(notes, f.notes...)
 	}
-	posts, err := entitynotes.RenderPosts(r, st, notes)
+	entityNotes, posts, err := entitynotes.RenderEmbedded(r, st, notes)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*Arrays, len(subjects))
 	for i, s := range subjects {
 		f := res[i]
-		j := &Arrays{Attributes: []any{}, Posts: posts[:len(f.notes):len(f.notes)],
+		n := len(f.notes)
+		j := &Arrays{Attributes: []any{}, Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
 			EntityEvents: entityevents.RenderEvents(f.events), Reminders: entityevents.RenderReminders(f.events),
 			Relations: []any{}, Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
-		posts = posts[len(f.notes):]
+		posts, entityNotes = posts[n:], entityNotes[n:]
 		if s.Location != nil {
 			children := append([]int64{}, f.children...)
 			j.Parents, j.Children = &parents[i], &children
