@@ -12,6 +12,9 @@ type Location struct {
 	ParentID     *int64
 	MapURL       string
 	IsMapPrivate bool
+	// Ancestry is the parent chain as read for the parent checks (parent first): the store makes
+	// the write conditional on it still holding, so concurrent moves cannot make a cycle.
+	Ancestry []AncestorLink
 }
 
 // Limits on location fields (Kanka's column sizes; entry is bounded by DynamoDB's item size).

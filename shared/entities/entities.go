@@ -33,7 +33,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	for i := range res.Items {
 		out[i] = render(r, &res.Items[i])
 	}
-	return httpapi.Many(out, res.Total, res.Next, page), nil
+	return httpapi.Many(out, res.Total, res.Next, res.Cursors, page), nil
 }
 
 // show is one entity; a hidden one is a 404 like a missing one.

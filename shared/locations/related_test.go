@@ -183,33 +183,42 @@ func TestRelatedListPageMatchesEachShow(t *testing.T) {
 	}
 }
 
-// TestRelatedRoundTrips holds ?related=1 to its budget: per row one Query of the entity's
-// partition and (locations) one of its children, made concurrently; one batch per tree level
-// for ancestors not on the page; one batch for the entities posts mention.
+// TestRelatedRoundTrips holds ?related=1 to its budget: per row the admin's three ranges of the
+// entity's partition (its notes, its events, its own) and (locations) the child links, made
+// concurrently; one batch per tree level for ancestors not on the page; one batch for the
+// entities posts mention.
 func TestRelatedRoundTrips(t *testing.T) {
 	w := newRelatedWorld(t)
 	// Ten more roots, so that the page has rows enough to show the reads overlap.
 	for i := 0; i < 10; i++ {
 		create(t, w.Env, w.Campaign, w.Admin, map[string]any{"name": fmt.Sprint("Extra ", i)})
 	}
-	const rows, depth = 16, 3
+	const rows, depth, perRow = 16, 3, 3 + 1
 	cases := []struct {
 		name string
 		path string
 		max  int64
 	}{
-		// access, record, partition, children, ancestors (Mid, Hidden, Root: one per level), mentions
-		{"show", loc(w.Campaign, w.leaf) + "?related=1", 1 + 1 + 2 + depth + 1},
-		// access, page and total, 2 per row, ancestors are all on the page, mentions
-		{"list page", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), 1 + 2 + 2*rows + 1},
+		// access and record (read ahead), the row's reads, ancestors (Mid, Hidden, Root: one per
+		// level), mentions
+		{"show", loc(w.Campaign, w.leaf) + "?related=1", 1 + perRow + depth + 1},
+		// access and counters, the page, the rows' reads; ancestors are all on the page; mentions
+		{"list page", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), 2 + perRow*rows + 1},
 		// a page without the leaf's ancestors: they are read level by level
-		{"list page of the leaf alone", apitest.Path(w.Campaign, "/locations?related=1&name=leaf!"), 1 + 2 + 2 + depth + 1},
-		{"calendar show", apitest.Path(w.Campaign, fmt.Sprintf("/calendars/%d?related=1", w.cal)), 1 + 1 + 1},
+		{"list page of the leaf alone", apitest.Path(w.Campaign, "/locations?related=1&name=leaf!"), 2 + perRow + depth + 1},
+		{"calendar show", apitest.Path(w.Campaign, fmt.Sprintf("/calendars/%d?related=1", w.cal)), 1 + 3},
+		// a member: two ranges per partition, the 14 rows it may see, the children's privacy
+		// (one read for the page, if not read ahead)
+		{"member list page", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), 2 + (2+1)*(rows-2) + 1 + 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			token := w.Admin
+			if strings.HasPrefix(c.name, "member") {
+				token = w.Member
+			}
 			w.Counter.Reset()
-			r := w.Do("GET", c.path, w.Admin, nil)
+			r := w.Do("GET", c.path, token, nil)
 			if r.Status != 200 {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}

@@ -12,56 +12,76 @@ import (
 
 // What ?related=1 reads besides the record (DESIGN.md 9).
 
-// VisibleNotesAndEvents reads every note and event of an entity that the caller may see, in id
-// order: one Query of the entity's partition (more only past 1 MB). What the caller may not see
-// is filtered out by DynamoDB, by the same visibility scope as the lists.
-func (s *Store) VisibleNotesAndEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Note, []domain.Event, error) {
-	l := listSpec{pk: entityPK(cid, eid)}
-	l.visibleTo(a)
-	if !a.IsAdmin() { // notes have no is_private; events may
-		l.where("(attribute_not_exists('is_private') OR 'is_private' = ?)", false)
+// NotesAndEvents is one read of an entity's notes and events.
+type NotesAndEvents func(ctx context.Context) ([]domain.Note, []domain.Event, error)
+
+// VisibleNotesAndEvents returns the reads of every note and event of an entity that the caller
+// may see: one Query per range of the caller's (childRanges), which hold only what it may see.
+// A note range and an event range that differ only by kind (MEM#NOTE#, MEM#EVENT#) are read as
+// one: two Queries for a member or reader, three for an admin. The caller runs them, concurrently
+// with the other reads of its page, and orders what they found by id.
+func (s *Store) VisibleNotesAndEvents(cid, eid int64, a domain.Access) []NotesAndEvents {
+	pk := entityPK(cid, eid)
+	var prefixes []string
+	events := childRanges(eventPrefix, pk, a)
+	for i, nr := range childRanges(notePrefix, pk, a) {
+		if common, ok := strings.CutSuffix(nr.prefix, notePrefix+"#"); ok && common != "" && events[i].prefix == common+eventPrefix+"#" {
+			prefixes = append(prefixes, common)
+			continue
+		}
+		prefixes = append(prefixes, nr.prefix, events[i].prefix)
 	}
-	var rows []dynamo.Item
-	if err := l.filtered(s.table.Get("pk", l.pk).Consistent(true)).All(ctx, &rows); err != nil {
-		return nil, nil, wrap(err)
-	}
-	var notes []domain.Note
-	var evs []domain.Event
-	for _, row := range rows {
-		var sk string
-		_ = dynamo.Unmarshal(row["sk"], &sk)
-		switch {
-		case strings.HasPrefix(sk, notePrefix+"#"):
-			var it noteItem
-			if err := dynamo.UnmarshalItem(row, &it); err != nil {
-				return nil, nil, err
+	reads := make([]NotesAndEvents, len(prefixes))
+	for i, prefix := range prefixes {
+		reads[i] = func(ctx context.Context) ([]domain.Note, []domain.Event, error) {
+			var rows []dynamo.Item
+			if err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, prefix).Consistent(true).All(ctx, &rows); err != nil {
+				return nil, nil, wrap(err)
 			}
-			notes = append(notes, it.note())
-		case strings.HasPrefix(sk, eventPrefix+"#"):
-			var it eventItem
-			if err := dynamo.UnmarshalItem(row, &it); err != nil {
-				return nil, nil, err
+			var notes []domain.Note
+			var evs []domain.Event
+			for _, row := range rows {
+				var sk string
+				_ = dynamo.Unmarshal(row["sk"], &sk)
+				switch {
+				case isKind(sk, notePrefix):
+					var it noteItem
+					if err := dynamo.UnmarshalItem(row, &it); err != nil {
+						return nil, nil, err
+					}
+					notes = append(notes, it.note())
+				case isKind(sk, eventPrefix):
+					var it eventItem
+					if err := dynamo.UnmarshalItem(row, &it); err != nil {
+						return nil, nil, err
+					}
+					evs = append(evs, it.event())
+				}
 			}
-			evs = append(evs, it.event())
+			return notes, evs, nil
 		}
 	}
-	return notes, evs, nil
+	return reads
 }
 
-// ChildLocationIDs reads the ids of a location's direct children, through the parent index:
-// one Query. hidePrivate leaves out private children.
-func (s *Store) ChildLocationIDs(ctx context.Context, cid, lid int64, hidePrivate bool) ([]int64, error) {
-	l := listSpec{hidePrivate: hidePrivate}
-	var rows []struct {
-		ID int64 `dynamo:"id"`
-	}
-	q := s.table.Get("gsi1pk", parentGSI(cid, lid)).Index(GSI1).Project("id")
-	if err := l.filtered(q).All(ctx, &rows); err != nil {
+// isKind reports whether sk is a key of a kind item: its home (KIND#id, SELF#KIND#id) or a copy
+// (MEM#KIND#id, OWN#uid#A#KIND#id...).
+func isKind(sk, kind string) bool {
+	return strings.HasPrefix(sk, kind+"#") || strings.Contains(sk, "#"+kind+"#")
+}
+
+// ChildLocationIDs reads the ids of a location's direct children, from their links in its
+// partition (strongly consistent): one Query. Privacy is the caller's to apply
+// (LocationsPrivacy, once for a whole page).
+func (s *Store) ChildLocationIDs(ctx context.Context, cid, lid int64) ([]int64, error) {
+	var links []childLink
+	err := s.table.Get("pk", mapPointsPK(cid, lid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
+	if err != nil {
 		return nil, wrap(err)
 	}
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
+	ids := make([]int64, len(links))
+	for i, l := range links {
+		ids[i] = l.ID
 	}
 	return ids, nil
 }

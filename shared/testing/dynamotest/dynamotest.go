@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -118,9 +119,11 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// Counter counts DynamoDB API operations (not retries) made through an SDK configuration, and
-// the most of them in flight at once (reads meant to run concurrently show it above one).
-type Counter struct{ n, inFlight, maxInFlight atomic.Int64 }
+// Counter counts DynamoDB API operations (not retries) made through an SDK configuration,
+// the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
+// filtered out or not), and the most calls in flight at once (reads meant to run concurrently
+// show it above one).
+type Counter struct{ n, scanned, inFlight, maxInFlight atomic.Int64 }
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
@@ -131,13 +134,23 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			defer c.inFlight.Add(-1)
 			for m := c.maxInFlight.Load(); now > m && !c.maxInFlight.CompareAndSwap(m, now); m = c.maxInFlight.Load() {
 			}
-			return next.HandleInitialize(ctx, in)
+			out, md, err := next.HandleInitialize(ctx, in)
+			switch r := out.Result.(type) {
+			case *dynamodb.QueryOutput:
+				c.scanned.Add(int64(r.ScannedCount))
+			case *dynamodb.ScanOutput:
+				c.scanned.Add(int64(r.ScannedCount))
+			}
+			return out, md, err
 		}), middleware.After)
 	})
 }
 
-// Reset sets the count to zero.
-func (c *Counter) Reset() { c.n.Store(0); c.maxInFlight.Store(0) }
+// Reset sets the counts to zero.
+func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.maxInFlight.Store(0) }
+
+// Scanned is the number of items queries and scans evaluated since the last Reset.
+func (c *Counter) Scanned() int64 { return c.scanned.Load() }
 
 // MaxInFlight is the most calls in flight at once since the last Reset.
 func (c *Counter) MaxInFlight() int64 { return c.maxInFlight.Load() }
