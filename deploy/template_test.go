@@ -435,7 +435,7 @@ var wantActions = map[string][]string{
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
 	// Kanka's entities endpoint only reads.
-	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:Query"},
+	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
 }
 
 // grantedActions are the actions a function's inline policies allow on the table.
