@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -21,6 +22,7 @@ func registerAll(api *httpapi.API, st *store.Store) {
 	calendars.Register(api, st)
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
+	entities.Register(api, st)
 }
 
 // FuzzNoRequestCausesA5xx sends arbitrary bodies, content types and queries to every family's
@@ -43,6 +45,10 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		fmt.Sprintf("/entities/%v/entity_events", calEntity), fmt.Sprintf("/entities/%v/entity_events/1", calEntity),
 		fmt.Sprintf("/entities/%v/entity_notes", calEntity), fmt.Sprintf("/entities/%v/entity_notes/1", calEntity),
 		fmt.Sprintf("/entities/%v/ages", calEntity),
+		// Kanka today
+		fmt.Sprintf("/entities/%v/posts", calEntity), fmt.Sprintf("/entities/%v/posts/1", calEntity),
+		fmt.Sprintf("/entities/%v/reminders", calEntity), fmt.Sprintf("/entities/%v/reminders/1", calEntity),
+		"/calendars/1/reminders", "/entities", fmt.Sprintf("/entities/%v", calEntity),
 	}
 	methods := []string{"POST", "PATCH", "PUT", "GET", "DELETE"}
 	for _, s := range []struct {
@@ -61,6 +67,12 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		{1, 1, 2, "", "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nZ\r\n--b--\r\n"},
 		{3, 2, 0, "", `{"target_entity_id":9007199254740993}`},
 		{9, 1, 3, "", "\x00\xff{"},
+		{13, 0, 0, "", `{"name":"p","visibility_id":"5","settings":[],"is_pinned":true,"position":-3}`},
+		{15, 0, 1, "", "calendar_id=1&day=1&month=1&year=1&visibility_id=3&recurring_periodicity=year&type_id=5"},
+		{16, 1, 0, "", `{"length":null,"name":null,"recurring_periodicity":"1_f","visibility_id":[1]}`},
+		{17, 3, 0, "page=9999999&limit=1&lastSync=x", ""},
+		{18, 3, 0, "types=location,,calendar&types[]=x&name=%00&tags=1,2&image=1&page=2&limit=1", ""},
+		{19, 3, 0, "image=1&related=true", ""},
 	} {
 		f.Add(s.route, s.method, s.ctype, s.query, s.body)
 	}
