@@ -79,6 +79,16 @@ var calendarSteps = []replayStep{
 		}
 	}},
 	{"calendars-list-head.json", nil},
+	{"calendars-presets.json", func(t *testing.T, _ *store.Store, r response) {
+		var keys []string
+		for _, p := range r.list() {
+			keys = append(keys, str(p.(map[string]any)["key"]))
+		}
+		if strings.Join(keys, ",") != "gregorian,julian,harptos,golarion,exandria,eberron" {
+			t.Errorf("preset keys = %v", keys)
+		}
+	}},
+	{"calendars-presets-head.json", nil},
 	{"calendars-show.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "calendar", r.data(), map[string]any{"id": 1, "name": "Coastal Reckoning", "date": "1201-4-12"})
 	}},
@@ -297,6 +307,30 @@ var deleteSteps = []replayStep{
 		notes, err := st.ListNotes(ctx, 1, calendarEntity, admin, domain.ChildFilter{}, page)
 		if err != nil || notes.Total != 0 || len(notes.Items) != 0 {
 			t.Errorf("notes of the calendar's entity after delete: total %d, %+v, err %v", notes.Total, notes.Items, err)
+		}
+	}},
+	// The Fantasy-Calendar export becomes calendar 2, which the policy test's later entity
+	// events use.
+	{"calendars-import.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "imported calendar", r.data(), map[string]any{
+			"id": 2, "name": "Azure Coast (Fantasy-Calendar)", "date": "1201-4-12", "start_offset": 2, "skip_year_zero": false,
+			"weekdays": []string{"Moonday", "Tideday", "Netday", "Saltday", "Restday"},
+			"era":      map[string]any{"name": "After the Flood", "abbreviation": "AF", "year": 202},
+		})
+		leaps, _ := r.data()["leap_days"].([]any)
+		if len(leaps) != 1 {
+			t.Fatalf("leap_days = %v", r.data()["leap_days"])
+		}
+		hasFields(t, "leap day", leaps[0].(map[string]any), map[string]any{"name": "Bell Day", "month": 2, "day": 14, "interval": "400,!100,4", "intercalary": true})
+		warnings := strings.Join(strs(r.data()["warnings"]), "\n")
+		for _, w := range []string{"clock", "1 event(s)"} {
+			if !strings.Contains(warnings, w) {
+				t.Errorf("warnings %q, want one about %s", warnings, w)
+			}
+		}
+		c, err := st.GetCalendar(context.Background(), 1, 2)
+		if err != nil || len(c.Months) != 6 || len(c.LeapDays) != 1 || c.Moons[0].Offset != "-11.5" {
+			t.Errorf("stored import = %+v, %v", c, err)
 		}
 	}},
 }

@@ -177,7 +177,7 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	}
 	fill("CalendarsFunction", "calendars-create.json", "calendars-list.json",
 		[]map[string]any{{"name": "Tide tables"}, {"name": "Tide almanac"}}, map[string]string{"name": "tide", "limit": "1"})
-	// Calendar 1 went with calendars-delete.json; calendar 2 is the first made just above.
+	// Calendar 1 went with calendars-delete.json; calendar 2 is the one calendars-import.json made.
 	fill("EntityEventsFunction", "entity-events-create.json", "entity-events-list.json",
 		[]map[string]any{{"name": "Spring tide", "calendar_id": 2}, {"name": "Neap tide", "calendar_id": 2}}, map[string]string{"limit": "1"})
 	fill("EntityNotesFunction", "entity-notes-create.json", "entity-notes-list.json",

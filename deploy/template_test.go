@@ -56,6 +56,9 @@ var contractRoutes = map[route]string{
 	{"POST", prefix + "/calendars/{id}/retreat"}: "CalendarsFunction",
 	{"GET", prefix + "/calendars/{id}/days"}:     "CalendarsFunction",
 	{"HEAD", prefix + "/calendars/{id}/days"}:    "CalendarsFunction",
+	{"GET", prefix + "/calendars/presets"}:       "CalendarsFunction",
+	{"HEAD", prefix + "/calendars/presets"}:      "CalendarsFunction",
+	{"POST", prefix + "/calendars/import"}:       "CalendarsFunction",
 
 	{"GET", prefix + "/entities/{entity_id}/entity_events"}:         "EntityEventsFunction",
 	{"HEAD", prefix + "/entities/{entity_id}/entity_events"}:        "EntityEventsFunction",

@@ -19,8 +19,8 @@ func benchCalendar(b *testing.B) *Calendar {
 		Seasons:  []Season{{Name: "Spring", Month: 5, Day: 19}, {Name: "Summer", Month: 9, Day: 20}, {Name: "Autumn", Month: 13, Day: 21}, {Name: "Winter", Month: 17, Day: 20}},
 		Moons: []Moon{
 			{ID: 1, Name: "Selûne", Fullmoon: "30.4375"},
-			{ID: 2, Name: "Tears", Fullmoon: "2.5", Offset: -3},
-			{ID: 3, Name: "Pale", Fullmoon: "91.3333333333", Offset: 12},
+			{ID: 2, Name: "Tears", Fullmoon: "2.5", Offset: "-3"},
+			{ID: 3, Name: "Pale", Fullmoon: "91.3333333333", Offset: "12"},
 		},
 		HasLeapYear: true, LeapYearAmount: 1, LeapYearMonth: 10, LeapYearOffset: 4, LeapYearStart: 0,
 		SkipYearZero: true,
@@ -95,5 +95,97 @@ func BenchmarkDays1000ThreeMoons(b *testing.B) {
 			i := p.Day - start
 			days[i].moons = append(days[i].moons[:0:0], p)
 		}
+	}
+}
+
+// benchDaysView does what the days endpoint does for 1000 days on the
+// three-moon calendar with 100 recurring events: a third yearly, a third
+// monthly, a third on moon phases (one of them on a moon of period 0.001).
+func benchDaysView(b *testing.B, c *Calendar, start Date) {
+	var evs []Event
+	for i := range 100 {
+		ev := Event{Start: d(1, 1+i%17, 1), Length: 1 + i%5}
+		switch i % 3 {
+		case 0:
+			ev.Recurrence.Kind = RecurYearly
+		case 1:
+			ev.Recurrence.Kind = RecurMonthly
+		case 2:
+			ev.Recurrence = Recurrence{Kind: RecurMoon, MoonID: 1 + i%4, Phase: PhaseNames[i%8]}
+		}
+		evs = append(evs, ev)
+	}
+	from, err := c.DayNumber(start)
+	if err != nil {
+		b.Fatal(err)
+	}
+	first, last := start, c.DateOf(from+999)
+	for b.Loop() {
+		phases := c.MoonPhases(from, from+999)
+		n := 0
+		for _, ev := range evs {
+			occ, err := c.Occurrences(ev, first, last)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += len(occ)
+		}
+		for i := range int64(1000) {
+			dt := c.DateOf(from + i)
+			c.Weekday(dt)
+			c.Season(dt)
+			c.LeapDay(dt)
+			c.EraOf(dt.Year)
+		}
+		if n == 0 || len(phases) == 0 {
+			b.Fatal("nothing in the window")
+		}
+	}
+}
+
+func BenchmarkDaysView1000Days100Events(b *testing.B) {
+	def := benchCalendar(b).Definition()
+	def.Moons = append(def.Moons, Moon{ID: 4, Name: "Blink", Fullmoon: "0.001"})
+	benchDaysView(b, mustNew(b, def), d(1492, 3, 17))
+}
+
+// BenchmarkDaysView1000Days100EventsGregorian is the same on Gregorian
+// rules (three leap terms) far from year 0.
+func BenchmarkDaysView1000Days100EventsGregorian(b *testing.B) {
+	def := benchCalendar(b).Definition()
+	def.HasLeapYear = false
+	def.LeapDays = []LeapDay{{Month: 10, Interval: "400,!100,4", Name: "Leap"}}
+	def.Moons = append(def.Moons, Moon{ID: 4, Name: "Blink", Fullmoon: "0.001"})
+	benchDaysView(b, mustNew(b, def), d(1_000_000_000, 3, 17))
+}
+
+// BenchmarkShortMoonRecurrenceSmallWindow: 100 recurrences of a very short
+// moon in a 10-day window reserve no more than the window.
+func BenchmarkShortMoonRecurrenceSmallWindow(b *testing.B) {
+	c := mustNew(b, Definition{
+		Months: []Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"x", "y"},
+		Moons: []Moon{{Name: "Blink", Fullmoon: "0.0001"}},
+	})
+	ev := Event{Start: d(1, 1, 1), Length: 1, Recurrence: Recurrence{Kind: RecurMoon, MoonID: 1, Phase: "full"}}
+	for b.Loop() {
+		for range 100 {
+			if occ, err := c.Occurrences(ev, d(5, 1, 1), d(5, 1, 10)); err != nil || len(occ) != 10 {
+				b.Fatalf("%d occurrences, %v", len(occ), err)
+			}
+		}
+	}
+}
+
+// BenchmarkDateOfGregorianFarYears: one date conversion on Gregorian rules
+// at years around 10^15 (the binary search's worst practical bracket).
+func BenchmarkDateOfGregorianFarYears(b *testing.B) {
+	c := mustNew(b, Definition{
+		Months: []Month{{Name: "Jan", Length: 31}, {Name: "Feb", Length: 28}, {Name: "Rest", Length: 306}}, Weekdays: []string{"x", "y"},
+		LeapDays: []LeapDay{{Month: 2, Interval: "400,!100,4"}},
+	})
+	n := int64(365_242_500_000_000_000)
+	for b.Loop() {
+		n++
+		c.DateOf(n)
 	}
 }

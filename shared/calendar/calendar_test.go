@@ -166,10 +166,10 @@ func TestSkipYearZeroWithLeapYears(t *testing.T) {
 	} {
 		got, err := tt.c.DayNumber(tt.date)
 		if err != nil || got != tt.want {
-			t.Errorf("start %d: DayNumber(%v) = %d, %v; want %d", tt.c.leapStart, tt.date, got, err, tt.want)
+			t.Errorf("start %d: DayNumber(%v) = %d, %v; want %d", tt.c.def.LeapYearStart, tt.date, got, err, tt.want)
 		}
 		if back := tt.c.DateOf(tt.want); back != tt.date {
-			t.Errorf("start %d: DateOf(%d) = %v; want %v", tt.c.leapStart, tt.want, back, tt.date)
+			t.Errorf("start %d: DateOf(%d) = %v; want %v", tt.c.def.LeapYearStart, tt.want, back, tt.date)
 		}
 	}
 }
@@ -334,33 +334,6 @@ func TestSeasonWrapsToPreviousYear(t *testing.T) {
 	}
 }
 
-func TestFormat(t *testing.T) {
-	months := []Month{{Name: "First", Length: 10}, {Name: "Second", Length: 10}, {Name: "{year}", Length: 10}}
-	named := mustNew(t, Definition{
-		Months: months, Weekdays: []string{"a", "b"},
-		Years:  map[int64]string{1024: "Year of Mist", 7: "{suffix}"},
-		Suffix: "AD",
-	})
-	plain := mustNew(t, Definition{Months: months, Weekdays: []string{"a", "b"}})
-	tests := []struct {
-		name string
-		c    *Calendar
-		date Date
-		want string
-	}{
-		{"year name and suffix", named, d(1024, 2, 3), "3 Second, Year of Mist AD"},
-		{"year number and suffix", named, d(1025, 2, 3), "3 Second, 1025 AD"},
-		{"no suffix", plain, d(1024, 2, 3), "3 Second, 1024"},
-		{"negative year", plain, d(-5, 1, 1), "1 First, -5"},
-		{"names are not templates", named, d(7, 3, 1), "1 {year}, {suffix} AD"},
-	}
-	for _, tt := range tests {
-		if got := tt.c.Format(tt.date); got != tt.want {
-			t.Errorf("%s: Format(%v) = %q; want %q", tt.name, tt.date, got, tt.want)
-		}
-	}
-}
-
 func TestParseDate(t *testing.T) {
 	good := []struct {
 		in   string
@@ -409,11 +382,13 @@ func TestAge(t *testing.T) {
 		{name: "day before birthday", birth: d(1000, 5, 5), current: d(1010, 5, 4), want: 9},
 		{name: "earlier month", birth: d(1000, 5, 5), current: d(1010, 4, 30), want: 9},
 		{name: "newborn", birth: d(1000, 5, 5), current: d(1000, 5, 5), want: 0},
-		// Antisymmetric: -(age from 1000-1-1 to 1010-5-5) = -10.
-		{name: "birth after current date", birth: d(1010, 5, 5), current: d(1000, 1, 1), want: -10},
-		// -(age from 1000-5-5 to 1010-1-1) = -9.
-		{name: "birth after current date, earlier in year", birth: d(1010, 1, 1), current: d(1000, 5, 5), want: -9},
-		{name: "birth a day after current date", birth: d(1000, 5, 6), current: d(1000, 5, 5), want: 0},
+		// Kanka's rule holds for births ahead too: the floor of the exact
+		// difference, never its truncation.
+		{name: "birth 10.3 years after current date", birth: d(1010, 5, 5), current: d(1000, 1, 1), want: -11},
+		{name: "birth 9.7 years after current date", birth: d(1010, 1, 1), current: d(1000, 5, 5), want: -10},
+		{name: "birth 9.6 years ahead is -10", birth: d(1009, 12, 1), current: d(1000, 5, 5), want: -10},
+		{name: "birth exactly 10 years ahead", birth: d(1010, 5, 5), current: d(1000, 5, 5), want: -10},
+		{name: "birth a day after current date", birth: d(1000, 5, 6), current: d(1000, 5, 5), want: -1},
 		{name: "age at death", birth: d(1000, 1, 1), current: d(2000, 1, 1), death: &death, want: 50},
 		{name: "negative years", birth: d(-20, 3, 3), current: d(5, 3, 2), want: 24},
 	}
@@ -429,6 +404,9 @@ func TestAge(t *testing.T) {
 	}
 	if got := skip.Age(d(1, 5, 5), nil, d(-1, 5, 5)); got != -1 {
 		t.Errorf("skip-zero reverse Age = %d; want -1", got)
+	}
+	if got := skip.Age(d(1, 5, 5), nil, d(-1, 5, 6)); got != -1 {
+		t.Errorf("skip-zero reverse Age short of a year = %d; want -1", got)
 	}
 	if got := skip.Age(d(-1, 5, 5), nil, d(1, 5, 4)); got != 0 {
 		t.Errorf("skip-zero Age short of a year = %d; want 0", got)
@@ -520,7 +498,7 @@ func TestDefinitionIsACopy(t *testing.T) {
 	def.Years[1] = "Changed"
 	got := c.Definition()
 	got.Weekdays[0] = "changed"
-	if c.DaysInMonth(1, 1) != 10 || c.Format(d(1, 1, 1)) != "1 A, One" || c.Definition().Weekdays[0] != "x" {
+	if c.DaysInMonth(1, 1) != 10 || c.Definition().Years[1] != "One" || c.Definition().Weekdays[0] != "x" {
 		t.Error("the calendar shares memory with its definition")
 	}
 }
@@ -531,11 +509,29 @@ func TestMoonPhaseDays(t *testing.T) {
 		Weekdays: []string{"x", "y"},
 		Moons: []Moon{
 			{Name: "Luna", Fullmoon: "29.5"},
-			{Name: "Late", Fullmoon: "29.5", Offset: 5},
-			{Name: "Early", Fullmoon: "29.5", Offset: -3},
+			{Name: "Late", Fullmoon: "29.5", Offset: "5"},
+			{Name: "Early", Fullmoon: "29.5", Offset: "-3"},
 			{Name: "Quick", Fullmoon: "2.5"},
+			{Name: "Shifted", Fullmoon: "29.5", Offset: "0.75"},
+			{Name: "Back", Fullmoon: "29.5", Offset: "-0.5"},
 		},
 	})
+	phaseDays := func(id int, phase string, from, to int64) ([]int64, error) {
+		m, err := c.moon(id)
+		if err != nil {
+			return nil, err
+		}
+		p, ok := PhaseIndex(phase)
+		if !ok {
+			return nil, errUnknownPhase
+		}
+		var out []int64
+		m.phaseDays(p, from, to, func(d int64) bool {
+			out = append(out, d)
+			return true
+		})
+		return out, nil
+	}
 	tests := []struct {
 		name     string
 		moon     int
@@ -556,17 +552,20 @@ func TestMoonPhaseDays(t *testing.T) {
 		// floor(1.25 + 2.5k): -2, 1, 3, 6, 8.
 		{"2.5 new", 4, "new", -2, 9, []int64{-2, 1, 3, 6, 8}},
 		{"empty window", 1, "full", 1, 28, nil},
+		// Decimal shifts: floor(0.75 + 29.5k) and floor(-0.5 + 29.5k).
+		{"offset 0.75", 5, "full", -1, 90, []int64{0, 30, 59, 89}},
+		{"offset -0.5", 6, "full", -1, 90, []int64{-1, 29, 58, 88}},
 	}
 	for _, tt := range tests {
-		got, err := c.PhaseDays(tt.moon, tt.phase, tt.from, tt.to)
+		got, err := phaseDays(tt.moon, tt.phase, tt.from, tt.to)
 		if err != nil || !slices.Equal(got, tt.want) {
 			t.Errorf("%s: PhaseDays = %v, %v; want %v", tt.name, got, err, tt.want)
 		}
 	}
-	if _, err := c.PhaseDays(9, "full", 0, 1); err == nil {
+	if _, err := phaseDays(9, "full", 0, 1); err == nil {
 		t.Error("unknown moon accepted")
 	}
-	if _, err := c.PhaseDays(1, "gibbous", 0, 1); err == nil {
+	if _, err := phaseDays(1, "gibbous", 0, 1); err == nil {
 		t.Error("unknown phase accepted")
 	}
 }
@@ -600,14 +599,19 @@ func TestMoonPhasesMerged(t *testing.T) {
 	// A very fast moon: 16 events a day still give one entry with 8 phases.
 	fast := mustNew(t, Definition{
 		Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}}, Weekdays: []string{"x", "y"},
-		Moons: []Moon{{Name: "Fast", Fullmoon: "0.5", Offset: -1}},
+		Moons: []Moon{{Name: "Fast", Fullmoon: "0.5", Offset: "-1"}},
 	})
 	got = fast.MoonPhases(-100000, 100000)
 	if len(got) != 200001 || got[0].Day != -100000 || !slices.Equal(got[5].Phases, all) {
 		t.Errorf("fast moon: %d entries, first %+v", len(got), got[0])
 	}
 	// Phase days are merged too: one entry per day.
-	if days, _ := fast.PhaseDays(1, "new", 10, 12); !slices.Equal(days, []int64{10, 11, 12}) {
+	var days []int64
+	fast.moons[0].phaseDays(4, 10, 12, func(d int64) bool {
+		days = append(days, d)
+		return true
+	})
+	if !slices.Equal(days, []int64{10, 11, 12}) {
 		t.Errorf("fast new moons = %v", days)
 	}
 	// A tiny period must not cost per event.
@@ -617,5 +621,12 @@ func TestMoonPhasesMerged(t *testing.T) {
 	})
 	if got := tiny.MoonPhases(5_000_000_000_000, 5_000_000_000_002); len(got) != 3 || got[2].Day != 5_000_000_000_002 {
 		t.Errorf("tiny moon: %v", got)
+	}
+	// Its recurrences reserve no more than the window's days: a phase
+	// begins at most once a day.
+	ev := Event{Start: d(0, 1, 1), Length: 1, Recurrence: Recurrence{Kind: RecurMoon, MoonID: 1, Phase: "full"}}
+	occ, err := tiny.Occurrences(ev, d(5, 1, 1), d(5, 1, 2))
+	if err != nil || len(occ) != 2 || cap(occ) > 2 {
+		t.Errorf("tiny moon recurrence over 2 days: %d occurrences, capacity %d, %v", len(occ), cap(occ), err)
 	}
 }

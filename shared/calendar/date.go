@@ -55,49 +55,19 @@ func (d Date) String() string {
 	return string(b)
 }
 
-// Compare orders dates by (year, month, day): -1, 0 or +1. For dates valid
-// in a calendar this is the order of their day numbers.
-func Compare(a, b Date) int {
-	switch {
-	case a.Year != b.Year:
-		return cmp64(a.Year, b.Year)
-	case a.Month != b.Month:
-		return cmp64(int64(a.Month), int64(b.Month))
-	}
-	return cmp64(int64(a.Day), int64(b.Day))
-}
-
-func cmp64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// Age is the number of whole years from birth to death, or to current when
-// death is nil: the difference of the years, less one when the end's
-// (month, day) comes before the birth's. It is antisymmetric, so a birth after
-// the end date gives minus the age the other way round: birth 1010-5-5 on
-// 1000-1-1 is -10, birth 1010-1-1 on 1000-5-5 is -9. Years are plain
-// integers here; Calendar.Age accounts for a skipped year zero.
+// Age is Kanka's age in whole years from birth to death, or to current
+// when death is nil: the difference of the years, less one when the end's
+// (month, day) comes before the birth's. The same rule holds when the end
+// precedes the birth, so a birth 9.6 years ahead is -10 (birth 1009-12-1 on
+// 1000-5-5), the floor of the exact difference. Years are plain integers
+// here; Calendar.Age accounts for a skipped year zero.
 func Age(birth Date, death *Date, current Date) int64 {
 	end := current
 	if death != nil {
 		end = *death
 	}
-	if Compare(end, birth) < 0 {
-		return -wholeYears(end, birth)
-	}
-	return wholeYears(birth, end)
-}
-
-// wholeYears assumes from <= to.
-func wholeYears(from, to Date) int64 {
-	n := to.Year - from.Year
-	if to.Month < from.Month || (to.Month == from.Month && to.Day < from.Day) {
+	n := end.Year - birth.Year
+	if end.Month < birth.Month || (end.Month == birth.Month && end.Day < birth.Day) {
 		n--
 	}
 	return n

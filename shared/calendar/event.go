@@ -166,63 +166,22 @@ func (c *Calendar) Occurrences(ev Event, from, to Date) ([]Occurrence, error) {
 	lo := i64(f).add64(1 - int64(ev.Length)).clamp()
 	if ev.Recurrence.Kind == RecurMoon {
 		// Size the result up front: long windows hold many phases, and
-		// regrowing a large slice would dominate the cost.
+		// regrowing a large slice would dominate the cost. A phase begins
+		// at most once a day, so never more than the window's days.
 		m, _ := c.moon(ev.Recurrence.MoonID)
 		n, _ := i64(t).sub(i64(lo)).mul64(m.b).divFloor(8 * m.a)
-		out = make([]Occurrence, 0, min(n.clamp(), 1<<20)+1)
+		days := i64(t).sub(i64(lo)).add64(1).clamp()
+		out = make([]Occurrence, 0, min(n.clamp(), days-1, 1<<20)+1)
 	}
-	c.eachStart(ev, anchor, lo, t, false, func(n int64) bool {
+	c.eachStart(ev, anchor, lo, t, func(n int64) {
 		out = append(out, c.occurrence(n, ev.Length))
-		return true
 	})
 	return out, nil
 }
 
-// NextOccurrence is the first occurrence starting strictly after the date
-// `after` (so calling it again with the result's Start walks the series). An
-// occurrence already running on `after` is not returned. ok is false when
-// there is none or the event or date is invalid.
-func (c *Calendar) NextOccurrence(ev Event, after Date) (Occurrence, bool) {
-	anchor, err := c.checkEvent(ev)
-	if err != nil {
-		return Occurrence{}, false
-	}
-	a, err := c.DayNumber(after)
-	if err != nil || a == maxDay {
-		return Occurrence{}, false
-	}
-	var occ Occurrence
-	found := false
-	c.eachStart(ev, anchor, a+1, maxDay, false, func(n int64) bool {
-		occ, found = c.occurrence(n, ev.Length), true
-		return false
-	})
-	return occ, found
-}
-
-// PrevOccurrence is the last occurrence starting strictly before the date
-// `before`; ok is false when there is none or the event or date is invalid.
-func (c *Calendar) PrevOccurrence(ev Event, before Date) (Occurrence, bool) {
-	anchor, err := c.checkEvent(ev)
-	if err != nil {
-		return Occurrence{}, false
-	}
-	b, err := c.DayNumber(before)
-	if err != nil || b == minDay {
-		return Occurrence{}, false
-	}
-	var occ Occurrence
-	found := false
-	c.eachStart(ev, anchor, minDay, b-1, true, func(n int64) bool {
-		occ, found = c.occurrence(n, ev.Length), true
-		return false
-	})
-	return occ, found
-}
-
-// eachStart visits the day numbers in [lo, hi] on which an occurrence of ev
-// starts, ascending (or descending), until fn returns false.
-func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, desc bool, fn func(int64) bool) {
+// eachStart visits, ascending, the day numbers in [lo, hi] on which an
+// occurrence of ev starts.
+func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, fn func(int64)) {
 	lo = max(lo, anchor)
 	kind := ev.Recurrence.Kind
 	if ev.Until != nil && kind != RecurNone {
@@ -247,111 +206,49 @@ func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, desc bool, fn func(
 		}
 	case RecurYearly:
 		m, d := ev.Start.Month, ev.Start.Day
-		c.eachYear(lo, hi, d > c.months[m-1].Length, desc, func(y int64, ys i128, leap bool) bool {
-			return c.visit(y, ys, leap, m, d, lo, hi, fn)
+		c.eachYear(lo, hi, func(y int64, ys i128, s leapSet) {
+			c.visit(ys, s, m, d, lo, hi, fn)
 		})
 	case RecurMonthly:
-		c.eachMonthly(ev.Start.Day, lo, hi, desc, fn)
+		d := ev.Start.Day
+		c.eachYear(lo, hi, func(y int64, ys i128, s leapSet) {
+			for m := 1; m <= len(c.months); m++ {
+				c.visit(ys, s, m, d, lo, hi, fn)
+			}
+		})
 	case RecurMoon:
 		m, _ := c.moon(ev.Recurrence.MoonID)
 		p, _ := PhaseIndex(ev.Recurrence.Phase)
-		m.phaseDays(p, lo, hi, desc, fn)
+		m.phaseDays(p, lo, hi, func(day int64) bool {
+			fn(day)
+			return true
+		})
 	}
 }
 
-// visit calls fn for (y, m, d) if that date exists and lies in [lo, hi];
-// it reports whether to go on.
-func (c *Calendar) visit(y int64, ys i128, leap bool, m, d int, lo, hi int64, fn func(int64) bool) bool {
-	length := c.months[m-1].Length
-	cum := c.cumNormal
-	if leap {
-		cum = c.cumLeap
-		if m == c.leapMonth {
-			length += int(c.leapDays)
-		}
-	}
-	if d > length {
-		return true
-	}
-	n, ok := ys.add64(cum[m-1] + int64(d) - 1).int64()
-	if !ok || n < lo || n > hi {
-		return true
-	}
-	return fn(n)
-}
-
-// eachYear visits the years holding days lo..hi (only the leap years when
-// leapOnly), with each year's first day number, until fn returns false.
-func (c *Calendar) eachYear(lo, hi int64, leapOnly, desc bool, fn func(y int64, start i128, leap bool) bool) {
-	ya, yb := c.DateOf(lo).Year, c.DateOf(hi).Year
-	step := int64(1)
-	if leapOnly {
-		if c.leapOffset == 0 {
-			return
-		}
-		step = c.leapOffset
-		// Round ya up and yb down to leap years.
-		if ya < c.leapStart {
-			ya = c.leapStart
-		} else if r := (uint64(ya) - uint64(c.leapStart)) % uint64(step); r != 0 {
-			// No overflow: years of int64 days are within ±2^62.
-			ya += step - int64(r)
-		}
-		if yb < c.leapStart {
-			return
-		}
-		yb -= int64((uint64(yb) - uint64(c.leapStart)) % uint64(step))
-	}
-	if ya > yb {
+// visit calls fn for day d of month m of the year starting on day ys and
+// taking the rules in s, if that date exists and lies in [lo, hi].
+func (c *Calendar) visit(ys i128, s leapSet, m, d int, lo, hi int64, fn func(int64)) {
+	if int64(d) > int64(c.months[m-1].Length)+c.extra(s, m-1, false) {
 		return
 	}
-	y := ya
-	if desc {
-		y = yb
-	}
-	for ya <= y && y <= yb {
-		if !(c.skipZero && y == 0) {
-			if !fn(y, c.yearStart(y), c.IsLeapYear(y)) {
-				return
-			}
-		}
-		if desc {
-			y -= step
-		} else {
-			y += step
-		}
+	n, ok := ys.add64(c.before(s, m-1, false) + int64(d) - 1).int64()
+	if ok && n >= lo && n <= hi {
+		fn(n)
 	}
 }
 
-// eachMonthly visits the starts of a monthly event on day d. Each year
-// holds it in the months at least d days long, plus the leap month in leap
-// years when its leap days reach d; when only the latter exists, only leap
-// years are visited so the cost stays proportional to occurrences.
-func (c *Calendar) eachMonthly(d int, lo, hi int64, desc bool, fn func(int64) bool) {
-	var normal, leap []int
-	for i, m := range c.months {
-		long := m.Length >= d
-		if long {
-			normal = append(normal, i+1)
+// eachYear visits the years holding days lo..hi in order, with each year's
+// first day number and leap rules.
+func (c *Calendar) eachYear(lo, hi int64, fn func(y int64, start i128, s leapSet)) {
+	ya, yb := c.DateOf(lo).Year, c.DateOf(hi).Year
+	ys := c.yearStart(ya) // then each next start from the year's length, cheaper than a count
+	for y := ya; y <= yb; y++ {
+		if c.skipZero && y == 0 {
+			continue // yearStart(0) is where year 1 starts
 		}
-		if long || (i+1 == c.leapMonth && m.Length+int(c.leapDays) >= d) {
-			leap = append(leap, i+1)
-		}
+		s := c.activeRaw(y)
+		fn(y, ys, s)
+		ys = ys.add64(c.before(s, len(c.months), false))
 	}
-	c.eachYear(lo, hi, len(normal) == 0, desc, func(y int64, ys i128, isLeap bool) bool {
-		months := normal
-		if isLeap {
-			months = leap
-		}
-		for i := range months {
-			m := months[i]
-			if desc {
-				m = months[len(months)-1-i]
-			}
-			if !c.visit(y, ys, isLeap, m, d, lo, hi, fn) {
-				return false
-			}
-		}
-		return true
-	})
 }

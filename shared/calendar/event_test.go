@@ -176,44 +176,6 @@ func TestOccurrencesErrors(t *testing.T) {
 	}
 }
 
-func TestNextAndPrevOccurrence(t *testing.T) {
-	b := calB(t, false)
-	leapDay := Event{Start: d(4, 2, 29), Length: 1, Recurrence: Recurrence{Kind: RecurYearly}}
-	tests := []struct {
-		name   string
-		next   bool
-		ev     Event
-		at     Date
-		want   Date
-		wantOK bool
-	}{
-		{"next is strictly after", true, leapDay, d(4, 2, 29), d(8, 2, 29), true},
-		{"next from before the anchor", true, leapDay, d(-100, 1, 1), d(4, 2, 29), true},
-		{"next far away", true, leapDay, d(1_000_000_001, 1, 1), d(1_000_000_004, 2, 29), true},
-		{"prev is strictly before", false, leapDay, d(8, 2, 29), d(4, 2, 29), true},
-		{"prev far away", false, leapDay, d(1_000_000_001, 1, 1), d(1_000_000_000, 2, 29), true},
-		{"nothing before the anchor", false, leapDay, d(4, 2, 29), Date{}, false},
-		{"until stops next", true, Event{Start: d(4, 2, 29), Length: 1, Recurrence: Recurrence{Kind: RecurYearly}, Until: until(11)}, d(8, 2, 29), Date{}, false},
-		{"until bounds prev", false, Event{Start: d(4, 2, 29), Length: 1, Recurrence: Recurrence{Kind: RecurYearly}, Until: until(11)}, d(900, 1, 1), d(8, 2, 29), true},
-		{"monthly next skips short months", true, Event{Start: d(1, 1, 30), Length: 1, Recurrence: Recurrence{Kind: RecurMonthly}}, d(1, 1, 30), d(1, 3, 30), true},
-		{"monthly prev skips short months", false, Event{Start: d(1, 1, 30), Length: 1, Recurrence: Recurrence{Kind: RecurMonthly}}, d(2, 1, 30), d(1, 3, 30), true},
-		{"single event next", true, Event{Start: d(5, 1, 1), Length: 1}, d(4, 1, 1), d(5, 1, 1), true},
-		{"single event already started", true, Event{Start: d(5, 1, 1), Length: 10}, d(5, 1, 2), Date{}, false},
-	}
-	for _, tt := range tests {
-		var got Occurrence
-		var ok bool
-		if tt.next {
-			got, ok = b.NextOccurrence(tt.ev, tt.at)
-		} else {
-			got, ok = b.PrevOccurrence(tt.ev, tt.at)
-		}
-		if ok != tt.wantOK || (ok && got.Start != tt.want) {
-			t.Errorf("%s: got %v, %v; want %v, %v", tt.name, got.Start, ok, tt.want, tt.wantOK)
-		}
-	}
-}
-
 func TestPeriodicity(t *testing.T) {
 	tests := []struct {
 		in, out string

@@ -37,13 +37,15 @@ type MoonDay struct {
 var (
 	errBadPeriod      = errors.New("calendar: moon period must be a positive decimal")
 	errPeriodTooLarge = errors.New("calendar: moon period too large")
+	errBadOffset      = errors.New("calendar: moon offset must be a decimal")
 )
 
-// moonCalc holds a moon's phase step P/8 as the reduced fraction a/b.
+// moonCalc holds a moon's phase events as one fraction: event j begins on
+// day floor((j·a + u)/b), where a/b is the phase step P/8 and u/b the offset.
 type moonCalc struct {
 	Moon
 	a, b int64
-	off  int64
+	u    i128
 }
 
 // ParsePeriod reads a moon period ("29.5") as the exact fraction num/den:
@@ -92,26 +94,80 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
+// parseOffset reads a moon offset ("-3.25") as the exact fraction num/den:
+// an optional minus, digits, optionally a point and 1 to 10 more digits; at
+// most MaxMoonOffset in magnitude. Empty is 0.
+func parseOffset(s string) (num i128, den int64, err error) {
+	if s == "" {
+		return i128{}, 1, nil
+	}
+	rest, neg := strings.CutPrefix(s, "-")
+	ip, fp, hasPoint := strings.Cut(rest, ".")
+	if ip == "" || strings.TrimLeft(ip, "0123456789") != "" ||
+		(hasPoint && (fp == "" || len(fp) > MaxMoonDecimals || strings.TrimLeft(fp, "0123456789") != "")) {
+		return i128{}, 0, errBadOffset
+	}
+	ip = strings.TrimLeft(ip, "0")
+	if len(ip) > 10 {
+		return i128{}, 0, errBadOffset
+	}
+	whole := int64(0)
+	if ip != "" {
+		whole, _ = strconv.ParseInt(ip, 10, 64)
+	}
+	frac := int64(0)
+	den = 1
+	if fp != "" {
+		frac, _ = strconv.ParseInt(fp, 10, 64)
+		for range len(fp) {
+			den *= 10
+		}
+	}
+	if whole > MaxMoonOffset || (whole == MaxMoonOffset && frac > 0) {
+		return i128{}, 0, errBadOffset
+	}
+	num = i64(whole).mul64(den).add64(frac) // up to 10^19: beyond int64
+	if neg {
+		num = num.neg()
+	}
+	return num, den, nil
+}
+
+// CheckOffset reports whether s is a moon offset the engine accepts.
+func CheckOffset(s string) error {
+	_, _, err := parseOffset(s)
+	return err
+}
+
 func newMoonCalc(m Moon) (moonCalc, error) {
 	num, den, err := ParsePeriod(m.Fullmoon)
 	if err != nil {
 		return moonCalc{}, err
 	}
+	on, od, err := parseOffset(m.Offset)
+	if err != nil {
+		return moonCalc{}, err
+	}
+	// The step a/b = P/8 and the offset on/od share the denominator l, the
+	// lcm of b and od. Both divide 8·10^10, so l does, and the step's
+	// numerator P·l/8 is at most 10^8·10^10: within int64.
 	a, b := num, 8*den
 	g := gcd(a, b)
-	return moonCalc{Moon: m, a: a / g, b: b / g, off: int64(m.Offset)}, nil
+	a, b = a/g, b/g
+	l := b / gcd(b, od) * od
+	return moonCalc{Moon: m, a: a * (l / b), b: l, u: on.mul64(l / od)}, nil
 }
 
 // dayOf is the day phase event j (= 8k+p) begins on.
 func (m *moonCalc) dayOf(j i128) i128 {
-	q, _ := j.mul64(m.a).divFloor(m.b)
-	return q.add64(m.off)
+	q, _ := j.mul64(m.a).add(m.u).divFloor(m.b)
+	return q
 }
 
-// firstEvent is the smallest j beginning on or after day: off + floor(j·a/b)
-// >= day exactly when j·a/b >= day-off, as day-off is an integer.
+// firstEvent is the smallest j beginning on or after day: floor((j·a+u)/b)
+// >= day exactly when j·a + u >= day·b, as day is an integer.
 func (m *moonCalc) firstEvent(day i128) i128 {
-	return day.sub(i64(m.off)).mul64(m.b).ceilDiv(m.a)
+	return day.mul64(m.b).sub(m.u).ceilDiv(m.a)
 }
 
 // days visits, per day in [from, to] with at least one phase beginning, the
@@ -132,8 +188,8 @@ func (m *moonCalc) days(from, to int64, fn func(day int64, j, jn i128) bool) {
 }
 
 // phaseDays visits the days in [from, to] on which phase p begins,
-// ascending or descending, one step per day visited.
-func (m *moonCalc) phaseDays(p int, from, to int64, desc bool, fn func(day int64) bool) {
+// ascending, one step per day visited.
+func (m *moonCalc) phaseDays(p int, from, to int64, fn func(day int64) bool) {
 	if from > to {
 		return
 	}
@@ -141,23 +197,14 @@ func (m *moonCalc) phaseDays(p int, from, to int64, desc bool, fn func(day int64
 	// Events 8k+p with firstEvent(from) <= 8k+p < firstEvent(to+1).
 	kLo := m.firstEvent(i64(from)).add64(-pp).ceilDiv(8)
 	kHi, _ := m.firstEvent(i64(to).add64(1)).add64(-1 - pp).divFloor(8)
-	k := kLo
-	if desc {
-		k = kHi
-	}
-	for !kHi.less(k) && !k.less(kLo) {
+	for k := kLo; !kHi.less(k); {
 		d := m.dayOf(k.mul64(8).add64(pp))
 		day, _ := d.int64()
 		if !fn(day) {
 			return
 		}
-		if desc {
-			// Largest k whose event begins before day.
-			k, _ = m.firstEvent(d).add64(-1 - pp).divFloor(8)
-		} else {
-			// Smallest k whose event begins after day.
-			k = m.firstEvent(d.add64(1)).add64(-pp).ceilDiv(8)
-		}
+		// Smallest k whose event begins after day.
+		k = m.firstEvent(d.add64(1)).add64(-pp).ceilDiv(8)
 	}
 }
 
@@ -193,6 +240,9 @@ func (c *Calendar) MoonPhases(from, to int64) []MoonDay {
 		})
 		total += len(per[i])
 	}
+	if total == 0 {
+		return nil
+	}
 	// Each list is in day order: merge them, earlier moons first on ties.
 	out := make([]MoonDay, 0, total)
 	next := make([]int, len(per))
@@ -218,29 +268,4 @@ func (c *Calendar) moon(id int) (*moonCalc, error) {
 		return nil, errUnknownMoon
 	}
 	return &c.moons[i], nil
-}
-
-// PhaseDays lists the day numbers in [from, to] on which the given phase of
-// a moon begins (also when merged with other phases that day), ascending.
-func (c *Calendar) PhaseDays(moonID int, phase string, from, to int64) ([]int64, error) {
-	m, err := c.moon(moonID)
-	if err != nil {
-		return nil, err
-	}
-	p, ok := PhaseIndex(phase)
-	if !ok {
-		return nil, errUnknownPhase
-	}
-	var out []int64
-	m.phaseDays(p, from, to, false, func(d int64) bool {
-		out = append(out, d)
-		return true
-	})
-	return out, nil
-}
-
-// HasMoon reports whether the calendar has a moon with this ID.
-func (c *Calendar) HasMoon(id int) bool {
-	_, ok := c.moonIndex[id]
-	return ok
 }

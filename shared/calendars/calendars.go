@@ -26,6 +26,8 @@ func Register(api *httpapi.API, st *store.Store) {
 		},
 	}
 	api.Handle("GET", "/calendars", h.list)
+	api.HandleShadowing("GET", "/calendars/presets", h.presets)
+	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
 	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)
 	api.Handle("POST", "/calendars/{id}/advance", h.advance)
 	api.Handle("POST", "/calendars/{id}/retreat", h.retreat)

@@ -46,6 +46,8 @@ type dayJSON struct {
 	MonthName     string         `json:"month_name"`
 	IsIntercalary bool           `json:"is_intercalary"`
 	IsLeapDay     bool           `json:"is_leap_day"`
+	LeapDayName   *string        `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
+	Era           *dateEraJSON   `json:"era"`
 	Season        *string        `json:"season"`
 	Moons         []dayMoonJSON  `json:"moons"`
 	Events        []dayEventJSON `json:"events"`
@@ -92,13 +94,20 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	phases := eng.MoonPhases(from, to)
+	eras := calendar.SortEras(c.Eras)
 	out := make([]dayJSON, 0, to-from+1)
 	for n := from; ; n++ {
 		d := eng.DateOf(n)
 		m := c.Months[d.Month-1]
 		day := dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calendar.Intercalary,
-			IsLeapDay: d.Day > m.Length, Moons: []dayMoonJSON{}, Events: events[n],
+			Moons: []dayMoonJSON{}, Events: events[n], Era: eraOf(eras, c.SkipYearZero, d.Year),
+		}
+		if name, ok := eng.LeapDay(d); ok {
+			day.IsLeapDay = true
+			if name != "" {
+				day.LeapDayName = &name
+			}
 		}
 		if w, ok := eng.Weekday(d); ok {
 			day.Weekday, day.WeekdayIndex = &c.Weekdays[w], &w

@@ -1,8 +1,10 @@
 package calendars
 
 import (
+	"encoding/json"
 	"strconv"
 
+	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -27,6 +29,44 @@ type calendarJSON struct {
 	LeapYearMonth  int               `json:"leap_year_month"`
 	LeapYearOffset int               `json:"leap_year_offset"`
 	LeapYearStart  int64             `json:"leap_year_start"`
+	LeapDays       []leapDayJSON     `json:"leap_days"`
+	Eras           []eraJSON         `json:"eras"`
+	Era            *dateEraJSON      `json:"era"` // of the current date
+}
+
+// leapDayJSON is a leap rule; day and from_year are null when not set.
+type leapDayJSON struct {
+	Name        string `json:"name"`
+	Month       int    `json:"month"`
+	Day         *int   `json:"day"`
+	Interval    string `json:"interval"`
+	Offset      int64  `json:"offset"`
+	FromYear    *int64 `json:"from_year"`
+	Intercalary bool   `json:"intercalary"`
+	Amount      int    `json:"amount"`
+}
+
+type eraJSON struct {
+	Name         string `json:"name"`
+	Abbreviation string `json:"abbreviation"`
+	Year         int64  `json:"year"`
+	Restart      bool   `json:"restart"`
+}
+
+// dateEraJSON is the era of a date and the date's year in it.
+type dateEraJSON struct {
+	Name         string `json:"name"`
+	Abbreviation string `json:"abbreviation"`
+	Year         int64  `json:"year"`
+}
+
+// eraOf is the era of year y on c, or nil.
+func eraOf(eras []calendar.Era, skipZero bool, y int64) *dateEraJSON {
+	e, n, ok := calendar.EraOf(eras, skipZero, y)
+	if !ok {
+		return nil
+	}
+	return &dateEraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: n}
 }
 
 type monthJSON struct {
@@ -42,11 +82,11 @@ type seasonJSON struct {
 }
 
 type moonJSON struct {
-	ID       int    `json:"id"`
-	Name     string `json:"name"`
-	Fullmoon string `json:"fullmoon"`
-	Offset   int    `json:"offset"`
-	Colour   string `json:"colour"`
+	ID       int         `json:"id"`
+	Name     string      `json:"name"`
+	Fullmoon string      `json:"fullmoon"`
+	Offset   json.Number `json:"offset"` // a decimal, written as sent
+	Colour   string      `json:"colour"`
 }
 
 type epochJSON struct {
@@ -79,10 +119,29 @@ func render(c *domain.Calendar) calendarJSON {
 		j.Seasons[i] = seasonJSON{Name: s.Name, Month: s.Month, Day: s.Day}
 	}
 	for i, m := range c.Moons {
-		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: m.Offset, Colour: m.Colour}
+		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour}
 	}
 	for i, e := range c.Epochs {
 		j.Epochs[i] = epochJSON{Name: e}
 	}
+	rules := c.Rules()
+	j.LeapDays = make([]leapDayJSON, len(rules))
+	for i, l := range rules {
+		j.LeapDays[i] = leapDayJSON{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval, Offset: l.Offset,
+			FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: max(l.Amount, 1)}
+	}
+	j.Eras = make([]eraJSON, len(c.Eras))
+	for i, e := range c.Eras {
+		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart}
+	}
+	j.Era = eraOf(calendar.SortEras(c.Eras), c.SkipYearZero, c.Date.Year)
 	return j
+}
+
+// moonOffset is a moon's offset as a JSON number: 0 when unset.
+func moonOffset(s string) json.Number {
+	if s == "" {
+		return "0"
+	}
+	return json.Number(s)
 }

@@ -25,6 +25,8 @@ func TestRoundTripsStayWithinBudget(t *testing.T) {
 		{"list page", "GET", apitest.Path(e.Campaign, "/calendars"), nil, 1 + 2},
 		{"filtered list page", "GET", apitest.Path(e.Campaign, "/calendars?name=harp"), nil, 1 + 2},
 		{"create", "POST", apitest.Path(e.Campaign, "/calendars"), fullBody(), 1 + 2},
+		{"create from a preset", "POST", apitest.Path(e.Campaign, "/calendars"), map[string]any{"name": "Earth", "preset": "gregorian"}, 1 + 2},
+		{"presets (no read beyond the campaign's access)", "GET", apitest.Path(e.Campaign, "/calendars/presets"), nil, 1},
 		{"update", "PATCH", cal(e.Campaign, id), map[string]any{"type": "Keep", "moon_name": []any{"One"}, "moon_fullmoon": []any{3}}, 1 + 2},
 		{"update renaming (entity follows in the same transaction)", "PUT", cal(e.Campaign, id), map[string]any{"name": "Renamed"}, 1 + 2},
 		{"advance", "POST", cal(e.Campaign, id) + "/advance", map[string]any{"days": 400}, 1 + 2},

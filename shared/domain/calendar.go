@@ -31,6 +31,10 @@ type Calendar struct {
 	LeapYearMonth  int
 	LeapYearOffset int
 	LeapYearStart  int64
+	// LeapDays are the leap rules when the calendar has its own (Kanka's fields then answer
+	// them when they fit); empty when Kanka's fields describe the rule.
+	LeapDays []calendar.LeapDay
+	Eras     []calendar.Era
 }
 
 // Limits on a calendar's structures. With names of at most MaxNameLength bytes and the entry
@@ -46,8 +50,6 @@ const (
 	MaxCalendarBytes = 350_000
 	// maxInt32 bounds the small integers of a calendar (lengths, days, offsets, leap settings).
 	maxInt32 = 1<<31 - 1
-	// maxMoonOffset bounds a moon's shift (days); far beyond any period the engine accepts.
-	maxMoonOffset = 1_000_000_000
 	// DefaultMoonColour is a moon's colour when none is sent, as in Kanka.
 	DefaultMoonColour = "grey"
 )
@@ -56,14 +58,27 @@ const (
 // calendar has, year zero skipped or not.
 var DefaultCalendarDate = calendar.Date{Year: 1, Month: 1, Day: 1}
 
-// Definition is the engine's view of c.
+// Definition is the engine's view of c: its own leap rules, or else Kanka's fields.
 func (c *Calendar) Definition() calendar.Definition {
-	return calendar.Definition{
+	d := calendar.Definition{
 		Months: c.Months, Weekdays: c.Weekdays, Years: c.Years, Seasons: c.Seasons, Moons: c.Moons,
-		Suffix: c.Suffix, StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero,
-		HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount, LeapYearMonth: c.LeapYearMonth,
-		LeapYearOffset: c.LeapYearOffset, LeapYearStart: c.LeapYearStart,
+		Suffix: c.Suffix, StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, Eras: c.Eras,
 	}
+	if len(c.LeapDays) > 0 {
+		d.LeapDays = c.LeapDays
+	} else {
+		d.HasLeapYear, d.LeapYearAmount, d.LeapYearMonth = c.HasLeapYear, c.LeapYearAmount, c.LeapYearMonth
+		d.LeapYearOffset, d.LeapYearStart = c.LeapYearOffset, c.LeapYearStart
+	}
+	return d
+}
+
+// Rules are c's leap rules, Kanka's fields turned into theirs when the calendar has none.
+func (c *Calendar) Rules() []calendar.LeapDay {
+	if len(c.LeapDays) > 0 || !c.HasLeapYear {
+		return c.LeapDays
+	}
+	return []calendar.LeapDay{calendar.KankaLeapDay(c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart)}
 }
 
 // Engine builds the calendar engine of c. A stored calendar was validated by Apply, so an error
@@ -79,6 +94,8 @@ func (c *Calendar) Clone() *Calendar {
 	d.Seasons = append([]calendar.Season(nil), c.Seasons...)
 	d.Moons = append([]calendar.Moon(nil), c.Moons...)
 	d.Epochs = append([]string(nil), c.Epochs...)
+	d.LeapDays = append([]calendar.LeapDay(nil), c.LeapDays...)
+	d.Eras = append([]calendar.Era(nil), c.Eras...)
 	d.Years = make(map[int64]string, len(c.Years))
 	for k, v := range c.Years {
 		d.Years[k] = v
@@ -99,8 +116,10 @@ func (c *Calendar) Apply(in Input, a Access) error {
 
 	// Everything below shapes the calendar; the engine only judges it when it was read cleanly.
 	before := len(r.Errs.Fields())
+	c.applyPreset(r)
 	c.applyStructures(r)
 	c.applySettings(r)
+	c.applyRules(r)
 	if len(r.Errs.Fields()) == before {
 		c.check(r)
 	}
@@ -160,14 +179,14 @@ func (c *Calendar) applyStructures(r *Reader) {
 	p = r.parallel("moon_name", MaxMoons)
 	moons := column(p, "moon_name", nameElem, false)
 	fullmoons := column(p, "moon_fullmoon", periodElem, true)
-	offsets := column(p, "moon_offset", optional(intElem(-maxMoonOffset, maxMoonOffset)), false)
+	offsets := column(p, "moon_offset", offsetElem, false)
 	colours := column(p, "moon_colour", optional(stringElem(MaxColourLength)), false)
 	ids := column(p, "moon_id", optional(intElem(1, maxInt32)), false)
 	if p.done() {
 		c.Moons = make([]calendar.Moon, p.n)
 		for i := range c.Moons {
 			c.Moons[i] = calendar.Moon{ID: int(ids.at(i, int64(i+1))), Name: moons.at(i, ""), Fullmoon: fullmoons.at(i, ""),
-				Offset: int(offsets.at(i, 0)), Colour: colours.at(i, DefaultMoonColour)}
+				Offset: offsets.at(i, ""), Colour: colours.at(i, DefaultMoonColour)}
 		}
 	}
 	p = r.parallel("epoch_name", MaxEpochs)
@@ -236,10 +255,16 @@ func (c *Calendar) calendarParts() map[string]int {
 		s["season_name"] += len(x.Name) + per
 	}
 	for _, m := range c.Moons {
-		s["moon_name"] += len(m.Name) + len(m.Fullmoon) + len(m.Colour) + 2*per
+		s["moon_name"] += len(m.Name) + len(m.Fullmoon) + len(m.Offset) + len(m.Colour) + 2*per
 	}
 	for _, e := range c.Epochs {
 		s["epoch_name"] += len(e) + per
+	}
+	for _, l := range c.LeapDays {
+		s["leap_days"] += len(l.Name) + len(l.Interval) + 4*per
+	}
+	for _, e := range c.Eras {
+		s["eras"] += len(e.Name) + len(e.Abbreviation) + 2*per
 	}
 	return s
 }

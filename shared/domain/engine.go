@@ -125,3 +125,17 @@ func (c *Calendar) DayRange(eng *calendar.Calendar, fromText, toText string, max
 func TooManyDayEvents(max int) error {
 	return Invalid("to", "The days hold more than "+strconv.Itoa(max)+" event occurrences; ask for fewer days.")
 }
+
+// EngineProblems turns the engine's verdict on a definition (an imported calendar's, whose
+// problems name the export's fields) into field errors; other errors pass through.
+func EngineProblems(err error) error {
+	ve, ok := err.(*calendar.ValidationError)
+	if !ok {
+		return err
+	}
+	var f FieldErrors
+	for _, p := range ve.Problems {
+		f.Add(p.Field, p.Message)
+	}
+	return f.Err()
+}

@@ -245,6 +245,10 @@ func TestAges(t *testing.T) {
 	f.create(t, dead, f.Admin, f.event("type_id", 3, "day", 2, "month", 3, "year", 70))
 	unborn := makeEntity(t, f.Env, f.Campaign, false)
 	f.create(t, unborn, f.Admin, f.event("type_id", 2, "day", 10, "month", 2, "year", 105))
+	// Kanka's formula holds ahead too: a birth 9.2 years ahead (109-3-1 on 100-2-10) is -10, the
+	// floor of the exact difference, not -9.
+	ahead := makeEntity(t, f.Env, f.Campaign, false)
+	f.create(t, ahead, f.Admin, f.event("type_id", 2, "day", 1, "month", 3, "year", 109))
 	secret := makeEntity(t, f.Env, f.Campaign, false)
 	f.create(t, secret, f.Admin, f.event("type_id", 2, "year", 50, "is_private", true))
 	cases := []struct {
@@ -256,6 +260,7 @@ func TestAges(t *testing.T) {
 		{"birth only: 39, the birthday not yet reached", birthOnly, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"60-2-11","death":null,"age":39,"years_since_death":null}]`, f.cal)},
 		{"birth and death: age at death and years since", dead, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"20-3-1","death":"70-3-2","age":50,"years_since_death":29}]`, f.cal)},
 		{"a future birth is a negative age", unborn, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"105-2-10","death":null,"age":-5,"years_since_death":null}]`, f.cal)},
+		{"a birth 9.2 years ahead is -10, not -9", ahead, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"109-3-1","death":null,"age":-10,"years_since_death":null}]`, f.cal)},
 		{"a private birth counts for admins", secret, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"50-1-5","death":null,"age":50,"years_since_death":null}]`, f.cal)},
 		{"and not for members", secret, f.Member, `[]`},
 	}

@@ -74,9 +74,16 @@ type HandlerFunc func(r *Request) (Reply, error)
 // Handle registers fn for method and a path relative to the campaign prefix, e.g.
 // Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too; every other method writes,
 // so the caller's write access is checked here, before fn runs.
-func (a *API) Handle(method, path string, fn HandlerFunc) {
+func (a *API) Handle(method, path string, fn HandlerFunc) { a.handle(method, path, fn, true) }
+
+// HandleShadowing is Handle for a literal path beside a wildcard one of the same shape
+// ("/calendars/presets" beside "/calendars/{id}"): the mux would find a method-less 405
+// fallback for it ambiguous, so there is none, and other methods fall to the wildcard route's.
+func (a *API) HandleShadowing(method, path string, fn HandlerFunc) { a.handle(method, path, fn, false) }
+
+func (a *API) handle(method, path string, fn HandlerFunc, fallback bool) {
 	pattern := Prefix + path
-	if _, seen := a.methods[pattern]; !seen {
+	if _, seen := a.methods[pattern]; !seen && fallback {
 		a.mux.HandleFunc(pattern, a.methodNotAllowed(pattern))
 	}
 	a.methods[pattern] = append(a.methods[pattern], method)

@@ -45,6 +45,7 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		fmt.Sprintf("/entities/%v/entity_events", calEntity), fmt.Sprintf("/entities/%v/entity_events/1", calEntity),
 		fmt.Sprintf("/entities/%v/entity_notes", calEntity), fmt.Sprintf("/entities/%v/entity_notes/1", calEntity),
 		fmt.Sprintf("/entities/%v/ages", calEntity),
+		"/calendars/presets", "/calendars/import",
 		// Kanka today
 		fmt.Sprintf("/entities/%v/posts", calEntity), fmt.Sprintf("/entities/%v/posts/1", calEntity),
 		fmt.Sprintf("/entities/%v/reminders", calEntity), fmt.Sprintf("/entities/%v/reminders/1", calEntity),
@@ -67,12 +68,17 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		{1, 1, 2, "", "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nZ\r\n--b--\r\n"},
 		{3, 2, 0, "", `{"target_entity_id":9007199254740993}`},
 		{9, 1, 3, "", "\x00\xff{"},
-		{13, 0, 0, "", `{"name":"p","visibility_id":"5","settings":[],"is_pinned":true,"position":-3}`},
-		{15, 0, 1, "", "calendar_id=1&day=1&month=1&year=1&visibility_id=3&recurring_periodicity=year&type_id=5"},
-		{16, 1, 0, "", `{"length":null,"name":null,"recurring_periodicity":"1_f","visibility_id":[1]}`},
-		{17, 3, 0, "page=9999999&limit=1&lastSync=x", ""},
-		{18, 3, 0, "types=location,,calendar&types[]=x&name=%00&tags=1,2&image=1&page=2&limit=1", ""},
-		{19, 3, 0, "image=1&related=true", ""},
+		{5, 1, 0, "", `{"leap_days":[{"month":1,"interval":"9223372036854775807,!2,+1"},{"month":2,"day":-1}],"eras":[{"name":"E","year":1e300}],"moon_offset":["-1e3"]}`},
+		{4, 0, 0, "", `{"name":"p","preset":"harptos","current_month":99,"leap_days":[{"month":1,"interval":"7,!3,2","from_year":-9007199254740991}]}`},
+		{13, 3, 0, "", ""},
+		{14, 0, 0, "", `{"name":"i","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"length":"1e9"},{"length":1}],"leap_days":[{"timespan":1,"interval":"!1"}]},"moons":[{"cycle":-1}]},"dynamic_data":{"timespan":-1}}`},
+		{14, 0, 0, "", `{"name":"i","static_data":"{\"year_data\":{}}","dynamic_data":7}`},
+		{15, 0, 0, "", `{"name":"p","visibility_id":"5","settings":[],"is_pinned":true,"position":-3}`},
+		{17, 0, 1, "", "calendar_id=1&day=1&month=1&year=1&visibility_id=3&recurring_periodicity=year&type_id=5"},
+		{18, 1, 0, "", `{"length":null,"name":null,"recurring_periodicity":"1_f","visibility_id":[1]}`},
+		{19, 3, 0, "page=9999999&limit=1&lastSync=x", ""},
+		{20, 3, 0, "types=location,,calendar&types[]=x&name=%00&tags=1,2&image=1&page=2&limit=1", ""},
+		{21, 3, 0, "image=1&related=true", ""},
 	} {
 		f.Add(s.route, s.method, s.ctype, s.query, s.body)
 	}

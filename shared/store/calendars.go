@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
@@ -38,6 +40,26 @@ type calendarItem struct {
 	LeapYearMonth  int               `dynamo:"leap_year_month"`
 	LeapYearOffset int               `dynamo:"leap_year_offset"`
 	LeapYearStart  int64             `dynamo:"leap_year_start"`
+	LeapDays       []leapDayAttr     `dynamo:"leap_days,omitempty"`
+	Eras           []eraAttr         `dynamo:"eras,omitempty"`
+}
+
+type leapDayAttr struct {
+	Name        string `dynamo:"name,omitempty"`
+	Month       int    `dynamo:"month"`
+	Day         *int   `dynamo:"day,omitempty"`
+	Interval    string `dynamo:"interval"`
+	Offset      int64  `dynamo:"offset"`
+	FromYear    *int64 `dynamo:"from_year,omitempty"`
+	Intercalary bool   `dynamo:"intercalary"`
+	Amount      int    `dynamo:"amount,omitempty"`
+}
+
+type eraAttr struct {
+	Name         string `dynamo:"name"`
+	Abbreviation string `dynamo:"abbreviation,omitempty"`
+	Year         int64  `dynamo:"year"`
+	Restart      bool   `dynamo:"restart"`
 }
 
 type monthAttr struct {
@@ -53,11 +75,31 @@ type seasonAttr struct {
 }
 
 type moonAttr struct {
-	ID       int    `dynamo:"id"`
-	Name     string `dynamo:"name"`
-	Fullmoon string `dynamo:"fullmoon"` // the decimal text as sent
-	Offset   int    `dynamo:"offset"`
-	Colour   string `dynamo:"colour"`
+	ID       int     `dynamo:"id"`
+	Name     string  `dynamo:"name"`
+	Fullmoon string  `dynamo:"fullmoon"` // the decimal text as sent
+	Offset   decimal `dynamo:"offset"`
+	Colour   string  `dynamo:"colour"`
+}
+
+// decimal is a decimal text stored as a DynamoDB number, so records written when moon offsets
+// were integers read unchanged.
+type decimal string
+
+func (d decimal) MarshalDynamo() (types.AttributeValue, error) {
+	if d == "" {
+		return &types.AttributeValueMemberN{Value: "0"}, nil
+	}
+	return &types.AttributeValueMemberN{Value: string(d)}, nil
+}
+
+func (d *decimal) UnmarshalDynamo(av types.AttributeValue) error {
+	n, ok := av.(*types.AttributeValueMemberN)
+	if !ok {
+		return errors.New("store: a decimal must be a number")
+	}
+	*d = decimal(n.Value)
+	return nil
 }
 
 var calendarKind = ownerKind{prefix: calendarPrefix, entityType: "calendar"}
@@ -85,7 +127,14 @@ func toCalendarItem(c *domain.Calendar) calendarItem {
 		it.Seasons = append(it.Seasons, seasonAttr{Name: s.Name, Month: s.Month, Day: s.Day})
 	}
 	for _, m := range c.Moons {
-		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: m.Offset, Colour: m.Colour})
+		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: decimal(m.Offset), Colour: m.Colour})
+	}
+	for _, l := range c.LeapDays {
+		it.LeapDays = append(it.LeapDays, leapDayAttr{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
+			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
+	}
+	for _, e := range c.Eras {
+		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
 	}
 	return it
 }
@@ -111,7 +160,14 @@ func (it calendarItem) calendar() domain.Calendar {
 		c.Seasons = append(c.Seasons, calendar.Season{Name: s.Name, Month: s.Month, Day: s.Day})
 	}
 	for _, m := range it.Moons {
-		c.Moons = append(c.Moons, calendar.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: m.Offset, Colour: m.Colour})
+		c.Moons = append(c.Moons, calendar.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
+	}
+	for _, l := range it.LeapDays {
+		c.LeapDays = append(c.LeapDays, calendar.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
+			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
+	}
+	for _, e := range it.Eras {
+		c.Eras = append(c.Eras, calendar.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
 	}
 	return c
 }

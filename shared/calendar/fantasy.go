@@ -1,0 +1,488 @@
+package calendar
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Import is a calendar read from a Fantasy-Calendar export, and what could
+// not be carried over.
+type Import struct {
+	Name       string
+	Definition Definition
+	Date       Date
+	Warnings   []string
+}
+
+// fcNumber is a JSON number or a string holding one, as exports carry
+// both ("interval": "4", "offset": 0).
+type fcNumber struct {
+	s   string
+	set bool
+}
+
+func (n *fcNumber) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	var s string
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+	} else {
+		var num json.Number
+		if err := json.Unmarshal(b, &num); err != nil {
+			return err
+		}
+		s = num.String()
+	}
+	n.s, n.set = s, true
+	return nil
+}
+
+// rat is the number exactly, or nil when it is not one.
+func (n fcNumber) rat() *big.Rat {
+	if !n.set || n.s == "" {
+		return nil
+	}
+	r, ok := new(big.Rat).SetString(n.s)
+	if !ok {
+		return nil
+	}
+	return r
+}
+
+// integer is the number when it is a whole one within int64.
+func (n fcNumber) integer() (int64, bool) {
+	r := n.rat()
+	if r == nil || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
+}
+
+type fcExport struct {
+	Name       *string          `json:"name"`
+	StaticData *fcStatic        `json:"static_data"`
+	Dynamic    *json.RawMessage `json:"dynamic_data"`
+}
+
+type fcStatic struct {
+	YearData *struct {
+		FirstDay   fcNumber     `json:"first_day"`
+		Overflow   *bool        `json:"overflow"`
+		GlobalWeek []string     `json:"global_week"`
+		Timespans  []fcTimespan `json:"timespans"`
+		LeapDays   []fcLeapDay  `json:"leap_days"`
+	} `json:"year_data"`
+	Moons []fcMoon `json:"moons"`
+	Clock *struct {
+		Enabled *bool `json:"enabled"`
+	} `json:"clock"`
+	Seasons *struct {
+		Data      []fcSeason     `json:"data"`
+		Locations []any          `json:"locations"`
+		Global    map[string]any `json:"global_settings"`
+	} `json:"seasons"`
+	Eras     []fcEra        `json:"eras"`
+	Settings map[string]any `json:"settings"`
+	Cycles   *struct {
+		Data []any `json:"data"`
+	} `json:"cycles"`
+	EventData *struct {
+		Categories []any `json:"categories"`
+		Events     []any `json:"events"`
+	} `json:"event_data"`
+}
+
+type fcTimespan struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Length   fcNumber `json:"length"`
+	Interval fcNumber `json:"interval"`
+	Offset   fcNumber `json:"offset"`
+	Week     []string `json:"week"`
+}
+
+type fcLeapDay struct {
+	Name        string   `json:"name"`
+	Intercalary bool     `json:"intercalary"`
+	Timespan    fcNumber `json:"timespan"`
+	AddsWeekDay bool     `json:"adds_week_day"`
+	Day         fcNumber `json:"day"`
+	Interval    fcNumber `json:"interval"`
+	Offset      fcNumber `json:"offset"`
+	NotNumbered bool     `json:"not_numbered"`
+}
+
+type fcMoon struct {
+	Name        string   `json:"name"`
+	Cycle       fcNumber `json:"cycle"`
+	Shift       fcNumber `json:"shift"`
+	Color       string   `json:"color"`
+	CustomPhase bool     `json:"custom_phase"`
+}
+
+type fcSeason struct {
+	Name     string   `json:"name"`
+	Timespan fcNumber `json:"timespan"`
+	Day      fcNumber `json:"day"`
+}
+
+type fcEra struct {
+	Name         string `json:"name"`
+	Abbreviation string `json:"abbreviation"`
+	Description  string `json:"description"`
+	Settings     struct {
+		Restart  bool `json:"restart"`
+		EndsYear bool `json:"ends_year"`
+	} `json:"settings"`
+	Date struct {
+		Year     fcNumber `json:"year"`
+		Timespan fcNumber `json:"timespan"`
+		Day      fcNumber `json:"day"`
+	} `json:"date"`
+}
+
+type fcDynamic struct {
+	Year     fcNumber `json:"year"`
+	Timespan fcNumber `json:"timespan"`
+	Month    fcNumber `json:"month"` // older exports
+	Day      fcNumber `json:"day"`
+}
+
+// ImportFantasyCalendar reads a Fantasy-Calendar export: its timespans
+// become months (intercalary kept), global_week the weekdays, first_day
+// (1-based) the first weekday, leap_days the rules (timespan is a 0-based
+// month), moons their cycle and shift, dated seasons, eras, and
+// dynamic_data the current date (timespan 0-based). Whatever cannot be
+// expressed is listed in Warnings. A malformed export is a
+// *ValidationError naming the export's field.
+func ImportFantasyCalendar(data []byte) (Import, error) {
+	var ex fcExport
+	var probs []Problem
+	add := func(field, msg string) { probs = append(probs, Problem{Field: field, Message: msg}) }
+	fail := func() (Import, error) { return Import{}, &ValidationError{Problems: probs} }
+	if err := json.Unmarshal(data, &ex); err != nil {
+		field := "static_data"
+		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
+			field = te.Field
+		}
+		add(field, "The export is not a Fantasy-Calendar export: "+typeErrorText(err))
+		return fail()
+	}
+	if ex.Name == nil || strings.TrimSpace(html.UnescapeString(*ex.Name)) == "" {
+		add("name", "The name field is required.")
+	}
+	if ex.StaticData == nil || ex.StaticData.YearData == nil {
+		add("static_data.year_data", "The static data must hold year_data.")
+		return fail()
+	}
+	out := Import{}
+	if ex.Name != nil {
+		out.Name = strings.TrimSpace(html.UnescapeString(*ex.Name))
+	}
+	warn := func(s string) { out.Warnings = append(out.Warnings, s) }
+	sd := ex.StaticData
+	yd := sd.YearData
+	def := &out.Definition
+	text := html.UnescapeString
+
+	if len(yd.Timespans) < 2 {
+		add("static_data.year_data.timespans", "The timespans must have at least 2 items.")
+	}
+	for i, ts := range yd.Timespans {
+		f := "static_data.year_data.timespans." + strconv.Itoa(i)
+		m := Month{Name: strings.TrimSpace(text(ts.Name))}
+		switch ts.Type {
+		case "month", "":
+			m.Type = Standard
+		case "intercalary":
+			m.Type = Intercalary
+		default:
+			add(f+".type", "The type must be month or intercalary.")
+		}
+		n, ok := ts.Length.integer()
+		if !ok || n < 1 || n > MaxYearLength {
+			add(f+".length", "The length must be a whole number of days, at least 1.")
+		}
+		m.Length = int(n)
+		if iv, ok := ts.Interval.integer(); ts.Interval.set && (!ok || iv != 1) {
+			warn("Timespan " + strconv.Quote(m.Name) + " appears only every " + ts.Interval.s + " years in the export; it is imported as a month of every year.")
+		}
+		if len(ts.Week) > 0 {
+			warn("Timespan " + strconv.Quote(m.Name) + " has its own week; the global week is used.")
+		}
+		def.Months = append(def.Months, m)
+	}
+	for _, w := range yd.GlobalWeek {
+		def.Weekdays = append(def.Weekdays, strings.TrimSpace(text(w)))
+	}
+	if len(def.Weekdays) < 2 {
+		add("static_data.year_data.global_week", "The global week must have at least 2 items.")
+	}
+	if fd, ok := yd.FirstDay.integer(); yd.FirstDay.set {
+		if !ok || fd < 1 || (len(def.Weekdays) > 0 && fd > int64(len(def.Weekdays))) {
+			add("static_data.year_data.first_day", "The first day must be a day of the global week (1-based).")
+		} else {
+			def.StartOffset = int(fd - 1)
+		}
+	}
+	if yd.Overflow != nil && !*yd.Overflow {
+		warn("The export restarts the week with every month (overflow off); Lorekeep's weeks run on across months.")
+	}
+	yearZero := false
+	if v, ok := sd.Settings["year_zero_exists"].(bool); ok {
+		yearZero = v
+	}
+	def.SkipYearZero = !yearZero
+
+	for i, ld := range yd.LeapDays {
+		f := "static_data.year_data.leap_days." + strconv.Itoa(i)
+		rule := LeapDay{Name: strings.TrimSpace(text(ld.Name)), Intercalary: ld.Intercalary, Interval: ld.Interval.s}
+		if !ld.Interval.set {
+			rule.Interval = "1"
+		}
+		ts, ok := ld.Timespan.integer()
+		if !ok || ts < 0 || ts >= int64(len(def.Months)) {
+			add(f+".timespan", "The timespan must be a timespan of the export (0-based).")
+			continue
+		}
+		rule.Month = int(ts) + 1
+		if off, ok := ld.Offset.integer(); ok {
+			rule.Offset = off
+		} else if ld.Offset.set {
+			add(f+".offset", "The offset must be a whole number.")
+		}
+		// Intercalary leap days sit after `day` in a standard month;
+		// others lengthen the month at its end.
+		if ld.Intercalary && def.Months[ts].Type == Standard {
+			day, ok := ld.Day.integer()
+			if ld.Day.set && (!ok || day < 0 || day > int64(def.Months[ts].Length)) {
+				add(f+".day", "The day must be between 0 and the timespan's length.")
+			} else if ld.Day.set {
+				d := int(day)
+				rule.Day = &d
+			}
+		}
+		if ld.AddsWeekDay {
+			warn("Leap day " + strconv.Quote(rule.Name) + " adds a weekday in the export; Lorekeep's week keeps its days.")
+		}
+		if ld.NotNumbered {
+			warn("Leap day " + strconv.Quote(rule.Name) + " is not numbered in the export; Lorekeep numbers it as a day of its month.")
+		}
+		if _, err := parseInterval(rule.Interval); err != nil {
+			add(f+".interval", "The interval must be comma-separated whole numbers, each optionally prefixed by ! or +.")
+			continue
+		}
+		def.LeapDays = append(def.LeapDays, rule)
+	}
+	if len(def.LeapDays) > 0 && def.SkipYearZero {
+		warn("Leap years before year 1 follow Lorekeep's numbering (year -1 is tested as -1, not as year 0 as Fantasy-Calendar does).")
+	}
+
+	for i, m := range sd.Moons {
+		f := "static_data.moons." + strconv.Itoa(i)
+		name := strings.TrimSpace(text(m.Name))
+		if m.CustomPhase {
+			warn("Moon " + strconv.Quote(name) + " has a custom phase cycle; it is not imported.")
+			continue
+		}
+		cycle, shift := m.Cycle.rat(), m.Shift.rat()
+		if shift == nil && !m.Shift.set {
+			shift = new(big.Rat)
+		}
+		if cycle == nil || cycle.Sign() <= 0 {
+			add(f+".cycle", "The cycle must be a positive number.")
+			continue
+		}
+		if shift == nil {
+			add(f+".shift", "The shift must be a number.")
+			continue
+		}
+		period, exact1 := decimalText(cycle)
+		// Fantasy-Calendar's phase 0 is the new moon, at shift (mod cycle);
+		// Lorekeep's is the full moon, so the offset is shift - cycle/2.
+		off, exact2 := decimalText(new(big.Rat).Sub(shift, new(big.Rat).Quo(cycle, big.NewRat(2, 1))))
+		if !exact1 || !exact2 {
+			warn("Moon " + strconv.Quote(name) + ": cycle and shift are rounded to " + strconv.Itoa(MaxMoonDecimals) + " decimal places.")
+		}
+		colour := strings.TrimSpace(m.Color)
+		if colour == "" {
+			colour = "grey"
+		}
+		def.Moons = append(def.Moons, Moon{ID: len(def.Moons) + 1, Name: name, Fullmoon: period, Offset: off, Colour: colour})
+	}
+
+	if s := sd.Seasons; s != nil {
+		dated := 0
+		for i, se := range s.Data {
+			ts, ok1 := se.Timespan.integer()
+			day, ok2 := se.Day.integer()
+			if !se.Timespan.set || !se.Day.set {
+				continue
+			}
+			f := "static_data.seasons.data." + strconv.Itoa(i)
+			if !ok1 || ts < 0 || ts >= int64(len(def.Months)) {
+				add(f+".timespan", "The timespan must be a timespan of the export (0-based).")
+				continue
+			}
+			if !ok2 || day < 1 || day > int64(def.Months[ts].Length) {
+				add(f+".day", "The day must be a day of the season's timespan.")
+				continue
+			}
+			dated++
+			def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(text(se.Name)), Month: int(ts) + 1, Day: int(day)})
+		}
+		if n := len(s.Data) - dated; n > 0 && len(probs) == 0 {
+			warn(strconv.Itoa(n) + " season(s) have no start date (periodic seasons); they are not imported.")
+		}
+		if w, _ := s.Global["enable_weather"].(bool); w || len(s.Locations) > 0 {
+			warn("Weather and locations are not imported.")
+		}
+	}
+
+	for i, e := range sd.Eras {
+		f := "static_data.eras." + strconv.Itoa(i)
+		y, ok := e.Date.Year.integer()
+		if !ok {
+			add(f+".date.year", "The year must be a whole number.")
+			continue
+		}
+		name := strings.TrimSpace(text(e.Name))
+		def.Eras = append(def.Eras, Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart})
+		ts, _ := e.Date.Timespan.integer()
+		day, _ := e.Date.Day.integer()
+		if ts > 0 || day > 1 {
+			warn("Era " + strconv.Quote(name) + " starts within its year in the export; Lorekeep's eras start with the year.")
+		}
+		if e.Settings.EndsYear {
+			warn("Era " + strconv.Quote(name) + " ends its year early in the export; Lorekeep's years keep their length.")
+		}
+		if strings.TrimSpace(e.Description) != "" {
+			warn("Era " + strconv.Quote(name) + ": its description is not imported.")
+		}
+	}
+
+	if c := sd.Clock; c != nil && c.Enabled != nil && *c.Enabled {
+		warn("The clock (hours and minutes) is not imported.")
+	}
+	if c := sd.Cycles; c != nil && len(c.Data) > 0 {
+		warn(strconv.Itoa(len(c.Data)) + " year cycle(s) are not imported.")
+	}
+	if e := sd.EventData; e != nil && (len(e.Events) > 0 || len(e.Categories) > 0) {
+		warn(strconv.Itoa(len(e.Events)) + " event(s) and " + strconv.Itoa(len(e.Categories)) +
+			" event categories are not imported (Fantasy-Calendar's events are conditions, not dates).")
+	}
+
+	out.Date = Date{Year: 1, Month: 1, Day: 1}
+	if ex.Dynamic != nil && !bytes.Equal(bytes.TrimSpace(*ex.Dynamic), []byte("null")) {
+		var dyn fcDynamic
+		if err := json.Unmarshal(*ex.Dynamic, &dyn); err != nil {
+			add("dynamic_data", "The dynamic data must be an object with year, timespan and day.")
+		} else {
+			y, okY := dyn.Year.integer()
+			ts := dyn.Timespan
+			if !ts.set {
+				ts = dyn.Month
+			}
+			m, okM := ts.integer()
+			d, okD := dyn.Day.integer()
+			switch {
+			case dyn.Year.set && !okY:
+				add("dynamic_data.year", "The year must be a whole number.")
+			case ts.set && (!okM || m < 0 || m >= int64(len(def.Months))):
+				add("dynamic_data.timespan", "The timespan must be a timespan of the export (0-based).")
+			case dyn.Day.set && !okD:
+				add("dynamic_data.day", "The day must be a whole number.")
+			default:
+				if dyn.Year.set {
+					out.Date.Year = y
+				}
+				if ts.set {
+					out.Date.Month = int(m) + 1
+				}
+				if dyn.Day.set {
+					out.Date.Day = int(max(min(d, 1<<30), 0))
+				}
+				if out.Date.Day < 1 {
+					out.Date.Day = 1
+					warn("The current day was 0 in the export; it is imported as day 1.")
+				}
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return fail()
+	}
+	c, err := New(out.Definition)
+	if err != nil {
+		ve := err.(*ValidationError)
+		for i := range ve.Problems {
+			ve.Problems[i].Field = exportField(ve.Problems[i].Field)
+		}
+		return Import{}, ve
+	}
+	if !c.Valid(out.Date) {
+		add("dynamic_data", "The current date ("+out.Date.String()+") is not a date of the calendar.")
+		return fail()
+	}
+	out.Definition = c.Definition()
+	return out, nil
+}
+
+// exportField names, in the export, the field behind an engine problem.
+func exportField(f string) string {
+	switch {
+	case strings.HasPrefix(f, "leap_days."):
+		return "static_data.year_data." + f
+	case strings.HasPrefix(f, "month_"):
+		return "static_data.year_data.timespans"
+	case f == "weekday":
+		return "static_data.year_data.global_week"
+	case strings.HasPrefix(f, "moon_"):
+		return "static_data.moons"
+	case strings.HasPrefix(f, "season_"):
+		return "static_data.seasons.data"
+	}
+	return "static_data." + f
+}
+
+// decimalText writes r with at most MaxMoonDecimals decimals (rounded),
+// reporting whether that is exact.
+func decimalText(r *big.Rat) (string, bool) {
+	s := strings.TrimRight(strings.TrimRight(r.FloatString(MaxMoonDecimals), "0"), ".")
+	if s == "-0" {
+		s = "0"
+	}
+	back, _ := new(big.Rat).SetString(s)
+	return s, back.Cmp(r) == 0
+}
+
+func typeErrorText(err error) string {
+	if te, ok := err.(*json.UnmarshalTypeError); ok {
+		return "the " + te.Field + " field must be " + jsonKind(te.Type.Kind().String()) + "."
+	}
+	return "the body is not valid JSON."
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "struct", "map", "ptr":
+		return "an object"
+	case "slice":
+		return "an array"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	}
+	return "a " + k
+}

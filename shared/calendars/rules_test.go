@@ -1,0 +1,304 @@
+package calendars_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+// gregorianRules is a body with Gregorian months and leap rule, written by hand.
+func gregorianRules() map[string]any {
+	return map[string]any{
+		"name":         "Earth",
+		"month_name":   []any{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
+		"month_length": []any{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31},
+		"weekday":      []any{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"},
+		"start_offset": 5,
+		"leap_days":    []any{map[string]any{"name": "Leap Day", "month": 2, "interval": "400,!100,4"}},
+		"eras": []any{
+			map[string]any{"name": "Common Era", "abbreviation": "CE", "year": 1},
+			map[string]any{"name": "New Age", "abbreviation": "NA", "year": 2000, "restart": true},
+		},
+		"current_year": 2024, "current_month": 2, "current_day": 29,
+	}
+}
+
+func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	id := create(t, e, e.Campaign, e.Admin, gregorianRules())
+	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
+	d := r.Data()
+	if got := jsonOf(d["leap_days"]); got != `[{"amount":1,"day":null,"from_year":null,"intercalary":false,"interval":"400,!100,4","month":2,"name":"Leap Day","offset":0}]` {
+		t.Errorf("leap_days = %s", got)
+	}
+	// Two intervals cannot be written in Kanka's fields: they say no leap year.
+	if d["has_leap_year"] != false || d["leap_year_offset"] != float64(0) {
+		t.Errorf("Kanka's fields = %v %v", d["has_leap_year"], d["leap_year_offset"])
+	}
+	if got := jsonOf(d["era"]); got != `{"abbreviation":"NA","name":"New Age","year":25}` {
+		t.Errorf("era of 2024 = %s", got)
+	}
+	if jsonOf(d["eras"]) != `[{"abbreviation":"CE","name":"Common Era","restart":false,"year":1},{"abbreviation":"NA","name":"New Age","restart":true,"year":2000}]` {
+		t.Errorf("eras = %s", jsonOf(d["eras"]))
+	}
+	if jsonOf(d["epochs"]) != `[{"name":"Common Era"},{"name":"New Age"}]` {
+		t.Errorf("epochs = %s", jsonOf(d["epochs"]))
+	}
+	// 1900 and 2100 have no February 29; 2000 does.
+	for date, status := range map[string]int{"1900": 422, "2100": 422, "2000": 200} {
+		r := e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"current_year": date})
+		if r.Status != status {
+			t.Errorf("current date %s-2-29: %d %s", date, r.Status, r.Raw)
+		}
+	}
+	// The days view names the leap day and the era; March 1 2024 is a Friday.
+	r = e.Do("GET", cal(e.Campaign, id)+"/days?from=2024-2-28&to=2024-3-1", e.Member, nil)
+	days := r.List()
+	if len(days) != 3 {
+		t.Fatalf("days: %d %s", r.Status, r.Raw)
+	}
+	leap := days[1].(map[string]any)
+	if leap["is_leap_day"] != true || leap["leap_day_name"] != "Leap Day" || leap["weekday"] != "Thu" {
+		t.Errorf("2024-2-29 = %s", jsonOf(leap))
+	}
+	if other := days[2].(map[string]any); other["is_leap_day"] != false || other["leap_day_name"] != nil || other["weekday"] != "Fri" ||
+		jsonOf(other["era"]) != `{"abbreviation":"NA","name":"New Age","year":25}` {
+		t.Errorf("2024-3-1 = %s", jsonOf(other))
+	}
+	// Kanka's fields sent alone describe the rule again, and are answered.
+	r = e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{
+		"current_year": 2001, "current_day": 28,
+		"has_leap_year": true, "leap_year_amount": 1, "leap_year_month": 2, "leap_year_offset": 4, "leap_year_start": 0,
+	})
+	if r.Status != 200 || r.Data()["has_leap_year"] != true || r.Data()["leap_year_offset"] != float64(4) ||
+		jsonOf(r.Data()["leap_days"]) != `[{"amount":1,"day":null,"from_year":0,"intercalary":false,"interval":"4","month":2,"name":"","offset":0}]` {
+		t.Errorf("Kanka's fields: %d %s", r.Status, r.Raw)
+	}
+	c, err := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	if err != nil || len(c.LeapDays) != 0 || !c.HasLeapYear || c.LeapYearOffset != 4 {
+		t.Errorf("stored = %+v, %v", c, err)
+	}
+	// No rules at all: no leap years, whichever way they were described.
+	r = e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"leap_days": []any{}})
+	if r.Status != 200 || r.Data()["has_leap_year"] != false || jsonOf(r.Data()["leap_days"]) != `[]` {
+		t.Errorf("no rules: %d %s", r.Status, r.Raw)
+	}
+	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.HasLeapYear || len(c.LeapDays) != 0 {
+		t.Errorf("stored without rules = %+v", c)
+	}
+}
+
+func TestKankaLeapMonthMissingIsTheFirst(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Clamped"), "has_leap_year", true, "leap_year_amount", 1, "leap_year_offset", 4))
+	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
+	if r.Data()["leap_year_month"] != float64(1) {
+		t.Errorf("leap_year_month = %v", r.Data()["leap_year_month"])
+	}
+	if r := e.Do("GET", cal(e.Campaign, id)+"/days?from=0-1-30&to=0-1-31", e.Member, nil); len(r.List()) != 2 ||
+		r.List()[1].(map[string]any)["is_leap_day"] != true {
+		t.Errorf("0-1-31: %s", r.Raw)
+	}
+}
+
+func TestDecimalMoonOffsetsRoundTrip(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Moons"), "moon_name", []any{"A", "B"}, "moon_fullmoon", []any{29.5, 8},
+		"moon_offset", []any{json.Number("2.25"), "-0.5"}))
+	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
+	if got := jsonOf(r.Data()["moons"]); !strings.Contains(got, `"offset":2.25`) || !strings.Contains(got, `"offset":-0.5`) {
+		t.Errorf("moons = %s", got)
+	}
+	// Moon B (8 days, shifted back half a day) is full on days floor(-0.5 + 8k): -1, 7, 15.
+	r = e.Do("GET", cal(e.Campaign, id)+"/days?from=1-1-1&to=1-1-17", e.Member, nil)
+	var full []string
+	for _, d := range r.List() {
+		for _, m := range d.(map[string]any)["moons"].([]any) {
+			if mm := m.(map[string]any); mm["name"] == "B" && mm["phase"] == "full" {
+				full = append(full, d.(map[string]any)["date"].(string))
+			}
+		}
+	}
+	// Day 0 is 0-1-1; year 0 has 60 days, so 1-1-1 is day 60: full on 63 and 71 (1-1-4, 1-1-12).
+	if strings.Join(full, ",") != "1-1-4,1-1-12" {
+		t.Errorf("B full on %v", full)
+	}
+}
+
+func TestNewCalendarFieldsRefusedWithTheFieldNamed(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	plain := plainBody("Bad")
+	rule := func(kv ...any) map[string]any {
+		m := map[string]any{"month": 1, "interval": "4"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return with(plain, "leap_days", []any{m})
+	}
+	tests := []struct {
+		name  string
+		body  map[string]any
+		field string
+	}{
+		{"bad interval syntax", rule("interval", "4,!x"), "leap_days.0.interval"},
+		{"only excluded intervals", rule("interval", "!4"), "leap_days.0.interval"},
+		{"interval missing", rule("interval", nil), "leap_days.0.interval"},
+		{"leap month out of range", rule("month", 3), "leap_days.0.month"},
+		{"leap month missing", rule("month", nil), "leap_days.0.month"},
+		{"leap day beyond the month", rule("day", 31), "leap_days.0.day"},
+		{"leap day not an object", with(plain, "leap_days", []any{"4"}), "leap_days.0"},
+		{"leap days not a list", with(plain, "leap_days", "4"), "leap_days"},
+		{"unknown preset", with(plain, "preset", "mayan"), "preset"},
+		{"era without a name", with(plain, "eras", []any{map[string]any{"year": 1}}), "eras.0.name"},
+		{"era without a year", with(plain, "eras", []any{map[string]any{"name": "A"}}), "eras.0.year"},
+		{"era year not an integer", with(plain, "eras", []any{map[string]any{"name": "A", "year": 1.5}}), "eras.0.year"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, tt.body)
+			if r.Status != 422 || r.Errors()[tt.field] == nil {
+				t.Fatalf("got %d %s, want 422 naming %q", r.Status, r.Raw, tt.field)
+			}
+		})
+	}
+	if n := total(t, e, e.Campaign); n != 0 {
+		t.Errorf("%v calendars stored by refused requests", n)
+	}
+}
+
+func TestPresets(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	r := e.Do("GET", apitest.Path(e.Campaign, "/calendars/presets"), e.Viewer, nil)
+	var keys []string
+	for _, p := range r.List() {
+		pm := p.(map[string]any)
+		if pm["name"] == "" || pm["description"] == "" {
+			t.Errorf("preset %v", pm)
+		}
+		keys = append(keys, pm["key"].(string))
+	}
+	if strings.Join(keys, ",") != "gregorian,julian,harptos,golarion,exandria,eberron" {
+		t.Errorf("%d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("HEAD", apitest.Path(e.Campaign, "/calendars/presets"), e.Viewer, nil); r.Status != 200 {
+		t.Errorf("HEAD presets: %d", r.Status)
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, "/calendars/presets"), e.Outsider, nil); r.Status != 404 {
+		t.Errorf("presets of a campaign the caller is not in: %d", r.Status)
+	}
+
+	// A preset fills everything; fields given beside it win.
+	r = e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, map[string]any{
+		"name": "Realms", "preset": "harptos", "current_year": 1372, "current_month": 10, "current_day": 2,
+		"weekday": []any{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"},
+	})
+	if r.Status != 200 {
+		t.Fatalf("create from preset: %d %s", r.Status, r.Raw)
+	}
+	d := r.Data()
+	if len(d["months"].([]any)) != 17 || d["weekdays"].([]any)[0] != "1" || d["date"] != "1372-10-2" ||
+		jsonOf(d["era"]) != `{"abbreviation":"DR","name":"Dalereckoning","year":1372}` {
+		t.Errorf("harptos: %s", r.Raw)
+	}
+	id := int64(d["id"].(float64))
+	days := e.Do("GET", cal(e.Campaign, id)+"/days", e.Member, nil).List()
+	if len(days) != 1 || days[0].(map[string]any)["leap_day_name"] != "Shieldmeet" || days[0].(map[string]any)["weekday"] != nil {
+		t.Errorf("Shieldmeet 1372: %s", jsonOf(days))
+	}
+	// Gregorian: 1-1-1 is a Monday, its default date 2000-1-1 a Saturday.
+	r = e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, map[string]any{"name": "Earth", "preset": "gregorian"})
+	id = int64(r.Data()["id"].(float64))
+	days = e.Do("GET", cal(e.Campaign, id)+"/days?from=1-1-1&to=1-1-1", e.Member, nil).List()
+	if r.Data()["date"] != "2000-1-1" || len(days) != 1 || days[0].(map[string]any)["weekday"] != "Monday" {
+		t.Errorf("gregorian: %s / %s", r.Raw, jsonOf(days))
+	}
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Viewer, map[string]any{"name": "X", "preset": "gregorian"}); r.Status != 403 && r.Status != 404 {
+		t.Errorf("viewer creating from a preset: %d", r.Status)
+	}
+}
+
+func TestImportFantasyCalendarExport(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	raw, err := os.ReadFile("testdata/fantasy-calendar-export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	body["is_private"] = true
+	e.Counter.Reset()
+	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, body)
+	if r.Status != 200 {
+		t.Fatalf("import: %d %s", r.Status, r.Raw)
+	}
+	if n := e.Counter.N(); n > 1+2 {
+		t.Errorf("import: %d DynamoDB calls, budget 3", n)
+	}
+	d := r.Data()
+	if d["name"] != "Harptos & friends" || d["is_private"] != true || d["date"] != "1492-10-1" || len(d["months"].([]any)) != 17 ||
+		len(d["leap_days"].([]any)) != 2 || jsonOf(d["moons"].([]any)[0]) != `{"colour":"#ffffff","fullmoon":"30.4375","id":1,"name":"Selûne","offset":-14.71875}` {
+		t.Errorf("imported: %s", r.Raw)
+	}
+	warnings, _ := d["warnings"].([]any)
+	if len(warnings) < 8 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	id := int64(d["id"].(float64))
+	if got := e.Do("GET", cal(e.Campaign, id), e.Admin, nil); got.Status != 200 || got.Data()["name"] != "Harptos & friends" || got.Data()["warnings"] != nil {
+		t.Errorf("stored import: %d %s", got.Status, got.Raw)
+	}
+	// A malformed export changes nothing and names the field.
+	before := total(t, e, e.Campaign)
+	for field, bad := range map[string]map[string]any{
+		"static_data.year_data":                      {"name": "X", "static_data": map[string]any{}},
+		"static_data.year_data.leap_days.0.interval": withLeap(body, "4,x"),
+		"name": {"static_data": body["static_data"]},
+		"static_data.year_data.timespans.0.length": withTimespanLength(body, 0),
+	} {
+		r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, bad)
+		if r.Status != 422 || r.Errors()[field] == nil {
+			t.Errorf("%s: %d %s", field, r.Status, r.Raw)
+		}
+	}
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Viewer, body); r.Status != 403 && r.Status != 404 {
+		t.Errorf("viewer import: %d", r.Status)
+	}
+	if after := total(t, e, e.Campaign); after != before {
+		t.Errorf("refused imports stored calendars: %v -> %v", before, after)
+	}
+}
+
+// withLeap is the export with its first leap day's interval replaced.
+func withLeap(body map[string]any, interval string) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(body)
+	_ = json.Unmarshal(b, &out)
+	yd := out["static_data"].(map[string]any)["year_data"].(map[string]any)
+	yd["leap_days"].([]any)[0].(map[string]any)["interval"] = interval
+	return out
+}
+
+func withTimespanLength(body map[string]any, n int) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(body)
+	_ = json.Unmarshal(b, &out)
+	yd := out["static_data"].(map[string]any)["year_data"].(map[string]any)
+	yd["timespans"].([]any)[0].(map[string]any)["length"] = n
+	return out
+}
+
+func withTimespanName(body map[string]any, name string) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(body)
+	_ = json.Unmarshal(b, &out)
+	yd := out["static_data"].(map[string]any)["year_data"].(map[string]any)
+	yd["timespans"].([]any)[0].(map[string]any)["name"] = name
+	return out
+}
