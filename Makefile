@@ -2,7 +2,7 @@
 GO ?= go
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
-.PHONY: run test bench deps build vet clean \
+.PHONY: run test race-long bench deps build vet clean \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-EntitiesFunction
 
@@ -11,6 +11,10 @@ run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and 
 
 test: ## every test, against a DynamoDB Local started and stopped here
 	scripts/test.sh
+
+# Rounds per scenario: LOREKEEP_RACE_ROUNDS (default 50). No expect-fail gate here.
+race-long: ## the race and fault suite, many rounds, with a per-scenario summary
+	LOREKEEP_RACE_ROUNDS=$${LOREKEEP_RACE_ROUNDS:-50} scripts/test.sh -v -run 'TestRaces|TestFault' ./shared/racetest/
 
 bench: ## benchmarks of the HTTP handlers against DynamoDB Local
 	scripts/test.sh -run '^$$' -bench . -benchmem ./...

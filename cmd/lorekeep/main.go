@@ -34,6 +34,7 @@ const usage = `usage:
   lorekeep member add --campaign ID --user USER --role admin|member|viewer
   lorekeep token create --user USER [--expires 720h]
   lorekeep token revoke --token TOKEN
+  lorekeep migrate                       # rewrite the table to this version's key layout
   lorekeep demo`
 
 func main() {
@@ -149,6 +150,8 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 			return fmt.Errorf("revoke: %w", err)
 		}
 		return emit(map[string]any{"revoked": true})
+	case "migrate":
+		return migrateTable(ctx, st, out, os.Stderr)
 	case "demo":
 		return demo(ctx, st, cfg, emit)
 	}

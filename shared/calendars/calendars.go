@@ -15,6 +15,7 @@ type kind = httpapi.Kind[domain.Calendar, *domain.Calendar, httpapi.None]
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
+	cal := httpapi.ReadAhead("calendar", "id", "")
 	h.kind = kind{
 		Visible: h.visibleCalendar,
 		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *domain.Calendar) error {
@@ -24,14 +25,15 @@ func Register(api *httpapi.API, st *store.Store) {
 		Render: func(r *httpapi.Request, c *domain.Calendar) (any, error) {
 			return httpapi.OwnerRender(r, st, render(c), ownerOf)
 		},
+		Item: cal, Resume: st.ResumeCalendarDelete,
 	}
-	api.Handle("GET", "/calendars", h.list)
+	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead("list:calendar", "", ""))
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
 	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)
-	api.Handle("POST", "/calendars/{id}/advance", h.advance)
-	api.Handle("POST", "/calendars/{id}/retreat", h.retreat)
-	api.Handle("GET", "/calendars/{id}/days", h.days)
+	api.Handle("POST", "/calendars/{id}/advance", h.advance, cal)
+	api.Handle("POST", "/calendars/{id}/retreat", h.retreat, cal)
+	api.Handle("GET", "/calendars/{id}/days", h.days, cal)
 }
 
 type handlers struct {

@@ -5,6 +5,8 @@ package domain
 
 import (
 	"errors"
+	"math/rand/v2"
+	"time"
 )
 
 // Error codes. The HTTP layer maps each to one status in one place.
@@ -36,7 +38,7 @@ var (
 	ErrNotFound        = &Error{Code: ENotFound, Message: "Not found."}
 	ErrForbidden       = &Error{Code: EForbidden, Message: "This action is unauthorized."}
 	ErrUnauthenticated = &Error{Code: EUnauthenticated, Message: "Unauthenticated."}
-	ErrConflict        = &Error{Code: EConflict, Message: "The record was changed by another request; retry."}
+	ErrConflict        = &Error{Code: EConflict, Message: "The record is being changed by other requests at the same time; retry in a moment."}
 	ErrUnavailable     = &Error{Code: EUnavailable, Message: "The service is temporarily unavailable; retry."}
 )
 
@@ -94,17 +96,36 @@ func Invalid(field, msg string) error {
 }
 
 // WriteAttempts bounds how often a read-merge-write is tried when it loses a race.
-const WriteAttempts = 4
+const WriteAttempts = 8
+
+// Backoff between attempts: a random wait in [0, min(conflictBackoffCap, conflictBackoffBase<<n))
+// before retry n ("full jitter"), so that writers that collided do not collide again in step.
+// The waits of one request add up to under a second at worst, about half that on average.
+const (
+	conflictBackoffBase = 10 * time.Millisecond
+	conflictBackoffCap  = 200 * time.Millisecond
+)
+
+// sleep waits between attempts; tests replace it.
+var sleep = time.Sleep
 
 // RetryConflicts runs attempt (which reads, merges and writes on condition of the version read)
-// again while it fails with ErrConflict, at most WriteAttempts times: a lost race is retried on
-// fresh data, and reported as a 409 only when it keeps losing, never silently.
+// again while it fails with ErrConflict, at most WriteAttempts times with a jittered, growing
+// wait in between: a lost race is retried on fresh data, and reported as a 409 (which tells the
+// client to retry) only when it keeps losing, never silently.
 func RetryConflicts(attempt func() error) error {
 	var err error
-	for i := 0; i < WriteAttempts; i++ {
+	for n := 0; n < WriteAttempts; n++ {
+		if n > 0 {
+			sleep(conflictBackoff(n))
+		}
 		if err = attempt(); err != ErrConflict {
 			return err
 		}
 	}
 	return err
+}
+
+func conflictBackoff(n int) time.Duration {
+	return rand.N(min(conflictBackoffCap, conflictBackoffBase<<n))
 }

@@ -7,6 +7,9 @@ type Location struct {
 	ParentID     *int64
 	MapURL       string
 	IsMapPrivate bool
+	// Ancestry is the parent chain as read for the parent checks (parent first): the store makes
+	// the write conditional on it still holding, so concurrent moves cannot make a cycle.
+	Ancestry []AncestorLink
 }
 
 // Limits on location fields (Kanka's column sizes; entry is bounded by DynamoDB's item size).
@@ -51,6 +54,7 @@ const MaxLocationDepth = 64
 type AncestorLink struct {
 	ID        int64
 	IsPrivate bool
+	ParentID  *int64
 }
 
 // CheckParent validates the parent of location id (0 for a new location) given the chain from

@@ -1,50 +1,38 @@
 package domain
 
 import (
-	"html"
 	"strconv"
-	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
-// MentionedIDs lists the entity ids mentioned by any of the entries, in order, repeats included:
-// the input of one batched read of the entities.
-func MentionedIDs(entries ...string) []int64 {
-	var ids []int64
-	for _, e := range entries {
-		for _, m := range Mentions(e) {
-			ids = append(ids, m.EntityID)
-		}
-	}
-	return ids
-}
-
-// RenderMentions is an entry's entry_parsed: [type:id] and [type:id|text] become links to the
-// campaign's entities the caller may see; any other mention becomes an "Unknown" marker, hidden
-// entities included so that a mention reveals nothing.
+// RenderMentions is an entry's entry_parsed: [type:id] and [type:id|text] in its text become
+// links to the campaign's entities the caller may see; any other mention becomes an "Unknown"
+// marker, hidden entities included so that a mention reveals nothing.
 func RenderMentions(entry string, entities map[int64]*Entity, a Access) string {
-	mentions := Mentions(entry)
-	if len(mentions) == 0 {
-		return entry
-	}
-	var b strings.Builder
-	last := 0
-	for _, m := range mentions {
-		b.WriteString(entry[last:m.Start])
-		last = m.End
+	return ReplaceMentions(entry, func(m Mention) *html.Node {
 		e := entities[m.EntityID]
 		if e == nil || !a.CanSee(e.IsPrivate) {
-			b.WriteString(`<span class="entity-mention-unknown">Unknown</span>`)
-			continue
+			return element(atom.Span, "Unknown", html.Attribute{Key: "class", Val: "entity-mention-unknown"})
 		}
 		text := e.Name
 		if m.Text != "" {
-			text = html.UnescapeString(m.Text) // the entry is stored sanitised: escape exactly once
+			text = m.Text
 		}
-		b.WriteString(`<a href="` + e.APIPath() + `" class="entity-mention" data-entity-type="` +
-			html.EscapeString(e.Type) + `" data-entity-id="` + strconv.FormatInt(e.ID, 10) + `">` + html.EscapeString(text) + `</a>`)
-	}
-	b.WriteString(entry[last:])
-	return b.String()
+		return element(atom.A, text,
+			html.Attribute{Key: "href", Val: e.APIPath()},
+			html.Attribute{Key: "class", Val: "entity-mention"},
+			html.Attribute{Key: "data-entity-type", Val: e.Type},
+			html.Attribute{Key: "data-entity-id", Val: strconv.FormatInt(e.ID, 10)})
+	})
+}
+
+// element is <tag attrs...>text</tag>; rendering escapes the text and attributes.
+func element(tag atom.Atom, text string, attrs ...html.Attribute) *html.Node {
+	n := &html.Node{Type: html.ElementNode, DataAtom: tag, Data: tag.String(), Attr: attrs}
+	n.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+	return n
 }
 
 // APIPath is the API path of the record an entity belongs to (Kanka's urls.api, relative).

@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Note is an entity note: HTML text attached to an entity, optionally pinned in a position.
@@ -29,6 +32,9 @@ func (n *Note) Apply(in Input) error {
 	}
 	if f := readEntry(r); f.Set {
 		n.Entry = f.Value
+		if len(MentionedIDs(n.Entry)) > MaxMentions {
+			r.Errs.Add("entry", "The entry may mention at most "+strconv.Itoa(MaxMentions)+" different entities.")
+		}
 	}
 	if f := r.Int("position", -1<<31, 1<<31-1); f.Set && !r.Errs.Has("position") {
 		n.Position = nil
@@ -106,29 +112,123 @@ func readSettings(r *Reader) Field[bool] {
 	return Field[bool]{}
 }
 
-// Mention is a reference to an entity in an entry: [type:id] or [type:id|text].
+// Mention is a reference to an entity in an entry's text: [type:id] or [type:id|text].
 type Mention struct {
-	Start, End int // byte offsets of the whole mention in the entry
-	Type       string
-	EntityID   int64
-	Text       string // "" when the entity's name is to be shown
+	Type     string
+	EntityID int64
+	Text     string // "" when the entity's name is to be shown; unescaped text otherwise
 }
+
+// MaxMentions bounds the distinct entities one entry may mention (a 422 beyond), so that
+// resolving a note's mentions is one batched read of at most MaxMentions small items.
+const MaxMentions = 50
 
 var mentionPattern = regexp.MustCompile(`\[([a-z_]+):(\d{1,15})(?:\|([^\]\[]{1,191}))?\]`)
 
-// Mentions finds the entity mentions of an entry, in order.
-func Mentions(entry string) []Mention {
-	var out []Mention
-	for _, m := range mentionPattern.FindAllStringSubmatchIndex(entry, -1) {
-		id, err := strconv.ParseInt(entry[m[4]:m[5]], 10, 64)
+// bodyContext parses entries as the content of a <body>.
+var bodyContext = &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
+
+// mentionsIn finds the mentions of one text node's (unescaped) text, with their byte offsets.
+func mentionsIn(text string) (out []Mention, at [][2]int) {
+	for _, m := range mentionPattern.FindAllStringSubmatchIndex(text, -1) {
+		id, err := strconv.ParseInt(text[m[4]:m[5]], 10, 64)
 		if err != nil || id < 1 || id > MaxID {
 			continue
 		}
-		mt := Mention{Start: m[0], End: m[1], Type: entry[m[2]:m[3]], EntityID: id}
+		mt := Mention{Type: text[m[2]:m[3]], EntityID: id}
 		if m[6] >= 0 {
-			mt.Text = entry[m[6]:m[7]]
+			mt.Text = text[m[6]:m[7]]
 		}
-		out = append(out, mt)
+		out, at = append(out, mt), append(at, [2]int{m[0], m[1]})
 	}
+	return out, at
+}
+
+// textNodes parses entry as an HTML fragment and calls fn for every text node a reader sees
+// as text: not inside a link (a mention there would nest links), a script, a style or a
+// textarea. Attributes are never text, so a mention can never land inside one.
+func textNodes(entry string, fn func(*html.Node)) ([]*html.Node, error) {
+	nodes, err := html.ParseFragment(strings.NewReader(entry), bodyContext)
+	if err != nil {
+		return nil, err
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case n.Type == html.TextNode:
+			fn(n)
+			return
+		case n.Type == html.ElementNode && (n.DataAtom == atom.A || n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Textarea):
+			return
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling // fn may replace c
+			walk(c)
+			c = next
+		}
+	}
+	for _, n := range nodes {
+		walk(n)
+	}
+	return nodes, nil
+}
+
+// Mentions finds the entity mentions in the text of an entry, in order.
+func Mentions(entry string) []Mention {
+	if !strings.Contains(entry, "[") {
+		return nil
+	}
+	var out []Mention
+	_, _ = textNodes(entry, func(n *html.Node) {
+		ms, _ := mentionsIn(n.Data)
+		out = append(out, ms...)
+	})
 	return out
+}
+
+// MentionedIDs returns the distinct entities mentioned in entry, in first-mention order.
+func MentionedIDs(entry string) []int64 {
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, m := range Mentions(entry) {
+		if !seen[m.EntityID] {
+			seen[m.EntityID] = true
+			ids = append(ids, m.EntityID)
+		}
+	}
+	return ids
+}
+
+// ReplaceMentions rewrites every mention in the text of entry with the node replace returns
+// and renders the result; markup and attributes stay as they were. An entry without mentions
+// comes back unchanged.
+func ReplaceMentions(entry string, replace func(Mention) *html.Node) string {
+	if !strings.Contains(entry, "[") {
+		return entry
+	}
+	changed := false
+	nodes, err := textNodes(entry, func(n *html.Node) {
+		ms, at := mentionsIn(n.Data)
+		if len(ms) == 0 {
+			return
+		}
+		changed = true
+		text, last := n.Data, 0
+		for i, m := range ms {
+			if at[i][0] > last {
+				n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: text[last:at[i][0]]}, n)
+			}
+			n.Parent.InsertBefore(replace(m), n)
+			last = at[i][1]
+		}
+		n.Data = text[last:] // the tail stays in the original node
+	})
+	if err != nil || !changed {
+		return entry
+	}
+	var b strings.Builder
+	for _, n := range nodes {
+		_ = html.Render(&b, n)
+	}
+	return b.String()
 }

@@ -14,9 +14,12 @@ const (
 	MaxPageSize     = 100
 )
 
-// Page is one page of a list. Next is the cursor of the following page, "" on the last page.
+// Page is one page of a list. Next is the cursor of the following page, "" on the last page;
+// Cursors[i] continues the list right after Items[i], so that a page cut short (by its size in
+// bytes) can still link to exactly what follows.
 type Page[T any] struct {
-	Items []T
-	Total int
-	Next  string
+	Items   []T
+	Total   int
+	Next    string
+	Cursors []string
 }

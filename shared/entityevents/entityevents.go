@@ -18,8 +18,8 @@ func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*domain.Event).Apply, func(ev *domain.Event) any { return render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*domain.Event).ApplyReminder, func(ev *domain.Event) any { return renderReminder(ev) }})
-	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar)
-	api.Handle("GET", "/entities/{entity_id}/ages", h.ages)
+	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead("calendar", "id", ""))
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
 }
 
 // era is how one era of Kanka's API reads and answers the same events.
@@ -30,9 +30,11 @@ type era struct {
 
 // mount declares an era's routes on collection: its list and the one CRUD path.
 func (h handlers) mount(api *httpapi.API, collection string, era era) {
-	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, era.render) })
+	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, era.render) },
+		httpapi.ReadAhead("list:event", "", "entity_id"))
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Event, *domain.Event, *domain.Entity]{
-		Parent:  func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
+		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
+		Item:   httpapi.ReadAhead("event", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
 		Visible: h.visibleEvent,
 		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *domain.Event) error {
 			return h.apply(r, era.read, in, e, next)

@@ -100,5 +100,5 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if to < len(visible) {
 		next = strconv.Itoa(page.Page + 1) // any non-empty cursor: the page number decides
 	}
-	return httpapi.Many(out, len(visible), next, page), nil
+	return httpapi.Many(out, len(visible), next, nil, page), nil
 }

@@ -199,15 +199,16 @@ func TestMentionsResolveWithOneBatchedRead(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		entry := fmt.Sprintf("<p>See [location:%d] and</p>", targets[i%5])
 		if i == 0 {
-			entry = fmt.Sprintf("<p>[location:%d|the <b>harbour</b>] [location:%d] [location:99999]</p>", targets[0], hidden)
+			entry = fmt.Sprintf("<p>[location:%d|the &lt;b&gt;harbour&lt;/b&gt;] [location:%d] [location:99999]</p>", targets[0], hidden)
 		}
 		createNote(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": fmt.Sprintf("N%d", i), "entry": entry})
 	}
 	e.Counter.Reset()
 	r := e.Do("GET", notes(e.Campaign, eid), e.Member, nil)
-	// access + entity + page query + total + one batched entity read for every mention.
-	if n := e.Counter.N(); n != 5 {
-		t.Fatalf("note list with 20 mentions cost %d DynamoDB calls, want 5", n)
+	// access with the entity and the counts read ahead, the page query, one batched entity read
+	// for every mention.
+	if n := e.Counter.N(); n != 3 {
+		t.Fatalf("note list with 20 mentions cost %d DynamoDB calls, want 3", n)
 	}
 	first := r.List()[0].(map[string]any)["entry_parsed"].(string)
 	wantLink := fmt.Sprintf(`class="entity-mention" data-entity-type="location" data-entity-id="%d">the &lt;b&gt;harbour&lt;/b&gt;</a>`, targets[0])
@@ -268,5 +269,65 @@ func TestDeletingALocationRemovesItsEntitysNotes(t *testing.T) {
 	}
 	if r := e.Do("GET", notes(e.Campaign, l.EntityID), e.Admin, nil); r.Status != 404 {
 		t.Fatalf("notes of a deleted entity: %d", r.Status)
+	}
+}
+
+// Mentions are read from the entry's text only: one in an attribute or inside a link stays as
+// written, and one whose text spans markup is not a mention.
+func TestMentionsAreFoundInTextNodesOnly(t *testing.T) {
+	e := apitest.New(t, register)
+	eid := entity(t, e, e.Campaign, false)
+	target := entity(t, e, e.Campaign, false)
+	entry := fmt.Sprintf(`<p title="[location:%d]">See [location:%d|the docks] and <a href="https://example.com/x">[location:%d]</a> and [location:%d|<b>bold</b>]</p>`, target, target, target, target)
+	id := createNote(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "Attr", "entry": entry})
+	r := e.Do("GET", fmt.Sprintf("%s/%d", notes(e.Campaign, eid), id), e.Admin, nil)
+	got := r.Data()["entry_parsed"].(string)
+	link := fmt.Sprintf(`<a href="/api/1.0/campaigns/%d/locations/`, e.Campaign)
+	for _, want := range []string{
+		fmt.Sprintf(`<p title="[location:%d]">See `, target),
+		link,
+		fmt.Sprintf(`data-entity-id="%d">the docks</a> and <a href="https://example.com/x">[location:%d]</a>`, target, target),
+		fmt.Sprintf(`[location:%d|<b>bold</b>]`, target),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("entry_parsed lacks %s:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "entity-mention"); n != 1 {
+		t.Errorf("%d mentions resolved, want the one in text:\n%s", n, got)
+	}
+}
+
+func TestAnEntryMentionsAtMostMaxMentionsEntities(t *testing.T) {
+	e := apitest.New(t, register)
+	eid := entity(t, e, e.Campaign, false)
+	mentions := func(distinct, repeat int) string {
+		var b strings.Builder
+		for i := 1; i <= distinct; i++ {
+			for j := 0; j < repeat; j++ {
+				fmt.Fprintf(&b, "[location:%d] ", i)
+			}
+		}
+		return "<p>" + b.String() + "</p>"
+	}
+	for _, c := range []struct {
+		name   string
+		entry  string
+		status int
+	}{
+		{"the limit, each mentioned many times", mentions(domain.MaxMentions, 20), 200},
+		{"one more than the limit", mentions(domain.MaxMentions+1, 1), 422},
+		{"thousands", mentions(13000, 1), 422},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Do("POST", notes(e.Campaign, eid), e.Admin, map[string]any{"name": "Many", "entry": c.entry})
+			if r.Status != c.status || (c.status == 422 && r.Errors()["entry"] == nil) {
+				t.Fatalf("got %d %s", r.Status, r.Raw)
+			}
+		})
+	}
+	r := e.Do("GET", notes(e.Campaign, eid), e.Admin, nil)
+	if r.Status != 200 || len(r.List()) != 1 {
+		t.Fatalf("a refused note is not stored: %d %s", r.Status, r.Raw)
 	}
 }

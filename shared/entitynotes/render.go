@@ -21,7 +21,7 @@ type noteJSON struct {
 }
 
 // render shapes notes for the caller. The entities mentioned by all of them are read in one
-// batch, whatever the number of mentions.
+// batched read, bounded: at most domain.MaxMentions distinct entities per note.
 func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, error) {
 	entries := make([]string, len(notes))
 	for i, n := range notes {

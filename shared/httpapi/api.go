@@ -8,8 +8,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net"
 	"net/http"
+	"path"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,16 +30,46 @@ type Identifier func(r *http.Request) (int64, error)
 
 // Campaigns reads a campaign and a user's membership in it.
 type Campaigns interface {
-	CampaignAccess(ctx context.Context, cid, uid int64) (*domain.Campaign, *domain.Membership, error)
+	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error)
+}
+
+// Ahead names what a route will read, from its path, so that the campaign access read fetches
+// it too (domain.Prefetch): a show costs one round trip, a list page two.
+type Ahead func(r *http.Request) []domain.Ref
+
+// ReadAhead is the common Ahead: a record of kind whose id is the path value idName, under the
+// parent in path value parentName ("" for records of the campaign). A kind "list:<kind>" reads
+// a list's counts under the parent.
+func ReadAhead(kind, idName, parentName string) Ahead {
+	return func(r *http.Request) []domain.Ref {
+		ref := domain.Ref{Kind: kind}
+		for _, v := range []struct {
+			name string
+			dst  *int64
+		}{{idName, &ref.ID}, {parentName, &ref.Parent}} {
+			if v.name == "" {
+				continue
+			}
+			id, err := strconv.ParseInt(r.PathValue(v.name), 10, 64)
+			if err != nil || id < 1 || id > domain.MaxID {
+				return nil // the handler answers 404 without reading
+			}
+			*v.dst = id
+		}
+		return []domain.Ref{ref}
+	}
 }
 
 // Options configure an API.
 type Options struct {
 	Identify  Identifier
 	Campaigns Campaigns
-	// RateLimit is requests per user per minute (default 90).
+	// RateLimit is requests per user in any 60 seconds (default 90).
 	RateLimit int
-	Now       func() time.Time
+	// TrustForwardedHeaders makes links follow X-Forwarded-Proto and X-Forwarded-Host: set it
+	// only behind a proxy that sets them itself, since a client can send anything there.
+	TrustForwardedHeaders bool
+	Now                   func() time.Time
 }
 
 // API is the shared front of every family.
@@ -66,6 +99,8 @@ type Request struct {
 	*http.Request
 	Access domain.Access
 	now    time.Time
+	// trustForwarded: Options.TrustForwardedHeaders.
+	trustForwarded bool
 }
 
 // HandlerFunc handles one route and returns the reply to render, or an error to map.
@@ -73,22 +108,27 @@ type HandlerFunc func(r *Request) (Reply, error)
 
 // Handle registers fn for method and a path relative to the campaign prefix, e.g.
 // Handle("GET", "/locations/{id}", fn). GET routes serve HEAD too; every other method writes,
-// so the caller's write access is checked here, before fn runs.
-func (a *API) Handle(method, path string, fn HandlerFunc) { a.handle(method, path, fn, true) }
+// so the caller's write access is checked here, before fn runs. ahead declares what fn reads
+// first, read with the campaign access.
+func (a *API) Handle(method, path string, fn HandlerFunc, ahead ...Ahead) {
+	a.handle(method, path, fn, true, ahead)
+}
 
 // HandleShadowing is Handle for a literal path beside a wildcard one of the same shape
 // ("/calendars/presets" beside "/calendars/{id}"): the mux would find a method-less 405
 // fallback for it ambiguous, so there is none, and other methods fall to the wildcard route's.
-func (a *API) HandleShadowing(method, path string, fn HandlerFunc) { a.handle(method, path, fn, false) }
+func (a *API) HandleShadowing(method, path string, fn HandlerFunc, ahead ...Ahead) {
+	a.handle(method, path, fn, false, ahead)
+}
 
-func (a *API) handle(method, path string, fn HandlerFunc, fallback bool) {
+func (a *API) handle(method, path string, fn HandlerFunc, fallback bool, ahead []Ahead) {
 	pattern := Prefix + path
 	if _, seen := a.methods[pattern]; !seen && fallback {
 		a.mux.HandleFunc(pattern, a.methodNotAllowed(pattern))
 	}
 	a.methods[pattern] = append(a.methods[pattern], method)
 	a.mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
-		req, err := a.enter(r)
+		req, err := a.enter(r, ahead)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -108,14 +148,23 @@ func (a *API) handle(method, path string, fn HandlerFunc, fallback bool) {
 	})
 }
 
-// enter resolves the campaign of the path and the caller's access to it: one storage read.
-func (a *API) enter(r *http.Request) (*Request, error) {
+// enter resolves the campaign of the path and the caller's access to it, and reads ahead what
+// the route declared: one storage read.
+func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	uid := userID(r.Context())
 	cid, err := strconv.ParseInt(r.PathValue("campaign_id"), 10, 64)
 	if err != nil || cid < 1 || cid > domain.MaxID {
 		return nil, domain.ErrNotFound
 	}
-	c, m, err := a.opts.Campaigns.CampaignAccess(r.Context(), cid, uid)
+	var refs []domain.Ref
+	for _, f := range ahead {
+		if f != nil {
+			refs = append(refs, f(r)...)
+		}
+	}
+	ctx, _ := domain.WithPrefetch(r.Context())
+	r = r.WithContext(ctx)
+	c, m, err := a.opts.Campaigns.CampaignAccess(ctx, cid, uid, refs...)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +172,7 @@ func (a *API) enter(r *http.Request) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Request{Request: r, Access: acc, now: a.opts.Now()}, nil
+	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders}, nil
 }
 
 func (a *API) allow(pattern string) string {
@@ -149,17 +198,46 @@ type ctxKey struct{}
 
 func userID(ctx context.Context) int64 { id, _ := ctx.Value(ctxKey{}).(int64); return id }
 
-// ServeHTTP runs the shared middleware, then routes.
+// ServeHTTP runs the shared middleware, then routes. Every answer, preflights, 413s and
+// errors included, is JSON (204 aside) and carries the rate-limit headers.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id")
 	h.Set("X-Request-Id", requestID(r))
+	defer func() {
+		// A bug must still answer JSON, logged with the request id, never a dropped connection.
+		if v := recover(); v != nil && v != http.ErrAbortHandler {
+			slog.Error("panic", "request_id", h.Get("X-Request-Id"), "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			writeJSON(w, r, http.StatusInternalServerError, errorBody{Message: "Server Error."})
+		}
+	}()
 
 	// A trailing slash is accepted on every path.
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
 		r.URL.Path = strings.TrimRight(p, "/")
 		r.URL.RawPath = ""
+	}
+
+	// Preflights carry no token: they are limited per client address, as failed
+	// authentication is, so that neither costs the API much.
+	var uid int64
+	var authErr error
+	caller := "addr:" + clientAddr(r)
+	if r.Method != http.MethodOptions {
+		if uid, authErr = a.opts.Identify(r); authErr == nil {
+			caller = "user:" + strconv.FormatInt(uid, 10)
+		}
+	}
+	if err := a.limiter.take(w, caller); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	// http.ServeMux would answer a path with "//", "." or ".." segments with an HTML redirect to
+	// its clean form (and clients replay write bodies there): such a path names no record.
+	if p := r.URL.Path; p == "" || path.Clean(p) != p {
+		writeError(w, r, domain.ErrNotFound)
+		return
 	}
 	if r.Method == http.MethodOptions {
 		a.preflight(w, r)
@@ -170,18 +248,8 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-
-	// Failed authentication is limited per client address, so that bad tokens cost little.
-	uid, err := a.opts.Identify(r)
-	if err != nil {
-		if lerr := a.limiter.take(w, "addr:"+clientAddr(r)); lerr != nil {
-			err = lerr
-		}
-		writeError(w, r, err)
-		return
-	}
-	if err := a.limiter.take(w, "user:"+strconv.FormatInt(uid, 10)); err != nil {
-		writeError(w, r, err)
+	if authErr != nil {
+		writeError(w, r, authErr)
 		return
 	}
 	a.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, uid)))

@@ -26,6 +26,12 @@ type Kind[T any, PT domain.Record[T], P any] struct {
 	Delete func(ctx context.Context, t PT) error
 	// Render shapes a record for the caller.
 	Render func(r *Request, t PT) (any, error)
+	// Item and Collection name what the item routes and create read first, read ahead with the
+	// campaign access (nil: nothing).
+	Item, Collection Ahead
+	// Resume finishes a delete of record {id} that failed after its first step, reporting
+	// whether there was one (nil: deletes are one step).
+	Resume func(ctx context.Context, cid, id int64) (bool, error)
 }
 
 // None is the parent of records that hang from the campaign itself.
@@ -34,11 +40,11 @@ type None struct{}
 // Mount registers the CRUD routes of k on collection ("/calendars") and item
 // ("/calendars/{id}").
 func Mount[T any, PT domain.Record[T], P any](a *API, collection, item string, k Kind[T, PT, P]) {
-	a.Handle("POST", collection, k.create)
-	a.Handle("GET", item, k.show)
-	a.Handle("PUT", item, k.update)
-	a.Handle("PATCH", item, k.update)
-	a.Handle("DELETE", item, k.delete)
+	a.Handle("POST", collection, k.create, k.Collection)
+	a.Handle("GET", item, k.show, k.Item)
+	a.Handle("PUT", item, k.update, k.Item)
+	a.Handle("PATCH", item, k.update, k.Item)
+	a.Handle("DELETE", item, k.delete, k.Item)
 }
 
 func (k Kind[T, PT, P]) reply(r *Request, t PT) (Reply, error) {
@@ -123,6 +129,19 @@ func (k Kind[T, PT, P]) delete(r *Request) (Reply, error) {
 		id = t.Base().ID
 		return k.Delete(r.Context(), t)
 	})
+	if err == domain.ErrNotFound && k.Resume != nil {
+		// A delete that failed after its first step left the record invisible, its cascade
+		// pending: a retry finishes it.
+		if pid, perr := r.PathID("id"); perr == nil {
+			done, rerr := k.Resume(r.Context(), r.Access.CampaignID, pid)
+			if rerr != nil {
+				return Reply{}, rerr
+			}
+			if done {
+				return Deleted(pid), nil
+			}
+		}
+	}
 	if err != nil {
 		return Reply{}, err
 	}

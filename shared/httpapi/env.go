@@ -5,8 +5,11 @@ import (
 	"time"
 )
 
-// OptionsFromEnv reads RATE_LIMIT (requests per user per minute) besides the given parts.
+// OptionsFromEnv reads RATE_LIMIT (requests per user in any 60 seconds) and
+// TRUST_FORWARDED_HEADERS ("true" or "1": behind a proxy that sets X-Forwarded-Proto and
+// X-Forwarded-Host itself) besides the given parts.
 func OptionsFromEnv(getenv func(string) string, id Identifier, campaigns Campaigns) Options {
 	n, _ := strconv.Atoi(getenv("RATE_LIMIT"))
-	return Options{Identify: id, Campaigns: campaigns, RateLimit: n, Now: time.Now}
+	trust, _ := strconv.ParseBool(getenv("TRUST_FORWARDED_HEADERS"))
+	return Options{Identify: id, Campaigns: campaigns, RateLimit: n, TrustForwardedHeaders: trust, Now: time.Now}
 }

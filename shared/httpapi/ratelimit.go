@@ -9,41 +9,67 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// limiter is a fixed one-minute window per user. It lives in the process, so on Lambda each
-// warm instance counts on its own: a bound on abuse, not an exact quota.
+// limiter is a sliding window: a caller may make at most limit requests in any 60 seconds
+// (a fixed window let twice that through across a minute boundary). It keeps the times of each
+// caller's requests of the last minute. It lives in the process, so on Lambda each warm
+// instance counts on its own: a bound on abuse, not an exact quota.
 type limiter struct {
 	mu     sync.Mutex
 	limit  int
 	now    func() time.Time
-	window int64
-	counts map[string]int
+	swept  time.Time
+	recent map[string][]time.Time // caller -> accepted requests of the last minute, oldest first
 }
 
+const rateWindow = time.Minute
+
 func newLimiter(limit int, now func() time.Time) *limiter {
-	return &limiter{limit: limit, now: now, counts: map[string]int{}}
+	return &limiter{limit: limit, now: now, recent: map[string][]time.Time{}}
 }
 
 // take counts one request of the caller (a user, or the address of an unauthenticated client)
 // and sets the rate-limit headers; ERateLimited past the limit.
 func (l *limiter) take(w http.ResponseWriter, caller string) error {
 	now := l.now()
-	window := now.Unix() / 60
 	l.mu.Lock()
-	if window != l.window { // a new minute forgets the last one
-		l.window, l.counts = window, map[string]int{}
+	if now.Sub(l.swept) > rateWindow { // forget callers idle for a minute, at most once a minute
+		for c, ts := range l.recent {
+			if now.Sub(ts[len(ts)-1]) >= rateWindow {
+				delete(l.recent, c)
+			}
+		}
+		l.swept = now
 	}
-	l.counts[caller]++
-	used := l.counts[caller]
+	ts := l.recent[caller]
+	drop := 0
+	for drop < len(ts) && now.Sub(ts[drop]) >= rateWindow {
+		drop++
+	}
+	ts = ts[drop:]
+	accepted := len(ts) < l.limit
+	if accepted {
+		ts = append(ts, now)
+	}
+	if len(ts) > 0 {
+		l.recent[caller] = ts
+	}
+	remaining := l.limit - len(ts)
+	var oldest time.Time
+	if len(ts) > 0 {
+		oldest = ts[0]
+	}
 	l.mu.Unlock()
 
 	h := w.Header()
 	h.Set("X-RateLimit-Limit", strconv.Itoa(l.limit))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, l.limit-used)))
-	if used <= l.limit {
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, remaining)))
+	if accepted {
 		return nil
 	}
-	reset := (window + 1) * 60
-	h.Set("Retry-After", strconv.FormatInt(max(1, reset-now.Unix()), 10))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+	// A request is possible again when the oldest of the window leaves it.
+	free := oldest.Add(rateWindow)
+	wait := int64((free.Sub(now) + time.Second - 1) / time.Second)
+	h.Set("Retry-After", strconv.FormatInt(max(1, wait), 10))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+max(1, wait), 10))
 	return &domain.Error{Code: domain.ERateLimited, Message: "Too Many Attempts."}
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/url"
@@ -32,12 +33,23 @@ func Deleted(id int64) Reply {
 	return Reply{data: map[string]any{"id": id, "deleted": true}}
 }
 
-// Many replies one page of a list: data, links, meta and sync. items must already be rendered.
-func Many[T any](items []T, total int, next string, page domain.PageRequest) Reply {
-	if items == nil {
-		items = []T{}
+// Many replies one page of a list: data, links, meta and sync. items must already be rendered;
+// cursors[i] continues the list right after items[i]. Rows that would take the page past
+// MaxPageBytes are left for the next page, which links.next then continues at.
+func Many[T any](items []T, total int, next string, cursors []string, page domain.PageRequest) Reply {
+	rows, err := fitRows(items)
+	if err != nil { // unencodable: writeJSON fails the same way, as a logged 500
+		return Reply{data: items, list: &listInfo{page: page, count: len(items), total: total, next: next}}
 	}
-	return Reply{data: items, list: &listInfo{page: page, count: len(items), total: total, next: next}}
+	if len(rows) < len(items) {
+		if len(cursors) != len(items) {
+			slog.Error("list page over MaxPageBytes without cursors to cut it", "rows", len(items))
+			rows, _ = fitRowsAll(items)
+		} else {
+			next = cursors[len(rows)-1]
+		}
+	}
+	return Reply{data: rows, list: &listInfo{page: page, count: len(rows), total: total, next: next}}
 }
 
 type links struct {
@@ -72,7 +84,7 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 		to := from + n - 1
 		m.From, m.To = &from, &to
 	}
-	base := baseURL(r.Request)
+	base := baseURL(r)
 	m.Path = base
 	lk := links{First: pageURL(base, r.URL.Query(), 1, ""), Last: pageURL(base, r.URL.Query(), lastPage, "")}
 	if p.Page > 1 {
@@ -92,27 +104,31 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 }
 
 // baseURL is the absolute URL the client called, without its query.
-func baseURL(r *http.Request) string { return origin(r) + r.URL.Path }
+func baseURL(r *Request) string { return origin(r) + r.URL.Path }
 
-// origin is the scheme and host the client called: from the proxy headers when present (API
-// Gateway's domain on Lambda).
-func origin(r *http.Request) string {
+// AbsoluteURL is the absolute URL of path (absolute, e.g. "/api/1.0/...") on the host the
+// client called.
+func (r *Request) AbsoluteURL(path string) string { return origin(r) + path }
+
+// origin is the scheme and host the client called. On Lambda the adapter builds the request
+// from API Gateway's domain and scheme; the proxy headers count only when the API trusts them
+// (Options.TrustForwardedHeaders), or any client could rewrite the links.
+func origin(r *Request) string {
 	scheme := "http"
 	if r.TLS != nil || r.URL.Scheme == "https" {
 		scheme = "https"
 	}
-	if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
-		scheme = p
-	}
 	host := r.Host
-	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
-		host = strings.TrimSpace(strings.Split(h, ",")[0])
+	if r.trustForwarded {
+		if p := r.Header.Get("X-Forwarded-Proto"); p == "http" || p == "https" {
+			scheme = p
+		}
+		if h := strings.TrimSpace(strings.Split(r.Header.Get("X-Forwarded-Host"), ",")[0]); h != "" {
+			host = h
+		}
 	}
 	return scheme + "://" + host
 }
-
-// AbsoluteURL is the absolute URL of path (absolute, e.g. "/api/1.0/...") on the host the client called.
-func (r *Request) AbsoluteURL(path string) string { return origin(r.Request) + path }
 
 func pageURL(base string, q url.Values, page int, cursor string) string {
 	q = maps.Clone(q) // Set and Del replace whole entries: a shallow copy is enough
@@ -164,5 +180,5 @@ func Page[T, J any](res domain.Page[T], page domain.PageRequest, render func(*T)
 	for i := range res.Items {
 		out[i] = render(&res.Items[i])
 	}
-	return Many(out, res.Total, res.Next, page)
+	return Many(out, res.Total, res.Next, res.Cursors, page)
 }

@@ -72,7 +72,8 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 			body.Errors[f] = de.Fields.Messages(f)
 		}
 	}
-	if status == http.StatusServiceUnavailable {
+	// A conflict left after the handler's own retries, or an outage: the client should retry.
+	if status == http.StatusServiceUnavailable || status == http.StatusConflict {
 		w.Header().Set("Retry-After", "1")
 	}
 	writeJSON(w, r, status, body)

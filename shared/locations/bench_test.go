@@ -2,6 +2,8 @@ package locations_test
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"net/url"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -29,4 +31,55 @@ func BenchmarkLocationListPage(b *testing.B) {
 		}
 	}
 	e.Bench(b, apitest.Path(e.Campaign, "/locations?limit=45"))
+}
+
+// BenchmarkGrowth is issue 10's growth curve: campaigns of 100, 1,000 and 10,000 locations
+// (every tenth private), pages 1 and 50 by number and by cursor, for an admin and a member.
+// Beside the time it reports round trips per request (the token's read included, as the
+// authorizer makes it on AWS) and items DynamoDB evaluated (Query ScannedCount).
+func BenchmarkGrowth(b *testing.B) {
+	for _, size := range []int{100, 1000, 10000} {
+		e := apitest.New(b, locations.Register)
+		e.SeedLocations(e.Campaign, size, 10)
+		cursor := func(token string) string { // the next link of page 49
+			r := e.Do("GET", apitest.Path(e.Campaign, "/locations?page=49"), token, nil)
+			next, _ := r.Body["links"].(map[string]any)["next"].(string)
+			if next == "" {
+				return apitest.Path(e.Campaign, "/locations?page=50")
+			}
+			u, _ := url.Parse(next)
+			return u.RequestURI()
+		}
+		for _, c := range []struct{ name, token, path string }{
+			{"show", e.Member, fmt.Sprintf("/locations/%d", size/2+1)},
+			{"page1/admin", e.Admin, "/locations"},
+			{"page1/member", e.Member, "/locations"},
+			{"page50-by-number/admin", e.Admin, "/locations?page=50"},
+			{"page50-by-number/member", e.Member, "/locations?page=50"},
+			{"page50-by-cursor/admin", e.Admin, ""},
+			{"page50-by-cursor/member", e.Member, ""},
+			{"name-search/member", e.Member, "/locations?name=place%2012"},
+		} {
+			path := apitest.Path(e.Campaign, c.path)
+			if c.path == "" {
+				path = cursor(c.token)
+			}
+			b.Run(fmt.Sprintf("locations=%d/%s", size, c.name), func(b *testing.B) {
+				req := httptest.NewRequest("GET", path, nil)
+				req.Header.Set("Authorization", "Bearer "+c.token)
+				e.Counter.Reset()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					w := httptest.NewRecorder()
+					e.API.ServeHTTP(w, req)
+					if w.Code != 200 {
+						b.Fatalf("%d %s", w.Code, w.Body)
+					}
+				}
+				b.StopTimer()
+				b.ReportMetric(float64(e.Counter.N())/float64(b.N)+1, "roundtrips/op")
+				b.ReportMetric(float64(e.Counter.Scanned())/float64(b.N), "evaluated/op")
+			})
+		}
+	}
 }

@@ -4,6 +4,8 @@
 package locations
 
 import (
+	"golang.org/x/sync/errgroup"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -12,21 +14,27 @@ import (
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/locations", h.list)
+	api.Handle("GET", "/locations", h.list, httpapi.ReadAhead("list:location", "", ""))
 	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
 		Visible: h.visibleLocation, Apply: h.apply,
 		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
 		Render: func(r *httpapi.Request, l *domain.Location) (any, error) {
-			return httpapi.OwnerRender(r, st, render(l, r.Access), ownerOf)
+			hidden, err := h.hiddenParents(r, []domain.Location{*l})
+			if err != nil {
+				return nil, err
+			}
+			return httpapi.OwnerRender(r, st, render(l, r.Access, hidden), ownerOf)
 		},
+		Item: httpapi.ReadAhead("location", "id", ""), Resume: st.ResumeLocationDelete,
 	})
-	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints)
+	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints, httpapi.ReadAhead("list:mappoint", "", "id"))
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
 		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
 		New: func(_ *httpapi.Request, l *domain.Location) *domain.MapPoint {
 			return &domain.MapPoint{LocationID: l.ID}
 		},
 		Create: st.CreateMapPoint, Update: st.UpdateMapPoint, Delete: st.DeleteMapPoint,
+		Item: httpapi.ReadAhead("mappoint", "point_id", "id"), Collection: httpapi.ReadAhead("location", "id", ""),
 		Render: func(_ *httpapi.Request, p *domain.MapPoint) (any, error) { return renderMapPoint(p), nil },
 	})
 }
@@ -44,11 +52,65 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	page := r.Page()
-	res, err := h.st.ListLocations(r.Context(), r.Access.CampaignID, domain.LocationFilter{RecordFilter: rf, ParentID: parent}, !r.Access.IsAdmin(), page)
+	var res domain.Page[domain.Location]
+	var parentHidden bool
+	var g errgroup.Group
+	g.Go(func() (err error) {
+		res, err = h.st.ListLocations(r.Context(), r.Access.CampaignID, domain.LocationFilter{RecordFilter: rf, ParentID: parent}, !r.Access.IsAdmin(), page)
+		return err
+	})
+	if parent != nil && !r.Access.IsAdmin() {
+		// Filtering by a parent the caller may not see answers as filtering by a missing one.
+		g.Go(func() error {
+			hidden, err := h.hiddenParents(r, []domain.Location{{ParentID: parent}})
+			parentHidden = hidden[*parent]
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	if parentHidden {
+		res = domain.Page[domain.Location]{}
+	}
+	hidden, err := h.hiddenParents(r, res.Items)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.OwnerPage(r, h.st, res, page, func(l *domain.Location) locationJSON { return render(l, r.Access) }, ownerOf)
+	return httpapi.OwnerPage(r, h.st, res, page, func(l *domain.Location) locationJSON { return render(l, r.Access, hidden) }, ownerOf)
+}
+
+// hiddenParents returns the parents of ls that the caller may not see, private or missing: a
+// location shows such a parent as none, as a root does, so that it reveals nothing. Admins see
+// every parent, and parents among ls are visible: neither costs a read.
+func (h handlers) hiddenParents(r *httpapi.Request, ls []domain.Location) (map[int64]bool, error) {
+	if r.Access.IsAdmin() {
+		return nil, nil
+	}
+	listed := make(map[int64]bool, len(ls))
+	for _, l := range ls {
+		listed[l.ID] = true
+	}
+	var ids []int64
+	for _, l := range ls {
+		if l.ParentID != nil && !listed[*l.ParentID] {
+			ids = append(ids, *l.ParentID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	private, err := h.st.LocationsPrivacy(r.Context(), r.Access.CampaignID, ids)
+	if err != nil {
+		return nil, err
+	}
+	hidden := map[int64]bool{}
+	for _, id := range ids {
+		if p, ok := private[id]; !ok || !r.Access.CanSee(p) {
+			hidden[id] = true
+		}
+	}
+	return hidden, nil
 }
 
 // visibleLocation reads a location the caller may see; a hidden one is a 404 like a missing one.
@@ -70,6 +132,17 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
 	}
+	if prev != nil && prev.ParentID != nil && next.ParentID == nil {
+		// A caller shown no parent (a hidden one) who sends none back, as a client writing back
+		// what it read does, changes nothing it could see: the parent stays.
+		hidden, err := h.hiddenParents(r, []domain.Location{*prev})
+		if err != nil {
+			return err
+		}
+		if hidden[*prev.ParentID] {
+			next.ParentID = prev.ParentID
+		}
+	}
 	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {
 		return nil
 	}
@@ -81,5 +154,6 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 	if err != nil {
 		return err
 	}
+	next.Ancestry = chain
 	return domain.CheckParent(domain.ParentField(in), next.ID, chain, r.Access)
 }

@@ -14,9 +14,14 @@ type locationJSON struct {
 	IsMapPrivate     int    `json:"is_map_private"`
 }
 
-// render shapes a location for the caller: a private map's URL is for admins only.
-func render(l *domain.Location, a domain.Access) locationJSON {
-	j := locationJSON{OwnerJSON: httpapi.RenderOwner(l.Meta, l.Owner), LocationID: l.ParentID, ParentLocationID: l.ParentID, Map: l.MapURL}
+// render shapes a location for the caller: a private map's URL is for admins only, and a
+// parent in hiddenParents (see handlers.hiddenParents) shows as none.
+func render(l *domain.Location, a domain.Access, hiddenParents map[int64]bool) locationJSON {
+	parent := l.ParentID
+	if parent != nil && hiddenParents[*parent] {
+		parent = nil
+	}
+	j := locationJSON{OwnerJSON: httpapi.RenderOwner(l.Meta, l.Owner), LocationID: parent, ParentLocationID: parent, Map: l.MapURL}
 	if l.IsMapPrivate {
 		j.IsMapPrivate = 1
 		if !a.IsAdmin() {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
@@ -179,7 +178,7 @@ func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calenda
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
 func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.RecordFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: calendarPrefix + "#", counters: []string{calendarKind.counterSK()}, hidePrivate: hidePrivate}
+	l := listSpec{ranges: ownerRanges(calendarPrefix, cid, !hidePrivate)}
 	l.recordFilter(f)
 	return listPage(ctx, s, l, p, calendarItem.calendar)
 }
@@ -196,35 +195,65 @@ func (s *Store) UpdateCalendar(ctx context.Context, prev, next *domain.Calendar)
 	return s.updateOwner(ctx, calendarKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toCalendarItem(next) })
 }
 
-// DeleteCalendar deletes a calendar and what hangs from it. Cascades run first and are
-// idempotent (the entity's events and notes, and the events of other entities that use this
-// calendar), so a delete that fails half-way is finished by retrying it; the calendar, its
-// entity and the total then go in one transaction conditional on the version read.
+// DeleteCalendar deletes a calendar and what hangs from it: its entity's events and notes, and
+// the events of other entities that use it (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteCalendar(ctx context.Context, c *domain.Calendar) error {
-	return s.deleteOwner(ctx, calendarKind, &c.Meta, &c.Owner,
-		func() error { return s.deletePartition(ctx, entityPK(c.CampaignID, c.EntityID)) },
-		func() error { return s.deleteCalendarEvents(ctx, c) })
+	return s.deleteOwner(ctx, calendarKind, &c.Meta, &c.Owner)
 }
 
-// deleteCalendarEvents deletes the entity events of other entities that use calendar c, found
-// through the calendar index (the calendar's own entity's events go with its partition), in
-// batches of 25. Events keep no counter item (their totals are counted by query), so deleting
-// one is a plain, idempotent delete.
-func (s *Store) deleteCalendarEvents(ctx context.Context, c *domain.Calendar) error {
-	var refs []struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
-	}
-	err := s.table.Get("gsi1pk", calendarGSI(c.CampaignID, c.ID)).Index(GSI1).Project("pk", "sk").All(ctx, &refs)
-	if err != nil {
-		return wrap(err)
-	}
-	own := childPK(c.CampaignID, entityPrefix, c.EntityID)
-	var keys []dynamo.Keyed
-	for _, ev := range refs {
-		if ev.PK != own && strings.HasPrefix(ev.SK, eventPrefix+"#") {
-			keys = append(keys, dynamo.Keys{ev.PK, ev.SK})
+// ResumeCalendarDelete finishes a delete of calendar id that failed after its first step; it
+// reports whether there was one.
+func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error) {
+	return s.resumeDelete(ctx, cid, calendarPrefix, id)
+}
+
+// deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
+// found by their links in its partition and read consistently (the calendar's own entity's
+// events go with its partition): each with its copies, counts and link, in transactions of at
+// most 100 items run concurrently, conditional on the version read. Then the partition goes.
+func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
+	for attempt := 0; ; attempt++ {
+		var links []eventLink
+		err := s.table.Get("pk", calendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, eventLinkPrefix).Consistent(true).All(ctx, &links)
+		if err != nil {
+			return wrap(err)
+		}
+		var keys []itemKey
+		for _, l := range links {
+			if l.EntityID != calEntityID {
+				for _, sk := range childHomeSKs(eventPrefix, l.ID) {
+					keys = append(keys, itemKey{entityPK(cid, l.EntityID), sk})
+				}
+			}
+		}
+		items, err := s.getItems(ctx, keys...)
+		if err != nil {
+			return err
+		}
+		var txs []*txBuilder
+		for k, raw := range items {
+			var it eventItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			if it.CalendarID != calID {
+				continue
+			}
+			// An event writes at most 3 items, its link and 2 counters.
+			if len(txs) == 0 || txs[len(txs)-1].size()+6 > maxTx {
+				txs = append(txs, s.newTx())
+			}
+			b := txs[len(txs)-1]
+			b.remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
+			l := eventLinkKey(cid, calID, it.EntityID, it.ID)
+			b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+		}
+		err = runTxs(ctx, txs)
+		if err == nil {
+			return s.deletePartition(ctx, calendarPK(cid, calID)) // links whose events were gone
+		}
+		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+			return err
 		}
 	}
-	return s.deleteKeys(ctx, keys)
 }

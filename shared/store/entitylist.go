@@ -2,42 +2,63 @@ package store
 
 import (
 	"context"
-	"slices"
 	"strings"
+
+	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// ListEntities reads one page of the campaign's entities (Kanka's entities list), ordered by id:
-// one Query on the entity items, which mirror their records. hidePrivate hides private ones.
+// ListEntities reads one page of the campaign's entities (Kanka's entities list), ordered by id,
+// from the entity items' audience ranges (entitySlots): they mirror their records, so the page
+// reads nothing else. A list by kind alone of every kind Lorekeep stores is unfiltered (the
+// range counters answer its total and start); any other filter reads the range once.
 func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Entity], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: entityPrefix + "#", hidePrivate: hidePrivate}
-	// Each kind's counter counts its entities: the total of a list by kinds alone is their sum.
-	kinds := map[string]ownerKind{locationKind.entityType: locationKind, calendarKind.entityType: calendarKind}
-	types := f.Types
-	if len(types) == 0 {
-		types = domain.EntityTypes
-	}
-	for _, t := range types {
-		if k, ok := kinds[t]; ok && !slices.Contains(l.counters, k.counterSK()) {
-			l.counters = append(l.counters, k.counterSK())
+	l := listSpec{ranges: ownerRanges(entityPrefix, cid, !hidePrivate)}
+	var types []any
+	for _, t := range f.Types {
+		if t == locationKind.entityType || t == calendarKind.entityType {
+			types = append(types, t)
 		}
 	}
-	if len(f.Types) > 0 {
-		if len(l.counters) == 0 { // only kinds Lorekeep does not store: nothing to read
-			return domain.Page[domain.Entity]{Items: []domain.Entity{}}, nil
-		}
-		marks := make([]string, len(f.Types))
-		args := make([]any, len(f.Types))
-		for i, t := range f.Types {
-			marks[i], args[i] = "?", t
-		}
-		l.where("'type' IN ("+strings.Join(marks, ", ")+")", args...)
+	switch {
+	case len(f.Types) > 0 && len(types) == 0: // only kinds Lorekeep does not store
+		return domain.Page[domain.Entity]{Items: []domain.Entity{}}, nil
+	case len(f.Types) > 0 && len(types) < len(domain.EntityTypes):
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(types)), ", ")
+		l.where("'type' IN ("+marks+")", types...)
 	}
-	byKind := len(l.conds)
 	l.recordFilter(f.RecordFilter)
-	l.counted = len(l.conds) == byKind
 	return listPage(ctx, s, l, p, func(it entityItem) domain.Entity { return *it.entity() })
 }
 
-func (it entityItem) sortKey() string { return it.SK }
+// mirror writes a record's mirror item (its entity) to the slots next, removing it from the
+// slots of prev that next lacks, and counts the change. The mirror has no version of its own:
+// the record's write in the same transaction is conditional on the record's; the home must
+// still exist.
+func (b *txBuilder) mirror(item dynamo.Item, prev, next []slot) {
+	in := func(sls []slot, sk string) bool {
+		for _, sl := range sls {
+			if sl.sk == sk {
+				return true
+			}
+		}
+		return false
+	}
+	for _, sl := range next {
+		put := b.s.table.Put(copyItem(item, sl))
+		if sl.home {
+			put = put.If("attribute_exists(pk)")
+		}
+		b.put(put)
+		if !in(prev, sl.sk) {
+			b.count(sl, 1)
+		}
+	}
+	for _, sl := range prev {
+		if !in(next, sl.sk) {
+			b.del(b.s.table.Delete("pk", sl.pk).Range("sk", sl.sk))
+			b.count(sl, -1)
+		}
+	}
+}

@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 
-	"github.com/guregu/dynamo/v2"
-
 	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -59,14 +57,14 @@ func events(items []eventItem) []domain.Event {
 
 // GetEventAndEntity reads an event and its entity in one round trip; ErrNotFound unless both exist.
 func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Event, error) {
-	return getWithEntity(ctx, s, cid, eid, recordSK(eventPrefix, id), eventItem.event)
+	return getWithEntity(ctx, s, cid, eid, eventPrefix, id, eventItem.event)
 }
 
 // eventList is an entity's events the caller may see: its visibility scope, and is_private for
 // admins only.
 func eventList(cid, eid int64, a domain.Access, f domain.ChildFilter) listSpec {
-	l := listSpec{pk: entityPK(cid, eid), prefix: eventPrefix + "#", hidePrivate: !a.IsAdmin()}
-	l.childFilter(a, f)
+	l := listSpec{ranges: childRanges(eventPrefix, entityPK(cid, eid), a)}
+	l.childFilter(f)
 	return l
 }
 
@@ -79,9 +77,8 @@ func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access,
 func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Event, error) {
 	l := eventList(cid, eid, a, domain.ChildFilter{})
 	l.where("'type_id' IN (?, ?, ?)", domain.EventTypeBirth, domain.EventTypeFounded, domain.EventTypeDeath)
-	var items []eventItem
-	err := l.query(s).All(ctx, &items)
-	return events(items), wrap(err)
+	page, err := listPage(ctx, s, l, domain.PageRequest{Page: 1, Limit: 1 << 30}, eventItem.event)
+	return page.Items, err
 }
 
 // EventsOnCalendar reads, through the calendar index, every event that uses a calendar, with
@@ -110,30 +107,64 @@ func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[i
 }
 
 // checkCalendar makes a write conditional on the event's calendar still existing.
-func (s *Store) checkCalendar(ev *domain.Event) *dynamo.ConditionCheck {
+func (s *Store) checkCalendar(ev *domain.Event) func(*txBuilder) {
 	return s.exists(campaignPK(ev.CampaignID), recordSK(calendarPrefix, ev.CalendarID))
 }
 
 // CreateEvent stores a new event, on condition that its entity and calendar still exist
 // (ErrNotFound otherwise).
 func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
-	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) },
-		[]*dynamo.ConditionCheck{s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)), s.checkCalendar(ev)})
+	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
+		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)), s.checkCalendar(ev),
+		func(b *txBuilder) { s.linkEvent(nil, ev)(b) })
 }
 
-// UpdateEvent writes next over prev if nobody wrote since prev was read; a move to another
-// calendar is also conditional on that calendar existing.
+// UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its
+// entity and its calendar (the new one after a move) exist.
 func (s *Store) UpdateEvent(ctx context.Context, prev, next *domain.Event) error {
-	s.stampUpdate(&prev.Meta, &next.Meta)
-	put := s.table.Put(toEventItem(next)).If(ifVersion, prev.Version)
-	if next.CalendarID == prev.CalendarID {
-		return wrap(put.Run(ctx))
-	}
-	return wrap(s.db.WriteTx().Check(s.checkCalendar(next)).Put(put).Run(ctx))
+	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toEventItem(next) },
+		func() []slot { return eventSlots(prev) }, func() []slot { return eventSlots(next) },
+		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID)), s.checkCalendar(next),
+		s.linkEvent(prev, next))
 }
 
-// DeleteEvent deletes an event if nobody wrote since it was read.
+// DeleteEvent deletes an event (its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteEvent(ctx context.Context, ev *domain.Event) error {
-	return wrap(s.table.Delete("pk", entityPK(ev.CampaignID, ev.EntityID)).Range("sk", recordSK(eventPrefix, ev.ID)).
-		If(ifVersion, ev.Version).Run(ctx))
+	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil))
+}
+
+// eventLink lists an event in its calendar's partition, written with the event: a calendar's
+// delete finds the events that use it there, strongly consistent, where the calendar index
+// (which serves the day view) could lag behind an event written just before.
+type eventLink struct {
+	PK       string `dynamo:"pk"`
+	SK       string `dynamo:"sk"`
+	EntityID int64  `dynamo:"entity_id"`
+	ID       int64  `dynamo:"id"`
+}
+
+const eventLinkPrefix = "EVENTLINK#"
+
+func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
+
+func eventLinkKey(cid, calID, eid, id int64) itemKey {
+	return itemKey{calendarPK(cid, calID), eventLinkPrefix + pad(eid) + "#" + pad(id)}
+}
+
+// linkEvent moves an event's link from prev's calendar to next's (either may be nil).
+func (s *Store) linkEvent(prev, next *domain.Event) func(*txBuilder) {
+	return func(b *txBuilder) {
+		if prev != nil && (next == nil || prev.CalendarID != next.CalendarID) {
+			k := eventLinkKey(prev.CampaignID, prev.CalendarID, prev.EntityID, prev.ID)
+			b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+		}
+		if next != nil && (prev == nil || prev.CalendarID != next.CalendarID) {
+			k := eventLinkKey(next.CampaignID, next.CalendarID, next.EntityID, next.ID)
+			b.put(s.table.Put(eventLink{PK: k.pk, SK: k.sk, EntityID: next.EntityID, ID: next.ID}))
+		}
+	}
+}
+
+func eventSlots(ev *domain.Event) []slot {
+	return childSlots(eventPrefix, entityPK(ev.CampaignID, ev.EntityID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -118,33 +119,49 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 }
 
 // CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
-// consistent so that a membership change applies to the very next request. A missing campaign
-// is (nil, nil, nil); a missing membership is a nil *Membership.
-func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64) (*domain.Campaign, *domain.Membership, error) {
-	items, err := s.batchGet(ctx, true, dynamo.Keys{campaignPK(cid), metaSK}, dynamo.Keys{campaignPK(cid), memberSK(uid)})
+// consistent so that a membership change applies to the very next request, together with the
+// items the route reads (ahead), which it leaves in the context's domain.Prefetch. A missing
+// campaign is (nil, nil, nil); a missing membership is a nil *Membership.
+func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error) {
+	pf := domain.PrefetchOf(ctx)
+	meta, member := itemKey{campaignPK(cid), metaSK}, itemKey{campaignPK(cid), memberSK(uid)}
+	keys := []dynamo.Keyed{dynamo.Keys{meta.pk, meta.sk}, dynamo.Keys{member.pk, member.sk}}
+	var extra []itemKey
+	if pf != nil {
+		for _, ref := range ahead {
+			for _, k := range refKeys(cid, uid, ref) {
+				extra = append(extra, k)
+				keys = append(keys, dynamo.Keys{k.pk, k.sk})
+			}
+		}
+	}
+	items, err := s.batchGet(ctx, true, keys...)
 	if err != nil {
 		return nil, nil, err
 	}
+	byKey := map[itemKey]dynamo.Item{}
+	for _, it := range items {
+		byKey[keyOfItem(it)] = it
+	}
+	for _, k := range extra {
+		pf.Put(k.String(), byKey[k]) // a nil item: read ahead and absent
+	}
 	var c *domain.Campaign
 	var m *domain.Membership
-	for _, it := range items {
-		var sk string
-		_ = dynamo.Unmarshal(it["sk"], &sk)
-		switch sk {
-		case metaSK:
-			var ci campaignItem
-			if err := dynamo.UnmarshalItem(it, &ci); err != nil {
-				return nil, nil, err
-			}
-			c = &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID}
-		default:
-			var mi memberItem
-			if err := dynamo.UnmarshalItem(it, &mi); err != nil {
-				return nil, nil, err
-			}
-			if r, ok := domain.ParseRole(mi.Role); ok {
-				m = &domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r}
-			}
+	if it, ok := byKey[meta]; ok {
+		var ci campaignItem
+		if err := dynamo.UnmarshalItem(it, &ci); err != nil {
+			return nil, nil, err
+		}
+		c = &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID}
+	}
+	if it, ok := byKey[member]; ok {
+		var mi memberItem
+		if err := dynamo.UnmarshalItem(it, &mi); err != nil {
+			return nil, nil, err
+		}
+		if r, ok := domain.ParseRole(mi.Role); ok {
+			m = &domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r}
 		}
 	}
 	return c, m, nil
@@ -164,12 +181,13 @@ func (s *Store) PutToken(ctx context.Context, t domain.Token) error {
 // (on AWS the authorizer's cache still answers for its TTL).
 func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
 	var it tokenItem
-	err := s.getItem(ctx, tokenPK(hash), "TOKEN", &it)
-	if err == domain.ErrNotFound {
+	// One GetItem: the authorizer's only call.
+	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").Consistent(true).One(ctx, &it)
+	if errors.Is(err, dynamo.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, wrap(err)
 	}
 	t := &domain.Token{Hash: hash, UserID: it.UserID, JTI: it.JTI, IssuedAt: parseTime(it.IssuedAt), Revoked: it.Revoked}
 	if it.ExpiresAt != "" {

@@ -3,29 +3,22 @@ package store
 import (
 	"context"
 	"encoding/base64"
+	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// listSpec is one list: the items of partition pk whose sort key begins with prefix, narrowed by
-// filter conditions (AND-ed, guregu expression syntax).
+// listSpec is one list as a reader sees it: the disjoint key ranges of its audience, narrowed
+// by filter conditions (AND-ed, guregu expression syntax) that no key can answer.
 type listSpec struct {
-	pk, prefix string
-	conds      []string
-	args       []any
-	// counters name the counter items (pk, sk) that hold exact totals ("n") and the numbers of
-	// private items ("private"). Their sum answers the total when no condition filters beyond
-	// privacy, or when counted says the conditions select exactly what they count (the entity
-	// kinds of Kanka's entities list); otherwise the total is counted by a query.
-	counters    []string
-	counted     bool
-	hidePrivate bool
+	ranges []listRange
+	conds  []string
+	args   []any
 }
 
 func (l *listSpec) where(cond string, args ...any) {
@@ -33,124 +26,234 @@ func (l *listSpec) where(cond string, args ...any) {
 	l.args = append(l.args, args...)
 }
 
-func (l listSpec) query(s *Store) *dynamo.Query {
-	q := s.table.Get("pk", l.pk).Range("sk", dynamo.BeginsWith, l.prefix).Consistent(true)
-	conds, args := l.conds, l.args
-	if l.hidePrivate {
-		conds = append(append([]string{}, conds...), "'is_private' = ?")
-		args = append(append([]any{}, args...), false)
+// counters holds counter items read, by key.
+type counters map[counterKey]dynamo.Item
+
+func (c counters) get(pk, sk, attr string) int {
+	var n int
+	if v, ok := c[counterKey{pk, sk}][attr]; ok {
+		_ = dynamo.Unmarshal(v, &n)
 	}
-	if len(conds) > 0 {
-		q = q.Filter(strings.Join(conds, " AND "), args...)
-	}
-	return q
+	return n
 }
 
-// listPage reads one page of l, each item made a record by record. Following a cursor costs one
-// Query; the total costs one more read, made concurrently. A page number without a cursor first
-// walks the keys before it.
-func listPage[I keyed, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
+// counterKeys are the counter items the ranges need.
+func (l listSpec) counterKeys() []counterKey {
+	var out []counterKey
+	for _, r := range l.ranges {
+		k := counterKey{r.pk, r.counter}
+		if !containsKey(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func containsKey(ks []counterKey, k counterKey) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// readCounters reads counter items (read ahead, or in one consistent BatchGetItem).
+func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, error) {
+	ks := make([]itemKey, len(keys))
+	for i, k := range keys {
+		ks[i] = itemKey{k.pk, k.sk}
+	}
+	got, err := s.peekItems(ctx, ks...)
+	if err != nil {
+		return nil, err
+	}
+	out := counters{}
+	for k, it := range got {
+		out[counterKey{k.pk, k.sk}] = it
+	}
+	return out, nil
+}
+
+// listPage reads one page of l, each item made a record by record. Without filters the total
+// and the start of the page come from the range counters (read ahead with the campaign access,
+// or here in one BatchGetItem), and each non-empty range is one Query evaluating at most
+// bucketWidth+limit+1 items, made concurrently. With filters each range is read once, counted
+// and windowed in the same pass.
+func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
 	out := domain.Page[T]{Items: []T{}}
-	var g errgroup.Group
-	g.Go(func() (err error) { out.Total, err = l.total(ctx, s); return err })
-	g.Go(func() error {
-		startSK, ok := decodeCursor(p.Cursor, l.prefix)
-		if !ok && p.Page > 1 {
+	rows, total, next, err := s.list(ctx, l, p)
+	if err != nil {
+		return out, err
+	}
+	out.Total, out.Next = total, next
+	// Cursors[i] continues right after row i, for a page cut short by its size in bytes.
+	out.Items, out.Cursors = make([]T, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		var it I
+		if err := dynamo.UnmarshalItem(r.item, &it); err != nil {
+			return out, err
+		}
+		out.Items[i], out.Cursors[i] = record(it), encodeCursor(r.id)
+	}
+	return out, nil
+}
+
+type row struct {
+	id   int64
+	item dynamo.Item
+}
+
+func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, error) {
+	filtered := len(l.conds) > 0
+	cs := counters{}
+	if !filtered {
+		var err error
+		if cs, err = s.readCounters(ctx, l.counterKeys()); err != nil {
+			return nil, 0, "", err
+		}
+	}
+	after, hasCursor := decodeCursor(p.Cursor)
+	var startID int64 // first id that may be on the page
+	offset := 0       // matching items to skip from startID
+	if hasCursor {
+		startID = after + 1
+	} else {
+		offset = (p.Page - 1) * p.Limit
+	}
+	total := 0
+	if !filtered {
+		for _, r := range l.ranges {
+			total += cs.get(r.pk, r.counter, r.attr)
+		}
+		if offset >= total && offset > 0 {
+			return nil, total, "", nil
+		}
+		if offset > 0 {
+			startID, offset = l.seek(cs, offset)
+		}
+	}
+
+	results := make([][]row, len(l.ranges))
+	counts := make([]int, len(l.ranges))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, r := range l.ranges {
+		if !filtered && cs.get(r.pk, r.counter, r.attr) == 0 {
+			continue
+		}
+		g.Go(func() error {
 			var err error
-			if startSK, ok, err = l.skip(ctx, s, (p.Page-1)*p.Limit); err != nil || !ok { // !ok: past the end
-				return err
-			}
+			results[i], counts[i], err = s.scanRange(gctx, l, r, startID, offset+p.Limit+1, filtered)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, 0, "", err
+	}
+	var merged []row
+	for i := range results {
+		merged = append(merged, results[i]...)
+		if filtered {
+			total += counts[i]
 		}
-		q := l.query(s).Limit(p.Limit + 1)
-		if startSK != "" {
-			q = q.StartFrom(dynamo.PagingKey{"pk": &types.AttributeValueMemberS{Value: l.pk}, "sk": &types.AttributeValueMemberS{Value: startSK}})
-		}
-		var rows []I
-		if err := q.All(ctx, &rows); err != nil {
-			return wrap(err)
-		}
-		if len(rows) > p.Limit {
-			rows = rows[:p.Limit]
-			out.Next = encodeCursor(l.prefix, rows[len(rows)-1])
-		}
-		out.Items = make([]T, len(rows))
-		for i, r := range rows {
-			out.Items[i] = record(r)
-		}
-		return nil
-	})
-	return out, g.Wait()
+	}
+	sort.Slice(merged, func(a, b int) bool { return merged[a].id < merged[b].id })
+	if offset >= len(merged) {
+		return nil, total, "", nil
+	}
+	merged = merged[offset:]
+	next := ""
+	if len(merged) > p.Limit {
+		merged = merged[:p.Limit]
+		next = encodeCursor(merged[len(merged)-1].id)
+	}
+	return merged, total, next, nil
 }
 
-func (l listSpec) total(ctx context.Context, s *Store) (int, error) {
-	if len(l.counters) > 0 && (len(l.conds) == 0 || l.counted) {
-		keys := make([]dynamo.Keyed, len(l.counters))
-		for i, sk := range l.counters {
-			keys[i] = dynamo.Keys{l.pk, sk}
-		}
-		items, err := s.batchGet(ctx, true, keys...)
-		if err != nil {
-			return 0, err
-		}
-		n := 0
-		for _, it := range items {
-			var c struct {
-				N       int `dynamo:"n"`
-				Private int `dynamo:"private"`
+// seek maps the skip-th matching item (0-based) to the bucket that holds it: the query starts at
+// that bucket's first id and skips the remaining offset, so a deep page costs one bucket, not
+// every page before it.
+func (l listSpec) seek(cs counters, skip int) (startID int64, offset int) {
+	per := map[int64]int{}
+	for _, r := range l.ranges {
+		prefix := r.attr + "_"
+		for name, v := range cs[counterKey{r.pk, r.counter}] {
+			if !strings.HasPrefix(name, prefix) {
+				continue
 			}
-			if err := dynamo.UnmarshalItem(it, &c); err != nil {
-				return 0, err
+			b, err := strconv.ParseInt(name[len(prefix):], 10, 64)
+			if err != nil {
+				continue
 			}
-			n += c.N
-			if l.hidePrivate {
-				n -= c.Private
-			}
+			var n int
+			_ = dynamo.Unmarshal(v, &n)
+			per[b] += n
 		}
-		return n, nil
 	}
-	n, err := l.query(s).Count(ctx)
-	return n, wrap(err)
+	buckets := make([]int64, 0, len(per))
+	for b := range per {
+		buckets = append(buckets, b)
+	}
+	sort.Slice(buckets, func(i, j int) bool { return buckets[i] < buckets[j] })
+	cum := 0
+	for _, b := range buckets {
+		if cum+per[b] > skip {
+			return b * bucketWidth, skip - cum
+		}
+		cum += per[b]
+	}
+	return 0, skip // counters disagree with themselves: fall back to walking from the start
 }
 
-// skip walks n matching keys and returns the last one.
-func (l listSpec) skip(ctx context.Context, s *Store, n int) (string, bool, error) {
-	it := l.query(s).Project("sk").Limit(n).Iter()
-	var row struct {
-		SK string `dynamo:"sk"`
+// scanRange reads range r from startID. Unfiltered, it returns at most keep items (one Query
+// with that Limit). Filtered, it reads the whole range once, returning the first keep matches
+// after the cursor and counting every match.
+func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID int64, keep int, filtered bool) ([]row, int, error) {
+	q := s.table.Get("pk", r.pk).Range("sk", dynamo.Between, r.sk(startID), r.prefix+"~").Consistent(true)
+	if !filtered {
+		q = q.Limit(keep)
+	} else {
+		q = s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, r.prefix).Consistent(true).
+			Filter(strings.Join(l.conds, " AND "), l.args...)
 	}
-	seen := 0
-	for it.Next(ctx, &row) {
-		seen++
+	it := q.Iter()
+	var out []row
+	n := 0
+	var item dynamo.Item
+	for it.Next(ctx, &item) {
+		var sk string
+		_ = dynamo.Unmarshal(item["sk"], &sk)
+		id, _ := strconv.ParseInt(sk[len(r.prefix):], 10, 64)
+		n++
+		if id >= startID && len(out) < keep {
+			out = append(out, row{id, item})
+		}
+		item = nil
 	}
 	if err := it.Err(); err != nil {
-		return "", false, wrap(err)
+		return nil, 0, wrap(err)
 	}
-	return row.SK, seen == n, nil
+	return out, n, nil
 }
 
 // The cursor is the id of the last item of the previous page; it means nothing outside its list.
-func encodeCursor(prefix string, last keyed) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strings.TrimPrefix(last.sortKey(), prefix)))
+func encodeCursor(id int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(id, 10)))
 }
 
-// keyed is an item of a list: its sort key makes the cursor.
-type keyed interface{ sortKey() string }
-
-func (a metaAttrs) sortKey() string { return a.SK }
-
-func decodeCursor(c, prefix string) (string, bool) {
+func decodeCursor(c string) (int64, bool) {
 	if c == "" {
-		return "", false
+		return 0, false
 	}
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
-		return "", false
+		return 0, false
 	}
 	id, err := strconv.ParseInt(string(b), 10, 64)
 	if err != nil || id < 1 || id > domain.MaxID {
-		return "", false
+		return 0, false
 	}
-	return prefix + pad(id), true
+	return id, true
 }
 
 // recordFilter narrows the list by the filters every record list takes.
@@ -175,22 +278,9 @@ func (l *listSpec) recordFilter(f domain.RecordFilter) {
 	}
 }
 
-// childFilter narrows a list of an entity's events or notes to the records the caller's
-// visibility scope allows (see domain.Access.VisibilityScope): any of `anyone`, or one of `own`
-// created by the caller; and to those updated after the client's lastSync.
-func (l *listSpec) childFilter(a domain.Access, f domain.ChildFilter) {
-	in := func(vs []domain.Visibility) (string, []any) {
-		marks := make([]string, len(vs))
-		args := make([]any, len(vs))
-		for i, v := range vs {
-			marks[i], args[i] = "?", string(v)
-		}
-		return "'visibility' IN (" + strings.Join(marks, ", ") + ")", args
-	}
-	anyone, own := a.VisibilityScope()
-	anyExpr, anyArgs := in(anyone)
-	ownExpr, ownArgs := in(own)
-	l.where("("+anyExpr+" OR ('created_by' = ? AND "+ownExpr+"))", append(append(anyArgs, a.UserID), ownArgs...)...)
+// childFilter narrows a list of an entity's events or notes to those updated after the client's
+// lastSync. Visibility is not a filter: the caller's ranges hold only what it may see.
+func (l *listSpec) childFilter(f domain.ChildFilter) {
 	if f.UpdatedAfter != nil {
 		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
 	}

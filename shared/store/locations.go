@@ -16,23 +16,16 @@ const (
 type locationItem struct {
 	metaAttrs
 	ownerAttrs
-	GSI1PK       string `dynamo:"gsi1pk,omitempty"`
-	GSI1SK       string `dynamo:"gsi1sk,omitempty"`
 	ParentID     *int64 `dynamo:"parent_location_id,omitempty"`
 	MapURL       string `dynamo:"map_url,omitempty"`
 	IsMapPrivate bool   `dynamo:"is_map_private"`
 }
-
-func parentGSI(cid, parentID int64) string { return campaignPK(cid) + "#PARENT#" + pad(parentID) }
 
 var locationKind = ownerKind{prefix: locationPrefix, entityType: "location"}
 
 func toLocationItem(l *domain.Location) locationItem {
 	it := locationItem{metaAttrs: toMetaAttrs(campaignPK(l.CampaignID), recordSK(locationPrefix, l.ID), l.Meta),
 		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate}
-	if l.ParentID != nil {
-		it.GSI1PK, it.GSI1SK = parentGSI(l.CampaignID, *l.ParentID), it.SK
-	}
 	return it
 }
 
@@ -46,7 +39,8 @@ func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Locatio
 }
 
 // LocationAncestry reads the chain from location id upwards (id first), at most max links: the
-// input of the parent and cycle checks. A missing first location gives an empty chain.
+// input of the parent and cycle checks, and of the conditions that make the write depend on it.
+// A missing first location gives an empty chain.
 func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
 	var chain []domain.AncestorLink
 	for next := &id; next != nil && len(chain) < max; {
@@ -62,15 +56,16 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 		if err != nil {
 			return nil, err
 		}
-		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate})
+		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate, ParentID: it.ParentID})
 		next = it.ParentID
 	}
 	return chain, nil
 }
 
-// ListLocations reads one page of the campaign's locations, ordered by id.
+// ListLocations reads one page of the campaign's locations, ordered by id: an admin's range
+// holds every location, everyone else's only the public ones.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
-	l := listSpec{pk: campaignPK(cid), prefix: locationPrefix + "#", counters: []string{locationKind.counterSK()}, hidePrivate: hidePrivate}
+	l := listSpec{ranges: ownerRanges(locationPrefix, cid, !hidePrivate)}
 	l.recordFilter(f.RecordFilter)
 	if f.ParentID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentID)
@@ -78,75 +73,153 @@ func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationF
 	return listPage(ctx, s, l, p, locationItem.location)
 }
 
-// counterUpdate adjusts a list's exact totals inside a write transaction.
-func (s *Store) counterUpdate(pk, sk string, n, private int) *dynamo.Update {
-	return s.table.Update("pk", pk).Range("sk", sk).Add("n", n).Add("private", private)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
+// parentChecks makes a location write depend on its parent chain as read: every link still
+// exists and still has the parent it had, so two concurrent moves cannot close a cycle (one of
+// them fails its check and is retried on fresh data) and no location lands under a deleted one.
+func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), error) {
+	if len(chain) == 0 || chain[0].ID != parentID {
+		var err error
+		if chain, err = s.LocationAncestry(ctx, cid, parentID, depth); err != nil {
+			return nil, err
+		}
+		if len(chain) == 0 {
+			return nil, domain.ErrConflict // the parent went since it was checked
+		}
 	}
-	return 0
+	chain = chain[:min(len(chain), depth)]
+	return func(b *txBuilder) {
+		for _, link := range chain {
+			c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(locationPrefix, link.ID))
+			if link.ParentID == nil {
+				c = c.If("attribute_exists(pk) AND attribute_not_exists('parent_location_id')")
+			} else {
+				c = c.If("'parent_location_id' = ?", *link.ParentID)
+			}
+			b.check(c)
+		}
+	}, nil
 }
 
-// CreateLocation stores a new location and its entity in one transaction, with ids from the
-// campaign's sequences: two round trips.
+// childLink is the item that lists a child location in its parent's partition (beside the
+// parent's map points), written with the child: the parent's delete finds its children there,
+// strongly consistent, where an index could lag behind a child written just before.
+type childLink struct {
+	PK string `dynamo:"pk"`
+	SK string `dynamo:"sk"`
+	ID int64  `dynamo:"id"`
+}
+
+const childLinkPrefix = "CHILD#"
+
+func childLinkKey(cid, parentID, id int64) itemKey {
+	return itemKey{mapPointsPK(cid, parentID), childLinkPrefix + pad(id)}
+}
+
+// linkParent moves location id's link from parent prev to parent next (either may be nil).
+func (s *Store) linkParent(cid, id int64, prev, next *int64) func(*txBuilder) {
+	return func(b *txBuilder) {
+		if prev != nil && (next == nil || *prev != *next) {
+			k := childLinkKey(cid, *prev, id)
+			b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+		}
+		if next != nil && (prev == nil || *prev != *next) {
+			k := childLinkKey(cid, *next, id)
+			b.put(s.table.Put(childLink{PK: k.pk, SK: k.sk, ID: id}))
+		}
+	}
+}
+
+// CreateLocation stores a new location, its entity and its link in its parent in one
+// transaction, with ids from the campaign's sequences, on condition that its parent still
+// exists: two round trips.
 func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
-	return s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) })
+	var checks []func(*txBuilder)
+	if l.ParentID != nil {
+		// A new location has no descendants: its parent existing is all that matters.
+		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID)),
+			func(b *txBuilder) { s.linkParent(l.CampaignID, l.ID, nil, l.ParentID)(b) })
+	}
+	err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
+	if err == domain.ErrConflict && l.ParentID != nil {
+		return domain.Invalid("parent_location_id", "The selected parent location id is invalid.")
+	}
+	return err
 }
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read
-// (ErrConflict otherwise). The entity and the totals follow in the same transaction.
+// (ErrConflict otherwise), and, when the parent changes, that the new parent chain is still the
+// one read (next.Ancestry). The entity and the counts follow in the same transaction.
 func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
-	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) })
+	var checks []func(*txBuilder)
+	if next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID) {
+		c, err := s.parentChecks(ctx, next.CampaignID, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
+		if err != nil {
+			return err
+		}
+		checks = append(checks, c)
+	}
+	checks = append(checks, s.linkParent(next.CampaignID, next.ID, prev.ParentID, next.ParentID))
+	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) }, checks...)
 }
 
-// DeleteLocation deletes a location and what hangs from it. Cascades run first and are
-// idempotent (children become roots, map points and the entity's events and notes go), so a
-// delete that fails half-way is finished by retrying it; the location, its entity and the total
-// then go in one transaction conditional on the version read.
+// DeleteLocation deletes a location and what hangs from it: children become roots, map points
+// and the entity's events and notes go (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner,
-		func() error { return s.orphanChildren(ctx, l) },
-		func() error { return s.deletePartition(ctx, mapPointsPK(l.CampaignID, l.ID)) },
-		func() error { return s.deletePartition(ctx, entityPK(l.CampaignID, l.EntityID)) })
+	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(l.CampaignID, l.ID, l.ParentID, nil))
 }
 
-// orphanChildren makes the children of l roots, as Kanka does, found through the parent index.
-func (s *Store) orphanChildren(ctx context.Context, l *domain.Location) error {
-	var kids []struct {
-		SK string `dynamo:"sk"`
-	}
-	err := s.table.Get("gsi1pk", parentGSI(l.CampaignID, l.ID)).Index(GSI1).Project("sk").All(ctx, &kids)
-	if err != nil {
-		return wrap(err)
-	}
-	now := formatTime(s.now())
-	for _, k := range kids {
-		err := s.table.Update("pk", campaignPK(l.CampaignID)).Range("sk", k.SK).
-			Remove("parent_location_id", "gsi1pk", "gsi1sk").Set("updated_at", now).Add("version", 1).
-			If("'parent_location_id' = ?", l.ID).Run(ctx)
-		if err != nil && !dynamo.IsCondCheckFailed(err) { // already moved elsewhere: leave it
+// ResumeLocationDelete finishes a delete of location id that failed after its first step; it
+// reports whether there was one.
+func (s *Store) ResumeLocationDelete(ctx context.Context, cid, id int64) (bool, error) {
+	return s.resumeDelete(ctx, cid, locationPrefix, id)
+}
+
+// orphanChildren makes the children of location pid roots, as Kanka does: found by their links
+// in its partition, read consistently, and rewritten (with their copies, their links removed)
+// in transactions of 30, conditional on the version read. A child moved meanwhile is read again.
+func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
+	for attempt := 0; ; attempt++ {
+		var links []childLink
+		err := s.table.Get("pk", mapPointsPK(cid, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
+		if err != nil || len(links) == 0 {
 			return wrap(err)
 		}
+		keys := make([]itemKey, len(links))
+		for i, k := range links {
+			keys[i] = itemKey{campaignPK(cid), recordSK(locationPrefix, k.ID)}
+		}
+		items, err := s.getItems(ctx, keys...)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		var txs []*txBuilder
+		for _, link := range links {
+			if len(txs) == 0 || txs[len(txs)-1].size()+3 > maxTx-10 {
+				txs = append(txs, s.newTx())
+			}
+			b := txs[len(txs)-1]
+			b.del(s.table.Delete("pk", link.PK).Range("sk", link.SK))
+			raw, ok := items[itemKey{campaignPK(cid), recordSK(locationPrefix, link.ID)}]
+			if !ok {
+				continue // a stale link: the child is gone
+			}
+			var it locationItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			prev := it.location()
+			if prev.ParentID == nil || *prev.ParentID != pid {
+				continue
+			}
+			next := prev.Clone()
+			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
+			b.place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
+				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
+		}
+		err = runTxs(ctx, txs)
+		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+			return err
+		}
 	}
-	return nil
-}
-
-// deletePartition removes every item of a child partition (map points, events, notes and their
-// counters) in batches of 25.
-func (s *Store) deletePartition(ctx context.Context, pk string) error {
-	var keys []struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
-	}
-	if err := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).All(ctx, &keys); err != nil {
-		return wrap(err)
-	}
-	batch := make([]dynamo.Keyed, len(keys))
-	for i, k := range keys {
-		batch[i] = dynamo.Keys{k.PK, k.SK}
-	}
-	return s.deleteKeys(ctx, batch)
 }

@@ -3,15 +3,16 @@ package store
 import (
 	"context"
 
-	"github.com/guregu/dynamo/v2"
-
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-const (
-	mapPointPrefix    = "MAPPOINT"
-	mapPointCounterSK = "COUNT#MAPPOINT"
-)
+const mapPointPrefix = "MAPPOINT"
+
+// Map points have one audience (whoever sees the location): their home range is their list.
+func mapPointSlots(p *domain.MapPoint) []slot {
+	pk := mapPointsPK(p.CampaignID, p.LocationID)
+	return []slot{{pk: pk, sk: recordSK(mapPointPrefix, p.ID), home: true, counter: counterSK(mapPointPrefix), attr: classAdmin, id: p.ID}}
+}
 
 // Map points live in their location's partition, so a point can only ever be reached through
 // the location in the path, and deleting the location deletes the partition.
@@ -48,32 +49,28 @@ func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.Ma
 
 // ListMapPoints reads one page of a location's map points, ordered by id.
 func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
-	l := listSpec{pk: mapPointsPK(cid, lid), prefix: mapPointPrefix + "#", counters: []string{mapPointCounterSK}}
+	pk := mapPointsPK(cid, lid)
+	l := listSpec{ranges: []listRange{{pk, mapPointPrefix + "#", counterSK(mapPointPrefix), classAdmin}}}
 	return listPage(ctx, s, l, p, mapPointItem.mapPoint)
 }
 
-// CreateMapPoint stores a new map point. The transaction also requires the location to still
-// exist, so a point is never left behind by a concurrent delete.
+// CreateMapPoint stores a new map point, on condition that its location still exists.
 func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
-	return s.createChild(ctx, &p.Meta, "mappoint", func() any { return toMapPointItem(p) },
-		[]*dynamo.ConditionCheck{s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID))},
-		s.counterUpdate(mapPointsPK(p.CampaignID, p.LocationID), mapPointCounterSK, 1, 0))
+	return s.createChild(ctx, &p.Meta, "mappoint", func() any { return toMapPointItem(p) }, func() []slot { return mapPointSlots(p) },
+		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID)))
 }
 
-// UpdateMapPoint writes next over prev if nobody wrote since prev was read.
+// UpdateMapPoint writes next over prev if nobody wrote since prev was read and the location
+// still exists.
 func (s *Store) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
-	s.stampUpdate(&prev.Meta, &next.Meta)
-	return wrap(s.table.Put(toMapPointItem(next)).If(ifVersion, prev.Version).Run(ctx))
+	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMapPointItem(next) },
+		func() []slot { return mapPointSlots(prev) }, func() []slot { return mapPointSlots(next) },
+		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID)))
 }
 
 // DeleteMapPoint deletes a map point and counts it out.
 func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
-	pk := mapPointsPK(p.CampaignID, p.LocationID)
-	err := s.db.WriteTx().
-		Delete(s.table.Delete("pk", pk).Range("sk", recordSK(mapPointPrefix, p.ID)).If(ifVersion, p.Version)).
-		Update(s.counterUpdate(pk, mapPointCounterSK, -1, 0)).
-		Run(ctx)
-	return wrap(err)
+	return s.deleteChild(ctx, &p.Meta, mapPointSlots(p))
 }
 
 // GetMapPointAndLocation reads a map point and the location of the path in one BatchGetItem;
@@ -81,8 +78,8 @@ func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
 func (s *Store) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64) (*domain.Location, *domain.MapPoint, error) {
 	var li locationItem
 	var mi mapPointItem
-	err := s.getPair(ctx, dynamo.Keys{campaignPK(cid), recordSK(locationPrefix, lid)},
-		dynamo.Keys{mapPointsPK(cid, lid), recordSK(mapPointPrefix, id)}, &li, &mi)
+	err := s.getPair(ctx, itemKey{campaignPK(cid), recordSK(locationPrefix, lid)},
+		[]itemKey{{mapPointsPK(cid, lid), recordSK(mapPointPrefix, id)}}, &li, &mi)
 	if err != nil {
 		return nil, nil, err
 	}

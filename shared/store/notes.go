@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 
-	"github.com/guregu/dynamo/v2"
-
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -34,12 +32,20 @@ func (it noteItem) note() domain.Note {
 		Position: it.Position, Visibility: domain.Visibility(it.Visibility), Collapsed: it.Collapsed}
 }
 
-// getWithEntity reads an entity and one record of its partition (item type I) in one
-// BatchGetItem; ErrNotFound unless both exist.
-func getWithEntity[I any, T any](ctx context.Context, s *Store, cid, eid int64, sk string, record func(I) T) (*domain.Entity, *T, error) {
+func noteSlots(n *domain.Note) []slot {
+	return childSlots(notePrefix, entityPK(n.CampaignID, n.EntityID), n.ID, n.CreatedBy, n.Visibility, false)
+}
+
+// getWithEntity reads an entity and one record (of kind, at either home key) of its partition
+// (item type I) in one BatchGetItem; ErrNotFound unless both exist.
+func getWithEntity[I any, T any](ctx context.Context, s *Store, cid, eid int64, kind string, id int64, record func(I) T) (*domain.Entity, *T, error) {
 	var ei entityItem
 	var it I
-	if err := s.getPair(ctx, dynamo.Keys{campaignPK(cid), recordSK(entityPrefix, eid)}, dynamo.Keys{entityPK(cid, eid), sk}, &ei, &it); err != nil {
+	var homes []itemKey
+	for _, sk := range childHomeSKs(kind, id) {
+		homes = append(homes, itemKey{entityPK(cid, eid), sk})
+	}
+	if err := s.getPair(ctx, itemKey{campaignPK(cid), recordSK(entityPrefix, eid)}, homes, &ei, &it); err != nil {
 		return nil, nil, err
 	}
 	t := record(it)
@@ -48,30 +54,31 @@ func getWithEntity[I any, T any](ctx context.Context, s *Store, cid, eid int64, 
 
 // GetNoteAndEntity reads a note and its entity in one round trip; ErrNotFound unless both exist.
 func (s *Store) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Note, error) {
-	return getWithEntity(ctx, s, cid, eid, recordSK(notePrefix, id), noteItem.note)
+	return getWithEntity(ctx, s, cid, eid, notePrefix, id, noteItem.note)
 }
 
-// ListNotes reads one page of an entity's notes that the caller's visibility scope allows.
+// ListNotes reads one page of an entity's notes that the caller's visibility scope allows: the
+// caller's audience range and its own range, never anyone else's.
 func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.ChildFilter, p domain.PageRequest) (domain.Page[domain.Note], error) {
-	l := listSpec{pk: entityPK(cid, eid), prefix: notePrefix + "#"}
-	l.childFilter(a, f)
+	l := listSpec{ranges: childRanges(notePrefix, entityPK(cid, eid), a)}
+	l.childFilter(f)
 	return listPage(ctx, s, l, p, noteItem.note)
 }
 
 // CreateNote stores a new note, on condition that its entity still exists.
 func (s *Store) CreateNote(ctx context.Context, n *domain.Note) error {
-	return s.createChild(ctx, &n.Meta, "note", func() any { return toNoteItem(n) },
-		[]*dynamo.ConditionCheck{s.exists(campaignPK(n.CampaignID), recordSK(entityPrefix, n.EntityID))})
+	return s.createChild(ctx, &n.Meta, "note", func() any { return toNoteItem(n) }, func() []slot { return noteSlots(n) },
+		s.exists(campaignPK(n.CampaignID), recordSK(entityPrefix, n.EntityID)))
 }
 
-// UpdateNote writes next over prev if nobody wrote since prev was read.
+// UpdateNote writes next over prev if nobody wrote since prev was read and the entity exists.
 func (s *Store) UpdateNote(ctx context.Context, prev, next *domain.Note) error {
-	s.stampUpdate(&prev.Meta, &next.Meta)
-	return wrap(s.table.Put(toNoteItem(next)).If(ifVersion, prev.Version).Run(ctx))
+	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toNoteItem(next) },
+		func() []slot { return noteSlots(prev) }, func() []slot { return noteSlots(next) },
+		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID)))
 }
 
-// DeleteNote deletes a note if nobody wrote since it was read.
+// DeleteNote deletes a note (its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteNote(ctx context.Context, n *domain.Note) error {
-	return wrap(s.table.Delete("pk", entityPK(n.CampaignID, n.EntityID)).Range("sk", recordSK(notePrefix, n.ID)).
-		If(ifVersion, n.Version).Run(ctx))
+	return s.deleteChild(ctx, &n.Meta, noteSlots(n))
 }

@@ -4,21 +4,31 @@ import (
 	"context"
 	"strings"
 
+	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // ownerKind is a kind of record that owns an entity (a location, a calendar). The entity mirrors
-// its name and privacy, and the campaign counts it, and how many are private, in the kind's
-// counter item; creating, updating and deleting the record keep all three in step in one
-// transaction.
+// its name and privacy; the record is counted in its kind's ranges (ownerSlots). Creating,
+// updating and deleting the record keep all of them in step in one transaction.
 type ownerKind struct {
 	prefix     string // key prefix: "LOCATION", "CALENDAR"
 	entityType string // "location", "calendar"; also the name of its id sequence
 }
 
-func (k ownerKind) counterSK() string { return "COUNT#" + k.prefix }
+func (k ownerKind) slots(m *domain.Meta, o *domain.Owner) []slot {
+	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
+}
+
+// trackPrivate keeps the kind counter's set of private ids in step (locations only: a reader
+// needs to know which parents it may not see).
+func (k ownerKind) trackPrivate(b *txBuilder, m *domain.Meta, private bool) {
+	if k.prefix == locationPrefix {
+		b.setPrivate(counterKey{campaignPK(m.CampaignID), counterSK(k.prefix)}, m.ID, private)
+	}
+}
 
 // entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
 // record (name, privacy, tags, image, write history), so that its list reads entity items only.
@@ -33,51 +43,177 @@ func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
 		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
 }
 
-// createOwner stores a new record and its entity in one transaction, with ids from the
-// campaign's sequences (one round trip): item builds the record's item once they are set.
-func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, item func() any) error {
+// entitySlots place the entity of a record like the record itself: its home (the admins' list
+// range) and, when not private, a public copy, counted by id in COUNT#ENTITY.
+func entitySlots(m *domain.Meta, o *domain.Owner) []slot {
+	return ownerSlots(entityPrefix, m.CampaignID, o.EntityID, o.IsPrivate)
+}
+
+// createOwner stores a new record (item builds it once the ids are set), its copies, its entity
+// and its counts in one transaction, with ids from the campaign's sequences (one round trip);
+// checks add the conditions the record depends on (its parent).
+func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), k.entityType, "entity")
 	if err != nil {
 		return err
 	}
 	s.stampNew(m, ids[0])
 	o.EntityID = ids[1]
-	err = s.db.WriteTx().
-		Put(s.table.Put(item()).If("attribute_not_exists(pk)")).
-		Put(s.table.Put(entityItemOf(k, m, o)).If("attribute_not_exists(pk)")).
-		Update(s.counterUpdate(campaignPK(m.CampaignID), k.counterSK(), 1, b2i(o.IsPrivate))).
-		Run(ctx)
-	return wrap(err)
+	b := s.newTx()
+	b.place(marshal(item()), nil, k.slots(m, o), 0)
+	if o.IsPrivate {
+		k.trackPrivate(b, m, true)
+	}
+	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
+	for _, c := range checks {
+		c(b)
+	}
+	return b.run(ctx)
 }
 
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
-// since (ErrConflict otherwise). The entity mirrors the record, its update time included, so it
-// is rewritten in the same transaction; only a change of privacy touches the count.
-func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any) error {
+// since (ErrConflict otherwise) and of checks. The entity mirrors the record, its update time
+// included, so it is rewritten in the same transaction.
+func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	s.stampUpdate(prevM, nextM)
-	tx := s.db.WriteTx().Put(s.table.Put(item()).If(ifVersion, prevM.Version)).Put(s.table.Put(entityItemOf(k, nextM, next)))
-	if d := b2i(next.IsPrivate) - b2i(prev.IsPrivate); d != 0 {
-		tx = tx.Update(s.counterUpdate(campaignPK(nextM.CampaignID), k.counterSK(), 0, d))
+	b := s.newTx()
+	b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
+	if prev.IsPrivate != next.IsPrivate {
+		k.trackPrivate(b, nextM, next.IsPrivate)
 	}
-	return wrap(tx.Run(ctx))
+	b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
+	for _, c := range checks {
+		c(b)
+	}
+	return b.run(ctx)
 }
 
-// deleteOwner deletes the record, its entity and its count, on condition of the version read.
-// What hangs from the record first goes in cascades, run at once: they are idempotent, so a
-// delete that fails half-way is finished by retrying it.
-func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, cascades ...func() error) error {
-	var g errgroup.Group
-	for _, c := range cascades {
-		g.Go(c)
+// tombstone stands for an owner whose delete has begun: its record and entity are gone (so no
+// read finds it and no child write, which checks them, can start), what hung from it is being
+// removed. The delete that wrote it, a retry of it, or `lorekeep migrate` finishes it.
+type tombstone struct {
+	PK       string `dynamo:"pk"`
+	SK       string `dynamo:"sk"`
+	Kind     string `dynamo:"kind"`
+	ID       int64  `dynamo:"id"`
+	CID      int64  `dynamo:"campaign_id"`
+	EntityID int64  `dynamo:"entity_id"`
+}
+
+const tombstonePrefix = "DELETING#"
+
+func tombstoneSK(kind string, id int64) string { return tombstonePrefix + recordSK(kind, id) }
+
+// deleteOwner deletes an owner in three steps. First one transaction, conditional on the
+// version read, removes the record, its copies, its entity and its counts and leaves a
+// tombstone: a failure here changes nothing. Then the cascade (idempotent, batched and
+// concurrent) removes what hung from it, and finally the tombstone goes. A failure after the
+// first step leaves the record invisible and the tombstone to finish it.
+func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
+	cid := m.CampaignID
+	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid, EntityID: o.EntityID}
+	b := s.newTx()
+	b.remove(k.slots(m, o), m.Version)
+	if o.IsPrivate {
+		k.trackPrivate(b, m, false)
+	}
+	b.remove(entitySlots(m, o), 0)
+	b.put(s.table.Put(t))
+	for _, f := range also {
+		f(b)
+	}
+	if err := b.run(ctx); err != nil {
+		return err
+	}
+	return s.finishDelete(ctx, t)
+}
+
+// finishDelete runs the cascade of a tombstone, then removes it.
+func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return s.deletePartition(gctx, entityPK(t.CID, t.EntityID)) })
+	switch t.Kind {
+	case locationPrefix:
+		g.Go(func() error { // the children first: their links live in the partition
+			if err := s.orphanChildren(gctx, t.CID, t.ID); err != nil {
+				return err
+			}
+			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
+		})
+	case calendarPrefix:
+		g.Go(func() error { return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID) })
 	}
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	pk := campaignPK(m.CampaignID)
-	err := s.db.WriteTx().
-		Delete(s.table.Delete("pk", pk).Range("sk", recordSK(k.prefix, m.ID)).If(ifVersion, m.Version)).
-		Delete(s.table.Delete("pk", pk).Range("sk", recordSK(entityPrefix, o.EntityID))).
-		Update(s.counterUpdate(pk, k.counterSK(), -1, -b2i(o.IsPrivate))).
-		Run(ctx)
-	return wrap(err)
+	return wrap(s.table.Delete("pk", t.PK).Range("sk", t.SK).Run(ctx))
+}
+
+// resumeDelete finishes the pending delete of kind id, if there is one.
+func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
+	var t tombstone
+	err := s.getOne(ctx, itemKey{campaignPK(cid), tombstoneSK(kind, id)}, &t)
+	if err == domain.ErrNotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, s.finishDelete(ctx, t)
+}
+
+// writeConcurrency bounds the batched writes one request runs at once.
+const writeConcurrency = 8
+
+// deletePartition removes every item of a child partition (map points, events, notes, their
+// copies and counters) in batches of 25, run concurrently.
+func (s *Store) deletePartition(ctx context.Context, pk string) error {
+	var keys []struct {
+		PK         string `dynamo:"pk"`
+		SK         string `dynamo:"sk"`
+		CampaignID int64  `dynamo:"campaign_id"`
+		EntityID   int64  `dynamo:"entity_id"`
+		ID         int64  `dynamo:"id"`
+		CalendarID int64  `dynamo:"calendar_id"`
+	}
+	if err := s.table.Get("pk", pk).Project("pk", "sk", "campaign_id", "entity_id", "id", "calendar_id").Consistent(true).All(ctx, &keys); err != nil {
+		return wrap(err)
+	}
+	batch := make([]dynamo.Keyed, 0, len(keys))
+	for _, k := range keys {
+		batch = append(batch, dynamo.Keys{k.PK, k.SK})
+		if k.SK == recordSK(eventPrefix, k.ID) || k.SK == selfHome+recordSK(eventPrefix, k.ID) {
+			l := eventLinkKey(k.CampaignID, k.CalendarID, k.EntityID, k.ID) // and its link on its calendar
+			batch = append(batch, dynamo.Keys{l.pk, l.sk})
+		}
+	}
+	return s.batchDelete(ctx, batch)
+}
+
+// batchDelete deletes keys (idempotently) in BatchWriteItem calls of 25, at most
+// writeConcurrency at once.
+func (s *Store) batchDelete(ctx context.Context, keys []dynamo.Keyed) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(writeConcurrency)
+	for start := 0; start < len(keys); start += 25 {
+		chunk := keys[start:min(start+25, len(keys))]
+		g.Go(func() error {
+			_, err := s.table.Batch("pk", "sk").Write().Delete(chunk...).Run(gctx)
+			return wrap(err)
+		})
+	}
+	return g.Wait()
+}
+
+// runTxs runs transactions concurrently, at most writeConcurrency at once.
+func runTxs(ctx context.Context, txs []*txBuilder) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(writeConcurrency)
+	for _, b := range txs {
+		if b.size() == 0 {
+			continue
+		}
+		g.Go(func() error { return b.run(gctx) })
+	}
+	return g.Wait()
 }

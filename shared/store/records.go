@@ -64,13 +64,21 @@ func (a ownerAttrs) owner() domain.Owner {
 		IsPrivate: a.IsPrivate, Tags: a.Tags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID}
 }
 
-// getItem reads the item (pk, sk) into out, strongly consistent; ErrNotFound when there is none.
+// getItem reads the item (pk, sk) into out, strongly consistent (or read ahead with the
+// campaign access); ErrNotFound when there is none.
 func (s *Store) getItem(ctx context.Context, pk, sk string, out any, project ...string) error {
-	q := s.table.Get("pk", pk).Range("sk", dynamo.Equal, sk).Consistent(true)
-	if len(project) > 0 {
-		q = q.Project(project...)
+	if len(project) == 0 {
+		return s.getOne(ctx, itemKey{pk, sk}, out)
 	}
-	err := q.One(ctx, out)
+	// BatchGetItem of one key, as every read of a function's (its policy needs no GetItem).
+	var items []dynamo.Item
+	err := s.table.Batch("pk", "sk").Get(dynamo.Keys{pk, sk}).Project(project...).Consistent(true).All(ctx, &items)
+	if err == nil && len(items) == 1 {
+		return dynamo.UnmarshalItem(items[0], out)
+	}
+	if err == nil {
+		err = dynamo.ErrNotFound
+	}
 	if errors.Is(err, dynamo.ErrNotFound) {
 		return domain.ErrNotFound
 	}
@@ -127,37 +135,32 @@ func getRecords[I any, T any](ctx context.Context, s *Store, cid int64, prefix s
 	return out, nil
 }
 
-// getPair reads a parent item and a record of its partition in one BatchGetItem, told apart by
-// sort key; ErrNotFound unless both exist.
-func (s *Store) getPair(ctx context.Context, parent, rec dynamo.Keys, parentOut, recOut any) error {
-	items, err := s.batchGet(ctx, true, parent, rec)
+// getPair reads a parent item and a record of its partition, at any of the record's home keys,
+// in one BatchGetItem (or from what was read ahead); ErrNotFound unless both exist.
+func (s *Store) getPair(ctx context.Context, parent itemKey, homes []itemKey, parentOut, recOut any) error {
+	items, err := s.getItems(ctx, append([]itemKey{parent}, homes...)...)
 	if err != nil {
 		return err
 	}
-	if len(items) < 2 {
+	p, ok := items[parent]
+	if !ok {
 		return domain.ErrNotFound
 	}
-	for _, it := range items {
-		var sk string
-		_ = dynamo.Unmarshal(it["sk"], &sk)
-		out := recOut
-		if sk == parent[1] {
-			out = parentOut
-		}
-		if err := dynamo.UnmarshalItem(it, out); err != nil {
-			return err
+	for _, h := range homes {
+		if it, ok := items[h]; ok {
+			if err := dynamo.UnmarshalItem(p, parentOut); err != nil {
+				return err
+			}
+			return dynamo.UnmarshalItem(it, recOut)
 		}
 	}
-	return nil
+	return domain.ErrNotFound
 }
 
-// deleteKeys deletes items by key, 25 a BatchWriteItem: plain, idempotent deletes.
+// deleteKeys deletes items by key: plain, idempotent deletes, 25 a BatchWriteItem, at most
+// writeConcurrency at once.
 func (s *Store) deleteKeys(ctx context.Context, keys []dynamo.Keyed) error {
-	if len(keys) == 0 {
-		return nil
-	}
-	_, err := s.table.Batch("pk", "sk").Write().Delete(keys...).Run(ctx)
-	return wrap(err)
+	return s.batchDelete(ctx, keys)
 }
 
 // stamp sets the write history of a new record (id given) or of next, written over prev.
@@ -174,23 +177,42 @@ func (s *Store) stampUpdate(prev, next *domain.Meta) {
 const ifVersion = "'version' = ?"
 
 // createChild stores a new record of a parent's partition, its id from the campaign's sequence,
-// in one transaction with checks (that its parents still exist) and updates (its counters): a
-// failed check means a parent is gone, ErrNotFound.
-func (s *Store) createChild(ctx context.Context, m *domain.Meta, sequence string, item func() any, checks []*dynamo.ConditionCheck, updates ...*dynamo.Update) error {
+// at its slots (home, copies, counts) in one transaction with checks (that its parents still
+// exist): a failed check means a parent is gone, ErrNotFound.
+func (s *Store) createChild(ctx context.Context, m *domain.Meta, sequence string, item func() any, slots func() []slot, checks ...func(*txBuilder)) error {
 	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), sequence)
 	if err != nil {
 		return err
 	}
 	s.stampNew(m, ids[0])
-	tx := s.db.WriteTx()
+	b := s.newTx()
 	for _, c := range checks {
-		tx = tx.Check(c)
+		c(b)
 	}
-	tx = tx.Put(s.table.Put(item()).If("attribute_not_exists(pk)"))
-	for _, u := range updates {
-		tx = tx.Update(u)
+	b.place(marshal(item()), nil, slots(), 0)
+	return conflictIsNotFound(b.run(ctx))
+}
+
+// updateChild writes next's item over the record read as prev (slots moved as its visibility
+// says), on condition of the version read and of checks.
+func (s *Store) updateChild(ctx context.Context, prevM, nextM *domain.Meta, item func() any, prev, next func() []slot, checks ...func(*txBuilder)) error {
+	s.stampUpdate(prevM, nextM)
+	b := s.newTx()
+	for _, c := range checks {
+		c(b)
 	}
-	return conflictIsNotFound(tx.Run(ctx))
+	b.place(marshal(item()), prev(), next(), prevM.Version)
+	return b.run(ctx)
+}
+
+// deleteChild deletes a record at all its slots, on condition of the version read.
+func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []slot, also ...func(*txBuilder)) error {
+	b := s.newTx()
+	b.remove(slots, m.Version)
+	for _, f := range also {
+		f(b)
+	}
+	return b.run(ctx)
 }
 
 // conflictIsNotFound wraps err, a write whose failed condition means a record is gone.
@@ -201,7 +223,8 @@ func conflictIsNotFound(err error) error {
 	return err
 }
 
-// exists is a transaction's check that the record (pk, sk) still exists.
-func (s *Store) exists(pk, sk string) *dynamo.ConditionCheck {
-	return s.table.Check("pk", pk).Range("sk", sk).IfExists()
+// exists is a transaction's check that the record (pk, sk) still exists (a record being deleted
+// is gone from the first step of its delete).
+func (s *Store) exists(pk, sk string) func(*txBuilder) {
+	return func(b *txBuilder) { b.check(s.table.Check("pk", pk).Range("sk", sk).IfExists()) }
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// GSI1 is the overloaded secondary index: children of a location (gsi1pk
-// CAMPAIGN#c#PARENT#l) and events by calendar (CAMPAIGN#c#CALENDAR#id).
+// GSI1 is the secondary index of events by calendar (gsi1pk CAMPAIGN#c#CALENDAR#id). (Layout 1
+// also indexed locations by parent, CAMPAIGN#c#PARENT#l; layout 2 links children in their
+// parent's partition instead, strongly consistent.)
 const GSI1 = "gsi1"
 
 // CreateTable creates the table if it is missing and waits until it is active. template.yaml

@@ -1,7 +1,71 @@
 // Package store is Lorekeep's DynamoDB adapter: the only package that knows the single-table key
 // schema. Every item of a campaign lives under keys that begin with that campaign, so no read or
-// write can cross tenants; ids are allocated from atomic counters; list totals are counter items
-// written in the same transaction as the records they count.
+// write can cross tenants; ids are allocated from atomic counters.
+//
+// # Key layout (version 2, see LayoutVersion and Migrate)
+//
+// A list page must cost what the page costs, for every reader: guregu/dynamo drops Limit on a
+// filtered query, and any filter evaluates what it drops, so audiences are key ranges, never
+// filters. Readers fall into three classes: admins, members (members and viewers) and public
+// readers (of a public campaign), plus, for entity events and notes, the creator of a `self` or
+// `self-admin` record. A record is written at its home key and copied, in the same
+// transaction (strongly consistent, unlike a GSI), into the range of every class that sees it
+// whoever created it:
+//
+//	record                    home (admins' range)       copies
+//	location, calendar        KIND#id                    PUB#KIND#id unless is_private
+//	map point                 MAPPOINT#id                -
+//	note, event: all          KIND#id                    MEM#KIND#id, PUB#KIND#id
+//	             member       KIND#id                    MEM#KIND#id
+//	             admin        KIND#id                    -
+//	             self-admin   KIND#id                    OWN#uid#R#KIND#id
+//	             self         SELF#KIND#id (no list)     OWN#uid#A#KIND#id, OWN#uid#R#KIND#id
+//
+// (an is_private event has no MEM, PUB or R copy). Links, written in the same transactions,
+// let a delete find what hangs from a record strongly consistent (an index could lag behind a
+// write made just before): a child location is linked in its parent's partition (CHILD#id,
+// beside the parent's map points), an event in its calendar's (EVENTLINK#eid#id, in
+// CAMPAIGN#c#CALENDAR#id). The calendar index (GSI1) serves only the day view. The location
+// counter also holds the ids of the private locations (private_ids), so a reader learns which
+// parents are hidden from it without reading them. An admin lists KIND# and OWN#<self>#A#; a
+// member MEM#KIND# and OWN#<self>#R#; a public reader PUB#KIND# and OWN#<self>#R#: two
+// disjoint ranges, merged by id, the second one only when its counter is not zero. Locations and
+// calendars: an admin lists LOCATION#, anyone else PUB#LOCATION#.
+//
+// Each range is counted in a counter item (COUNT#KIND, or COUNT#KIND#OWN#uid) of its partition:
+// an attribute per class ("admin", "mem", "pub", "A", "R") holds the total, and one per bucket of
+// 100 ids ("pub_12": ids 1200..1299) the live items in it. Counters change in the transaction
+// that writes the items they count. A page number maps to a start key from the buckets (one
+// small read, made with the campaign access), so ?page=N evaluates at most 100+limit+1 items;
+// a cursor (the last id) starts the query right after it.
+//
+// Filters no key answers (name and type substrings, tags, lastSync, ...) read the reader's
+// ranges once, counting every match for the total and keeping the page: a name search costs the
+// reader's whole range (all locations for an admin), once per request.
+//
+// # Writes that depend on other records
+//
+// Every such write carries the dependency as a condition in its own transaction: a child
+// (location under a parent, map point, note, event) checks that its parent, entity and calendar
+// still exist; a move of a location checks that each link of the new parent chain still has the
+// parent it was read with, so concurrent moves cannot close a cycle. Updates are conditional on
+// the version read.
+//
+// # Deleting an owner (location, calendar)
+//
+// One transaction, conditional on the version read, removes the record, its copies, its entity
+// and its counts and writes a tombstone (DELETING#KIND#id): from then on the record is invisible
+// and its children cannot be written (their checks fail). The cascade then runs in batches, at
+// most writeConcurrency at once: partitions cleared with BatchWriteItem, child locations made
+// roots and other entities' events on a deleted calendar removed (with their copies and counts)
+// in transactions. The tombstone goes last. A failure before the first transaction changes
+// nothing; after it, a retry of the DELETE (or `lorekeep migrate`) finishes the cascade.
+//
+// # Reads ahead
+//
+// CampaignAccess reads the campaign, the caller's membership and whatever the route declared
+// (domain.Ref: the record, its parent, a list's counters) in one BatchGetItem; the reads here take
+// those items from the request's domain.Prefetch. A show is one round trip, a list page two.
 package store
 
 import (

@@ -39,11 +39,12 @@ type Env struct {
 	AdminID, Admin2ID, MemberID, Member2ID, ViewerID, OutsiderID int64
 }
 
-// New starts an API with register's routes.
-func New(t testing.TB, register func(*httpapi.API, *store.Store)) *Env {
+// New starts an API with register's routes. tweak (optional) adjusts the API's SDK
+// configuration, e.g. to put a faultproxy between the API and DynamoDB Local.
+func New(t testing.TB, register func(*httpapi.API, *store.Store), tweak ...func(*aws.Config)) *Env {
 	t.Helper()
 	e := &Env{T: t, Counter: &dynamotest.Counter{}}
-	e.Store, e.Config = dynamotest.NewStore(t, func(c *aws.Config) { e.Counter.Attach(c) })
+	e.Store, e.Config = dynamotest.NewStore(t, append([]func(*aws.Config){func(c *aws.Config) { e.Counter.Attach(c) }}, tweak...)...)
 	ctx := context.Background()
 	user := func(name string) (int64, string) {
 		u, err := e.Store.EnsureUser(ctx, name)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -118,21 +119,33 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// Counter counts DynamoDB API operations (not retries) made through an SDK configuration.
-type Counter struct{ n atomic.Int64 }
+// Counter counts DynamoDB API operations (not retries) made through an SDK configuration, and
+// the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
+// filtered out or not).
+type Counter struct{ n, scanned atomic.Int64 }
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
 	cfg.APIOptions = append(cfg.APIOptions, func(s *middleware.Stack) error {
 		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-count", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			c.n.Add(1)
-			return next.HandleInitialize(ctx, in)
+			out, md, err := next.HandleInitialize(ctx, in)
+			switch r := out.Result.(type) {
+			case *dynamodb.QueryOutput:
+				c.scanned.Add(int64(r.ScannedCount))
+			case *dynamodb.ScanOutput:
+				c.scanned.Add(int64(r.ScannedCount))
+			}
+			return out, md, err
 		}), middleware.After)
 	})
 }
 
-// Reset sets the count to zero.
-func (c *Counter) Reset() { c.n.Store(0) }
+// Reset sets the counts to zero.
+func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0) }
+
+// Scanned is the number of items queries and scans evaluated since the last Reset.
+func (c *Counter) Scanned() int64 { return c.scanned.Load() }
 
 // N is the number of calls since the last Reset.
 func (c *Counter) N() int64 { return c.n.Load() }

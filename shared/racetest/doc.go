@@ -1,0 +1,13 @@
+// Package racetest races related writes through the real HTTP handlers against DynamoDB Local
+// and then checks the stored state itself (store.Audit): no cycle, no dangling parent, no
+// orphan child partition, counters equal to their items, no event on a missing calendar, no
+// lost update. It holds tests only.
+//
+// Rounds per scenario: LOREKEEP_RACE_ROUNDS (default 4, the short run of `make test`);
+// `make race-long` runs more.
+//
+// LOREKEEP_RACE_EXPECT_FAIL=<reason> turns broken invariants into logged, expected failures
+// (the test then fails if it found none: the gate is stale). `make test` no longer sets it: the
+// store's transactional writes have landed. Answers of 5xx other than 503, and failures to set
+// a round up, always fail.
+package racetest

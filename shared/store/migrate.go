@@ -1,0 +1,301 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
+// ranges) kept each record once and counted locations, calendars and map points in `n` and
+// `private`; version 2 is described in the package doc.
+const LayoutVersion = 2
+
+// The migration's checkpoint: the phase and the last key of the scan it has finished, written
+// after every page, so an interrupted run resumes where it stopped.
+type migrationState struct {
+	PK        string `dynamo:"pk"`
+	SK        string `dynamo:"sk"`
+	Phase     int    `dynamo:"phase"` // 1 rewrite, 2 recount, 3 done
+	LastPK    string `dynamo:"last_pk,omitempty"`
+	LastSK    string `dynamo:"last_sk,omitempty"`
+	Read      int    `dynamo:"read"`
+	Rewritten int    `dynamo:"rewritten"`
+}
+
+const migrationPK = "MIGRATION"
+
+var scanPage = 500 // items per scanned page (and checkpoint)
+
+func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }
+
+// MigrateResult says what a migration did.
+type MigrateResult struct {
+	Read      int `json:"items_read"`
+	Rewritten int `json:"records_rewritten"`
+	Counters  int `json:"counters_written"`
+	Resumed   bool
+}
+
+// Migrate rewrites a table written by an earlier layout to this one: every record gets the
+// copies of its audience ranges (a `self` note or event moves to its SELF# home), pending
+// deletes are finished, and every range counter is recounted from the items. It is idempotent
+// (a second run rewrites the same items to the same values) and resumable (it continues from
+// its checkpoint after an interruption). progress receives one line per scanned page.
+//
+// Run it while the API takes no writes (for example with the functions' reserved concurrency
+// at 0): the recount is exact only for a table that does not change under it.
+func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResult, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	var st migrationState
+	err := s.table.Get("pk", migrationPK).Range("sk", dynamo.Equal, migrationSK()).Consistent(true).One(ctx, &st)
+	var res MigrateResult
+	switch {
+	case errors.Is(err, dynamo.ErrNotFound) || (err == nil && st.Phase >= 3):
+		st = migrationState{PK: migrationPK, SK: migrationSK(), Phase: 1}
+	case err != nil:
+		return res, wrap(err)
+	default:
+		res.Resumed = true
+		progress(fmt.Sprintf("migrate: resuming phase %d after %d items", st.Phase, st.Read))
+	}
+	save := func() error { return wrap(s.table.Put(st).Run(ctx)) }
+
+	if st.Phase == 1 {
+		for {
+			var items []dynamo.Item
+			q := s.table.Scan().Consistent(true).SearchLimit(scanPage)
+			if st.LastPK != "" {
+				q = q.StartFrom(dynamo.PagingKey{"pk": attrS(st.LastPK), "sk": attrS(st.LastSK)})
+			}
+			lek, err := q.AllWithLastEvaluatedKey(ctx, &items)
+			if err != nil {
+				return res, wrap(err)
+			}
+			n, err := s.rewritePage(ctx, items)
+			if err != nil {
+				return res, err
+			}
+			st.Read += len(items)
+			st.Rewritten += n
+			if lek == nil {
+				st.Phase, st.LastPK, st.LastSK = 2, "", ""
+			} else {
+				_ = dynamo.Unmarshal(lek["pk"], &st.LastPK)
+				_ = dynamo.Unmarshal(lek["sk"], &st.LastSK)
+			}
+			if err := save(); err != nil {
+				return res, err
+			}
+			progress(fmt.Sprintf("migrate: rewrite: %d items read, %d records rewritten", st.Read, st.Rewritten))
+			if lek == nil {
+				break
+			}
+		}
+	}
+	res.Read, res.Rewritten = st.Read, st.Rewritten
+
+	// Phase 2 reads the whole table again (a recount cannot be resumed half-way) and replaces
+	// every counter item.
+	n, err := s.recount(ctx, progress)
+	if err != nil {
+		return res, err
+	}
+	res.Counters = n
+	st.Phase = 3
+	if err := save(); err != nil {
+		return res, err
+	}
+	progress(fmt.Sprintf("migrate: done: layout %d, %d records rewritten, %d counters written", LayoutVersion, res.Rewritten, n))
+	return res, nil
+}
+
+// rewritePage writes the layout of every record home in items (idempotent puts and deletes,
+// 25 a BatchWriteItem) and finishes pending deletes.
+func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, error) {
+	var puts []any
+	var dels []dynamo.Keyed
+	n := 0
+	for _, it := range items {
+		var pk, sk string
+		_ = dynamo.Unmarshal(it["pk"], &pk)
+		_ = dynamo.Unmarshal(it["sk"], &sk)
+		if strings.HasPrefix(sk, tombstonePrefix) {
+			var t tombstone
+			if err := dynamo.UnmarshalItem(it, &t); err != nil {
+				return n, err
+			}
+			if err := s.finishDelete(ctx, t); err != nil {
+				return n, err
+			}
+			continue
+		}
+		sls := homeSlots(pk, sk, it)
+		if sls == nil {
+			continue
+		}
+		n++
+		if strings.HasPrefix(sk, locationPrefix+"#") { // layout 1 indexed parents: links now
+			delete(it, "gsi1pk")
+			delete(it, "gsi1sk")
+		}
+		var cid, parent int64
+		if _, hasParent := it["parent_location_id"]; hasParent && strings.HasPrefix(sk, locationPrefix+"#") {
+			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
+			_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
+			k := childLinkKey(cid, parent, sls[0].id)
+			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id})
+		}
+		if skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#"); skKind == eventPrefix {
+			var ev struct {
+				CampaignID int64 `dynamo:"campaign_id"`
+				EntityID   int64 `dynamo:"entity_id"`
+				CalendarID int64 `dynamo:"calendar_id"`
+			}
+			_ = dynamo.UnmarshalItem(it, &ev)
+			k := eventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, sls[0].id)
+			puts = append(puts, eventLink{PK: k.pk, SK: k.sk, EntityID: ev.EntityID, ID: sls[0].id})
+		}
+		for _, sl := range sls {
+			puts = append(puts, copyItem(it, sl))
+			if sl.home && sl.sk != sk {
+				dels = append(dels, dynamo.Keys{pk, sk})
+			}
+		}
+		// The entity of a location or calendar mirrors it (layout 1 kept only its name and
+		// privacy) and is placed like it: rewritten from the record, never from itself.
+		if k, ok := map[string]ownerKind{locationPrefix: locationKind, calendarPrefix: calendarKind}[sls[0].sk[:strings.Index(sls[0].sk, "#")]]; ok && sls[0].pk == pk {
+			var rec struct {
+				metaAttrs
+				ownerAttrs
+			}
+			if err := dynamo.UnmarshalItem(it, &rec); err != nil {
+				return n, err
+			}
+			m, o := rec.meta(), rec.owner()
+			e := marshal(entityItemOf(k, &m, &o))
+			for _, sl := range entitySlots(&m, &o) {
+				puts = append(puts, copyItem(e, sl))
+			}
+		}
+	}
+	for start := 0; start < len(puts); start += 25 {
+		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {
+			return n, wrap(err)
+		}
+	}
+	return n, s.batchDelete(ctx, dels)
+}
+
+// homeSlots is the placement of the record whose home item (old or new layout) is (pk, sk), or
+// nil when the item is not a record's home.
+func homeSlots(pk, sk string, it dynamo.Item) []slot {
+	var id, createdBy int64
+	var private bool
+	var vis string
+	_ = dynamo.Unmarshal(it["id"], &id)
+	_ = dynamo.Unmarshal(it["created_by"], &createdBy)
+	_ = dynamo.Unmarshal(it["is_private"], &private)
+	_ = dynamo.Unmarshal(it["visibility"], &vis)
+	pkParts := strings.Split(pk, "#")
+	skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#")
+	if sk != recordSK(skKind, id) && sk != selfHome+recordSK(skKind, id) {
+		return nil
+	}
+	switch {
+	case len(pkParts) == 2 && pkParts[0] == "CAMPAIGN" && (skKind == locationPrefix || skKind == calendarPrefix):
+		var cid int64
+		_ = dynamo.Unmarshal(it["campaign_id"], &cid)
+		if campaignPK(cid) != pk {
+			return nil
+		}
+		return ownerSlots(skKind, cid, id, private)
+	case len(pkParts) == 4 && pkParts[2] == locationPrefix && skKind == mapPointPrefix:
+		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(mapPointPrefix), attr: classAdmin, id: id}}
+	case len(pkParts) == 4 && pkParts[2] == entityPrefix && (skKind == notePrefix || skKind == eventPrefix):
+		if skKind == notePrefix {
+			private = false
+		}
+		return childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), private)
+	}
+	return nil
+}
+
+// recount replaces every counter item by the counts of the items in its ranges.
+func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
+	tallies := map[counterKey]map[string]int{}
+	private := map[counterKey][]int{}
+	old := map[counterKey]bool{}
+	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private").Iter()
+	var row struct {
+		PK        string `dynamo:"pk"`
+		SK        string `dynamo:"sk"`
+		ID        int64  `dynamo:"id"`
+		IsPrivate bool   `dynamo:"is_private"`
+	}
+	read := 0
+	for it.Next(ctx, &row) {
+		read++
+		if read%(10*scanPage) == 0 {
+			progress(fmt.Sprintf("migrate: recount: %d items read", read))
+		}
+		if strings.HasPrefix(row.SK, "COUNT#") {
+			old[counterKey{row.PK, row.SK}] = true
+			continue
+		}
+		counter, attr, id, ok := countedRange(row.SK)
+		if !ok || (strings.HasPrefix(row.PK, migrationPK)) {
+			continue
+		}
+		k := counterKey{row.PK, counter}
+		if row.IsPrivate && row.SK == recordSK(locationPrefix, row.ID) {
+			private[k] = append(private[k], int(row.ID))
+		}
+		if tallies[k] == nil {
+			tallies[k] = map[string]int{}
+		}
+		tallies[k][attr]++
+		tallies[k][bucketAttr(attr, id)]++
+	}
+	if err := it.Err(); err != nil {
+		return 0, wrap(err)
+	}
+	var puts []any
+	for k, m := range tallies {
+		item := dynamo.Item{"pk": attrS(k.pk), "sk": attrS(k.sk)}
+		for attr, n := range m {
+			v, _ := dynamo.Marshal(n)
+			item[attr] = v
+		}
+		if ids := private[k]; len(ids) > 0 {
+			ns := &types.AttributeValueMemberNS{}
+			for _, id := range ids {
+				ns.Value = append(ns.Value, strconv.Itoa(id))
+			}
+			item[privateIDs] = ns
+		}
+		puts = append(puts, item)
+	}
+	var dels []dynamo.Keyed
+	for k := range old {
+		if tallies[k] == nil {
+			dels = append(dels, dynamo.Keys{k.pk, k.sk})
+		}
+	}
+	for start := 0; start < len(puts); start += 25 {
+		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {
+			return 0, wrap(err)
+		}
+	}
+	return len(puts), s.batchDelete(ctx, dels)
+}

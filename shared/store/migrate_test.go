@@ -1,0 +1,229 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+
+type raw = map[string]types.AttributeValue
+
+func sv(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func nv(v int64) types.AttributeValue  { return &types.AttributeValueMemberN{Value: fmt.Sprint(v)} }
+func bv(v bool) types.AttributeValue   { return &types.AttributeValueMemberBOOL{Value: v} }
+
+func key(prefix string, id int64) string { return fmt.Sprintf("%s#%012d", prefix, id) }
+
+// writeLayout1 writes a campaign as the version before audience ranges did: each record once,
+// `n`/`private` counters for locations and map points, notes and events uncounted, a `self`
+// note at NOTE#id.
+func writeLayout1(t *testing.T, st *store.Store, table string, cid, creator int64) {
+	t.Helper()
+	cpk := key("CAMPAIGN", cid)
+	var items []raw
+	for id := int64(1); id <= 7; id++ {
+		items = append(items,
+			raw{"pk": sv(cpk), "sk": sv(key("LOCATION", id)), "id": nv(id), "campaign_id": nv(cid), "entity_id": nv(id),
+				"name": sv(fmt.Sprint("Place ", id)), "name_lc": sv(fmt.Sprint("place ", id)), "is_private": bv(id == 2),
+				"tags": &types.AttributeValueMemberL{}, "is_map_private": bv(false), "created_at": sv("2024-01-01T00:00:00.000000Z"),
+				"updated_at": sv("2024-01-01T00:00:00.000000Z"), "created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)},
+			raw{"pk": sv(cpk), "sk": sv(key("ENTITY", id)), "id": nv(id), "campaign_id": nv(cid), "type": sv("location"),
+				"child_id": nv(id), "name": sv(fmt.Sprint("Place ", id)), "is_private": bv(id == 2)})
+	}
+	// Location 3 under location 1, indexed by parent as layout 1 did.
+	items[4]["parent_location_id"], items[4]["gsi1pk"], items[4]["gsi1sk"] = nv(1), sv(cpk+"#PARENT#"+fmt.Sprintf("%012d", 1)), sv(key("LOCATION", 3))
+	items = append(items, raw{"pk": sv(cpk), "sk": sv("COUNT#LOCATION"), "n": nv(7), "private": nv(1)})
+	mpk := cpk + "#" + key("LOCATION", 1)
+	items = append(items,
+		raw{"pk": sv(mpk), "sk": sv(key("MAPPOINT", 1)), "id": nv(1), "campaign_id": nv(cid), "location_id": nv(1),
+			"name": sv("X"), "axis_x": nv(1), "axis_y": nv(1), "colour": sv("none"), "size": sv("standard"), "icon": sv("pin"),
+			"shape": sv("circle"), "created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
+			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)},
+		raw{"pk": sv(mpk), "sk": sv("COUNT#MAPPOINT"), "n": nv(1), "private": nv(0)})
+	epk := cpk + "#" + key("ENTITY", 1)
+	for id, vis := range []string{"", "all", "member", "admin", "self", "self-admin"} {
+		if id == 0 {
+			continue
+		}
+		items = append(items, raw{"pk": sv(epk), "sk": sv(key("NOTE", int64(id))), "id": nv(int64(id)), "campaign_id": nv(cid),
+			"entity_id": nv(1), "name": sv("n"), "visibility": sv(vis), "collapsed": bv(false),
+			"created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
+			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)})
+	}
+	items = append(items,
+		raw{"pk": sv(cpk), "sk": sv(key("CALENDAR", 9)), "id": nv(9), "campaign_id": nv(cid), "entity_id": nv(90),
+			"name": sv("Reckoning"), "name_lc": sv("reckoning"), "is_private": bv(false), "tags": &types.AttributeValueMemberL{},
+			"date": sv("1-1-1"), "created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
+			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)},
+		raw{"pk": sv(cpk), "sk": sv(key("ENTITY", 90)), "id": nv(90), "campaign_id": nv(cid), "type": sv("calendar"),
+			"child_id": nv(9), "name": sv("Reckoning"), "is_private": bv(false)},
+		raw{"pk": sv(cpk), "sk": sv("COUNT#CALENDAR"), "n": nv(1), "private": nv(0)})
+	for id := int64(1); id <= 2; id++ {
+		items = append(items, raw{"pk": sv(epk), "sk": sv(key("EVENT", id)), "id": nv(id), "campaign_id": nv(cid),
+			"entity_id": nv(1), "calendar_id": nv(9), "name": sv("e"), "year": nv(1), "month": nv(1), "day": nv(1), "length": nv(1),
+			"is_private": bv(id == 1), "visibility": sv("all"), "gsi1pk": sv(cpk + "#" + key("CALENDAR", 9)), "gsi1sk": sv(key("EVENT", id)),
+			"created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
+			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)})
+	}
+	for _, it := range items {
+		if _, err := st.Client().PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snapshot is every item of the table but the migration's checkpoint, as sorted text.
+func snapshot(t *testing.T, st *store.Store, table string) string {
+	t.Helper()
+	out, err := st.Client().Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, it := range out.Items {
+		if it["pk"].(*types.AttributeValueMemberS).Value == "MIGRATION" {
+			continue
+		}
+		keys := make([]string, 0, len(it))
+		for k := range it {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%s=%v ", k, it[k])
+		}
+		lines = append(lines, b.String())
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func ids[T any](items []T, id func(T) int64) []int64 {
+	out := []int64{}
+	for _, it := range items {
+		out = append(out, id(it))
+	}
+	return out
+}
+
+func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
+	st, cfg := dynamotest.NewStore(t)
+	ctx := context.Background()
+	admin, _ := st.EnsureUser(ctx, "admin")
+	member, _ := st.EnsureUser(ctx, "member")
+	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeLayout1(t, st, cfg.TableName, c.ID, member.ID)
+
+	// Interrupted after its second page, then resumed.
+	defer store.SetScanPage(4)()
+	cctx, cancel := context.WithCancel(ctx)
+	pages := 0
+	_, err = st.Migrate(cctx, func(line string) {
+		if pages++; pages == 2 {
+			cancel()
+		}
+	})
+	if err == nil {
+		t.Fatal("the interrupted run succeeded")
+	}
+	var lines []string
+	res, err := st.Migrate(ctx, func(l string) { lines = append(lines, l) })
+	if err != nil || !res.Resumed {
+		t.Fatalf("resume: %v %+v", err, res)
+	}
+	if len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "migrate: done") {
+		t.Fatalf("progress lines: %q", lines)
+	}
+
+	adminAcc := domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}
+	memberAcc := domain.Access{UserID: member.ID, CampaignID: c.ID, Role: domain.RoleMember}
+	publicAcc := domain.Access{UserID: 999, CampaignID: c.ID, Role: domain.RolePublic}
+	check := func() {
+		t.Helper()
+		locID := func(l domain.Location) int64 { return l.ID }
+		for _, tc := range []struct {
+			admin bool
+			page  domain.PageRequest
+			want  []int64
+			total int
+		}{
+			{true, domain.PageRequest{Page: 1, Limit: 45}, []int64{1, 2, 3, 4, 5, 6, 7}, 7},
+			{false, domain.PageRequest{Page: 1, Limit: 45}, []int64{1, 3, 4, 5, 6, 7}, 6},
+			{false, domain.PageRequest{Page: 2, Limit: 4}, []int64{6, 7}, 6},
+			{true, domain.PageRequest{Page: 2, Limit: 3}, []int64{4, 5, 6}, 7},
+		} {
+			p, err := st.ListLocations(ctx, c.ID, domain.LocationFilter{}, !tc.admin, tc.page)
+			if err != nil || !reflect.DeepEqual(ids(p.Items, locID), tc.want) || p.Total != tc.total {
+				t.Errorf("locations admin=%v %+v: %v total %d (%v), want %v total %d", tc.admin, tc.page, ids(p.Items, locID), p.Total, err, tc.want, tc.total)
+			}
+		}
+		noteID := func(n domain.Note) int64 { return n.ID }
+		for _, tc := range []struct {
+			a    domain.Access
+			want []int64
+		}{
+			{adminAcc, []int64{1, 2, 3, 5}},  // not the member's `self` note
+			{memberAcc, []int64{1, 2, 4, 5}}, // its own self and self-admin, not `admin`
+			{publicAcc, []int64{1}},
+		} {
+			p, err := st.ListNotes(ctx, c.ID, 1, tc.a, domain.ChildFilter{}, domain.PageRequest{Page: 1, Limit: 45})
+			if err != nil || !reflect.DeepEqual(ids(p.Items, noteID), tc.want) || p.Total != len(tc.want) {
+				t.Errorf("notes as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, noteID), p.Total, err, tc.want)
+			}
+		}
+		evID := func(e domain.Event) int64 { return e.ID }
+		for _, tc := range []struct {
+			a    domain.Access
+			want []int64
+		}{{adminAcc, []int64{1, 2}}, {memberAcc, []int64{2}}} {
+			p, err := st.ListEvents(ctx, c.ID, 1, tc.a, domain.ChildFilter{}, domain.PageRequest{Page: 1, Limit: 45})
+			if err != nil || !reflect.DeepEqual(ids(p.Items, evID), tc.want) || p.Total != len(tc.want) {
+				t.Errorf("events as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, evID), p.Total, err, tc.want)
+			}
+		}
+		if l, err := st.GetLocation(ctx, c.ID, 3); err != nil || l.ParentID == nil || *l.ParentID != 1 {
+			t.Errorf("location 3's parent: %v %v", l, err)
+		}
+		if _, n, err := st.GetNoteAndEntity(ctx, c.ID, 1, 4); err != nil || n.Visibility != domain.VisibilitySelf {
+			t.Errorf("the self note by id: %v %v", n, err)
+		}
+		mp, err := st.ListMapPoints(ctx, c.ID, 1, domain.PageRequest{Page: 1, Limit: 45})
+		if err != nil || mp.Total != 1 || len(mp.Items) != 1 {
+			t.Errorf("map points: %d of %d (%v)", len(mp.Items), mp.Total, err)
+		}
+		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+			t.Errorf("audit: %v %q", err, problems)
+		}
+	}
+	check()
+	before := snapshot(t, st, cfg.TableName)
+	if _, err := st.Migrate(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(t, st, cfg.TableName); after != before {
+		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
+	}
+	check()
+	if _, err := st.GetLocation(ctx, c.ID, 2); errors.Is(err, domain.ErrNotFound) {
+		t.Error("the private location went missing")
+	}
+}
