@@ -423,9 +423,9 @@ var wantActions = map[string][]string{
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
 	// Events and notes are written on condition that their entity (and an event's calendar)
-	// exists; they never batch-write. The store reads records by BatchGetItem only (read ahead
-	// with the campaign access, or a few keys at once): GetItem is the authorizer's token read
-	// only. Events read the calendar index (a calendar's reminders).
+	// exists; they never batch-write; events read the calendar index (a calendar's reminders). The store reads records by
+	// BatchGetItem only (read ahead with the campaign access, or a few keys at once): GetItem
+	// is the authorizer's token read only.
 	"EntityEventsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",

@@ -7,21 +7,9 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// MentionedIDsOf lists the entities mentioned by any of the entries, at most MaxMentions
-// distinct ones per entry (an entry stored before the bound): the input of one batched read of
-// the entities.
-func MentionedIDsOf(entries ...string) []int64 {
-	var ids []int64
-	for _, e := range entries {
-		m := MentionedIDs(e)
-		ids = append(ids, m[:min(len(m), MaxMentions)]...)
-	}
-	return ids
-}
-
-// RenderMentions is an entry's entry_parsed: [type:id] and [type:id|text] in the entry's text
-// become links to the campaign's entities the caller may see; any other mention becomes an
-// "Unknown" marker, hidden entities included so that a mention reveals nothing.
+// RenderMentions is an entry's entry_parsed: [type:id] and [type:id|text] in its text become
+// links to the campaign's entities the caller may see; any other mention becomes an "Unknown"
+// marker, hidden entities included so that a mention reveals nothing.
 func RenderMentions(entry string, entities map[int64]*Entity, a Access) string {
 	return ReplaceMentions(entry, func(m Mention) *html.Node {
 		e := entities[m.EntityID]

@@ -12,13 +12,14 @@ import (
 // Register mounts the routes.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities", h.list)
-	api.Handle("GET", "/entities/{entity_id}", h.show)
+	api.Handle("GET", "/entities", h.list, httpapi.ReadAhead("list:entity", "", ""))
+	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead("entity", "entity_id", ""))
 }
 
 type handlers struct{ st *store.Store }
 
-// list is one page of the entities the caller may see: one Query (and the total).
+// list is one page of the entities the caller may see: its range counter read ahead with the
+// campaign access, then one Query.
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	f, err := domain.ReadEntityFilter(r.Query())
 	if err != nil {
@@ -29,11 +30,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out := make([]entityJSON, len(res.Items))
-	for i := range res.Items {
-		out[i] = render(r, &res.Items[i])
-	}
-	return httpapi.Many(out, res.Total, res.Next, res.Cursors, page), nil
+	return httpapi.Page(res, page, func(e *domain.Entity) entityJSON { return render(r, e) }), nil
 }
 
 // show is one entity; a hidden one is a 404 like a missing one.

@@ -18,7 +18,7 @@ func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*domain.Event).Apply, func(ev *domain.Event) any { return render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*domain.Event).ApplyReminder, func(ev *domain.Event) any { return renderReminder(ev) }})
-	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar)
+	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead("calendar", "id", ""))
 	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
 }
 

@@ -12,9 +12,15 @@ type EntityBatchReader interface {
 }
 
 // ParseEntries renders the entry_parsed of each entry for the caller. The entities mentioned by
-// all of them are read in one batch, and not at all when nothing is mentioned.
+// all of them are read in one batch (at most domain.MaxMentions per entry), and not at all when
+// nothing is mentioned.
 func (r *Request) ParseEntries(st EntityBatchReader, entries []string) ([]string, error) {
-	entities, err := st.GetEntities(r.Context(), r.Access.CampaignID, domain.MentionedIDsOf(entries...))
+	var ids []int64
+	for _, e := range entries {
+		m := domain.MentionedIDs(e)
+		ids = append(ids, m[:min(len(m), domain.MaxMentions)]...) // an entry stored before the bound
+	}
+	entities, err := st.GetEntities(r.Context(), r.Access.CampaignID, ids)
 	if err != nil {
 		return nil, err
 	}

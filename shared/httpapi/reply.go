@@ -105,6 +105,10 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 // baseURL is the absolute URL the client called, without its query.
 func baseURL(r *Request) string { return origin(r) + r.URL.Path }
 
+// AbsoluteURL is the absolute URL of path (absolute, e.g. "/api/1.0/...") on the host the
+// client called.
+func (r *Request) AbsoluteURL(path string) string { return origin(r) + path }
+
 // origin is the scheme and host the client called. On Lambda the adapter builds the request
 // from API Gateway's domain and scheme; the proxy headers count only when the API trusts them
 // (Options.TrustForwardedHeaders), or any client could rewrite the links.
@@ -124,9 +128,6 @@ func origin(r *Request) string {
 	}
 	return scheme + "://" + host
 }
-
-// AbsoluteURL is the absolute URL of path (absolute, e.g. "/api/1.0/...") on the host the client called.
-func (r *Request) AbsoluteURL(path string) string { return origin(r) + path }
 
 func pageURL(base string, q url.Values, page int, cursor string) string {
 	q = maps.Clone(q) // Set and Del replace whole entries: a shallow copy is enough

@@ -210,6 +210,20 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		if err != nil || mp.Total != 1 || len(mp.Items) != 1 {
 			t.Errorf("map points: %d of %d (%v)", len(mp.Items), mp.Total, err)
 		}
+		// Entities mirror their records (layout 1 kept only name and privacy) and are listed by
+		// audience like them.
+		entID := func(e domain.Entity) int64 { return e.ID }
+		for _, tc := range []struct {
+			admin bool
+			want  []int64
+		}{{true, []int64{1, 2, 3, 4, 5, 6, 7, 90}}, {false, []int64{1, 3, 4, 5, 6, 7, 90}}} { // 90: the calendar's
+			p, err := st.ListEntities(ctx, c.ID, domain.EntityFilter{}, !tc.admin, domain.PageRequest{Page: 1, Limit: 45})
+			if err != nil || !reflect.DeepEqual(ids(p.Items, entID), tc.want) || p.Total != len(tc.want) {
+				t.Errorf("entities admin=%v: %v total %d (%v), want %v", tc.admin, ids(p.Items, entID), p.Total, err, tc.want)
+			} else if e := p.Items[0]; e.CreatedBy != member.ID || domain.FormatTime(e.UpdatedAt) != "2024-01-01T00:00:00.000000Z" || e.Tags == nil {
+				t.Errorf("entity 1 after the migration: %+v", e)
+			}
+		}
 		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
 			t.Errorf("audit: %v %q", err, problems)
 		}

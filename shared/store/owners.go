@@ -43,6 +43,12 @@ func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
 		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
 }
 
+// entitySlots place the entity of a record like the record itself: its home (the admins' list
+// range) and, when not private, a public copy, counted by id in COUNT#ENTITY.
+func entitySlots(m *domain.Meta, o *domain.Owner) []slot {
+	return ownerSlots(entityPrefix, m.CampaignID, o.EntityID, o.IsPrivate)
+}
+
 // createOwner stores a new record (item builds it once the ids are set), its copies, its entity
 // and its counts in one transaction, with ids from the campaign's sequences (one round trip);
 // checks add the conditions the record depends on (its parent).
@@ -58,7 +64,7 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	if o.IsPrivate {
 		k.trackPrivate(b, m, true)
 	}
-	b.put(s.table.Put(entityItemOf(k, m, o)).If("attribute_not_exists(pk)"))
+	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
 	for _, c := range checks {
 		c(b)
 	}
@@ -66,9 +72,8 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 }
 
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
-// since (ErrConflict otherwise) and of checks. The entity mirrors the record (Kanka's entities
-// list reads entity items only), its update time included, so it is rewritten in the same
-// transaction, on condition that it still exists.
+// since (ErrConflict otherwise) and of checks. The entity mirrors the record, its update time
+// included, so it is rewritten in the same transaction.
 func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	s.stampUpdate(prevM, nextM)
 	b := s.newTx()
@@ -76,7 +81,7 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 	if prev.IsPrivate != next.IsPrivate {
 		k.trackPrivate(b, nextM, next.IsPrivate)
 	}
-	b.put(s.table.Put(entityItemOf(k, nextM, next)).If("attribute_exists(pk)"))
+	b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
 	for _, c := range checks {
 		c(b)
 	}
@@ -112,7 +117,7 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	if o.IsPrivate {
 		k.trackPrivate(b, m, false)
 	}
-	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, o.EntityID)))
+	b.remove(entitySlots(m, o), 0)
 	b.put(s.table.Put(t))
 	for _, f := range also {
 		f(b)
