@@ -8,6 +8,7 @@
 //
 // LOREKEEP_RACE_EXPECT_FAIL=<reason> turns broken invariants into logged, expected failures
 // (the test then fails if it found none: the gate is stale). `make test` no longer sets it: the
-// store's transactional writes have landed. Answers of 5xx other than 503, and failures to set
-// a round up, always fail.
+// store's transactional writes have landed. Any 5xx answer (DynamoDB Local is up, so even a
+// 503 is a bug, e.g. contention reported as an outage) and failures to set a round up always
+// fail.
 package racetest
