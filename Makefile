@@ -2,9 +2,9 @@
 GO ?= go
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
-.PHONY: run test race-long bench deps build vet clean \
+.PHONY: run test race-long bench deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
-	build-EntityEventsFunction build-EntityNotesFunction build-EntitiesFunction
+	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction
 
 run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
 	scripts/run.sh
@@ -23,13 +23,26 @@ deps: ## Go modules, Java and the DynamoDB Local jar
 	$(GO) mod download
 	scripts/dynamodb-local.sh install
 
-FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction EntitiesFunction
+FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
 	for f in $(FUNCTIONS); do $(MAKE) build-$$f ARTIFACTS_DIR=.aws-sam/build/$$f || exit 1; done
 
 vet:
 	$(GO) vet ./...
+
+sizes: ## build every Lambda and print its size against the 8 MB budget
+	scripts/sizes.sh
+
+# govulncheck needs the Go vulnerability database: online it fetches it; offline, pass a copy
+# of it (a directory or an unpacked zip) with VULNDB=file:///path/to/vulndb (see README).
+VULNCHECK = golang.org/x/vuln/cmd/govulncheck@v1.9.0
+VULNDB ?=
+vulncheck: ## known vulnerabilities reachable from the code (govulncheck)
+	$(GO) run $(VULNCHECK) $(if $(VULNDB),-db $(VULNDB)) ./...
+
+docs: ## Redoc for the /docs page of lorekeep serve (from the npm registry, into .local/docs)
+	scripts/docs.sh install
 
 # sam build (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set.
 build-AuthorizerFunction:
@@ -46,6 +59,9 @@ build-EntityEventsFunction:
 
 build-EntityNotesFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entity-notes
+
+build-MetaFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/meta
 
 build-EntitiesFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entities

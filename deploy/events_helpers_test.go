@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entities"
@@ -22,21 +24,43 @@ import (
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 // lambdaHandler is what a family's Lambda main hands to lambda.Start.
 type lambdaHandler func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
 
 // lambdaEnv is the environment template.yaml gives the functions (TABLE_NAME is the store's).
-var lambdaEnv = map[string]string{"RATE_LIMIT": "90"}
+// REQUEST_TIMEOUT is raised above the production deadline so that no replay depends on the
+// test machine's speed.
+var lambdaEnv = map[string]string{"RATE_LIMIT": "90", "REQUEST_TIMEOUT": "30s"}
+
+// familyRegisters are the family functions and the Register each main mounts: the template's
+// routes are checked against what these register (codeRoutes).
+var familyRegisters = map[string]func(*httpapi.API, *store.Store){
+	"LocationsFunction":    locations.Register,
+	"CalendarsFunction":    calendars.Register,
+	"EntityEventsFunction": entityevents.Register,
+	"EntityNotesFunction":  entitynotes.Register,
+	"EntitiesFunction":     entities.Register,
+}
 
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.
-var functionHandlers = map[string]func(st *store.Store) lambdaHandler{
-	"LocationsFunction":    familyHandler(locations.Register),
-	"CalendarsFunction":    familyHandler(calendars.Register),
-	"EntityEventsFunction": familyHandler(entityevents.Register),
-	"EntityNotesFunction":  familyHandler(entitynotes.Register),
-	"EntitiesFunction":     familyHandler(entities.Register),
+var functionHandlers = func() map[string]func(st *store.Store) lambdaHandler {
+	m := map[string]func(st *store.Store) lambdaHandler{"MetaFunction": metaHandler}
+	for fn, register := range familyRegisters {
+		m[fn] = familyHandler(register)
+	}
+	return m
+}()
+
+// metaHandler is functions/meta's handler: the public routes, no storage.
+func metaHandler(*store.Store) lambdaHandler { return lambdaapi.Handler(metaAPI()) }
+
+func metaAPI() *httpapi.API {
+	api := httpapi.New(httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, nil))
+	apidoc.Register(api, "")
+	return api
 }
 
 // familyHandler is what a family's main builds at cold start: the shared API with the
@@ -128,6 +152,13 @@ func invoke(t *testing.T, h lambdaHandler, ev events.APIGatewayV2HTTPRequest) re
 		t.Fatalf("%s %s: the handler returned an error to Lambda: %v", ev.RequestContext.HTTP.Method, ev.RawPath, err)
 	}
 	r := response{APIGatewayV2HTTPResponse: res}
+	// What the Lambda answers is what the OpenAPI document says, as for the local server.
+	req := httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath+"?"+ev.RawQueryString, nil)
+	header := http.Header{}
+	for k, v := range res.Headers {
+		header.Set(k, v)
+	}
+	apitest.CheckOpenAPI(t, req, res.StatusCode, header, []byte(res.Body))
 	if ct := r.header("Content-Type"); ct != "application/json" {
 		t.Errorf("%s %s: Content-Type %q, want exactly application/json", ev.RequestContext.HTTP.Method, ev.RawPath, ct)
 	}
@@ -177,10 +208,18 @@ func hasFields(t *testing.T, what string, obj map[string]any, want map[string]an
 // matchPath matches a route path (with {params}) against a concrete path.
 func matchPath(pattern, path string) (map[string]string, bool) {
 	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	params := map[string]string{}
+	// A greedy {name+} last segment takes one or more segments, as API Gateway's does.
+	if last := ps[len(ps)-1]; strings.HasSuffix(last, "+}") {
+		if len(xs) < len(ps) || strings.Join(xs[len(ps)-1:], "") == "" {
+			return nil, false
+		}
+		params[strings.Trim(last, "{+}")] = strings.Join(xs[len(ps)-1:], "/")
+		ps, xs = ps[:len(ps)-1], xs[:len(ps)-1]
+	}
 	if len(ps) != len(xs) {
 		return nil, false
 	}
-	params := map[string]string{}
 	for i, p := range ps {
 		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
 			if xs[i] == "" {

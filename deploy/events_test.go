@@ -1,6 +1,7 @@
 package deploy_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,6 +28,19 @@ var prepareBefore = map[string]func(t *testing.T, st *store.Store){
 }
 
 const apiBase = "https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/api/1.0/campaigns/1"
+
+// metaReplay replays the public routes' events (MetaFunction, no token).
+var metaReplay = []replayStep{
+	{"meta-root.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "root", r.body, map[string]any{"openapi": "/api/1.0/openapi.json", "health": "/health"})
+	}},
+	{"meta-health.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "health", r.body, map[string]any{"status": "ok"})
+	}},
+	{"meta-openapi.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "document", r.body, map[string]any{"openapi": "3.1.0"})
+	}},
+}
 
 // locationsReplay replays every LocationsFunction event against a fresh table: the ids in the
 // events (location 1, map point 1) are the ones the first records get.
@@ -235,6 +249,10 @@ func TestEventsReplayThroughLambdaHandler(t *testing.T) {
 		seed(t, st)
 		replay(t, st, locationsReplay)
 	})
+	t.Run("public routes", func(t *testing.T) {
+		st, _ := dynamotest.NewStore(t)
+		replay(t, st, metaReplay)
+	})
 	t.Run("calendars and entities", func(t *testing.T) {
 		st, _ := dynamotest.NewStore(t)
 		seed(t, st)
@@ -245,7 +263,7 @@ func TestEventsReplayThroughLambdaHandler(t *testing.T) {
 
 func TestEveryEventFileIsReplayed(t *testing.T) {
 	replayed := slices.Clone(authorizerEvents)
-	for _, s := range slices.Concat(locationsReplay, entitiesReplay) {
+	for _, s := range slices.Concat(locationsReplay, entitiesReplay, metaReplay) {
 		if slices.Contains(replayed, s.file) {
 			t.Errorf("events/%s is replayed twice", s.file)
 		}
@@ -289,7 +307,7 @@ func TestEventsAreConsistentWithTheirRoutes(t *testing.T) {
 			for _, c := range []struct{ what, got, want string }{
 				{"version", ev.Version, "2.0"},
 				{"requestContext.routeKey", rc.RouteKey, ev.RouteKey},
-				{"requestContext.http.method", rc.HTTP.Method, method},
+				{"requestContext.http.method", rc.HTTP.Method, cmp.Or(map[bool]string{true: rc.HTTP.Method}[method == "ANY"], method)},
 				{"requestContext.http.path", rc.HTTP.Path, ev.RawPath},
 				{"requestContext.stage", rc.Stage, "$default"},
 				{"headers.host", ev.Headers["host"], rc.DomainName},
@@ -309,17 +327,22 @@ func TestEventsAreConsistentWithTheirRoutes(t *testing.T) {
 			if !mapsEqual(params, ev.PathParameters) {
 				t.Errorf("pathParameters = %v, want %v", ev.PathParameters, params)
 			}
-			if rc.Authorizer == nil || rc.Authorizer.Lambda["user_id"] != "1" {
+			if routes[r] == "MetaFunction" {
+				if rc.Authorizer != nil || ev.Headers["authorization"] != "" {
+					t.Errorf("a public route's event carries authorization: %+v", rc.Authorizer)
+				}
+			} else if rc.Authorizer == nil || rc.Authorizer.Lambda["user_id"] != "1" {
 				t.Errorf("requestContext.authorizer = %+v, want lambda.user_id \"1\" as the authorizer passes it", rc.Authorizer)
 			}
-			write := method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
+			m := rc.HTTP.Method
+			write := m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch
 			switch {
 			case write && !json.Valid([]byte(ev.Body)):
 				t.Errorf("body of a write must be JSON: %q", ev.Body)
 			case write && ev.Headers["content-type"] != "application/json":
 				t.Errorf("content-type = %q on a JSON body", ev.Headers["content-type"])
 			case !write && ev.Body != "":
-				t.Errorf("%s carries a body", method)
+				t.Errorf("%s carries a body", m)
 			}
 		})
 	}

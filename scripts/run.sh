@@ -11,6 +11,7 @@ if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
   trap 'scripts/dynamodb-local.sh stop "$port"' EXIT
 fi
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$port" TABLE_NAME=${TABLE_NAME:-lorekeep}
+scripts/docs.sh install >/dev/null || echo "warning: Redoc could not be installed (offline?): /docs will say so" >&2
 go build -o .local/bin/lorekeep ./cmd/lorekeep
 demo=$(.local/bin/lorekeep demo)
 cid=$(echo "$demo" | sed -E 's/.*"campaign_id":([0-9]+).*/\1/')
@@ -21,8 +22,14 @@ Lorekeep is serving on http://$addr
   campaign id: $cid
   token:       $token
 
+Docs:        http://$addr/docs  (OpenAPI: http://$addr/api/1.0/openapi.json)
+
 Try:
   curl -s -H "Authorization: Bearer $token" http://$addr/api/1.0/campaigns/$cid/locations
+
+Administer this server's data from another shell (see README, "Administration"):
+  export DYNAMODB_ENDPOINT=$DYNAMODB_ENDPOINT TABLE_NAME=$TABLE_NAME
+  .local/bin/lorekeep member add --campaign $cid --user bard --role member
 
 MSG
 .local/bin/lorekeep serve --addr "$addr"

@@ -7,6 +7,17 @@ scripts/dynamodb-local.sh start "$port"
 trap 'scripts/dynamodb-local.sh stop "$port"' EXIT
 export LOREKEEP_TEST_DYNAMODB="http://127.0.0.1:$port"
 go vet ./...
+# go.mod and go.sum say exactly what the code needs.
+go mod tidy -diff
+# The docs page test renders /docs in Debian's Chromium with Redoc from the npm registry.
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "installing Chromium (Debian's chromium) for the docs page test" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >&2
+fi
+scripts/docs.sh install >/dev/null
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.local/*'))
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 go test -count=1 "${@:-./...}"

@@ -1,6 +1,7 @@
 // Command lorekeep serves every family locally with the same handlers as the Lambdas, and
 // administers users, campaigns, memberships and tokens. Each admin command prints one JSON
-// object on stdout. Configuration: TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION, RATE_LIMIT.
+// object on stdout. Configuration: TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION, RATE_LIMIT,
+// REQUEST_TIMEOUT.
 package main
 
 import (
@@ -11,163 +12,323 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
+	"strings"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/aws/aws-sdk-go-v2/config"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/entities"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
-	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 )
 
-const usage = `usage:
-  lorekeep serve [--addr 127.0.0.1:3000]
-  lorekeep init
-  lorekeep campaign create --name NAME --owner USER [--public] [--boost none|boosted|superboosted]
-  lorekeep member add --campaign ID --user USER --role admin|member|viewer
-  lorekeep token create --user USER [--expires 720h]
-  lorekeep token revoke --token TOKEN
-  lorekeep migrate                       # rewrite the table to this version's key layout
-  lorekeep demo`
+// command is one subcommand: its usage line, and run, which defines its flags on fs, parses
+// args with it and does the work.
+type command struct {
+	name  string
+	usage string
+	run   func(c *cli, fs *flag.FlagSet, args []string) error
+}
+
+var commands = []command{
+	{"serve", "serve [--addr 127.0.0.1:3000] [--docs DIR]", serveCmd},
+	{"init", "init", initCmd},
+	{"campaign create", "campaign create --name NAME --owner USER [--public] [--boost none|boosted|superboosted]", campaignCreate},
+	{"member add", "member add --campaign ID --user USER --role admin|member|viewer [--expires 720h]", memberAdd},
+	{"token create", "token create --user USER [--expires 720h]", tokenCreate},
+	{"token revoke", "token revoke --token TOKEN", tokenRevoke},
+	{"migrate", "migrate                  # rewrite the table to this version's key layout", migrateCmd},
+	{"demo", "demo", demoCmd},
+}
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	for _, c := range commands {
+		b.WriteString("  lorekeep " + c.usage + "\n")
+	}
+	b.WriteString("\nConfiguration: TABLE_NAME (default lorekeep), DYNAMODB_ENDPOINT (unset: real AWS), AWS_REGION.\n")
+	b.WriteString("Run `lorekeep COMMAND -h` for a command's flags.\n")
+	return b.String()
+}
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 func main() {
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
-	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Getenv); err != nil {
-		fmt.Fprintln(os.Stderr, "lorekeep:", err)
-		os.Exit(1)
+	os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv), os.Stderr))
+}
+
+// exitCode reports err: 0 for success and help, 2 for usage mistakes, 1 for failures.
+func exitCode(err error, stderr io.Writer) int {
+	var ue usageError
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "lorekeep:", err)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "lorekeep:", err)
+		return 1
 	}
 }
 
-// Mount registers every family on api: the local server's whole API.
-func Mount(api *httpapi.API, st *store.Store) {
-	locations.Register(api, st)
-	calendars.Register(api, st)
-	entityevents.Register(api, st)
-	entitynotes.Register(api, st)
-	entities.Register(api, st)
+// cli is what a command runs with; the store is opened only by commands that use it.
+type cli struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+	cfg    store.Config
+	st     *store.Store
 }
 
-func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
+// store opens the table. Against real AWS (no DYNAMODB_ENDPOINT) the admin command uses the
+// SDK's whole credential chain (profiles, SSO, roles), which the Lambdas do without.
+func (c *cli) store() (*store.Store, error) {
+	if c.st != nil {
+		return c.st, nil
+	}
+	if c.cfg.Endpoint != "" {
+		st, err := store.Open(c.ctx, c.cfg)
+		c.st = st
+		return st, err
+	}
+	var opts []func(*config.LoadOptions) error
+	if c.cfg.Region != "" {
+		opts = append(opts, config.WithRegion(c.cfg.Region))
+	}
+	cfg, err := config.LoadDefaultConfig(c.ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	awsdb.Apply(&cfg)
+	c.st = store.New(cfg, c.cfg.TableName)
+	return c.st, nil
+}
+
+func (c *cli) emit(v any) error { return json.NewEncoder(c.stdout).Encode(v) }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	if len(args) == 0 {
-		return errors.New(usage)
+		fmt.Fprint(stderr, usage())
+		return usageError{"no command"}
 	}
-	cfg := store.ConfigFromEnv(getenv)
-	st, err := store.Open(ctx, cfg)
-	if err != nil {
-		return err
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, usage())
+		return nil
 	}
-	cmd := args[0]
-	if len(args) > 1 && (cmd == "campaign" || cmd == "member" || cmd == "token") {
-		cmd += " " + args[1]
-		args = args[1:]
+	for _, cmd := range commands {
+		words := strings.Fields(cmd.name)
+		if len(args) < len(words) || strings.Join(args[:len(words)], " ") != cmd.name {
+			continue
+		}
+		fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		fs.Usage = func() {
+			out := fs.Output()
+			fmt.Fprintln(out, "usage: lorekeep "+cmd.usage)
+			fs.PrintDefaults()
+		}
+		c := &cli{ctx: ctx, stdout: stdout, stderr: stderr, getenv: getenv, cfg: store.ConfigFromEnv(getenv)}
+		return cmd.run(c, fs, args[len(words):])
 	}
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addr := fs.String("addr", "127.0.0.1:3000", "listen address")
-	name := fs.String("name", "", "campaign name")
-	owner := fs.String("owner", "", "owner user name")
-	public := fs.Bool("public", false, "public campaign")
-	boost := fs.String("boost", "none", "boost level")
-	campaign := fs.Int64("campaign", 0, "campaign id")
-	user := fs.String("user", "", "user name")
-	role := fs.String("role", "", "role")
-	expires := fs.Duration("expires", 0, "token lifetime (0: never)")
-	token := fs.String("token", "", "token")
-	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%s: %v\n%s", cmd, err, usage)
-	}
-	emit := func(v any) error { return json.NewEncoder(out).Encode(v) }
-
-	switch cmd {
-	case "serve":
-		return serve(ctx, *addr, st, getenv)
-	case "init":
-		created, err := store.CreateTable(ctx, st.Client(), cfg.TableName)
-		if err != nil {
-			return err
-		}
-		return emit(map[string]any{"table": cfg.TableName, "created": created})
-	case "campaign create":
-		b, ok := domain.ParseBoost(*boost)
-		if *name == "" || *owner == "" || !ok {
-			return errors.New(usage)
-		}
-		u, err := st.EnsureUser(ctx, *owner)
-		if err != nil {
-			return err
-		}
-		c, err := st.CreateCampaign(ctx, domain.Campaign{Name: *name, OwnerID: u.ID, IsPublic: *public, Boost: b})
-		if err != nil {
-			return err
-		}
-		tok, err := issueToken(ctx, st, u.ID, *expires)
-		if err != nil {
-			return err
-		}
-		return emit(map[string]any{"campaign_id": c.ID, "user_id": u.ID, "token": tok})
-	case "member add":
-		r, ok := domain.ParseRole(*role)
-		if *campaign < 1 || *user == "" || !ok {
-			return errors.New(usage)
-		}
-		u, err := st.EnsureUser(ctx, *user)
-		if err != nil {
-			return err
-		}
-		if err := st.SetMember(ctx, domain.Membership{CampaignID: *campaign, UserID: u.ID, Role: r}); err != nil {
-			return fmt.Errorf("campaign %d: %w", *campaign, err)
-		}
-		tok, err := issueToken(ctx, st, u.ID, *expires)
-		if err != nil {
-			return err
-		}
-		return emit(map[string]any{"campaign_id": *campaign, "user_id": u.ID, "role": r, "token": tok})
-	case "token create":
-		if *user == "" {
-			return errors.New(usage)
-		}
-		u, err := st.EnsureUser(ctx, *user)
-		if err != nil {
-			return err
-		}
-		tok, err := issueToken(ctx, st, u.ID, *expires)
-		if err != nil {
-			return err
-		}
-		return emit(map[string]any{"user_id": u.ID, "token": tok})
-	case "token revoke":
-		if *token == "" {
-			return errors.New(usage)
-		}
-		if err := st.RevokeToken(ctx, domain.HashToken(*token)); err != nil {
-			return fmt.Errorf("revoke: %w", err)
-		}
-		return emit(map[string]any{"revoked": true})
-	case "migrate":
-		return migrateTable(ctx, st, out, os.Stderr)
-	case "demo":
-		return demo(ctx, st, cfg, emit)
-	}
-	return errors.New(usage)
+	fmt.Fprint(stderr, usage())
+	return usagef("unknown command %q", strings.Join(args[:min(2, len(args))], " "))
 }
 
-// demo ensures the table, a "demo" user and its campaign, and prints a fresh admin token.
-func demo(ctx context.Context, st *store.Store, cfg store.Config, emit func(any) error) error {
-	if _, err := store.CreateTable(ctx, st.Client(), cfg.TableName); err != nil {
+// parse parses args; -h prints the command's usage on stdout. A mistake names the flag.
+func parse(c *cli, fs *flag.FlagSet, args []string) error {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "-help" {
+			fs.SetOutput(c.stdout)
+			fs.Usage()
+			return flag.ErrHelp
+		}
+	}
+	fs.SetOutput(io.Discard) // the error names the flag; the caller prints it once
+	if err := fs.Parse(args); err != nil {
+		return usagef("%s: %v (see lorekeep %s -h)", fs.Name(), err, fs.Name())
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+func required(fs *flag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if f := fs.Lookup(n); f != nil && (f.Value.String() == "" || f.Value.String() == "0") {
+			return usagef("%s: --%s is required", fs.Name(), n)
+		}
+	}
+	return nil
+}
+
+func initCmd(c *cli, fs *flag.FlagSet, args []string) error {
+	if err := parse(c, fs, args); err != nil {
 		return err
 	}
-	u, err := st.EnsureUser(ctx, "demo")
+	st, err := c.store()
 	if err != nil {
 		return err
 	}
-	ids, err := st.UserCampaigns(ctx, u.ID)
+	created, err := store.CreateTable(c.ctx, st.Client(), c.cfg.TableName)
+	if err != nil {
+		return err
+	}
+	return c.emit(map[string]any{"table": c.cfg.TableName, "created": created})
+}
+
+func campaignCreate(c *cli, fs *flag.FlagSet, args []string) error {
+	name := fs.String("name", "", "campaign name")
+	owner := fs.String("owner", "", "owner's user name (a new name creates the user)")
+	public := fs.Bool("public", false, "a public campaign")
+	boost := fs.String("boost", "none", "boost level: none, boosted or superboosted")
+	expires := fs.Duration("expires", 0, "lifetime of the owner's token (0: no expiry)")
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "name", "owner"); err != nil {
+		return err
+	}
+	b, ok := domain.ParseBoost(*boost)
+	if !ok {
+		return usagef("%s: --boost must be none, boosted or superboosted", fs.Name())
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	u, err := st.EnsureUser(c.ctx, *owner)
+	if err != nil {
+		return err
+	}
+	cp, err := st.CreateCampaign(c.ctx, domain.Campaign{Name: *name, OwnerID: u.ID, IsPublic: *public, Boost: b})
+	if err != nil {
+		return err
+	}
+	tok, err := issueToken(c.ctx, st, u.ID, *expires)
+	if err != nil {
+		return err
+	}
+	return c.emit(map[string]any{"campaign_id": cp.ID, "user_id": u.ID, "token": tok})
+}
+
+func memberAdd(c *cli, fs *flag.FlagSet, args []string) error {
+	campaign := fs.Int64("campaign", 0, "campaign id")
+	user := fs.String("user", "", "user name (a new name creates the user)")
+	role := fs.String("role", "", "role: admin, member or viewer")
+	expires := fs.Duration("expires", 0, "lifetime of the member's token (0: no expiry)")
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "campaign", "user", "role"); err != nil {
+		return err
+	}
+	r, ok := domain.ParseRole(*role)
+	if !ok {
+		return usagef("%s: --role must be admin, member or viewer", fs.Name())
+	}
+	if *campaign < 1 {
+		return usagef("%s: --campaign must be a campaign id", fs.Name())
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	u, err := st.EnsureUser(c.ctx, *user)
+	if err != nil {
+		return err
+	}
+	if err := st.SetMember(c.ctx, domain.Membership{CampaignID: *campaign, UserID: u.ID, Role: r}); err != nil {
+		return fmt.Errorf("campaign %d: %w", *campaign, err)
+	}
+	tok, err := issueToken(c.ctx, st, u.ID, *expires)
+	if err != nil {
+		return err
+	}
+	return c.emit(map[string]any{"campaign_id": *campaign, "user_id": u.ID, "role": r, "token": tok})
+}
+
+func tokenCreate(c *cli, fs *flag.FlagSet, args []string) error {
+	user := fs.String("user", "", "user name (a new name creates the user)")
+	expires := fs.Duration("expires", 0, "token lifetime (0: no expiry)")
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "user"); err != nil {
+		return err
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	u, err := st.EnsureUser(c.ctx, *user)
+	if err != nil {
+		return err
+	}
+	tok, err := issueToken(c.ctx, st, u.ID, *expires)
+	if err != nil {
+		return err
+	}
+	return c.emit(map[string]any{"user_id": u.ID, "token": tok})
+}
+
+func tokenRevoke(c *cli, fs *flag.FlagSet, args []string) error {
+	token := fs.String("token", "", "the token to revoke")
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "token"); err != nil {
+		return err
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	if err := st.RevokeToken(c.ctx, domain.HashToken(*token)); err != nil {
+		return fmt.Errorf("revoke: %w", err)
+	}
+	return c.emit(map[string]any{"revoked": true})
+}
+
+// migrateCmd rewrites the table to the store's key layout (resumable), with progress on stderr.
+func migrateCmd(c *cli, fs *flag.FlagSet, args []string) error {
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	return migrateTable(c.ctx, st, c.stdout, c.stderr)
+}
+
+// demoCmd ensures the table, a "demo" user and its campaign, and prints a fresh admin token.
+func demoCmd(c *cli, fs *flag.FlagSet, args []string) error {
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	if _, err := store.CreateTable(c.ctx, st.Client(), c.cfg.TableName); err != nil {
+		return err
+	}
+	u, err := st.EnsureUser(c.ctx, "demo")
+	if err != nil {
+		return err
+	}
+	ids, err := st.UserCampaigns(c.ctx, u.ID)
 	if err != nil {
 		return err
 	}
@@ -175,17 +336,17 @@ func demo(ctx context.Context, st *store.Store, cfg store.Config, emit func(any)
 	if len(ids) > 0 {
 		cid = ids[0]
 	} else {
-		c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "Demo campaign", OwnerID: u.ID, Boost: domain.BoostSuperboosted})
+		cp, err := st.CreateCampaign(c.ctx, domain.Campaign{Name: "Demo campaign", OwnerID: u.ID, Boost: domain.BoostSuperboosted})
 		if err != nil {
 			return err
 		}
-		cid = c.ID
+		cid = cp.ID
 	}
-	tok, err := issueToken(ctx, st, u.ID, 0)
+	tok, err := issueToken(c.ctx, st, u.ID, 0)
 	if err != nil {
 		return err
 	}
-	return emit(map[string]any{"campaign_id": cid, "user_id": u.ID, "token": tok})
+	return c.emit(map[string]any{"campaign_id": cid, "user_id": u.ID, "token": tok})
 }
 
 func issueToken(ctx context.Context, st *store.Store, uid int64, ttl time.Duration) (string, error) {
@@ -194,23 +355,4 @@ func issueToken(ctx context.Context, st *store.Store, uid int64, ttl time.Durati
 		return "", err
 	}
 	return raw, st.PutToken(ctx, t)
-}
-
-func serve(ctx context.Context, addr string, st *store.Store, getenv func(string) string) error {
-	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st, time.Now), st))
-	Mount(api, st)
-	srv := &http.Server{Addr: addr, Handler: api, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	slog.Info("serving", "addr", "http://"+addr)
-	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }

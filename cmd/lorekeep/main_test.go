@@ -32,7 +32,7 @@ func newLorekeep(t *testing.T) *lorekeep {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	_, cfg := dynamotest.NewStore(t)
-	return &lorekeep{t: t, bin: bin, env: append(os.Environ(), "DYNAMODB_ENDPOINT="+cfg.Endpoint, "TABLE_NAME="+cfg.TableName, "AWS_REGION=us-east-1")}
+	return &lorekeep{t: t, bin: bin, env: append(os.Environ(), "DYNAMODB_ENDPOINT="+cfg.Endpoint, "TABLE_NAME="+cfg.TableName, "AWS_REGION=us-east-1", "REQUEST_TIMEOUT=30s")}
 }
 
 // json runs an admin command and decodes its one JSON object.

@@ -25,7 +25,7 @@ func TestMakeRunServesTheDemoCampaign(t *testing.T) {
 	cmd := exec.Command("make", "-s", "run")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "ADDR="+addr, "DYNAMODB_LOCAL_PORT="+ddb[strings.LastIndex(ddb, ":")+1:],
-		"LOREKEEP_DATA_DIR="+t.TempDir(), "TABLE_NAME=makerun")
+		"LOREKEEP_DATA_DIR="+t.TempDir(), "TABLE_NAME=makerun", "REQUEST_TIMEOUT=30s")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // stop make, the server and DynamoDB Local together
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -89,6 +89,25 @@ func TestMakeRunServesTheDemoCampaign(t *testing.T) {
 	} {
 		if got := curl(step.method, base+step.path, step.body); got != step.want {
 			t.Fatalf("%s %s: %d, want %d", step.method, step.path, got, step.want)
+		}
+	}
+	// The README's curl session covers every family with the ids it gets back; it runs twice.
+	for run := 1; run <= 2; run++ {
+		session := exec.Command(filepath.Join(root, "scripts", "curl-session.sh"))
+		session.Env = append(os.Environ(), "API="+fmt.Sprintf("http://%s/api/1.0/campaigns/%s", addr, campaign), "TOKEN="+token)
+		if out, err := session.CombinedOutput(); err != nil {
+			t.Fatalf("scripts/curl-session.sh, run %d: %v\n%s", run, err, out)
+		}
+	}
+	// The docs page, the document and health answer without a token.
+	for _, path := range []string{"/docs", "/api/1.0/openapi.json", "/health", "/"} {
+		res, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("GET %s: %d", path, res.StatusCode)
 		}
 	}
 }

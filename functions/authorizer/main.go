@@ -1,7 +1,7 @@
 // Command authorizer is the API Gateway Lambda authorizer: it turns a bearer token into a user
-// id and nothing more (see package lambdaapi).
+// id and nothing more (see package lambdaapi/authorizer).
 package main
 
-import "github.com/lorekeep/lorekeep/shared/lambdaapi"
+import "github.com/lorekeep/lorekeep/shared/lambdaapi/authorizer"
 
-func main() { lambdaapi.ServeAuthorizer() }
+func main() { authorizer.Serve() }

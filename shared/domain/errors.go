@@ -4,96 +4,49 @@
 package domain
 
 import (
-	"errors"
 	"math/rand/v2"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
-// Error codes. The HTTP layer maps each to one status in one place.
+// The error type and codes live in the leaf package apperr (so the authorizer stays small);
+// these names are the ones the domain and every family use.
 const (
-	EInvalid          = "invalid"
-	ENotFound         = "not_found"
-	EForbidden        = "forbidden"
-	EUnauthenticated  = "unauthenticated"
-	EConflict         = "conflict"
-	EUnavailable      = "unavailable"
-	EInternal         = "internal"
-	ETooLarge         = "too_large"
-	EUnsupportedMedia = "unsupported_media"
-	ENotAllowed       = "method_not_allowed"
-	ERateLimited      = "rate_limited"
+	EInvalid          = apperr.EInvalid
+	ENotFound         = apperr.ENotFound
+	EForbidden        = apperr.EForbidden
+	EUnauthenticated  = apperr.EUnauthenticated
+	EConflict         = apperr.EConflict
+	EUnavailable      = apperr.EUnavailable
+	EInternal         = apperr.EInternal
+	ETooLarge         = apperr.ETooLarge
+	EUnsupportedMedia = apperr.EUnsupportedMedia
+	ENotAllowed       = apperr.ENotAllowed
+	ERateLimited      = apperr.ERateLimited
 )
 
-// Error is a failure the client may be told about. Fields is set on validation failures.
-type Error struct {
-	Code    string
-	Message string
-	Fields  *FieldErrors
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+type (
+	// Error is a failure the client may be told about (apperr.Error).
+	Error = apperr.Error
+	// FieldErrors collects validation messages per field (apperr.FieldErrors).
+	FieldErrors = apperr.FieldErrors
+)
 
 // Standard messages, as Kanka words them.
 var (
-	ErrNotFound        = &Error{Code: ENotFound, Message: "Not found."}
-	ErrForbidden       = &Error{Code: EForbidden, Message: "This action is unauthorized."}
-	ErrUnauthenticated = &Error{Code: EUnauthenticated, Message: "Unauthenticated."}
-	ErrConflict        = &Error{Code: EConflict, Message: "The record is being changed by other requests at the same time; retry in a moment."}
-	ErrUnavailable     = &Error{Code: EUnavailable, Message: "The service is temporarily unavailable; retry."}
+	ErrNotFound        = apperr.ErrNotFound
+	ErrForbidden       = apperr.ErrForbidden
+	ErrUnauthenticated = apperr.ErrUnauthenticated
+	ErrConflict        = apperr.ErrConflict
+	ErrUnavailable     = apperr.ErrUnavailable
 )
 
 // ErrorCode returns the code of err, EInternal for errors that are not an *Error.
-func ErrorCode(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return EInternal
-}
-
-// FieldErrors collects validation messages per field, in the order fields were first reported.
-type FieldErrors struct {
-	order []string
-	msgs  map[string][]string
-}
-
-// Add records a message for field.
-func (f *FieldErrors) Add(field, msg string) {
-	if f.msgs == nil {
-		f.msgs = map[string][]string{}
-	}
-	if _, ok := f.msgs[field]; !ok {
-		f.order = append(f.order, field)
-	}
-	f.msgs[field] = append(f.msgs[field], msg)
-}
-
-// Has reports whether field already has a message.
-func (f *FieldErrors) Has(field string) bool { _, ok := f.msgs[field]; return ok }
-
-// Empty reports whether no message was recorded.
-func (f *FieldErrors) Empty() bool { return len(f.order) == 0 }
-
-// Fields returns the fields with messages, in report order.
-func (f *FieldErrors) Fields() []string { return f.order }
-
-// Messages returns the messages of field.
-func (f *FieldErrors) Messages(field string) []string { return f.msgs[field] }
-
-// Err returns nil when empty, else an EInvalid *Error whose message is the first one reported.
-func (f *FieldErrors) Err() error {
-	if f.Empty() {
-		return nil
-	}
-	return &Error{Code: EInvalid, Message: f.msgs[f.order[0]][0], Fields: f}
-}
+func ErrorCode(err error) string { return apperr.ErrorCode(err) }
 
 // Invalid returns a validation error for one field.
-func Invalid(field, msg string) error {
-	var f FieldErrors
-	f.Add(field, msg)
-	return f.Err()
-}
+func Invalid(field, msg string) error { return apperr.Invalid(field, msg) }
 
 // WriteAttempts bounds how often a read-merge-write is tried when it loses a race.
 const WriteAttempts = 8

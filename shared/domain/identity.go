@@ -2,14 +2,9 @@ package domain
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/token"
 )
 
 // User is a person who holds tokens and campaign memberships.
@@ -18,100 +13,25 @@ type User struct {
 	Name string
 }
 
-// Token is what the server keeps of an API token: only its SHA-256, never the token itself.
-type Token struct {
-	Hash      string
-	UserID    int64
-	JTI       string
-	IssuedAt  time.Time
-	ExpiresAt time.Time // zero: never expires
-	Revoked   bool
-}
+// Tokens live in the leaf package token (so the authorizer stays small); these are its names
+// as the domain's callers know them.
+type (
+	Token      = token.Token
+	TokenStore = token.Store
+)
 
-type tokenClaims struct {
-	Sub string `json:"sub"`
-	JTI string `json:"jti"`
-	Iat int64  `json:"iat"`
-	Exp int64  `json:"exp"`
-}
-
-// NoExpiryLifetime is the `exp` written into a token that never expires: Kanka clients decode
-// the payload and treat a missing `exp` as expired, so such a token carries one far ahead.
-// Authentication itself never reads the payload.
-const NoExpiryLifetime = 100 * 365 * 24 * time.Hour
-
-var tokenHeader = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`))
-
-// NewToken mints a JWT-shaped token (header.payload.secret, base64url): Kanka clients may decode
-// the payload, but authenticity rests on the 256 random bits of the third part. ttl 0 never expires.
+// NewToken mints a token for userID (ttl 0: no expiry): the raw token and what is stored.
 func NewToken(userID int64, ttl time.Duration, now time.Time) (string, Token, error) {
-	secret := make([]byte, 32)
-	jti := make([]byte, 16)
-	if _, err := rand.Read(secret); err != nil {
-		return "", Token{}, err
-	}
-	if _, err := rand.Read(jti); err != nil {
-		return "", Token{}, err
-	}
-	t := Token{UserID: userID, JTI: hex.EncodeToString(jti), IssuedAt: now.UTC()}
-	c := tokenClaims{Sub: strconv.FormatInt(userID, 10), JTI: t.JTI, Iat: now.Unix(), Exp: now.Add(NoExpiryLifetime).Unix()}
-	if ttl > 0 {
-		t.ExpiresAt = now.Add(ttl).UTC()
-		c.Exp = t.ExpiresAt.Unix()
-	}
-	payload, _ := json.Marshal(c)
-	raw := tokenHeader + "." + base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(secret)
-	t.Hash = HashToken(raw)
-	return raw, t, nil
+	return token.New(userID, ttl, now)
 }
 
 // HashToken is the key a token is stored under.
-func HashToken(raw string) string {
-	sum := sha256.Sum256([]byte(raw))
-	return hex.EncodeToString(sum[:])
-}
+func HashToken(raw string) string { return token.Hash(raw) }
 
 // BearerToken extracts the token of an Authorization header, "" when there is none.
-func BearerToken(header string) string {
-	scheme, tok, ok := strings.Cut(strings.TrimSpace(header), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return ""
-	}
-	return strings.TrimSpace(tok)
-}
+func BearerToken(header string) string { return token.Bearer(header) }
 
-// wellFormed rejects what cannot be one of our tokens before any storage read.
-func wellFormed(raw string) bool {
-	parts := strings.Split(raw, ".")
-	if len(raw) > 1024 || len(parts) != 3 || parts[0] == "" {
-		return false
-	}
-	secret, err := base64.RawURLEncoding.DecodeString(parts[2])
-	if err != nil || len(secret) != 32 {
-		return false
-	}
-	_, err = base64.RawURLEncoding.DecodeString(parts[1])
-	return err == nil
-}
-
-// TokenStore finds a stored token by hash; a missing token is (nil, nil).
-type TokenStore interface {
-	GetToken(ctx context.Context, hash string) (*Token, error)
-}
-
-// Authenticate turns an Authorization header into a user id. Every failure, whatever its cause,
-// is ErrUnauthenticated, except a storage outage, which is returned as is.
+// Authenticate turns an Authorization header into a user id (see token.Authenticate).
 func Authenticate(ctx context.Context, tokens TokenStore, header string, now time.Time) (int64, error) {
-	raw := BearerToken(header)
-	if raw == "" || !wellFormed(raw) {
-		return 0, ErrUnauthenticated
-	}
-	t, err := tokens.GetToken(ctx, HashToken(raw))
-	if err != nil {
-		return 0, err
-	}
-	if t == nil || t.Revoked || (!t.ExpiresAt.IsZero() && !now.Before(t.ExpiresAt)) || t.UserID <= 0 {
-		return 0, ErrUnauthenticated
-	}
-	return t.UserID, nil
+	return token.Authenticate(ctx, tokens, header, now)
 }

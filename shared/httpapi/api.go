@@ -13,13 +13,13 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
 // Prefix is the path every route lives under.
@@ -71,6 +71,9 @@ type Options struct {
 	// only behind a proxy that sets them itself, since a client can send anything there.
 	TrustForwardedHeaders bool
 	Now                   func() time.Time
+	// Timeout is the per-request deadline (DefaultTimeout when zero, none when negative).
+	Timeout time.Duration
+	Logger  *slog.Logger // the request log (slog.Default() when nil)
 }
 
 // API is the shared front of every family.
@@ -79,6 +82,9 @@ type API struct {
 	mux     *http.ServeMux
 	methods map[string][]string // path pattern -> methods registered on it
 	limiter *limiter
+	public  *http.ServeMux // routes without a token (HandlePublic)
+	// publicPatterns are the patterns of public, as registered.
+	publicPatterns []string
 }
 
 // New builds an API; families then Handle their routes on it.
@@ -88,6 +94,9 @@ func New(opts Options) *API {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
 	}
 	a := &API{opts: opts, mux: http.NewServeMux(), methods: map[string][]string{}, limiter: newLimiter(opts.RateLimit, opts.Now)}
 	a.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, domain.ErrNotFound) })
@@ -162,6 +171,7 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	if err != nil || cid < 1 || cid > domain.MaxID {
 		return nil, domain.ErrNotFound
 	}
+	telemetry.From(r.Context()).Campaign(cid)
 	var refs []domain.Ref
 	for _, f := range ahead {
 		if f != nil {
@@ -204,20 +214,13 @@ type ctxKey struct{}
 
 func userID(ctx context.Context) int64 { id, _ := ctx.Value(ctxKey{}).(int64); return id }
 
-// ServeHTTP runs the shared middleware, then routes. Every answer, preflights, 413s and
-// errors included, is JSON (204 aside) and carries the rate-limit headers.
-func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// serve runs the shared middleware, then routes (ServeHTTP, in observe.go, wraps it with the
+// request id, the deadline, panic recovery and the log line). Every answer, preflights, 413s
+// and errors included, is JSON (204 aside) and carries the rate-limit headers.
+func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id")
-	h.Set("X-Request-Id", requestID(r))
-	defer func() {
-		// A bug must still answer JSON, logged with the request id, never a dropped connection.
-		if v := recover(); v != nil && v != http.ErrAbortHandler {
-			slog.Error("panic", "request_id", h.Get("X-Request-Id"), "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
-			writeJSON(w, r, http.StatusInternalServerError, errorBody{Message: "Server Error."})
-		}
-	}()
 
 	// A trailing slash is accepted on every path.
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
@@ -230,9 +233,11 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var uid int64
 	var authErr error
 	caller := "addr:" + clientAddr(r)
-	if r.Method != http.MethodOptions {
+	public := a.isPublic(r) // no token needed: limited per address too
+	if r.Method != http.MethodOptions && !public {
 		if uid, authErr = a.opts.Identify(r); authErr == nil {
 			caller = "user:" + strconv.FormatInt(uid, 10)
+			telemetry.From(r.Context()).User(uid)
 		}
 	}
 	if err := a.limiter.take(w, caller); err != nil {
@@ -254,6 +259,10 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	if public {
+		a.servePublic(w, r)
+		return
+	}
 	if authErr != nil {
 		writeError(w, r, authErr)
 		return

@@ -13,9 +13,9 @@ import (
 // A write that still conflicts after the handler's retries tells the client when and that it
 // may retry.
 func TestConflictThatRemainsCarriesRetryAfter(t *testing.T) {
-	e := apitest.New(t, func(api *httpapi.API, _ *store.Store) {
+	e := apitest.NewWith(t, func(api *httpapi.API, _ *store.Store) {
 		api.Handle("PATCH", "/contended", func(*httpapi.Request) (httpapi.Reply, error) { return httpapi.Reply{}, domain.ErrConflict })
-	})
+	}, apitest.WithoutOpenAPI()) // a route of its own, not in the document
 	r := e.Do("PATCH", apitest.Path(e.Campaign, "/contended"), e.Admin, map[string]any{})
 	msg, _ := r.Body["message"].(string)
 	if r.Status != 409 || r.Header.Get("Retry-After") != "1" || !strings.Contains(msg, "retry") {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
 // statusOf is the one place an error code becomes an HTTP status.
@@ -35,7 +37,7 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 	err := enc.Encode(v)
 	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if err != nil {
-		slog.Error("encode response", "err", err)
+		logInternal(r, fmt.Errorf("encode response: %w", err))
 		status, body = http.StatusInternalServerError, []byte(`{"message":"Server Error."}`)
 	}
 	h := w.Header()
@@ -52,12 +54,22 @@ type errorBody struct {
 	Errors  map[string][]string `json:"errors,omitempty"`
 }
 
+// logInternal hands the cause of a 500 to the request's log line (logged once, there), or logs
+// it when the request has none.
+func logInternal(r *http.Request, err error) {
+	if rec := telemetry.From(r.Context()); rec != nil {
+		rec.Fail(err)
+		return
+	}
+	slog.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+}
+
 // writeError renders err. Errors that are not a *domain.Error are bugs: logged with the request
 // id, shown as a generic 500 without detail.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var de *domain.Error
 	if !errors.As(err, &de) {
-		slog.Error("internal error", "request_id", w.Header().Get("X-Request-Id"), "method", r.Method, "path", r.URL.Path, "err", err)
+		logInternal(r, err)
 		writeJSON(w, r, http.StatusInternalServerError, errorBody{Message: "Server Error."})
 		return
 	}

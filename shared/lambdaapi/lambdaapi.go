@@ -14,17 +14,17 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/lambdaapi/authorizer"
 )
 
 // UserIDKey is the authorizer context key holding the caller's user id.
-const UserIDKey = "user_id"
+const UserIDKey = authorizer.UserIDKey
 
 // Handler adapts h to API Gateway HTTP API events. API Gateway's request id becomes the
 // request's X-Request-Id, so logs and responses carry it.
@@ -57,29 +57,5 @@ func AuthorizerIdentity(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-// Authorizer returns the authorizer Lambda's handler. A storage outage is returned as an error,
-// so API Gateway does not cache it and the next request tries again.
-func Authorizer(tokens domain.TokenStore, now func() time.Time) func(context.Context, events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
-	return func(ctx context.Context, req events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
-		header := ""
-		for k, v := range req.Headers {
-			if strings.EqualFold(k, "authorization") {
-				header = v
-			}
-		}
-		if header == "" && len(req.IdentitySource) > 0 {
-			header = req.IdentitySource[0]
-		}
-		uid, err := domain.Authenticate(ctx, tokens, header, now())
-		if err == domain.ErrUnauthenticated {
-			return events.APIGatewayV2CustomAuthorizerSimpleResponse{IsAuthorized: true, Context: map[string]any{}}, nil
-		}
-		if err != nil {
-			return events.APIGatewayV2CustomAuthorizerSimpleResponse{}, err
-		}
-		return events.APIGatewayV2CustomAuthorizerSimpleResponse{
-			IsAuthorized: true,
-			Context:      map[string]any{UserIDKey: strconv.FormatInt(uid, 10)},
-		}, nil
-	}
-}
+// Authorizer is the authorizer Lambda's handler (package authorizer).
+var Authorizer = authorizer.Handler

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
@@ -30,9 +29,4 @@ func ServeFamily(register func(*httpapi.API, *store.Store)) {
 	api := httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, st))
 	register(api, st)
 	lambda.Start(Handler(api))
-}
-
-// ServeAuthorizer is the authorizer Lambda's whole main.
-func ServeAuthorizer() {
-	lambda.Start(Authorizer(coldStart(), time.Now))
 }

@@ -2,12 +2,12 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
 
 type userItem struct {
@@ -35,22 +35,9 @@ type memberItem struct {
 	Role       string `dynamo:"role"`
 }
 
-type tokenItem struct {
-	PK        string `dynamo:"pk"`
-	SK        string `dynamo:"sk"`
-	UserID    int64  `dynamo:"user_id"`
-	JTI       string `dynamo:"jti"`
-	IssuedAt  string `dynamo:"issued_at"`
-	ExpiresAt string `dynamo:"expires_at,omitempty"`
-	Revoked   bool   `dynamo:"revoked"`
-	// TTL lets DynamoDB drop expired tokens a week after expiry.
-	TTL int64 `dynamo:"ttl,omitempty"`
-}
-
 func userPK(uid int64) string       { return "USER#" + pad(uid) }
 func userNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }
 func memberSK(uid int64) string     { return recordSK("MEMBER", uid) }
-func tokenPK(hash string) string    { return "TOKEN#" + hash }
 
 // EnsureUser returns the user called name, creating it when new.
 func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error) {
@@ -167,42 +154,20 @@ func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...dom
 	return c, m, nil
 }
 
-// PutToken stores a new token (its hash only).
-func (s *Store) PutToken(ctx context.Context, t domain.Token) error {
-	item := tokenItem{PK: tokenPK(t.Hash), SK: "TOKEN", UserID: t.UserID, JTI: t.JTI, IssuedAt: formatTime(t.IssuedAt)}
-	if !t.ExpiresAt.IsZero() {
-		item.ExpiresAt = formatTime(t.ExpiresAt)
-		item.TTL = t.ExpiresAt.Unix() + 7*24*3600
-	}
-	return wrap(s.table.Put(item).If("attribute_not_exists(pk)").Run(ctx))
-}
+// tokens are the token items, in their own package so that the authorizer links only them.
+func (s *Store) tokens() tokens.Table { return tokens.Table{DB: s.Client(), Name: s.table.Name()} }
 
-// GetToken implements domain.TokenStore; strongly consistent, so a revocation is seen at once
-// (on AWS the authorizer's cache still answers for its TTL).
+// PutToken stores a new token (its hash only).
+func (s *Store) PutToken(ctx context.Context, t domain.Token) error { return s.tokens().Put(ctx, t) }
+
+// GetToken implements domain.TokenStore (see tokens.Table.Get).
 func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
-	var it tokenItem
-	// One GetItem: the authorizer's only call.
-	err := s.table.Get("pk", tokenPK(hash)).Range("sk", dynamo.Equal, "TOKEN").Consistent(true).One(ctx, &it)
-	if errors.Is(err, dynamo.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, wrap(err)
-	}
-	t := &domain.Token{Hash: hash, UserID: it.UserID, JTI: it.JTI, IssuedAt: parseTime(it.IssuedAt), Revoked: it.Revoked}
-	if it.ExpiresAt != "" {
-		t.ExpiresAt = parseTime(it.ExpiresAt)
-	}
-	return t, nil
+	return s.tokens().Get(ctx, hash)
 }
 
 // RevokeToken marks a stored token revoked; ErrNotFound when there is none.
 func (s *Store) RevokeToken(ctx context.Context, hash string) error {
-	err := s.table.Update("pk", tokenPK(hash)).Range("sk", "TOKEN").Set("revoked", true).If("attribute_exists(pk)").Run(ctx)
-	if dynamo.IsCondCheckFailed(err) {
-		return domain.ErrNotFound
-	}
-	return wrap(err)
+	return s.tokens().Revoke(ctx, hash)
 }
 
 // UserCampaigns lists the ids of the campaigns user belongs to.

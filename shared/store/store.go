@@ -73,70 +73,23 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
-	"net"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
 
-// Config says where the table is. An empty Endpoint means real AWS.
-type Config struct {
-	TableName string
-	Endpoint  string
-	Region    string
-}
+// Config says where the table is (awsdb.Config). An empty Endpoint means real AWS.
+type Config = awsdb.Config
 
 // ConfigFromEnv reads TABLE_NAME (default "lorekeep"), DYNAMODB_ENDPOINT and AWS_REGION.
-func ConfigFromEnv(getenv func(string) string) Config {
-	c := Config{TableName: getenv("TABLE_NAME"), Endpoint: getenv("DYNAMODB_ENDPOINT"), Region: getenv("AWS_REGION")}
-	if c.TableName == "" {
-		c.TableName = "lorekeep"
-	}
-	return c
-}
-
-// LoadAWSConfig builds the SDK configuration once (at cold start). Against a local endpoint it
-// uses fixed dummy credentials, which DynamoDB Local accepts.
-func LoadAWSConfig(ctx context.Context, c Config) (aws.Config, error) {
-	opts := []func(*config.LoadOptions) error{
-		config.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) {
-				o.MaxAttempts = 5
-				dynamo.RetryTxConflicts(o)
-			})
-		}),
-	}
-	if c.Region != "" {
-		opts = append(opts, config.WithRegion(c.Region))
-	}
-	if c.Endpoint != "" {
-		if c.Region == "" {
-			opts = append(opts, config.WithRegion("us-east-1"))
-		}
-		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("lorekeep", "lorekeep", "")))
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return aws.Config{}, err
-	}
-	if c.Endpoint != "" {
-		cfg.BaseEndpoint = aws.String(c.Endpoint)
-	}
-	return cfg, nil
-}
+func ConfigFromEnv(getenv func(string) string) Config { return awsdb.ConfigFromEnv(getenv) }
 
 // Store reads and writes every Lorekeep record.
 type Store struct {
@@ -147,12 +100,7 @@ type Store struct {
 
 // New wraps an SDK configuration; build it once per process.
 func New(cfg aws.Config, tableName string) *Store {
-	db := dynamo.New(cfg, func(o *dynamodb.Options) {
-		// DynamoDB Local's CRC32 header does not match compressed bodies; AWS's does.
-		if o.BaseEndpoint != nil {
-			o.DisableValidateResponseChecksum = true
-		}
-	})
+	db := dynamo.New(cfg, tokens.LocalOptions(cfg.BaseEndpoint != nil))
 	return &Store{db: db, table: db.Table(tableName), now: func() time.Time { return time.Now().UTC() }}
 }
 
@@ -200,54 +148,8 @@ func (s *Store) nextIDs(ctx context.Context, pk string, names ...string) ([]int6
 	return ids, nil
 }
 
-// wrap turns SDK failures into domain errors: throttling and outages are EUnavailable (503);
-// a failed condition is a conflict; anything else stays an internal error.
-func wrap(err error) error {
-	if err == nil {
-		return nil
-	}
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return err
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return domain.ErrUnavailable
-	}
-	if dynamo.IsCondCheckFailed(err) {
-		return domain.ErrConflict
-	}
-	var tce *types.TransactionCanceledException
-	if errors.As(err, &tce) {
-		for _, r := range tce.CancellationReasons {
-			if r.Code != nil && (*r.Code == "ThrottlingError" || *r.Code == "ProvisionedThroughputExceeded" || *r.Code == "TransactionConflict") {
-				return domain.ErrUnavailable
-			}
-		}
-		return domain.ErrConflict
-	}
-	var ae smithy.APIError
-	if errors.As(err, &ae) {
-		switch ae.ErrorCode() {
-		case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
-			"InternalServerError", "ServiceUnavailable", "ResourceNotFoundException", "TransactionInProgressException",
-			"TransactionConflictException", "LimitExceededException":
-			return unavailable(err)
-		}
-	}
-	// Below the API: a refused connection, DNS, TLS, a 5xx, or retries exhausted on those.
-	var ne net.Error
-	var re *awshttp.ResponseError
-	var me *retry.MaxAttemptsError
-	if errors.As(err, &ne) || errors.As(err, &me) || (errors.As(err, &re) && re.HTTPStatusCode() >= 500) {
-		return unavailable(err)
-	}
-	return err
-}
-
-func unavailable(err error) error {
-	slog.Warn("dynamodb unavailable", "err", err)
-	return domain.ErrUnavailable
-}
+// wrap turns SDK failures into domain errors (one mapping, in awsdb).
+func wrap(err error) error { return awsdb.Wrap(err) }
 
 // Client exposes the SDK client for table administration.
 func (s *Store) Client() *dynamodb.Client {
@@ -258,10 +160,7 @@ func (s *Store) Client() *dynamodb.Client {
 // Open loads the SDK configuration and builds a Store: the one call a main makes at cold start.
 // tweak (optional) adjusts the SDK configuration, e.g. to count calls in tests.
 func Open(ctx context.Context, c Config, tweak ...func(*aws.Config)) (*Store, error) {
-	cfg, err := LoadAWSConfig(ctx, c)
-	if err != nil {
-		return nil, err
-	}
+	cfg := awsdb.AWSConfig(c)
 	for _, t := range tweak {
 		t(&cfg)
 	}

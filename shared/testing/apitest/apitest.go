@@ -31,6 +31,8 @@ type Env struct {
 	API     *httpapi.API
 	Counter *dynamotest.Counter // DynamoDB calls of the API, authentication aside
 
+	checkOpenAPI bool // every response is checked against the OpenAPI document
+
 	Campaign       int64 // private campaign
 	PublicCampaign int64
 	OtherCampaign  int64 // private campaign the cast does not belong to (its admin is Stranger)
@@ -39,12 +41,51 @@ type Env struct {
 	AdminID, Admin2ID, MemberID, Member2ID, ViewerID, OutsiderID int64
 }
 
+// TestTimeout is the per-request deadline of test APIs: far above any legitimate request, so
+// that no test depends on the machine's speed.
+const TestTimeout = 30 * time.Second
+
+// Option adjusts an Env before it starts.
+type Option func(*options)
+
+type options struct {
+	sdk       []func(*aws.Config)
+	api       []func(*httpapi.Options)
+	noOpenAPI bool
+}
+
+// WithoutOpenAPI skips checking responses against the OpenAPI document: only for tests that
+// register routes of their own.
+func WithoutOpenAPI() Option { return func(o *options) { o.noOpenAPI = true } }
+
+// WithSDK adjusts the SDK configuration of the API's store (not of authentication), e.g. to put
+// a faultproxy in front of DynamoDB Local.
+func WithSDK(f func(*aws.Config)) Option { return func(o *options) { o.sdk = append(o.sdk, f) } }
+
+// WithAPI adjusts the API's options, e.g. its logger.
+func WithAPI(f func(*httpapi.Options)) Option { return func(o *options) { o.api = append(o.api, f) } }
+
 // New starts an API with register's routes. tweak (optional) adjusts the API's SDK
 // configuration, e.g. to put a faultproxy between the API and DynamoDB Local.
 func New(t testing.TB, register func(*httpapi.API, *store.Store), tweak ...func(*aws.Config)) *Env {
 	t.Helper()
-	e := &Env{T: t, Counter: &dynamotest.Counter{}}
-	e.Store, e.Config = dynamotest.NewStore(t, append([]func(*aws.Config){func(c *aws.Config) { e.Counter.Attach(c) }}, tweak...)...)
+	opts := make([]Option, len(tweak))
+	for i, f := range tweak {
+		opts[i] = WithSDK(f)
+	}
+	return NewWith(t, register, opts...)
+}
+
+// NewWith is New with options (the API's logger or deadline, the SDK configuration, no
+// OpenAPI check).
+func NewWith(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Option) *Env {
+	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	e := &Env{T: t, Counter: &dynamotest.Counter{}, checkOpenAPI: !o.noOpenAPI}
+	e.Store, e.Config = dynamotest.NewStore(t, append([]func(*aws.Config){func(c *aws.Config) { e.Counter.Attach(c) }}, o.sdk...)...)
 	ctx := context.Background()
 	user := func(name string) (int64, string) {
 		u, err := e.Store.EnsureUser(ctx, name)
@@ -84,7 +125,13 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store), tweak ...func(
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.API = httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30})
+	// TestTimeout, not the production deadline: on a loaded test machine a legitimate request
+	// may take longer than 1.8 s; the deadline's own tests set it back.
+	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30, Timeout: TestTimeout}
+	for _, f := range o.api {
+		f(&apiOpts)
+	}
+	e.API = httpapi.New(apiOpts)
 	register(e.API, e.Store)
 	e.Server = httptest.NewServer(e.API)
 	t.Cleanup(e.Server.Close)
@@ -173,6 +220,9 @@ func (e *Env) DoRaw(method, path, token, contentType string, body io.Reader) Res
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
+	if e.checkOpenAPI {
+		CheckOpenAPI(e.T, req, res.StatusCode, res.Header, raw)
+	}
 	out := Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
 	if len(raw) > 0 && method != http.MethodHead {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {

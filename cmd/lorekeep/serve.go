@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apidoc"
+	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/entityevents"
+	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+// Mount registers every family on api: the local server's whole API.
+func Mount(api *httpapi.API, st *store.Store) {
+	locations.Register(api, st)
+	calendars.Register(api, st)
+	entityevents.Register(api, st)
+	entitynotes.Register(api, st)
+	entities.Register(api, st)
+}
+
+// newHandler is the local server: every family and the public routes, as on Lambda, plus the
+// docs page.
+func newHandler(st *store.Store, getenv func(string) string, docsDir string) http.Handler {
+	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st, time.Now), st))
+	Mount(api, st)
+	apidoc.Register(api, "/docs")
+	mux := http.NewServeMux()
+	mux.Handle("/", api)
+	mux.Handle("GET /docs", docsPage(docsDir))
+	mux.Handle("GET /docs/", http.StripPrefix("/docs/", http.FileServer(http.Dir(docsDir))))
+	return mux
+}
+
+func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
+	addr := fs.String("addr", "127.0.0.1:3000", "listen address")
+	docs := fs.String("docs", defaultDocsDir(c.getenv), "directory holding Redoc's bundle for /docs (scripts/docs.sh install fills it)")
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	handler := newHandler(st, c.getenv, *docs)
+	// Listen first: "serving" is printed only once a client can connect.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(c.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	slog.Info("serving", "addr", "http://"+ln.Addr().String())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+// Package telemetry carries what one request's log line reports through its context: the parts
+// of the request that deeper layers learn (user, campaign), the DynamoDB calls the store
+// made for it and the cause of a failure. It has no dependencies, so the store, the HTTP layer
+// and the Lambda adapter can all fill in the same record.
+package telemetry
+
+import (
+	"context"
+	"sync"
+)
+
+// Record is what one request did. Its methods are safe for concurrent use (the store runs
+// independent reads at once) and do nothing on a nil Record.
+type Record struct {
+	mu         sync.Mutex
+	userID     int64
+	campaignID int64
+	dbCalls    int
+	dbErr      error
+	err        error
+}
+
+type key struct{}
+
+// With returns a context carrying a new Record.
+func With(ctx context.Context) (context.Context, *Record) {
+	r := &Record{}
+	return context.WithValue(ctx, key{}, r), r
+}
+
+// From is the Record of ctx, nil when there is none (an admin command, a cold start).
+func From(ctx context.Context) *Record {
+	r, _ := ctx.Value(key{}).(*Record)
+	return r
+}
+
+// User sets the authenticated caller.
+func (r *Record) User(id int64) {
+	if r != nil {
+		r.mu.Lock()
+		r.userID = id
+		r.mu.Unlock()
+	}
+}
+
+// Campaign sets the campaign of the path.
+func (r *Record) Campaign(id int64) {
+	if r != nil {
+		r.mu.Lock()
+		r.campaignID = id
+		r.mu.Unlock()
+	}
+}
+
+// DBCall counts one DynamoDB operation (its retries are one call) and keeps the first failure.
+func (r *Record) DBCall(err error) {
+	if r != nil {
+		r.mu.Lock()
+		r.dbCalls++
+		if err != nil && r.dbErr == nil {
+			r.dbErr = err
+		}
+		r.mu.Unlock()
+	}
+}
+
+// Fail keeps the cause of an internal error (the first one).
+func (r *Record) Fail(err error) {
+	if r != nil {
+		r.mu.Lock()
+		if r.err == nil {
+			r.err = err
+		}
+		r.mu.Unlock()
+	}
+}
+
+// Snapshot is a copy of a Record's fields.
+type Snapshot struct {
+	UserID     int64
+	CampaignID int64
+	DBCalls    int
+	DBErr      error
+	Err        error
+}
+
+// Snapshot copies the record.
+func (r *Record) Snapshot() Snapshot {
+	if r == nil {
+		return Snapshot{}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Snapshot{UserID: r.userID, CampaignID: r.campaignID, DBCalls: r.dbCalls, DBErr: r.dbErr, Err: r.err}
+}
