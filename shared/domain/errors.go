@@ -4,6 +4,7 @@
 package domain
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 
@@ -59,18 +60,29 @@ const (
 	conflictBackoffCap  = 200 * time.Millisecond
 )
 
-// sleep waits between attempts; tests replace it.
-var sleep = time.Sleep
+// sleep waits d between attempts, or less when ctx ends first (false then); tests replace it.
+var sleep = func(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
 
 // RetryConflicts runs attempt (which reads, merges and writes on condition of the version read)
 // again while it fails with ErrConflict, at most WriteAttempts times with a jittered, growing
 // wait in between: a lost race is retried on fresh data, and reported as a 409 (which tells the
 // client to retry) only when it keeps losing, never silently.
-func RetryConflicts(attempt func() error) error {
+// A request whose context ends (its deadline, a client gone) stops waiting and reports the
+// conflict it has.
+func RetryConflicts(ctx context.Context, attempt func() error) error {
 	var err error
 	for n := 0; n < WriteAttempts; n++ {
-		if n > 0 {
-			sleep(conflictBackoff(n))
+		if n > 0 && !sleep(ctx, conflictBackoff(n)) {
+			return err
 		}
 		if err = attempt(); err != ErrConflict {
 			return err

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -8,8 +9,9 @@ import (
 
 func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 	var waits []time.Duration
-	sleep = func(d time.Duration) { waits = append(waits, d) }
-	t.Cleanup(func() { sleep = time.Sleep })
+	real := sleep
+	sleep = func(_ context.Context, d time.Duration) bool { waits = append(waits, d); return true }
+	t.Cleanup(func() { sleep = real })
 	other := errors.New("other")
 	cases := []struct {
 		name      string
@@ -27,7 +29,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			waits = nil
 			attempts := 0
-			err := RetryConflicts(func() error {
+			err := RetryConflicts(context.Background(), func() error {
 				attempts++
 				if attempts <= c.conflicts {
 					return ErrConflict
@@ -61,5 +63,18 @@ func TestConflictBackoffIsJittered(t *testing.T) {
 	}
 	if len(seen) < 2 {
 		t.Fatalf("20 waits before retry 3 were all %v: writers that collided would collide again", seen)
+	}
+}
+
+func TestRetryConflictsStopsWaitingWhenTheRequestEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	attempts := 0
+	err := RetryConflicts(ctx, func() error {
+		attempts++
+		cancel() // the client goes away during the first attempt
+		return ErrConflict
+	})
+	if err != ErrConflict || attempts != 1 {
+		t.Fatalf("got %v after %d attempts, want the conflict after 1", err, attempts)
 	}
 }

@@ -101,7 +101,7 @@ func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
 // condition of the version read; a lost race re-reads and re-applies the change.
 func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error) (Reply, error) {
 	var next PT
-	err := domain.RetryConflicts(func() error {
+	err := domain.RetryConflicts(r.Context(), func() error {
 		p, prev, err := k.Visible(r)
 		if err != nil {
 			return err
@@ -121,7 +121,7 @@ func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error)
 
 func (k Kind[T, PT, P]) delete(r *Request) (Reply, error) {
 	var id int64
-	err := domain.RetryConflicts(func() error {
+	err := domain.RetryConflicts(r.Context(), func() error {
 		_, t, err := k.Visible(r)
 		if err != nil {
 			return err

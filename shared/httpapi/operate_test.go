@@ -259,3 +259,42 @@ func TestUnreachableDynamoDBAnswers503(t *testing.T) {
 		}
 	}
 }
+
+// A transaction that loses to a concurrent one is contention, not an outage: the write path
+// retries it on fresh data, and one that keeps losing is a 409 with Retry-After that changed
+// nothing, never a 503.
+func TestTransactionConflictsAreRetriedThenAnswer409(t *testing.T) {
+	lost := faultproxy.TransactionCanceled("TransactionConflict", "None")
+	cases := []struct {
+		name       string
+		calls      []int // the write calls that lose; nil: every one
+		wantStatus int
+		wantName   string
+	}{
+		{"one lost transaction is retried", []int{1}, 200, "Luskan"},
+		{"a transaction that keeps losing answers 409", nil, 409, "Candlekeep"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := faultproxy.Start(t, dynamotest.Endpoint(t))
+			e := apitest.NewWith(t, locations.Register, apitest.WithSDK(p.Attach))
+			if r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Candlekeep", "is_private": true}); r.Status != 200 {
+				t.Fatal(r.Raw)
+			}
+			p.Reset()
+			p.Inject(faultproxy.Rule{Op: "TransactWriteItems", Calls: c.calls, Fault: lost})
+			// Making it public changes the record, its entity and its copies: a transaction.
+			r := e.Do("PATCH", apitest.Path(e.Campaign, "/locations/1"), e.Admin, map[string]any{"name": "Luskan", "is_private": false})
+			if r.Status != c.wantStatus {
+				t.Fatalf("PATCH answered %d %s, want %d", r.Status, r.Raw, c.wantStatus)
+			}
+			if c.wantStatus == 409 && r.Header.Get("Retry-After") == "" {
+				t.Errorf("409 without Retry-After")
+			}
+			p.Reset()
+			if got := e.Do("GET", apitest.Path(e.Campaign, "/locations/1"), e.Admin, nil); got.Status != 200 || got.Data()["name"] != c.wantName {
+				t.Errorf("stored name: %d %s, want %q", got.Status, got.Raw, c.wantName)
+			}
+		})
+	}
+}

@@ -83,13 +83,15 @@ func Wrap(err error) error {
 	}
 	var tce *types.TransactionCanceledException
 	if errors.As(err, &tce) {
+		// A transaction that lost to a concurrent one is contention, not an outage: a conflict,
+		// which the write path retries on fresh data and otherwise answers 409 with Retry-After.
 		for _, r := range tce.CancellationReasons {
-			if r.Code != nil && *r.Code == "ConditionalCheckFailed" {
+			if r.Code != nil && (*r.Code == "ConditionalCheckFailed" || *r.Code == "TransactionConflict") {
 				return apperr.ErrConflict
 			}
 		}
 		for _, r := range tce.CancellationReasons {
-			if r.Code != nil && (*r.Code == "ThrottlingError" || *r.Code == "ProvisionedThroughputExceeded" || *r.Code == "TransactionConflict") {
+			if r.Code != nil && (*r.Code == "ThrottlingError" || *r.Code == "ProvisionedThroughputExceeded") {
 				return apperr.ErrUnavailable
 			}
 		}
@@ -98,9 +100,11 @@ func Wrap(err error) error {
 	var ae smithy.APIError
 	if errors.As(err, &ae) {
 		switch ae.ErrorCode() {
+		case "TransactionConflictException":
+			return apperr.ErrConflict
 		case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
 			"InternalServerError", "ServiceUnavailable", "ResourceNotFoundException", "TransactionInProgressException",
-			"TransactionConflictException", "LimitExceededException":
+			"LimitExceededException":
 			return apperr.ErrUnavailable // the request's log line carries the cause
 		}
 	}
