@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"html"
+	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
@@ -88,5 +89,43 @@ func TestDocsPageShowsEveryOperation(t *testing.T) {
 	}
 	if shown == 0 {
 		t.Fatalf("no operation rendered; page starts %.500s", dom)
+	}
+}
+
+// The local server answers unclean paths as the API does (a JSON 404), never with ServeMux's
+// HTML redirect that clients follow with their write bodies; the docs page is still served.
+func TestLocalServerAnswersUncleanPathsWithJSON(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	srv := httptest.NewServer(newHandler(st, func(string) string { return "" }, t.TempDir()))
+	defer srv.Close()
+	cases := []struct {
+		method, path string
+		want         int
+		wantType     string
+	}{
+		{"GET", "/api/1.0/campaigns/1//locations", 404, "application/json"},
+		{"POST", "/api/1.0/campaigns/1/../1/locations", 404, "application/json"},
+		{"DELETE", "/api/1.0/campaigns/1/./locations/1", 404, "application/json"},
+		{"GET", "/docs/../health", 404, "application/json"},
+		{"GET", "/docs//redoc.standalone.js", 404, "application/json"},
+		{"GET", "/health", 200, "application/json"},
+		{"GET", "/docs", 503, "text/html; charset=utf-8"}, // no renderer in an empty folder: says how to install it
+	}
+	for _, c := range cases {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			req, err := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader(`{"name":"x"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			res, err := http.DefaultTransport.RoundTrip(req) // no redirect following
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != c.want || res.Header.Get("Content-Type") != c.wantType {
+				t.Errorf("%d %q, want %d %q", res.StatusCode, res.Header.Get("Content-Type"), c.want, c.wantType)
+			}
+		})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,11 +39,22 @@ func newHandler(st *store.Store, getenv func(string) string, docsDir string) htt
 	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st, time.Now), st))
 	Mount(api, st)
 	apidoc.Register(api, "/docs")
-	mux := http.NewServeMux()
-	mux.Handle("/", api)
-	mux.Handle("GET /docs", docsPage(docsDir))
-	mux.Handle("GET /docs/", http.StripPrefix("/docs/", http.FileServer(http.Dir(docsDir))))
-	return mux
+	page := docsPage(docsDir)
+	files := http.StripPrefix("/docs/", http.FileServer(http.Dir(docsDir)))
+	// Not an http.ServeMux in front of the API: it would answer paths with "//", "." or ".."
+	// with an HTML redirect before the API's JSON 404 could.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead
+		switch {
+		case read && p == "/docs":
+			page.ServeHTTP(w, r)
+		case read && strings.HasPrefix(p, "/docs/") && path.Clean(p) == p:
+			files.ServeHTTP(w, r)
+		default:
+			api.ServeHTTP(w, r)
+		}
+	})
 }
 
 func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
