@@ -13,9 +13,11 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -85,6 +87,10 @@ type API struct {
 	public  *http.ServeMux // routes without a token (HandlePublic)
 	// publicPatterns are the patterns of public, as registered.
 	publicPatterns []string
+	// shadowing are the literal paths registered beside a wildcard one (HandleShadowing); their
+	// 405 fallbacks are registered once every route is known (fallbacks).
+	shadowing []string
+	fallbacks sync.Once
 }
 
 // New builds an API; families then Handle their routes on it.
@@ -135,8 +141,12 @@ func (a *API) HandleShadowing(method, path string, fn HandlerFunc, ahead ...Ahea
 
 func (a *API) handle(method, path string, fn HandlerFunc, fallback bool, ahead []Ahead) {
 	pattern := Prefix + path
-	if _, seen := a.methods[pattern]; !seen && fallback {
-		a.mux.HandleFunc(pattern, a.methodNotAllowed(pattern))
+	if _, seen := a.methods[pattern]; !seen {
+		if fallback {
+			a.mux.HandleFunc(pattern, a.methodNotAllowed(pattern))
+		} else {
+			a.shadowing = append(a.shadowing, pattern)
+		}
 	}
 	a.methods[pattern] = append(a.methods[pattern], method)
 	a.mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
@@ -201,6 +211,19 @@ func (a *API) allow(pattern string) string {
 	ms = append(ms, http.MethodOptions)
 	sort.Strings(ms)
 	return strings.Join(ms, ", ")
+}
+
+// registerFallbacks gives each shadowing literal path a 405 for every method it lacks, one
+// pattern per method (a method-less one would be ambiguous beside the wildcard route). It runs
+// before the first request, when every route is registered.
+func (a *API) registerFallbacks() {
+	for _, pattern := range a.shadowing {
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if !slices.Contains(a.methods[pattern], m) {
+				a.mux.HandleFunc(m+" "+pattern, a.methodNotAllowed(pattern))
+			}
+		}
+	}
 }
 
 func (a *API) methodNotAllowed(pattern string) http.HandlerFunc {

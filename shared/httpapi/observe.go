@@ -19,6 +19,7 @@ const DefaultTimeout = 1800 * time.Millisecond
 // ServeHTTP is the outermost layer of every request, on Lambda and locally: a request id, the
 // per-request deadline, panic recovery and one JSON log line once the answer is written.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.fallbacks.Do(a.registerFallbacks)
 	start := time.Now()
 	id := requestID(r)
 	w.Header().Set("X-Request-Id", id)

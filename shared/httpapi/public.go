@@ -2,7 +2,10 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // HandlePublic registers a route outside the campaign prefix that needs no token (the entry
@@ -12,8 +15,31 @@ func (a *API) HandlePublic(pattern string, h http.HandlerFunc) {
 	if a.public == nil {
 		a.public = http.NewServeMux()
 	}
-	a.public.HandleFunc(pattern, h)
+	method, path, _ := strings.Cut(pattern, " ")
+	if !slices.ContainsFunc(a.publicPatterns, func(p string) bool { return strings.HasSuffix(p, " "+path) }) {
+		// The path with another method: a 405 naming the methods it has, like campaign routes.
+		a.public.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", a.publicAllow(path))
+			writeError(w, r, &domain.Error{Code: domain.ENotAllowed, Message: "The " + r.Method + " method is not supported for this route."})
+		})
+	}
+	a.public.HandleFunc(method+" "+path, h)
 	a.publicPatterns = append(a.publicPatterns, pattern)
+}
+
+// publicAllow is the Allow header of a public path.
+func (a *API) publicAllow(path string) string {
+	ms := []string{http.MethodOptions}
+	for _, p := range a.publicPatterns {
+		if m, pp, _ := strings.Cut(p, " "); pp == path {
+			ms = append(ms, m)
+			if m == http.MethodGet {
+				ms = append(ms, http.MethodHead)
+			}
+		}
+	}
+	slices.Sort(ms)
+	return strings.Join(ms, ", ")
 }
 
 // isPublic reports whether a public route matches r.
