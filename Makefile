@@ -19,7 +19,7 @@ LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.no
 
 .PHONY: run test race-long bench deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
-	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction
+	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction
 
 run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
 	scripts/run.sh
@@ -38,7 +38,7 @@ deps: ## Go modules, Java and the DynamoDB Local jar
 	$(GO) mod download
 	scripts/dynamodb-local.sh install
 
-FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction
+FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
 	for f in $(FUNCTIONS); do $(MAKE) build-$$f ARTIFACTS_DIR=.aws-sam/build/$$f || exit 1; done
@@ -77,6 +77,9 @@ build-EntityNotesFunction:
 
 build-MetaFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/meta
+
+build-EntitiesFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entities
 
 clean:
 	rm -rf .aws-sam .local/bin

@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,10 +31,13 @@ func seedEntity(t *testing.T, st *store.Store) {
 	}
 }
 
-// entitiesReplay replays every CalendarsFunction, EntityEventsFunction and EntityNotesFunction
-// event in the order a client would send them: a calendar, its date moved, an event of the
-// town on it and the town's age, the calendar's day view, a note on the town, then deletes.
-var entitiesReplay = []replayStep{
+// entitiesReplay replays every CalendarsFunction, EntityEventsFunction, EntityNotesFunction and
+// EntitiesFunction event in the order a client would send them: a calendar, its date moved, the
+// campaign's entities, an event of the town on it and the town's age, the calendar's day view,
+// the event as a reminder, a note on the town and the note as a post, then deletes.
+var entitiesReplay = slices.Concat(calendarSteps, kankaEntitySteps, eventSteps, kankaReminderSteps, noteSteps, kankaPostSteps, deleteSteps)
+
+var calendarSteps = []replayStep{
 	{"calendars-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created calendar", r.data(), map[string]any{
 			"id": 1, "entity_id": calendarEntity, "name": "Coastal Reckoning", "type": "Lunisolar", "date": "1201-4-12",
@@ -118,7 +122,9 @@ var entitiesReplay = []replayStep{
 			t.Errorf("stored date after retreating 3 days = %s, want 1201-5-2", c.Date)
 		}
 	}},
+}
 
+var eventSteps = []replayStep{
 	{"entity-events-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created event", r.data(), map[string]any{
 			"id": 1, "entity_id": townEntity, "calendar_id": 1, "name": "Founding of Saltmarsh", "date": "1150-2-3",
@@ -212,7 +218,9 @@ var entitiesReplay = []replayStep{
 		}
 	}},
 	{"calendars-days-head.json", nil},
+}
 
+var noteSteps = []replayStep{
 	{"entity-notes-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created note", r.data(), map[string]any{
 			"id": 1, "entity_id": townEntity, "name": "Harbour rumours", "visibility": "all", "position": 1,
@@ -258,6 +266,9 @@ var entitiesReplay = []replayStep{
 			t.Errorf("stored note = %+v", n)
 		}
 	}},
+}
+
+var deleteSteps = []replayStep{
 	{"entity-notes-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted note", r.data(), map[string]any{"id": 1, "deleted": true})
 		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, domain.ErrNotFound) {
@@ -288,12 +299,12 @@ var entitiesReplay = []replayStep{
 		admin := domain.Access{UserID: 1, CampaignID: 1, Role: domain.RoleAdmin}
 		page := domain.PageRequest{Page: 1, Limit: 10}
 		for _, eid := range []int64{townEntity, calendarEntity} {
-			evs, err := st.ListEvents(ctx, 1, eid, admin, domain.ChildFilter{}, page)
+			evs, err := st.ListEvents(ctx, 1, eid, admin, domain.Filter{}, page)
 			if err != nil || evs.Total != 0 || len(evs.Items) != 0 {
 				t.Errorf("events of entity %d after deleting the calendar: total %d, %+v, err %v", eid, evs.Total, evs.Items, err)
 			}
 		}
-		notes, err := st.ListNotes(ctx, 1, calendarEntity, admin, domain.ChildFilter{}, page)
+		notes, err := st.ListNotes(ctx, 1, calendarEntity, admin, domain.Filter{}, page)
 		if err != nil || notes.Total != 0 || len(notes.Items) != 0 {
 			t.Errorf("notes of the calendar's entity after delete: total %d, %+v, err %v", notes.Total, notes.Items, err)
 		}

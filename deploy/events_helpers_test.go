@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -41,6 +42,7 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 	"CalendarsFunction":    calendars.Register,
 	"EntityEventsFunction": entityevents.Register,
 	"EntityNotesFunction":  entitynotes.Register,
+	"EntitiesFunction":     entities.Register,
 }
 
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.

@@ -78,6 +78,20 @@ var locationsReplay = []replayStep{
 			t.Errorf("sync = %v", r.body["sync"])
 		}
 	}},
+	// Kanka today: a raw `;` filter, related arrays and fields, through API Gateway's raw query.
+	{"locations-list-related.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one location", r.body["data"])
+		}
+		item, _ := r.list()[0].(map[string]any)
+		hasFields(t, "related location", item, map[string]any{"id": 1, "name": "Saltmarsh", "posts": []any{}, "parents": []any{}, "children": []any{}, "attributes": []any{}})
+		if len(item) != 6 {
+			t.Errorf("fields: %v", item)
+		}
+		if next := str(r.body["links"].(map[string]any)["first"]); strings.Count(next, "name=") != 1 || !strings.Contains(next, "name=SALT%3B%21harbour") {
+			t.Errorf("links.first = %q: the last name, once", next)
+		}
+	}},
 	{"locations-list-head.json", nil},
 	{"locations-show.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "location", r.data(), map[string]any{"id": 1, "name": "Saltmarsh", "type": "Town"})
@@ -361,6 +375,7 @@ func TestEventWithoutAuthorizerUserIsUnauthenticated(t *testing.T) {
 		"CalendarsFunction":    "calendars-list.json",
 		"EntityEventsFunction": "entity-events-list.json",
 		"EntityNotesFunction":  "entity-notes-list.json",
+		"EntitiesFunction":     "entities-list.json",
 	} {
 		h := functionHandlers[fn](st)
 		for _, c := range []struct {
@@ -405,7 +420,7 @@ func TestEventWithMalformedJSONBodyIsUnprocessable(t *testing.T) {
 	if _, err := st.GetLocation(context.Background(), 1, 1); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("a location exists after malformed creates: %v", err)
 	}
-	res, err := st.ListLocations(context.Background(), 1, domain.LocationFilter{}, false, domain.PageRequest{Page: 1, Limit: 10})
+	res, err := st.ListLocations(context.Background(), 1, domain.Filter{}, false, domain.PageRequest{Page: 1, Limit: 10})
 	if err != nil || res.Total != 0 || len(res.Items) != 0 {
 		t.Errorf("locations after malformed creates: total %d, %d items, err %v", res.Total, len(res.Items), err)
 	}

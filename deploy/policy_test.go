@@ -136,7 +136,7 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	seedEntity(t, est)
 	recs := map[string]*iamRecorder{}
 	fnStores := map[string]*store.Store{}
-	for _, fn := range []string{"CalendarsFunction", "EntityEventsFunction", "EntityNotesFunction"} {
+	for _, fn := range []string{"CalendarsFunction", "EntityEventsFunction", "EntityNotesFunction", "EntitiesFunction"} {
 		recs[fn] = &iamRecorder{}
 		s, err := store.Open(ctx, cfg, recs[fn].attach)
 		if err != nil {
@@ -182,7 +182,9 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 		[]map[string]any{{"name": "Spring tide", "calendar_id": 2}, {"name": "Neap tide", "calendar_id": 2}}, map[string]string{"limit": "1"})
 	fill("EntityNotesFunction", "entity-notes-create.json", "entity-notes-list.json",
 		[]map[string]any{{"name": "Tide lore"}, {"name": "Net mending"}}, map[string]string{"limit": "1"})
-	for _, fn := range []string{"CalendarsFunction", "EntityEventsFunction", "EntityNotesFunction"} {
+	// Entities by type: the town and the two calendars made above.
+	fill("EntitiesFunction", "", "entities-list.json", nil, map[string]string{"types": "location,calendar", "limit": "1"})
+	for _, fn := range []string{"CalendarsFunction", "EntityEventsFunction", "EntityNotesFunction", "EntitiesFunction"} {
 		checkPolicy(t, tpl, fn, recs[fn])
 	}
 }

@@ -32,6 +32,7 @@ var functionPackages = map[string]string{
 	"EntityEventsFunction": "functions/entity-events",
 	"EntityNotesFunction":  "functions/entity-notes",
 	"MetaFunction":         "functions/meta",
+	"EntitiesFunction":     "functions/entities",
 }
 
 func TestTemplateRoutesAreUnderTheCampaignPrefixWithoutTrailingSlash(t *testing.T) {
@@ -343,7 +344,7 @@ var wantActions = map[string][]string{
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
 	// Events and notes are written on condition that their entity (and an event's calendar)
-	// exists; they never batch-write and read no index. The store reads records by
+	// exists; they never batch-write; events read the calendar index (a calendar's reminders). The store reads records by
 	// BatchGetItem only (read ahead with the campaign access, or a few keys at once): GetItem
 	// is the authorizer's token read only.
 	"EntityEventsFunction": {
@@ -354,6 +355,8 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
+	// Kanka's entities endpoint only reads.
+	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
 }
 
 // grantedActions are the actions a function's inline policies allow on the table.

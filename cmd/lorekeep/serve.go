@@ -16,6 +16,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -29,6 +30,7 @@ func Mount(api *httpapi.API, st *store.Store) {
 	calendars.Register(api, st)
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
+	entities.Register(api, st)
 }
 
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the

@@ -80,6 +80,18 @@ func (r Recurrence) Periodicity() string {
 	return ""
 }
 
+// KankaPeriodicity is r as Kanka stores it today: "year" and "month" instead of the spec's
+// "yearly" and "monthly"; moon phases are spelled alike. ParsePeriodicity reads both.
+func (r Recurrence) KankaPeriodicity() string {
+	switch r.Kind {
+	case RecurYearly:
+		return "year"
+	case RecurMonthly:
+		return "month"
+	}
+	return r.Periodicity()
+}
+
 // CheckRecurrence reports whether r can be used on this calendar.
 func (c *Calendar) CheckRecurrence(r Recurrence) error {
 	switch r.Kind {

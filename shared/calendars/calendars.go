@@ -7,6 +7,7 @@ package calendars
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -22,8 +23,16 @@ func Register(api *httpapi.API, st *store.Store) {
 			return next.Apply(in, r.Access)
 		},
 		Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
-		Render: func(_ *httpapi.Request, c *domain.Calendar) (any, error) { return render(c), nil },
-		Item:   cal, Resume: st.ResumeCalendarDelete,
+		Render: func(r *httpapi.Request, c *domain.Calendar) (any, error) {
+			arrays, err := related.ByID(r, st, related.Calendars([]domain.Calendar{*c}))
+			if err != nil {
+				return nil, err
+			}
+			j := render(c)
+			j.Arrays = arrays[c.ID]
+			return httpapi.OwnerRender(r, st, j, ownerOf)
+		},
+		Item: cal, Resume: st.ResumeCalendarDelete,
 	}
 	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead("list:calendar", "", ""))
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
@@ -40,7 +49,7 @@ type handlers struct {
 }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	f, err := r.RecordFilter()
+	f, err := r.Filter(domain.FilterRecords)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -49,7 +58,15 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Page(res, page, render), nil
+	arrays, err := related.ByID(r, h.st, related.Calendars(res.Items))
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.OwnerPage(r, h.st, res, page, func(c *domain.Calendar) calendarJSON {
+		j := render(c)
+		j.Arrays = arrays[c.ID]
+		return j
+	}, ownerOf)
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.

@@ -84,8 +84,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	q := r.URL.Query()
-	from, to, err := c.DayRange(eng, q.Get("from"), q.Get("to"), MaxDays)
+	from, to, err := c.DayRange(eng, r.Param("from"), r.Param("to"), MaxDays)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

@@ -7,31 +7,33 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // calendarJSON is a calendar as Kanka clients read it, every field of the spec's table, plus
 // Lorekeep's skip_year_zero and epochs.
 type calendarJSON struct {
 	httpapi.OwnerJSON
-	Date           string            `json:"date"`
-	Parameters     *string           `json:"parameters"`
-	Months         []monthJSON       `json:"months"`
-	StartOffset    int               `json:"start_offset"`
-	Weekdays       []string          `json:"weekdays"`
-	Years          map[string]string `json:"years"`
-	Seasons        []seasonJSON      `json:"seasons"`
-	Moons          []moonJSON        `json:"moons"`
-	Epochs         []epochJSON       `json:"epochs"`
-	Suffix         string            `json:"suffix"`
-	SkipYearZero   bool              `json:"skip_year_zero"`
-	HasLeapYear    bool              `json:"has_leap_year"`
-	LeapYearAmount int               `json:"leap_year_amount"`
-	LeapYearMonth  int               `json:"leap_year_month"`
-	LeapYearOffset int               `json:"leap_year_offset"`
-	LeapYearStart  int64             `json:"leap_year_start"`
-	LeapDays       []leapDayJSON     `json:"leap_days"`
-	Eras           []eraJSON         `json:"eras"`
-	Era            *dateEraJSON      `json:"era"` // of the current date
+	Date            string            `json:"date"`
+	Parameters      *string           `json:"parameters"`
+	Months          []monthJSON       `json:"months"`
+	StartOffset     int               `json:"start_offset"`
+	Weekdays        []string          `json:"weekdays"`
+	Years           map[string]string `json:"years"`
+	Seasons         []seasonJSON      `json:"seasons"`
+	Moons           []moonJSON        `json:"moons"`
+	Epochs          []epochJSON       `json:"epochs"`
+	Suffix          string            `json:"suffix"`
+	SkipYearZero    bool              `json:"skip_year_zero"`
+	HasLeapYear     bool              `json:"has_leap_year"`
+	LeapYearAmount  int               `json:"leap_year_amount"`
+	LeapYearMonth   int               `json:"leap_year_month"`
+	LeapYearOffset  int               `json:"leap_year_offset"`
+	LeapYearStart   int64             `json:"leap_year_start"`
+	LeapDays        []leapDayJSON     `json:"leap_days"`
+	Eras            []eraJSON         `json:"eras"`
+	Era             *dateEraJSON      `json:"era"` // of the current date
+	*related.Arrays                   // ?related=1
 }
 
 // leapDayJSON is a leap rule; day and from_year are null when not set.
@@ -92,6 +94,8 @@ type moonJSON struct {
 type epochJSON struct {
 	Name string `json:"name"`
 }
+
+func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
 func render(c *domain.Calendar) calendarJSON {
 	j := calendarJSON{

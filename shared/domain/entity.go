@@ -11,11 +11,13 @@ type Entity struct {
 	ChildID    int64
 	Name       string
 	IsPrivate  bool
-}
-
-// ChildFilter narrows a list of an entity's events or notes.
-type ChildFilter struct {
-	UpdatedAfter *time.Time
+	// What Kanka's entities endpoint shows of the record, mirrored from it on every write.
+	Tags      []int64
+	ImageURL  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	CreatedBy int64
+	UpdatedBy int64
 }
 
 // SeeEntity returns ErrNotFound unless the entity exists and the caller may see it: events and

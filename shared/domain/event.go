@@ -27,12 +27,22 @@ type Event struct {
 // Clone copies ev; Apply replaces its pointers rather than writing through them.
 func (ev *Event) Clone() *Event { c := *ev; return &c }
 
-// Event types that mean something to the engine (Kanka's entity_event_types).
+// Event types (Kanka's entity_event_types). Births and foundings start an age, deaths end it.
 const (
-	EventTypeCalendarDate int64 = 1
+	EventTypeDate         int64 = 1
 	EventTypeBirth        int64 = 2
 	EventTypeDeath        int64 = 3
+	EventTypeCalendarDate int64 = 4
+	EventTypeFounded      int64 = 5
 )
+
+// StartsLife reports whether the event is a birth or a founding: ages count from either.
+func (ev *Event) StartsLife() bool {
+	return ev.TypeID != nil && (*ev.TypeID == EventTypeBirth || *ev.TypeID == EventTypeFounded)
+}
+
+// EndsLife reports whether the event is a death.
+func (ev *Event) EndsLife() bool { return ev.TypeID != nil && *ev.TypeID == EventTypeDeath }
 
 // Bounds on event fields. MaxEventLength keeps a day view's occurrences bounded.
 const (
@@ -52,12 +62,26 @@ func (ev *Event) Engine() calendar.Event {
 	return calendar.Event{Start: ev.Date, Length: ev.Length, Recurrence: ev.Recurrence, Until: ev.RecurringUntil}
 }
 
-// Apply merges the sent fields into ev, the event of entity e, and checks their types, the
-// required fields and who may make it private. What depends on the calendar (the date exists,
-// the moon exists) is CheckOnCalendar's; check says whether it must run: on create, and on an
-// update that sends a date field. An entity that is a calendar is the default calendar.
+// Apply merges the sent fields of an entity event (the spec's 2022 body) into ev, the event of
+// entity e, and checks their types, the required fields and who may make it private. What
+// depends on the calendar (the date exists, the moon exists) is CheckOnCalendar's; check says
+// whether it must run: on create, and on an update that sends a date field. An entity that is
+// a calendar is the default calendar.
 func (ev *Event) Apply(in Input, e *Entity, a Access) (check bool, err error) {
+	return ev.apply(in, e, a, false)
+}
+
+// ApplyReminder is Apply for Kanka's current reminder body: `name` is optional and `length`
+// defaults to 1 on create.
+func (ev *Event) ApplyReminder(in Input, e *Entity, a Access) (check bool, err error) {
+	return ev.apply(in, e, a, true)
+}
+
+func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool, err error) {
 	r := NewReader(in)
+	if reminder && ev.ID == 0 && ev.Length == 0 && in["length"] == nil {
+		ev.Length = 1
+	}
 	was := ev.IsPrivate
 	if f := r.String("name", MaxNameLength); f.Set {
 		ev.Name = strings.TrimSpace(f.Value)
@@ -111,7 +135,7 @@ func (ev *Event) Apply(in Input, e *Entity, a Access) (check bool, err error) {
 		ev.TypeID = nil
 		switch {
 		case !f.Present():
-		case f.Value >= EventTypeCalendarDate && f.Value <= EventTypeDeath:
+		case f.Value >= EventTypeDate && f.Value <= EventTypeFounded:
 			t := f.Value
 			ev.TypeID = &t
 		default:
@@ -127,7 +151,10 @@ func (ev *Event) Apply(in Input, e *Entity, a Access) (check bool, err error) {
 	if !ev.IsRecurring() {
 		ev.RecurringUntil = nil
 	}
-	r.Required("name", ev.Name != "")
+	// A reminder may have no name: a 2022 update of one requires a name only when it sends one.
+	if !reminder && (ev.ID == 0 || r.Has("name")) {
+		r.Required("name", ev.Name != "")
+	}
 	r.Required("day", ev.Date.Day != 0)
 	r.Required("month", ev.Date.Month != 0)
 	r.Required("year", ev.ID != 0 || yearSent)

@@ -1,5 +1,10 @@
 package domain
 
+import (
+	"encoding/json"
+	"strconv"
+)
+
 // Location is a place in a campaign, possibly nested under a parent location.
 type Location struct {
 	Meta
@@ -75,20 +80,46 @@ func CheckParent(field string, id int64, chain []AncestorLink, a Access) error {
 	return nil
 }
 
-// LocationFilter narrows a location list: the record filters and the parent.
-type LocationFilter struct {
-	RecordFilter
-	ParentID *int64
-}
-
-// ParentField names the field a body used for the parent: Kanka accepts both spellings.
+// ParentField names the field a body (or a list's query) used for the parent: the spec's
+// parent_location_id, Kanka's older location_id, or Kanka's current parent_id, which names the
+// parent by its entity (see ParentByEntity). The first one sent counts, in that order.
 func ParentField(in Input) string {
-	if _, ok := in["parent_location_id"]; !ok {
-		if _, ok := in["location_id"]; ok {
-			return "location_id"
+	for _, name := range []string{"parent_location_id", "location_id", "parent_id"} {
+		if _, ok := in[name]; ok {
+			return name
 		}
 	}
 	return "parent_location_id"
+}
+
+// ParentEntityID reads parent_id when it is the parent field of in: the entity the caller must
+// resolve with ParentByEntity before Apply. Absent or null: nothing to resolve.
+func ParentEntityID(in Input) (*int64, error) {
+	if ParentField(in) != "parent_id" {
+		return nil, nil
+	}
+	rd := NewReader(in)
+	f := rd.ID("parent_id")
+	if !f.Present() {
+		return nil, rd.Err()
+	}
+	return &f.Value, nil
+}
+
+// ParentByEntity answers a copy of in whose parent_id holds the location id of e, the entity
+// parent_id named (nil when there is none): Apply then reads it like the other spellings, and
+// every message names parent_id. The parent must be a location the caller may see, as with
+// parent_location_id.
+func ParentByEntity(in Input, e *Entity, a Access) (Input, error) {
+	if e == nil || e.Type != "location" || !a.CanSee(e.IsPrivate) {
+		return nil, Invalid("parent_id", "The selected parent id is invalid.")
+	}
+	out := make(Input, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	out["parent_id"] = json.Number(strconv.FormatInt(e.ChildID, 10))
+	return out, nil
 }
 
 // Clone copies l deeply enough that changing the copy leaves l alone.
@@ -100,4 +131,24 @@ func (l *Location) Clone() *Location {
 		c.ParentID = &p
 	}
 	return &c
+}
+
+// Ancestors walks up from parent through links (locations by id; a zero link is one known to be
+// missing): the ancestor ids, nearest first, up to the first the caller may not see, which ends
+// the walk as a root would (what lies beyond a hidden location stays hidden). missing is the
+// first id not in links yet (0 when the walk ended): read it and walk again.
+func Ancestors(parent *int64, links map[int64]AncestorLink, a Access) (ids []int64, missing int64) {
+	ids = []int64{}
+	for next := parent; next != nil && len(ids) < MaxLocationDepth; {
+		link, ok := links[*next]
+		if !ok {
+			return ids, *next
+		}
+		if link.ID == 0 || !a.CanSee(link.IsPrivate) {
+			break
+		}
+		ids = append(ids, link.ID)
+		next = link.ParentID
+	}
+	return ids, 0
 }

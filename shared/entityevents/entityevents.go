@@ -11,19 +11,38 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Register mounts the family's routes.
+// Register mounts the family's routes: the spec's entity_events, and Kanka's current name for
+// the same records, reminders (a body without name, answered in the reminder shape), with a
+// calendar's reminders.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_events", h.list, httpapi.ReadAhead("list:event", "", "entity_id"))
-	httpapi.Mount(api, "/entities/{entity_id}/entity_events", "/entities/{entity_id}/entity_events/{id}", httpapi.Kind[domain.Event, *domain.Event, *domain.Entity]{
-		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
-		Item:   httpapi.ReadAhead("event", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
-		Visible: h.visibleEvent, Apply: h.apply,
-		New:    func(_ *httpapi.Request, e *domain.Entity) *domain.Event { return &domain.Event{EntityID: e.ID} },
-		Create: st.CreateEvent, Update: st.UpdateEvent, Delete: st.DeleteEvent,
-		Render: func(_ *httpapi.Request, ev *domain.Event) (any, error) { return render(ev), nil },
-	})
+	h.mount(api, "/entities/{entity_id}/entity_events", era{(*domain.Event).Apply, func(ev *domain.Event) any { return render(ev) }})
+	h.mount(api, "/entities/{entity_id}/reminders", era{(*domain.Event).ApplyReminder, func(ev *domain.Event) any { return renderReminder(ev) }})
+	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead("calendar", "id", ""))
 	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
+}
+
+// era is how one era of Kanka's API reads and answers the same events.
+type era struct {
+	read   func(ev *domain.Event, in domain.Input, e *domain.Entity, a domain.Access) (check bool, err error)
+	render func(ev *domain.Event) any
+}
+
+// mount declares an era's routes on collection: its list and the one CRUD path.
+func (h handlers) mount(api *httpapi.API, collection string, era era) {
+	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, era.render) },
+		httpapi.ReadAhead("list:event", "", "entity_id"))
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Event, *domain.Event, *domain.Entity]{
+		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
+		Item:   httpapi.ReadAhead("event", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
+		Visible: h.visibleEvent,
+		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *domain.Event) error {
+			return h.apply(r, era.read, in, e, next)
+		},
+		New:    func(_ *httpapi.Request, e *domain.Entity) *domain.Event { return &domain.Event{EntityID: e.ID} },
+		Create: h.st.CreateEvent, Update: h.st.UpdateEvent, Delete: h.st.DeleteEvent,
+		Render: func(_ *httpapi.Request, ev *domain.Event) (any, error) { return era.render(ev), nil },
+	})
 }
 
 type handlers struct{ st *store.Store }
@@ -33,7 +52,7 @@ func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Even
 	return httpapi.EntityRecord(r, h.st.GetEventAndEntity, r.Access.CanSeeEvent)
 }
 
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+func (h handlers) list(r *httpapi.Request, render func(*domain.Event) any) (httpapi.Reply, error) {
 	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -45,9 +64,10 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.Page(res, page, render), nil
 }
 
-// apply merges the body into next and, when its date is new, checks it on its calendar.
-func (h handlers) apply(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *domain.Event) error {
-	check, err := next.Apply(in, e, r.Access)
+// apply merges the body into next with the era's reader and, when its date is new, checks it
+// on its calendar.
+func (h handlers) apply(r *httpapi.Request, read func(*domain.Event, domain.Input, *domain.Entity, domain.Access) (bool, error), in domain.Input, e *domain.Entity, next *domain.Event) error {
+	check, err := read(next, in, e, r.Access)
 	if err != nil || !check {
 		return err
 	}
@@ -91,9 +111,9 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		d := ev.Date
 		switch {
-		case *ev.TypeID == domain.EventTypeBirth && l.birth == nil:
+		case ev.StartsLife() && l.birth == nil:
 			l.birth = &d
-		case *ev.TypeID == domain.EventTypeDeath && l.death == nil:
+		case ev.EndsLife() && l.death == nil:
 			l.death = &d
 		}
 	}

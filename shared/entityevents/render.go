@@ -24,13 +24,14 @@ type eventJSON struct {
 	TypeID               *int64  `json:"type_id"`
 	IsPrivate            bool    `json:"is_private"`
 	Visibility           string  `json:"visibility"`
+	VisibilityID         int     `json:"visibility_id"` // Kanka's number for Visibility
 	httpapi.AuditJSON
 }
 
 func render(ev *domain.Event) eventJSON {
 	j := eventJSON{ID: ev.ID, EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
 		Date: ev.Date.String(), Day: ev.Date.Day, Month: ev.Date.Month, Year: ev.Date.Year, Length: ev.Length,
-		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility),
+		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), VisibilityID: ev.Visibility.ID(),
 		AuditJSON: httpapi.RenderAudit(ev.Meta)}
 	if ev.IsRecurring() {
 		p := ev.Recurrence.Periodicity()

@@ -9,25 +9,33 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Register mounts the family's routes.
+// Register mounts the family's routes: the spec's entity_notes, and Kanka's current name for
+// the same records, posts, answered in the post shape.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities/{entity_id}/entity_notes", h.list, httpapi.ReadAhead("list:note", "", "entity_id"))
-	httpapi.Mount(api, "/entities/{entity_id}/entity_notes", "/entities/{entity_id}/entity_notes/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
-		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
+	h.mount(api, "/entities/{entity_id}/entity_notes", func(n noteJSON) any { return n })
+	h.mount(api, "/entities/{entity_id}/posts", func(n noteJSON) any { return asPost(n) })
+}
+
+// mount declares the routes of one era's name for notes, shape being its answer's shape.
+func (h handlers) mount(api *httpapi.API, collection string, shape func(noteJSON) any) {
+	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, shape) },
+		httpapi.ReadAhead("list:note", "", "entity_id"))
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
+		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
 		Item:   httpapi.ReadAhead("note", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
 		Visible: h.visibleNote,
 		New:     func(_ *httpapi.Request, e *domain.Entity) *domain.Note { return &domain.Note{EntityID: e.ID} },
 		Apply: func(_ *httpapi.Request, in domain.Input, _ *domain.Entity, _, next *domain.Note) error {
 			return next.Apply(in)
 		},
-		Create: st.CreateNote, Update: st.UpdateNote, Delete: st.DeleteNote,
+		Create: h.st.CreateNote, Update: h.st.UpdateNote, Delete: h.st.DeleteNote,
 		Render: func(r *httpapi.Request, n *domain.Note) (any, error) {
 			out, err := h.render(r, *n)
 			if err != nil {
 				return nil, err
 			}
-			return out[0], nil
+			return shape(out[0]), nil
 		},
 	})
 }
@@ -41,7 +49,7 @@ func (h handlers) visibleNote(r *httpapi.Request) (*domain.Entity, *domain.Note,
 	})
 }
 
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+func (h handlers) list(r *httpapi.Request, shape func(noteJSON) any) (httpapi.Reply, error) {
 	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -54,5 +62,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Many(out, res.Total, res.Next, res.Cursors, page), nil
+	shaped := make([]any, len(out))
+	for i, n := range out {
+		shaped[i] = shape(n)
+	}
+	return httpapi.Many(shaped, res.Total, res.Next, res.Cursors, page), nil
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"path"
 	"slices"
 	"sort"
@@ -114,6 +115,8 @@ type Request struct {
 	*http.Request
 	Access domain.Access
 	now    time.Time
+	// query is the query string parsed once (parseQuery): filters, paging and links read it.
+	query url.Values
 	// trustForwarded: Options.TrustForwardedHeaders.
 	trustForwarded bool
 }
@@ -159,6 +162,9 @@ func (a *API) handle(method, path string, fn HandlerFunc, fallback bool, ahead [
 			}
 		}
 		reply, err := fn(req)
+		if err == nil {
+			reply, err = reply.project(req)
+		}
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -192,7 +198,7 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders}, nil
+	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders, query: parseQuery(r.URL.RawQuery)}, nil
 }
 
 func (a *API) allow(pattern string) string {
@@ -377,15 +383,15 @@ func EntityRecord[T any](r *Request, get func(ctx context.Context, cid, eid, id 
 	return e, t, err
 }
 
-// EntityList reads what a list of the path entity's records takes: the visible entity, the
-// filter (lastSync) and the page.
-func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.ChildFilter, domain.PageRequest, error) {
+// EntityList reads what a list of the path entity's records (notes, events) takes: the visible
+// entity, the filter and the page.
+func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.Filter, domain.PageRequest, error) {
 	e, err := r.VisibleEntity(entities)
 	if err != nil {
-		return nil, domain.ChildFilter{}, domain.PageRequest{}, err
+		return nil, domain.Filter{}, domain.PageRequest{}, err
 	}
-	since, err := r.LastSync()
-	return e, domain.ChildFilter{UpdatedAfter: since}, r.Page(), err
+	f, err := r.Filter(domain.FilterChildren)
+	return e, f, r.Page(), err
 }
 
 // Input decodes the write body.

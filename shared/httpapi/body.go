@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -140,26 +141,9 @@ func formKeyLess(a, b string) bool {
 // Query reads the query parameters with the same rules as a form body, so list filters are
 // validated like any input; tags=1,2 is a list, like tags[]=1&tags[]=2.
 func (r *Request) Query() domain.Input {
-	q := r.URL.Query()
+	q := maps.Clone(r.query)
 	if t := q.Get("tags"); strings.Contains(t, ",") {
 		q["tags"] = strings.Split(t, ",")
 	}
 	return formInput(q)
-}
-
-// RecordFilter reads the filters every record list takes, lastSync included; more reads a
-// family's own filters with the same reader, so one 422 names every bad parameter.
-func (r *Request) RecordFilter(more ...func(rd *domain.Reader, in domain.Input)) (domain.RecordFilter, error) {
-	in := r.Query()
-	rd := domain.NewReader(in)
-	f := domain.ReadRecordFilter(rd)
-	for _, m := range more {
-		m(rd, in)
-	}
-	if err := rd.Err(); err != nil {
-		return f, err
-	}
-	t, err := r.LastSync()
-	f.UpdatedAfter = t
-	return f, err
 }

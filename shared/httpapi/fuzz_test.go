@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -21,6 +22,7 @@ func registerAll(api *httpapi.API, st *store.Store) {
 	calendars.Register(api, st)
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
+	entities.Register(api, st)
 }
 
 // FuzzNoRequestCausesA5xx sends arbitrary bodies, content types and queries to every family's
@@ -44,6 +46,10 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		fmt.Sprintf("/entities/%v/entity_notes", calEntity), fmt.Sprintf("/entities/%v/entity_notes/1", calEntity),
 		fmt.Sprintf("/entities/%v/ages", calEntity),
 		"/calendars/presets", "/calendars/import",
+		// Kanka today
+		fmt.Sprintf("/entities/%v/posts", calEntity), fmt.Sprintf("/entities/%v/posts/1", calEntity),
+		fmt.Sprintf("/entities/%v/reminders", calEntity), fmt.Sprintf("/entities/%v/reminders/1", calEntity),
+		"/calendars/1/reminders", "/entities", fmt.Sprintf("/entities/%v", calEntity),
 	}
 	methods := []string{"POST", "PATCH", "PUT", "GET", "DELETE"}
 	for _, s := range []struct {
@@ -67,6 +73,18 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		{13, 3, 0, "", ""},
 		{14, 0, 0, "", `{"name":"i","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"length":"1e9"},{"length":1}],"leap_days":[{"timespan":1,"interval":"!1"}]},"moons":[{"cycle":-1}]},"dynamic_data":{"timespan":-1}}`},
 		{14, 0, 0, "", `{"name":"i","static_data":"{\"year_data\":{}}","dynamic_data":7}`},
+		{15, 0, 0, "", `{"name":"p","visibility_id":"5","settings":[],"is_pinned":true,"position":-3}`},
+		{17, 0, 1, "", "calendar_id=1&day=1&month=1&year=1&visibility_id=3&recurring_periodicity=year&type_id=5"},
+		{18, 1, 0, "", `{"length":null,"name":null,"recurring_periodicity":"1_f","visibility_id":[1]}`},
+		{19, 3, 0, "page=9999999&limit=1&lastSync=x", ""},
+		{20, 3, 0, "types=location,,calendar&types[]=x&name=%00&tags=1,2&image=1&page=2&limit=1", ""},
+		{21, 3, 0, "image=1&related=true", ""},
+		// Kanka's filter language, related arrays and fields.
+		{0, 3, 0, "name=!a;b!;!!;c&type=x;!!&tags[]=1&tags[]=2&tags_option=exclude&created_by=1&updated_by=1&is_private=0&related=1&fields=id,name,posts", ""},
+		{4, 3, 0, "related=true&tags_option=none&fields=id&name=" + strings.Repeat("!x;", 5), ""},
+		{1, 3, 0, "related=1&fields=parents,children&parent_id=1", ""},
+		{0, 3, 0, "parent_id=1&location_id=1&related=maybe&fields=a,,b", ""},
+		{10, 3, 0, "name=a;b&is_private=1&updated_by=x&tags_option=any", ""},
 	} {
 		f.Add(s.route, s.method, s.ctype, s.query, s.body)
 	}

@@ -20,6 +20,7 @@ type OwnerJSON struct {
 	ID               int64   `json:"id"`
 	Name             string  `json:"name"`
 	Entry            string  `json:"entry"`
+	EntryParsed      *string `json:"entry_parsed"` // filled by ParseOwners: it needs a read
 	Type             string  `json:"type"`
 	Image            string  `json:"image"`
 	ImageFull        string  `json:"image_full"`

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -86,13 +85,13 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}
 	base := baseURL(r)
 	m.Path = base
-	lk := links{First: pageURL(base, r.URL.Query(), 1, ""), Last: pageURL(base, r.URL.Query(), lastPage, "")}
+	lk := links{First: pageURL(base, r.query, 1, ""), Last: pageURL(base, r.query, lastPage, "")}
 	if p.Page > 1 {
-		prev := pageURL(base, r.URL.Query(), min(p.Page-1, lastPage), "")
+		prev := pageURL(base, r.query, min(p.Page-1, lastPage), "")
 		lk.Prev = &prev
 	}
 	if l.next != "" {
-		next := pageURL(base, r.URL.Query(), p.Page+1, l.next)
+		next := pageURL(base, r.query, p.Page+1, l.next)
 		lk.Next = &next
 	}
 	writeJSON(w, r.Request, http.StatusOK, struct {
@@ -103,10 +102,17 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}{rp.data, lk, m, domain.FormatTime(r.now)})
 }
 
-// baseURL is the absolute URL the client called, without its query. On Lambda the adapter
-// builds the request from API Gateway's domain and scheme; the proxy headers count only when
-// the API trusts them (Options.TrustForwardedHeaders), or any client could rewrite the links.
-func baseURL(r *Request) string {
+// baseURL is the absolute URL the client called, without its query.
+func baseURL(r *Request) string { return origin(r) + r.URL.Path }
+
+// AbsoluteURL is the absolute URL of path (absolute, e.g. "/api/1.0/...") on the host the
+// client called.
+func (r *Request) AbsoluteURL(path string) string { return origin(r) + path }
+
+// origin is the scheme and host the client called. On Lambda the adapter builds the request
+// from API Gateway's domain and scheme; the proxy headers count only when the API trusts them
+// (Options.TrustForwardedHeaders), or any client could rewrite the links.
+func origin(r *Request) string {
 	scheme := "http"
 	if r.TLS != nil || r.URL.Scheme == "https" {
 		scheme = "https"
@@ -120,7 +126,7 @@ func baseURL(r *Request) string {
 			host = h
 		}
 	}
-	return scheme + "://" + host + r.URL.Path
+	return scheme + "://" + host
 }
 
 func pageURL(base string, q url.Values, page int, cursor string) string {
@@ -136,7 +142,7 @@ func pageURL(base string, q url.Values, page int, cursor string) string {
 // Page reads page, limit (or per_page) and cursor. Bad values fall back to the defaults, as
 // Kanka does: a list request never fails for its paging.
 func (r *Request) Page() domain.PageRequest {
-	q := r.URL.Query()
+	q := r.query
 	p := domain.PageRequest{Page: 1, Limit: domain.DefaultPageSize, Cursor: q.Get("cursor")}
 	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 {
 		p.Page = n
@@ -154,17 +160,10 @@ func (r *Request) Page() domain.PageRequest {
 	return p
 }
 
-// LastSync reads ?lastSync=; a value that is not a timestamp is a 422.
-func (r *Request) LastSync() (*time.Time, error) {
-	v := r.URL.Query().Get("lastSync")
-	if v == "" {
-		return nil, nil
-	}
-	t, ok := domain.ParseSyncTime(v)
-	if !ok {
-		return nil, domain.Invalid("lastSync", "The last sync must be a valid date.")
-	}
-	return &t, nil
+// Filter reads the filters a list takes (keys) from the query: Kanka's filter language, with
+// a 422 naming the parameter for a bad value.
+func (r *Request) Filter(keys domain.FilterKeys) (domain.Filter, error) {
+	return domain.ReadFilter(r.Query(), keys)
 }
 
 // Page replies one page of records, each rendered by render.

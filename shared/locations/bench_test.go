@@ -33,6 +33,28 @@ func BenchmarkLocationListPage(b *testing.B) {
 	e.Bench(b, apitest.Path(e.Campaign, "/locations?limit=45"))
 }
 
+// BenchmarkLocationListRelated is a full page (45 locations, each under the previous one, each
+// with a post) with ?related=1; it reports the DynamoDB calls per page and the most in flight.
+func BenchmarkLocationListRelated(b *testing.B) {
+	e := apitest.New(b, registerAll)
+	var parent *int64
+	for i := 0; i < 45; i++ {
+		l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("Bench %d", i)}, ParentID: parent}
+		if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
+			b.Fatal(err)
+		}
+		n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: l.EntityID, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
+		if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+			b.Fatal(err)
+		}
+		parent = &l.ID
+	}
+	e.Counter.Reset()
+	e.Bench(b, apitest.Path(e.Campaign, "/locations?limit=45&related=1"))
+	b.ReportMetric(float64(e.Counter.N())/float64(b.N), "dynamodb-calls/op")
+	b.ReportMetric(float64(e.Counter.MaxInFlight()), "max-in-flight")
+}
+
 // BenchmarkGrowth is issue 10's growth curve: campaigns of 100, 1,000 and 10,000 locations
 // (every tenth private), pages 1 and 50 by number and by cursor, for an admin and a member.
 // Beside the time it reports round trips per request (the token's read included, as the

@@ -187,7 +187,7 @@ func TestListFilters(t *testing.T) {
 		})
 	}
 	// The most tags a filter takes still fits DynamoDB's expression limits.
-	many := make([]string, domain.MaxTags)
+	many := make([]string, domain.MaxFilterTags)
 	for i := range many {
 		many[i] = fmt.Sprint(900000 + i)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -19,8 +20,17 @@ func Register(api *httpapi.API, st *store.Store) {
 		Visible: h.visibleLocation, Apply: h.apply,
 		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
 		Render: func(r *httpapi.Request, l *domain.Location) (any, error) {
+			arrays, err := related.ByID(r, st, related.Locations([]domain.Location{*l}))
+			if err != nil {
+				return nil, err
+			}
 			hidden, err := h.hiddenParents(r, []domain.Location{*l})
-			return render(l, r.Access, hidden), err
+			if err != nil {
+				return nil, err
+			}
+			j := render(l, r.Access, hidden)
+			j.Arrays = arrays[l.ID]
+			return httpapi.OwnerRender(r, st, j, ownerOf)
 		},
 		Item: httpapi.ReadAhead("location", "id", ""), Resume: st.ResumeLocationDelete,
 	})
@@ -39,12 +49,7 @@ func Register(api *httpapi.API, st *store.Store) {
 type handlers struct{ st *store.Store }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	var parent *int64
-	rf, err := r.RecordFilter(func(rd *domain.Reader, in domain.Input) {
-		if v := rd.ID(domain.ParentField(in)); v.Present() {
-			parent = &v.Value
-		}
-	})
+	f, err := h.parseFilter(r)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -53,10 +58,10 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	var parentHidden bool
 	var g errgroup.Group
 	g.Go(func() (err error) {
-		res, err = h.st.ListLocations(r.Context(), r.Access.CampaignID, domain.LocationFilter{RecordFilter: rf, ParentID: parent}, !r.Access.IsAdmin(), page)
+		res, err = h.st.ListLocations(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
 		return err
 	})
-	if parent != nil && !r.Access.IsAdmin() {
+	if parent := f.ParentLocationID; parent != nil && !r.Access.IsAdmin() {
 		// Filtering by a parent the caller may not see answers as filtering by a missing one.
 		g.Go(func() error {
 			hidden, err := h.hiddenParents(r, []domain.Location{{ParentID: parent}})
@@ -74,7 +79,36 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Page(res, page, func(l *domain.Location) locationJSON { return render(l, r.Access, hidden) }), nil
+	arrays, err := related.ByID(r, h.st, related.Locations(res.Items))
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.OwnerPage(r, h.st, res, page, func(l *domain.Location) locationJSON {
+		j := render(l, r.Access, hidden)
+		j.Arrays = arrays[l.ID]
+		return j
+	}, ownerOf)
+}
+
+// parseFilter reads the list's filters. parent_id names the parent by its entity: one that is
+// not a location the caller may see matches nothing, like a missing one (one read).
+func (h handlers) parseFilter(r *httpapi.Request) (domain.Filter, error) {
+	f, err := r.Filter(domain.FilterRecords | domain.FilterParent)
+	if err != nil || f.ParentEntityID == nil {
+		return f, err
+	}
+	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *f.ParentEntityID)
+	switch {
+	case err == domain.ErrNotFound || (err == nil && (e.Type != "location" || !r.Access.CanSee(e.IsPrivate))):
+		f.None = true
+	case err != nil:
+		return f, err
+	case f.ParentLocationID != nil && *f.ParentLocationID != e.ChildID:
+		f.None = true
+	default:
+		f.ParentLocationID = &e.ChildID
+	}
+	return f, nil
 }
 
 // hiddenParents returns the parents of ls that the caller may not see, private or missing: a
@@ -123,9 +157,27 @@ func (h handlers) visibleLocation(r *httpapi.Request) (httpapi.None, *domain.Loc
 	return httpapi.None{}, l, err
 }
 
+// parentByEntity resolves parent_id, Kanka's current parent field, which names the parent's
+// entity: one read.
+func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.Input, error) {
+	eid, err := domain.ParentEntityID(in)
+	if err != nil || eid == nil {
+		return in, err
+	}
+	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *eid)
+	if err != nil && err != domain.ErrNotFound {
+		return nil, err
+	}
+	return domain.ParentByEntity(in, e, r.Access)
+}
+
 // apply merges the body into next and checks what needs the store: the parent, which must be
-// visible and not make a cycle.
+// visible and not make a cycle. parent_id is resolved to its location first.
 func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Location) error {
+	in, err := h.parentByEntity(r, in)
+	if err != nil {
+		return err
+	}
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
 	}

@@ -42,8 +42,12 @@ func (h handlers) listMapPoints(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	f, err := r.Filter(domain.FilterName | domain.FilterAuthors | domain.FilterSync)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	page := r.Page()
-	res, err := h.st.ListMapPoints(r.Context(), l.CampaignID, l.ID, page)
+	res, err := h.st.ListMapPoints(r.Context(), l.CampaignID, l.ID, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

@@ -3,6 +3,7 @@ package locations
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // locationJSON is a location as Kanka clients read it.
@@ -12,6 +13,7 @@ type locationJSON struct {
 	ParentLocationID *int64 `json:"parent_location_id"`
 	Map              string `json:"map"`
 	IsMapPrivate     int    `json:"is_map_private"`
+	*related.Arrays         // ?related=1
 }
 
 // render shapes a location for the caller: a private map's URL is for admins only, and a
@@ -30,6 +32,8 @@ func render(l *domain.Location, a domain.Access, hiddenParents map[int64]bool) l
 	}
 	return j
 }
+
+func ownerOf(j *locationJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
 // mapPointJSON is a map point with its id and location besides the spec's fields.
 type mapPointJSON struct {

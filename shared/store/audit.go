@@ -95,11 +95,16 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			expected[eventLinkKey(cid, num(it, "calendar_id"), num(it, "entity_id"), num(it, "id"))] = 0
 		}
 		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || kind == locationPrefix || kind == calendarPrefix ||
-			kind == notePrefix || kind == eventPrefix || kind == mapPointPrefix {
+			kind == notePrefix || kind == eventPrefix || kind == mapPointPrefix || (kind == entityPrefix && pk == prefix) {
 			stored[itemKey{pk, sk}] = num(it, "version")
 		}
 		for _, sl := range homeSlots(pk, sk, it) {
 			expected[itemKey{sl.pk, sl.sk}] = num(it, "version")
+		}
+		if kind == entityPrefix && pk == prefix { // an entity is placed like its record (entitySlots)
+			for _, sl := range ownerSlots(entityPrefix, cid, num(it, "id"), boolean(it, "is_private")) {
+				expected[itemKey{sl.pk, sl.sk}] = num(it, "version")
+			}
 		}
 		if isCopy(sk) {
 			if strings.Contains(sk, eventPrefix+"#") {

@@ -177,9 +177,9 @@ func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calenda
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
-func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.RecordFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
+func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
 	l := listSpec{ranges: ownerRanges(calendarPrefix, cid, !hidePrivate)}
-	l.recordFilter(f)
+	l.filter(f)
 	return listPage(ctx, s, l, p, calendarItem.calendar)
 }
 

@@ -17,10 +17,20 @@ type entityItem struct {
 	ChildID    int64  `dynamo:"child_id"`
 	Name       string `dynamo:"name"`
 	IsPrivate  bool   `dynamo:"is_private"`
+	// What Kanka's entities list shows and filters on, mirrored from the record on every write.
+	NameLC    string  `dynamo:"name_lc"`
+	Tags      []int64 `dynamo:"tags"`
+	ImageURL  string  `dynamo:"image_url,omitempty"`
+	CreatedAt string  `dynamo:"created_at"`
+	UpdatedAt string  `dynamo:"updated_at"`
+	CreatedBy int64   `dynamo:"created_by"`
+	UpdatedBy int64   `dynamo:"updated_by"`
 }
 
 func (it entityItem) entity() *domain.Entity {
-	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name, IsPrivate: it.IsPrivate}
+	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name,
+		IsPrivate: it.IsPrivate, Tags: it.Tags, ImageURL: it.ImageURL, CreatedAt: parseTime(it.CreatedAt),
+		UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy}
 }
 
 // GetEntity reads one entity of the campaign; ErrNotFound when there is none.

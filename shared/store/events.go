@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -17,6 +18,7 @@ type eventItem struct {
 	EntityID       int64  `dynamo:"entity_id"`
 	CalendarID     int64  `dynamo:"calendar_id"`
 	Name           string `dynamo:"name"`
+	NameLC         string `dynamo:"name_lc,omitempty"`
 	Year           int64  `dynamo:"year"`
 	Month          int    `dynamo:"month"`
 	Day            int    `dynamo:"day"`
@@ -33,7 +35,7 @@ type eventItem struct {
 func toEventItem(ev *domain.Event) eventItem {
 	m := toMetaAttrs(entityPK(ev.CampaignID, ev.EntityID), recordSK(eventPrefix, ev.ID), ev.Meta)
 	return eventItem{metaAttrs: m, GSI1PK: calendarGSI(ev.CampaignID, ev.CalendarID), GSI1SK: m.SK,
-		EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name,
+		EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name, NameLC: strings.ToLower(ev.Name),
 		Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day, Length: ev.Length,
 		Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil, Colour: ev.Colour,
 		Comment: ev.Comment, IsPrivate: ev.IsPrivate, TypeID: ev.TypeID, Visibility: string(ev.Visibility)}
@@ -62,21 +64,21 @@ func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*dom
 
 // eventList is an entity's events the caller may see: its visibility scope, and is_private for
 // admins only.
-func eventList(cid, eid int64, a domain.Access, f domain.ChildFilter) listSpec {
+func eventList(cid, eid int64, a domain.Access, f domain.Filter) listSpec {
 	l := listSpec{ranges: childRanges(eventPrefix, entityPK(cid, eid), a)}
-	l.childFilter(f)
+	l.filter(f)
 	return l
 }
 
 // ListEvents reads one page of an entity's events that the caller may see.
-func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.ChildFilter, p domain.PageRequest) (domain.Page[domain.Event], error) {
+func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Event], error) {
 	return listPage(ctx, s, eventList(cid, eid, a, f), p, eventItem.event)
 }
 
-// LifeEvents reads every birth and death event of an entity that the caller may see.
+// LifeEvents reads every birth, founding and death event of an entity that the caller may see.
 func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Event, error) {
-	l := eventList(cid, eid, a, domain.ChildFilter{})
-	l.where("'type_id' IN (?, ?)", domain.EventTypeBirth, domain.EventTypeDeath)
+	l := eventList(cid, eid, a, domain.Filter{})
+	l.where("'type_id' IN (?, ?, ?)", domain.EventTypeBirth, domain.EventTypeFounded, domain.EventTypeDeath)
 	page, err := listPage(ctx, s, l, domain.PageRequest{Page: 1, Limit: 1 << 30}, eventItem.event)
 	return page.Items, err
 }

@@ -85,7 +85,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		}
 		audit("a note to " + string(v))
 		for who, a := range acc {
-			p, err := st.ListNotes(ctx, c.ID, parent.EntityID, a, domain.ChildFilter{}, domain.PageRequest{Page: 1, Limit: 45})
+			p, err := st.ListNotes(ctx, c.ID, parent.EntityID, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 			want := a.CanSeeVisibility(v, member.ID)
 			if err != nil || (len(p.Items) == 1) != want || p.Total != len(p.Items) {
 				t.Errorf("note %s as %s: %d listed, total %d (%v), want visible %v", v, who, len(p.Items), p.Total, err, want)

@@ -19,6 +19,8 @@ type listSpec struct {
 	ranges []listRange
 	conds  []string
 	args   []any
+	// none: the filter matches nothing, so nothing is read.
+	none bool
 }
 
 func (l *listSpec) where(cond string, args ...any) {
@@ -82,6 +84,9 @@ func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, 
 // and windowed in the same pass.
 func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
 	out := domain.Page[T]{Items: []T{}}
+	if l.none {
+		return out, nil
+	}
 	rows, total, next, err := s.list(ctx, l, p)
 	if err != nil {
 		return out, err
@@ -256,32 +261,69 @@ func decodeCursor(c string) (int64, bool) {
 	return id, true
 }
 
-// recordFilter narrows the list by the filters every record list takes.
-func (l *listSpec) recordFilter(f domain.RecordFilter) {
-	if f.Name != "" {
-		l.where("contains('name_lc', ?)", strings.ToLower(f.Name))
+// filter narrows the list by a client's filter (Kanka's language): the one translation of
+// domain.Filter into DynamoDB conditions. Text is compared on the lower-case copies every item
+// keeps (name_lc, type_lc); a missing attribute is empty.
+func (l *listSpec) filter(f domain.Filter) {
+	l.none = l.none || f.None
+	l.terms("name_lc", f.Name)
+	l.terms("type_lc", f.Type)
+	switch {
+	case f.IsPrivate == nil:
+	case *f.IsPrivate:
+		l.where("'is_private' = ?", true)
+	default: // records without the flag (notes) are never private
+		l.where("(attribute_not_exists('is_private') OR 'is_private' = ?)", false)
 	}
-	if f.Type != nil {
-		l.where("'type' = ?", *f.Type)
-	}
-	if f.IsPrivate != nil {
-		l.where("'is_private' = ?", *f.IsPrivate)
-	}
-	for _, t := range f.Tags {
-		l.where("contains('tags', ?)", t)
-	}
+	l.tags(f.Tags, f.TagsMatch)
 	if f.CreatedBy != nil {
 		l.where("'created_by' = ?", *f.CreatedBy)
 	}
+	if f.UpdatedBy != nil {
+		l.where("'updated_by' = ?", *f.UpdatedBy)
+	}
 	if f.UpdatedAfter != nil {
 		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
 	}
+	if f.ParentLocationID != nil {
+		l.where("'parent_location_id' = ?", *f.ParentLocationID)
+	}
 }
 
-// childFilter narrows a list of an entity's events or notes to those updated after the client's
-// lastSync. Visibility is not a filter: the caller's ranges hold only what it may see.
-func (l *listSpec) childFilter(f domain.ChildFilter) {
-	if f.UpdatedAfter != nil {
-		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
+func (l *listSpec) terms(attr string, terms []domain.Term) {
+	for _, t := range terms {
+		switch t.Op {
+		case domain.Contains:
+			l.where("contains($, ?)", attr, t.Value)
+		case domain.NotContains:
+			l.where("NOT contains($, ?)", attr, t.Value) // a missing attribute contains nothing
+		case domain.Equals:
+			l.where("$ = ?", attr, t.Value)
+		case domain.IsEmpty:
+			l.where("(attribute_not_exists($) OR $ = ?)", attr, attr, "")
+		}
+	}
+}
+
+func (l *listSpec) tags(tags []int64, match domain.TagsMatch) {
+	if match == domain.TagsNone {
+		l.where("(attribute_not_exists('tags') OR size('tags') = ?)", 0)
+		return
+	}
+	if len(tags) == 0 {
+		return
+	}
+	marks := make([]string, len(tags))
+	args := make([]any, len(tags))
+	for i, t := range tags {
+		marks[i], args[i] = "contains('tags', ?)", t
+	}
+	switch match {
+	case domain.TagsAny:
+		l.where("("+strings.Join(marks, " OR ")+")", args...)
+	case domain.TagsExclude:
+		l.where("NOT ("+strings.Join(marks, " OR ")+")", args...)
+	default:
+		l.where(strings.Join(marks, " AND "), args...)
 	}
 }

@@ -64,12 +64,9 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 
 // ListLocations reads one page of the campaign's locations, ordered by id: an admin's range
 // holds every location, everyone else's only the public ones.
-func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.LocationFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
+func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
 	l := listSpec{ranges: ownerRanges(locationPrefix, cid, !hidePrivate)}
-	l.recordFilter(f.RecordFilter)
-	if f.ParentID != nil {
-		l.where("'parent_location_id' = ?", *f.ParentID)
-	}
+	l.filter(f)
 	return listPage(ctx, s, l, p, locationItem.location)
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -21,6 +22,7 @@ type mapPointItem struct {
 	LocationID     int64   `dynamo:"location_id"`
 	TargetEntityID *int64  `dynamo:"target_entity_id,omitempty"`
 	Name           *string `dynamo:"name,omitempty"`
+	NameLC         string  `dynamo:"name_lc,omitempty"`
 	AxisX          int64   `dynamo:"axis_x"`
 	AxisY          int64   `dynamo:"axis_y"`
 	Colour         string  `dynamo:"colour"`
@@ -32,9 +34,13 @@ type mapPointItem struct {
 func mapPointsPK(cid, lid int64) string { return childPK(cid, locationPrefix, lid) }
 
 func toMapPointItem(p *domain.MapPoint) mapPointItem {
-	return mapPointItem{metaAttrs: toMetaAttrs(mapPointsPK(p.CampaignID, p.LocationID), recordSK(mapPointPrefix, p.ID), p.Meta),
+	it := mapPointItem{metaAttrs: toMetaAttrs(mapPointsPK(p.CampaignID, p.LocationID), recordSK(mapPointPrefix, p.ID), p.Meta),
 		LocationID: p.LocationID, TargetEntityID: p.TargetEntityID, Name: p.Name,
 		AxisX: p.AxisX, AxisY: p.AxisY, Colour: p.Colour, Size: p.Size, Icon: p.Icon, Shape: p.Shape}
+	if p.Name != nil {
+		it.NameLC = strings.ToLower(*p.Name)
+	}
+	return it
 }
 
 func (it mapPointItem) mapPoint() domain.MapPoint {
@@ -48,9 +54,10 @@ func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.Ma
 }
 
 // ListMapPoints reads one page of a location's map points, ordered by id.
-func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
+func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filter, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
 	pk := mapPointsPK(cid, lid)
 	l := listSpec{ranges: []listRange{{pk, mapPointPrefix + "#", counterSK(mapPointPrefix), classAdmin}}}
+	l.filter(f)
 	return listPage(ctx, s, l, p, mapPointItem.mapPoint)
 }
 

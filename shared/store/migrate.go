@@ -172,6 +172,22 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 				dels = append(dels, dynamo.Keys{pk, sk})
 			}
 		}
+		// The entity of a location or calendar mirrors it (layout 1 kept only its name and
+		// privacy) and is placed like it: rewritten from the record, never from itself.
+		if k, ok := map[string]ownerKind{locationPrefix: locationKind, calendarPrefix: calendarKind}[sls[0].sk[:strings.Index(sls[0].sk, "#")]]; ok && sls[0].pk == pk {
+			var rec struct {
+				metaAttrs
+				ownerAttrs
+			}
+			if err := dynamo.UnmarshalItem(it, &rec); err != nil {
+				return n, err
+			}
+			m, o := rec.meta(), rec.owner()
+			e := marshal(entityItemOf(k, &m, &o))
+			for _, sl := range entitySlots(&m, &o) {
+				puts = append(puts, copyItem(e, sl))
+			}
+		}
 	}
 	for start := 0; start < len(puts); start += 25 {
 		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {

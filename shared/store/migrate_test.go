@@ -171,7 +171,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			{false, domain.PageRequest{Page: 2, Limit: 4}, []int64{6, 7}, 6},
 			{true, domain.PageRequest{Page: 2, Limit: 3}, []int64{4, 5, 6}, 7},
 		} {
-			p, err := st.ListLocations(ctx, c.ID, domain.LocationFilter{}, !tc.admin, tc.page)
+			p, err := st.ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
 			if err != nil || !reflect.DeepEqual(ids(p.Items, locID), tc.want) || p.Total != tc.total {
 				t.Errorf("locations admin=%v %+v: %v total %d (%v), want %v total %d", tc.admin, tc.page, ids(p.Items, locID), p.Total, err, tc.want, tc.total)
 			}
@@ -185,7 +185,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			{memberAcc, []int64{1, 2, 4, 5}}, // its own self and self-admin, not `admin`
 			{publicAcc, []int64{1}},
 		} {
-			p, err := st.ListNotes(ctx, c.ID, 1, tc.a, domain.ChildFilter{}, domain.PageRequest{Page: 1, Limit: 45})
+			p, err := st.ListNotes(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 			if err != nil || !reflect.DeepEqual(ids(p.Items, noteID), tc.want) || p.Total != len(tc.want) {
 				t.Errorf("notes as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, noteID), p.Total, err, tc.want)
 			}
@@ -195,7 +195,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			a    domain.Access
 			want []int64
 		}{{adminAcc, []int64{1, 2}}, {memberAcc, []int64{2}}} {
-			p, err := st.ListEvents(ctx, c.ID, 1, tc.a, domain.ChildFilter{}, domain.PageRequest{Page: 1, Limit: 45})
+			p, err := st.ListEvents(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 			if err != nil || !reflect.DeepEqual(ids(p.Items, evID), tc.want) || p.Total != len(tc.want) {
 				t.Errorf("events as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, evID), p.Total, err, tc.want)
 			}
@@ -206,9 +206,23 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		if _, n, err := st.GetNoteAndEntity(ctx, c.ID, 1, 4); err != nil || n.Visibility != domain.VisibilitySelf {
 			t.Errorf("the self note by id: %v %v", n, err)
 		}
-		mp, err := st.ListMapPoints(ctx, c.ID, 1, domain.PageRequest{Page: 1, Limit: 45})
+		mp, err := st.ListMapPoints(ctx, c.ID, 1, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 		if err != nil || mp.Total != 1 || len(mp.Items) != 1 {
 			t.Errorf("map points: %d of %d (%v)", len(mp.Items), mp.Total, err)
+		}
+		// Entities mirror their records (layout 1 kept only name and privacy) and are listed by
+		// audience like them.
+		entID := func(e domain.Entity) int64 { return e.ID }
+		for _, tc := range []struct {
+			admin bool
+			want  []int64
+		}{{true, []int64{1, 2, 3, 4, 5, 6, 7, 90}}, {false, []int64{1, 3, 4, 5, 6, 7, 90}}} { // 90: the calendar's
+			p, err := st.ListEntities(ctx, c.ID, domain.EntityFilter{}, !tc.admin, domain.PageRequest{Page: 1, Limit: 45})
+			if err != nil || !reflect.DeepEqual(ids(p.Items, entID), tc.want) || p.Total != len(tc.want) {
+				t.Errorf("entities admin=%v: %v total %d (%v), want %v", tc.admin, ids(p.Items, entID), p.Total, err, tc.want)
+			} else if e := p.Items[0]; e.CreatedBy != member.ID || domain.FormatTime(e.UpdatedAt) != "2024-01-01T00:00:00.000000Z" || e.Tags == nil {
+				t.Errorf("entity 1 after the migration: %+v", e)
+			}
 		}
 		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
 			t.Errorf("audit: %v %q", err, problems)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -13,6 +14,7 @@ type noteItem struct {
 	metaAttrs
 	EntityID   int64  `dynamo:"entity_id"`
 	Name       string `dynamo:"name"`
+	NameLC     string `dynamo:"name_lc,omitempty"`
 	Entry      string `dynamo:"entry,omitempty"`
 	Position   *int64 `dynamo:"position,omitempty"`
 	Visibility string `dynamo:"visibility"`
@@ -23,7 +25,7 @@ func entityPK(cid, eid int64) string { return childPK(cid, entityPrefix, eid) }
 
 func toNoteItem(n *domain.Note) noteItem {
 	return noteItem{metaAttrs: toMetaAttrs(entityPK(n.CampaignID, n.EntityID), recordSK(notePrefix, n.ID), n.Meta),
-		EntityID: n.EntityID, Name: n.Name, Entry: n.Entry, Position: n.Position,
+		EntityID: n.EntityID, Name: n.Name, NameLC: strings.ToLower(n.Name), Entry: n.Entry, Position: n.Position,
 		Visibility: string(n.Visibility), Collapsed: n.Collapsed}
 }
 
@@ -59,9 +61,9 @@ func (s *Store) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*doma
 
 // ListNotes reads one page of an entity's notes that the caller's visibility scope allows: the
 // caller's audience range and its own range, never anyone else's.
-func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.ChildFilter, p domain.PageRequest) (domain.Page[domain.Note], error) {
+func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Note], error) {
 	l := listSpec{ranges: childRanges(notePrefix, entityPK(cid, eid), a)}
-	l.childFilter(f)
+	l.filter(f)
 	return listPage(ctx, s, l, p, noteItem.note)
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
@@ -29,9 +30,23 @@ func (k ownerKind) trackPrivate(b *txBuilder, m *domain.Meta, private bool) {
 	}
 }
 
+// entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
+// record (name, privacy, tags, image, write history), so that its list reads entity items only.
 func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
+	tags := o.Tags
+	if tags == nil {
+		tags = []int64{}
+	}
 	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
-		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate}
+		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate,
+		NameLC: strings.ToLower(o.Name), Tags: tags, ImageURL: o.ImageURL, CreatedAt: formatTime(m.CreatedAt),
+		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
+}
+
+// entitySlots place the entity of a record like the record itself: its home (the admins' list
+// range) and, when not private, a public copy, counted by id in COUNT#ENTITY.
+func entitySlots(m *domain.Meta, o *domain.Owner) []slot {
+	return ownerSlots(entityPrefix, m.CampaignID, o.EntityID, o.IsPrivate)
 }
 
 // createOwner stores a new record (item builds it once the ids are set), its copies, its entity
@@ -49,7 +64,7 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	if o.IsPrivate {
 		k.trackPrivate(b, m, true)
 	}
-	b.put(s.table.Put(entityItemOf(k, m, o)).If("attribute_not_exists(pk)"))
+	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
 	for _, c := range checks {
 		c(b)
 	}
@@ -57,7 +72,8 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 }
 
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
-// since (ErrConflict otherwise) and of checks. A change of name or privacy updates the entity.
+// since (ErrConflict otherwise) and of checks. The entity mirrors the record, its update time
+// included, so it is rewritten in the same transaction.
 func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	s.stampUpdate(prevM, nextM)
 	b := s.newTx()
@@ -65,10 +81,7 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 	if prev.IsPrivate != next.IsPrivate {
 		k.trackPrivate(b, nextM, next.IsPrivate)
 	}
-	if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
-		b.update(s.table.Update("pk", campaignPK(nextM.CampaignID)).Range("sk", recordSK(entityPrefix, next.EntityID)).
-			Set("name", next.Name).Set("is_private", next.IsPrivate).If("attribute_exists(pk)"))
-	}
+	b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
 	for _, c := range checks {
 		c(b)
 	}
@@ -104,7 +117,7 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	if o.IsPrivate {
 		k.trackPrivate(b, m, false)
 	}
-	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, o.EntityID)))
+	b.remove(entitySlots(m, o), 0)
 	b.put(s.table.Put(t))
 	for _, f := range also {
 		f(b)

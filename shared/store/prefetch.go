@@ -41,6 +41,8 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 		return []itemKey{{cpk, counterSK(locationPrefix)}}
 	case "list:calendar":
 		return []itemKey{{cpk, counterSK(calendarPrefix)}}
+	case "list:entity":
+		return []itemKey{{cpk, counterSK(entityPrefix)}}
 	case "list:mappoint":
 		return []itemKey{{cpk, recordSK(locationPrefix, ref.Parent)}, {mapPointsPK(cid, ref.Parent), counterSK(mapPointPrefix)}}
 	case "list:note", "list:event":

@@ -43,6 +43,7 @@ type ownerAttrs struct {
 	NameLC           string  `dynamo:"name_lc"`
 	Entry            string  `dynamo:"entry,omitempty"`
 	Type             string  `dynamo:"type,omitempty"`
+	TypeLC           string  `dynamo:"type_lc,omitempty"` // filters ignore case
 	ImageURL         string  `dynamo:"image_url,omitempty"`
 	IsPrivate        bool    `dynamo:"is_private"`
 	Tags             []int64 `dynamo:"tags"`
@@ -55,7 +56,7 @@ func toOwnerAttrs(o domain.Owner) ownerAttrs {
 		o.Tags = []int64{}
 	}
 	return ownerAttrs{EntityID: o.EntityID, Name: o.Name, NameLC: strings.ToLower(o.Name), Entry: o.Entry, Type: o.Type,
-		ImageURL: o.ImageURL, IsPrivate: o.IsPrivate, Tags: o.Tags, EntityImageUUID: o.EntityImageUUID,
+		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, IsPrivate: o.IsPrivate, Tags: o.Tags, EntityImageUUID: o.EntityImageUUID,
 		EntityHeaderUUID: o.EntityHeaderUUID}
 }
 

@@ -14,6 +14,7 @@
 //
 //	record                    home (admins' range)       copies
 //	location, calendar        KIND#id                    PUB#KIND#id unless is_private
+//	their entity              ENTITY#eid                 PUB#ENTITY#eid unless is_private
 //	map point                 MAPPOINT#id                -
 //	note, event: all          KIND#id                    MEM#KIND#id, PUB#KIND#id
 //	             member       KIND#id                    MEM#KIND#id
@@ -30,7 +31,9 @@
 // parents are hidden from it without reading them. An admin lists KIND# and OWN#<self>#A#; a
 // member MEM#KIND# and OWN#<self>#R#; a public reader PUB#KIND# and OWN#<self>#R#: two
 // disjoint ranges, merged by id, the second one only when its counter is not zero. Locations and
-// calendars: an admin lists LOCATION#, anyone else PUB#LOCATION#.
+// calendars: an admin lists LOCATION#, anyone else PUB#LOCATION#. An entity mirrors its record
+// (name, privacy, tags, image, write history) and is rewritten with it, so Kanka's entities list
+// reads ENTITY# or PUB#ENTITY# alone; the entity has no version of its own.
 //
 // Each range is counted in a counter item (COUNT#KIND, or COUNT#KIND#OWN#uid) of its partition:
 // an attribute per class ("admin", "mem", "pub", "A", "R") holds the total, and one per bucket of

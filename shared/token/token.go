@@ -30,8 +30,13 @@ type tokenClaims struct {
 	Sub string `json:"sub"`
 	JTI string `json:"jti"`
 	Iat int64  `json:"iat"`
-	Exp int64  `json:"exp,omitempty"`
+	Exp int64  `json:"exp"`
 }
+
+// NoExpiryLifetime is the `exp` written into a token that never expires: Kanka clients decode
+// the payload and treat a missing `exp` as expired, so such a token carries one far ahead.
+// Authentication itself never reads the payload.
+const NoExpiryLifetime = 100 * 365 * 24 * time.Hour
 
 var tokenHeader = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`))
 
@@ -47,7 +52,7 @@ func New(userID int64, ttl time.Duration, now time.Time) (string, Token, error) 
 		return "", Token{}, err
 	}
 	t := Token{UserID: userID, JTI: hex.EncodeToString(jti), IssuedAt: now.UTC()}
-	c := tokenClaims{Sub: strconv.FormatInt(userID, 10), JTI: t.JTI, Iat: now.Unix()}
+	c := tokenClaims{Sub: strconv.FormatInt(userID, 10), JTI: t.JTI, Iat: now.Unix(), Exp: now.Add(NoExpiryLifetime).Unix()}
 	if ttl > 0 {
 		t.ExpiresAt = now.Add(ttl).UTC()
 		c.Exp = t.ExpiresAt.Unix()

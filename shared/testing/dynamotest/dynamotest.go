@@ -119,16 +119,21 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// Counter counts DynamoDB API operations (not retries) made through an SDK configuration, and
+// Counter counts DynamoDB API operations (not retries) made through an SDK configuration,
 // the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
-// filtered out or not).
-type Counter struct{ n, scanned atomic.Int64 }
+// filtered out or not), and the most calls in flight at once (reads meant to run concurrently
+// show it above one).
+type Counter struct{ n, scanned, inFlight, maxInFlight atomic.Int64 }
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
 	cfg.APIOptions = append(cfg.APIOptions, func(s *middleware.Stack) error {
 		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-count", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			c.n.Add(1)
+			now := c.inFlight.Add(1)
+			defer c.inFlight.Add(-1)
+			for m := c.maxInFlight.Load(); now > m && !c.maxInFlight.CompareAndSwap(m, now); m = c.maxInFlight.Load() {
+			}
 			out, md, err := next.HandleInitialize(ctx, in)
 			switch r := out.Result.(type) {
 			case *dynamodb.QueryOutput:
@@ -142,10 +147,13 @@ func (c *Counter) Attach(cfg *aws.Config) {
 }
 
 // Reset sets the counts to zero.
-func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0) }
+func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.maxInFlight.Store(0) }
 
 // Scanned is the number of items queries and scans evaluated since the last Reset.
 func (c *Counter) Scanned() int64 { return c.scanned.Load() }
+
+// MaxInFlight is the most calls in flight at once since the last Reset.
+func (c *Counter) MaxInFlight() int64 { return c.maxInFlight.Load() }
 
 // N is the number of calls since the last Reset.
 func (c *Counter) N() int64 { return c.n.Load() }

@@ -1,0 +1,141 @@
+package deploy_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+// Kanka today (DESIGN.md 9): the samples of the current Kanka names, replayed within
+// entitiesReplay on the same records as the spec's 2022 routes.
+
+// kankaEntitySteps run once the town (entity 1) and the calendar (entity 2) exist.
+var kankaEntitySteps = []replayStep{
+	{"entities-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 2 {
+			t.Fatalf("data = %v, want the town's and the calendar's entities", r.body["data"])
+		}
+		hasFields(t, "town entity", r.list()[0].(map[string]any), map[string]any{
+			"id": townEntity, "name": "Saltmarsh", "type": "location", "child_id": 1, "is_private": false, "tags": []int{},
+			"created_by": 1, "urls": map[string]any{"view": nil, "api": apiBase + "/locations/1"},
+		})
+		hasFields(t, "calendar entity", r.list()[1].(map[string]any), map[string]any{
+			"id": calendarEntity, "name": "Azure Reckoning", "type": "calendar", "child_id": 1,
+			"urls": map[string]any{"view": nil, "api": apiBase + "/calendars/1"},
+		})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 2, "per_page": 45, "path": apiBase + "/entities"})
+	}},
+	{"entities-list-head.json", nil},
+	{"entities-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "entity", r.data(), map[string]any{"id": townEntity, "name": "Saltmarsh", "type": "location", "child_id": 1})
+		if _, ok := domain.ParseSyncTime(str(r.data()["updated_at"])); !ok {
+			t.Errorf("updated_at = %v", r.data()["updated_at"])
+		}
+	}},
+	{"entities-show-head.json", nil},
+}
+
+// kankaReminderSteps read and change event 1 (the town's founding) as a reminder, then make,
+// list on the calendar and delete a reminder of their own (event 2).
+var kankaReminderSteps = []replayStep{
+	{"reminders-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want event 1 as a reminder", r.body["data"])
+		}
+		hasFields(t, "reminder", r.list()[0].(map[string]any), map[string]any{
+			"id": 1, "remindable_id": townEntity, "calendar_id": 1, "recurring_periodicity": "year", "visibility_id": 5,
+		})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/entities/1/reminders"})
+	}},
+	{"reminders-list-head.json", nil},
+	{"reminders-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "reminder", r.data(), map[string]any{"id": 1, "remindable_id": townEntity, "date": "1150-2-5", "length": 2})
+	}},
+	{"reminders-show-head.json", nil},
+	{"reminders-update-put.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "updated reminder", r.data(), map[string]any{"id": 1, "recurring_periodicity": "month", "name": "Founding of Saltmarsh"})
+		if ev := mustEvent(t, st, 1); ev.Recurrence.Kind != calendar.RecurMonthly || ev.Name != "Founding of Saltmarsh" {
+			t.Errorf("stored event = %+v", ev)
+		}
+	}},
+	{"reminders-update-patch.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "patched reminder", r.data(), map[string]any{"id": 1, "visibility_id": 5, "visibility": "member", "recurring_until": 1300})
+	}},
+	// No name and no length: Kanka's reminder body; a founding (type 5).
+	{"reminders-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "created reminder", r.data(), map[string]any{
+			"id": 2, "remindable_id": townEntity, "calendar_id": 1, "name": "", "length": 1, "date": "1150-2-3",
+			"recurring_periodicity": "year", "is_recurring": true, "type_id": 5, "visibility_id": 1, "colour": "#1e90ff",
+		})
+		if ev := mustEvent(t, st, 2); ev.Length != 1 || ev.Recurrence.Kind != calendar.RecurYearly || !ev.StartsLife() {
+			t.Errorf("stored event = %+v", ev)
+		}
+	}},
+	{"calendar-reminders.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 2 {
+			t.Fatalf("data = %v, want the town's two reminders on the calendar", r.body["data"])
+		}
+		hasFields(t, "first", r.list()[0].(map[string]any), map[string]any{"id": 1, "remindable_id": townEntity})
+		hasFields(t, "second", r.list()[1].(map[string]any), map[string]any{"id": 2, "remindable_id": townEntity})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 2, "path": apiBase + "/calendars/1/reminders"})
+	}},
+	{"calendar-reminders-head.json", nil},
+	{"reminders-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted reminder", r.data(), map[string]any{"id": 2, "deleted": true})
+		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("event 2 after delete: %v, want not found", err)
+		}
+	}},
+}
+
+// kankaPostSteps read and change note 1 as a post, then make and delete a post (note 2).
+var kankaPostSteps = []replayStep{
+	{"posts-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want note 1 as a post", r.body["data"])
+		}
+		hasFields(t, "post", r.list()[0].(map[string]any), map[string]any{
+			"id": 1, "entity_id": townEntity, "name": "Harbour rumours", "visibility_id": 2, "visibility": "admin",
+			"is_pinned": true, "position": 2, "tags": []int{}, "layout_id": nil, "is_template": false, "permissions": []int{},
+			"calendar_id": nil, "calendar_year": nil, "calendar_month": nil, "calendar_day": nil, "calendar_reminder_length": nil,
+		})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/entities/1/posts"})
+	}},
+	{"posts-list-head.json", nil},
+	{"posts-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "post", r.data(), map[string]any{"id": 1, "entity_id": townEntity, "settings": map[string]any{"collapsed": 1}})
+	}},
+	{"posts-show-head.json", nil},
+	{"posts-update-put.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "updated post", r.data(), map[string]any{"id": 1, "visibility_id": 1, "visibility": "all"})
+		if n := mustNote(t, st, 1); n.Visibility != domain.VisibilityAll || !strings.Contains(n.Entry, "bell rings") {
+			t.Errorf("stored note = %+v", n)
+		}
+	}},
+	{"posts-update-patch.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "patched post", r.data(), map[string]any{"id": 1, "visibility_id": 2, "position": 3})
+	}},
+	{"posts-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "created post", r.data(), map[string]any{
+			"id": 2, "entity_id": townEntity, "name": "Tavern talk", "visibility_id": 5, "visibility": "member",
+			"position": 1, "is_pinned": true, "settings": map[string]any{"collapsed": 1},
+		})
+		if parsed := str(r.data()["entry_parsed"]); !strings.Contains(parsed, `href="/api/1.0/campaigns/1/calendars/1"`) {
+			t.Errorf("entry_parsed = %q, want a link to calendar 1", parsed)
+		}
+		if n := mustNote(t, st, 2); n.Visibility != domain.VisibilityMember {
+			t.Errorf("stored note = %+v", n)
+		}
+	}},
+	{"posts-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted post", r.data(), map[string]any{"id": 2, "deleted": true})
+		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("note 2 after delete: %v, want not found", err)
+		}
+	}},
+}

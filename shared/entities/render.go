@@ -1,0 +1,58 @@
+package entities
+
+import (
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// entityJSON is an entity as Kanka's entities endpoint answers it. What Lorekeep does not store
+// (templates, tooltips, header images, attribute privacy, a web page) has Kanka's unset values.
+type entityJSON struct {
+	ID                  int64       `json:"id"`
+	Name                string      `json:"name"`
+	Type                string      `json:"type"`
+	ChildID             int64       `json:"child_id"`
+	Tags                []int64     `json:"tags"`
+	IsPrivate           bool        `json:"is_private"`
+	IsTemplate          bool        `json:"is_template"`
+	IsAttributesPrivate bool        `json:"is_attributes_private"`
+	CampaignID          int64       `json:"campaign_id"`
+	Tooltip             *string     `json:"tooltip"`
+	HeaderImage         *string     `json:"header_image"`
+	ImageUUID           *string     `json:"image_uuid"`
+	CreatedAt           domain.Time `json:"created_at"`
+	CreatedBy           int64       `json:"created_by"`
+	UpdatedAt           domain.Time `json:"updated_at"`
+	UpdatedBy           int64       `json:"updated_by"`
+	URLs                urlsJSON    `json:"urls"`
+	// Child is the record's image, as Kanka adds it with ?image=1 or ?related=1.
+	Child *childJSON `json:"child,omitempty"`
+}
+
+type urlsJSON struct {
+	View *string `json:"view"`
+	API  string  `json:"api"`
+}
+
+type childJSON struct {
+	Image          string `json:"image"`
+	ImageFull      string `json:"image_full"`
+	ImageThumb     string `json:"image_thumb"`
+	HasCustomImage bool   `json:"has_custom_image"`
+}
+
+func render(r *httpapi.Request, e *domain.Entity) entityJSON {
+	j := entityJSON{ID: e.ID, Name: e.Name, Type: e.Type, ChildID: e.ChildID, Tags: e.Tags, IsPrivate: e.IsPrivate,
+		CampaignID: e.CampaignID, CreatedAt: domain.Time(e.CreatedAt), CreatedBy: e.CreatedBy,
+		UpdatedAt: domain.Time(e.UpdatedAt), UpdatedBy: e.UpdatedBy, URLs: urlsJSON{API: r.AbsoluteURL(e.APIPath())}}
+	if j.Tags == nil {
+		j.Tags = []int64{}
+	}
+	if q := r.URL.Query(); truthy(q.Get("image")) || truthy(q.Get("related")) {
+		j.Child = &childJSON{Image: e.ImageURL, ImageFull: e.ImageURL, ImageThumb: e.ImageURL, HasCustomImage: e.ImageURL != ""}
+	}
+	return j
+}
+
+// truthy reads a flag of the query as Kanka does: present and not false.
+func truthy(v string) bool { return v != "" && v != "0" && v != "false" }

@@ -1,0 +1,22 @@
+package entityevents
+
+import "github.com/lorekeep/lorekeep/shared/domain"
+
+// RenderEvents and RenderReminders shape events as their own routes answer them, for the
+// records that embed them (?related=1): the one render of each shape.
+func RenderEvents(evs []domain.Event) []any {
+	out := make([]any, len(evs))
+	for i := range evs {
+		out[i] = render(&evs[i])
+	}
+	return out
+}
+
+// RenderReminders: see RenderEvents.
+func RenderReminders(evs []domain.Event) []any {
+	out := make([]any, len(evs))
+	for i := range evs {
+		out[i] = renderReminder(&evs[i])
+	}
+	return out
+}

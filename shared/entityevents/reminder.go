@@ -1,0 +1,109 @@
+package entityevents
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// remindableType is what Kanka answers as remindable_type for a reminder on an entity.
+const remindableType = `App\Models\Entity`
+
+// reminderJSON is an entity event in Kanka's current reminder shape (DESIGN.md 9): the entity
+// is the `remindable`, and the periodicity is spelled as Kanka stores it (`year`, `month`,
+// `<moon>_f`...). Name, visibility and is_private are answered too: Kanka clients ignore what
+// they do not know, and a reminder read back must show what was written.
+type reminderJSON struct {
+	ID                   int64   `json:"id"`
+	RemindableID         int64   `json:"remindable_id"`
+	RemindableType       string  `json:"remindable_type"`
+	CalendarID           int64   `json:"calendar_id"`
+	Name                 string  `json:"name"`
+	Date                 string  `json:"date"`
+	Day                  int     `json:"day"`
+	Month                int     `json:"month"`
+	Year                 int64   `json:"year"`
+	Length               int     `json:"length"`
+	Comment              string  `json:"comment"`
+	IsRecurring          bool    `json:"is_recurring"`
+	RecurringUntil       *int64  `json:"recurring_until"`
+	RecurringPeriodicity *string `json:"recurring_periodicity"`
+	Colour               *string `json:"colour"`
+	TypeID               *int64  `json:"type_id"`
+	IsPrivate            bool    `json:"is_private"`
+	Visibility           string  `json:"visibility"`
+	VisibilityID         int     `json:"visibility_id"`
+	httpapi.AuditJSON
+}
+
+func renderReminder(ev *domain.Event) reminderJSON {
+	e := render(ev)
+	j := reminderJSON{ID: e.ID, RemindableID: e.EntityID, RemindableType: remindableType, CalendarID: e.CalendarID,
+		Name: e.Name, Date: e.Date, Day: e.Day, Month: e.Month, Year: e.Year, Length: e.Length, Comment: e.Comment,
+		IsRecurring: e.IsRecurring, RecurringUntil: e.RecurringUntil, Colour: e.Colour, TypeID: e.TypeID,
+		IsPrivate: e.IsPrivate, Visibility: e.Visibility, VisibilityID: e.VisibilityID,
+		AuditJSON: e.AuditJSON}
+	if p := ev.Recurrence.KankaPeriodicity(); p != "" {
+		j.RecurringPeriodicity = &p
+	}
+	return j
+}
+
+// onCalendar lists the reminders on calendar {id} that the caller may see (the calendar, the
+// event and its entity all visible), ordered by id, paginated like every list. The calendar's
+// events are read through the calendar index with their entities in one batch, as the day view
+// reads them: the cost grows with the calendar's events, not with the campaign.
+func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
+	id, err := r.PathID("id")
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	f, err := r.Filter(domain.FilterChildren)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	var cal *domain.Calendar
+	var evs []domain.Event
+	var ents map[int64]*domain.Entity
+	var g errgroup.Group
+	g.Go(func() (err error) { cal, err = h.st.GetCalendar(r.Context(), r.Access.CampaignID, id); return err })
+	g.Go(func() (err error) {
+		evs, ents, err = h.st.EventsOnCalendar(r.Context(), r.Access.CampaignID, id)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	if !r.Access.CanSee(cal.IsPrivate) {
+		return httpapi.Reply{}, domain.ErrNotFound
+	}
+	visible := evs[:0]
+	for _, ev := range evs {
+		if r.Access.SeeEntity(ents[ev.EntityID]) == nil && r.Access.CanSeeEvent(&ev) && f.Match(eventFiltered(&ev)) {
+			visible = append(visible, ev)
+		}
+	}
+	slices.SortFunc(visible, func(a, b domain.Event) int { return cmp.Compare(a.ID, b.ID) })
+	page := r.Page()
+	from := min((page.Page-1)*page.Limit, len(visible))
+	to := min(from+page.Limit, len(visible))
+	out := make([]any, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, renderReminder(&visible[i]))
+	}
+	next := ""
+	if to < len(visible) {
+		next = strconv.Itoa(page.Page + 1) // any non-empty cursor: the page number decides
+	}
+	return httpapi.Many(out, len(visible), next, nil, page), nil
+}
+
+// eventFiltered is what Kanka's filters compare of an event.
+func eventFiltered(ev *domain.Event) domain.Filtered {
+	return domain.Filtered{Name: ev.Name, IsPrivate: ev.IsPrivate, CreatedBy: ev.CreatedBy, UpdatedBy: ev.UpdatedBy, UpdatedAt: ev.UpdatedAt}
+}
