@@ -19,6 +19,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 const (
@@ -344,40 +345,24 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 	}
 	moons := make([]moonCalc, 0, len(def.Moons))
 	seen := make(map[int]bool, len(def.Moons))
-	badPeriod, bigPeriod, badOffset, badID, dupID := false, false, false, false, false
-	for _, m := range def.Moons {
+	// Each moon's problems are named by its index, like every other parallel array's items.
+	for i, m := range def.Moons {
+		at := "." + strconv.Itoa(i)
 		if m.ID < 1 {
-			badID = true
+			add("moon_id"+at, "The moon id must be at least 1.")
 		} else if seen[m.ID] {
-			dupID = true
+			add("moon_id"+at, "The moon id field has a duplicate value.")
 		}
 		seen[m.ID] = true
 		mc, err := newMoonCalc(m)
 		switch {
-		case errors.Is(err, errPeriodTooLarge):
-			bigPeriod = true
 		case errors.Is(err, errBadOffset):
-			badOffset = true
+			add("moon_offset"+at, "The moon offset must be a number between -"+strconv.Itoa(MaxMoonOffset)+" and "+strconv.Itoa(MaxMoonOffset)+" with at most "+strconv.Itoa(MaxMoonDecimals)+" decimal places.")
 		case err != nil:
-			badPeriod = true
+			add("moon_fullmoon"+at, strings.ReplaceAll(PeriodProblem(m.Fullmoon), ":attribute", "moon fullmoon"))
 		default:
 			moons = append(moons, mc)
 		}
-	}
-	if badPeriod {
-		add("moon_fullmoon", "The moon fullmoon must be a positive number with at most "+strconv.Itoa(MaxMoonDecimals)+" decimal places.")
-	}
-	if bigPeriod {
-		add("moon_fullmoon", "The moon fullmoon must not be greater than "+strconv.Itoa(MaxMoonPeriod)+".")
-	}
-	if badOffset {
-		add("moon_offset", "The moon offset must be a number between -"+strconv.Itoa(MaxMoonOffset)+" and "+strconv.Itoa(MaxMoonOffset)+" with at most "+strconv.Itoa(MaxMoonDecimals)+" decimal places.")
-	}
-	if badID {
-		add("moon_id", "The moon id must be at least 1.")
-	}
-	if dupID {
-		add("moon_id", "The moon id field has a duplicate value.")
 	}
 	return moons, leaps, probs
 }

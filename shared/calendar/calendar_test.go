@@ -445,13 +445,13 @@ func TestValidation(t *testing.T) {
 		}, "leap_year_month", "The selected leap year month is invalid."},
 		{"season month", func(d *Definition) { d.Seasons = []Season{{Name: "S", Month: 3, Day: 1}} }, "season_month", "The selected season month is invalid."},
 		{"season day", func(d *Definition) { d.Seasons = []Season{{Name: "S", Month: 2, Day: 11}} }, "season_day", "The season day must be a day of the season's month."},
-		{"moon exponent", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "1e3"}} }, "moon_fullmoon", "The moon fullmoon must be a positive number with at most 10 decimal places."},
-		{"moon zero", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "0.0"}} }, "moon_fullmoon", "The moon fullmoon must be a positive number with at most 10 decimal places."},
-		{"moon 11 decimals", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "1.00000000001"}} }, "moon_fullmoon", "The moon fullmoon must be a positive number with at most 10 decimal places."},
-		{"moon huge", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "100000000.5"}} }, "moon_fullmoon", "The moon fullmoon must not be greater than 100000000."},
+		{"moon exponent", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "1e3"}} }, "moon_fullmoon.0", "The moon fullmoon must be a positive number with at most 10 decimal places."},
+		{"moon zero", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "0.0"}} }, "moon_fullmoon.0", "The moon fullmoon must be a positive number with at most 10 decimal places."},
+		{"moon 11 decimals", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "1.00000000001"}} }, "moon_fullmoon.0", "The moon fullmoon must be a positive number with at most 10 decimal places."},
+		{"moon huge", func(d *Definition) { d.Moons = []Moon{{Name: "M", Fullmoon: "100000000.5"}} }, "moon_fullmoon.0", "The moon fullmoon must not be greater than 100000000."},
 		{"moon duplicate id", func(d *Definition) {
 			d.Moons = []Moon{{ID: 2, Name: "M", Fullmoon: "3"}, {ID: 2, Name: "N", Fullmoon: "4"}}
-		}, "moon_id", "The moon id field has a duplicate value."},
+		}, "moon_id.1", "The moon id field has a duplicate value."},
 	}
 	for _, tt := range tests {
 		def := base()

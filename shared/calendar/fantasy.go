@@ -16,6 +16,10 @@ type Import struct {
 	Definition Definition
 	Date       Date
 	Warnings   []string
+	// From records, for each item of Definition's lists, the index of the export's item it came
+	// from: the converter drops some (with a warning), so positions differ. Weekdays and months
+	// are the export's global_week and timespans, one for one.
+	From struct{ LeapDays, Moons, Seasons, Eras []int }
 }
 
 // fcNumber is a JSON number or a string holding one, as exports carry
@@ -283,6 +287,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			continue
 		}
 		def.LeapDays = append(def.LeapDays, rule)
+		out.From.LeapDays = append(out.From.LeapDays, i)
 	}
 	if len(def.LeapDays) > 0 && def.SkipYearZero {
 		warn("Leap years before year 1 follow Lorekeep's numbering (year -1 is tested as -1, not as year 0 as Fantasy-Calendar does).")
@@ -311,6 +316,15 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		// Fantasy-Calendar's phase 0 is the new moon, at shift (mod cycle);
 		// Lorekeep's is the full moon, so the offset is shift - cycle/2.
 		off, exact2 := decimalText(new(big.Rat).Sub(shift, new(big.Rat).Quo(cycle, big.NewRat(2, 1))))
+		// Judged as rounded, in the export's terms: 1e-300 rounds to no cycle at all.
+		if PeriodProblem(period) != "" {
+			add(f+".cycle", "The cycle must be between 0.0000000001 and "+strconv.Itoa(MaxMoonPeriod)+" days.")
+			continue
+		}
+		if CheckOffset(off) != nil {
+			add(f+".shift", "The shift must not be more than "+strconv.Itoa(MaxMoonOffset)+" days from half the cycle.")
+			continue
+		}
 		if !exact1 || !exact2 {
 			warn("Moon " + strconv.Quote(name) + ": cycle and shift are rounded to " + strconv.Itoa(MaxMoonDecimals) + " decimal places.")
 		}
@@ -319,6 +333,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			colour = "grey"
 		}
 		def.Moons = append(def.Moons, Moon{ID: len(def.Moons) + 1, Name: name, Fullmoon: period, Offset: off, Colour: colour})
+		out.From.Moons = append(out.From.Moons, i)
 	}
 
 	if s := sd.Seasons; s != nil {
@@ -340,6 +355,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			}
 			dated++
 			def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(text(se.Name)), Month: int(ts) + 1, Day: int(day)})
+			out.From.Seasons = append(out.From.Seasons, i)
 		}
 		if n := len(s.Data) - dated; n > 0 && len(probs) == 0 {
 			warn(strconv.Itoa(n) + " season(s) have no start date (periodic seasons); they are not imported.")
@@ -358,6 +374,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		}
 		name := strings.TrimSpace(text(e.Name))
 		def.Eras = append(def.Eras, Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart})
+		out.From.Eras = append(out.From.Eras, i)
 		ts, _ := e.Date.Timespan.integer()
 		day, _ := e.Date.Day.integer()
 		if ts > 0 || day > 1 {
@@ -426,33 +443,106 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 	if err != nil {
 		ve := err.(*ValidationError)
 		for i := range ve.Problems {
-			ve.Problems[i].Field = exportField(ve.Problems[i].Field)
+			ve.Problems[i].Field = out.ExportField(ve.Problems[i].Field)
 		}
 		return Import{}, ve
 	}
-	if !c.Valid(out.Date) {
-		add("dynamic_data", "The current date ("+out.Date.String()+") is not a date of the calendar.")
+	if d := out.Date; !c.Valid(d) {
+		msg := "The current date (" + d.String() + ") is not a date of the calendar."
+		switch {
+		case d.Month < 1 || d.Month > c.MonthCount():
+			add("dynamic_data.timespan", msg)
+		case c.DaysInMonth(d.Year, d.Month) > 0 && d.Day > c.DaysInMonth(d.Year, d.Month):
+			add("dynamic_data.day", msg)
+		default: // a skipped year zero, or beyond the calendar's range
+			add("dynamic_data.year", msg)
+		}
 		return fail()
 	}
 	out.Definition = c.Definition()
 	return out, nil
 }
 
-// exportField names, in the export, the field behind an engine problem.
-func exportField(f string) string {
-	switch {
-	case strings.HasPrefix(f, "leap_days."):
-		return "static_data.year_data." + f
-	case strings.HasPrefix(f, "month_"):
-		return "static_data.year_data.timespans"
-	case f == "weekday":
-		return "static_data.year_data.global_week"
-	case strings.HasPrefix(f, "moon_"):
-		return "static_data.moons"
-	case strings.HasPrefix(f, "season_"):
-		return "static_data.seasons.data"
+// exportPaths name, in the export, each list a create's field (the engine's names) describes:
+// the list, the From record mapping its indices (nil: one for one) and, by the create's
+// subfield or companion, the export item's field.
+var exportPaths = map[string]struct {
+	list  string
+	from  func(im *Import) []int
+	field string
+}{
+	"month_name":    {"static_data.year_data.timespans", nil, "name"},
+	"month_length":  {"static_data.year_data.timespans", nil, "length"},
+	"month_type":    {"static_data.year_data.timespans", nil, "type"},
+	"weekday":       {"static_data.year_data.global_week", nil, ""},
+	"leap_days":     {"static_data.year_data.leap_days", func(im *Import) []int { return im.From.LeapDays }, ""},
+	"moon_name":     {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "name"},
+	"moon_fullmoon": {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "cycle"},
+	"moon_offset":   {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "shift"},
+	"moon_colour":   {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "color"},
+	"moon_id":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, ""},
+	"season_name":   {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "name"},
+	"season_month":  {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "timespan"},
+	"season_day":    {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
+	"eras":          {"static_data.eras", func(im *Import) []int { return im.From.Eras }, ""},
+	"epoch_name":    {"static_data.eras", func(im *Import) []int { return im.From.Eras }, "name"},
+}
+
+// exportScalars name, in the export, the create's single fields an import fills.
+var exportScalars = map[string]string{
+	"name": "name", "start_offset": "static_data.year_data.first_day",
+	"skip_year_zero": "static_data.settings.year_zero_exists",
+	"current_year":   "dynamic_data.year", "current_month": "dynamic_data.timespan", "current_day": "dynamic_data.day",
+}
+
+// exportSubfields name, in the export, the fields of a leap day's or an era's object.
+var exportSubfields = map[string]string{
+	"leap_days.month": "timespan", "eras.year": "date.year", "eras.restart": "settings.restart",
+}
+
+// ExportList reports whether field is a create's list field as a whole ("month_length", not
+// "month_length.2"): a problem with the list, whose wording is not about one export field.
+func ExportList(field string) bool {
+	_, ok := exportPaths[field]
+	return ok
+}
+
+// ExportField names, in the export, the field behind a problem the create's validation (or
+// the engine) reports about the imported definition: "moon_fullmoon.1" is the cycle of the
+// export's moon that became the second moon. A field the import does not fill is the
+// static_data.
+func (im *Import) ExportField(field string) string {
+	root, rest, _ := strings.Cut(field, ".")
+	if f, ok := exportScalars[field]; ok {
+		return f
 	}
-	return "static_data." + f
+	p, ok := exportPaths[root]
+	if !ok {
+		return "static_data"
+	}
+	idx, sub, _ := strings.Cut(rest, ".")
+	i, err := strconv.Atoi(idx)
+	if err != nil || i < 0 {
+		return p.list // the list as a whole
+	}
+	if p.from != nil {
+		from := p.from(im)
+		if i >= len(from) {
+			return p.list
+		}
+		i = from[i]
+	}
+	out := p.list + "." + strconv.Itoa(i)
+	if sub != "" {
+		if f, ok := exportSubfields[root+"."+sub]; ok {
+			sub = f
+		}
+		return out + "." + sub
+	}
+	if p.field != "" {
+		return out + "." + p.field
+	}
+	return out
 }
 
 // decimalText writes r with at most MaxMoonDecimals decimals (rounded),

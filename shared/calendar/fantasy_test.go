@@ -87,7 +87,9 @@ func TestImportFantasyCalendarProblems(t *testing.T) {
 		{"leap day timespan out of range", base(`{"name": "L", "timespan": 2, "interval": "4"}`), "static_data.year_data.leap_days.0.timespan"},
 		{"leap day beyond the month", base(`{"name": "L", "timespan": 0, "intercalary": true, "day": 11, "interval": "4"}`), "static_data.year_data.leap_days.0.day"},
 		{"current timespan out of range", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}}, "dynamic_data": {"year": 1, "timespan": 2, "day": 1}}`, "dynamic_data.timespan"},
-		{"current day beyond the month", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}}, "dynamic_data": {"year": 1, "timespan": 1, "day": 2}}`, "dynamic_data"},
+		{"current day beyond the month", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}}, "dynamic_data": {"year": 1, "timespan": 1, "day": 2}}`, "dynamic_data.day"},
+		{"moon cycle that rounds to nothing", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "moons": [{"name": "M", "cycle": 1e-300}]}}`, "static_data.moons.0.cycle"},
+		{"moon shift too far, after a dropped moon", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "moons": [{"name": "C", "custom_phase": true}, {"name": "M", "cycle": 2, "shift": 2e9}]}}`, "static_data.moons.1.shift"},
 	}
 	for _, tt := range tests {
 		_, err := ImportFantasyCalendar([]byte(tt.body))
@@ -98,5 +100,34 @@ func TestImportFantasyCalendarProblems(t *testing.T) {
 	}
 	if _, err := ImportFantasyCalendar([]byte(base(`{"name": "L", "timespan": 0, "intercalary": true, "day": 5, "interval": "400,!100,4"}`))); err != nil {
 		t.Errorf("valid export refused: %v", err)
+	}
+}
+
+func TestImportExportFieldMapsThroughDroppedItems(t *testing.T) {
+	im := &Import{}
+	im.From.Moons, im.From.Seasons, im.From.LeapDays, im.From.Eras = []int{1, 3}, []int{2}, []int{0, 1}, []int{0, 4}
+	for field, want := range map[string]string{
+		"name":                  "name",
+		"month_name.3":          "static_data.year_data.timespans.3.name",
+		"month_length":          "static_data.year_data.timespans",
+		"weekday.1":             "static_data.year_data.global_week.1",
+		"start_offset":          "static_data.year_data.first_day",
+		"moon_fullmoon.1":       "static_data.moons.3.cycle",
+		"moon_offset.0":         "static_data.moons.1.shift",
+		"moon_id.0":             "static_data.moons.1",
+		"moon_name.7":           "static_data.moons",
+		"season_day.0":          "static_data.seasons.data.2.day",
+		"leap_days.1.month":     "static_data.year_data.leap_days.1.timespan",
+		"leap_days.0.interval":  "static_data.year_data.leap_days.0.interval",
+		"eras.1.year":           "static_data.eras.4.date.year",
+		"eras.1.restart":        "static_data.eras.4.settings.restart",
+		"eras":                  "static_data.eras",
+		"current_month":         "dynamic_data.timespan",
+		"skip_year_zero":        "static_data.settings.year_zero_exists",
+		"something_not_from_it": "static_data",
+	} {
+		if got := im.ExportField(field); got != want {
+			t.Errorf("ExportField(%q) = %q, want %q", field, got, want)
+		}
 	}
 }

@@ -133,6 +133,18 @@ func parseOffset(s string) (num i128, den int64, err error) {
 	return num, den, nil
 }
 
+// PeriodProblem says what is wrong with a moon period, with :attribute standing for its name,
+// or "" when ParsePeriod takes it: one wording for the create's check and the engine's.
+func PeriodProblem(s string) string {
+	switch _, _, err := ParsePeriod(s); {
+	case err == nil:
+		return ""
+	case errors.Is(err, errPeriodTooLarge):
+		return "The :attribute must not be greater than " + strconv.Itoa(MaxMoonPeriod) + "."
+	}
+	return "The :attribute must be a positive number with at most " + strconv.Itoa(MaxMoonDecimals) + " decimal places."
+}
+
 // CheckOffset reports whether s is a moon offset the engine accepts.
 func CheckOffset(s string) error {
 	_, _, err := parseOffset(s)

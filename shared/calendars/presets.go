@@ -2,7 +2,10 @@ package calendars
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -37,23 +40,35 @@ type importJSON struct {
 var exportFields = []string{"name", "static_data", "dynamic_data"}
 
 // importCalendar answers POST calendars/import: a Fantasy-Calendar export becomes a calendar,
-// stored as a create stores one (two round trips), answered with the warnings.
+// stored as a create stores one (two round trips), answered with the warnings. Every refusal
+// names the export's field (static_data.moons.0.cycle), or the field sent beside it.
 func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	in, err := r.Input()
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
 	export := map[string]any{}
+	var bad domain.FieldErrors
 	for _, k := range exportFields {
 		v, ok := in[k]
+		if !ok {
+			continue
+		}
+		v = formValue(v)
 		if s, isStr := v.(string); isStr && k != "name" {
-			v = json.RawMessage(s) // an export pasted as text
+			// An export pasted as text: each part is judged on its own.
+			if !json.Valid([]byte(s)) {
+				bad.Add(k, "The "+domain.Label(k)+" must be JSON.")
+				continue
+			}
+			v = json.RawMessage(s)
 		}
-		if ok {
-			export[k] = v
-		}
+		export[k] = v
 	}
-	body, err := json.Marshal(export)
+	if err := bad.Err(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	body, err := json.Marshal(export) // cannot fail: decoded JSON, form strings, checked text
 	if err != nil {
 		return httpapi.Reply{}, domain.Invalid("static_data", "The static data must be JSON.")
 	}
@@ -66,13 +81,14 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
 	rest := domain.DefinitionInput(im.Definition, im.Date)
 	rest["name"] = im.Name
+	beside := map[string]bool{}
 	for k, v := range in {
 		if !slices.Contains(exportFields, k) && k != "preset" {
-			rest[k] = v
+			rest[k], beside[k] = v, true
 		}
 	}
 	if err := c.Apply(rest, r.Access); err != nil {
-		return httpapi.Reply{}, err
+		return httpapi.Reply{}, exportErrors(err, &im, beside)
 	}
 	if err := h.st.CreateCalendar(r.Context(), c); err != nil {
 		return httpapi.Reply{}, err
@@ -82,4 +98,73 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		w = []string{}
 	}
 	return httpapi.One(importJSON{calendarJSON: render(c), Warnings: w}), nil
+}
+
+// exportErrors renames the create's field errors about what came from the export to the
+// export's fields, through the converter's record of where each item came from; a field sent
+// beside the export keeps its name. A message that names the create's field names the
+// export's instead ("The month name.0 field is required." -> "The name field is required.").
+func exportErrors(err error, im *calendar.Import, beside map[string]bool) error {
+	var e *domain.Error
+	if !errors.As(err, &e) || e.Fields == nil {
+		return err
+	}
+	var out domain.FieldErrors
+	for _, f := range e.Fields.Fields() {
+		root, _, _ := strings.Cut(f, ".")
+		to := f
+		if !beside[root] {
+			to = im.ExportField(f)
+		}
+		for _, m := range e.Fields.Messages(f) {
+			if to != f && !calendar.ExportList(f) { // a whole list's message keeps its words
+				m = renameAttribute(m, f, to)
+			}
+			out.Add(to, m)
+		}
+	}
+	return out.Err()
+}
+
+// renameAttribute rewrites a Laravel-style message about field (or its last part, as an
+// object's subfield is named) to name the last named part of to.
+func renameAttribute(msg, field, to string) string {
+	parts := strings.Split(to, ".")
+	name := parts[len(parts)-1]
+	for i := len(parts) - 1; i >= 0; i-- {
+		if _, err := strconv.Atoi(parts[i]); err != nil {
+			name = parts[i]
+			break
+		}
+	}
+	sub := field[strings.LastIndex(field, ".")+1:]
+	for _, old := range []string{field, sub} {
+		if p := "The " + domain.Label(old) + " "; strings.HasPrefix(msg, p) {
+			return "The " + domain.Label(name) + " " + msg[len(p):]
+		}
+	}
+	return msg
+}
+
+// formValue is a form's value as JSON would carry it: a field sent once is its text, lists and
+// nested fields (static_data[year_data][first_day]) keep their shape.
+func formValue(v any) any {
+	switch x := v.(type) {
+	case []string:
+		if len(x) == 1 {
+			return x[0]
+		}
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = formValue(e)
+		}
+		return out
+	}
+	return v
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lorekeep/lorekeep/shared/calendar"
 )
 
 // Kanka's parallel arrays: a driver array (month_name) and companions of the same length
@@ -159,14 +161,15 @@ func monthTypeElem(v any) (string, bool, string) {
 }
 
 // periodElem reads a moon period as the exact decimal text the client sent: a JSON number
-// arrives as json.Number, whose text is kept (never a float). The engine judges the value.
+// arrives as json.Number, whose text is kept (never a float). It is judged here, like the
+// offset, so that a bad period is named by its index (moon_fullmoon.0).
 func periodElem(v any) (string, bool, string) {
 	switch x := v.(type) {
 	case json.Number:
-		return string(x), true, ""
+		return string(x), true, calendar.PeriodProblem(string(x))
 	case string:
 		if s := strings.TrimSpace(x); s != "" {
-			return s, true, ""
+			return s, true, calendar.PeriodProblem(s)
 		}
 	case nil:
 	default:

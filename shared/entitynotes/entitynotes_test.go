@@ -3,6 +3,7 @@ package entitynotes_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -102,6 +103,17 @@ func TestNoteFieldsAndPartialUpdate(t *testing.T) {
 	// Default visibility is all.
 	if r := e.Do("POST", notes(e.Campaign, eid), e.Member, map[string]any{"name": "Plain"}); r.Data()["visibility"] != "all" {
 		t.Fatalf("default visibility: %s", r.Raw)
+	}
+}
+
+// Kanka's forms send the settings object as settings[collapsed]=1, which PHP reads as an object.
+func TestFormSettingsAreAnObject(t *testing.T) {
+	e := apitest.New(t, register)
+	eid := entity(t, e, e.Campaign, false)
+	form := url.Values{"name": {"Pinned"}, "visibility_id": {"1"}, "settings[collapsed]": {"1"}}
+	r := e.DoRaw("POST", notes(e.Campaign, eid), e.Member, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+	if r.Status != 200 || fmt.Sprint(r.Data()["settings"]) != "map[collapsed:1]" {
+		t.Fatalf("form create: %d %s", r.Status, r.Raw)
 	}
 }
 

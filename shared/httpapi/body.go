@@ -78,18 +78,34 @@ func decodeJSON(body []byte) (domain.Input, error) {
 	return domain.Input(in), nil
 }
 
-// formInput folds `name[]` and `name[i]` keys into lists under `name`, indexed keys in index order.
-func formInput(vals url.Values) domain.Input {
+// formInput folds `name[]` and `name[i]` keys into lists under `name`, indexed keys in index
+// order, and `name[key]` keys (PHP's nested fields: settings[collapsed],
+// static_data[year_data][first_day]) into objects under `name`.
+func formInput(vals url.Values) domain.Input { return formLevel(vals, 0) }
+
+// maxFormDepth bounds how deep name[a][b]... nests; deeper brackets stay part of the key.
+const maxFormDepth = 8
+
+func formLevel(vals url.Values, depth int) domain.Input {
 	keys := make([]string, 0, len(vals))
 	for k := range vals {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return formKeyLess(keys[i], keys[j]) })
 	in := domain.Input{}
+	nested := map[string]url.Values{}
 	for _, k := range keys {
 		vs := vals[k]
-		name, _, isList := strings.Cut(k, "[")
+		name, after, isList := strings.Cut(k, "[")
 		if isList {
+			key, rest, _ := strings.Cut(after, "]")
+			if _, err := strconv.Atoi(key); key != "" && err != nil && depth < maxFormDepth {
+				if nested[name] == nil {
+					nested[name] = url.Values{}
+				}
+				nested[name][key+rest] = vs
+				continue
+			}
 			prev, _ := in[name].([]string)
 			in[name] = append(prev, vs...)
 			continue
@@ -99,6 +115,9 @@ func formInput(vals url.Values) domain.Input {
 			continue
 		}
 		in[name] = vs
+	}
+	for name, sub := range nested {
+		in[name] = map[string]any(formLevel(sub, depth+1)) // an object, as JSON decodes one
 	}
 	return in
 }
