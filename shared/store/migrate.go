@@ -145,6 +145,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			continue
 		}
 		n++
+		lowerCopies(it)
 		if strings.HasPrefix(sk, locationPrefix+"#") { // layout 1 indexed parents: links now
 			delete(it, "gsi1pk")
 			delete(it, "gsi1sk")
@@ -195,6 +196,16 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 	}
 	return n, s.batchDelete(ctx, dels)
+}
+
+// lowerCopies writes the lower-case copies the list filters read (name_lc, type_lc), which
+// layout 1 kept on some kinds only.
+func lowerCopies(it dynamo.Item) {
+	for _, f := range []string{"name", "type"} {
+		if v, ok := it[f].(*types.AttributeValueMemberS); ok && v.Value != "" {
+			it[f+"_lc"] = &types.AttributeValueMemberS{Value: strings.ToLower(v.Value)}
+		}
+	}
 }
 
 // homeSlots is the placement of the record whose home item (old or new layout) is (pk, sk), or

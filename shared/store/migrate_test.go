@@ -206,6 +206,18 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		if _, n, err := st.GetNoteAndEntity(ctx, c.ID, 1, 4); err != nil || n.Visibility != domain.VisibilitySelf {
 			t.Errorf("the self note by id: %v %v", n, err)
 		}
+		// Name filters read lower-case copies that layout 1 did not keep on notes, events and
+		// map points: the migration writes them.
+		byName := func(v string) domain.Filter { return domain.Filter{Name: []domain.Term{{Op: domain.Equals, Value: v}}} }
+		if p, err := st.ListNotes(ctx, c.ID, 1, adminAcc, byName("n"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 4 {
+			t.Errorf("notes named n: %d (%v), want 4", p.Total, err)
+		}
+		if p, err := st.ListEvents(ctx, c.ID, 1, adminAcc, byName("e"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 2 {
+			t.Errorf("events named e: %d (%v), want 2", p.Total, err)
+		}
+		if p, err := st.ListMapPoints(ctx, c.ID, 1, byName("x"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || len(p.Items) != 1 {
+			t.Errorf("map points named x: %d (%v), want 1", len(p.Items), err)
+		}
 		mp, err := st.ListMapPoints(ctx, c.ID, 1, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 		if err != nil || mp.Total != 1 || len(mp.Items) != 1 {
 			t.Errorf("map points: %d of %d (%v)", len(mp.Items), mp.Total, err)
