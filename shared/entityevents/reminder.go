@@ -19,35 +19,16 @@ const remindableType = `App\Models\Entity`
 // `<moon>_f`...). Name, visibility and is_private are answered too: Kanka clients ignore what
 // they do not know, and a reminder read back must show what was written.
 type reminderJSON struct {
-	ID                   int64   `json:"id"`
-	RemindableID         int64   `json:"remindable_id"`
-	RemindableType       string  `json:"remindable_type"`
-	CalendarID           int64   `json:"calendar_id"`
-	Name                 string  `json:"name"`
-	Date                 string  `json:"date"`
-	Day                  int     `json:"day"`
-	Month                int     `json:"month"`
-	Year                 int64   `json:"year"`
-	Length               int     `json:"length"`
-	Comment              string  `json:"comment"`
-	IsRecurring          bool    `json:"is_recurring"`
-	RecurringUntil       *int64  `json:"recurring_until"`
-	RecurringPeriodicity *string `json:"recurring_periodicity"`
-	Colour               *string `json:"colour"`
-	TypeID               *int64  `json:"type_id"`
-	IsPrivate            bool    `json:"is_private"`
-	Visibility           string  `json:"visibility"`
-	VisibilityID         int     `json:"visibility_id"`
-	httpapi.AuditJSON
+	ID             int64  `json:"id"`
+	RemindableID   int64  `json:"remindable_id"`
+	RemindableType string `json:"remindable_type"`
+	eventFields
 }
 
 func renderReminder(ev *domain.Event) reminderJSON {
 	e := render(ev)
-	j := reminderJSON{ID: e.ID, RemindableID: e.EntityID, RemindableType: remindableType, CalendarID: e.CalendarID,
-		Name: e.Name, Date: e.Date, Day: e.Day, Month: e.Month, Year: e.Year, Length: e.Length, Comment: e.Comment,
-		IsRecurring: e.IsRecurring, RecurringUntil: e.RecurringUntil, Colour: e.Colour, TypeID: e.TypeID,
-		IsPrivate: e.IsPrivate, Visibility: e.Visibility, VisibilityID: e.VisibilityID,
-		AuditJSON: e.AuditJSON}
+	j := reminderJSON{ID: e.ID, RemindableID: e.EntityID, RemindableType: remindableType, eventFields: e.eventFields}
+	j.RecurringPeriodicity = nil
 	if p := ev.Recurrence.KankaPeriodicity(); p != "" {
 		j.RecurringPeriodicity = &p
 	}

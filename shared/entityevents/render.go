@@ -7,8 +7,13 @@ import (
 
 // eventJSON is an entity event as Kanka clients read it, with name, day, month and colour too.
 type eventJSON struct {
-	ID                   int64   `json:"id"`
-	EntityID             int64   `json:"entity_id"`
+	ID       int64 `json:"id"`
+	EntityID int64 `json:"entity_id"`
+	eventFields
+}
+
+// eventFields are what both eras answer of an event (the 2022 entity event, today's reminder).
+type eventFields struct {
 	CalendarID           int64   `json:"calendar_id"`
 	Name                 string  `json:"name"`
 	Comment              string  `json:"comment"`
@@ -29,10 +34,10 @@ type eventJSON struct {
 }
 
 func render(ev *domain.Event) eventJSON {
-	j := eventJSON{ID: ev.ID, EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
+	j := eventJSON{ID: ev.ID, EntityID: ev.EntityID, eventFields: eventFields{CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
 		Date: ev.Date.String(), Day: ev.Date.Day, Month: ev.Date.Month, Year: ev.Date.Year, Length: ev.Length,
 		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), VisibilityID: ev.Visibility.ID(),
-		AuditJSON: httpapi.RenderAudit(ev.Meta)}
+		AuditJSON: httpapi.RenderAudit(ev.Meta)}}
 	if ev.IsRecurring() {
 		p := ev.Recurrence.Periodicity()
 		j.RecurringPeriodicity, j.RecurringUntil = &p, ev.RecurringUntil
