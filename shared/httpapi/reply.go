@@ -85,13 +85,20 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}
 	base := baseURL(r)
 	m.Path = base
-	lk := links{First: pageURL(base, r.query, 1, ""), Last: pageURL(base, r.query, lastPage, "")}
+	// Links carry the page size the page was read with, not a value it corrected.
+	q := maps.Clone(r.query)
+	for _, k := range []string{"limit", "per_page"} {
+		if q.Has(k) {
+			q.Set(k, strconv.Itoa(p.Limit))
+		}
+	}
+	lk := links{First: pageURL(base, q, 1, ""), Last: pageURL(base, q, lastPage, "")}
 	if p.Page > 1 {
-		prev := pageURL(base, r.query, min(p.Page-1, lastPage), "")
+		prev := pageURL(base, q, min(p.Page-1, lastPage), "")
 		lk.Prev = &prev
 	}
 	if l.next != "" {
-		next := pageURL(base, r.query, p.Page+1, l.next)
+		next := pageURL(base, q, p.Page+1, l.next)
 		lk.Next = &next
 	}
 	writeJSON(w, r.Request, http.StatusOK, struct {

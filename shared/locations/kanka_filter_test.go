@@ -157,6 +157,31 @@ func TestLinksCarryEachParameterOnce(t *testing.T) {
 	}
 }
 
+// Links carry the page size the page was read with: a value the server corrected (0, 500,
+// garbage) is not repeated to the client.
+func TestLinksCarryThePageSizeUsed(t *testing.T) {
+	e := apitest.New(t, locations.Register)
+	createMany(t, e, e.Campaign, 2, func(i int) domain.Location {
+		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprint("L", i)}}
+	})
+	for _, c := range []struct{ query, want string }{
+		{"?limit=0", "limit=45"},
+		{"?limit=500", "limit=100"},
+		{"?limit=abc&page=-1", "limit=45"},
+		{"?per_page=1", "per_page=1"},
+	} {
+		r := e.Do("GET", apitest.Path(e.Campaign, "/locations"+c.query), e.Admin, nil)
+		if r.Status != 200 {
+			t.Fatalf("%s: %d %s", c.query, r.Status, r.Raw)
+		}
+		for _, k := range []string{"first", "last"} {
+			if link := r.Body["links"].(map[string]any)[k].(string); !strings.Contains(link, c.want) || strings.Count(link, "limit=")+strings.Count(link, "per_page=") != 1 {
+				t.Errorf("%s: %s link %s, want %s", c.query, k, link, c.want)
+			}
+		}
+	}
+}
+
 func TestMapPointListsTakeKankasFilters(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	l := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Harbour"})
