@@ -15,29 +15,16 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apidoc"
-	"github.com/lorekeep/lorekeep/shared/calendars"
-	"github.com/lorekeep/lorekeep/shared/entities"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
-
-// Mount registers every family on api: the local server's whole API.
-func Mount(api *httpapi.API, st *store.Store) {
-	locations.Register(api, st)
-	calendars.Register(api, st)
-	entityevents.Register(api, st)
-	entitynotes.Register(api, st)
-	entities.Register(api, st)
-}
 
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the
 // docs page.
 func newHandler(st *store.Store, getenv func(string) string, docsDir string) http.Handler {
 	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st, time.Now), st))
-	Mount(api, st)
+	families.Register(api, st)
 	apidoc.Register(api, "/docs")
 	page := docsPage(docsDir)
 	files := http.StripPrefix("/docs/", http.FileServer(http.Dir(docsDir)))

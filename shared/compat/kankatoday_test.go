@@ -11,24 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
-	"github.com/lorekeep/lorekeep/shared/entities"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
-	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/locations"
-	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
-
-// every family, as `lorekeep serve` mounts them
-func register(api *httpapi.API, st *store.Store) {
-	locations.Register(api, st)
-	calendars.Register(api, st)
-	entityevents.Register(api, st)
-	entitynotes.Register(api, st)
-	entities.Register(api, st)
-}
 
 // world is a campaign written through the spec's 2022 routes, as an existing user's data is.
 type world struct {
@@ -44,7 +29,7 @@ func calendarBody(name string) map[string]any {
 }
 
 func newWorld(t *testing.T) *world {
-	e := apitest.New(t, register)
+	e := apitest.New(t, families.Register)
 	w := &world{Env: e, locations: map[string]map[string]any{}, calendars: map[string]map[string]any{}}
 	must := func(r apitest.Response) map[string]any {
 		t.Helper()

@@ -7,29 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
-	"github.com/lorekeep/lorekeep/shared/entities"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
-	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/locations"
-	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
-
-func registerAll(api *httpapi.API, st *store.Store) {
-	locations.Register(api, st)
-	calendars.Register(api, st)
-	entityevents.Register(api, st)
-	entitynotes.Register(api, st)
-	entities.Register(api, st)
-}
 
 // FuzzNoRequestCausesA5xx sends arbitrary bodies, content types and queries to every family's
 // routes: whatever a client sends, the answer is never a 5xx (DynamoDB Local is up, so not even
 // a 503). `go test` runs the seeds; `go test -fuzz` explores.
 func FuzzNoRequestCausesA5xx(f *testing.F) {
-	e := apitest.New(f, registerAll)
+	e := apitest.New(f, families.Register)
 	seed := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, map[string]any{
 		"name": "C", "month_name": []string{"A", "B"}, "month_length": []int{30, 30}, "weekday": []string{"X", "Y"},
 		"moon_name": []string{"M"}, "moon_fullmoon": []string{"7.5"},

@@ -9,13 +9,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/lorekeep/lorekeep/shared/families"
 )
 
 // The audit must see each kind of breakage the races can cause: each case breaks a consistent
 // campaign with one raw write (in the current key layout: store package doc) and expects the
 // audit to name it.
 func TestAuditFindsEachBrokenInvariant(t *testing.T) {
-	h := newHarness(t, register)
+	h := newHarness(t, families.Register)
 	ctx := context.Background()
 	db := h.e.Store.Client()
 	table := h.e.Config.TableName

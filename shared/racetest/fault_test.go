@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
@@ -83,7 +84,7 @@ var faultOwners = []struct {
 // finished by a retry. Either way the stored state must then pass the audit.
 func TestFaultDuringDelete(t *testing.T) {
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
-	h := newHarness(t, register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
+	h := newHarness(t, families.Register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
 	broken := 0
 	for _, o := range faultOwners {
 		t.Run(o.name, func(t *testing.T) {

@@ -16,25 +16,15 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
-
-func register(api *httpapi.API, st *store.Store) {
-	locations.Register(api, st)
-	calendars.Register(api, st)
-	entityevents.Register(api, st)
-	entitynotes.Register(api, st)
-}
 
 // rounds is how many fresh rounds each scenario runs.
 func rounds(t *testing.T) int {
@@ -317,7 +307,7 @@ func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 // TestRaces runs every scenario for a bounded number of rounds, each on fresh records, and
 // audits the stored state after each round.
 func TestRaces(t *testing.T) {
-	h := newHarness(t, register)
+	h := newHarness(t, families.Register)
 	n := rounds(t)
 	broken := 0
 	for _, sc := range scenarios {

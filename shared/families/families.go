@@ -1,0 +1,22 @@
+// Package families mounts every resource family together: the local server's whole API, and
+// the tests that drive it as a client would. Each Lambda mounts its own family instead.
+package families
+
+import (
+	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/entityevents"
+	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+// Register mounts every family's routes on api.
+func Register(api *httpapi.API, st *store.Store) {
+	locations.Register(api, st)
+	calendars.Register(api, st)
+	entityevents.Register(api, st)
+	entitynotes.Register(api, st)
+	entities.Register(api, st)
+}
