@@ -9,19 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
-	"github.com/lorekeep/lorekeep/shared/entities"
-	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/locations"
-	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
-
-func register(api *httpapi.API, st *store.Store) {
-	locations.Register(api, st)
-	calendars.Register(api, st)
-	entities.Register(api, st)
-}
 
 func ents(cid int64, query string) string { return apitest.Path(cid, "/entities"+query) }
 
@@ -49,7 +39,7 @@ func ids(r apitest.Response) []int64 {
 func eid(rec map[string]any) int64 { return int64(rec["entity_id"].(float64)) }
 
 func TestEntitiesMirrorTheirRecords(t *testing.T) {
-	e := apitest.New(t, register)
+	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour", "tags": []int{3, 4}, "image_url": "https://img.example/h.png"})
 	cal := create(t, e, e.Campaign, e.Member, "calendars", calendarBody("Tides"))
 
@@ -96,7 +86,7 @@ func TestEntitiesMirrorTheirRecords(t *testing.T) {
 }
 
 func TestHiddenEntitiesStayHidden(t *testing.T) {
-	e := apitest.New(t, register)
+	e := apitest.New(t, families.Register)
 	open := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Open"})
 	secret := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Secret", "is_private": true})
 	pubOpen := create(t, e, e.PublicCampaign, e.Admin, "calendars", calendarBody("Public"))
@@ -164,7 +154,7 @@ func TestHiddenEntitiesStayHidden(t *testing.T) {
 }
 
 func TestEntityListFiltersAndPages(t *testing.T) {
-	e := apitest.New(t, register)
+	e := apitest.New(t, families.Register)
 	before := time.Now().UTC().Add(-time.Hour)
 	var all []int64
 	for i := 0; i < 5; i++ {
@@ -237,7 +227,7 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 }
 
 func TestEntityRoutesHeadAndMethods(t *testing.T) {
-	e := apitest.New(t, register)
+	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour"})
 	for _, p := range []string{ents(e.Campaign, ""), ents(e.Campaign, fmt.Sprintf("/%d", eid(loc)))} {
 		get := e.Do("GET", p, e.Admin, nil)
@@ -257,7 +247,7 @@ func TestEntityRoutesHeadAndMethods(t *testing.T) {
 // TestEntityRoundTrips: a show is one BatchGetItem (the entity read ahead with the campaign
 // access); a list page that and one Query (the range counter read ahead too), by number as well.
 func TestEntityRoundTrips(t *testing.T) {
-	e := apitest.New(t, register)
+	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour"})
 	for _, c := range []struct {
 		name, path string

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 func TestEntitiesTakeKankasFilterLanguage(t *testing.T) {
-	e := apitest.New(t, register)
+	e := apitest.New(t, families.Register)
 	keep := eid(create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Candlekeep", "tags": []int{1}}))
 	gate := eid(create(t, e, e.Campaign, e.Member, "locations", map[string]any{"name": "Baldur's Gate", "tags": []int{1, 2}}))
 	secret := eid(create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Secret Keep", "is_private": true}))

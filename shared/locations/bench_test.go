@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -36,7 +37,7 @@ func BenchmarkLocationListPage(b *testing.B) {
 // BenchmarkLocationListRelated is a full page (45 locations, each under the previous one, each
 // with a post) with ?related=1; it reports the DynamoDB calls per page and the most in flight.
 func BenchmarkLocationListRelated(b *testing.B) {
-	e := apitest.New(b, registerAll)
+	e := apitest.New(b, families.Register)
 	var parent *int64
 	for i := 0; i < 45; i++ {
 		l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("Bench %d", i)}, ParentID: parent}

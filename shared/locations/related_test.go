@@ -5,22 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
-	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/related"
-	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
-
-func registerAll(api *httpapi.API, st *store.Store) {
-	locations.Register(api, st)
-	calendars.Register(api, st)
-	entitynotes.Register(api, st)
-	entityevents.Register(api, st)
-}
 
 // relatedWorld is a tree Root > Hidden (private) > Mid > Leaf, Root > Secret (private),
 // Root > Open; posts and events on Leaf of every visibility; a calendar with a post.
@@ -31,7 +19,7 @@ type relatedWorld struct {
 }
 
 func newRelatedWorld(t *testing.T) relatedWorld {
-	e := apitest.New(t, registerAll)
+	e := apitest.New(t, families.Register)
 	w := relatedWorld{Env: e}
 	mk := func(body map[string]any) int64 { return create(t, e, e.Campaign, e.Admin, body) }
 	w.root = mk(map[string]any{"name": "Root"})

@@ -126,20 +126,10 @@ func TestFaultDuringDelete(t *testing.T) {
 			}
 			sort.Strings(failed)
 			summary := fmt.Sprintf("DELETE %s failing at each of its %d DynamoDB calls: %d left a broken state", o.name, len(points), len(failed))
-			switch {
-			case len(failed) == 0:
-				t.Log(summary)
-			case expectFail() != "":
-				broken++
-				t.Logf("EXPECTED FAILURE (LOREKEEP_RACE_EXPECT_FAIL=%s): %s\n%s", expectFail(), summary, strings.Join(failed, "\n"))
-			default:
-				t.Errorf("%s\n%s", summary, strings.Join(failed, "\n"))
-			}
+			verdict(t, summary, failed, &broken)
 		})
 	}
-	if expectFail() != "" && broken == 0 {
-		t.Errorf("LOREKEEP_RACE_EXPECT_FAIL=%s is set but every failed delete ended well: the gate is stale, remove it", expectFail())
-	}
+	staleGate(t, broken)
 }
 
 // faultOutcome checks what a DELETE that met a fault left, and retries it when the record is

@@ -41,6 +41,30 @@ func rounds(t *testing.T) int {
 // expectFail is the documented gate of doc.go: the reason the invariants are known to break.
 func expectFail() string { return os.Getenv("LOREKEEP_RACE_EXPECT_FAIL") }
 
+// verdict ends one scenario: a clean one is logged; a broken one fails the test, unless
+// LOREKEEP_RACE_EXPECT_FAIL is set (measuring code known to break), when it is logged and
+// counted in *broken.
+func verdict(t *testing.T, summary string, failed []string, broken *int) {
+	t.Helper()
+	switch {
+	case len(failed) == 0:
+		t.Log(summary)
+	case expectFail() != "":
+		*broken++
+		t.Logf("EXPECTED FAILURE (LOREKEEP_RACE_EXPECT_FAIL=%s): %s\n%s", expectFail(), summary, strings.Join(failed, "\n"))
+	default:
+		t.Errorf("%s\n%s", summary, strings.Join(failed, "\n"))
+	}
+}
+
+// staleGate fails a suite run under LOREKEEP_RACE_EXPECT_FAIL in which nothing broke.
+func staleGate(t *testing.T, broken int) {
+	t.Helper()
+	if expectFail() != "" && broken == 0 {
+		t.Errorf("LOREKEEP_RACE_EXPECT_FAIL=%s is set but nothing broke: the gate is stale, remove it", expectFail())
+	}
+}
+
 // harness sends requests as the admin of a campaign of its own per round.
 type harness struct {
 	e      *apitest.Env
@@ -338,20 +362,10 @@ func TestRaces(t *testing.T) {
 				}
 			}
 			summary := fmt.Sprintf("%s: stored state broken in %d of %d rounds; answers %s", sc.name, len(failed), n, histogram(statuses))
-			switch {
-			case len(failed) == 0:
-				t.Log(summary)
-			case expectFail() != "":
-				broken++
-				t.Logf("EXPECTED FAILURE (LOREKEEP_RACE_EXPECT_FAIL=%s): %s\n%s", expectFail(), summary, strings.Join(failed, "\n"))
-			default:
-				t.Errorf("%s\n%s", summary, strings.Join(failed, "\n"))
-			}
+			verdict(t, summary, failed, &broken)
 		})
 	}
-	if expectFail() != "" && broken == 0 {
-		t.Errorf("LOREKEEP_RACE_EXPECT_FAIL=%s is set but no scenario broke an invariant: the gate is stale, remove it", expectFail())
-	}
+	staleGate(t, broken)
 }
 
 func histogram(m map[int]int) string {
