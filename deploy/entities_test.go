@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -135,7 +135,7 @@ var eventSteps = []replayStep{
 		if !strings.Contains(str(r.data()["comment"]), "old pier") {
 			t.Errorf("comment = %q", r.data()["comment"])
 		}
-		if ev := mustEvent(t, st, 1); ev.CalendarID != 1 || ev.Date.String() != "1150-2-3" || ev.Recurrence.Kind != calendar.RecurYearly {
+		if ev := mustEvent(t, st, 1); ev.CalendarID != 1 || ev.Date.String() != "1150-2-3" || ev.Recurrence.Kind != calengine.RecurYearly {
 			t.Errorf("stored event = %+v", ev)
 		}
 	}},
@@ -341,8 +341,8 @@ var deleteSteps = []replayStep{
 func prepareCalendarCascade(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	for _, ev := range []*domain.Event{
-		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calendar.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
-		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calendar.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
+		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calengine.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
+		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calengine.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
 	} {
 		if err := st.CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)

@@ -19,7 +19,7 @@ func TestAuthorizerLinksNeitherSanitiserNorEngine(t *testing.T) {
 	deps := strings.Fields(string(out))
 	for _, banned := range []string{
 		"github.com/microcosm-cc/bluemonday",
-		"github.com/lorekeep/lorekeep/shared/calendar",
+		"github.com/lorekeep/lorekeep/shared/calengine",
 		"github.com/lorekeep/lorekeep/shared/domain",
 		"github.com/lorekeep/lorekeep/shared/store",
 		"github.com/aws/aws-sdk-go-v2/config",

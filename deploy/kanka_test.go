@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -59,7 +59,7 @@ var kankaReminderSteps = []replayStep{
 	{"reminders-show-head.json", nil},
 	{"reminders-update-put.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "updated reminder", r.data(), map[string]any{"id": 1, "recurring_periodicity": "month", "name": "Founding of Saltmarsh"})
-		if ev := mustEvent(t, st, 1); ev.Recurrence.Kind != calendar.RecurMonthly || ev.Name != "Founding of Saltmarsh" {
+		if ev := mustEvent(t, st, 1); ev.Recurrence.Kind != calengine.RecurMonthly || ev.Name != "Founding of Saltmarsh" {
 			t.Errorf("stored event = %+v", ev)
 		}
 	}},
@@ -72,7 +72,7 @@ var kankaReminderSteps = []replayStep{
 			"id": 2, "remindable_id": townEntity, "calendar_id": 1, "name": "", "length": 1, "date": "1150-2-3",
 			"recurring_periodicity": "year", "is_recurring": true, "type_id": 5, "visibility_id": 1, "colour": "#1e90ff",
 		})
-		if ev := mustEvent(t, st, 2); ev.Length != 1 || ev.Recurrence.Kind != calendar.RecurYearly || !ev.StartsLife() {
+		if ev := mustEvent(t, st, 2); ev.Length != 1 || ev.Recurrence.Kind != calengine.RecurYearly || !ev.StartsLife() {
 			t.Errorf("stored event = %+v", ev)
 		}
 	}},

@@ -1,7 +1,7 @@
 package calendars
 
 import (
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -93,13 +93,13 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	phases := eng.MoonPhases(from, to)
-	eras := calendar.SortEras(c.Eras)
+	eras := calengine.SortEras(c.Eras)
 	out := make([]dayJSON, 0, to-from+1)
 	for n := from; ; n++ {
 		d := eng.DateOf(n)
 		m := c.Months[d.Month-1]
 		day := dayJSON{
-			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calendar.Intercalary,
+			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary,
 			Moons: []dayMoonJSON{}, Events: events[n], Era: eraOf(eras, c.SkipYearZero, d.Year),
 		}
 		if name, ok := eng.LeapDay(d); ok {
@@ -134,7 +134,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 // the occurrences covering it of the entity events on calendar c that the caller may see
 // (the event's privacy and visibility, and its entity's). Two reads: the calendar index and
 // one batch of entities.
-func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
+func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calengine.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
 	evs, entities, err := h.st.EventsOnCalendar(r.Context(), c.CampaignID, c.ID)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -21,7 +21,7 @@ type presetJSON struct {
 
 // presets answers GET calendars/presets; no storage read beyond the campaign's access.
 func (h handlers) presets(_ *httpapi.Request) (httpapi.Reply, error) {
-	ps := calendar.Presets()
+	ps := calengine.Presets()
 	out := make([]presetJSON, len(ps))
 	for i, p := range ps {
 		out[i] = presetJSON{Key: p.Key, Name: p.Name, Description: p.Description}
@@ -72,7 +72,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, domain.Invalid("static_data", "The static data must be JSON.")
 	}
-	im, err := calendar.ImportFantasyCalendar(body)
+	im, err := calengine.ImportFantasyCalendar(body)
 	if err != nil {
 		return httpapi.Reply{}, domain.EngineProblems(err)
 	}
@@ -104,7 +104,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 // export's fields, through the converter's record of where each item came from; a field sent
 // beside the export keeps its name. A message that names the create's field names the
 // export's instead ("The month name.0 field is required." -> "The name field is required.").
-func exportErrors(err error, im *calendar.Import, beside map[string]bool) error {
+func exportErrors(err error, im *calengine.Import, beside map[string]bool) error {
 	var e *domain.Error
 	if !errors.As(err, &e) || e.Fields == nil {
 		return err
@@ -117,7 +117,7 @@ func exportErrors(err error, im *calendar.Import, beside map[string]bool) error 
 			to = im.ExportField(f)
 		}
 		for _, m := range e.Fields.Messages(f) {
-			if to != f && !calendar.ExportList(f) { // a whole list's message keeps its words
+			if to != f && !calengine.ExportList(f) { // a whole list's message keeps its words
 				m = renameAttribute(m, f, to)
 			}
 			out.Add(to, m)

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
 // Calendar is a custom calendar of a campaign: its structure (months, weekdays, years,
@@ -15,13 +15,13 @@ type Calendar struct {
 	Owner
 
 	// Date is the current date, always valid in the calendar.
-	Date     calendar.Date
-	Months   []calendar.Month
+	Date     calengine.Date
+	Months   []calengine.Month
 	Weekdays []string
 	Years    map[int64]string
-	Seasons  []calendar.Season
+	Seasons  []calengine.Season
 	// Moons always carry their ID (1-based position unless given) and a colour.
-	Moons          []calendar.Moon
+	Moons          []calengine.Moon
 	Epochs         []string
 	Suffix         string
 	StartOffset    int
@@ -33,8 +33,8 @@ type Calendar struct {
 	LeapYearStart  int64
 	// LeapDays are the leap rules when the calendar has its own (Kanka's fields then answer
 	// them when they fit); empty when Kanka's fields describe the rule.
-	LeapDays []calendar.LeapDay
-	Eras     []calendar.Era
+	LeapDays []calengine.LeapDay
+	Eras     []calengine.Era
 }
 
 // Limits on a calendar's structures. With names of at most MaxNameLength bytes and the entry
@@ -56,11 +56,11 @@ const (
 
 // DefaultCalendarDate is the current date of a new calendar that was given none: a date every
 // calendar has, year zero skipped or not.
-var DefaultCalendarDate = calendar.Date{Year: 1, Month: 1, Day: 1}
+var DefaultCalendarDate = calengine.Date{Year: 1, Month: 1, Day: 1}
 
 // Definition is the engine's view of c: its own leap rules, or else Kanka's fields.
-func (c *Calendar) Definition() calendar.Definition {
-	d := calendar.Definition{
+func (c *Calendar) Definition() calengine.Definition {
+	d := calengine.Definition{
 		Months: c.Months, Weekdays: c.Weekdays, Years: c.Years, Seasons: c.Seasons, Moons: c.Moons,
 		Suffix: c.Suffix, StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, Eras: c.Eras,
 	}
@@ -74,28 +74,28 @@ func (c *Calendar) Definition() calendar.Definition {
 }
 
 // Rules are c's leap rules, Kanka's fields turned into theirs when the calendar has none.
-func (c *Calendar) Rules() []calendar.LeapDay {
+func (c *Calendar) Rules() []calengine.LeapDay {
 	if len(c.LeapDays) > 0 || !c.HasLeapYear {
 		return c.LeapDays
 	}
-	return []calendar.LeapDay{calendar.KankaLeapDay(c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart)}
+	return []calengine.LeapDay{calengine.KankaLeapDay(c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart)}
 }
 
 // Engine builds the calendar engine of c. A stored calendar was validated by Apply, so an error
 // here means the record is corrupt.
-func (c *Calendar) Engine() (*calendar.Calendar, error) { return calendar.New(c.Definition()) }
+func (c *Calendar) Engine() (*calengine.Calendar, error) { return calengine.New(c.Definition()) }
 
 // Clone copies c deeply enough that changing the copy leaves c alone.
 func (c *Calendar) Clone() *Calendar {
 	d := *c
 	d.Owner = c.Owner.clone()
-	d.Months = append([]calendar.Month(nil), c.Months...)
+	d.Months = append([]calengine.Month(nil), c.Months...)
 	d.Weekdays = append([]string(nil), c.Weekdays...)
-	d.Seasons = append([]calendar.Season(nil), c.Seasons...)
-	d.Moons = append([]calendar.Moon(nil), c.Moons...)
+	d.Seasons = append([]calengine.Season(nil), c.Seasons...)
+	d.Moons = append([]calengine.Moon(nil), c.Moons...)
 	d.Epochs = append([]string(nil), c.Epochs...)
-	d.LeapDays = append([]calendar.LeapDay(nil), c.LeapDays...)
-	d.Eras = append([]calendar.Era(nil), c.Eras...)
+	d.LeapDays = append([]calengine.LeapDay(nil), c.LeapDays...)
+	d.Eras = append([]calengine.Era(nil), c.Eras...)
 	d.Years = make(map[int64]string, len(c.Years))
 	for k, v := range c.Years {
 		d.Years[k] = v
@@ -137,10 +137,10 @@ func (c *Calendar) applyStructures(r *Reader) {
 	lengths := column(p, "month_length", intElem(-maxInt32, maxInt32), true)
 	types := column(p, "month_type", monthTypeElem, false)
 	if p.done() {
-		c.Months = make([]calendar.Month, p.n)
+		c.Months = make([]calengine.Month, p.n)
 		for i := range c.Months {
-			c.Months[i] = calendar.Month{Name: names.at(i, ""), Length: int(lengths.at(i, 0)),
-				Type: calendar.MonthType(types.at(i, string(calendar.Standard)))}
+			c.Months[i] = calengine.Month{Name: names.at(i, ""), Length: int(lengths.at(i, 0)),
+				Type: calengine.MonthType(types.at(i, string(calengine.Standard)))}
 		}
 	}
 	p = r.parallel("weekday", MaxWeekdays)
@@ -169,9 +169,9 @@ func (c *Calendar) applyStructures(r *Reader) {
 	months := column(p, "season_month", intElem(-maxInt32, maxInt32), true)
 	days := column(p, "season_day", intElem(-maxInt32, maxInt32), true)
 	if p.done() {
-		c.Seasons = make([]calendar.Season, p.n)
+		c.Seasons = make([]calengine.Season, p.n)
 		for i := range c.Seasons {
-			c.Seasons[i] = calendar.Season{Name: seasons.at(i, ""), Month: int(months.at(i, 0)), Day: int(days.at(i, 0))}
+			c.Seasons[i] = calengine.Season{Name: seasons.at(i, ""), Month: int(months.at(i, 0)), Day: int(days.at(i, 0))}
 		}
 	}
 	// Moons: moon_name drives moon_fullmoon (required with it), moon_offset, moon_colour and
@@ -183,9 +183,9 @@ func (c *Calendar) applyStructures(r *Reader) {
 	colours := column(p, "moon_colour", optional(stringElem(MaxColourLength)), false)
 	ids := column(p, "moon_id", optional(intElem(1, maxInt32)), false)
 	if p.done() {
-		c.Moons = make([]calendar.Moon, p.n)
+		c.Moons = make([]calengine.Moon, p.n)
 		for i := range c.Moons {
-			c.Moons[i] = calendar.Moon{ID: int(ids.at(i, int64(i+1))), Name: moons.at(i, ""), Fullmoon: fullmoons.at(i, ""),
+			c.Moons[i] = calengine.Moon{ID: int(ids.at(i, int64(i+1))), Name: moons.at(i, ""), Fullmoon: fullmoons.at(i, ""),
 				Offset: offsets.at(i, ""), Colour: colours.at(i, DefaultMoonColour)}
 		}
 	}

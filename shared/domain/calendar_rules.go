@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
 // Lorekeep's calendar modelling beyond Kanka (DESIGN.md section 5): leap-day rules, eras,
@@ -23,7 +23,7 @@ func (c *Calendar) applyPreset(r *Reader) {
 	if !f.Present() || r.Errs.Has("preset") {
 		return
 	}
-	p, ok := calendar.PresetByKey(strings.TrimSpace(f.Value))
+	p, ok := calengine.PresetByKey(strings.TrimSpace(f.Value))
 	if !ok {
 		r.fail("preset", "The selected preset is invalid.")
 		return
@@ -35,7 +35,7 @@ func (c *Calendar) applyPreset(r *Reader) {
 }
 
 // UseDefinition replaces every structure of c with def's (a preset's, an import's).
-func (c *Calendar) UseDefinition(def calendar.Definition) {
+func (c *Calendar) UseDefinition(def calengine.Definition) {
 	c.Months, c.Weekdays, c.Seasons, c.Moons = def.Months, def.Weekdays, def.Seasons, def.Moons
 	for i := range c.Moons {
 		if c.Moons[i].Colour == "" {
@@ -54,7 +54,7 @@ func (c *Calendar) UseDefinition(def calendar.Definition) {
 }
 
 // setEras replaces the eras; Kanka's epochs are their names.
-func (c *Calendar) setEras(eras []calendar.Era) {
+func (c *Calendar) setEras(eras []calengine.Era) {
 	c.Eras = eras
 	c.Epochs = make([]string, len(eras))
 	for i, e := range eras {
@@ -69,8 +69,8 @@ var kankaLeapFields = []string{"has_leap_year", "leap_year_amount", "leap_year_m
 // Called after the Kanka fields were read.
 func (c *Calendar) applyRules(r *Reader) {
 	sentRules := false
-	if items, f := r.List("leap_days", calendar.MaxLeapDays); f.Set && !r.Errs.Has("leap_days") {
-		rules := make([]calendar.LeapDay, 0, len(items))
+	if items, f := r.List("leap_days", calengine.MaxLeapDays); f.Set && !r.Errs.Has("leap_days") {
+		rules := make([]calengine.LeapDay, 0, len(items))
 		ok := true
 		for i, it := range items {
 			l, good := readLeapDay(r, "leap_days."+strconv.Itoa(i), it)
@@ -89,7 +89,7 @@ func (c *Calendar) applyRules(r *Reader) {
 		}
 	}
 	if items, f := r.List("eras", MaxEras); f.Set && !r.Errs.Has("eras") {
-		eras := make([]calendar.Era, 0, len(items))
+		eras := make([]calengine.Era, 0, len(items))
 		ok := true
 		for i, it := range items {
 			e, good := readEra(r, "eras."+strconv.Itoa(i), it)
@@ -103,7 +103,7 @@ func (c *Calendar) applyRules(r *Reader) {
 	if len(c.LeapDays) > 0 || sentRules {
 		// The rules decide (none: no leap years); Kanka's fields answer them when they fit, else
 		// say no leap years.
-		amount, month, offset, start, fits := calendar.KankaFields(c.Months, c.LeapDays)
+		amount, month, offset, start, fits := calengine.KankaFields(c.Months, c.LeapDays)
 		c.HasLeapYear, c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart = fits, amount, month, offset, start
 	} else if c.HasLeapYear && c.LeapYearMonth == 0 {
 		c.LeapYearMonth = 1 // Kanka clamps a missing leap month to the first
@@ -132,12 +132,12 @@ func sub(r *Reader, prefix string, in Input, read func(s *Reader)) bool {
 	return s.Errs.Empty()
 }
 
-func readLeapDay(r *Reader, prefix string, v any) (calendar.LeapDay, bool) {
+func readLeapDay(r *Reader, prefix string, v any) (calengine.LeapDay, bool) {
 	in, ok := object(r, prefix, v)
 	if !ok {
-		return calendar.LeapDay{}, false
+		return calengine.LeapDay{}, false
 	}
-	var l calendar.LeapDay
+	var l calengine.LeapDay
 	return l, sub(r, prefix, in, func(s *Reader) {
 		if f := s.String("name", MaxNameLength); f.Present() {
 			l.Name = strings.TrimSpace(f.Value)
@@ -170,18 +170,18 @@ func readLeapDay(r *Reader, prefix string, v any) (calendar.LeapDay, bool) {
 		if f := s.Bool("intercalary"); f.Present() {
 			l.Intercalary = f.Value
 		}
-		if f := s.Int("amount", 1, calendar.MaxLeapAmount); f.Present() {
+		if f := s.Int("amount", 1, calengine.MaxLeapAmount); f.Present() {
 			l.Amount = int(f.Value)
 		}
 	})
 }
 
-func readEra(r *Reader, prefix string, v any) (calendar.Era, bool) {
+func readEra(r *Reader, prefix string, v any) (calengine.Era, bool) {
 	in, ok := object(r, prefix, v)
 	if !ok {
-		return calendar.Era{}, false
+		return calengine.Era{}, false
 	}
-	var e calendar.Era
+	var e calengine.Era
 	return e, sub(r, prefix, in, func(s *Reader) {
 		if f := s.String("name", MaxNameLength); f.Present() {
 			e.Name = strings.TrimSpace(f.Value)
@@ -214,16 +214,16 @@ func offsetElem(v any) (string, bool, string) {
 	if s == "" {
 		return "", false, ""
 	}
-	if calendar.CheckOffset(s) != nil {
-		return "", false, "The :attribute must be a number between -" + strconv.Itoa(calendar.MaxMoonOffset) +
-			" and " + strconv.Itoa(calendar.MaxMoonOffset) + " with at most " + strconv.Itoa(calendar.MaxMoonDecimals) + " decimal places."
+	if calengine.CheckOffset(s) != nil {
+		return "", false, "The :attribute must be a number between -" + strconv.Itoa(calengine.MaxMoonOffset) +
+			" and " + strconv.Itoa(calengine.MaxMoonOffset) + " with at most " + strconv.Itoa(calengine.MaxMoonDecimals) + " decimal places."
 	}
 	return s, true, ""
 }
 
 // DefinitionInput writes def and a current date as the body of a create, so that an imported
 // calendar is read and judged like any other (names, lengths, colours, sizes).
-func DefinitionInput(def calendar.Definition, date calendar.Date) Input {
+func DefinitionInput(def calengine.Definition, date calengine.Date) Input {
 	num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
 	in := Input{
 		"start_offset": num(int64(def.StartOffset)), "skip_year_zero": def.SkipYearZero,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
 // Kanka's parallel arrays: a driver array (month_name) and companions of the same length
@@ -166,10 +166,10 @@ func monthTypeElem(v any) (string, bool, string) {
 func periodElem(v any) (string, bool, string) {
 	switch x := v.(type) {
 	case json.Number:
-		return string(x), true, calendar.PeriodProblem(string(x))
+		return string(x), true, calengine.PeriodProblem(string(x))
 	case string:
 		if s := strings.TrimSpace(x); s != "" {
-			return s, true, calendar.PeriodProblem(s)
+			return s, true, calengine.PeriodProblem(s)
 		}
 	case nil:
 	default:

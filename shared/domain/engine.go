@@ -3,7 +3,7 @@ package domain
 import (
 	"strconv"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
 // The one place the calendar engine's verdicts (its Problems, and dates it refuses) become
@@ -15,7 +15,7 @@ import (
 func (c *Calendar) check(r *Reader) {
 	eng, err := c.Engine()
 	if err != nil {
-		if ve, ok := err.(*calendar.ValidationError); ok {
+		if ve, ok := err.(*calengine.ValidationError); ok {
 			for _, p := range ve.Problems {
 				r.Errs.Add(p.Field, p.Message)
 			}
@@ -88,13 +88,13 @@ func (ev *Event) CheckOnCalendar(c *Calendar, a Access) error {
 // DayRange reads the day view's from and to (Y-M-D; from defaults to the current date, to to
 // from) as day numbers of eng, c's engine: dates of the calendar, to not before from, at most
 // maxDays days in all.
-func (c *Calendar) DayRange(eng *calendar.Calendar, fromText, toText string, maxDays int) (from, to int64, err error) {
+func (c *Calendar) DayRange(eng *calengine.Calendar, fromText, toText string, maxDays int) (from, to int64, err error) {
 	var errs FieldErrors
 	read := func(name, text string) (int64, bool) {
 		d := c.Date
 		if text != "" {
 			var perr error
-			if d, perr = calendar.ParseDate(text); perr != nil {
+			if d, perr = calengine.ParseDate(text); perr != nil {
 				errs.Add(name, "The "+name+" must be a date written Y-M-D.")
 				return 0, false
 			}
@@ -129,7 +129,7 @@ func TooManyDayEvents(max int) error {
 // EngineProblems turns the engine's verdict on a definition (an imported calendar's, whose
 // problems name the export's fields) into field errors; other errors pass through.
 func EngineProblems(err error) error {
-	ve, ok := err.(*calendar.ValidationError)
+	ve, ok := err.(*calengine.ValidationError)
 	if !ok {
 		return err
 	}

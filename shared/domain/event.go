@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
 // Event is an entity event: a dated record of an entity on a calendar, possibly recurring.
@@ -13,9 +13,9 @@ type Event struct {
 	EntityID       int64
 	CalendarID     int64
 	Name           string
-	Date           calendar.Date
+	Date           calengine.Date
 	Length         int
-	Recurrence     calendar.Recurrence
+	Recurrence     calengine.Recurrence
 	RecurringUntil *int64
 	Colour         string
 	Comment        string // sanitised HTML
@@ -55,11 +55,11 @@ const (
 var colourPattern = regexp.MustCompile(`^(#[0-9a-fA-F]{3,8}|[a-z][a-z-]{0,31})$`)
 
 // IsRecurring is derived from the recurrence, never stored apart from it.
-func (ev *Event) IsRecurring() bool { return ev.Recurrence.Kind != calendar.RecurNone }
+func (ev *Event) IsRecurring() bool { return ev.Recurrence.Kind != calengine.RecurNone }
 
 // Engine is the engine's view of the event.
-func (ev *Event) Engine() calendar.Event {
-	return calendar.Event{Start: ev.Date, Length: ev.Length, Recurrence: ev.Recurrence, Until: ev.RecurringUntil}
+func (ev *Event) Engine() calengine.Event {
+	return calengine.Event{Start: ev.Date, Length: ev.Length, Recurrence: ev.Recurrence, Until: ev.RecurringUntil}
 }
 
 // Apply merges the sent fields of an entity event (the spec's 2022 body) into ev, the event of
@@ -103,7 +103,7 @@ func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool
 		ev.CalendarID = f.Value
 	}
 	if f := r.String("recurring_periodicity", 64); f.Set && !r.Errs.Has("recurring_periodicity") {
-		rec, err := calendar.ParsePeriodicity(strings.ToLower(strings.TrimSpace(f.Value)))
+		rec, err := calengine.ParsePeriodicity(strings.ToLower(strings.TrimSpace(f.Value)))
 		if err != nil {
 			r.Errs.Add("recurring_periodicity", "The selected recurring periodicity is invalid.")
 		} else {

@@ -5,7 +5,7 @@
 package entityevents
 
 import (
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -98,7 +98,7 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	type life struct{ birth, death *calendar.Date }
+	type life struct{ birth, death *calengine.Date }
 	lives := map[int64]*life{}
 	var order []int64
 	for i := range evs { // ids ascending: the first birth and death of each calendar count
@@ -146,7 +146,7 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.One(out), nil
 }
 
-func dateString(d *calendar.Date) *string {
+func dateString(d *calengine.Date) *string {
 	if d == nil {
 		return nil
 	}

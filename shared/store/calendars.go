@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -144,10 +144,10 @@ func (it calendarItem) calendar() domain.Calendar {
 		SkipYearZero: it.SkipYearZero, HasLeapYear: it.HasLeapYear, LeapYearAmount: it.LeapYearAmount,
 		LeapYearMonth: it.LeapYearMonth, LeapYearOffset: it.LeapYearOffset, LeapYearStart: it.LeapYearStart,
 	}
-	c.Date, _ = calendar.ParseDate(it.Date)
-	c.Months = make([]calendar.Month, len(it.Months))
+	c.Date, _ = calengine.ParseDate(it.Date)
+	c.Months = make([]calengine.Month, len(it.Months))
 	for i, m := range it.Months {
-		c.Months[i] = calendar.Month{Name: m.Name, Length: m.Length, Type: calendar.MonthType(m.Type)}
+		c.Months[i] = calengine.Month{Name: m.Name, Length: m.Length, Type: calengine.MonthType(m.Type)}
 	}
 	c.Years = make(map[int64]string, len(it.Years))
 	for y, n := range it.Years {
@@ -156,17 +156,17 @@ func (it calendarItem) calendar() domain.Calendar {
 		}
 	}
 	for _, s := range it.Seasons {
-		c.Seasons = append(c.Seasons, calendar.Season{Name: s.Name, Month: s.Month, Day: s.Day})
+		c.Seasons = append(c.Seasons, calengine.Season{Name: s.Name, Month: s.Month, Day: s.Day})
 	}
 	for _, m := range it.Moons {
-		c.Moons = append(c.Moons, calendar.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
+		c.Moons = append(c.Moons, calengine.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
 	}
 	for _, l := range it.LeapDays {
-		c.LeapDays = append(c.LeapDays, calendar.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
+		c.LeapDays = append(c.LeapDays, calengine.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
 			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
 	}
 	for _, e := range it.Eras {
-		c.Eras = append(c.Eras, calendar.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
+		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
 	}
 	return c
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -42,9 +42,9 @@ func toEventItem(ev *domain.Event) eventItem {
 }
 
 func (it eventItem) event() domain.Event {
-	rec, _ := calendar.ParsePeriodicity(it.Periodicity) // written by Periodicity(): always parses
+	rec, _ := calengine.ParsePeriodicity(it.Periodicity) // written by Periodicity(): always parses
 	return domain.Event{Meta: it.meta(), EntityID: it.EntityID, CalendarID: it.CalendarID,
-		Name: it.Name, Date: calendar.Date{Year: it.Year, Month: it.Month, Day: it.Day}, Length: it.Length,
+		Name: it.Name, Date: calengine.Date{Year: it.Year, Month: it.Month, Day: it.Day}, Length: it.Length,
 		Recurrence: rec, RecurringUntil: it.RecurringUntil, Colour: it.Colour, Comment: it.Comment,
 		IsPrivate: it.IsPrivate, TypeID: it.TypeID, Visibility: domain.Visibility(it.Visibility)}
 }

@@ -1,4 +1,4 @@
-// Package calendar is the fantasy-calendar engine behind Lorekeep's
+// Package calengine is the fantasy-calendar engine behind Lorekeep's
 // calendars and entity events: custom months (standard or intercalary),
 // weekdays, leap-day rules (Fantasy-Calendar's intervals such as
 // "400,!100,4", named, intercalary or not, placed within a month), skipped
@@ -12,7 +12,7 @@
 //
 // The package is pure: no storage, no HTTP. A Calendar is immutable after New
 // and safe for concurrent use.
-package calendar
+package calengine
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package calendar
+package calengine
 
 // Preset is a ready-made calendar: POST calendars with "preset" fills every
 // structure from it.
