@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -271,13 +272,13 @@ var noteSteps = []replayStep{
 var deleteSteps = []replayStep{
 	{"entity-notes-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted note", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("note after delete: %v, want not found", err)
 		}
 	}},
 	{"entity-events-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted event", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("event after delete: %v, want not found", err)
 		}
 	}},
@@ -286,10 +287,10 @@ var deleteSteps = []replayStep{
 	{"calendars-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted calendar", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
-		if _, err := st.GetCalendar(ctx, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := st.GetCalendar(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("calendar after delete: %v, want not found", err)
 		}
-		if _, err := st.GetEntity(ctx, 1, calendarEntity); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := st.GetEntity(ctx, 1, calendarEntity); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("the calendar's entity after delete: %v, want not found", err)
 		}
 		if _, err := st.GetEntity(ctx, 1, townEntity); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -87,7 +88,7 @@ var kankaReminderSteps = []replayStep{
 	{"calendar-reminders-head.json", nil},
 	{"reminders-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted reminder", r.data(), map[string]any{"id": 2, "deleted": true})
-		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("event 2 after delete: %v, want not found", err)
 		}
 	}},
@@ -134,7 +135,7 @@ var kankaPostSteps = []replayStep{
 	}},
 	{"posts-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted post", r.data(), map[string]any{"id": 2, "deleted": true})
-		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("note 2 after delete: %v, want not found", err)
 		}
 	}},

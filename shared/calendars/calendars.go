@@ -5,6 +5,7 @@
 package calendars
 
 import (
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
@@ -77,7 +78,7 @@ func (h handlers) visibleCalendar(r *httpapi.Request) (httpapi.None, *domain.Cal
 	}
 	c, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, id)
 	if err == nil && !r.Access.CanSee(c.IsPrivate) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return httpapi.None{}, c, err
 }

@@ -2,6 +2,7 @@ package calendars_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -94,10 +96,10 @@ func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalen
 	if got, want := partition(t, e, entityPK(e.Campaign, cb.EntityID)), "[EVENT#000000000004 NOTE#000000000002]"; got != want {
 		t.Errorf("the other entity's partition holds %s, want %s", got, want)
 	}
-	if _, err := e.Store.GetCalendar(ctx, e.Campaign, a); err != domain.ErrNotFound {
+	if _, err := e.Store.GetCalendar(ctx, e.Campaign, a); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("calendar still stored: %v", err)
 	}
-	if _, err := e.Store.GetEntity(ctx, e.Campaign, ca.EntityID); err != domain.ErrNotFound {
+	if _, err := e.Store.GetEntity(ctx, e.Campaign, ca.EntityID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("entity still stored: %v", err)
 	}
 	if n := total(t, e, e.Campaign); n != 1 {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -48,7 +49,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	export := map[string]any{}
-	var bad domain.FieldErrors
+	var bad apperr.FieldErrors
 	for _, k := range exportFields {
 		v, ok := in[k]
 		if !ok {
@@ -70,7 +71,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	body, err := json.Marshal(export) // cannot fail: decoded JSON, form strings, checked text
 	if err != nil {
-		return httpapi.Reply{}, domain.Invalid("static_data", "The static data must be JSON.")
+		return httpapi.Reply{}, apperr.Invalid("static_data", "The static data must be JSON.")
 	}
 	im, err := calengine.ImportFantasyCalendar(body)
 	if err != nil {
@@ -105,11 +106,11 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 // beside the export keeps its name. A message that names the create's field names the
 // export's instead ("The month name.0 field is required." -> "The name field is required.").
 func exportErrors(err error, im *calengine.Import, beside map[string]bool) error {
-	var e *domain.Error
+	var e *apperr.Error
 	if !errors.As(err, &e) || e.Fields == nil {
 		return err
 	}
-	var out domain.FieldErrors
+	var out apperr.FieldErrors
 	for _, f := range e.Fields.Fields() {
 		root, _, _ := strings.Cut(f, ".")
 		to := f

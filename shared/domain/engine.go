@@ -1,8 +1,10 @@
 package domain
 
 import (
+	"errors"
 	"strconv"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
@@ -15,7 +17,7 @@ import (
 func (c *Calendar) check(r *Reader) {
 	eng, err := c.Engine()
 	if err != nil {
-		if ve, ok := err.(*calengine.ValidationError); ok {
+		if ve := (*calengine.ValidationError)(nil); errors.As(err, &ve) {
 			for _, p := range ve.Problems {
 				r.Errs.Add(p.Field, p.Message)
 			}
@@ -48,7 +50,7 @@ func (c *Calendar) Move(days int64) error {
 	}
 	d, err := eng.AddDays(c.Date, days)
 	if err != nil {
-		return Invalid("days", "The days would move the current date out of the calendar's range.")
+		return apperr.Invalid("days", "The days would move the current date out of the calendar's range.")
 	}
 	c.Date = d
 	return nil
@@ -59,13 +61,13 @@ func (c *Calendar) Move(days int64) error {
 // and recurring_until is not before the start.
 func (ev *Event) CheckOnCalendar(c *Calendar, a Access) error {
 	if c == nil || !a.CanSee(c.IsPrivate) {
-		return Invalid("calendar_id", "The selected calendar id is invalid.")
+		return apperr.Invalid("calendar_id", "The selected calendar id is invalid.")
 	}
 	cal, err := c.Engine()
 	if err != nil {
 		return err
 	}
-	var f FieldErrors
+	var f apperr.FieldErrors
 	switch {
 	case ev.Date.Month < 1 || ev.Date.Month > cal.MonthCount():
 		f.Add("month", "The selected month is invalid.")
@@ -89,7 +91,7 @@ func (ev *Event) CheckOnCalendar(c *Calendar, a Access) error {
 // from) as day numbers of eng, c's engine: dates of the calendar, to not before from, at most
 // maxDays days in all.
 func (c *Calendar) DayRange(eng *calengine.Calendar, fromText, toText string, maxDays int) (from, to int64, err error) {
-	var errs FieldErrors
+	var errs apperr.FieldErrors
 	read := func(name, text string) (int64, bool) {
 		d := c.Date
 		if text != "" {
@@ -123,17 +125,18 @@ func (c *Calendar) DayRange(eng *calengine.Calendar, fromText, toText string, ma
 
 // TooManyDayEvents refuses a day view whose days hold more than max event occurrences.
 func TooManyDayEvents(max int) error {
-	return Invalid("to", "The days hold more than "+strconv.Itoa(max)+" event occurrences; ask for fewer days.")
+	return apperr.Invalid("to", "The days hold more than "+strconv.Itoa(max)+" event occurrences; ask for fewer days.")
 }
 
 // EngineProblems turns the engine's verdict on a definition (an imported calendar's, whose
 // problems name the export's fields) into field errors; other errors pass through.
 func EngineProblems(err error) error {
-	ve, ok := err.(*calengine.ValidationError)
+	var ve *calengine.ValidationError
+	ok := errors.As(err, &ve)
 	if !ok {
 		return err
 	}
-	var f FieldErrors
+	var f apperr.FieldErrors
 	for _, p := range ve.Problems {
 		f.Add(p.Field, p.Message)
 	}

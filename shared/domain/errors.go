@@ -5,49 +5,12 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 )
-
-// The error type and codes live in the leaf package apperr (so the authorizer stays small);
-// these names are the ones the domain and every family use.
-const (
-	EInvalid          = apperr.EInvalid
-	ENotFound         = apperr.ENotFound
-	EForbidden        = apperr.EForbidden
-	EUnauthenticated  = apperr.EUnauthenticated
-	EConflict         = apperr.EConflict
-	EUnavailable      = apperr.EUnavailable
-	EInternal         = apperr.EInternal
-	ETooLarge         = apperr.ETooLarge
-	EUnsupportedMedia = apperr.EUnsupportedMedia
-	ENotAllowed       = apperr.ENotAllowed
-	ERateLimited      = apperr.ERateLimited
-)
-
-type (
-	// Error is a failure the client may be told about (apperr.Error).
-	Error = apperr.Error
-	// FieldErrors collects validation messages per field (apperr.FieldErrors).
-	FieldErrors = apperr.FieldErrors
-)
-
-// Standard messages, as Kanka words them.
-var (
-	ErrNotFound        = apperr.ErrNotFound
-	ErrForbidden       = apperr.ErrForbidden
-	ErrUnauthenticated = apperr.ErrUnauthenticated
-	ErrConflict        = apperr.ErrConflict
-	ErrUnavailable     = apperr.ErrUnavailable
-)
-
-// ErrorCode returns the code of err, EInternal for errors that are not an *Error.
-func ErrorCode(err error) string { return apperr.ErrorCode(err) }
-
-// Invalid returns a validation error for one field.
-func Invalid(field, msg string) error { return apperr.Invalid(field, msg) }
 
 // WriteAttempts bounds how often a read-merge-write is tried when it loses a race.
 const WriteAttempts = 8
@@ -84,7 +47,7 @@ func RetryConflicts(ctx context.Context, attempt func() error) error {
 		if n > 0 && !sleep(ctx, conflictBackoff(n)) {
 			return err
 		}
-		if err = attempt(); err != ErrConflict {
+		if err = attempt(); !errors.Is(err, apperr.ErrConflict) {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
@@ -166,7 +167,7 @@ func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool
 		ev.CalendarID = e.ChildID
 	}
 	if ev.CalendarID == 0 {
-		return false, Invalid("calendar_id", "The calendar id field is required.")
+		return false, apperr.Invalid("calendar_id", "The calendar id field is required.")
 	}
 	return ev.ID == 0 || sentAny(in, eventDateFields), nil
 }

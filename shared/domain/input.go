@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Input is a decoded write body: JSON values (json.Number for numbers) or, from forms, strings
@@ -27,7 +29,7 @@ func (f Field[T]) Present() bool { return f.Set && !f.Null }
 // so that a 422 names all the failing fields at once.
 type Reader struct {
 	in   Input
-	Errs FieldErrors
+	Errs apperr.FieldErrors
 }
 
 // NewReader starts reading in.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 func tokenClaimsOf(t *testing.T, raw string) map[string]any {
@@ -115,8 +117,8 @@ func TestReminderBodyNeedsNoNameAndDefaultsLength(t *testing.T) {
 	}
 }
 
-func fieldErrors(err error) *FieldErrors {
-	if e, ok := err.(*Error); ok {
+func fieldErrors(err error) *apperr.FieldErrors {
+	if e, ok := err.(*apperr.Error); ok {
 		return e.Fields
 	}
 	return nil

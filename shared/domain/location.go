@@ -3,6 +3,8 @@ package domain
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Location is a place in a campaign, possibly nested under a parent location.
@@ -67,15 +69,15 @@ type AncestorLink struct {
 // location cannot be its own ancestor.
 func CheckParent(field string, id int64, chain []AncestorLink, a Access) error {
 	if len(chain) == 0 || !a.CanSee(chain[0].IsPrivate) {
-		return Invalid(field, "The selected "+Label(field)+" is invalid.")
+		return apperr.Invalid(field, "The selected "+Label(field)+" is invalid.")
 	}
 	for _, anc := range chain {
 		if anc.ID == id {
-			return Invalid(field, "The "+Label(field)+" cannot be one of the location's descendants.")
+			return apperr.Invalid(field, "The "+Label(field)+" cannot be one of the location's descendants.")
 		}
 	}
 	if len(chain) >= MaxLocationDepth {
-		return Invalid(field, "The "+Label(field)+" is nested too deeply.")
+		return apperr.Invalid(field, "The "+Label(field)+" is nested too deeply.")
 	}
 	return nil
 }
@@ -112,7 +114,7 @@ func ParentEntityID(in Input) (*int64, error) {
 // parent_location_id.
 func ParentByEntity(in Input, e *Entity, a Access) (Input, error) {
 	if e == nil || e.Type != "location" || !a.CanSee(e.IsPrivate) {
-		return nil, Invalid("parent_id", "The selected parent id is invalid.")
+		return nil, apperr.Invalid("parent_id", "The selected parent id is invalid.")
 	}
 	out := make(Input, len(in))
 	for k, v := range in {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Fields that calendars and locations (the records that own an entity) read the same way.
@@ -134,7 +136,7 @@ func (o Owner) clone() Owner {
 // a record private; keeping it private, or making it public, is anyone's who may write.
 func (a Access) CheckPrivacy(was, now bool) error {
 	if now && !was && !a.IsAdmin() {
-		return ErrForbidden
+		return apperr.ErrForbidden
 	}
 	return nil
 }

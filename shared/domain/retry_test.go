@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
@@ -23,7 +25,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 		{"wins at once", 0, nil, nil, 1},
 		{"wins after losing twice", 2, nil, nil, 3},
 		{"another error is not retried", 0, other, other, 1},
-		{"keeps losing: a conflict after WriteAttempts", WriteAttempts + 5, nil, ErrConflict, WriteAttempts},
+		{"keeps losing: a conflict after WriteAttempts", WriteAttempts + 5, nil, apperr.ErrConflict, WriteAttempts},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -32,7 +34,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 			err := RetryConflicts(context.Background(), func() error {
 				attempts++
 				if attempts <= c.conflicts {
-					return ErrConflict
+					return apperr.ErrConflict
 				}
 				return c.last
 			})
@@ -72,9 +74,9 @@ func TestRetryConflictsStopsWaitingWhenTheRequestEnds(t *testing.T) {
 	err := RetryConflicts(ctx, func() error {
 		attempts++
 		cancel() // the client goes away during the first attempt
-		return ErrConflict
+		return apperr.ErrConflict
 	})
-	if err != ErrConflict || attempts != 1 {
+	if !errors.Is(err, apperr.ErrConflict) || attempts != 1 {
 		t.Fatalf("got %v after %d attempts, want the conflict after 1", err, attempts)
 	}
 }

@@ -5,6 +5,9 @@
 package entityevents
 
 import (
+	"errors"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -72,7 +75,7 @@ func (h handlers) apply(r *httpapi.Request, read func(*domain.Event, domain.Inpu
 		return err
 	}
 	cal, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, next.CalendarID)
-	if err != nil && err != domain.ErrNotFound {
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return err
 	}
 	return next.CheckOnCalendar(cal, r.Access)

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -61,7 +62,7 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	if !r.Access.CanSee(cal.IsPrivate) {
-		return httpapi.Reply{}, domain.ErrNotFound
+		return httpapi.Reply{}, apperr.ErrNotFound
 	}
 	visible := evs[:0]
 	for _, ev := range evs {

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
@@ -105,7 +106,7 @@ func New(opts Options) *API {
 		opts.Timeout = DefaultTimeout
 	}
 	a := &API{opts: opts, mux: http.NewServeMux(), methods: map[string][]string{}, limiter: newLimiter(opts.RateLimit, opts.Now)}
-	a.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, domain.ErrNotFound) })
+	a.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, apperr.ErrNotFound) })
 	return a
 }
 
@@ -179,7 +180,7 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	uid := userID(r.Context())
 	cid, err := strconv.ParseInt(r.PathValue("campaign_id"), 10, 64)
 	if err != nil || cid < 1 || cid > domain.MaxID {
-		return nil, domain.ErrNotFound
+		return nil, apperr.ErrNotFound
 	}
 	telemetry.From(r.Context()).Campaign(cid)
 	var refs []domain.Ref
@@ -229,7 +230,7 @@ func (a *API) registerFallbacks() {
 func (a *API) methodNotAllowed(pattern string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", a.allow(pattern))
-		writeError(w, r, &domain.Error{Code: domain.ENotAllowed, Message: "The " + r.Method + " method is not supported for this route."})
+		writeError(w, r, &apperr.Error{Code: apperr.ENotAllowed, Message: "The " + r.Method + " method is not supported for this route."})
 	}
 }
 
@@ -270,7 +271,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	// http.ServeMux would answer a path with "//", "." or ".." segments with an HTML redirect to
 	// its clean form (and clients replay write bodies there): such a path names no record.
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
-		writeError(w, r, domain.ErrNotFound)
+		writeError(w, r, apperr.ErrNotFound)
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -338,7 +339,7 @@ func BearerAuth(tokens domain.TokenStore, now func() time.Time) Identifier {
 func (r *Request) PathID(name string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || id < 1 || id > domain.MaxID {
-		return 0, domain.ErrNotFound
+		return 0, apperr.ErrNotFound
 	}
 	return id, nil
 }
@@ -378,7 +379,7 @@ func EntityRecord[T any](r *Request, get func(ctx context.Context, cid, eid, id 
 		err = r.Access.SeeEntity(e)
 	}
 	if err == nil && !see(t) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return e, t, err
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi/authorizer"
 )
 
@@ -44,15 +44,15 @@ func Handler(h http.Handler) func(context.Context, events.APIGatewayV2HTTPReques
 func AuthorizerIdentity(r *http.Request) (int64, error) {
 	gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context())
 	if !ok || gw.Authorizer == nil {
-		return 0, domain.ErrUnauthenticated
+		return 0, apperr.ErrUnauthenticated
 	}
 	raw, ok := gw.Authorizer.Lambda[UserIDKey]
 	if !ok {
-		return 0, domain.ErrUnauthenticated
+		return 0, apperr.ErrUnauthenticated
 	}
 	id, err := strconv.ParseInt(strings.TrimSpace(fmt.Sprint(raw)), 10, 64)
 	if err != nil || id < 1 {
-		return 0, domain.ErrUnauthenticated
+		return 0, apperr.ErrUnauthenticated
 	}
 	return id, nil
 }

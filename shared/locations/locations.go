@@ -4,8 +4,11 @@
 package locations
 
 import (
+	"errors"
+
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
@@ -99,7 +102,7 @@ func (h handlers) parseFilter(r *httpapi.Request) (domain.Filter, error) {
 	}
 	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *f.ParentEntityID)
 	switch {
-	case err == domain.ErrNotFound || (err == nil && (e.Type != "location" || !r.Access.CanSee(e.IsPrivate))):
+	case errors.Is(err, apperr.ErrNotFound) || (err == nil && (e.Type != "location" || !r.Access.CanSee(e.IsPrivate))):
 		f.None = true
 	case err != nil:
 		return f, err
@@ -152,7 +155,7 @@ func (h handlers) visibleLocation(r *httpapi.Request) (httpapi.None, *domain.Loc
 	}
 	l, err := h.st.GetLocation(r.Context(), r.Access.CampaignID, id)
 	if err == nil && !r.Access.CanSee(l.IsPrivate) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return httpapi.None{}, l, err
 }
@@ -165,7 +168,7 @@ func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.In
 		return in, err
 	}
 	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *eid)
-	if err != nil && err != domain.ErrNotFound {
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return nil, err
 	}
 	return domain.ParentByEntity(in, e, r.Access)

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
@@ -252,7 +253,7 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 		if err == nil {
 			return s.deletePartition(ctx, calendarPK(cid, calID)) // links whose events were gone
 		}
-		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
 			return err
 		}
 	}

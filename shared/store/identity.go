@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
@@ -43,7 +45,7 @@ func memberSK(uid int64) string     { return recordSK("MEMBER", uid) }
 func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > domain.MaxNameLength {
-		return domain.User{}, domain.Invalid("user", "The user must be a name of 1 to 191 characters.")
+		return domain.User{}, apperr.Invalid("user", "The user must be a name of 1 to 191 characters.")
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		var u userItem
@@ -51,7 +53,7 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		if err == nil {
 			return domain.User{ID: u.ID, Name: u.Name}, nil
 		}
-		if err != domain.ErrNotFound {
+		if !errors.Is(err, apperr.ErrNotFound) {
 			return domain.User{}, err
 		}
 		ids, err := s.nextIDs(ctx, globalPK, "user")
@@ -67,11 +69,11 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		if err == nil {
 			return domain.User{ID: u.ID, Name: name}, nil
 		}
-		if err = wrap(err); err != domain.ErrConflict { // a concurrent creator won: read theirs
+		if err = wrap(err); !errors.Is(err, apperr.ErrConflict) { // a concurrent creator won: read theirs
 			return domain.User{}, err
 		}
 	}
-	return domain.User{}, domain.ErrConflict
+	return domain.User{}, apperr.ErrConflict
 }
 
 // CreateCampaign creates a campaign owned by owner, who becomes its admin.

@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -120,7 +122,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("the calendar's delete")
-	if _, _, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID); err != domain.ErrNotFound {
+	if _, _, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("the event on the deleted calendar: %v", err)
 	}
 	p, _ := st.GetLocation(ctx, c.ID, parent.ID)

@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -50,7 +52,7 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 			ParentID  *int64 `dynamo:"parent_location_id"`
 		}
 		err := s.getItem(ctx, campaignPK(cid), recordSK(locationPrefix, *next), &it, "id", "is_private", "parent_location_id")
-		if err == domain.ErrNotFound {
+		if errors.Is(err, apperr.ErrNotFound) {
 			break
 		}
 		if err != nil {
@@ -80,7 +82,7 @@ func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, cha
 			return nil, err
 		}
 		if len(chain) == 0 {
-			return nil, domain.ErrConflict // the parent went since it was checked
+			return nil, apperr.ErrConflict // the parent went since it was checked
 		}
 	}
 	chain = chain[:min(len(chain), depth)]
@@ -137,8 +139,8 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 			func(b *txBuilder) { s.linkParent(l.CampaignID, l.ID, nil, l.ParentID)(b) })
 	}
 	err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
-	if err == domain.ErrConflict && l.ParentID != nil {
-		return domain.Invalid("parent_location_id", "The selected parent location id is invalid.")
+	if errors.Is(err, apperr.ErrConflict) && l.ParentID != nil {
+		return apperr.Invalid("parent_location_id", "The selected parent location id is invalid.")
 	}
 	return err
 }
@@ -215,7 +217,7 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
 		}
 		err = runTxs(ctx, txs)
-		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -249,7 +250,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
 	}
 	check()
-	if _, err := st.GetLocation(ctx, c.ID, 2); errors.Is(err, domain.ErrNotFound) {
+	if _, err := st.GetLocation(ctx, c.ID, 2); errors.Is(err, apperr.ErrNotFound) {
 		t.Error("the private location went missing")
 	}
 }

@@ -2,11 +2,13 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -153,7 +155,7 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
 	var t tombstone
 	err := s.getOne(ctx, itemKey{campaignPK(cid), tombstoneSK(kind, id)}, &t)
-	if err == domain.ErrNotFound {
+	if errors.Is(err, apperr.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {

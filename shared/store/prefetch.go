@@ -6,6 +6,7 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -116,7 +117,7 @@ func (s *Store) getOne(ctx context.Context, k itemKey, out any) error {
 	}
 	it, ok := items[k]
 	if !ok {
-		return domain.ErrNotFound
+		return apperr.ErrNotFound
 	}
 	return dynamo.UnmarshalItem(it, out)
 }

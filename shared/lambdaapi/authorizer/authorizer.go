@@ -6,6 +6,7 @@ package authorizer
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"strconv"
@@ -50,7 +51,7 @@ func Handler(tokens token.Store, now func() time.Time) func(context.Context, eve
 				IsAuthorized: true,
 				Context:      map[string]any{UserIDKey: strconv.FormatInt(uid, 10)},
 			}, nil
-		case err == apperr.ErrUnauthenticated:
+		case errors.Is(err, apperr.ErrUnauthenticated):
 			slog.LogAttrs(ctx, slog.LevelInfo, "authorize", append(attrs, slog.Bool("authenticated", false))...)
 			return events.APIGatewayV2CustomAuthorizerSimpleResponse{IsAuthorized: true, Context: map[string]any{}}, nil
 		default:
