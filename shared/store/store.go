@@ -91,6 +91,11 @@ type Config = awsdb.Config
 // ConfigFromEnv reads TABLE_NAME (default "lorekeep"), DYNAMODB_ENDPOINT and AWS_REGION.
 func ConfigFromEnv(getenv func(string) string) Config { return awsdb.ConfigFromEnv(getenv) }
 
+// OpenFromEnv opens the store that ConfigFromEnv describes: a Lambda's cold start.
+func OpenFromEnv(ctx context.Context, getenv func(string) string) (*Store, error) {
+	return Open(ctx, ConfigFromEnv(getenv))
+}
+
 // Store reads and writes every Lorekeep record.
 type Store struct {
 	db    *dynamo.DB

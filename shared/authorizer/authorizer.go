@@ -23,8 +23,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/token"
 )
 
-// UserIDKey is the authorizer context key holding the caller's user id.
-const UserIDKey = "user_id"
+// UserIDKey is the authorizer context key holding the caller's user id (token.UserIDKey).
+const UserIDKey = token.UserIDKey
 
 // Serve is the authorizer Lambda's whole main: JSON logs, the token table, built once.
 func Serve() {
