@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -341,7 +342,7 @@ var deleteSteps = []replayStep{
 // note (2) of the calendar's own entity.
 func prepareCalendarCascade(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	for _, ev := range []*domain.Event{
+	for _, ev := range []*timeline.Event{
 		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calengine.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
 		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calengine.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
 	} {
@@ -354,7 +355,7 @@ func prepareCalendarCascade(t *testing.T, st *store.Store) {
 	}
 }
 
-func mustCalendar(t *testing.T, st *store.Store) *domain.Calendar {
+func mustCalendar(t *testing.T, st *store.Store) *timeline.Calendar {
 	t.Helper()
 	c, err := st.GetCalendar(context.Background(), 1, 1)
 	if err != nil {
@@ -363,7 +364,7 @@ func mustCalendar(t *testing.T, st *store.Store) *domain.Calendar {
 	return c
 }
 
-func mustEvent(t *testing.T, st *store.Store, id int64) *domain.Event {
+func mustEvent(t *testing.T, st *store.Store, id int64) *timeline.Event {
 	t.Helper()
 	_, ev, err := st.GetEventAndEntity(context.Background(), 1, townEntity, id)
 	if err != nil {

@@ -7,12 +7,13 @@ package calendars
 import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-type kind = httpapi.Kind[domain.Calendar, *domain.Calendar, httpapi.None]
+type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
 
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st *store.Store) {
@@ -20,12 +21,12 @@ func Register(api *httpapi.API, st *store.Store) {
 	cal := httpapi.ReadAhead("calendar", "id", "")
 	h.kind = kind{
 		Visible: h.visibleCalendar,
-		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *domain.Calendar) error {
+		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
 			return next.Apply(in, r.Access)
 		},
 		Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
-		Render: func(r *httpapi.Request, c *domain.Calendar) (any, error) {
-			arrays, err := related.ByID(r, st, related.Calendars([]domain.Calendar{*c}))
+		Render: func(r *httpapi.Request, c *timeline.Calendar) (any, error) {
+			arrays, err := related.ByID(r, st, related.Calendars([]timeline.Calendar{*c}))
 			if err != nil {
 				return nil, err
 			}
@@ -63,7 +64,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.OwnerPage(r, h.st, res, page, func(c *domain.Calendar) calendarJSON {
+	return httpapi.OwnerPage(r, h.st, res, page, func(c *timeline.Calendar) calendarJSON {
 		j := render(c)
 		j.Arrays = arrays[c.ID]
 		return j
@@ -71,7 +72,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.
-func (h handlers) visibleCalendar(r *httpapi.Request) (httpapi.None, *domain.Calendar, error) {
+func (h handlers) visibleCalendar(r *httpapi.Request) (httpapi.None, *timeline.Calendar, error) {
 	id, err := r.PathID("id")
 	if err != nil {
 		return httpapi.None{}, nil, err

@@ -3,6 +3,7 @@ package calendars
 import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
@@ -35,7 +36,7 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 	if err := rd.Err(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	return h.kind.Write(r, func(_ httpapi.None, _, next *domain.Calendar) error { return next.Move(sign * n) })
+	return h.kind.Write(r, func(_ httpapi.None, _, next *timeline.Calendar) error { return next.Move(sign * n) })
 }
 
 // dayJSON is one day of the day view.
@@ -134,7 +135,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 // the occurrences covering it of the entity events on calendar c that the caller may see
 // (the event's privacy and visibility, and its entity's). Two reads: the calendar index and
 // one batch of entities.
-func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calengine.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
+func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calengine.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
 	evs, entities, err := h.st.EventsOnCalendar(r.Context(), c.CampaignID, c.ID)
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calengi
 	first, last := eng.DateOf(from), eng.DateOf(to)
 	for i := range evs {
 		ev := &evs[i]
-		if r.Access.SeeEntity(entities[ev.EntityID]) != nil || !r.Access.CanSeeEvent(ev) {
+		if r.Access.SeeEntity(entities[ev.EntityID]) != nil || !ev.VisibleTo(r.Access) {
 			continue
 		}
 		occs, err := eng.Occurrences(ev.Engine(), first, last)
@@ -160,7 +161,7 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calengi
 			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String()}
 			lo, hi := max(start, from), min(end, to)
 			if entries += int(hi - lo + 1); entries > MaxDayEvents {
-				return nil, domain.TooManyDayEvents(MaxDayEvents)
+				return nil, timeline.TooManyDayEvents(MaxDayEvents)
 			}
 			for n := lo; n <= hi; n++ {
 				out[n] = append(out[n], j)

@@ -16,6 +16,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -38,7 +39,7 @@ func n(v int) types.AttributeValue    { return &types.AttributeValueMemberN{Valu
 // campaign's event sequence, so the test creates them in id order.
 func putEvent(t *testing.T, e *apitest.Env, cid, entityID, id, calendarID int64, private bool) {
 	t.Helper()
-	ev := &domain.Event{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: calendarID,
+	ev := &timeline.Event{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: calendarID,
 		Name: "e", Length: 1, IsPrivate: private, Visibility: domain.VisibilityAll}
 	if err := e.Store.CreateEvent(context.Background(), ev); err != nil || ev.ID != id {
 		t.Fatalf("event %d: %v (id %d)", id, err, ev.ID)

@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
@@ -75,12 +76,12 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	im, err := calengine.ImportFantasyCalendar(body)
 	if err != nil {
-		return httpapi.Reply{}, domain.EngineProblems(err)
+		return httpapi.Reply{}, timeline.EngineProblems(err)
 	}
 	// The imported structures are read like a create's body; fields sent beside the export win.
-	c := &domain.Calendar{}
+	c := &timeline.Calendar{}
 	c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
-	rest := domain.DefinitionInput(im.Definition, im.Date)
+	rest := timeline.DefinitionInput(im.Definition, im.Date)
 	rest["name"] = im.Name
 	beside := map[string]bool{}
 	for k, v := range in {

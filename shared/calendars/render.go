@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
 )
@@ -97,7 +97,7 @@ type epochJSON struct {
 
 func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
-func render(c *domain.Calendar) calendarJSON {
+func render(c *timeline.Calendar) calendarJSON {
 	j := calendarJSON{
 		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
 		SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,

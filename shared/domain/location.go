@@ -33,7 +33,7 @@ const (
 func (l *Location) Apply(in Input, a Access) error {
 	r := NewReader(in)
 	was := l.IsPrivate
-	l.applyOwner(r, a)
+	l.ApplyOwner(r, a)
 	parentName := ParentField(in)
 	if f := r.ID(parentName); f.Set && !r.Errs.Has(parentName) {
 		l.ParentID = nil
@@ -51,7 +51,7 @@ func (l *Location) Apply(in Input, a Access) error {
 	if l.ParentID != nil && l.ID != 0 && *l.ParentID == l.ID {
 		r.Errs.Add(parentName, "The "+Label(parentName)+" cannot be the location itself.")
 	}
-	return finish(r, a, was, l.IsPrivate)
+	return Finish(r, a, was, l.IsPrivate)
 }
 
 // MaxLocationDepth bounds the ancestor walk of the cycle check: deeper trees are refused.
@@ -127,7 +127,7 @@ func ParentByEntity(in Input, e *Entity, a Access) (Input, error) {
 // Clone copies l deeply enough that changing the copy leaves l alone.
 func (l *Location) Clone() *Location {
 	c := *l
-	c.Owner = l.Owner.clone()
+	c.Owner = l.Owner.Clone()
 	if l.ParentID != nil {
 		p := *l.ParentID
 		c.ParentID = &p

@@ -104,7 +104,7 @@ type Owner struct {
 }
 
 // applyOwner reads the fields every owner takes. The name is required.
-func (o *Owner) applyOwner(r *Reader, a Access) {
+func (o *Owner) ApplyOwner(r *Reader, a Access) {
 	if f := r.String("name", MaxNameLength); f.Set {
 		o.Name = strings.TrimSpace(f.Value)
 	}
@@ -127,7 +127,7 @@ func (o *Owner) applyOwner(r *Reader, a Access) {
 	r.Required("name", o.Name != "")
 }
 
-func (o Owner) clone() Owner {
+func (o Owner) Clone() Owner {
 	o.Tags = append([]int64(nil), o.Tags...)
 	return o
 }
@@ -143,7 +143,7 @@ func (a Access) CheckPrivacy(was, now bool) error {
 
 // finish ends an Apply: the field errors first, then the privacy rule (was is is_private as
 // the record was read; false for a new one).
-func finish(r *Reader, a Access, was, now bool) error {
+func Finish(r *Reader, a Access, was, now bool) error {
 	if err := r.Err(); err != nil {
 		return err
 	}

@@ -1,10 +1,10 @@
 package entityevents
 
-import "github.com/lorekeep/lorekeep/shared/domain"
+import "github.com/lorekeep/lorekeep/shared/domain/timeline"
 
 // RenderEvents and RenderReminders shape events as their own routes answer them, for the
 // records that embed them (?related=1): the one render of each shape.
-func RenderEvents(evs []domain.Event) []any {
+func RenderEvents(evs []timeline.Event) []any {
 	out := make([]any, len(evs))
 	for i := range evs {
 		out[i] = render(&evs[i])
@@ -13,7 +13,7 @@ func RenderEvents(evs []domain.Event) []any {
 }
 
 // RenderReminders: see RenderEvents.
-func RenderReminders(evs []domain.Event) []any {
+func RenderReminders(evs []timeline.Event) []any {
 	out := make([]any, len(evs))
 	for i := range evs {
 		out[i] = renderReminder(&evs[i])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
@@ -26,7 +27,7 @@ type reminderJSON struct {
 	eventFields
 }
 
-func renderReminder(ev *domain.Event) reminderJSON {
+func renderReminder(ev *timeline.Event) reminderJSON {
 	e := render(ev)
 	j := reminderJSON{ID: e.ID, RemindableID: e.EntityID, RemindableType: remindableType, eventFields: e.eventFields}
 	j.RecurringPeriodicity = nil
@@ -49,8 +50,8 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	var cal *domain.Calendar
-	var evs []domain.Event
+	var cal *timeline.Calendar
+	var evs []timeline.Event
 	var ents map[int64]*domain.Entity
 	var g errgroup.Group
 	g.Go(func() (err error) { cal, err = h.st.GetCalendar(r.Context(), r.Access.CampaignID, id); return err })
@@ -66,11 +67,11 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	visible := evs[:0]
 	for _, ev := range evs {
-		if r.Access.SeeEntity(ents[ev.EntityID]) == nil && r.Access.CanSeeEvent(&ev) && f.Match(eventFiltered(&ev)) {
+		if r.Access.SeeEntity(ents[ev.EntityID]) == nil && ev.VisibleTo(r.Access) && f.Match(eventFiltered(&ev)) {
 			visible = append(visible, ev)
 		}
 	}
-	slices.SortFunc(visible, func(a, b domain.Event) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(visible, func(a, b timeline.Event) int { return cmp.Compare(a.ID, b.ID) })
 	page := r.Page()
 	from := min((page.Page-1)*page.Limit, len(visible))
 	to := min(from+page.Limit, len(visible))
@@ -86,6 +87,6 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 }
 
 // eventFiltered is what Kanka's filters compare of an event.
-func eventFiltered(ev *domain.Event) domain.Filtered {
+func eventFiltered(ev *timeline.Event) domain.Filtered {
 	return domain.Filtered{Name: ev.Name, IsPrivate: ev.IsPrivate, CreatedBy: ev.CreatedBy, UpdatedBy: ev.UpdatedBy, UpdatedAt: ev.UpdatedAt}
 }

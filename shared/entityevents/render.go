@@ -1,7 +1,7 @@
 package entityevents
 
 import (
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
@@ -33,7 +33,7 @@ type eventFields struct {
 	httpapi.AuditJSON
 }
 
-func render(ev *domain.Event) eventJSON {
+func render(ev *timeline.Event) eventJSON {
 	j := eventJSON{ID: ev.ID, EntityID: ev.EntityID, eventFields: eventFields{CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
 		Date: ev.Date.String(), Day: ev.Date.Day, Month: ev.Date.Month, Year: ev.Date.Year, Length: ev.Length,
 		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), VisibilityID: ev.Visibility.ID(),

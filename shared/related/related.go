@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -56,7 +57,7 @@ func Locations(ls []domain.Location) []Subject {
 }
 
 // Calendars: see Locations.
-func Calendars(cs []domain.Calendar) []Subject {
+func Calendars(cs []timeline.Calendar) []Subject {
 	out := make([]Subject, len(cs))
 	for i := range cs {
 		out[i] = Subject{ID: cs[i].ID, EntityID: cs[i].EntityID}
@@ -128,7 +129,7 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 	}
 	for i := range res { // several ranges each: id order
 		slices.SortFunc(res[i].notes, func(x, y domain.Note) int { return cmp.Compare(x.ID, y.ID) })
-		slices.SortFunc(res[i].events, func(x, y domain.Event) int { return cmp.Compare(x.ID, y.ID) })
+		slices.SortFunc(res[i].events, func(x, y timeline.Event) int { return cmp.Compare(x.ID, y.ID) })
 	}
 
 	var notes []domain.Note
@@ -159,7 +160,7 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 // related is what one subject's arrays are made of.
 type related struct {
 	notes    []domain.Note
-	events   []domain.Event
+	events   []timeline.Event
 	children []int64
 }
 

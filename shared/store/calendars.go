@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
 const (
@@ -104,7 +105,7 @@ func (d *decimal) UnmarshalDynamo(av types.AttributeValue) error {
 
 var calendarKind = ownerKind{prefix: calendarPrefix, entityType: "calendar"}
 
-func toCalendarItem(c *domain.Calendar) calendarItem {
+func toCalendarItem(c *timeline.Calendar) calendarItem {
 	it := calendarItem{
 		metaAttrs:  toMetaAttrs(campaignPK(c.CampaignID), recordSK(calendarPrefix, c.ID), c.Meta),
 		ownerAttrs: toOwnerAttrs(c.Owner),
@@ -139,8 +140,8 @@ func toCalendarItem(c *domain.Calendar) calendarItem {
 	return it
 }
 
-func (it calendarItem) calendar() domain.Calendar {
-	c := domain.Calendar{
+func (it calendarItem) calendar() timeline.Calendar {
+	c := timeline.Calendar{
 		Meta: it.meta(), Owner: it.owner(), Weekdays: it.Weekdays, Epochs: it.Epochs, Suffix: it.Suffix, StartOffset: it.StartOffset,
 		SkipYearZero: it.SkipYearZero, HasLeapYear: it.HasLeapYear, LeapYearAmount: it.LeapYearAmount,
 		LeapYearMonth: it.LeapYearMonth, LeapYearOffset: it.LeapYearOffset, LeapYearStart: it.LeapYearStart,
@@ -173,12 +174,12 @@ func (it calendarItem) calendar() domain.Calendar {
 }
 
 // GetCalendar reads one calendar of the campaign; ErrNotFound when there is none.
-func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calendar, error) {
+func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
 	return getRecord(ctx, s, campaignPK(cid), recordSK(calendarPrefix, id), calendarItem.calendar)
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
-func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
+func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
 	l := listSpec{ranges: ownerRanges(calendarPrefix, cid, !hidePrivate)}
 	l.filter(f)
 	return listPage(ctx, s, l, p, calendarItem.calendar)
@@ -186,19 +187,19 @@ func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, h
 
 // CreateCalendar stores a new calendar and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
-func (s *Store) CreateCalendar(ctx context.Context, c *domain.Calendar) error {
+func (s *Store) CreateCalendar(ctx context.Context, c *timeline.Calendar) error {
 	return s.createOwner(ctx, calendarKind, &c.Meta, &c.Owner, func() any { return toCalendarItem(c) })
 }
 
 // UpdateCalendar writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise). The entity and the totals follow in the same transaction.
-func (s *Store) UpdateCalendar(ctx context.Context, prev, next *domain.Calendar) error {
+func (s *Store) UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error {
 	return s.updateOwner(ctx, calendarKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toCalendarItem(next) })
 }
 
 // DeleteCalendar deletes a calendar and what hangs from it: its entity's events and notes, and
 // the events of other entities that use it (see deleteOwner for the steps and their failures).
-func (s *Store) DeleteCalendar(ctx context.Context, c *domain.Calendar) error {
+func (s *Store) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
 	return s.deleteOwner(ctx, calendarKind, &c.Meta, &c.Owner)
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -191,7 +192,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 				t.Errorf("notes as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, noteID), p.Total, err, tc.want)
 			}
 		}
-		evID := func(e domain.Event) int64 { return e.ID }
+		evID := func(e timeline.Event) int64 { return e.ID }
 		for _, tc := range []struct {
 			a    domain.Access
 			want []int64

@@ -1,4 +1,4 @@
-package domain
+package timeline
 
 import (
 	"encoding/json"
@@ -7,16 +7,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // Kanka's parallel arrays: a driver array (month_name) and companions of the same length
-// (month_length, month_type), read by name into typed columns with the same Reader as every
+// (month_length, month_type), read by name into typed columns with the same domain.Reader as every
 // other field. A structure is replaced only when its driver is sent, its required companions
 // must come with it, and a companion sent without its driver is refused.
 
 // parallel is one driver and the companions read so far.
 type parallel struct {
-	r      *Reader
+	r      *domain.Reader
 	driver string
 	max    int
 	sent   bool // the driver was sent
@@ -24,7 +25,7 @@ type parallel struct {
 	ok     bool // everything read cleanly so far
 }
 
-func (r *Reader) parallel(driver string, maxItems int) *parallel {
+func newParallel(r *domain.Reader, driver string, maxItems int) *parallel {
 	return &parallel{r: r, driver: driver, max: maxItems, sent: r.Has(driver), ok: true}
 }
 
@@ -68,14 +69,14 @@ func column[T any](p *parallel, name string, e elem[T], required bool) col[T] {
 		p.ok = false
 	case !f.Present():
 		if p.sent && required && p.n > 0 {
-			r.fail(name, "The :attribute field is required when "+Label(p.driver)+" is present.")
+			r.Fail(name, "The :attribute field is required when "+domain.Label(p.driver)+" is present.")
 			p.ok = false
 		}
 	case !p.sent:
-		r.fail(p.driver, "The :attribute field is required when "+Label(name)+" is present.")
+		r.Fail(p.driver, "The :attribute field is required when "+domain.Label(name)+" is present.")
 		p.ok = false
 	case len(items) != p.n:
-		r.fail(name, "The :attribute must have the same number of items as the "+Label(p.driver)+".")
+		r.Fail(name, "The :attribute must have the same number of items as the "+domain.Label(p.driver)+".")
 		p.ok = false
 	default:
 		return elems(p, name, items, e)
@@ -88,7 +89,7 @@ func elems[T any](p *parallel, name string, items []any, e elem[T]) col[T] {
 	for i, it := range items {
 		v, given, msg := e(it)
 		if msg != "" {
-			p.r.fail(name+"."+strconv.Itoa(i), msg)
+			p.r.Fail(name+"."+strconv.Itoa(i), msg)
 			p.ok = false
 			continue
 		}
@@ -120,12 +121,12 @@ func stringElem(max int) elem[string] {
 	}
 }
 
-var nameElem = stringElem(MaxNameLength)
+var nameElem = stringElem(domain.MaxNameLength)
 
 // intElem reads an integer in [min, max].
 func intElem(min, max int64) elem[int64] {
 	return func(v any) (int64, bool, string) {
-		n, ok := toInt(v)
+		n, ok := domain.ToInt(v)
 		if !ok {
 			return 0, false, "The :attribute must be an integer."
 		}

@@ -1,4 +1,4 @@
-package domain
+package timeline
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // Lorekeep's calendar modelling beyond Kanka (DESIGN.md section 5): leap-day rules, eras,
@@ -18,14 +19,14 @@ const MaxEras = MaxEpochs
 
 // applyPreset fills every structure from the preset named in the body; body fields read after
 // it win. A new calendar also takes the preset's current date.
-func (c *Calendar) applyPreset(r *Reader) {
-	f := r.String("preset", MaxNameLength)
+func (c *Calendar) applyPreset(r *domain.Reader) {
+	f := r.String("preset", domain.MaxNameLength)
 	if !f.Present() || r.Errs.Has("preset") {
 		return
 	}
 	p, ok := calengine.PresetByKey(strings.TrimSpace(f.Value))
 	if !ok {
-		r.fail("preset", "The selected preset is invalid.")
+		r.Fail("preset", "The selected preset is invalid.")
 		return
 	}
 	c.UseDefinition(p.Definition)
@@ -67,7 +68,7 @@ var kankaLeapFields = []string{"has_leap_year", "leap_year_amount", "leap_year_m
 
 // applyRules reads leap_days and eras, then settles which leap description the calendar uses.
 // Called after the Kanka fields were read.
-func (c *Calendar) applyRules(r *Reader) {
+func (c *Calendar) applyRules(r *domain.Reader) {
 	sentRules := false
 	if items, f := r.List("leap_days", calengine.MaxLeapDays); f.Set && !r.Errs.Has("leap_days") {
 		rules := make([]calengine.LeapDay, 0, len(items))
@@ -110,19 +111,19 @@ func (c *Calendar) applyRules(r *Reader) {
 	}
 }
 
-// object reads one element of a list of objects as its own Input.
-func object(r *Reader, field string, v any) (Input, bool) {
+// object reads one element of a list of objects as its own domain.Input.
+func object(r *domain.Reader, field string, v any) (domain.Input, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		r.Errs.Add(field, "The "+Label(field)+" must be an object.")
+		r.Errs.Add(field, "The "+domain.Label(field)+" must be an object.")
 		return nil, false
 	}
-	return Input(m), true
+	return domain.Input(m), true
 }
 
 // sub reads the fields of one object, reporting failures under prefix ("leap_days.0.month").
-func sub(r *Reader, prefix string, in Input, read func(s *Reader)) bool {
-	s := NewReader(in)
+func sub(r *domain.Reader, prefix string, in domain.Input, read func(s *domain.Reader)) bool {
+	s := domain.NewReader(in)
 	read(s)
 	for _, f := range s.Errs.Fields() {
 		for _, m := range s.Errs.Messages(f) {
@@ -132,14 +133,14 @@ func sub(r *Reader, prefix string, in Input, read func(s *Reader)) bool {
 	return s.Errs.Empty()
 }
 
-func readLeapDay(r *Reader, prefix string, v any) (calengine.LeapDay, bool) {
+func readLeapDay(r *domain.Reader, prefix string, v any) (calengine.LeapDay, bool) {
 	in, ok := object(r, prefix, v)
 	if !ok {
 		return calengine.LeapDay{}, false
 	}
 	var l calengine.LeapDay
-	return l, sub(r, prefix, in, func(s *Reader) {
-		if f := s.String("name", MaxNameLength); f.Present() {
+	return l, sub(r, prefix, in, func(s *domain.Reader) {
+		if f := s.String("name", domain.MaxNameLength); f.Present() {
 			l.Name = strings.TrimSpace(f.Value)
 		}
 		if f := s.Int("month", 1, MaxMonths); f.Present() {
@@ -157,13 +158,13 @@ func readLeapDay(r *Reader, prefix string, v any) (calengine.LeapDay, bool) {
 			l.Interval = string(v)
 		case nil:
 		default:
-			s.fail("interval", "The :attribute must be a string such as 400,!100,4.")
+			s.Fail("interval", "The :attribute must be a string such as 400,!100,4.")
 		}
 		s.Required("interval", l.Interval != "" || s.Errs.Has("interval"))
-		if f := s.Int("offset", -MaxID, MaxID); f.Present() {
+		if f := s.Int("offset", -domain.MaxID, domain.MaxID); f.Present() {
 			l.Offset = f.Value
 		}
-		if f := s.Int("from_year", -MaxID, MaxID); f.Present() {
+		if f := s.Int("from_year", -domain.MaxID, domain.MaxID); f.Present() {
 			y := f.Value
 			l.FromYear = &y
 		}
@@ -176,21 +177,21 @@ func readLeapDay(r *Reader, prefix string, v any) (calengine.LeapDay, bool) {
 	})
 }
 
-func readEra(r *Reader, prefix string, v any) (calengine.Era, bool) {
+func readEra(r *domain.Reader, prefix string, v any) (calengine.Era, bool) {
 	in, ok := object(r, prefix, v)
 	if !ok {
 		return calengine.Era{}, false
 	}
 	var e calengine.Era
-	return e, sub(r, prefix, in, func(s *Reader) {
-		if f := s.String("name", MaxNameLength); f.Present() {
+	return e, sub(r, prefix, in, func(s *domain.Reader) {
+		if f := s.String("name", domain.MaxNameLength); f.Present() {
 			e.Name = strings.TrimSpace(f.Value)
 		}
 		s.Required("name", e.Name != "")
-		if f := s.String("abbreviation", MaxNameLength); f.Present() {
+		if f := s.String("abbreviation", domain.MaxNameLength); f.Present() {
 			e.Abbreviation = strings.TrimSpace(f.Value)
 		}
-		if f := s.Int("year", -MaxID, MaxID); f.Present() {
+		if f := s.Int("year", -domain.MaxID, domain.MaxID); f.Present() {
 			e.Year = f.Value
 		} else {
 			s.Required("year", false)
@@ -207,7 +208,7 @@ func offsetElem(v any) (string, bool, string) {
 	if v == nil {
 		return "", false, ""
 	}
-	s, ok := numberText(v)
+	s, ok := domain.NumberText(v)
 	if !ok {
 		return "", false, "The :attribute must be a number."
 	}
@@ -223,9 +224,9 @@ func offsetElem(v any) (string, bool, string) {
 
 // DefinitionInput writes def and a current date as the body of a create, so that an imported
 // calendar is read and judged like any other (names, lengths, colours, sizes).
-func DefinitionInput(def calengine.Definition, date calengine.Date) Input {
+func DefinitionInput(def calengine.Definition, date calengine.Date) domain.Input {
 	num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
-	in := Input{
+	in := domain.Input{
 		"start_offset": num(int64(def.StartOffset)), "skip_year_zero": def.SkipYearZero,
 		"current_year": num(date.Year), "current_month": num(int64(date.Month)), "current_day": num(int64(date.Day)),
 	}

@@ -1,4 +1,4 @@
-package domain
+package timeline
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // The one place the calendar engine's verdicts (its Problems, and dates it refuses) become
@@ -14,7 +15,7 @@ import (
 
 // check builds the engine of the merged calendar and reports its problems and a current date
 // that does not exist in it.
-func (c *Calendar) check(r *Reader) {
+func (c *Calendar) check(r *domain.Reader) {
 	eng, err := c.Engine()
 	if err != nil {
 		if ve := (*calengine.ValidationError)(nil); errors.As(err, &ve) {
@@ -59,7 +60,7 @@ func (c *Calendar) Move(days int64) error {
 // CheckOnCalendar validates what depends on the event's calendar c (nil when there is none):
 // the caller may see it, the date exists in that year, a moon recurrence names a moon of it,
 // and recurring_until is not before the start.
-func (ev *Event) CheckOnCalendar(c *Calendar, a Access) error {
+func (ev *Event) CheckOnCalendar(c *Calendar, a domain.Access) error {
 	if c == nil || !a.CanSee(c.IsPrivate) {
 		return apperr.Invalid("calendar_id", "The selected calendar id is invalid.")
 	}

@@ -1,18 +1,23 @@
-package domain
+// Package timeline is the domain of calendars and of the events dated on them (entity events,
+// Kanka's reminders): their types, validation and visibility rules, and the bridge to the
+// calendar engine (package calengine). It is apart from package domain so that what needs no
+// dates (the meta function, the notes and locations families) links no engine.
+package timeline
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // Calendar is a custom calendar of a campaign: its structure (months, weekdays, years,
-// seasons, moons, leap rule) and its current date. The engine (package calendar) does every
+// seasons, moons, leap rule) and its current date. The engine (package calengine) does every
 // date computation; Engine builds it from the record.
 type Calendar struct {
-	Meta
-	Owner
+	domain.Meta
+	domain.Owner
 
 	// Date is the current date, always valid in the calendar.
 	Date     calengine.Date
@@ -37,7 +42,7 @@ type Calendar struct {
 	Eras     []calengine.Era
 }
 
-// Limits on a calendar's structures. With names of at most MaxNameLength bytes and the entry
+// Limits on a calendar's structures. With names of at most domain.MaxNameLength bytes and the entry
 // bound they keep a calendar well under DynamoDB's 400 KB item; MaxCalendarBytes checks the sum.
 const (
 	MaxMonths        = 100
@@ -88,7 +93,7 @@ func (c *Calendar) Engine() (*calengine.Calendar, error) { return calengine.New(
 // Clone copies c deeply enough that changing the copy leaves c alone.
 func (c *Calendar) Clone() *Calendar {
 	d := *c
-	d.Owner = c.Owner.clone()
+	d.Owner = c.Owner.Clone()
 	d.Months = append([]calengine.Month(nil), c.Months...)
 	d.Weekdays = append([]string(nil), c.Weekdays...)
 	d.Seasons = append([]calengine.Season(nil), c.Seasons...)
@@ -109,10 +114,10 @@ func (c *Calendar) Clone() *Calendar {
 // season_name, moon_name, epoch_name) is sent, its companions must then have the driver's
 // length, and a companion sent without its driver is refused. The merged calendar is checked
 // by building the engine, and its current date must exist in it.
-func (c *Calendar) Apply(in Input, a Access) error {
-	r := NewReader(in)
+func (c *Calendar) Apply(in domain.Input, a domain.Access) error {
+	r := domain.NewReader(in)
 	was := c.IsPrivate
-	c.applyOwner(r, a)
+	c.ApplyOwner(r, a)
 
 	// Everything below shapes the calendar; the engine only judges it when it was read cleanly.
 	before := len(r.Errs.Fields())
@@ -126,13 +131,13 @@ func (c *Calendar) Apply(in Input, a Access) error {
 	if r.Errs.Empty() {
 		c.checkSize(r)
 	}
-	return finish(r, a, was, c.IsPrivate)
+	return domain.Finish(r, a, was, c.IsPrivate)
 }
 
 // applyStructures reads the parallel arrays.
-func (c *Calendar) applyStructures(r *Reader) {
+func (c *Calendar) applyStructures(r *domain.Reader) {
 	// Months: month_name drives month_length (required with it) and month_type.
-	p := r.parallel("month_name", MaxMonths)
+	p := newParallel(r, "month_name", MaxMonths)
 	names := column(p, "month_name", nameElem, false)
 	lengths := column(p, "month_length", intElem(-maxInt32, maxInt32), true)
 	types := column(p, "month_type", monthTypeElem, false)
@@ -143,19 +148,19 @@ func (c *Calendar) applyStructures(r *Reader) {
 				Type: calengine.MonthType(types.at(i, string(calengine.Standard)))}
 		}
 	}
-	p = r.parallel("weekday", MaxWeekdays)
+	p = newParallel(r, "weekday", MaxWeekdays)
 	if weekdays := column(p, "weekday", nameElem, false); p.done() {
 		c.Weekdays = weekdays.vals
 	}
 	// Years: year_number (the key) drives year_name.
-	p = r.parallel("year_number", MaxYearNames)
-	numbers := column(p, "year_number", intElem(-MaxID, MaxID), false)
+	p = newParallel(r, "year_number", MaxYearNames)
+	numbers := column(p, "year_number", intElem(-domain.MaxID, domain.MaxID), false)
 	yearNames := column(p, "year_name", nameElem, true)
 	if p.done() {
 		m := make(map[int64]string, p.n)
 		for i, y := range numbers.vals {
 			if _, dup := m[y]; dup {
-				r.fail("year_number", "The :attribute field has a duplicate value.")
+				r.Fail("year_number", "The :attribute field has a duplicate value.")
 				break
 			}
 			m[y] = yearNames.at(i, "")
@@ -164,7 +169,7 @@ func (c *Calendar) applyStructures(r *Reader) {
 			c.Years = m
 		}
 	}
-	p = r.parallel("season_name", MaxSeasons)
+	p = newParallel(r, "season_name", MaxSeasons)
 	seasons := column(p, "season_name", nameElem, false)
 	months := column(p, "season_month", intElem(-maxInt32, maxInt32), true)
 	days := column(p, "season_day", intElem(-maxInt32, maxInt32), true)
@@ -176,7 +181,7 @@ func (c *Calendar) applyStructures(r *Reader) {
 	}
 	// Moons: moon_name drives moon_fullmoon (required with it), moon_offset, moon_colour and
 	// moon_id. A moon's id is its 1-based position unless given, so events keep naming it.
-	p = r.parallel("moon_name", MaxMoons)
+	p = newParallel(r, "moon_name", MaxMoons)
 	moons := column(p, "moon_name", nameElem, false)
 	fullmoons := column(p, "moon_fullmoon", periodElem, true)
 	offsets := column(p, "moon_offset", offsetElem, false)
@@ -189,7 +194,7 @@ func (c *Calendar) applyStructures(r *Reader) {
 				Offset: offsets.at(i, ""), Colour: colours.at(i, DefaultMoonColour)}
 		}
 	}
-	p = r.parallel("epoch_name", MaxEpochs)
+	p = newParallel(r, "epoch_name", MaxEpochs)
 	if epochs := column(p, "epoch_name", nameElem, false); p.done() {
 		c.Epochs = epochs.vals
 	}
@@ -200,8 +205,8 @@ func (c *Calendar) applyStructures(r *Reader) {
 }
 
 // applySettings reads the scalar settings and the current date.
-func (c *Calendar) applySettings(r *Reader) {
-	if f := r.String("suffix", MaxNameLength); f.Set {
+func (c *Calendar) applySettings(r *domain.Reader) {
+	if f := r.String("suffix", domain.MaxNameLength); f.Set {
 		c.Suffix = strings.TrimSpace(f.Value)
 	}
 	intField := func(name string, dst *int) {
@@ -213,7 +218,7 @@ func (c *Calendar) applySettings(r *Reader) {
 	intField("leap_year_amount", &c.LeapYearAmount)
 	intField("leap_year_month", &c.LeapYearMonth)
 	intField("leap_year_offset", &c.LeapYearOffset)
-	if f := r.Int("leap_year_start", -MaxID, MaxID); f.Set && !r.Errs.Has("leap_year_start") {
+	if f := r.Int("leap_year_start", -domain.MaxID, domain.MaxID); f.Set && !r.Errs.Has("leap_year_start") {
 		c.LeapYearStart = f.Value
 	}
 	if f := r.Bool("skip_year_zero"); f.Set && !r.Errs.Has("skip_year_zero") {
@@ -225,7 +230,7 @@ func (c *Calendar) applySettings(r *Reader) {
 	if c.Date.Month == 0 {
 		c.Date = DefaultCalendarDate
 	}
-	if f := r.Int("current_year", -MaxID, MaxID); f.Present() {
+	if f := r.Int("current_year", -domain.MaxID, domain.MaxID); f.Present() {
 		c.Date.Year = f.Value
 	}
 	if f := r.Int("current_month", 1, MaxMonths); f.Present() {
@@ -271,7 +276,7 @@ func (c *Calendar) calendarParts() map[string]int {
 
 // checkSize refuses a calendar that could outgrow a storage item, naming the largest part the
 // request sent: the one to shorten.
-func (c *Calendar) checkSize(r *Reader) {
+func (c *Calendar) checkSize(r *domain.Reader) {
 	parts := c.calendarParts()
 	total := 0
 	for _, n := range parts {
@@ -287,5 +292,5 @@ func (c *Calendar) checkSize(r *Reader) {
 			field, size = k, n
 		}
 	}
-	r.Errs.Add(field, "The calendar must not be larger than "+strconv.Itoa(MaxCalendarBytes)+" bytes: shorten the "+Label(field)+".")
+	r.Errs.Add(field, "The calendar must not be larger than "+strconv.Itoa(MaxCalendarBytes)+" bytes: shorten the "+domain.Label(field)+".")
 }

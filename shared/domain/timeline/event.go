@@ -1,4 +1,4 @@
-package domain
+package timeline
 
 import (
 	"regexp"
@@ -6,11 +6,12 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // Event is an entity event: a dated record of an entity on a calendar, possibly recurring.
 type Event struct {
-	Meta
+	domain.Meta
 	EntityID       int64
 	CalendarID     int64
 	Name           string
@@ -22,7 +23,7 @@ type Event struct {
 	Comment        string // sanitised HTML
 	IsPrivate      bool
 	TypeID         *int64
-	Visibility     Visibility
+	Visibility     domain.Visibility
 }
 
 // Clone copies ev; Apply replaces its pointers rather than writing through them.
@@ -68,23 +69,23 @@ func (ev *Event) Engine() calengine.Event {
 // depends on the calendar (the date exists, the moon exists) is CheckOnCalendar's; check says
 // whether it must run: on create, and on an update that sends a date field. An entity that is
 // a calendar is the default calendar.
-func (ev *Event) Apply(in Input, e *Entity, a Access) (check bool, err error) {
+func (ev *Event) Apply(in domain.Input, e *domain.Entity, a domain.Access) (check bool, err error) {
 	return ev.apply(in, e, a, false)
 }
 
 // ApplyReminder is Apply for Kanka's current reminder body: `name` is optional and `length`
 // defaults to 1 on create.
-func (ev *Event) ApplyReminder(in Input, e *Entity, a Access) (check bool, err error) {
+func (ev *Event) ApplyReminder(in domain.Input, e *domain.Entity, a domain.Access) (check bool, err error) {
 	return ev.apply(in, e, a, true)
 }
 
-func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool, err error) {
-	r := NewReader(in)
+func (ev *Event) apply(in domain.Input, e *domain.Entity, a domain.Access, reminder bool) (check bool, err error) {
+	r := domain.NewReader(in)
 	if reminder && ev.ID == 0 && ev.Length == 0 && in["length"] == nil {
 		ev.Length = 1
 	}
 	was := ev.IsPrivate
-	if f := r.String("name", MaxNameLength); f.Set {
+	if f := r.String("name", domain.MaxNameLength); f.Set {
 		ev.Name = strings.TrimSpace(f.Value)
 	}
 	if f := r.Int("day", 1, maxDatePart); f.Present() {
@@ -127,7 +128,7 @@ func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool
 		}
 	}
 	if f := r.String("comment", MaxCommentBytes); f.Set {
-		ev.Comment = SanitizeHTML(f.Value)
+		ev.Comment = domain.SanitizeHTML(f.Value)
 	}
 	if f := r.Bool("is_private"); f.Present() {
 		ev.IsPrivate = f.Value
@@ -143,11 +144,11 @@ func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool
 			r.Errs.Add("type_id", "The selected type id is invalid.")
 		}
 	}
-	if v, ok := readVisibility(r); ok {
+	if v, ok := domain.ReadVisibility(r); ok {
 		ev.Visibility = v
 	}
 	if ev.Visibility == "" {
-		ev.Visibility = VisibilityAll
+		ev.Visibility = domain.VisibilityAll
 	}
 	if !ev.IsRecurring() {
 		ev.RecurringUntil = nil
@@ -160,7 +161,7 @@ func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool
 	r.Required("month", ev.Date.Month != 0)
 	r.Required("year", ev.ID != 0 || yearSent)
 	r.Required("length", ev.Length != 0)
-	if err := finish(r, a, was, ev.IsPrivate); err != nil {
+	if err := domain.Finish(r, a, was, ev.IsPrivate); err != nil {
 		return false, err
 	}
 	if ev.CalendarID == 0 && e.Type == "calendar" {
@@ -175,7 +176,7 @@ func (ev *Event) apply(in Input, e *Entity, a Access, reminder bool) (check bool
 // eventDateFields are the fields whose change must be checked against the calendar.
 var eventDateFields = []string{"calendar_id", "day", "month", "year", "recurring_periodicity", "recurring_until"}
 
-func sentAny(in Input, names []string) bool {
+func sentAny(in domain.Input, names []string) bool {
 	for _, n := range names {
 		if _, ok := in[n]; ok {
 			return true
@@ -184,8 +185,8 @@ func sentAny(in Input, names []string) bool {
 	return false
 }
 
-// CanSeeEvent reports whether the caller may see ev itself: is_private and visibility both
+// VisibleTo reports whether the caller a may see ev itself: is_private and visibility both
 // apply (its entity's visibility is checked apart).
-func (a Access) CanSeeEvent(ev *Event) bool {
+func (ev *Event) VisibleTo(a domain.Access) bool {
 	return a.CanSee(ev.IsPrivate) && a.CanSeeVisibility(ev.Visibility, ev.CreatedBy)
 }
