@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -20,8 +21,8 @@ import (
 // calendar's reminders.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return render(ev) }})
-	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return renderReminder(ev) }})
+	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
+	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
 	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead("calendar", "id", ""))
 	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
 }

@@ -10,32 +10,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
-
-// remindableType is what Kanka answers as remindable_type for a reminder on an entity.
-const remindableType = `App\Models\Entity`
-
-// reminderJSON is an entity event in Kanka's current reminder shape (DESIGN.md 9): the entity
-// is the `remindable`, and the periodicity is spelled as Kanka stores it (`year`, `month`,
-// `<moon>_f`...). Name, visibility and is_private are answered too: Kanka clients ignore what
-// they do not know, and a reminder read back must show what was written.
-type reminderJSON struct {
-	ID             int64  `json:"id"`
-	RemindableID   int64  `json:"remindable_id"`
-	RemindableType string `json:"remindable_type"`
-	eventFields
-}
-
-func renderReminder(ev *timeline.Event) reminderJSON {
-	e := render(ev)
-	j := reminderJSON{ID: e.ID, RemindableID: e.EntityID, RemindableType: remindableType, eventFields: e.eventFields}
-	j.RecurringPeriodicity = nil
-	if p := ev.Recurrence.KankaPeriodicity(); p != "" {
-		j.RecurringPeriodicity = &p
-	}
-	return j
-}
 
 // onCalendar lists the reminders on calendar {id} that the caller may see (the calendar, the
 // event and its entity all visible), ordered by id, paginated like every list. The calendar's
@@ -77,7 +54,7 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	to := min(from+page.Limit, len(visible))
 	out := make([]any, 0, to-from)
 	for i := from; i < to; i++ {
-		out = append(out, renderReminder(&visible[i]))
+		out = append(out, eventwire.RenderReminder(&visible[i]))
 	}
 	next := ""
 	if to < len(visible) {

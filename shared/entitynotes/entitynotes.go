@@ -5,6 +5,7 @@ package entitynotes
 
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -13,12 +14,12 @@ import (
 // the same records, posts, answered in the post shape.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st}
-	h.mount(api, "/entities/{entity_id}/entity_notes", func(n noteJSON) any { return n })
-	h.mount(api, "/entities/{entity_id}/posts", func(n noteJSON) any { return asPost(n) })
+	h.mount(api, "/entities/{entity_id}/entity_notes", func(n notewire.Note) any { return n })
+	h.mount(api, "/entities/{entity_id}/posts", func(n notewire.Note) any { return notewire.AsPost(n) })
 }
 
 // mount declares the routes of one era's name for notes, shape being its answer's shape.
-func (h handlers) mount(api *httpapi.API, collection string, shape func(noteJSON) any) {
+func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire.Note) any) {
 	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, shape) },
 		httpapi.ReadAhead("list:note", "", "entity_id"))
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
@@ -31,7 +32,7 @@ func (h handlers) mount(api *httpapi.API, collection string, shape func(noteJSON
 		},
 		Create: h.st.CreateNote, Update: h.st.UpdateNote, Delete: h.st.DeleteNote,
 		Render: func(r *httpapi.Request, n *domain.Note) (any, error) {
-			out, err := h.render(r, *n)
+			out, err := notewire.Render(r, h.st, *n)
 			if err != nil {
 				return nil, err
 			}
@@ -49,7 +50,7 @@ func (h handlers) visibleNote(r *httpapi.Request) (*domain.Entity, *domain.Note,
 	})
 }
 
-func (h handlers) list(r *httpapi.Request, shape func(noteJSON) any) (httpapi.Reply, error) {
+func (h handlers) list(r *httpapi.Request, shape func(notewire.Note) any) (httpapi.Reply, error) {
 	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -58,7 +59,7 @@ func (h handlers) list(r *httpapi.Request, shape func(noteJSON) any) (httpapi.Re
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out, err := h.render(r, res.Items...)
+	out, err := notewire.Render(r, h.st, res.Items...)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

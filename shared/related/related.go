@@ -16,8 +16,8 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -136,7 +136,7 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 	for _, f := range res {
 		notes = append(notes, f.notes...)
 	}
-	entityNotes, posts, err := entitynotes.RenderEmbedded(r, st, notes)
+	entityNotes, posts, err := notewire.Embedded(r, st, notes)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 		f := res[i]
 		n := len(f.notes)
 		j := &Arrays{Attributes: []any{}, Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
-			EntityEvents: entityevents.RenderEvents(f.events), Reminders: entityevents.RenderReminders(f.events),
+			EntityEvents: eventwire.RenderEvents(f.events), Reminders: eventwire.RenderReminders(f.events),
 			Relations: []any{}, Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
 		posts, entityNotes = posts[n:], entityNotes[n:]
 		if s.Location != nil {

@@ -1,10 +1,10 @@
-package entitynotes
+package notewire
 
-// postJSON is a note in Kanka's current post shape (DESIGN.md 9): the note's fields, and what
+// Post is a note in Kanka's current post shape (DESIGN.md 9): the note's fields, and what
 // Kanka answers for the post features Lorekeep does not store (tags, layouts, templates,
 // per-post permissions, calendar reminders), spelled as Kanka spells them when unset.
-type postJSON struct {
-	noteJSON
+type Post struct {
+	Note
 	IsPinned               bool    `json:"is_pinned"` // a note with a position is pinned
 	IsPrivate              bool    `json:"is_private"`
 	Tags                   []int64 `json:"tags"`
@@ -18,6 +18,7 @@ type postJSON struct {
 	CalendarReminderLength *int64  `json:"calendar_reminder_length"`
 }
 
-func asPost(n noteJSON) postJSON {
-	return postJSON{noteJSON: n, IsPinned: n.Position != nil, Tags: []int64{}, Permissions: []any{}}
+// AsPost is n in the post shape.
+func AsPost(n Note) Post {
+	return Post{Note: n, IsPinned: n.Position != nil, Tags: []int64{}, Permissions: []any{}}
 }

@@ -1,19 +1,21 @@
-package entityevents
+// Package eventwire is the wire shapes of entity events: the 2022 entity event and Kanka's
+// reminder, answered by the events family and embedded by records with ?related=1.
+package eventwire
 
 import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// eventJSON is an entity event as Kanka clients read it, with name, day, month and colour too.
-type eventJSON struct {
+// Event is an entity event as Kanka clients read it, with name, day, month and colour too.
+type Event struct {
 	ID       int64 `json:"id"`
 	EntityID int64 `json:"entity_id"`
-	eventFields
+	Fields
 }
 
-// eventFields are what both eras answer of an event (the 2022 entity event, today's reminder).
-type eventFields struct {
+// Fields are what both eras answer of an event (the 2022 entity event, today's reminder).
+type Fields struct {
 	CalendarID           int64   `json:"calendar_id"`
 	Name                 string  `json:"name"`
 	Comment              string  `json:"comment"`
@@ -33,8 +35,9 @@ type eventFields struct {
 	httpapi.AuditJSON
 }
 
-func render(ev *timeline.Event) eventJSON {
-	j := eventJSON{ID: ev.ID, EntityID: ev.EntityID, eventFields: eventFields{CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
+// Render is ev in the entity event shape.
+func Render(ev *timeline.Event) Event {
+	j := Event{ID: ev.ID, EntityID: ev.EntityID, Fields: Fields{CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
 		Date: ev.Date.String(), Day: ev.Date.Day, Month: ev.Date.Month, Year: ev.Date.Year, Length: ev.Length,
 		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), VisibilityID: ev.Visibility.ID(),
 		AuditJSON: httpapi.RenderAudit(ev.Meta)}}

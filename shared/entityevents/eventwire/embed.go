@@ -1,4 +1,4 @@
-package entityevents
+package eventwire
 
 import "github.com/lorekeep/lorekeep/shared/domain/timeline"
 
@@ -7,7 +7,7 @@ import "github.com/lorekeep/lorekeep/shared/domain/timeline"
 func RenderEvents(evs []timeline.Event) []any {
 	out := make([]any, len(evs))
 	for i := range evs {
-		out[i] = render(&evs[i])
+		out[i] = Render(&evs[i])
 	}
 	return out
 }
@@ -16,7 +16,7 @@ func RenderEvents(evs []timeline.Event) []any {
 func RenderReminders(evs []timeline.Event) []any {
 	out := make([]any, len(evs))
 	for i := range evs {
-		out[i] = renderReminder(&evs[i])
+		out[i] = RenderReminder(&evs[i])
 	}
 	return out
 }
