@@ -10,13 +10,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	cal := httpapi.ReadAhead("calendar", "id", "")
 	h.kind = kind{
@@ -46,7 +45,7 @@ func Register(api *httpapi.API, st *store.Store) {
 }
 
 type handlers struct {
-	st   *store.Store
+	st   Store
 	kind kind
 }
 

@@ -13,13 +13,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes: the spec's entity_events, and Kanka's current name for
 // the same records, reminders (a body without name, answered in the reminder shape), with a
 // calendar's reminders.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
@@ -50,7 +49,7 @@ func (h handlers) mount(api *httpapi.API, collection string, era era) {
 	})
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct{ st Store }
 
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
 func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *timeline.Event, error) {

@@ -7,12 +7,11 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes: the spec's entity_notes, and Kanka's current name for
 // the same records, posts, answered in the post shape.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_notes", func(n notewire.Note) any { return n })
 	h.mount(api, "/entities/{entity_id}/posts", func(n notewire.Note) any { return notewire.AsPost(n) })
@@ -41,7 +40,7 @@ func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire
 	})
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct{ st Store }
 
 // visibleNote reads a note and its entity in one round trip: both must be visible.
 func (h handlers) visibleNote(r *httpapi.Request) (*domain.Entity, *domain.Note, error) {

@@ -12,11 +12,10 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	api.Handle("GET", "/locations", h.list, httpapi.ReadAhead("list:location", "", ""))
 	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
@@ -49,7 +48,7 @@ func Register(api *httpapi.API, st *store.Store) {
 	})
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct{ st Store }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	f, err := h.parseFilter(r)

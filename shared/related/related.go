@@ -19,7 +19,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Arrays is embedded (as a pointer, nil unless asked) in a calendar's or location's JSON.
@@ -67,7 +66,7 @@ func Calendars(cs []timeline.Calendar) []Subject {
 
 // ByID loads the related arrays of subjects, by record id, when the client asked for them
 // (?related=1); otherwise the map is empty and nothing is read.
-func ByID(r *httpapi.Request, st *store.Store, subjects []Subject) (map[int64]*Arrays, error) {
+func ByID(r *httpapi.Request, st Store, subjects []Subject) (map[int64]*Arrays, error) {
 	out := map[int64]*Arrays{}
 	on, err := r.Related()
 	if err != nil || !on {
@@ -91,7 +90,7 @@ const Concurrency = 10
 // rows need no read); then the entities every post mentions, one batch. So a page of n
 // locations costs 4n Queries for an admin (3n for others) in parallel, plus its tree's depth in
 // batches, plus one for mentions.
-func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, error) {
+func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 	res := make([]related, len(subjects))
 	parents := make([][]int64, len(subjects))
 	ctx, a := r.Context(), r.Access
@@ -166,7 +165,7 @@ type related struct {
 
 // hidePrivateChildren leaves out the private children a non-admin may not see: their privacy is
 // read once for the whole page (LocationsPrivacy; usually read ahead with the campaign access).
-func hidePrivateChildren(ctx context.Context, st *store.Store, a domain.Access, res []related) error {
+func hidePrivateChildren(ctx context.Context, st Store, a domain.Access, res []related) error {
 	if a.IsAdmin() {
 		return nil
 	}
@@ -185,7 +184,7 @@ func hidePrivateChildren(ctx context.Context, st *store.Store, a domain.Access, 
 }
 
 // ancestors answers each location subject's visible ancestors, nearest first.
-func ancestors(ctx context.Context, st *store.Store, a domain.Access, subjects []Subject) ([][]int64, error) {
+func ancestors(ctx context.Context, st Store, a domain.Access, subjects []Subject) ([][]int64, error) {
 	links := map[int64]domain.AncestorLink{}
 	for _, s := range subjects {
 		if l := s.Location; l != nil {

@@ -14,7 +14,7 @@ import (
 // What ?related=1 reads besides the record (DESIGN.md 9).
 
 // NotesAndEvents is one read of an entity's notes and events.
-type NotesAndEvents func(ctx context.Context) ([]domain.Note, []timeline.Event, error)
+type NotesAndEvents = func(ctx context.Context) ([]domain.Note, []timeline.Event, error)
 
 // VisibleNotesAndEvents returns the reads of every note and event of an entity that the caller
 // may see: one Query per range of the caller's (childRanges), which hold only what it may see.
