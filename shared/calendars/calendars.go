@@ -17,7 +17,7 @@ type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	cal := httpapi.ReadAhead("calendar", "id", "")
+	cal := httpapi.ReadAhead(domain.ReadCalendar, "id", "")
 	h.kind = kind{
 		Visible: h.visibleCalendar,
 		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
@@ -35,7 +35,7 @@ func Register(api *httpapi.API, st Store) {
 		},
 		Item: cal, Resume: st.ResumeCalendarDelete,
 	}
-	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead("list:calendar", "", ""))
+	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead(domain.ReadCalendarList, "", ""))
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
 	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)

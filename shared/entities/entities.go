@@ -11,8 +11,8 @@ import (
 // Register mounts the routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities", h.list, httpapi.ReadAhead("list:entity", "", ""))
-	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead("entity", "entity_id", ""))
+	api.Handle("GET", "/entities", h.list, httpapi.ReadAhead(domain.ReadEntityList, "", ""))
+	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 }
 
 type handlers struct{ st Store }

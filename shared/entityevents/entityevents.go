@@ -22,8 +22,8 @@ func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
-	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead("calendar", "id", ""))
-	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
+	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead(domain.ReadCalendar, "id", ""))
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 }
 
 // era is how one era of Kanka's API reads and answers the same events.
@@ -35,10 +35,10 @@ type era struct {
 // mount declares an era's routes on collection: its list and the one CRUD path.
 func (h handlers) mount(api *httpapi.API, collection string, era era) {
 	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, era.render) },
-		httpapi.ReadAhead("list:event", "", "entity_id"))
+		httpapi.ReadAhead(domain.ReadEventList, "", "entity_id"))
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[timeline.Event, *timeline.Event, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead("event", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
+		Item:   httpapi.ReadAhead(domain.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
 		Visible: h.visibleEvent,
 		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *timeline.Event) error {
 			return h.apply(r, era.read, in, e, next)

@@ -20,10 +20,10 @@ func Register(api *httpapi.API, st Store) {
 // mount declares the routes of one era's name for notes, shape being its answer's shape.
 func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire.Note) any) {
 	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, shape) },
-		httpapi.ReadAhead("list:note", "", "entity_id"))
+		httpapi.ReadAhead(domain.ReadNoteList, "", "entity_id"))
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead("note", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
+		Item:   httpapi.ReadAhead(domain.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
 		Visible: h.visibleNote,
 		New:     func(_ *httpapi.Request, e *domain.Entity) *domain.Note { return &domain.Note{EntityID: e.ID} },
 		Apply: func(_ *httpapi.Request, in domain.Input, _ *domain.Entity, _, next *domain.Note) error {

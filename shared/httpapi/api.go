@@ -32,21 +32,21 @@ const Prefix = "/api/1.0/campaigns/{campaign_id}"
 // it cannot). Locally it checks the bearer token; on Lambda it reads the authorizer's verdict.
 type Identifier func(r *http.Request) (int64, error)
 
-// Campaigns reads a campaign and a user's membership in it.
+// Campaigns reads a campaign and a user's membership in it, and what the route reads ahead
+// (the returned context carries it for the request's later reads).
 type Campaigns interface {
-	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error)
+	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error)
 }
 
 // Ahead names what a route will read, from its path, so that the campaign access read fetches
-// it too (domain.Prefetch): a show costs one round trip, a list page two.
+// it too: a show costs one round trip, a list page two.
 type Ahead func(r *http.Request) []domain.Ref
 
-// ReadAhead is the common Ahead: a record of kind whose id is the path value idName, under the
-// parent in path value parentName ("" for records of the campaign). A kind "list:<kind>" reads
-// a list's counts under the parent.
-func ReadAhead(kind, idName, parentName string) Ahead {
+// ReadAhead is the common Ahead: a read of kind whose record id is the path value idName, under
+// the parent in path value parentName ("" for none).
+func ReadAhead(kind domain.Read, idName, parentName string) Ahead {
 	return func(r *http.Request) []domain.Ref {
-		ref := domain.Ref{Kind: kind}
+		ref := domain.Ref{Read: kind}
 		for _, v := range []struct {
 			name string
 			dst  *int64
@@ -189,12 +189,11 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 			refs = append(refs, f(r)...)
 		}
 	}
-	ctx, _ := domain.WithPrefetch(r.Context())
-	r = r.WithContext(ctx)
-	c, m, err := a.opts.Campaigns.CampaignAccess(ctx, cid, uid, refs...)
+	ctx, c, m, err := a.opts.Campaigns.CampaignAccess(r.Context(), cid, uid, refs...)
 	if err != nil {
 		return nil, err
 	}
+	r = r.WithContext(ctx)
 	acc, err := domain.ResolveAccess(uid, c, m)
 	if err != nil {
 		return nil, err

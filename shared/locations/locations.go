@@ -17,7 +17,7 @@ import (
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/locations", h.list, httpapi.ReadAhead("list:location", "", ""))
+	api.Handle("GET", "/locations", h.list, httpapi.ReadAhead(domain.ReadLocationList, "", ""))
 	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
 		Visible: h.visibleLocation, Apply: h.apply,
 		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
@@ -34,16 +34,16 @@ func Register(api *httpapi.API, st Store) {
 			j.Arrays = arrays[l.ID]
 			return httpapi.OwnerRender(r, st, j, ownerOf)
 		},
-		Item: httpapi.ReadAhead("location", "id", ""), Resume: st.ResumeLocationDelete,
+		Item: httpapi.ReadAhead(domain.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
 	})
-	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints, httpapi.ReadAhead("list:mappoint", "", "id"))
+	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints, httpapi.ReadAhead(domain.ReadMapPointList, "", "id"))
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
 		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
 		New: func(_ *httpapi.Request, l *domain.Location) *domain.MapPoint {
 			return &domain.MapPoint{LocationID: l.ID}
 		},
 		Create: st.CreateMapPoint, Update: st.UpdateMapPoint, Delete: st.DeleteMapPoint,
-		Item: httpapi.ReadAhead("mappoint", "point_id", "id"), Collection: httpapi.ReadAhead("location", "id", ""),
+		Item: httpapi.ReadAhead(domain.ReadMapPoint, "point_id", "id"), Collection: httpapi.ReadAhead(domain.ReadLocation, "id", ""),
 		Render: func(_ *httpapi.Request, p *domain.MapPoint) (any, error) { return renderMapPoint(p), nil },
 	})
 }

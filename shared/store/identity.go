@@ -109,51 +109,50 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 
 // CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
 // consistent so that a membership change applies to the very next request, together with the
-// items the route reads (ahead), which it leaves in the context's domain.Prefetch. A missing
-// campaign is (nil, nil, nil); a missing membership is a nil *Membership.
-func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error) {
-	pf := domain.PrefetchOf(ctx)
+// items the route reads (ahead), which the returned context carries for the request's later
+// reads. A missing campaign is a nil *Campaign; a missing membership is a nil *Membership.
+func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error) {
 	meta, member := itemKey{campaignPK(cid), metaSK}, itemKey{campaignPK(cid), memberSK(uid)}
 	keys := []dynamo.Keyed{dynamo.Keys{meta.pk, meta.sk}, dynamo.Keys{member.pk, member.sk}}
 	var extra []itemKey
-	if pf != nil {
-		for _, ref := range ahead {
-			for _, k := range refKeys(cid, uid, ref) {
-				extra = append(extra, k)
-				keys = append(keys, dynamo.Keys{k.pk, k.sk})
-			}
+	for _, ref := range ahead {
+		for _, k := range refKeys(cid, uid, ref) {
+			extra = append(extra, k)
+			keys = append(keys, dynamo.Keys{k.pk, k.sk})
 		}
 	}
 	items, err := s.batchGet(ctx, true, keys...)
 	if err != nil {
-		return nil, nil, err
+		return ctx, nil, nil, err
 	}
 	byKey := map[itemKey]dynamo.Item{}
 	for _, it := range items {
 		byKey[keyOfItem(it)] = it
 	}
+	read := make(map[itemKey]dynamo.Item, len(extra))
 	for _, k := range extra {
-		pf.Put(k.String(), byKey[k]) // a nil item: read ahead and absent
+		read[k] = byKey[k] // a nil item: read ahead and absent
 	}
+	ctx = withReadAhead(ctx, read)
 	var c *domain.Campaign
 	var m *domain.Membership
 	if it, ok := byKey[meta]; ok {
 		var ci campaignItem
 		if err := dynamo.UnmarshalItem(it, &ci); err != nil {
-			return nil, nil, err
+			return ctx, nil, nil, err
 		}
 		c = &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID}
 	}
 	if it, ok := byKey[member]; ok {
 		var mi memberItem
 		if err := dynamo.UnmarshalItem(it, &mi); err != nil {
-			return nil, nil, err
+			return ctx, nil, nil, err
 		}
 		if r, ok := domain.ParseRole(mi.Role); ok {
 			m = &domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r}
 		}
 	}
-	return c, m, nil
+	return ctx, c, m, nil
 }
 
 // tokens are the token items, in their own package so that the authorizer links only them.

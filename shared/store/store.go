@@ -68,7 +68,7 @@
 //
 // CampaignAccess reads the campaign, the caller's membership and whatever the route declared
 // (domain.Ref: the record, its parent, a list's counters) in one BatchGetItem; the reads here take
-// those items from the request's domain.Prefetch. A show is one round trip, a list page two.
+// those items from what the returned context carries (readahead.go). A show is one round trip, a list page two.
 package store
 
 import (

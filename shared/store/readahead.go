@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -11,43 +12,81 @@ import (
 )
 
 // Reads ahead: the campaign access read (CampaignAccess) also reads the items the route
-// declared (domain.Ref) in the same BatchGetItem and leaves them in the request's
-// domain.Prefetch; the store's reads by key take them from there before asking DynamoDB. A show
+// declared (domain.Ref) in the same BatchGetItem and leaves them in a readAhead carried by the
+// request's context; the store's reads by key take them from there before asking DynamoDB. A show
 // is then one round trip, a list page two (the access with the counters, then the query).
 
 type itemKey struct{ pk, sk string }
 
-func (k itemKey) String() string { return k.pk + "\x00" + k.sk }
+// readAhead is what was read ahead for one request, by key. Each item is handed out once
+// (take): a write that retries on a conflict reads fresh data the second time. Counters, which
+// a request only reads, are peeked and left for later reads.
+type readAhead struct {
+	mu    sync.Mutex
+	items map[itemKey]dynamo.Item // nil item: read ahead and absent
+}
+
+type readAheadKey struct{}
+
+func withReadAhead(ctx context.Context, items map[itemKey]dynamo.Item) context.Context {
+	return context.WithValue(ctx, readAheadKey{}, &readAhead{items: items})
+}
+
+func readAheadOf(ctx context.Context) *readAhead {
+	p, _ := ctx.Value(readAheadKey{}).(*readAhead)
+	return p
+}
+
+// get is the item of k (nil: read ahead and absent); ok is false when k was not read ahead or
+// was taken. consume hands it out once.
+func (p *readAhead) get(k itemKey, consume bool) (it dynamo.Item, ok bool) {
+	if p == nil {
+		return nil, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	it, ok = p.items[k]
+	if consume {
+		delete(p.items, k)
+	}
+	return it, ok
+}
 
 // refKeys are the items a route reads for ref, for reader uid.
 func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 	cpk := campaignPK(cid)
-	switch ref.Kind {
-	case "location": // and the private ids, for its parent
+	switch ref.Read {
+	case domain.ReadLocation: // and the private ids, for its parent
 		return []itemKey{{cpk, recordSK(locationPrefix, ref.ID)}, {cpk, counterSK(locationPrefix)}}
-	case "calendar":
+	case domain.ReadCalendar:
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
-	case "entity":
+	case domain.ReadEntity:
 		return []itemKey{{cpk, recordSK(entityPrefix, ref.ID)}}
-	case "mappoint":
+	case domain.ReadMapPoint:
 		return []itemKey{{cpk, recordSK(locationPrefix, ref.Parent)}, {mapPointsPK(cid, ref.Parent), recordSK(mapPointPrefix, ref.ID)}}
-	case "note", "event":
-		kind := map[string]string{"note": notePrefix, "event": eventPrefix}[ref.Kind]
+	case domain.ReadNote, domain.ReadEvent:
+		kind := notePrefix
+		if ref.Read == domain.ReadEvent {
+			kind = eventPrefix
+		}
 		out := []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}}
 		for _, sk := range childHomeSKs(kind, ref.ID) {
 			out = append(out, itemKey{entityPK(cid, ref.Parent), sk})
 		}
 		return out
-	case "list:location":
+	case domain.ReadLocationList:
 		return []itemKey{{cpk, counterSK(locationPrefix)}}
-	case "list:calendar":
+	case domain.ReadCalendarList:
 		return []itemKey{{cpk, counterSK(calendarPrefix)}}
-	case "list:entity":
+	case domain.ReadEntityList:
 		return []itemKey{{cpk, counterSK(entityPrefix)}}
-	case "list:mappoint":
+	case domain.ReadMapPointList:
 		return []itemKey{{cpk, recordSK(locationPrefix, ref.Parent)}, {mapPointsPK(cid, ref.Parent), counterSK(mapPointPrefix)}}
-	case "list:note", "list:event":
-		kind := map[string]string{"list:note": notePrefix, "list:event": eventPrefix}[ref.Kind]
+	case domain.ReadNoteList, domain.ReadEventList:
+		kind := notePrefix
+		if ref.Read == domain.ReadEventList {
+			kind = eventPrefix
+		}
 		pk := entityPK(cid, ref.Parent)
 		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, {pk, counterSK(kind)}, {pk, ownCounterSK(kind, uid)}}
 	}
@@ -55,7 +94,7 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 }
 
 // getItems reads items by key, strongly consistent: those read ahead from the request's
-// Prefetch, the rest in one BatchGetItem per 100 (a function's reads
+// readAhead, the rest in one BatchGetItem per 100 (a function's reads
 // are all BatchGetItem: its policy needs no GetItem). Missing items are absent from the map.
 func (s *Store) getItems(ctx context.Context, keys ...itemKey) (map[itemKey]dynamo.Item, error) {
 	return s.fetch(ctx, true, keys)
@@ -69,7 +108,7 @@ func (s *Store) peekItems(ctx context.Context, keys ...itemKey) (map[itemKey]dyn
 
 func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[itemKey]dynamo.Item, error) {
 	out := make(map[itemKey]dynamo.Item, len(keys))
-	pf := domain.PrefetchOf(ctx)
+	ahead := readAheadOf(ctx)
 	var rest []dynamo.Keyed
 	seen := map[itemKey]bool{}
 	for _, k := range keys {
@@ -77,12 +116,8 @@ func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[it
 			continue
 		}
 		seen[k] = true
-		take := pf.Take
-		if !consume {
-			take = pf.Peek
-		}
-		if v, ok := take(k.String()); ok {
-			if it, _ := v.(dynamo.Item); it != nil {
+		if it, ok := ahead.get(k, consume); ok {
+			if it != nil {
 				out[k] = it
 			}
 			continue
