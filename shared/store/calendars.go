@@ -14,15 +14,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
-const (
-	calendarPrefix = "CALENDAR"
-	eventPrefix    = "EVENT"
-)
-
-// calendarGSI is the GSI1 partition of the entity events that use calendar calID, wherever
-// their entity is: the calendar's day view and the clean-up when it is deleted read it.
-func calendarGSI(cid, calID int64) string { return campaignPK(cid) + "#CALENDAR#" + pad(calID) }
-
 type calendarItem struct {
 	metaAttrs
 	ownerAttrs

@@ -146,14 +146,6 @@ type eventLink struct {
 	ID       int64  `dynamo:"id"`
 }
 
-const eventLinkPrefix = "EVENTLINK#"
-
-func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
-
-func eventLinkKey(cid, calID, eid, id int64) itemKey {
-	return itemKey{calendarPK(cid, calID), eventLinkPrefix + pad(eid) + "#" + pad(id)}
-}
-
 // linkEvent moves an event's link from prev's calendar to next's (either may be nil).
 func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
 	return func(b *txBuilder) {

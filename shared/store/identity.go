@@ -37,10 +37,6 @@ type memberItem struct {
 	Role       string `dynamo:"role"`
 }
 
-func userPK(uid int64) string       { return "USER#" + pad(uid) }
-func userNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }
-func memberSK(uid int64) string     { return recordSK("MEMBER", uid) }
-
 // EnsureUser returns the user called name, creating it when new.
 func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error) {
 	name = strings.TrimSpace(name)
@@ -174,7 +170,7 @@ func (s *Store) RevokeToken(ctx context.Context, hash string) error {
 // UserCampaigns lists the ids of the campaigns user belongs to.
 func (s *Store) UserCampaigns(ctx context.Context, uid int64) ([]int64, error) {
 	var rows []memberItem
-	err := s.table.Get("pk", userPK(uid)).Range("sk", dynamo.BeginsWith, "CAMPAIGN#").Consistent(true).All(ctx, &rows)
+	err := s.table.Get("pk", userPK(uid)).Range("sk", dynamo.BeginsWith, campaignPrefix).Consistent(true).All(ctx, &rows)
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.CampaignID

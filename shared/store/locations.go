@@ -10,11 +10,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-const (
-	locationPrefix = "LOCATION"
-	entityPrefix   = "ENTITY"
-)
-
 type locationItem struct {
 	metaAttrs
 	ownerAttrs
@@ -106,12 +101,6 @@ type childLink struct {
 	PK string `dynamo:"pk"`
 	SK string `dynamo:"sk"`
 	ID int64  `dynamo:"id"`
-}
-
-const childLinkPrefix = "CHILD#"
-
-func childLinkKey(cid, parentID, id int64) itemKey {
-	return itemKey{mapPointsPK(cid, parentID), childLinkPrefix + pad(id)}
 }
 
 // linkParent moves location id's link from parent prev to parent next (either may be nil).

@@ -7,8 +7,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-const mapPointPrefix = "MAPPOINT"
-
 // Map points have one audience (whoever sees the location): their home range is their list.
 func mapPointSlots(p *domain.MapPoint) []slot {
 	pk := mapPointsPK(p.CampaignID, p.LocationID)
@@ -30,8 +28,6 @@ type mapPointItem struct {
 	Icon           string  `dynamo:"icon"`
 	Shape          string  `dynamo:"shape"`
 }
-
-func mapPointsPK(cid, lid int64) string { return childPK(cid, locationPrefix, lid) }
 
 func toMapPointItem(p *domain.MapPoint) mapPointItem {
 	it := mapPointItem{metaAttrs: toMetaAttrs(mapPointsPK(p.CampaignID, p.LocationID), recordSK(mapPointPrefix, p.ID), p.Meta),

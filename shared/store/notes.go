@@ -7,8 +7,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-const notePrefix = "NOTE"
-
 // Notes live in their entity's partition: reachable only through that entity, and deleted with it.
 type noteItem struct {
 	metaAttrs
@@ -20,8 +18,6 @@ type noteItem struct {
 	Visibility string `dynamo:"visibility"`
 	Collapsed  bool   `dynamo:"collapsed"`
 }
-
-func entityPK(cid, eid int64) string { return childPK(cid, entityPrefix, eid) }
 
 func toNoteItem(n *domain.Note) noteItem {
 	return noteItem{metaAttrs: toMetaAttrs(entityPK(n.CampaignID, n.EntityID), recordSK(notePrefix, n.ID), n.Meta),

@@ -102,10 +102,6 @@ type tombstone struct {
 	EntityID int64  `dynamo:"entity_id"`
 }
 
-const tombstonePrefix = "DELETING#"
-
-func tombstoneSK(kind string, id int64) string { return tombstonePrefix + recordSK(kind, id) }
-
 // deleteOwner deletes an owner in three steps. First one transaction, conditional on the
 // version read, removes the record, its copies, its entity and its counts and leaves a
 // tombstone: a failure here changes nothing. Then the cascade (idempotent, batched and

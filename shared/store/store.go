@@ -109,21 +109,6 @@ func New(cfg aws.Config, tableName string) *Store {
 	return &Store{db: db, table: db.Table(tableName), now: func() time.Time { return time.Now().UTC() }}
 }
 
-// Key layout. Ids are zero-padded so that key order is id order.
-func pad(id int64) string                     { return fmt.Sprintf("%012d", id) }
-func campaignPK(cid int64) string             { return "CAMPAIGN#" + pad(cid) }
-func recordSK(prefix string, id int64) string { return prefix + "#" + pad(id) }
-func childPK(cid int64, parent string, id int64) string {
-	return campaignPK(cid) + "#" + parent + "#" + pad(id)
-}
-
-const (
-	metaSK    = "META"
-	seqSK     = "SEQ"
-	globalPK  = "GLOBAL"
-	timestamp = domain.TimeLayout
-)
-
 func formatTime(t time.Time) string { return t.UTC().Format(timestamp) }
 func parseTime(s string) time.Time {
 	t, _ := time.Parse(timestamp, s)
@@ -171,3 +156,5 @@ func Open(ctx context.Context, c Config, tweak ...func(*aws.Config)) (*Store, er
 	}
 	return New(cfg, c.TableName), nil
 }
+
+const timestamp = domain.TimeLayout
