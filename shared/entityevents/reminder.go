@@ -3,7 +3,6 @@ package entityevents
 import (
 	"cmp"
 	"slices"
-	"strconv"
 
 	"golang.org/x/sync/errgroup"
 
@@ -50,17 +49,8 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	slices.SortFunc(visible, func(a, b timeline.Event) int { return cmp.Compare(a.ID, b.ID) })
 	page := r.Page()
-	from := min((page.Page-1)*page.Limit, len(visible))
-	to := min(from+page.Limit, len(visible))
-	out := make([]any, 0, to-from)
-	for i := from; i < to; i++ {
-		out = append(out, eventwire.RenderReminder(&visible[i]))
-	}
-	next := ""
-	if to < len(visible) {
-		next = strconv.Itoa(page.Page + 1) // any non-empty cursor: the page number decides
-	}
-	return httpapi.Many(out, len(visible), next, nil, page), nil
+	res := domain.PageOf(visible, page, func(ev *timeline.Event) int64 { return ev.ID })
+	return httpapi.Page(res, page, eventwire.RenderReminder), nil
 }
 
 // eventFiltered is what Kanka's filters compare of an event.
