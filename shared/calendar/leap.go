@@ -33,11 +33,15 @@ type LeapDay struct {
 	Amount int
 }
 
-// Limits of one leap rule, keeping the expanded congruences few and their
-// moduli within int64.
+// Limits of the leap rules, keeping the expanded congruences few and their
+// moduli within int64. MaxLeapTerms bounds the work of every year a request
+// touches: a year's rules cost one test per term, and a rule's terms double
+// with each interval that divides none of the larger ones (12 coprime
+// intervals make 4,095), so it counts the terms of all rules together.
 const (
 	MaxLeapDays      = 100 // rules per calendar
 	MaxLeapIntervals = 12  // intervals per rule
+	MaxLeapTerms     = 256 // terms of all rules together (Gregorian's rule has 3)
 	MaxLeapCycle     = 1_000_000_000_000_000_000
 )
 
@@ -98,13 +102,18 @@ type term struct {
 	coef int64
 }
 
-var errCycleTooLong = errors.New("calendar: leap cycle too long")
+var (
+	errCycleTooLong = errors.New("calendar: leap cycle too long")
+	errTooManyTerms = errors.New("calendar: leap rule has too many terms")
+)
 
 // expand turns the first-match rule into a sum of congruence indicators by
 // inclusion-exclusion: leap(y) = Σ_i allow_i·[c_i]·Π_{j<i}(1-[c_j]), each
 // product of indicators being one congruence (Chinese remainder theorem) or
 // none. Equal congruences are merged and zero coefficients dropped, so
-// Gregorian is three terms: [400] - [100] + [4].
+// Gregorian is three terms: [400] - [100] + [4]. More than MaxLeapTerms
+// distinct congruences along the way is errTooManyTerms, found before the
+// expansion costs more than that many steps.
 func expand(ivs []interval, offset int64) ([]term, error) {
 	cs := make([]congruence, len(ivs))
 	for i, iv := range ivs {
@@ -120,7 +129,13 @@ func expand(ivs []interval, offset int64) ([]term, error) {
 	// walk adds ±[c ∧ c_S] for every subset S of the congruences below j,
 	// choosing S's members in descending order so each subset comes once.
 	walk = func(j int, c congruence, sign int64) {
-		acc[c] += sign
+		if err != nil {
+			return
+		}
+		if acc[c] += sign; len(acc) > MaxLeapTerms {
+			err = errTooManyTerms
+			return
+		}
 		for k := j - 1; k >= 0; k-- {
 			cc, ok, e := crt(c, cs[k])
 			if e != nil {
