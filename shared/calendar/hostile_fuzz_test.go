@@ -238,3 +238,44 @@ func TestLeapTermsAreCapped(t *testing.T) {
 		}
 	}
 }
+
+// FuzzImportFantasyCalendar reads any bytes as an export: an import whose calendar the engine
+// accepts with its current date, or problems each naming a field of the export, never a panic.
+// The corpus holds the issue's exports: numbers of a million digits of exponent, a 100,000-digit
+// integer, 100 leap days of 12 coprime intervals.
+func FuzzImportFantasyCalendar(f *testing.F) {
+	f.Add([]byte(`{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":3},{"name":"B","length":"2"}],"leap_days":[{"name":"L","timespan":0,"interval":"400,!100,4"}]},"moons":[{"name":"M","cycle":"29.5","shift":2}]},"dynamic_data":{"year":4,"timespan":0,"day":4}}`))
+	f.Add([]byte(`{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":1},{"name":"B","length":1}]},"moons":[{"name":"M","cycle":"1e999999"}]}}`))
+	f.Add([]byte(`{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":1e40},{"name":"B","length":0x10}]}},"dynamic_data":{"year":-1E-41}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		im, err := ImportFantasyCalendar(data)
+		if err != nil {
+			var ve *ValidationError
+			if !errors.As(err, &ve) || len(ve.Problems) == 0 {
+				t.Fatalf("import: %v, want problems", err)
+			}
+			for _, p := range ve.Problems {
+				root, _, _ := strings.Cut(p.Field, ".")
+				if (root != "name" && root != "static_data" && root != "dynamic_data") || p.Message == "" {
+					t.Fatalf("problem %+v does not name a field of the export", p)
+				}
+			}
+			return
+		}
+		c, err := New(im.Definition)
+		if err != nil || !c.Valid(im.Date) {
+			t.Fatalf("imported %+v, date %v: %v", im.Definition, im.Date, err)
+		}
+		terms := 0
+		for _, l := range c.leaps {
+			terms += len(l.terms)
+		}
+		if terms > MaxLeapTerms {
+			t.Fatalf("imported rules of %d terms", terms)
+		}
+		n, _ := c.DayNumber(im.Date)
+		if n <= math.MaxInt64-9 {
+			checkDayWalk(t, c, n, n+9)
+		}
+	})
+}
