@@ -258,7 +258,8 @@ func KankaFields(months []Month, rules []LeapDay) (amount, month, offset int, st
 
 // termsProblem is the verdict on rules past MaxLeapTerms, for one rule or for all of them.
 var termsProblem = "The leap days' intervals must not combine into more than " + strconv.Itoa(MaxLeapTerms) +
-	" terms in all (each interval that divides none of the larger ones of its rule doubles the rule's terms; Gregorian's 400,!100,4 is 3)."
+	" terms in all, found in at most " + strconv.Itoa(MaxLeapSteps) +
+	" steps (each interval that divides none of the larger ones of its rule doubles the rule's terms; Gregorian's 400,!100,4 is 3)."
 
 func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 	var probs []Problem
@@ -291,6 +292,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		add("weekday", "The weekday must have at least 2 items.")
 	}
 	var leaps []leapCalc
+	steps := MaxLeapSteps // shared by the rules: see expand
 	if def.HasLeapYear {
 		ok := true
 		if def.LeapYearAmount < 1 {
@@ -312,7 +314,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 			ok = false
 		}
 		if ok && !badLen {
-			l, _ := newLeapCalc(def, KankaLeapDay(def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart), -1, "leap_year", nil)
+			l, _ := newLeapCalc(def, KankaLeapDay(def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart), -1, "leap_year", nil, &steps)
 			leaps = append(leaps, l)
 		}
 	}
@@ -320,7 +322,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		add("leap_days", "The leap days must not have more than "+strconv.Itoa(MaxLeapDays)+" items.")
 	} else {
 		for i, ld := range def.LeapDays {
-			l, ok := newLeapCalc(def, ld, i, "leap_days."+strconv.Itoa(i), add)
+			l, ok := newLeapCalc(def, ld, i, "leap_days."+strconv.Itoa(i), add, &steps)
 			if ok && !badLen {
 				leaps = append(leaps, l)
 			}
@@ -380,8 +382,14 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 }
 
 // newLeapCalc checks one rule, reporting problems under prefix (add may be
-// nil for a rule already checked).
-func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(field, msg string)) (leapCalc, bool) {
+// nil for a rule already checked). Its expansion spends *steps (nil: a budget
+// of its own); a rule met with the budget spent fails without a problem of its
+// own, the rule that spent it having said so.
+func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(field, msg string), steps *int) (leapCalc, bool) {
+	if steps == nil {
+		own := MaxLeapSteps
+		steps = &own
+	}
 	ok := true
 	fail := func(field, msg string) {
 		ok = false
@@ -412,7 +420,9 @@ func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(
 	if err != nil {
 		fail("interval", "The interval must be comma-separated whole numbers from 1 to "+strconv.Itoa(MaxLeapOffset)+
 			", at most "+strconv.Itoa(MaxLeapIntervals)+", each optionally prefixed by ! (excluded) or + (ignores the offset), not all excluded.")
-	} else if l.terms, err = expand(ivs, ld.Offset); errors.Is(err, errTooManyTerms) {
+	} else if *steps < 0 {
+		ok = false
+	} else if l.terms, err = expand(ivs, ld.Offset, steps); errors.Is(err, errTooManyTerms) {
 		fail("interval", termsProblem)
 	} else if err != nil {
 		fail("interval", "The intervals' combined cycle must not be longer than 10^18 years.")

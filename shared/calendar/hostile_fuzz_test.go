@@ -214,7 +214,9 @@ func TestLeapTermsAreCapped(t *testing.T) {
 		{"two of them pass the cap together", leapRulesDefinition("19,17,13,11,7,5,3,2", 2, 0), "leap_days.1.interval", 0},
 		{"85 Gregorian rules: 255 terms", leapRulesDefinition("400,!100,4", 85, 0), "", 255},
 		{"86 Gregorian rules", leapRulesDefinition("400,!100,4", 86, 0), "leap_days.85.interval", 0},
-		{"dividing intervals stay few", leapRulesDefinition("4096,2048,1024,512,256,128,64,32,16,8,4,2", 100, 0), "", 100},
+		{"dividing intervals merge into one term", leapRulesDefinition("4096,2048,1024,512,256,128,64,32,16,8,4,2", 2, 0), "", 2},
+		{"but take 4,095 steps each", leapRulesDefinition("4096,2048,1024,512,256,128,64,32,16,8,4,2", 100, 0), "leap_days.2.interval", 0},
+		{"Fibonacci's eleven intervals: 229 terms", leapRulesDefinition("233,!144,+89,55,!34,+21,13,+!8,!5,3,2", 1, 0), "", 229},
 	}
 	for _, tc := range cases {
 		c, err := New(tc.def)

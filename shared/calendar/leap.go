@@ -42,6 +42,10 @@ const (
 	MaxLeapDays      = 100 // rules per calendar
 	MaxLeapIntervals = 12  // intervals per rule
 	MaxLeapTerms     = 256 // terms of all rules together (Gregorian's rule has 3)
+	// MaxLeapSteps bounds the inclusion-exclusion steps of all rules together:
+	// intervals that divide one another merge into few terms after up to
+	// 2^12 steps a rule.
+	MaxLeapSteps = 8192
 	MaxLeapCycle     = 1_000_000_000_000_000_000
 )
 
@@ -111,10 +115,9 @@ var (
 // inclusion-exclusion: leap(y) = Σ_i allow_i·[c_i]·Π_{j<i}(1-[c_j]), each
 // product of indicators being one congruence (Chinese remainder theorem) or
 // none. Equal congruences are merged and zero coefficients dropped, so
-// Gregorian is three terms: [400] - [100] + [4]. More than MaxLeapTerms
-// distinct congruences along the way is errTooManyTerms, found before the
-// expansion costs more than that many steps.
-func expand(ivs []interval, offset int64) ([]term, error) {
+// Gregorian is three terms: [400] - [100] + [4]. Each step spends one of
+// *steps; running out, or more than MaxLeapTerms terms, is errTooManyTerms.
+func expand(ivs []interval, offset int64, steps *int) ([]term, error) {
 	cs := make([]congruence, len(ivs))
 	for i, iv := range ivs {
 		o := int64(0)
@@ -132,10 +135,11 @@ func expand(ivs []interval, offset int64) ([]term, error) {
 		if err != nil {
 			return
 		}
-		if acc[c] += sign; len(acc) > MaxLeapTerms {
+		if *steps--; *steps < 0 {
 			err = errTooManyTerms
 			return
 		}
+		acc[c] += sign
 		for k := j - 1; k >= 0; k-- {
 			cc, ok, e := crt(c, cs[k])
 			if e != nil {
@@ -160,6 +164,9 @@ func expand(ivs []interval, offset int64) ([]term, error) {
 		if k != 0 {
 			out = append(out, term{c, k})
 		}
+	}
+	if len(out) > MaxLeapTerms {
+		return nil, errTooManyTerms
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].m != out[j].m {
