@@ -46,7 +46,7 @@ const (
 	// intervals that divide one another merge into few terms after up to
 	// 2^12 steps a rule.
 	MaxLeapSteps = 8192
-	MaxLeapCycle     = 1_000_000_000_000_000_000
+	MaxLeapCycle = 1_000_000_000_000_000_000
 )
 
 type interval struct {
