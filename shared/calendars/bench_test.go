@@ -3,6 +3,7 @@ package calendars_test
 import (
 	"context"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -155,4 +156,17 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkImportHostileLeapDays: an export of 100 leap days of twelve coprime intervals (each
+// 4,095 terms), refused within the expansion budget.
+func BenchmarkImportHostileLeapDays(b *testing.B) {
+	e := apitest.New(b, calendars.Register)
+	rules := make([]string, 100)
+	for i := range rules {
+		rules[i] = `{"name":"L","timespan":0,"interval":"` + hostileInterval + `","offset":` + strconv.Itoa(i) + `}`
+	}
+	body := `{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":30},{"name":"B","length":30}],"leap_days":[` +
+		strings.Join(rules, ",") + `]}}}`
+	benchStatus(b, e, "POST", apitest.Path(e.Campaign, "/calendars/import"), body, 422)
 }
