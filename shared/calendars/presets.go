@@ -2,10 +2,7 @@ package calendars
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -90,7 +87,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 	}
 	if err := c.Apply(rest, r.Access); err != nil {
-		return httpapi.Reply{}, exportErrors(err, &im, beside)
+		return httpapi.Reply{}, timeline.ImportProblems(err, &im, beside)
 	}
 	if err := h.st.CreateCalendar(r.Context(), c); err != nil {
 		return httpapi.Reply{}, err
@@ -100,52 +97,6 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		w = []string{}
 	}
 	return httpapi.One(importJSON{calendarJSON: render(c), Warnings: w}), nil
-}
-
-// exportErrors renames the create's field errors about what came from the export to the
-// export's fields, through the converter's record of where each item came from; a field sent
-// beside the export keeps its name. A message that names the create's field names the
-// export's instead ("The month name.0 field is required." -> "The name field is required.").
-func exportErrors(err error, im *calengine.Import, beside map[string]bool) error {
-	var e *apperr.Error
-	if !errors.As(err, &e) || e.Fields == nil {
-		return err
-	}
-	var out apperr.FieldErrors
-	for _, f := range e.Fields.Fields() {
-		root, _, _ := strings.Cut(f, ".")
-		to := f
-		if !beside[root] {
-			to = im.ExportField(f)
-		}
-		for _, m := range e.Fields.Messages(f) {
-			if to != f && !calengine.ExportList(f) { // a whole list's message keeps its words
-				m = renameAttribute(m, f, to)
-			}
-			out.Add(to, m)
-		}
-	}
-	return out.Err()
-}
-
-// renameAttribute rewrites a Laravel-style message about field (or its last part, as an
-// object's subfield is named) to name the last named part of to.
-func renameAttribute(msg, field, to string) string {
-	parts := strings.Split(to, ".")
-	name := parts[len(parts)-1]
-	for i := len(parts) - 1; i >= 0; i-- {
-		if _, err := strconv.Atoi(parts[i]); err != nil {
-			name = parts[i]
-			break
-		}
-	}
-	sub := field[strings.LastIndex(field, ".")+1:]
-	for _, old := range []string{field, sub} {
-		if p := "The " + domain.Label(old) + " "; strings.HasPrefix(msg, p) {
-			return "The " + domain.Label(name) + " " + msg[len(p):]
-		}
-	}
-	return msg
 }
 
 // formValue is a form's value as JSON would carry it: a field sent once is its text, lists and

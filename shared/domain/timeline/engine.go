@@ -3,6 +3,7 @@ package timeline
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -139,6 +140,9 @@ func DaysTooLarge(max int, last string) error {
 	return apperr.Invalid("to", msg+"ask for to at most "+last+".")
 }
 
+// The engine's and the importer's problems become field errors here, and only here, so that
+// every 422 of the calendars family has the shape the Reader gives the rest.
+
 // EngineProblems turns the engine's verdict on a definition (an imported calendar's, whose
 // problems name the export's fields) into field errors; other errors pass through.
 func EngineProblems(err error) error {
@@ -152,4 +156,50 @@ func EngineProblems(err error) error {
 		f.Add(p.Field, p.Message)
 	}
 	return f.Err()
+}
+
+// ImportProblems renames the create's field errors about what came from the export to the
+// export's fields, through the converter's record of where each item came from; a field sent
+// beside the export keeps its name. A message that names the create's field names the
+// export's instead ("The month name.0 field is required." -> "The name field is required.").
+func ImportProblems(err error, im *calengine.Import, beside map[string]bool) error {
+	var e *apperr.Error
+	if !errors.As(err, &e) || e.Fields == nil {
+		return err
+	}
+	var out apperr.FieldErrors
+	for _, f := range e.Fields.Fields() {
+		root, _, _ := strings.Cut(f, ".")
+		to := f
+		if !beside[root] {
+			to = im.ExportField(f)
+		}
+		for _, m := range e.Fields.Messages(f) {
+			if to != f && !calengine.ExportList(f) { // a whole list's message keeps its words
+				m = renameAttribute(m, f, to)
+			}
+			out.Add(to, m)
+		}
+	}
+	return out.Err()
+}
+
+// renameAttribute rewrites a Laravel-style message about field (or its last part, as an
+// object's subfield is named) to name the last named part of to.
+func renameAttribute(msg, field, to string) string {
+	parts := strings.Split(to, ".")
+	name := parts[len(parts)-1]
+	for i := len(parts) - 1; i >= 0; i-- {
+		if _, err := strconv.Atoi(parts[i]); err != nil {
+			name = parts[i]
+			break
+		}
+	}
+	sub := field[strings.LastIndex(field, ".")+1:]
+	for _, old := range []string{field, sub} {
+		if p := "The " + domain.Label(old) + " "; strings.HasPrefix(msg, p) {
+			return "The " + domain.Label(name) + " " + msg[len(p):]
+		}
+	}
+	return msg
 }
