@@ -28,8 +28,8 @@ func TestSweepFinishesOldPendingDeletesInBoundedBatches(t *testing.T) {
 	}
 	for _, err := range []error{
 		store.PutPendingDelete(ctx, st, 7, "CALENDAR", 1, time.Now(), false), // pending for less than a minute
-		store.PutPendingDelete(ctx, st, 7, "LOCATION", 99, old, true),       // its delete had finished
-		store.PutPendingDelete(ctx, st, 8, "CALENDAR", 2, old, false),       // another shard
+		store.PutPendingDelete(ctx, st, 7, "LOCATION", 99, old, true),        // its delete had finished
+		store.PutPendingDelete(ctx, st, 8, "CALENDAR", 2, old, false),        // another shard
 	} {
 		if err != nil {
 			t.Fatal(err)
