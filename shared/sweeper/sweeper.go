@@ -33,8 +33,11 @@ func Run(ctx context.Context, st *store.Store, olderThan time.Duration) (store.S
 	return res, err
 }
 
-// Every sweeps every interval until ctx ends, each sweep bounded by the interval (the next one
-// continues what it left).
+// sweepTimeout bounds one sweep as the scheduled function's timeout does (template.yaml):
+// what it leaves, the next sweep continues.
+const sweepTimeout = time.Minute
+
+// Every sweeps every interval until ctx ends, one sweep at a time.
 func Every(ctx context.Context, st *store.Store, interval, olderThan time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -43,7 +46,7 @@ func Every(ctx context.Context, st *store.Store, interval, olderThan time.Durati
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			sctx, cancel := context.WithTimeout(ctx, interval)
+			sctx, cancel := context.WithTimeout(ctx, sweepTimeout)
 			_, _ = Run(sctx, st, olderThan) // logged; the next sweep retries
 			cancel()
 		}
