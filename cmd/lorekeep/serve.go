@@ -76,7 +76,9 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 		_ = srv.Shutdown(shutdown)
 	}()
 	if *sweepEvery > 0 {
-		go sweeper.Every(ctx, st, *sweepEvery, *sweepOlderThan)
+		swept := make(chan struct{})
+		go func() { defer close(swept); sweeper.Every(ctx, st, *sweepEvery, *sweepOlderThan) }()
+		defer func() { stop(); <-swept }() // a sweep under way ends (cancelled) and logs before serve returns
 	}
 	slog.Info("serving", "addr", "http://"+ln.Addr().String())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
