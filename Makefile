@@ -20,7 +20,8 @@ LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.no
 
 .PHONY: run test race-long bench deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
-	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction
+	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
+	build-SweeperFunction
 
 run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
 	scripts/run.sh
@@ -39,7 +40,8 @@ deps: ## Go modules, Java and the DynamoDB Local jar
 	$(GO) mod download
 	scripts/dynamodb-local.sh install
 
-FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction
+FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
+	SweeperFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
 	for f in $(FUNCTIONS); do $(MAKE) build-$$f ARTIFACTS_DIR=.aws-sam/build/$$f || exit 1; done
@@ -81,6 +83,9 @@ build-MetaFunction:
 
 build-EntitiesFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entities
+
+build-SweeperFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/sweeper
 
 clean:
 	rm -rf .aws-sam .local/bin
