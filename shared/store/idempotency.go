@@ -164,7 +164,9 @@ func (s *Store) send(ctx context.Context, tx *dynamo.WriteTx) error {
 type txCaptureKey struct{}
 
 // txCapture holds the TransactWriteItems input a builder sent.
-type txCapture struct{ in *dynamodb.TransactWriteItemsInput }
+type txCapture struct {
+	in *dynamodb.TransactWriteItemsInput
+}
 
 // captureTx records, for send, the input of a TransactWriteItems whose context asks for it.
 func captureTx(o *dynamodb.Options) {
