@@ -269,7 +269,7 @@ func userID(ctx context.Context) int64 { id, _ := ctx.Value(ctxKey{}).(int64); r
 func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id")
+	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id, Idempotent-Replayed")
 
 	// A trailing slash is accepted on every path.
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
@@ -328,7 +328,7 @@ func (a *API) preflight(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Allow", methods)
 	h.Set("Access-Control-Allow-Methods", methods)
-	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Idempotency-Key")
 	h.Set("Access-Control-Max-Age", "3600")
 	h.Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNoContent)

@@ -1,11 +1,7 @@
 package store
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -61,15 +57,7 @@ func (s *Store) Replay(ctx context.Context, cid, uid int64, key string) (*domain
 	if it.TTL <= s.now().Unix() {
 		return nil, nil
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(it.Body))
-	if err != nil {
-		return nil, fmt.Errorf("store: replay %s: %w", k.sk, err)
-	}
-	body, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("store: replay %s: %w", k.sk, err)
-	}
-	return &domain.Replay{Fingerprint: it.Fingerprint, Status: it.Status, Body: body}, nil
+	return &domain.Replay{Fingerprint: it.Fingerprint, Status: it.Status, Body: it.Body}, nil
 }
 
 // SaveReplay stores the outcome of a keyed write that sent no transaction of its own (one
@@ -79,30 +67,28 @@ func (s *Store) SaveReplay(ctx context.Context, kw *domain.KeyedWrite, body []by
 	if err != nil {
 		return err
 	}
-	err = wrap(put.Run(ctx))
-	if err == domain.ErrConflict {
+	b := s.newTx() // a transaction of one item: its refusal says which condition failed
+	b.put(put)
+	err = b.s.send(ctx, b.tx)
+	if canceledAt(err, 0) {
 		return domain.ErrKeyInUse
 	}
 	if err == nil {
 		kw.Commit(body)
 	}
-	return err
+	return wrap(err)
 }
 
 // replayPut is the conditional put of a key's record answering body (status 200: only a write
 // that succeeded is recorded).
 func (s *Store) replayPut(kw *domain.KeyedWrite, body []byte) (*dynamo.Put, error) {
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	_, _ = zw.Write(body)
-	_ = zw.Close()
-	if z.Len() > maxReplayBytes {
+	if len(body) > maxReplayBytes {
 		return nil, domain.InvalidKey("The " + domain.IdempotencyHeader + " header cannot be used for an answer larger than " +
 			strconv.Itoa(maxReplayBytes/1000) + " KB compressed; send the request without it.")
 	}
 	k := replayKey(kw.CampaignID, kw.UserID, kw.Key)
 	now := s.now()
-	it := replayItem{PK: k.pk, SK: k.sk, Fingerprint: kw.Fingerprint, Status: 200, Body: z.Bytes(),
+	it := replayItem{PK: k.pk, SK: k.sk, Fingerprint: kw.Fingerprint, Status: 200, Body: body,
 		CreatedAt: formatTime(now), TTL: kw.Expires.Unix()}
 	return s.table.Put(it).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()), nil
 }
