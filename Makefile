@@ -34,7 +34,7 @@ test: ## every test, against a DynamoDB Local started and stopped here
 
 # Rounds per scenario: LOREKEEP_RACE_ROUNDS (default 50). No expect-fail gate here.
 race-long: ## the race and fault suite, many rounds, with a per-scenario summary
-	LOREKEEP_RACE_ROUNDS=$${LOREKEEP_RACE_ROUNDS:-50} scripts/test.sh -v -run 'TestRaces|TestFault' ./shared/racetest/
+	LOREKEEP_RACE_ROUNDS=$${LOREKEEP_RACE_ROUNDS:-50} scripts/test.sh -v -run 'TestRaces|TestFault|TestContended|TestLostWrite' ./shared/racetest/
 
 bench: ## benchmarks of the HTTP handlers against DynamoDB Local
 	scripts/test.sh -run '^$$' -bench . -benchmem ./...
