@@ -3,7 +3,9 @@ package racetest
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,11 +16,49 @@ import (
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
 
+// callLog keeps the DynamoDB calls of each request, by request id, from the request log.
+type callLog struct {
+	mu    sync.Mutex
+	calls map[string]int64
+}
+
+func (c *callLog) Enabled(context.Context, slog.Level) bool { return true }
+func (c *callLog) WithAttrs([]slog.Attr) slog.Handler       { return c }
+func (c *callLog) WithGroup(string) slog.Handler            { return c }
+func (c *callLog) Handle(_ context.Context, r slog.Record) error {
+	var id string
+	var n int64
+	r.Attrs(func(a slog.Attr) bool {
+		switch a.Key {
+		case "request_id":
+			id = a.Value.String()
+		case "dynamodb_calls":
+			n = a.Value.Int64()
+		}
+		return true
+	})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls[id] = n
+	return nil
+}
+
+func (c *callLog) of(id string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[id]
+}
+
 // TestContendedAdvances races 50 advances of one calendar under the production deadline: every
-// answer is a 200 (the date moved) or a 409 with Retry-After (nothing written), never a 503,
-// and the date moved by exactly the number of 200s.
+// answer is a 200 (the date moved) or a 409 with Retry-After (nothing written), and the date
+// moved by exactly the number of 200s. A 503 is contention answered as an outage, unless the
+// request never reached its write (two DynamoDB calls at most: the access read and the
+// calendar's), which only a machine too loaded for the deadline causes.
 func TestContendedAdvances(t *testing.T) {
-	h := newHarnessWith(t, families.Register, apitest.WithAPI(func(o *httpapi.Options) { o.Timeout = httpapi.DefaultTimeout }))
+	logs := &callLog{calls: map[string]int64{}}
+	h := newHarnessWith(t, families.Register, apitest.WithAPI(func(o *httpapi.Options) {
+		o.Timeout, o.Logger = httpapi.DefaultTimeout, slog.New(logs)
+	}))
 	n := rounds(t)
 	broken := 0
 	var failed []string
@@ -37,8 +77,10 @@ func TestContendedAdvances(t *testing.T) {
 			case a.Status == 200:
 				moved++
 			case a.Status == 409 && a.Header.Get("Retry-After") != "":
+			case a.Status == 503 && logs.of(a.Header.Get("X-Request-Id")) <= 2:
 			default:
-				r.checks = append(r.checks, fmt.Sprintf("an advance answered %d %v (Retry-After %q)", a.Status, a.Body, a.Header.Get("Retry-After")))
+				r.checks = append(r.checks, fmt.Sprintf("an advance answered %d %v (Retry-After %q) after %d DynamoDB calls", a.Status, a.Body,
+					a.Header.Get("Retry-After"), logs.of(a.Header.Get("X-Request-Id"))))
 			}
 		}
 		for _, err := range r.errs {
@@ -125,7 +167,7 @@ func (r *round) wantTotal(path string, want int) []string {
 // says nothing was written) nor a second write.
 func TestLostWriteAnswers(t *testing.T) {
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
-	const deadline = time.Second
+	const deadline = 2 * time.Second
 	h := newHarnessWith(t, families.Register, apitest.WithSDK(p.Attach), apitest.WithAPI(func(o *httpapi.Options) { o.Timeout = deadline }))
 	broken := 0
 	for _, fault := range []struct {
@@ -142,13 +184,21 @@ func TestLostWriteAnswers(t *testing.T) {
 		t.Run(fault.name, func(t *testing.T) {
 			var failed []string
 			for _, w := range lostWrites {
-				r := h.newRound(t)
-				a, check := w.run(r, func() {
+				var r *round
+				var a answer
+				var check func() []string
+				var faults int
+				// A machine too loaded to send the write before the deadline answers a true
+				// 503 (nothing sent): that is not the case under test, so it is run again.
+				for try := 0; try < 3 && (try == 0 || (faults == 0 && a.Status == 503)); try++ {
+					r = h.newRound(t)
+					a, check = w.run(r, func() {
+						p.Reset()
+						p.Inject(faultproxy.Rule{Op: "TransactWriteItems", Calls: fault.calls, Fault: fault.fault})
+					})
+					faults = p.Faults("TransactWriteItems")
 					p.Reset()
-					p.Inject(faultproxy.Rule{Op: "TransactWriteItems", Calls: fault.calls, Fault: fault.fault})
-				})
-				faults := p.Faults("TransactWriteItems")
-				p.Reset()
+				}
 				var problems []string
 				if faults != len(fault.calls) {
 					problems = append(problems, fmt.Sprintf("the fault struck %d times, want %d", faults, len(fault.calls)))
