@@ -311,7 +311,7 @@ func TestCorsConfigurationFollowsTheContract(t *testing.T) {
 		want  []string
 	}{
 		{"AllowOrigins", []string{"*"}},
-		{"AllowHeaders", []string{"Accept", "Authorization", "Content-Type"}},
+		{"AllowHeaders", []string{"Accept", "Authorization", "Content-Type", "Idempotency-Key"}},
 		{"AllowMethods", []string{"DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"}},
 	} {
 		if got := set(at(cors, c.field)); !slices.Equal(got, c.want) {
@@ -321,7 +321,7 @@ func TestCorsConfigurationFollowsTheContract(t *testing.T) {
 	// API Gateway's CORS headers replace the function's, so the rate limit headers must be
 	// exposed here.
 	expose := strs(at(cors, "ExposeHeaders"))
-	for _, h := range []string{"X-RateLimit-Remaining", "X-RateLimit-Limit"} {
+	for _, h := range []string{"X-RateLimit-Remaining", "X-RateLimit-Limit", "Idempotent-Replayed"} {
 		if !slices.Contains(expose, h) {
 			t.Errorf("CorsConfiguration.ExposeHeaders = %v, missing %s", expose, h)
 		}

@@ -229,7 +229,10 @@ func (b *txBuilder) count(sl slot, d int) {
 	m[bucketAttr(sl.attr, sl.id)] += d
 }
 
+// run sends the transaction (see send): with the record of the request's Idempotency-Key, when
+// one is due.
 func (b *txBuilder) run(ctx context.Context) error {
+	items := b.n
 	keys := map[counterKey]bool{}
 	for k := range b.deltas {
 		keys[k] = true
@@ -262,13 +265,37 @@ func (b *txBuilder) run(ctx context.Context) error {
 		}
 		if touched {
 			b.tx.Update(u)
+			items++
 		}
 	}
-	err := b.tx.Run(ctx)
+	keyAt, body, err := b.keyedPut(ctx, items)
+	if err != nil {
+		return err
+	}
+	err = b.s.send(ctx, b.tx)
 	if gone := b.failedNeed(err); gone != nil {
 		return gone
 	}
+	if keyAt >= 0 {
+		if canceledAt(err, keyAt) {
+			return domain.ErrKeyInUse // a concurrent request with the same key won
+		}
+		if err == nil {
+			domain.KeyedWriteOf(ctx).Commit(body)
+		}
+	}
 	return wrap(err)
+}
+
+// canceledAt reports whether err cancelled a transaction because the condition of its item i
+// failed.
+func canceledAt(err error, i int) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || i >= len(tce.CancellationReasons) {
+		return false
+	}
+	c := tce.CancellationReasons[i].Code
+	return c != nil && *c == "ConditionalCheckFailed"
 }
 
 // place writes record item (already marshalled, home keys set) to the slots next, removing it

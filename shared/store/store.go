@@ -113,7 +113,7 @@ type Store struct {
 
 // New wraps an SDK configuration; build it once per process.
 func New(cfg aws.Config, tableName string) *Store {
-	db := dynamo.New(cfg, tokens.LocalOptions(cfg.BaseEndpoint != nil))
+	db := dynamo.New(cfg, tokens.LocalOptions(cfg.BaseEndpoint != nil), captureTx)
 	return &Store{db: db, table: db.Table(tableName), now: func() time.Time { return time.Now().UTC() }}
 }
 
