@@ -97,7 +97,11 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if w == nil {
 		w = []string{}
 	}
-	return httpapi.One(importJSON{calendarJSON: render(c), Warnings: w}), nil
+	j := importJSON{calendarJSON: render(c), Warnings: w}
+	if err := r.ParseOwners(h.st, "calendar", ownerOf(&j.calendarJSON)); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(j), nil
 }
 
 // exportErrors renames the create's field errors about what came from the export to the

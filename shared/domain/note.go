@@ -144,13 +144,19 @@ func mentionsIn(text string) (out []Mention, at [][2]int) {
 	return out, at
 }
 
-// textNodes parses entry as an HTML fragment and calls fn for every text node a reader sees
-// as text: not inside a link (a mention there would nest links), a script, a style or a
-// textarea. Attributes are never text, so a mention can never land inside one.
-func textNodes(entry string, fn func(*html.Node)) ([]*html.Node, error) {
+// textNodes parses entry as an HTML fragment under a root element and calls fn for every text
+// node a reader sees as text: not inside a link (a mention there would nest links) nor inside an
+// element whose content is not rendered as markup (script, style, textarea, title, xmp, ...).
+// Attributes are never text, so a mention can never land inside one. Every node, top-level text
+// included, has a parent (the root), so fn may insert siblings before any text node.
+func textNodes(entry string, fn func(*html.Node)) (*html.Node, error) {
 	nodes, err := html.ParseFragment(strings.NewReader(entry), bodyContext)
 	if err != nil {
 		return nil, err
+	}
+	root := &html.Node{Type: html.ElementNode, Data: bodyContext.Data, DataAtom: bodyContext.DataAtom}
+	for _, n := range nodes {
+		root.AppendChild(n)
 	}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -158,7 +164,7 @@ func textNodes(entry string, fn func(*html.Node)) ([]*html.Node, error) {
 		case n.Type == html.TextNode:
 			fn(n)
 			return
-		case n.Type == html.ElementNode && (n.DataAtom == atom.A || n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Textarea):
+		case n.Type == html.ElementNode && (n.DataAtom == atom.A || notMarkup[n.DataAtom] || n.Namespace != ""):
 			return
 		}
 		for c := n.FirstChild; c != nil; {
@@ -167,11 +173,15 @@ func textNodes(entry string, fn func(*html.Node)) ([]*html.Node, error) {
 			c = next
 		}
 	}
-	for _, n := range nodes {
-		walk(n)
-	}
-	return nodes, nil
+	walk(root)
+	return root, nil
 }
+
+// notMarkup are the HTML elements whose text is raw or escaped text rather than markup: a link
+// rendered into one would show as its source (or, in noscript, as markup for some readers only).
+var notMarkup = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Textarea: true, atom.Title: true,
+	atom.Xmp: true, atom.Iframe: true, atom.Noembed: true, atom.Noframes: true, atom.Noscript: true,
+	atom.Plaintext: true, atom.Template: true}
 
 // Mentions finds the entity mentions in the text of an entry, in order.
 func Mentions(entry string) []Mention {
@@ -207,7 +217,7 @@ func ReplaceMentions(entry string, replace func(Mention) *html.Node) string {
 		return entry
 	}
 	changed := false
-	nodes, err := textNodes(entry, func(n *html.Node) {
+	root, err := textNodes(entry, func(n *html.Node) {
 		ms, at := mentionsIn(n.Data)
 		if len(ms) == 0 {
 			return
@@ -227,8 +237,10 @@ func ReplaceMentions(entry string, replace func(Mention) *html.Node) string {
 		return entry
 	}
 	var b strings.Builder
-	for _, n := range nodes {
-		_ = html.Render(&b, n)
+	for c := root.FirstChild; c != nil; c = c.NextSibling {
+		if err := html.Render(&b, c); err != nil {
+			return entry
+		}
 	}
 	return b.String()
 }
