@@ -32,9 +32,6 @@ func (n *Note) Apply(in Input) error {
 	}
 	if f := readEntry(r); f.Set {
 		n.Entry = f.Value
-		if len(MentionedIDs(n.Entry)) > MaxMentions {
-			r.Errs.Add("entry", "The entry may mention at most "+strconv.Itoa(MaxMentions)+" different entities.")
-		}
 	}
 	if f := r.Int("position", -1<<31, 1<<31-1); f.Set && !r.Errs.Has("position") {
 		n.Position = nil
@@ -123,6 +120,12 @@ type Mention struct {
 // resolving a note's mentions is one batched read of at most MaxMentions small items.
 const MaxMentions = 50
 
+// MaxMentionLinks bounds the mentions one entry may hold (a 422 beyond) and the ones rendered
+// (an entry stored before the bound renders its first MaxMentionLinks; the rest stay text), so
+// that entry_parsed is at most about 300 bytes per mention longer than the entry: a 12-byte
+// mention becomes a link of up to about 300 bytes (the entity's name is up to 191).
+const MaxMentionLinks = 1000
+
 var mentionPattern = regexp.MustCompile(`\[([a-z_]+):(\d{1,15})(?:\|([^\]\[]{1,191}))?\]`)
 
 // bodyContext parses entries as the content of a <body>.
@@ -197,10 +200,12 @@ func Mentions(entry string) []Mention {
 }
 
 // MentionedIDs returns the distinct entities mentioned in entry, in first-mention order.
-func MentionedIDs(entry string) []int64 {
+func MentionedIDs(entry string) []int64 { return distinctIDs(Mentions(entry)) }
+
+func distinctIDs(mentions []Mention) []int64 {
 	var ids []int64
 	seen := map[int64]bool{}
-	for _, m := range Mentions(entry) {
+	for _, m := range mentions {
 		if !seen[m.EntityID] {
 			seen[m.EntityID] = true
 			ids = append(ids, m.EntityID)
@@ -209,20 +214,24 @@ func MentionedIDs(entry string) []int64 {
 	return ids
 }
 
-// ReplaceMentions rewrites every mention in the text of entry with the node replace returns
-// and renders the result; markup and attributes stay as they were. An entry without mentions
+// ReplaceMentions rewrites every mention in the text of entry (the first MaxMentionLinks) with
+// the node replace returns and renders the result; markup and attributes stay as they were. An entry without mentions
 // comes back unchanged.
 func ReplaceMentions(entry string, replace func(Mention) *html.Node) string {
 	if !strings.Contains(entry, "[") {
 		return entry
 	}
-	changed := false
+	changed, links := false, 0
 	root, err := textNodes(entry, func(n *html.Node) {
 		ms, at := mentionsIn(n.Data)
 		if len(ms) == 0 {
 			return
 		}
-		changed = true
+		ms = ms[:min(len(ms), MaxMentionLinks-links)]
+		if len(ms) == 0 {
+			return
+		}
+		changed, links = true, links+len(ms)
 		text, last := n.Data, 0
 		for i, m := range ms {
 			if at[i][0] > last {
