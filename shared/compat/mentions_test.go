@@ -214,3 +214,53 @@ func TestMentionsInEveryPositionAndFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionBoundsOnEveryEntry: every record with an entry refuses more than MaxMentionLinks
+// mentions or MaxMentions distinct entities with a 422 naming entry, and stores nothing.
+func TestMentionBoundsOnEveryEntry(t *testing.T) {
+	e := apitest.New(t, families.Register)
+	api := func(rest string) string { return apitest.Path(e.Campaign, rest) }
+	loc := e.Do("POST", api("/locations"), e.Admin, map[string]any{"name": "Port"})
+	if loc.Status != 200 {
+		t.Fatal(loc.Raw)
+	}
+	var distinct strings.Builder
+	for i := 1; i <= domain.MaxMentions+1; i++ {
+		fmt.Fprintf(&distinct, "[location:%d] ", i)
+	}
+	calendar := map[string]any{"month_name": []string{"A", "B"}, "month_length": []int{30, 30}, "weekday": []string{"X", "Y"}}
+	for _, entry := range []string{strings.Repeat("[location:1]", domain.MaxMentionLinks+1), distinct.String()} {
+		for _, c := range []struct {
+			path  string
+			extra map[string]any
+		}{
+			{"/locations", nil},
+			{"/calendars", calendar},
+			{fmt.Sprintf("/entities/%v/posts", loc.Data()["entity_id"]), nil},
+			{fmt.Sprintf("/locations/%v", loc.Data()["id"]), nil},
+		} {
+			body := map[string]any{"name": "x", "entry": entry}
+			for k, v := range c.extra {
+				body[k] = v
+			}
+			method := "POST"
+			if strings.HasPrefix(c.path, "/locations/") {
+				method = "PATCH"
+			}
+			r := e.Do(method, api(c.path), e.Member, body)
+			if r.Status != 422 || r.Errors()["entry"] == nil {
+				t.Errorf("%s %s with %d bytes of mentions: %d %s", method, c.path, len(entry), r.Status, r.Raw)
+			}
+		}
+	}
+	after := e.Do("GET", api(fmt.Sprintf("/locations/%v", loc.Data()["id"])), e.Admin, nil)
+	lists := []string{"/locations", "/calendars", fmt.Sprintf("/entities/%v/posts", loc.Data()["entity_id"])}
+	for _, l := range lists {
+		if r := e.Do("GET", api(l), e.Admin, nil); r.Status != 200 || (l == "/locations") != (len(r.List()) == 1) || (l != "/locations" && len(r.List()) != 0) {
+			t.Errorf("%s after the refusals: %d %s", l, r.Status, r.Raw)
+		}
+	}
+	if after.Data()["entry"] != nil && after.Data()["entry"] != "" {
+		t.Errorf("the refused PATCH changed the entry: %v", after.Data()["entry"])
+	}
+}
