@@ -22,7 +22,7 @@ INLINE = runtime
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc,nethttpomithttp2 -trimpath \
 	-gcflags=all=-l $(foreach p,$(INLINE),-gcflags=$(p)=) -ldflags "-s -w -R 0x1000"
 
-.PHONY: run test race-long bench deps build vet clean sizes vulncheck docs \
+.PHONY: run test race-long bench fuzz deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
 	build-SweeperFunction
@@ -39,6 +39,12 @@ race-long: ## the race and fault suite, many rounds, with a per-scenario summary
 
 bench: ## benchmarks of the HTTP handlers against DynamoDB Local
 	scripts/test.sh -run '^$$' -bench . -benchmem ./...
+
+# Every Fuzz* target of the repository, found by scripts/fuzz.sh, FUZZTIME each; `make test`
+# replays their seed corpora (testdata/fuzz/) only.
+FUZZTIME ?= 20s
+fuzz: ## every Go fuzz target for FUZZTIME each (default 20s), against DynamoDB Local
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 deps: ## Go modules, Java and the DynamoDB Local jar
 	$(GO) mod download

@@ -128,6 +128,15 @@ type Request struct {
 	input    domain.Input
 	inputErr error
 	decoded  bool
+	// log is Options.Logger, for what a request reports beside its one request line.
+	log *slog.Logger
+}
+
+func (r *Request) logger() *slog.Logger {
+	if r.log != nil {
+		return r.log
+	}
+	return slog.Default()
 }
 
 // HandlerFunc handles one route and returns the reply to render, or an error to map.
@@ -224,7 +233,7 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders, query: parseQuery(r.URL.RawQuery)}, nil
+	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders, query: parseQuery(r.URL.RawQuery), log: a.opts.logger()}, nil
 }
 
 func (a *API) allow(pattern string) string {
