@@ -74,11 +74,13 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"EntitiesFunction":     {"shared/entities"},
 		"MetaFunction":         {"shared/apidoc"},
 		"AuthorizerFunction":   {"shared/authorizer"},
+		"SweeperFunction":      {"shared/sweeper"},
 	}
 	nobody := []string{"shared/families", "cmd/lorekeep", "shared/testing/apitest", "shared/testing/dynamotest"}
 	extra := map[string][]string{
 		"MetaFunction":        {"shared/store", "shared/calengine", "shared/domain/timeline", "shared/related"},
 		"EntityNotesFunction": {"shared/related"},
+		"SweeperFunction":     {"shared/httpapi", "shared/lambdaapi"},
 	}
 	for fn, pkg := range functionPackages {
 		banned := append(append([]string{}, nobody...), extra[fn]...)

@@ -25,9 +25,9 @@ type Note struct {
 // Render shapes notes for the caller. The entities mentioned by all of them are read in one
 // batched read from entities, bounded: at most domain.MaxMentions distinct entities per note.
 func Render(r *httpapi.Request, entities httpapi.EntityBatchReader, notes ...domain.Note) ([]Note, error) {
-	entries := make([]string, len(notes))
+	entries := make([]httpapi.Entry, len(notes))
 	for i, n := range notes {
-		entries[i] = n.Entry
+		entries[i] = httpapi.Entry{Kind: "note", ID: n.ID, Text: n.Entry}
 	}
 	parsed, err := r.ParseEntries(entities, entries)
 	if err != nil {
