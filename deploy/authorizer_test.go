@@ -10,10 +10,11 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/lorekeep/lorekeep/shared/authorizer"
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/token"
 )
 
 // tokenPlaceholder is what events/authorizer.json carries where a real token goes.
@@ -71,7 +72,7 @@ func TestAuthorizerEvent(t *testing.T) {
 	seed(t, st)
 	ctx := context.Background()
 	now := time.Now()
-	auth := lambdaapi.Authorizer(st, func() time.Time { return now })
+	auth := authorizer.Handler(st, func() time.Time { return now })
 
 	valid := mintToken(t, st, 1, 0, now)
 	revoked := mintToken(t, st, 1, 0, now)
@@ -105,12 +106,12 @@ func TestAuthorizerEvent(t *testing.T) {
 			if !res.IsAuthorized {
 				t.Error("isAuthorized = false, want true")
 			}
-			uid, has := res.Context[lambdaapi.UserIDKey]
+			uid, has := res.Context[token.UserIDKey]
 			switch {
 			case c.user == "" && has:
 				t.Errorf("context %v, want no user", res.Context)
 			case c.user != "" && uid != c.user:
-				t.Errorf("context %v, want %s = %q", res.Context, lambdaapi.UserIDKey, c.user)
+				t.Errorf("context %v, want %s = %q", res.Context, token.UserIDKey, c.user)
 			}
 		})
 	}

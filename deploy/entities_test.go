@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -135,7 +137,7 @@ var eventSteps = []replayStep{
 		if !strings.Contains(str(r.data()["comment"]), "old pier") {
 			t.Errorf("comment = %q", r.data()["comment"])
 		}
-		if ev := mustEvent(t, st, 1); ev.CalendarID != 1 || ev.Date.String() != "1150-2-3" || ev.Recurrence.Kind != calendar.RecurYearly {
+		if ev := mustEvent(t, st, 1); ev.CalendarID != 1 || ev.Date.String() != "1150-2-3" || ev.Recurrence.Kind != calengine.RecurYearly {
 			t.Errorf("stored event = %+v", ev)
 		}
 	}},
@@ -271,13 +273,13 @@ var noteSteps = []replayStep{
 var deleteSteps = []replayStep{
 	{"entity-notes-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted note", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("note after delete: %v, want not found", err)
 		}
 	}},
 	{"entity-events-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted event", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("event after delete: %v, want not found", err)
 		}
 	}},
@@ -286,10 +288,10 @@ var deleteSteps = []replayStep{
 	{"calendars-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted calendar", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
-		if _, err := st.GetCalendar(ctx, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := st.GetCalendar(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("calendar after delete: %v, want not found", err)
 		}
-		if _, err := st.GetEntity(ctx, 1, calendarEntity); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := st.GetEntity(ctx, 1, calendarEntity); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("the calendar's entity after delete: %v, want not found", err)
 		}
 		if _, err := st.GetEntity(ctx, 1, townEntity); err != nil {
@@ -340,9 +342,9 @@ var deleteSteps = []replayStep{
 // note (2) of the calendar's own entity.
 func prepareCalendarCascade(t *testing.T, st *store.Store) {
 	ctx := context.Background()
-	for _, ev := range []*domain.Event{
-		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calendar.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
-		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calendar.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
+	for _, ev := range []*timeline.Event{
+		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calengine.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
+		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calengine.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
 	} {
 		if err := st.CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)
@@ -353,7 +355,7 @@ func prepareCalendarCascade(t *testing.T, st *store.Store) {
 	}
 }
 
-func mustCalendar(t *testing.T, st *store.Store) *domain.Calendar {
+func mustCalendar(t *testing.T, st *store.Store) *timeline.Calendar {
 	t.Helper()
 	c, err := st.GetCalendar(context.Background(), 1, 1)
 	if err != nil {
@@ -362,7 +364,7 @@ func mustCalendar(t *testing.T, st *store.Store) *domain.Calendar {
 	return c
 }
 
-func mustEvent(t *testing.T, st *store.Store, id int64) *domain.Event {
+func mustEvent(t *testing.T, st *store.Store, id int64) *timeline.Event {
 	t.Helper()
 	_, ev, err := st.GetEventAndEntity(context.Background(), 1, townEntity, id)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -153,17 +154,17 @@ var locationsReplay = []replayStep{
 	}},
 	{"map-points-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted map point", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, err := st.GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := st.GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("map point after delete: %v, want not found", err)
 		}
 	}},
 	{"locations-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted location", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
-		if _, err := st.GetLocation(ctx, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := st.GetLocation(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("location after delete: %v, want not found", err)
 		}
-		if _, err := st.GetEntity(ctx, 1, 1); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := st.GetEntity(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("the location's entity after delete: %v, want not found", err)
 		}
 	}},
@@ -418,7 +419,7 @@ func TestEventWithMalformedJSONBodyIsUnprocessable(t *testing.T) {
 		}
 	}
 	// A failed request changes nothing.
-	if _, err := st.GetLocation(context.Background(), 1, 1); !errors.Is(err, domain.ErrNotFound) {
+	if _, err := st.GetLocation(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("a location exists after malformed creates: %v", err)
 	}
 	res, err := st.ListLocations(context.Background(), 1, domain.Filter{}, false, domain.PageRequest{Page: 1, Limit: 10})

@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestAuthorizerLinksNeitherSanitiserNorEngine(t *testing.T) {
 	deps := strings.Fields(string(out))
 	for _, banned := range []string{
 		"github.com/microcosm-cc/bluemonday",
-		"github.com/lorekeep/lorekeep/shared/calendar",
+		"github.com/lorekeep/lorekeep/shared/calengine",
 		"github.com/lorekeep/lorekeep/shared/domain",
 		"github.com/lorekeep/lorekeep/shared/store",
 		"github.com/aws/aws-sdk-go-v2/config",
@@ -34,24 +35,69 @@ func TestAuthorizerLinksNeitherSanitiserNorEngine(t *testing.T) {
 	}
 }
 
+// deps lists the packages a function's binary links, as its build sees them.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-tags", "lambda.norpc,nethttpomithttp2", "-deps", "./"+pkg)
+	cmd.Dir = root
+	cmd.Env = append(cmd.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pkg, err)
+	}
+	return strings.Fields(string(out))
+}
+
 // No Lambda links the SDK's config package (credentials come from the environment) nor the
-// template packages (their reflection keeps every method of every type alive), nor the
-// DynamoDB client's schemas package: from service/dynamodb v1.69.0 on, the client's
-// schema-based (de)serialisation builds every shape of the DynamoDB model at init, about
-// 0.5 MB of every binary that talks to DynamoDB, used or not (the 8 MB budget, make sizes).
+// template packages (their reflection keeps every method of every type alive).
 func TestLambdasLinkNeitherSDKConfigNorTemplates(t *testing.T) {
 	for fn, pkg := range functionPackages {
-		cmd := exec.Command("go", "list", "-tags", "lambda.norpc", "-deps", "./"+pkg)
-		cmd.Dir = root
-		cmd.Env = append(cmd.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", pkg, err)
-		}
-		for _, d := range strings.Fields(string(out)) {
-			if d == "github.com/aws/aws-sdk-go-v2/config" || d == "text/template" || d == "html/template" ||
-				d == "github.com/aws/aws-sdk-go-v2/service/dynamodb/schemas" {
+		for _, d := range deps(t, pkg) {
+			if d == "github.com/aws/aws-sdk-go-v2/config" || d == "text/template" || d == "html/template" {
 				t.Errorf("%s links %s", fn, d)
+			}
+		}
+	}
+}
+
+// Each function links only what it serves: no other function's family (a record that embeds
+// another family's records links that family's wire package only), no operations code, and the
+// meta function neither the store nor the engine.
+func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
+	const mod = "github.com/lorekeep/lorekeep/"
+	// served: the packages that only the function named serves.
+	served := map[string][]string{
+		"LocationsFunction":    {"shared/locations"},
+		"CalendarsFunction":    {"shared/calendars"},
+		"EntityEventsFunction": {"shared/entityevents"},
+		"EntityNotesFunction":  {"shared/entitynotes"},
+		"EntitiesFunction":     {"shared/entities"},
+		"MetaFunction":         {"shared/apidoc"},
+		"AuthorizerFunction":   {"shared/authorizer"},
+		"SweeperFunction":      {"shared/sweeper"},
+	}
+	nobody := []string{"shared/families", "cmd/lorekeep", "shared/testing/apitest", "shared/testing/dynamotest"}
+	extra := map[string][]string{
+		"MetaFunction":        {"shared/store", "shared/calengine", "shared/domain/timeline", "shared/related"},
+		"EntityNotesFunction": {"shared/related"},
+		"SweeperFunction":     {"shared/httpapi", "shared/lambdaapi"},
+	}
+	for fn, pkg := range functionPackages {
+		banned := append(append([]string{}, nobody...), extra[fn]...)
+		for other, pkgs := range served {
+			if other != fn {
+				banned = append(banned, pkgs...)
+			}
+		}
+		linked := deps(t, pkg)
+		for _, b := range banned {
+			if slices.Contains(linked, mod+b) {
+				t.Errorf("%s links %s", fn, b)
+			}
+		}
+		for _, own := range served[fn] {
+			if !slices.Contains(linked, mod+own) {
+				t.Errorf("%s does not link %s, which it serves", fn, own)
 			}
 		}
 	}

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -59,7 +60,7 @@ var kankaReminderSteps = []replayStep{
 	{"reminders-show-head.json", nil},
 	{"reminders-update-put.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "updated reminder", r.data(), map[string]any{"id": 1, "recurring_periodicity": "month", "name": "Founding of Saltmarsh"})
-		if ev := mustEvent(t, st, 1); ev.Recurrence.Kind != calendar.RecurMonthly || ev.Name != "Founding of Saltmarsh" {
+		if ev := mustEvent(t, st, 1); ev.Recurrence.Kind != calengine.RecurMonthly || ev.Name != "Founding of Saltmarsh" {
 			t.Errorf("stored event = %+v", ev)
 		}
 	}},
@@ -72,7 +73,7 @@ var kankaReminderSteps = []replayStep{
 			"id": 2, "remindable_id": townEntity, "calendar_id": 1, "name": "", "length": 1, "date": "1150-2-3",
 			"recurring_periodicity": "year", "is_recurring": true, "type_id": 5, "visibility_id": 1, "colour": "#1e90ff",
 		})
-		if ev := mustEvent(t, st, 2); ev.Length != 1 || ev.Recurrence.Kind != calendar.RecurYearly || !ev.StartsLife() {
+		if ev := mustEvent(t, st, 2); ev.Length != 1 || ev.Recurrence.Kind != calengine.RecurYearly || !ev.StartsLife() {
 			t.Errorf("stored event = %+v", ev)
 		}
 	}},
@@ -87,7 +88,7 @@ var kankaReminderSteps = []replayStep{
 	{"calendar-reminders-head.json", nil},
 	{"reminders-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted reminder", r.data(), map[string]any{"id": 2, "deleted": true})
-		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("event 2 after delete: %v, want not found", err)
 		}
 	}},
@@ -134,7 +135,7 @@ var kankaPostSteps = []replayStep{
 	}},
 	{"posts-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted post", r.data(), map[string]any{"id": 2, "deleted": true})
-		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, domain.ErrNotFound) {
+		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("note 2 after delete: %v, want not found", err)
 		}
 	}},

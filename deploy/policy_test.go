@@ -18,7 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 
-	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/authorizer"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -104,7 +104,7 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	now := time.Now()
 	token := mintToken(t, st, 1, 0, now)
 	rec.reset()
-	if _, err := lambdaapi.Authorizer(st, func() time.Time { return now })(ctx, authorizerEvent(t, token)); err != nil {
+	if _, err := authorizer.Handler(st, func() time.Time { return now })(ctx, authorizerEvent(t, token)); err != nil {
 		t.Fatal(err)
 	}
 	checkPolicy(t, tpl, "AuthorizerFunction", rec)

@@ -8,8 +8,9 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -40,13 +41,13 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 	must(api.CreateLocation(ctx, &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Dock"}, ParentID: &loc.ID}))
 	gate := "Gate"
 	must(api.CreateMapPoint(ctx, &domain.MapPoint{Meta: meta(), LocationID: loc.ID, Name: &gate, Colour: "blue", Size: "standard", Icon: "pin", Shape: "circle"}))
-	cal := &domain.Calendar{Meta: meta(), Owner: domain.Owner{Name: "Reckoning"}, Date: calendar.Date{Year: 1, Month: 1, Day: 1},
-		Months: []calendar.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
+	cal := &timeline.Calendar{Meta: meta(), Owner: domain.Owner{Name: "Reckoning"}, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
+		Months: []calengine.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
 	must(api.CreateCalendar(ctx, cal))
 	hero := &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Hero"}}
 	must(api.CreateLocation(ctx, hero))
-	must(api.CreateEvent(ctx, &domain.Event{Meta: meta(), EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
-		Date: calendar.Date{Year: 1, Month: 1, Day: 5}, Visibility: domain.VisibilityAll}))
+	must(api.CreateEvent(ctx, &timeline.Event{Meta: meta(), EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
+		Date: calengine.Date{Year: 1, Month: 1, Day: 5}, Visibility: domain.VisibilityAll}))
 
 	p.Inject(faultproxy.Rule{Op: "Query", Fault: faultproxy.InternalServerError})
 	must(api.DeleteLocation(ctx, loc)) // the first step is written: the delete has happened

@@ -12,8 +12,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
@@ -73,16 +74,16 @@ func TestSweepFinishesPendingDeletes(t *testing.T) {
 	pending := func() {
 		t.Helper()
 		meta := domain.Meta{CampaignID: cid, CreatedBy: 1}
-		cal := &domain.Calendar{Meta: meta, Owner: domain.Owner{Name: "Doomed"}, Date: calendar.Date{Year: 1, Month: 1, Day: 1},
-			Months: []calendar.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
+		cal := &timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Doomed"}, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
+			Months: []calengine.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
 		hero := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Hero"}}
 		for _, err := range []error{api.CreateCalendar(ctx, cal), api.CreateLocation(ctx, hero)} {
 			if err != nil {
 				t.Fatal(err)
 			}
 		}
-		ev := &domain.Event{Meta: meta, EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
-			Date: calendar.Date{Year: 1, Month: 1, Day: 5}, Visibility: domain.VisibilityAll}
+		ev := &timeline.Event{Meta: meta, EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
+			Date: calengine.Date{Year: 1, Month: 1, Day: 5}, Visibility: domain.VisibilityAll}
 		if err := api.CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}

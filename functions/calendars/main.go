@@ -5,6 +5,11 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-func main() { lambdaapi.ServeFamily(calendars.Register) }
+func main() {
+	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	calendars.Register(api, st)
+	lambdaapi.Start(api)
+}

@@ -5,6 +5,11 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-func main() { lambdaapi.ServeFamily(entities.Register) }
+func main() {
+	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	entities.Register(api, st)
+	lambdaapi.Start(api)
+}

@@ -5,6 +5,11 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-func main() { lambdaapi.ServeFamily(entityevents.Register) }
+func main() {
+	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	entityevents.Register(api, st)
+	lambdaapi.Start(api)
+}

@@ -5,6 +5,11 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-func main() { lambdaapi.ServeFamily(entitynotes.Register) }
+func main() {
+	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	entitynotes.Register(api, st)
+	lambdaapi.Start(api)
+}

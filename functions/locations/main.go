@@ -5,6 +5,11 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-func main() { lambdaapi.ServeFamily(locations.Register) }
+func main() {
+	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	locations.Register(api, st)
+	lambdaapi.Start(api)
+}

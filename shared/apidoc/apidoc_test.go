@@ -11,7 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/lorekeep/lorekeep/shared/apidoc"
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -55,7 +55,7 @@ func TestDocumentIsValid(t *testing.T) {
 
 // The public routes answer without a token, as the document says.
 func TestPublicRoutesNeedNoToken(t *testing.T) {
-	api := httpapi.New(httpapi.Options{Identify: func(*http.Request) (int64, error) { return 0, domain.ErrUnauthenticated }})
+	api := httpapi.New(httpapi.Options{Identify: func(*http.Request) (int64, error) { return 0, apperr.ErrUnauthenticated }})
 	apidoc.Register(api, "/docs")
 	srv := httptest.NewServer(api)
 	defer srv.Close()

@@ -2,11 +2,12 @@ package calendars_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
-	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -66,7 +67,7 @@ func TestAccessMatrix(t *testing.T) {
 				if err != nil || h.Name != "Hidden" || h.Date.String() != "1-1-1" || h.Version != 1 {
 					t.Errorf("hidden calendar changed by a refused write: %+v %v", h, err)
 				}
-			} else if err != domain.ErrNotFound {
+			} else if !errors.Is(err, apperr.ErrNotFound) {
 				t.Errorf("deleted calendar still stored: %v", err)
 			}
 			o, _ := e.Store.GetCalendar(context.Background(), cid, open)

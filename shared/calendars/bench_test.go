@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkCalendarDays1000ThreeMoons(b *testing.B) {
 
 // worstLeapCalendar is the most costly leap description the limits allow: 85 Gregorian rules
 // (255 terms, MaxLeapTerms 256) in a calendar of two 1-day months, the most years per day view.
-func worstLeapCalendar(b *testing.B, e *apitest.Env) (int64, *calendar.Calendar) {
+func worstLeapCalendar(b *testing.B, e *apitest.Env) (int64, *calengine.Calendar) {
 	id := create(b, e, e.Campaign, e.Admin, with(plainBody("Worst"), "month_length", []any{1, 1}, "leap_days", leapRules("400,!100,4", 85)))
 	c, err := e.Store.GetCalendar(context.Background(), e.Campaign, id)
 	if err != nil {
@@ -56,7 +56,7 @@ func worstLeapCalendar(b *testing.B, e *apitest.Env) (int64, *calendar.Calendar)
 	return id, eng
 }
 
-func benchWorstLeapDays(b *testing.B, from calendar.Date) {
+func benchWorstLeapDays(b *testing.B, from calengine.Date) {
 	e := apitest.New(b, calendars.Register)
 	id, eng := worstLeapCalendar(b, e)
 	n, err := eng.DayNumber(from)
@@ -69,11 +69,11 @@ func benchWorstLeapDays(b *testing.B, from calendar.Date) {
 
 // BenchmarkDaysWorstLeapRulesNearYear1 and ...NearMaxID: 1000 days of the worst leap rules.
 func BenchmarkDaysWorstLeapRulesNearYear1(b *testing.B) {
-	benchWorstLeapDays(b, calendar.Date{Year: 1, Month: 1, Day: 1})
+	benchWorstLeapDays(b, calengine.Date{Year: 1, Month: 1, Day: 1})
 }
 
 func BenchmarkDaysWorstLeapRulesNearMaxID(b *testing.B) {
-	benchWorstLeapDays(b, calendar.Date{Year: 1<<53 - 1001, Month: 1, Day: 1})
+	benchWorstLeapDays(b, calengine.Date{Year: 1<<53 - 1001, Month: 1, Day: 1})
 }
 
 // BenchmarkDaysWorstMoons: 100 moons beginning all eight phases every day, with names of 191

@@ -5,26 +5,27 @@
 package calendars
 
 import (
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-type kind = httpapi.Kind[domain.Calendar, *domain.Calendar, httpapi.None]
+type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	cal := httpapi.ReadAhead("calendar", "id", "")
+	cal := httpapi.ReadAhead(domain.ReadCalendar, "id", "")
 	h.kind = kind{
 		Visible: h.visibleCalendar,
-		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *domain.Calendar) error {
+		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
 			return next.Apply(in, r.Access)
 		},
 		Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
-		Render: func(r *httpapi.Request, c *domain.Calendar) (any, error) {
-			arrays, err := related.ByID(r, st, related.Calendars([]domain.Calendar{*c}))
+		Render: func(r *httpapi.Request, c *timeline.Calendar) (any, error) {
+			arrays, err := related.ByID(r, st, related.Calendars([]timeline.Calendar{*c}))
 			if err != nil {
 				return nil, err
 			}
@@ -34,7 +35,7 @@ func Register(api *httpapi.API, st *store.Store) {
 		},
 		Item: cal, Resume: st.ResumeCalendarDelete,
 	}
-	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead("list:calendar", "", ""))
+	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead(domain.ReadCalendarList, "", ""))
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
 	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)
@@ -44,7 +45,7 @@ func Register(api *httpapi.API, st *store.Store) {
 }
 
 type handlers struct {
-	st   *store.Store
+	st   Store
 	kind kind
 }
 
@@ -62,7 +63,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *domain.Calendar) calendarJSON {
+	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *timeline.Calendar) calendarJSON {
 		j := render(c)
 		j.Arrays = arrays[c.ID]
 		return j
@@ -70,14 +71,14 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.
-func (h handlers) visibleCalendar(r *httpapi.Request) (httpapi.None, *domain.Calendar, error) {
+func (h handlers) visibleCalendar(r *httpapi.Request) (httpapi.None, *timeline.Calendar, error) {
 	id, err := r.PathID("id")
 	if err != nil {
 		return httpapi.None{}, nil, err
 	}
 	c, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, id)
 	if err == nil && !r.Access.CanSee(c.IsPrivate) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return httpapi.None{}, c, err
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -59,7 +59,7 @@ func TestCreateWithEveryArrayReadsBackTheExactStructures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Date != (calendar.Date{Year: 4, Month: 2, Day: 28}) || c.Moons[0].Fullmoon != "29.5" || c.Moons[1].ID != 7 || c.Years[-4] != "Year of Ash" || c.Version != 1 {
+	if c.Date != (calengine.Date{Year: 4, Month: 2, Day: 28}) || c.Moons[0].Fullmoon != "29.5" || c.Moons[1].ID != 7 || c.Years[-4] != "Year of Ash" || c.Version != 1 {
 		t.Fatalf("stored: %+v", c)
 	}
 	ent, err := e.Store.GetEntity(context.Background(), e.Campaign, c.EntityID)

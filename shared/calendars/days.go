@@ -1,8 +1,10 @@
 package calendars
 
 import (
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
@@ -37,7 +39,7 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 	if err := rd.Err(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	return h.kind.Write(r, func(_ httpapi.None, _, next *domain.Calendar) error { return next.Move(sign * n) })
+	return h.kind.Write(r, func(_ httpapi.None, _, next *timeline.Calendar) error { return next.Move(sign * n) })
 }
 
 // dayJSON is one day of the day view.
@@ -99,18 +101,18 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	// Moon phases are read a chunk of days ahead of the walk: a range refused for its size
 	// computes little more than what fitted.
-	var phases []calendar.MoonDay
+	var phases []calengine.MoonDay
 	phasesTo := from - 1
-	eras := calendar.SortEras(c.Eras)
+	eras := calengine.SortEras(c.Eras)
 	rows := httpapi.NewRows(httpapi.MaxPageBytes, false)
 	var last string
 	var rerr error
 	fits := true
-	werr := eng.Days(r.Context(), from, to, func(di calendar.DayInfo) bool {
+	werr := eng.Days(r.Context(), from, to, func(di calengine.DayInfo) bool {
 		d := di.Date
 		m := c.Months[d.Month-1]
 		day := dayJSON{
-			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calendar.Intercalary, IsLeapDay: di.LeapDay,
+			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
 			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d.Year),
 		}
 		if di.LeapDay && di.LeapName != "" {
@@ -142,11 +144,11 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	})
 	switch {
 	case werr != nil:
-		return httpapi.Reply{}, domain.ErrUnavailable // the deadline passed: a read, nothing written
+		return httpapi.Reply{}, apperr.ErrUnavailable // the deadline passed: a read, nothing written
 	case rerr != nil:
 		return httpapi.Reply{}, rerr
 	case !fits:
-		return httpapi.Reply{}, domain.DaysTooLarge(httpapi.MaxPageBytes, last)
+		return httpapi.Reply{}, timeline.DaysTooLarge(httpapi.MaxPageBytes, last)
 	}
 	return rows.Reply(), nil
 }
@@ -155,7 +157,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 // the occurrences covering it of the entity events on calendar c that the caller may see
 // (the event's privacy and visibility, and its entity's). Two reads: the calendar index and
 // one batch of entities.
-func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calendar.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
+func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calengine.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
 	evs, entities, err := h.st.EventsOnCalendar(r.Context(), c.CampaignID, c.ID)
 	if err != nil {
 		return nil, err
@@ -165,10 +167,10 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calenda
 	first, last := eng.DateOf(from), eng.DateOf(to)
 	for i := range evs {
 		if r.Context().Err() != nil {
-			return nil, domain.ErrUnavailable // the deadline passed: a read, nothing written
+			return nil, apperr.ErrUnavailable // the deadline passed: a read, nothing written
 		}
 		ev := &evs[i]
-		if r.Access.SeeEntity(entities[ev.EntityID]) != nil || !r.Access.CanSeeEvent(ev) {
+		if r.Access.SeeEntity(entities[ev.EntityID]) != nil || !ev.VisibleTo(r.Access) {
 			continue
 		}
 		occs, err := eng.Occurrences(ev.Engine(), first, last)
@@ -184,7 +186,7 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calenda
 			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String()}
 			lo, hi := max(start, from), min(end, to)
 			if entries += int(hi - lo + 1); entries > MaxDayEvents {
-				return nil, domain.TooManyDayEvents(MaxDayEvents)
+				return nil, timeline.TooManyDayEvents(MaxDayEvents)
 			}
 			for n := lo; n <= hi; n++ {
 				out[n] = append(out[n], j)

@@ -2,6 +2,7 @@ package calendars_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -12,8 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -36,7 +39,7 @@ func n(v int) types.AttributeValue    { return &types.AttributeValueMemberN{Valu
 // campaign's event sequence, so the test creates them in id order.
 func putEvent(t *testing.T, e *apitest.Env, cid, entityID, id, calendarID int64, private bool) {
 	t.Helper()
-	ev := &domain.Event{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: calendarID,
+	ev := &timeline.Event{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: calendarID,
 		Name: "e", Length: 1, IsPrivate: private, Visibility: domain.VisibilityAll}
 	if err := e.Store.CreateEvent(context.Background(), ev); err != nil || ev.ID != id {
 		t.Fatalf("event %d: %v (id %d)", id, err, ev.ID)
@@ -94,10 +97,10 @@ func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalen
 	if got, want := partition(t, e, entityPK(e.Campaign, cb.EntityID)), "[EVENT#000000000004 NOTE#000000000002]"; got != want {
 		t.Errorf("the other entity's partition holds %s, want %s", got, want)
 	}
-	if _, err := e.Store.GetCalendar(ctx, e.Campaign, a); err != domain.ErrNotFound {
+	if _, err := e.Store.GetCalendar(ctx, e.Campaign, a); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("calendar still stored: %v", err)
 	}
-	if _, err := e.Store.GetEntity(ctx, e.Campaign, ca.EntityID); err != domain.ErrNotFound {
+	if _, err := e.Store.GetEntity(ctx, e.Campaign, ca.EntityID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("entity still stored: %v", err)
 	}
 	if n := total(t, e, e.Campaign); n != 1 {

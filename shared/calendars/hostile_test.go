@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -78,7 +78,7 @@ func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, from := range []calendar.Date{{Year: 1, Month: 1, Day: 1}, {Year: 1<<53 - 1001, Month: 1, Day: 1}} {
+	for _, from := range []calengine.Date{{Year: 1, Month: 1, Day: 1}, {Year: 1<<53 - 1001, Month: 1, Day: 1}} {
 		n, err := eng.DayNumber(from)
 		if err != nil {
 			t.Fatal(err)
@@ -158,7 +158,7 @@ func TestDaysAnswerWithinTheBudget(t *testing.T) {
 	if r.Status != 200 || len(r.List()) < 2 || len(r.Raw) > httpapi.MaxPageBytes {
 		t.Fatalf("to %s: %d, %d days, %d bytes", last, r.Status, len(r.List()), len(r.Raw))
 	}
-	if d, err := calendar.ParseDate(last); err != nil || d.Year != 1 {
+	if d, err := calengine.ParseDate(last); err != nil || d.Year != 1 {
 		t.Fatalf("last date that fits: %q %v", last, err)
 	}
 }

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -72,8 +73,8 @@ func TestListFilters(t *testing.T) {
 func TestPaginationFollowsNextLinks(t *testing.T) {
 	e := apitest.New(t, calendars.Register)
 	for i := 0; i < 7; i++ {
-		c := domain.Calendar{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("C%d", i)}, Date: domain.DefaultCalendarDate,
-			Months: []calendar.Month{{Name: "A", Length: 3, Type: calendar.Standard}, {Name: "B", Length: 3, Type: calendar.Standard}}, Weekdays: []string{"X", "Y"}}
+		c := timeline.Calendar{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("C%d", i)}, Date: timeline.DefaultCalendarDate,
+			Months: []calengine.Month{{Name: "A", Length: 3, Type: calengine.Standard}, {Name: "B", Length: 3, Type: calengine.Standard}}, Weekdays: []string{"X", "Y"}}
 		if err := e.Store.CreateCalendar(context.Background(), &c); err != nil {
 			t.Fatal(err)
 		}

@@ -2,13 +2,12 @@ package calendars
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
@@ -21,7 +20,7 @@ type presetJSON struct {
 
 // presets answers GET calendars/presets; no storage read beyond the campaign's access.
 func (h handlers) presets(_ *httpapi.Request) (httpapi.Reply, error) {
-	ps := calendar.Presets()
+	ps := calengine.Presets()
 	out := make([]presetJSON, len(ps))
 	for i, p := range ps {
 		out[i] = presetJSON{Key: p.Key, Name: p.Name, Description: p.Description}
@@ -48,7 +47,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	export := map[string]any{}
-	var bad domain.FieldErrors
+	var bad apperr.FieldErrors
 	for _, k := range exportFields {
 		v, ok := in[k]
 		if !ok {
@@ -70,16 +69,16 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	body, err := json.Marshal(export) // cannot fail: decoded JSON, form strings, checked text
 	if err != nil {
-		return httpapi.Reply{}, domain.Invalid("static_data", "The static data must be JSON.")
+		return httpapi.Reply{}, apperr.Invalid("static_data", "The static data must be JSON.")
 	}
-	im, err := calendar.ImportFantasyCalendar(body)
+	im, err := calengine.ImportFantasyCalendar(body)
 	if err != nil {
-		return httpapi.Reply{}, domain.EngineProblems(err)
+		return httpapi.Reply{}, timeline.EngineProblems(err)
 	}
 	// The imported structures are read like a create's body; fields sent beside the export win.
-	c := &domain.Calendar{}
+	c := &timeline.Calendar{}
 	c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
-	rest := domain.DefinitionInput(im.Definition, im.Date)
+	rest := timeline.DefinitionInput(im.Definition, im.Date)
 	rest["name"] = im.Name
 	beside := map[string]bool{}
 	for k, v := range in {
@@ -88,7 +87,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 	}
 	if err := c.Apply(rest, r.Access); err != nil {
-		return httpapi.Reply{}, exportErrors(err, &im, beside)
+		return httpapi.Reply{}, timeline.ImportProblems(err, &im, beside)
 	}
 	w := im.Warnings
 	if w == nil {
@@ -101,52 +100,6 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		return httpapi.One(j), nil
 	})
-}
-
-// exportErrors renames the create's field errors about what came from the export to the
-// export's fields, through the converter's record of where each item came from; a field sent
-// beside the export keeps its name. A message that names the create's field names the
-// export's instead ("The month name.0 field is required." -> "The name field is required.").
-func exportErrors(err error, im *calendar.Import, beside map[string]bool) error {
-	var e *domain.Error
-	if !errors.As(err, &e) || e.Fields == nil {
-		return err
-	}
-	var out domain.FieldErrors
-	for _, f := range e.Fields.Fields() {
-		root, _, _ := strings.Cut(f, ".")
-		to := f
-		if !beside[root] {
-			to = im.ExportField(f)
-		}
-		for _, m := range e.Fields.Messages(f) {
-			if to != f && !calendar.ExportList(f) { // a whole list's message keeps its words
-				m = renameAttribute(m, f, to)
-			}
-			out.Add(to, m)
-		}
-	}
-	return out.Err()
-}
-
-// renameAttribute rewrites a Laravel-style message about field (or its last part, as an
-// object's subfield is named) to name the last named part of to.
-func renameAttribute(msg, field, to string) string {
-	parts := strings.Split(to, ".")
-	name := parts[len(parts)-1]
-	for i := len(parts) - 1; i >= 0; i-- {
-		if _, err := strconv.Atoi(parts[i]); err != nil {
-			name = parts[i]
-			break
-		}
-	}
-	sub := field[strings.LastIndex(field, ".")+1:]
-	for _, old := range []string{field, sub} {
-		if p := "The " + domain.Label(old) + " "; strings.HasPrefix(msg, p) {
-			return "The " + domain.Label(name) + " " + msg[len(p):]
-		}
-	}
-	return msg
 }
 
 // formValue is a form's value as JSON would carry it: a field sent once is its text, lists and

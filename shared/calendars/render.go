@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
 )
@@ -63,8 +63,8 @@ type dateEraJSON struct {
 }
 
 // eraOf is the era of year y on c, or nil.
-func eraOf(eras []calendar.Era, skipZero bool, y int64) *dateEraJSON {
-	e, n, ok := calendar.EraOf(eras, skipZero, y)
+func eraOf(eras []calengine.Era, skipZero bool, y int64) *dateEraJSON {
+	e, n, ok := calengine.EraOf(eras, skipZero, y)
 	if !ok {
 		return nil
 	}
@@ -97,7 +97,7 @@ type epochJSON struct {
 
 func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
-func render(c *domain.Calendar) calendarJSON {
+func render(c *timeline.Calendar) calendarJSON {
 	j := calendarJSON{
 		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
 		SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
@@ -136,7 +136,7 @@ func render(c *domain.Calendar) calendarJSON {
 	for i, e := range c.Eras {
 		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart}
 	}
-	j.Era = eraOf(calendar.SortEras(c.Eras), c.SkipYearZero, c.Date.Year)
+	j.Era = eraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date.Year)
 	return j
 }
 

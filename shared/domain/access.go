@@ -1,5 +1,7 @@
 package domain
 
+import "github.com/lorekeep/lorekeep/shared/apperr"
+
 // Role is a user's role in a campaign. RolePublic is an authenticated user who is not a member
 // of a public campaign: a reader who sees what every member may see, minus `member` records.
 type Role string
@@ -67,7 +69,7 @@ type Access struct {
 // exist and a private campaign the user is not a member of are indistinguishable (404).
 func ResolveAccess(userID int64, c *Campaign, m *Membership) (Access, error) {
 	if c == nil {
-		return Access{}, ErrNotFound
+		return Access{}, apperr.ErrNotFound
 	}
 	a := Access{UserID: userID, CampaignID: c.ID, Role: RolePublic, Boost: c.Boost}
 	if m != nil {
@@ -75,7 +77,7 @@ func ResolveAccess(userID int64, c *Campaign, m *Membership) (Access, error) {
 		return a, nil
 	}
 	if !c.IsPublic {
-		return Access{}, ErrNotFound
+		return Access{}, apperr.ErrNotFound
 	}
 	return a, nil
 }
@@ -88,12 +90,12 @@ func (a Access) IsMember() bool {
 	return a.Role == RoleAdmin || a.Role == RoleMember || a.Role == RoleViewer
 }
 
-// CanWrite returns ErrForbidden unless the caller may create, update and delete records.
+// CanWrite returns apperr.ErrForbidden unless the caller may create, update and delete records.
 func (a Access) CanWrite() error {
 	if a.Role == RoleAdmin || a.Role == RoleMember {
 		return nil
 	}
-	return ErrForbidden
+	return apperr.ErrForbidden
 }
 
 // CanSee reports whether a record with the given is_private flag is visible to the caller.

@@ -2,8 +2,11 @@ package domain
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 func TestParseSyncTimeAcceptsKankaSpellings(t *testing.T) {
@@ -73,7 +76,7 @@ func TestReaderCoercesAndNamesFailures(t *testing.T) {
 			t.Errorf("%s: %v, want %q", f, m, msg)
 		}
 	}
-	if err := r.Err(); ErrorCode(err) != EInvalid || err.(*Error).Message != "The int frac must be an integer." {
+	if err := r.Err(); apperr.ErrorCode(err) != apperr.EInvalid || err.(*apperr.Error).Message != "The int frac must be an integer." {
 		t.Errorf("first message: %v", err)
 	}
 }
@@ -81,10 +84,10 @@ func TestReaderCoercesAndNamesFailures(t *testing.T) {
 func TestAccessRules(t *testing.T) {
 	private := &Campaign{ID: 1}
 	public := &Campaign{ID: 2, IsPublic: true}
-	if _, err := ResolveAccess(9, private, nil); err != ErrNotFound {
+	if _, err := ResolveAccess(9, private, nil); !errors.Is(err, apperr.ErrNotFound) {
 		t.Error("non-member entered a private campaign")
 	}
-	if _, err := ResolveAccess(9, nil, nil); err != ErrNotFound {
+	if _, err := ResolveAccess(9, nil, nil); !errors.Is(err, apperr.ErrNotFound) {
 		t.Error("missing campaign")
 	}
 	reader, err := ResolveAccess(9, public, nil)

@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+)
 
 // Entity is the record every calendar and location owns: the parent of entity events and notes,
 // and the target of mentions and map points. It mirrors its child's name and privacy.
@@ -20,11 +24,11 @@ type Entity struct {
 	UpdatedBy int64
 }
 
-// SeeEntity returns ErrNotFound unless the entity exists and the caller may see it: events and
+// SeeEntity returns apperr.ErrNotFound unless the entity exists and the caller may see it: events and
 // notes of a hidden entity are hidden with it.
 func (a Access) SeeEntity(e *Entity) error {
 	if e == nil || !a.CanSee(e.IsPrivate) {
-		return ErrNotFound
+		return apperr.ErrNotFound
 	}
 	return nil
 }

@@ -5,49 +5,12 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 )
-
-// The error type and codes live in the leaf package apperr (so the authorizer stays small);
-// these names are the ones the domain and every family use.
-const (
-	EInvalid          = apperr.EInvalid
-	ENotFound         = apperr.ENotFound
-	EForbidden        = apperr.EForbidden
-	EUnauthenticated  = apperr.EUnauthenticated
-	EConflict         = apperr.EConflict
-	EUnavailable      = apperr.EUnavailable
-	EInternal         = apperr.EInternal
-	ETooLarge         = apperr.ETooLarge
-	EUnsupportedMedia = apperr.EUnsupportedMedia
-	ENotAllowed       = apperr.ENotAllowed
-	ERateLimited      = apperr.ERateLimited
-)
-
-type (
-	// Error is a failure the client may be told about (apperr.Error).
-	Error = apperr.Error
-	// FieldErrors collects validation messages per field (apperr.FieldErrors).
-	FieldErrors = apperr.FieldErrors
-)
-
-// Standard messages, as Kanka words them.
-var (
-	ErrNotFound        = apperr.ErrNotFound
-	ErrForbidden       = apperr.ErrForbidden
-	ErrUnauthenticated = apperr.ErrUnauthenticated
-	ErrConflict        = apperr.ErrConflict
-	ErrUnavailable     = apperr.ErrUnavailable
-)
-
-// ErrorCode returns the code of err, EInternal for errors that are not an *Error.
-func ErrorCode(err error) string { return apperr.ErrorCode(err) }
-
-// Invalid returns a validation error for one field.
-func Invalid(field, msg string) error { return apperr.Invalid(field, msg) }
 
 // WriteAttempts bounds how often a read-merge-write is tried when it loses a race.
 const WriteAttempts = 8
@@ -73,7 +36,7 @@ var sleep = func(ctx context.Context, d time.Duration) bool {
 }
 
 // RetryConflicts runs attempt (which reads, merges and writes on condition of the version read)
-// again while it fails with ErrConflict, at most WriteAttempts times with a jittered, growing
+// again while it fails with apperr.ErrConflict, at most WriteAttempts times with a jittered, growing
 // wait in between: a lost race is retried on fresh data, and reported as a 409 (which tells the
 // client to retry) only when it keeps losing, never silently.
 // Contention is answered promptly and as what it is: no retry starts that the request's
@@ -96,10 +59,10 @@ func RetryConflicts(ctx context.Context, attempt func() error) error {
 		start := time.Now()
 		err = attempt()
 		last = time.Since(start)
-		if n > 0 && err == ErrUnavailable && ctx.Err() != nil {
-			return ErrConflict
+		if n > 0 && errors.Is(err, apperr.ErrUnavailable) && ctx.Err() != nil {
+			return apperr.ErrConflict
 		}
-		if err != ErrConflict {
+		if !errors.Is(err, apperr.ErrConflict) {
 			return err
 		}
 	}

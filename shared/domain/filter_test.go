@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -75,8 +77,8 @@ func TestReadFilterRefusesBadValuesNamingTheParameter(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReadFilter(c.in, FilterRecords|FilterParent)
-			e, ok := err.(*Error)
-			if !ok || e.Code != EInvalid || e.Fields == nil || len(e.Fields.Messages(c.field)) == 0 {
+			e, ok := err.(*apperr.Error)
+			if !ok || e.Code != apperr.EInvalid || e.Fields == nil || len(e.Fields.Messages(c.field)) == 0 {
 				t.Fatalf("err %v, want a 422 naming %s", err, c.field)
 			}
 		})

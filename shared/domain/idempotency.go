@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Idempotency-Key (README "Safe retries"): a write sent with the header happens at most once
@@ -17,11 +19,11 @@ const (
 
 // ErrKeyInUse is a keyed write that lost its key to a concurrent request with the same key:
 // nothing was written; the caller answers the winner's stored outcome, or a 409 while there
-// is none yet. It is not ErrConflict, so that no write path retries it.
-var ErrKeyInUse = &Error{Code: EConflict, Message: "A request with the same Idempotency-Key is in progress; retry."}
+// is none yet. It is not apperr.ErrConflict, so that no write path retries it.
+var ErrKeyInUse = &apperr.Error{Code: apperr.EConflict, Message: "A request with the same Idempotency-Key is in progress; retry."}
 
 // InvalidKey is the 422 of a bad Idempotency-Key header (or one reused for another request).
-func InvalidKey(msg string) error { return Invalid(IdempotencyHeader, msg) }
+func InvalidKey(msg string) error { return apperr.Invalid(IdempotencyHeader, msg) }
 
 // Replay is the stored outcome of a keyed write.
 type Replay struct {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Input is a decoded write body: JSON values (json.Number for numbers) or, from forms, strings
@@ -27,7 +29,7 @@ func (f Field[T]) Present() bool { return f.Set && !f.Null }
 // so that a 422 names all the failing fields at once.
 type Reader struct {
 	in   Input
-	Errs FieldErrors
+	Errs apperr.FieldErrors
 }
 
 // NewReader starts reading in.
@@ -42,7 +44,8 @@ func (r *Reader) Has(name string) bool { _, ok := r.in[name]; return ok }
 // Label is how Laravel names a field in messages: underscores become spaces.
 func Label(name string) string { return strings.ReplaceAll(name, "_", " ") }
 
-func (r *Reader) fail(name, format string) {
+// Fail records a message for field name (":attribute" is its label).
+func (r *Reader) Fail(name, format string) {
 	r.Errs.Add(name, strings.ReplaceAll(format, ":attribute", Label(name)))
 }
 
@@ -70,15 +73,15 @@ func (r *Reader) String(name string, max int) Field[string] {
 	}
 	s, ok := v.(string)
 	if !ok {
-		r.fail(name, "The :attribute must be a string.")
+		r.Fail(name, "The :attribute must be a string.")
 		return Field[string]{Set: true}
 	}
 	if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
-		r.fail(name, "The :attribute must be valid UTF-8 text.")
+		r.Fail(name, "The :attribute must be valid UTF-8 text.")
 		return Field[string]{Set: true}
 	}
 	if len(s) > max {
-		r.fail(name, "The :attribute must not be greater than "+strconv.Itoa(max)+" characters.")
+		r.Fail(name, "The :attribute must not be greater than "+strconv.Itoa(max)+" characters.")
 		return Field[string]{Set: true}
 	}
 	return Field[string]{Set: true, Value: s}
@@ -88,7 +91,7 @@ func (r *Reader) String(name string, max int) Field[string] {
 func (r *Reader) OneOf(name string, allowed []string, extra func(string) bool) Field[string] {
 	f := r.String(name, 191)
 	if f.Present() && !contains(allowed, f.Value) && (extra == nil || !extra(f.Value)) {
-		r.fail(name, "The selected :attribute is invalid.")
+		r.Fail(name, "The selected :attribute is invalid.")
 		return Field[string]{Set: true}
 	}
 	return f
@@ -109,24 +112,24 @@ func (r *Reader) Int(name string, min, max int64) Field[int64] {
 	if !set || null {
 		return Field[int64]{Set: set, Null: null}
 	}
-	n, ok := toInt(v)
+	n, ok := ToInt(v)
 	if !ok {
 		if s, isStr := v.(string); isStr && strings.TrimSpace(s) == "" {
 			return Field[int64]{Set: true, Null: true}
 		}
-		r.fail(name, "The :attribute must be an integer.")
+		r.Fail(name, "The :attribute must be an integer.")
 		return Field[int64]{Set: true}
 	}
 	if n < min || n > max {
-		r.fail(name, "The :attribute must be between "+strconv.FormatInt(min, 10)+" and "+strconv.FormatInt(max, 10)+".")
+		r.Fail(name, "The :attribute must be between "+strconv.FormatInt(min, 10)+" and "+strconv.FormatInt(max, 10)+".")
 		return Field[int64]{Set: true}
 	}
 	return Field[int64]{Set: true, Value: n}
 }
 
-// numberText is the text of a number sent as a JSON number or a string (trimmed), never
+// NumberText is the text of a number sent as a JSON number or a string (trimmed), never
 // through a float; not ok for other types.
-func numberText(v any) (string, bool) {
+func NumberText(v any) (string, bool) {
 	switch x := v.(type) {
 	case json.Number:
 		return string(x), true
@@ -136,16 +139,16 @@ func numberText(v any) (string, bool) {
 	return "", false
 }
 
-// toInt accepts integral JSON numbers and decimal strings; anything else, including 1.5 and
+// ToInt accepts integral JSON numbers and decimal strings; anything else, including 1.5 and
 // values beyond int64, is not an integer.
-func toInt(v any) (int64, bool) {
+func ToInt(v any) (int64, bool) {
 	if x, ok := v.(float64); ok { // only from callers that did not use UseNumber
 		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
 			return 0, false
 		}
 		return int64(x), true
 	}
-	s, ok := numberText(v)
+	s, ok := NumberText(v)
 	if !ok {
 		return 0, false
 	}
@@ -183,7 +186,7 @@ func (r *Reader) Bool(name string) Field[bool] {
 			return Field[bool]{Set: true, Value: false}
 		}
 	}
-	r.fail(name, "The :attribute field must be true or false.")
+	r.Fail(name, "The :attribute field must be true or false.")
 	return Field[bool]{Set: true}
 }
 
@@ -205,11 +208,11 @@ func (r *Reader) List(name string, maxItems int) (items []any, f Field[struct{}]
 		if s, ok := v.(string); ok && s == "" { // an empty form field clears the list
 			return nil, Field[struct{}]{Set: true}
 		}
-		r.fail(name, "The :attribute must be an array.")
+		r.Fail(name, "The :attribute must be an array.")
 		return nil, Field[struct{}]{Set: true, Null: true}
 	}
 	if len(items) > maxItems {
-		r.fail(name, "The :attribute must not have more than "+strconv.Itoa(maxItems)+" items.")
+		r.Fail(name, "The :attribute must not have more than "+strconv.Itoa(maxItems)+" items.")
 		return nil, Field[struct{}]{Set: true, Null: true}
 	}
 	return items, Field[struct{}]{Set: true}
@@ -225,9 +228,9 @@ func (r *Reader) IDs(name string, maxItems int) Field[[]int64] {
 	seen := map[int64]bool{}
 	ok := true
 	for i, it := range items {
-		n, isInt := toInt(it)
+		n, isInt := ToInt(it)
 		if !isInt || n < 1 || n > MaxID {
-			r.fail(name+"."+strconv.Itoa(i), "The :attribute must be a positive integer.")
+			r.Fail(name+"."+strconv.Itoa(i), "The :attribute must be a positive integer.")
 			ok = false
 			continue
 		}
@@ -248,7 +251,7 @@ func (r *Reader) ID(name string) Field[int64] { return r.Int(name, 1, MaxID) }
 // Required records "The x field is required." when value is missing.
 func (r *Reader) Required(name string, present bool) {
 	if !present && !r.Errs.Has(name) {
-		r.fail(name, "The :attribute field is required.")
+		r.Fail(name, "The :attribute field is required.")
 	}
 }
 

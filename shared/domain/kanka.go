@@ -63,7 +63,7 @@ func ReadEntityFilter(in Input) (EntityFilter, error) {
 			}
 		}
 	default:
-		rd.fail("types", "The :attribute must be a comma-separated list of entity types.")
+		rd.Fail("types", "The :attribute must be a comma-separated list of entity types.")
 	}
 	for _, l := range lists {
 		for _, t := range strings.Split(l, ",") {

@@ -3,6 +3,8 @@ package domain
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Location is a place in a campaign, possibly nested under a parent location.
@@ -31,7 +33,7 @@ const (
 func (l *Location) Apply(in Input, a Access) error {
 	r := NewReader(in)
 	was := l.IsPrivate
-	l.applyOwner(r, a)
+	l.ApplyOwner(r, a)
 	parentName := ParentField(in)
 	if f := r.ID(parentName); f.Set && !r.Errs.Has(parentName) {
 		l.ParentID = nil
@@ -49,7 +51,7 @@ func (l *Location) Apply(in Input, a Access) error {
 	if l.ParentID != nil && l.ID != 0 && *l.ParentID == l.ID {
 		r.Errs.Add(parentName, "The "+Label(parentName)+" cannot be the location itself.")
 	}
-	return finish(r, a, was, l.IsPrivate)
+	return Finish(r, a, was, l.IsPrivate)
 }
 
 // MaxLocationDepth bounds the ancestor walk of the cycle check: deeper trees are refused.
@@ -67,15 +69,15 @@ type AncestorLink struct {
 // location cannot be its own ancestor.
 func CheckParent(field string, id int64, chain []AncestorLink, a Access) error {
 	if len(chain) == 0 || !a.CanSee(chain[0].IsPrivate) {
-		return Invalid(field, "The selected "+Label(field)+" is invalid.")
+		return apperr.Invalid(field, "The selected "+Label(field)+" is invalid.")
 	}
 	for _, anc := range chain {
 		if anc.ID == id {
-			return Invalid(field, "The "+Label(field)+" cannot be one of the location's descendants.")
+			return apperr.Invalid(field, "The "+Label(field)+" cannot be one of the location's descendants.")
 		}
 	}
 	if len(chain) >= MaxLocationDepth {
-		return Invalid(field, "The "+Label(field)+" is nested too deeply.")
+		return apperr.Invalid(field, "The "+Label(field)+" is nested too deeply.")
 	}
 	return nil
 }
@@ -112,7 +114,7 @@ func ParentEntityID(in Input) (*int64, error) {
 // parent_location_id.
 func ParentByEntity(in Input, e *Entity, a Access) (Input, error) {
 	if e == nil || e.Type != "location" || !a.CanSee(e.IsPrivate) {
-		return nil, Invalid("parent_id", "The selected parent id is invalid.")
+		return nil, apperr.Invalid("parent_id", "The selected parent id is invalid.")
 	}
 	out := make(Input, len(in))
 	for k, v := range in {
@@ -125,7 +127,7 @@ func ParentByEntity(in Input, e *Entity, a Access) (Input, error) {
 // Clone copies l deeply enough that changing the copy leaves l alone.
 func (l *Location) Clone() *Location {
 	c := *l
-	c.Owner = l.Owner.clone()
+	c.Owner = l.Owner.Clone()
 	if l.ParentID != nil {
 		p := *l.ParentID
 		c.ParentID = &p

@@ -3,6 +3,8 @@ package domain
 import (
 	"regexp"
 	"strings"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // MapPoint is a marker on a location's map (deprecated by Kanka in favour of maps, kept for
@@ -107,7 +109,7 @@ func (p *MapPoint) NewTarget(prev *MapPoint) (int64, bool) {
 // hidden one is refused like a missing one.
 func CheckTarget(e *Entity, a Access) error {
 	if a.SeeEntity(e) != nil {
-		return Invalid("target_entity_id", "The selected target entity id is invalid.")
+		return apperr.Invalid("target_entity_id", "The selected target entity id is invalid.")
 	}
 	return nil
 }

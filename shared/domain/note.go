@@ -40,7 +40,7 @@ func (n *Note) Apply(in Input) error {
 			n.Position = &p
 		}
 	}
-	if v, ok := readVisibility(r); ok {
+	if v, ok := ReadVisibility(r); ok {
 		n.Visibility = v
 	}
 	if f := readSettings(r); f.Set {
@@ -53,9 +53,9 @@ func (n *Note) Apply(in Input) error {
 	return r.Err()
 }
 
-// readVisibility reads `visibility` (any spelling ParseVisibility knows) or Kanka's
+// ReadVisibility reads `visibility` (any spelling ParseVisibility knows) or Kanka's
 // `visibility_id`; an unknown value is a 422, null means the default.
-func readVisibility(r *Reader) (Visibility, bool) {
+func ReadVisibility(r *Reader) (Visibility, bool) {
 	name := "visibility"
 	if !r.Has(name) && r.Has("visibility_id") {
 		name = "visibility_id"
@@ -72,13 +72,13 @@ func readVisibility(r *Reader) (Visibility, bool) {
 	case string:
 		s = strings.ToLower(strings.TrimSpace(x))
 	default:
-		if n, ok := toInt(x); ok {
+		if n, ok := ToInt(x); ok {
 			s = strconv.FormatInt(n, 10)
 		}
 	}
 	vis, ok := ParseVisibility(s)
 	if !ok {
-		r.fail(name, "The selected :attribute is invalid.")
+		r.Fail(name, "The selected :attribute is invalid.")
 		return "", false
 	}
 	return vis, true
@@ -100,12 +100,12 @@ func readSettings(r *Reader) Field[bool] {
 		sub := NewReader(Input(x))
 		c := sub.Bool("collapsed")
 		if !sub.Errs.Empty() {
-			r.fail("settings.collapsed", "The settings.collapsed field must be true or false.")
+			r.Fail("settings.collapsed", "The settings.collapsed field must be true or false.")
 			return Field[bool]{}
 		}
 		return Field[bool]{Set: true, Value: c.Value}
 	}
-	r.fail("settings", "The :attribute must be an object.")
+	r.Fail("settings", "The :attribute must be an object.")
 	return Field[bool]{}
 }
 

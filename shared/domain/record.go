@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Fields that calendars and locations (the records that own an entity) read the same way.
@@ -112,7 +114,7 @@ type Owner struct {
 }
 
 // applyOwner reads the fields every owner takes. The name is required.
-func (o *Owner) applyOwner(r *Reader, a Access) {
+func (o *Owner) ApplyOwner(r *Reader, a Access) {
 	if f := r.String("name", MaxNameLength); f.Set {
 		o.Name = strings.TrimSpace(f.Value)
 	}
@@ -135,7 +137,7 @@ func (o *Owner) applyOwner(r *Reader, a Access) {
 	r.Required("name", o.Name != "")
 }
 
-func (o Owner) clone() Owner {
+func (o Owner) Clone() Owner {
 	o.Tags = append([]int64(nil), o.Tags...)
 	return o
 }
@@ -144,14 +146,14 @@ func (o Owner) clone() Owner {
 // a record private; keeping it private, or making it public, is anyone's who may write.
 func (a Access) CheckPrivacy(was, now bool) error {
 	if now && !was && !a.IsAdmin() {
-		return ErrForbidden
+		return apperr.ErrForbidden
 	}
 	return nil
 }
 
 // finish ends an Apply: the field errors first, then the privacy rule (was is is_private as
 // the record was read; false for a new one).
-func finish(r *Reader, a Access, was, now bool) error {
+func Finish(r *Reader, a Access, was, now bool) error {
 	if err := r.Err(); err != nil {
 		return err
 	}

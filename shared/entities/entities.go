@@ -6,17 +6,16 @@ package entities
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the routes.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities", h.list, httpapi.ReadAhead("list:entity", "", ""))
-	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead("entity", "entity_id", ""))
+	api.Handle("GET", "/entities", h.list, httpapi.ReadAhead(domain.ReadEntityList, "", ""))
+	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct{ st Store }
 
 // list is one page of the entities the caller may see: its range counter read ahead with the
 // campaign access, then one Query.

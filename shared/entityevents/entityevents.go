@@ -5,54 +5,58 @@
 package entityevents
 
 import (
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"errors"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes: the spec's entity_events, and Kanka's current name for
 // the same records, reminders (a body without name, answered in the reminder shape), with a
 // calendar's reminders.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	h.mount(api, "/entities/{entity_id}/entity_events", era{(*domain.Event).Apply, func(ev *domain.Event) any { return render(ev) }})
-	h.mount(api, "/entities/{entity_id}/reminders", era{(*domain.Event).ApplyReminder, func(ev *domain.Event) any { return renderReminder(ev) }})
-	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead("calendar", "id", ""))
-	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead("entity", "entity_id", ""))
+	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
+	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
+	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead(domain.ReadCalendar, "id", ""))
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 }
 
 // era is how one era of Kanka's API reads and answers the same events.
 type era struct {
-	read   func(ev *domain.Event, in domain.Input, e *domain.Entity, a domain.Access) (check bool, err error)
-	render func(ev *domain.Event) any
+	read   func(ev *timeline.Event, in domain.Input, e *domain.Entity, a domain.Access) (check bool, err error)
+	render func(ev *timeline.Event) any
 }
 
 // mount declares an era's routes on collection: its list and the one CRUD path.
 func (h handlers) mount(api *httpapi.API, collection string, era era) {
 	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, era.render) },
-		httpapi.ReadAhead("list:event", "", "entity_id"))
-	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Event, *domain.Event, *domain.Entity]{
+		httpapi.ReadAhead(domain.ReadEventList, "", "entity_id"))
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[timeline.Event, *timeline.Event, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead("event", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
+		Item:   httpapi.ReadAhead(domain.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
 		Visible: h.visibleEvent,
-		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *domain.Event) error {
+		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *timeline.Event) error {
 			return h.apply(r, era.read, in, e, next)
 		},
-		New:    func(_ *httpapi.Request, e *domain.Entity) *domain.Event { return &domain.Event{EntityID: e.ID} },
+		New:    func(_ *httpapi.Request, e *domain.Entity) *timeline.Event { return &timeline.Event{EntityID: e.ID} },
 		Create: h.st.CreateEvent, Update: h.st.UpdateEvent, Delete: h.st.DeleteEvent,
-		Render: func(_ *httpapi.Request, ev *domain.Event) (any, error) { return era.render(ev), nil },
+		Render: func(_ *httpapi.Request, ev *timeline.Event) (any, error) { return era.render(ev), nil },
 	})
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct{ st Store }
 
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
-func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *domain.Event, error) {
-	return httpapi.EntityRecord(r, h.st.GetEventAndEntity, r.Access.CanSeeEvent)
+func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *timeline.Event, error) {
+	return httpapi.EntityRecord(r, h.st.GetEventAndEntity, func(ev *timeline.Event) bool { return ev.VisibleTo(r.Access) })
 }
 
-func (h handlers) list(r *httpapi.Request, render func(*domain.Event) any) (httpapi.Reply, error) {
+func (h handlers) list(r *httpapi.Request, render func(*timeline.Event) any) (httpapi.Reply, error) {
 	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -66,13 +70,13 @@ func (h handlers) list(r *httpapi.Request, render func(*domain.Event) any) (http
 
 // apply merges the body into next with the era's reader and, when its date is new, checks it
 // on its calendar.
-func (h handlers) apply(r *httpapi.Request, read func(*domain.Event, domain.Input, *domain.Entity, domain.Access) (bool, error), in domain.Input, e *domain.Entity, next *domain.Event) error {
+func (h handlers) apply(r *httpapi.Request, read func(*timeline.Event, domain.Input, *domain.Entity, domain.Access) (bool, error), in domain.Input, e *domain.Entity, next *timeline.Event) error {
 	check, err := read(next, in, e, r.Access)
 	if err != nil || !check {
 		return err
 	}
 	cal, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, next.CalendarID)
-	if err != nil && err != domain.ErrNotFound {
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return err
 	}
 	return next.CheckOnCalendar(cal, r.Access)
@@ -98,7 +102,7 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	type life struct{ birth, death *calendar.Date }
+	type life struct{ birth, death *calengine.Date }
 	lives := map[int64]*life{}
 	var order []int64
 	for i := range evs { // ids ascending: the first birth and death of each calendar count
@@ -146,7 +150,7 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.One(out), nil
 }
 
-func dateString(d *calendar.Date) *string {
+func dateString(d *calengine.Date) *string {
 	if d == nil {
 		return nil
 	}

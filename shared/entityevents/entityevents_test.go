@@ -2,10 +2,12 @@ package entityevents_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
@@ -290,7 +292,7 @@ func TestDeletesCascadeToEvents(t *testing.T) {
 		gone bool
 	}{{f.entity, other["id"], true}, {f.calEntity, ownCal["id"], true}, {f.entity, kept["id"], false}} {
 		_, _, err := f.Store.GetEventAndEntity(ctx, f.Campaign, c.eid, int64(c.id.(float64)))
-		if c.gone != (err == domain.ErrNotFound) {
+		if c.gone != (errors.Is(err, apperr.ErrNotFound)) {
 			t.Errorf("event %v of entity %d: %v, want gone=%v", c.id, c.eid, err, c.gone)
 		}
 	}
@@ -303,7 +305,7 @@ func TestDeletesCascadeToEvents(t *testing.T) {
 	if r := f.Do("DELETE", apitest.Path(f.Campaign, fmt.Sprintf("/locations/%d", l.ID)), f.Admin, nil); r.Status != 200 {
 		t.Fatal(r.Status)
 	}
-	if _, _, err := f.Store.GetEventAndEntity(ctx, f.Campaign, l.EntityID, int64(ev["id"].(float64))); err != domain.ErrNotFound {
+	if _, _, err := f.Store.GetEventAndEntity(ctx, f.Campaign, l.EntityID, int64(ev["id"].(float64))); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("event of a deleted location: %v", err)
 	}
 }

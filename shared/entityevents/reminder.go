@@ -3,37 +3,15 @@ package entityevents
 import (
 	"cmp"
 	"slices"
-	"strconv"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
-
-// remindableType is what Kanka answers as remindable_type for a reminder on an entity.
-const remindableType = `App\Models\Entity`
-
-// reminderJSON is an entity event in Kanka's current reminder shape (DESIGN.md 9): the entity
-// is the `remindable`, and the periodicity is spelled as Kanka stores it (`year`, `month`,
-// `<moon>_f`...). Name, visibility and is_private are answered too: Kanka clients ignore what
-// they do not know, and a reminder read back must show what was written.
-type reminderJSON struct {
-	ID             int64  `json:"id"`
-	RemindableID   int64  `json:"remindable_id"`
-	RemindableType string `json:"remindable_type"`
-	eventFields
-}
-
-func renderReminder(ev *domain.Event) reminderJSON {
-	e := render(ev)
-	j := reminderJSON{ID: e.ID, RemindableID: e.EntityID, RemindableType: remindableType, eventFields: e.eventFields}
-	j.RecurringPeriodicity = nil
-	if p := ev.Recurrence.KankaPeriodicity(); p != "" {
-		j.RecurringPeriodicity = &p
-	}
-	return j
-}
 
 // onCalendar lists the reminders on calendar {id} that the caller may see (the calendar, the
 // event and its entity all visible), ordered by id, paginated like every list. The calendar's
@@ -48,8 +26,8 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	var cal *domain.Calendar
-	var evs []domain.Event
+	var cal *timeline.Calendar
+	var evs []timeline.Event
 	var ents map[int64]*domain.Entity
 	var g errgroup.Group
 	g.Go(func() (err error) { cal, err = h.st.GetCalendar(r.Context(), r.Access.CampaignID, id); return err })
@@ -61,30 +39,21 @@ func (h handlers) onCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	if !r.Access.CanSee(cal.IsPrivate) {
-		return httpapi.Reply{}, domain.ErrNotFound
+		return httpapi.Reply{}, apperr.ErrNotFound
 	}
 	visible := evs[:0]
 	for _, ev := range evs {
-		if r.Access.SeeEntity(ents[ev.EntityID]) == nil && r.Access.CanSeeEvent(&ev) && f.Match(eventFiltered(&ev)) {
+		if r.Access.SeeEntity(ents[ev.EntityID]) == nil && ev.VisibleTo(r.Access) && f.Match(eventFiltered(&ev)) {
 			visible = append(visible, ev)
 		}
 	}
-	slices.SortFunc(visible, func(a, b domain.Event) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(visible, func(a, b timeline.Event) int { return cmp.Compare(a.ID, b.ID) })
 	page := r.Page()
-	from := min((page.Page-1)*page.Limit, len(visible))
-	to := min(from+page.Limit, len(visible))
-	out := make([]any, 0, to-from)
-	for i := from; i < to; i++ {
-		out = append(out, renderReminder(&visible[i]))
-	}
-	next := ""
-	if to < len(visible) {
-		next = strconv.Itoa(page.Page + 1) // any non-empty cursor: the page number decides
-	}
-	return httpapi.Many(out, len(visible), next, nil, page), nil
+	res := domain.PageOf(visible, page, func(ev *timeline.Event) int64 { return ev.ID })
+	return httpapi.Page(res, page, eventwire.RenderReminder), nil
 }
 
 // eventFiltered is what Kanka's filters compare of an event.
-func eventFiltered(ev *domain.Event) domain.Filtered {
+func eventFiltered(ev *timeline.Event) domain.Filtered {
 	return domain.Filtered{Name: ev.Name, IsPrivate: ev.IsPrivate, CreatedBy: ev.CreatedBy, UpdatedBy: ev.UpdatedBy, UpdatedAt: ev.UpdatedAt}
 }

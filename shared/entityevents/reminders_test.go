@@ -2,11 +2,12 @@ package entityevents_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -88,7 +89,7 @@ func TestRemindersAreTheEntityEvents(t *testing.T) {
 	if d.Status != 200 || d.Data()["deleted"] != true || d.Data()["id"] != float64(id) {
 		t.Fatalf("delete: %d %s", d.Status, d.Raw)
 	}
-	if _, _, err := f.Store.GetEventAndEntity(context.Background(), f.Campaign, f.entity, id); err != domain.ErrNotFound {
+	if _, _, err := f.Store.GetEventAndEntity(context.Background(), f.Campaign, f.entity, id); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("after delete: %v", err)
 	}
 }

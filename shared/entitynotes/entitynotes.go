@@ -5,25 +5,25 @@ package entitynotes
 
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes: the spec's entity_notes, and Kanka's current name for
 // the same records, posts, answered in the post shape.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	h.mount(api, "/entities/{entity_id}/entity_notes", func(n noteJSON) any { return n })
-	h.mount(api, "/entities/{entity_id}/posts", func(n noteJSON) any { return asPost(n) })
+	h.mount(api, "/entities/{entity_id}/entity_notes", func(n notewire.Note) any { return n })
+	h.mount(api, "/entities/{entity_id}/posts", func(n notewire.Note) any { return notewire.AsPost(n) })
 }
 
 // mount declares the routes of one era's name for notes, shape being its answer's shape.
-func (h handlers) mount(api *httpapi.API, collection string, shape func(noteJSON) any) {
+func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire.Note) any) {
 	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, shape) },
-		httpapi.ReadAhead("list:note", "", "entity_id"))
+		httpapi.ReadAhead(domain.ReadNoteList, "", "entity_id"))
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead("note", "id", "entity_id"), Collection: httpapi.ReadAhead("entity", "entity_id", ""),
+		Item:   httpapi.ReadAhead(domain.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
 		Visible: h.visibleNote,
 		New:     func(_ *httpapi.Request, e *domain.Entity) *domain.Note { return &domain.Note{EntityID: e.ID} },
 		Apply: func(_ *httpapi.Request, in domain.Input, _ *domain.Entity, _, next *domain.Note) error {
@@ -31,7 +31,7 @@ func (h handlers) mount(api *httpapi.API, collection string, shape func(noteJSON
 		},
 		Create: h.st.CreateNote, Update: h.st.UpdateNote, Delete: h.st.DeleteNote,
 		Render: func(r *httpapi.Request, n *domain.Note) (any, error) {
-			out, err := h.render(r, *n)
+			out, err := notewire.Render(r, h.st, *n)
 			if err != nil {
 				return nil, err
 			}
@@ -40,7 +40,7 @@ func (h handlers) mount(api *httpapi.API, collection string, shape func(noteJSON
 	})
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct{ st Store }
 
 // visibleNote reads a note and its entity in one round trip: both must be visible.
 func (h handlers) visibleNote(r *httpapi.Request) (*domain.Entity, *domain.Note, error) {
@@ -49,7 +49,7 @@ func (h handlers) visibleNote(r *httpapi.Request) (*domain.Entity, *domain.Note,
 	})
 }
 
-func (h handlers) list(r *httpapi.Request, shape func(noteJSON) any) (httpapi.Reply, error) {
+func (h handlers) list(r *httpapi.Request, shape func(notewire.Note) any) (httpapi.Reply, error) {
 	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -58,7 +58,7 @@ func (h handlers) list(r *httpapi.Request, shape func(noteJSON) any) (httpapi.Re
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out, err := h.render(r, res.Items...)
+	out, err := notewire.Render(r, h.st, res.Items...)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

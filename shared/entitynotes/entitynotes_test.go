@@ -2,11 +2,13 @@ package entitynotes_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -276,7 +278,7 @@ func TestDeletingALocationRemovesItsEntitysNotes(t *testing.T) {
 	if r := e.Do("DELETE", apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", l.ID)), e.Admin, nil); r.Status != 200 {
 		t.Fatal(r.Status)
 	}
-	if _, _, err := e.Store.GetNoteAndEntity(context.Background(), e.Campaign, l.EntityID, id); err != domain.ErrNotFound {
+	if _, _, err := e.Store.GetNoteAndEntity(context.Background(), e.Campaign, l.EntityID, id); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("note of a deleted location's entity: %v", err)
 	}
 	if r := e.Do("GET", notes(e.Campaign, l.EntityID), e.Admin, nil); r.Status != 404 {

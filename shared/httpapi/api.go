@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
@@ -31,10 +32,11 @@ const Prefix = "/api/1.0/campaigns/{campaign_id}"
 // it cannot). Locally it checks the bearer token; on Lambda it reads the authorizer's verdict.
 type Identifier func(r *http.Request) (int64, error)
 
-// Campaigns reads a campaign and a user's membership in it, and the records of a user's
+// Campaigns reads a campaign and a user's membership in it, with what the route reads ahead (the
+// returned context carries it for the request's later reads), and the records of a user's
 // Idempotency-Keys in it.
 type Campaigns interface {
-	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error)
+	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error)
 	// Replay reads the live record of a key (nil when there is none).
 	Replay(ctx context.Context, cid, uid int64, key string) (*domain.Replay, error)
 	// SaveReplay stores the outcome of a keyed write that sent no transaction of its own.
@@ -42,15 +44,14 @@ type Campaigns interface {
 }
 
 // Ahead names what a route will read, from its path, so that the campaign access read fetches
-// it too (domain.Prefetch): a show costs one round trip, a list page two.
+// it too: a show costs one round trip, a list page two.
 type Ahead func(r *http.Request) []domain.Ref
 
-// ReadAhead is the common Ahead: a record of kind whose id is the path value idName, under the
-// parent in path value parentName ("" for records of the campaign). A kind "list:<kind>" reads
-// a list's counts under the parent.
-func ReadAhead(kind, idName, parentName string) Ahead {
+// ReadAhead is the common Ahead: a read of kind whose record id is the path value idName, under
+// the parent in path value parentName ("" for none).
+func ReadAhead(kind domain.Read, idName, parentName string) Ahead {
 	return func(r *http.Request) []domain.Ref {
-		ref := domain.Ref{Kind: kind}
+		ref := domain.Ref{Read: kind}
 		for _, v := range []struct {
 			name string
 			dst  *int64
@@ -110,7 +111,7 @@ func New(opts Options) *API {
 		opts.Timeout = DefaultTimeout
 	}
 	a := &API{opts: opts, mux: http.NewServeMux(), methods: map[string][]string{}, limiter: newLimiter(opts.RateLimit, opts.Now)}
-	a.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, domain.ErrNotFound) })
+	a.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, apperr.ErrNotFound) })
 	return a
 }
 
@@ -214,7 +215,7 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	uid := userID(r.Context())
 	cid, err := strconv.ParseInt(r.PathValue("campaign_id"), 10, 64)
 	if err != nil || cid < 1 || cid > domain.MaxID {
-		return nil, domain.ErrNotFound
+		return nil, apperr.ErrNotFound
 	}
 	telemetry.From(r.Context()).Campaign(cid)
 	var refs []domain.Ref
@@ -223,12 +224,11 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 			refs = append(refs, f(r)...)
 		}
 	}
-	ctx, _ := domain.WithPrefetch(r.Context())
-	r = r.WithContext(ctx)
-	c, m, err := a.opts.Campaigns.CampaignAccess(ctx, cid, uid, refs...)
+	ctx, c, m, err := a.opts.Campaigns.CampaignAccess(r.Context(), cid, uid, refs...)
 	if err != nil {
 		return nil, err
 	}
+	r = r.WithContext(ctx)
 	acc, err := domain.ResolveAccess(uid, c, m)
 	if err != nil {
 		return nil, err
@@ -264,7 +264,7 @@ func (a *API) registerFallbacks() {
 func (a *API) methodNotAllowed(pattern string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", a.allow(pattern))
-		writeError(w, r, &domain.Error{Code: domain.ENotAllowed, Message: "The " + r.Method + " method is not supported for this route."})
+		writeError(w, r, &apperr.Error{Code: apperr.ENotAllowed, Message: "The " + r.Method + " method is not supported for this route."})
 	}
 }
 
@@ -305,7 +305,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	// http.ServeMux would answer a path with "//", "." or ".." segments with an HTML redirect to
 	// its clean form (and clients replay write bodies there): such a path names no record.
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
-		writeError(w, r, domain.ErrNotFound)
+		writeError(w, r, apperr.ErrNotFound)
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -373,7 +373,7 @@ func BearerAuth(tokens domain.TokenStore, now func() time.Time) Identifier {
 func (r *Request) PathID(name string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || id < 1 || id > domain.MaxID {
-		return 0, domain.ErrNotFound
+		return 0, apperr.ErrNotFound
 	}
 	return id, nil
 }
@@ -413,7 +413,7 @@ func EntityRecord[T any](r *Request, get func(ctx context.Context, cid, eid, id 
 		err = r.Access.SeeEntity(e)
 	}
 	if err == nil && !see(t) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return e, t, err
 }

@@ -13,14 +13,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // MaxBodyBytes bounds every request body (413 beyond).
 const MaxBodyBytes = 1 << 20
 
-var errTooLarge = &domain.Error{Code: domain.ETooLarge, Message: "The request body must not be larger than 1 MiB."}
-var errMedia = &domain.Error{Code: domain.EUnsupportedMedia, Message: "The request body must be JSON or a form."}
+var errTooLarge = &apperr.Error{Code: apperr.ETooLarge, Message: "The request body must not be larger than 1 MiB."}
+var errMedia = &apperr.Error{Code: apperr.EUnsupportedMedia, Message: "The request body must be JSON or a form."}
 
 // decodeInput reads a write body: JSON (application/json or any +json type), a form
 // (urlencoded or multipart; `field[]` makes a list) or, with no Content-Type, JSON when it looks
@@ -32,7 +33,7 @@ func decodeInput(r *http.Request) (domain.Input, error) {
 		return nil, errTooLarge
 	}
 	if err != nil {
-		return nil, domain.Invalid("body", "The request body could not be read.")
+		return nil, apperr.Invalid("body", "The request body could not be read.")
 	}
 	ct := r.Header.Get("Content-Type")
 	media, params, _ := mime.ParseMediaType(ct)
@@ -45,13 +46,13 @@ func decodeInput(r *http.Request) (domain.Input, error) {
 	case media == "application/x-www-form-urlencoded":
 		vals, err := url.ParseQuery(string(body))
 		if err != nil {
-			return nil, domain.Invalid("body", "The request body is not a valid form.")
+			return nil, apperr.Invalid("body", "The request body is not a valid form.")
 		}
 		return formInput(vals), nil
 	case media == "multipart/form-data":
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if params["boundary"] == "" || r.ParseMultipartForm(MaxBodyBytes) != nil {
-			return nil, domain.Invalid("body", "The request body is not a valid form.")
+			return nil, apperr.Invalid("body", "The request body is not a valid form.")
 		}
 		return formInput(r.MultipartForm.Value), nil
 	}
@@ -66,10 +67,10 @@ func decodeJSON(body []byte) (domain.Input, error) {
 	dec.UseNumber()
 	var in map[string]any
 	if err := dec.Decode(&in); err != nil || in == nil {
-		return nil, domain.Invalid("body", "The request body must be a JSON object.")
+		return nil, apperr.Invalid("body", "The request body must be a JSON object.")
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, domain.Invalid("body", "The request body must be a single JSON object.")
+		return nil, apperr.Invalid("body", "The request body must be a single JSON object.")
 	}
 	for k, v := range in {
 		if v == "" {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -14,7 +14,7 @@ import (
 // may retry.
 func TestConflictThatRemainsCarriesRetryAfter(t *testing.T) {
 	e := apitest.NewWith(t, func(api *httpapi.API, _ *store.Store) {
-		api.Handle("PATCH", "/contended", func(*httpapi.Request) (httpapi.Reply, error) { return httpapi.Reply{}, domain.ErrConflict })
+		api.Handle("PATCH", "/contended", func(*httpapi.Request) (httpapi.Reply, error) { return httpapi.Reply{}, apperr.ErrConflict })
 	}, apitest.WithoutOpenAPI()) // a route of its own, not in the document
 	r := e.Do("PATCH", apitest.Path(e.Campaign, "/contended"), e.Admin, map[string]any{})
 	msg, _ := r.Body["message"].(string)

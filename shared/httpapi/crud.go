@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -126,7 +128,7 @@ func (k Kind[T, PT, P]) delete(r *Request) (Reply, error) {
 			return k.Delete(r.Context(), t)
 		})
 	}, func() (Reply, error) { return Deleted(id), nil })
-	if err == domain.ErrNotFound && k.Resume != nil {
+	if errors.Is(err, apperr.ErrNotFound) && k.Resume != nil {
 		// A delete that failed after its first step left the record invisible, its cascade
 		// pending: a retry finishes it.
 		if pid, perr := r.PathID("id"); perr == nil {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // MaxFields bounds ?fields=.
@@ -30,12 +30,12 @@ func (r *Request) fields() ([]string, error) {
 			continue
 		}
 		if !fieldName.MatchString(f) {
-			return nil, domain.Invalid("fields", "The fields must be a comma-separated list of field names.")
+			return nil, apperr.Invalid("fields", "The fields must be a comma-separated list of field names.")
 		}
 		out = append(out, f)
 	}
 	if len(out) > MaxFields {
-		return nil, domain.Invalid("fields", "The fields must not have more than "+strconv.Itoa(MaxFields)+" items.")
+		return nil, apperr.Invalid("fields", "The fields must not have more than "+strconv.Itoa(MaxFields)+" items.")
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -49,7 +50,7 @@ func (a *API) keyed(r *Request) (*domain.KeyedWrite, *domain.Replay, error) {
 			return nil, nil, err
 		}
 		if body, err = json.Marshal(in); err != nil {
-			return nil, nil, domain.Invalid("body", "The request body could not be read.")
+			return nil, nil, apperr.Invalid("body", "The request body could not be read.")
 		}
 	}
 	sum := sha256.New()

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
 // fuzzContentTypes are the Content-Types the input fuzz target sends a body as.
@@ -37,14 +39,14 @@ func assertClientError(t *testing.T, what string, err error) {
 	if err == nil {
 		return
 	}
-	var de *domain.Error
+	var de *apperr.Error
 	if !errors.As(err, &de) {
 		t.Fatalf("%s: %v is not a client error (it would be a 500)", what, err)
 	}
 	if s := statusOf[de.Code]; s < 400 || s > 499 {
 		t.Fatalf("%s: %v answers %d", what, err, s)
 	}
-	if de.Code != domain.EInvalid {
+	if de.Code != apperr.EInvalid {
 		return
 	}
 	if de.Fields == nil || de.Fields.Empty() {
@@ -103,10 +105,10 @@ func FuzzInput(f *testing.F) {
 		}
 		for _, a := range []domain.Access{admin, member} {
 			assertClientError(t, "location", (&domain.Location{}).Apply(in, a))
-			assertClientError(t, "calendar", (&domain.Calendar{}).Apply(in, a))
-			_, err := (&domain.Event{}).Apply(in, entity, a)
+			assertClientError(t, "calendar", (&timeline.Calendar{}).Apply(in, a))
+			_, err := (&timeline.Event{}).Apply(in, entity, a)
 			assertClientError(t, "event", err)
-			_, err = (&domain.Event{}).ApplyReminder(in, entity, a)
+			_, err = (&timeline.Event{}).ApplyReminder(in, entity, a)
 			assertClientError(t, "reminder", err)
 		}
 		assertClientError(t, "note", (&domain.Note{}).Apply(in))
@@ -140,7 +142,7 @@ func FuzzFilter(f *testing.F) {
 			flt, err := r.Filter(keys)
 			assertClientError(t, "filter", err)
 			if err != nil {
-				var de *domain.Error
+				var de *apperr.Error
 				errors.As(err, &de)
 				for _, name := range de.Fields.Fields() {
 					if root, _, _ := strings.Cut(name, "."); !has(sent, root) && !r.query.Has(root) {

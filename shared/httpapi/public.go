@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // HandlePublic registers a route outside the campaign prefix that needs no token (the entry
@@ -20,7 +20,7 @@ func (a *API) HandlePublic(pattern string, h http.HandlerFunc) {
 		// The path with another method: a 405 naming the methods it has, like campaign routes.
 		a.public.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", a.publicAllow(path))
-			writeError(w, r, &domain.Error{Code: domain.ENotAllowed, Message: "The " + r.Method + " method is not supported for this route."})
+			writeError(w, r, &apperr.Error{Code: apperr.ENotAllowed, Message: "The " + r.Method + " method is not supported for this route."})
 		})
 	}
 	a.public.HandleFunc(method+" "+path, h)

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // limiter is a sliding window: a caller may make at most limit requests in any 60 seconds
@@ -71,5 +71,5 @@ func (l *limiter) take(w http.ResponseWriter, caller string) error {
 	wait := int64((free.Sub(now) + time.Second - 1) / time.Second)
 	h.Set("Retry-After", strconv.FormatInt(max(1, wait), 10))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+max(1, wait), 10))
-	return &domain.Error{Code: domain.ERateLimited, Message: "Too Many Attempts."}
+	return &apperr.Error{Code: apperr.ERateLimited, Message: "Too Many Attempts."}
 }

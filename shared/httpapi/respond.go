@@ -9,23 +9,23 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
 // statusOf is the one place an error code becomes an HTTP status.
 var statusOf = map[string]int{
-	domain.EInvalid:          http.StatusUnprocessableEntity,
-	domain.ENotFound:         http.StatusNotFound,
-	domain.EForbidden:        http.StatusForbidden,
-	domain.EUnauthenticated:  http.StatusUnauthorized,
-	domain.EConflict:         http.StatusConflict,
-	domain.EUnavailable:      http.StatusServiceUnavailable,
-	domain.ETooLarge:         http.StatusRequestEntityTooLarge,
-	domain.EUnsupportedMedia: http.StatusUnsupportedMediaType,
-	domain.ENotAllowed:       http.StatusMethodNotAllowed,
-	domain.ERateLimited:      http.StatusTooManyRequests,
-	domain.EInternal:         http.StatusInternalServerError,
+	apperr.EInvalid:          http.StatusUnprocessableEntity,
+	apperr.ENotFound:         http.StatusNotFound,
+	apperr.EForbidden:        http.StatusForbidden,
+	apperr.EUnauthenticated:  http.StatusUnauthorized,
+	apperr.EConflict:         http.StatusConflict,
+	apperr.EUnavailable:      http.StatusServiceUnavailable,
+	apperr.ETooLarge:         http.StatusRequestEntityTooLarge,
+	apperr.EUnsupportedMedia: http.StatusUnsupportedMediaType,
+	apperr.ENotAllowed:       http.StatusMethodNotAllowed,
+	apperr.ERateLimited:      http.StatusTooManyRequests,
+	apperr.EInternal:         http.StatusInternalServerError,
 }
 
 // writeJSON is the one writer of every response body: exact Content-Type, a Content-Length,
@@ -74,10 +74,10 @@ func logInternal(r *http.Request, err error) {
 	slog.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 }
 
-// writeError renders err. Errors that are not a *domain.Error are bugs: logged with the request
+// writeError renders err. Errors that are not a *apperr.Error are bugs: logged with the request
 // id, shown as a generic 500 without detail.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var de *domain.Error
+	var de *apperr.Error
 	if !errors.As(err, &de) {
 		logInternal(r, err)
 		writeJSON(w, r, http.StatusInternalServerError, errorBody{Message: "Server Error."})

@@ -1,5 +1,6 @@
 // Package lambdaapi runs the shared HTTP handlers on AWS Lambda behind an API Gateway HTTP API
-// (payload 2.0), and holds the authorizer Lambda's logic.
+// (payload 2.0). It is the adapter only: it links neither the store nor a family, so each
+// function's main wires exactly what it serves (the authorizer is package authorizer).
 //
 // The authorizer authenticates only. It always answers isAuthorized=true and passes the user id
 // in its context when the token is valid: with simple responses, a false answer would make API
@@ -11,20 +12,43 @@ package lambdaapi
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/lambdaapi/authorizer"
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/token"
 )
 
-// UserIDKey is the authorizer context key holding the caller's user id.
-const UserIDKey = authorizer.UserIDKey
+// ColdStart builds what a family Lambda shares, once: JSON logs, the storage open opens (a
+// failure ends the process, and Lambda reports the failed init), and the shared API over it.
+// The main then mounts its family and calls Start.
+func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(string) string) (S, error)) (*httpapi.API, S) {
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+	st, err := open(context.Background(), os.Getenv)
+	if err != nil {
+		slog.Error("configure dynamodb", "err", err)
+		os.Exit(1)
+	}
+	return httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, st)), st
+}
+
+// PublicAPI is ColdStart for a function of public routes only: no storage.
+func PublicAPI() *httpapi.API {
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+	return httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, nil))
+}
+
+// Start serves api's routes to Lambda's invocations until the process ends.
+func Start(api http.Handler) { lambda.Start(Handler(api)) }
 
 // Handler adapts h to API Gateway HTTP API events. API Gateway's request id becomes the
 // request's X-Request-Id, so logs and responses carry it.
@@ -44,18 +68,15 @@ func Handler(h http.Handler) func(context.Context, events.APIGatewayV2HTTPReques
 func AuthorizerIdentity(r *http.Request) (int64, error) {
 	gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context())
 	if !ok || gw.Authorizer == nil {
-		return 0, domain.ErrUnauthenticated
+		return 0, apperr.ErrUnauthenticated
 	}
-	raw, ok := gw.Authorizer.Lambda[UserIDKey]
+	raw, ok := gw.Authorizer.Lambda[token.UserIDKey]
 	if !ok {
-		return 0, domain.ErrUnauthenticated
+		return 0, apperr.ErrUnauthenticated
 	}
 	id, err := strconv.ParseInt(strings.TrimSpace(fmt.Sprint(raw)), 10, 64)
 	if err != nil || id < 1 {
-		return 0, domain.ErrUnauthenticated
+		return 0, apperr.ErrUnauthenticated
 	}
 	return id, nil
 }
-
-// Authorizer is the authorizer Lambda's handler (package authorizer).
-var Authorizer = authorizer.Handler

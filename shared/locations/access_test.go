@@ -2,11 +2,13 @@ package locations_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -116,7 +118,7 @@ func TestAccessMatrix(t *testing.T) {
 				if err != nil || l.Name != "Hidden" {
 					t.Errorf("hidden location changed by a refused write: %+v %v", l, err)
 				}
-			} else if err != domain.ErrNotFound {
+			} else if !errors.Is(err, apperr.ErrNotFound) {
 				t.Errorf("deleted location still stored: %v", err)
 			}
 		})

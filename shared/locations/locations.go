@@ -4,18 +4,20 @@
 package locations
 
 import (
+	"errors"
+
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st *store.Store) {
+func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/locations", h.list, httpapi.ReadAhead("list:location", "", ""))
+	api.Handle("GET", "/locations", h.list, httpapi.ReadAhead(domain.ReadLocationList, "", ""))
 	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
 		Visible: h.visibleLocation, Apply: h.apply,
 		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
@@ -32,21 +34,21 @@ func Register(api *httpapi.API, st *store.Store) {
 			j.Arrays = arrays[l.ID]
 			return httpapi.OwnerRender(r, st, "location", j, ownerOf)
 		},
-		Item: httpapi.ReadAhead("location", "id", ""), Resume: st.ResumeLocationDelete,
+		Item: httpapi.ReadAhead(domain.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
 	})
-	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints, httpapi.ReadAhead("list:mappoint", "", "id"))
+	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints, httpapi.ReadAhead(domain.ReadMapPointList, "", "id"))
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
 		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
 		New: func(_ *httpapi.Request, l *domain.Location) *domain.MapPoint {
 			return &domain.MapPoint{LocationID: l.ID}
 		},
 		Create: st.CreateMapPoint, Update: st.UpdateMapPoint, Delete: st.DeleteMapPoint,
-		Item: httpapi.ReadAhead("mappoint", "point_id", "id"), Collection: httpapi.ReadAhead("location", "id", ""),
+		Item: httpapi.ReadAhead(domain.ReadMapPoint, "point_id", "id"), Collection: httpapi.ReadAhead(domain.ReadLocation, "id", ""),
 		Render: func(_ *httpapi.Request, p *domain.MapPoint) (any, error) { return renderMapPoint(p), nil },
 	})
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct{ st Store }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	f, err := h.parseFilter(r)
@@ -99,7 +101,7 @@ func (h handlers) parseFilter(r *httpapi.Request) (domain.Filter, error) {
 	}
 	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *f.ParentEntityID)
 	switch {
-	case err == domain.ErrNotFound || (err == nil && (e.Type != "location" || !r.Access.CanSee(e.IsPrivate))):
+	case errors.Is(err, apperr.ErrNotFound) || (err == nil && (e.Type != "location" || !r.Access.CanSee(e.IsPrivate))):
 		f.None = true
 	case err != nil:
 		return f, err
@@ -152,7 +154,7 @@ func (h handlers) visibleLocation(r *httpapi.Request) (httpapi.None, *domain.Loc
 	}
 	l, err := h.st.GetLocation(r.Context(), r.Access.CampaignID, id)
 	if err == nil && !r.Access.CanSee(l.IsPrivate) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return httpapi.None{}, l, err
 }
@@ -165,7 +167,7 @@ func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.In
 		return in, err
 	}
 	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, *eid)
-	if err != nil && err != domain.ErrNotFound {
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return nil, err
 	}
 	return domain.ParentByEntity(in, e, r.Access)

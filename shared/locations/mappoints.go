@@ -1,6 +1,9 @@
 package locations
 
 import (
+	"errors"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -14,7 +17,7 @@ func mapVisible(l *domain.Location, a domain.Access) bool {
 func (h handlers) visibleMap(r *httpapi.Request) (*domain.Location, error) {
 	_, l, err := h.visibleLocation(r)
 	if err == nil && !mapVisible(l, r.Access) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return l, err
 }
@@ -32,7 +35,7 @@ func (h handlers) visibleMapPoint(r *httpapi.Request) (*domain.Location, *domain
 	}
 	l, p, err := h.st.GetMapPointAndLocation(r.Context(), r.Access.CampaignID, lid, pid)
 	if err == nil && !mapVisible(l, r.Access) {
-		err = domain.ErrNotFound
+		err = apperr.ErrNotFound
 	}
 	return l, p, err
 }
@@ -65,7 +68,7 @@ func (h handlers) applyMapPoint(r *httpapi.Request, in domain.Input, _ *domain.L
 		return nil
 	}
 	e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, id)
-	if err != nil && err != domain.ErrNotFound {
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return err
 	}
 	return domain.CheckTarget(e, r.Access)

@@ -2,11 +2,13 @@ package locations_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -265,13 +267,13 @@ func TestDeleteMakesChildrenRootsAndRemovesEntityAndMapPoints(t *testing.T) {
 			t.Fatalf("child %d not made a root: %+v %v", id, l, err)
 		}
 	}
-	if _, err := e.Store.GetEntity(ctx, e.Campaign, aLoc.EntityID); err != domain.ErrNotFound {
+	if _, err := e.Store.GetEntity(ctx, e.Campaign, aLoc.EntityID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("entity of deleted location: %v", err)
 	}
 	if _, err := e.Store.GetEntity(ctx, e.Campaign, entity); err != nil {
 		t.Fatalf("child's entity went too: %v", err)
 	}
-	if _, err := e.Store.GetMapPoint(ctx, e.Campaign, a, int64(point.Data()["id"].(float64))); err != domain.ErrNotFound {
+	if _, err := e.Store.GetMapPoint(ctx, e.Campaign, a, int64(point.Data()["id"].(float64))); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("map point of deleted location: %v", err)
 	}
 	if r := e.Do("GET", loc(e.Campaign, a), e.Admin, nil); r.Status != 404 {

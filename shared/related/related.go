@@ -15,10 +15,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/entityevents"
-	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Arrays is embedded (as a pointer, nil unless asked) in a calendar's or location's JSON.
@@ -56,7 +56,7 @@ func Locations(ls []domain.Location) []Subject {
 }
 
 // Calendars: see Locations.
-func Calendars(cs []domain.Calendar) []Subject {
+func Calendars(cs []timeline.Calendar) []Subject {
 	out := make([]Subject, len(cs))
 	for i := range cs {
 		out[i] = Subject{ID: cs[i].ID, EntityID: cs[i].EntityID}
@@ -66,7 +66,7 @@ func Calendars(cs []domain.Calendar) []Subject {
 
 // ByID loads the related arrays of subjects, by record id, when the client asked for them
 // (?related=1); otherwise the map is empty and nothing is read.
-func ByID(r *httpapi.Request, st *store.Store, subjects []Subject) (map[int64]*Arrays, error) {
+func ByID(r *httpapi.Request, st Store, subjects []Subject) (map[int64]*Arrays, error) {
 	out := map[int64]*Arrays{}
 	on, err := r.Related()
 	if err != nil || !on {
@@ -90,7 +90,7 @@ const Concurrency = 10
 // rows need no read); then the entities every post mentions, one batch. So a page of n
 // locations costs 4n Queries for an admin (3n for others) in parallel, plus its tree's depth in
 // batches, plus one for mentions.
-func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, error) {
+func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 	res := make([]related, len(subjects))
 	parents := make([][]int64, len(subjects))
 	ctx, a := r.Context(), r.Access
@@ -128,14 +128,14 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 	}
 	for i := range res { // several ranges each: id order
 		slices.SortFunc(res[i].notes, func(x, y domain.Note) int { return cmp.Compare(x.ID, y.ID) })
-		slices.SortFunc(res[i].events, func(x, y domain.Event) int { return cmp.Compare(x.ID, y.ID) })
+		slices.SortFunc(res[i].events, func(x, y timeline.Event) int { return cmp.Compare(x.ID, y.ID) })
 	}
 
 	var notes []domain.Note
 	for _, f := range res {
 		notes = append(notes, f.notes...)
 	}
-	entityNotes, posts, err := entitynotes.RenderEmbedded(r, st, notes)
+	entityNotes, posts, err := notewire.Embedded(r, st, notes)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 		f := res[i]
 		n := len(f.notes)
 		j := &Arrays{Attributes: []any{}, Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
-			EntityEvents: entityevents.RenderEvents(f.events), Reminders: entityevents.RenderReminders(f.events),
+			EntityEvents: eventwire.RenderEvents(f.events), Reminders: eventwire.RenderReminders(f.events),
 			Relations: []any{}, Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
 		posts, entityNotes = posts[n:], entityNotes[n:]
 		if s.Location != nil {
@@ -159,13 +159,13 @@ func Load(r *httpapi.Request, st *store.Store, subjects []Subject) ([]*Arrays, e
 // related is what one subject's arrays are made of.
 type related struct {
 	notes    []domain.Note
-	events   []domain.Event
+	events   []timeline.Event
 	children []int64
 }
 
 // hidePrivateChildren leaves out the private children a non-admin may not see: their privacy is
 // read once for the whole page (LocationsPrivacy; usually read ahead with the campaign access).
-func hidePrivateChildren(ctx context.Context, st *store.Store, a domain.Access, res []related) error {
+func hidePrivateChildren(ctx context.Context, st Store, a domain.Access, res []related) error {
 	if a.IsAdmin() {
 		return nil
 	}
@@ -184,7 +184,7 @@ func hidePrivateChildren(ctx context.Context, st *store.Store, a domain.Access, 
 }
 
 // ancestors answers each location subject's visible ancestors, nearest first.
-func ancestors(ctx context.Context, st *store.Store, a domain.Access, subjects []Subject) ([][]int64, error) {
+func ancestors(ctx context.Context, st Store, a domain.Access, subjects []Subject) ([][]int64, error) {
 	links := map[int64]domain.AncestorLink{}
 	for _, s := range subjects {
 		if l := s.Location; l != nil {

@@ -82,7 +82,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for _, it := range items {
 		pk, sk := str(it, "pk"), str(it, "sk")
 		kind, _, _ := strings.Cut(sk, "#")
-		if strings.HasPrefix(sk, "COUNT#") {
+		if strings.HasPrefix(sk, counterPrefix) {
 			counters[counterKey{pk, sk}] = it
 			continue
 		}

@@ -8,18 +8,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
-
-const (
-	calendarPrefix = "CALENDAR"
-	eventPrefix    = "EVENT"
-)
-
-// calendarGSI is the GSI1 partition of the entity events that use calendar calID, wherever
-// their entity is: the calendar's day view and the clean-up when it is deleted read it.
-func calendarGSI(cid, calID int64) string { return campaignPK(cid) + "#CALENDAR#" + pad(calID) }
 
 type calendarItem struct {
 	metaAttrs
@@ -103,7 +96,7 @@ func (d *decimal) UnmarshalDynamo(av types.AttributeValue) error {
 
 var calendarKind = ownerKind{prefix: calendarPrefix, entityType: "calendar"}
 
-func toCalendarItem(c *domain.Calendar) calendarItem {
+func toCalendarItem(c *timeline.Calendar) calendarItem {
 	it := calendarItem{
 		metaAttrs:  toMetaAttrs(campaignPK(c.CampaignID), recordSK(calendarPrefix, c.ID), c.Meta),
 		ownerAttrs: toOwnerAttrs(c.Owner),
@@ -138,16 +131,16 @@ func toCalendarItem(c *domain.Calendar) calendarItem {
 	return it
 }
 
-func (it calendarItem) calendar() domain.Calendar {
-	c := domain.Calendar{
+func (it calendarItem) calendar() timeline.Calendar {
+	c := timeline.Calendar{
 		Meta: it.meta(), Owner: it.owner(), Weekdays: it.Weekdays, Epochs: it.Epochs, Suffix: it.Suffix, StartOffset: it.StartOffset,
 		SkipYearZero: it.SkipYearZero, HasLeapYear: it.HasLeapYear, LeapYearAmount: it.LeapYearAmount,
 		LeapYearMonth: it.LeapYearMonth, LeapYearOffset: it.LeapYearOffset, LeapYearStart: it.LeapYearStart,
 	}
-	c.Date, _ = calendar.ParseDate(it.Date)
-	c.Months = make([]calendar.Month, len(it.Months))
+	c.Date, _ = calengine.ParseDate(it.Date)
+	c.Months = make([]calengine.Month, len(it.Months))
 	for i, m := range it.Months {
-		c.Months[i] = calendar.Month{Name: m.Name, Length: m.Length, Type: calendar.MonthType(m.Type)}
+		c.Months[i] = calengine.Month{Name: m.Name, Length: m.Length, Type: calengine.MonthType(m.Type)}
 	}
 	c.Years = make(map[int64]string, len(it.Years))
 	for y, n := range it.Years {
@@ -156,28 +149,28 @@ func (it calendarItem) calendar() domain.Calendar {
 		}
 	}
 	for _, s := range it.Seasons {
-		c.Seasons = append(c.Seasons, calendar.Season{Name: s.Name, Month: s.Month, Day: s.Day})
+		c.Seasons = append(c.Seasons, calengine.Season{Name: s.Name, Month: s.Month, Day: s.Day})
 	}
 	for _, m := range it.Moons {
-		c.Moons = append(c.Moons, calendar.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
+		c.Moons = append(c.Moons, calengine.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
 	}
 	for _, l := range it.LeapDays {
-		c.LeapDays = append(c.LeapDays, calendar.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
+		c.LeapDays = append(c.LeapDays, calengine.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
 			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
 	}
 	for _, e := range it.Eras {
-		c.Eras = append(c.Eras, calendar.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
+		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
 	}
 	return c
 }
 
 // GetCalendar reads one calendar of the campaign; ErrNotFound when there is none.
-func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*domain.Calendar, error) {
+func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
 	return getRecord(ctx, s, campaignPK(cid), recordSK(calendarPrefix, id), calendarItem.calendar)
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
-func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Calendar], error) {
+func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
 	l := listSpec{ranges: ownerRanges(calendarPrefix, cid, !hidePrivate)}
 	l.filter(f)
 	return listPage(ctx, s, l, p, calendarItem.calendar)
@@ -185,19 +178,19 @@ func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, h
 
 // CreateCalendar stores a new calendar and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
-func (s *Store) CreateCalendar(ctx context.Context, c *domain.Calendar) error {
+func (s *Store) CreateCalendar(ctx context.Context, c *timeline.Calendar) error {
 	return s.createOwner(ctx, calendarKind, &c.Meta, &c.Owner, func() any { return toCalendarItem(c) })
 }
 
 // UpdateCalendar writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise). The entity and the totals follow in the same transaction.
-func (s *Store) UpdateCalendar(ctx context.Context, prev, next *domain.Calendar) error {
+func (s *Store) UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error {
 	return s.updateOwner(ctx, calendarKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toCalendarItem(next) })
 }
 
 // DeleteCalendar deletes a calendar and what hangs from it: its entity's events and notes, and
 // the events of other entities that use it (see deleteOwner for the steps and their failures).
-func (s *Store) DeleteCalendar(ctx context.Context, c *domain.Calendar) error {
+func (s *Store) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
 	return s.deleteOwner(ctx, calendarKind, &c.Meta, &c.Owner)
 }
 
@@ -252,7 +245,7 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 		if err == nil {
 			return s.deletePartition(ctx, calendarPK(cid, calID)) // links whose events were gone
 		}
-		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
 			return err
 		}
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"strings"
 
-	"github.com/lorekeep/lorekeep/shared/calendar"
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
 // Events live in their entity's partition and are indexed by calendar (GSI1), which serves a
@@ -32,7 +34,7 @@ type eventItem struct {
 	Visibility     string `dynamo:"visibility"`
 }
 
-func toEventItem(ev *domain.Event) eventItem {
+func toEventItem(ev *timeline.Event) eventItem {
 	m := toMetaAttrs(entityPK(ev.CampaignID, ev.EntityID), recordSK(eventPrefix, ev.ID), ev.Meta)
 	return eventItem{metaAttrs: m, GSI1PK: calendarGSI(ev.CampaignID, ev.CalendarID), GSI1SK: m.SK,
 		EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name, NameLC: strings.ToLower(ev.Name),
@@ -41,16 +43,16 @@ func toEventItem(ev *domain.Event) eventItem {
 		Comment: ev.Comment, IsPrivate: ev.IsPrivate, TypeID: ev.TypeID, Visibility: string(ev.Visibility)}
 }
 
-func (it eventItem) event() domain.Event {
-	rec, _ := calendar.ParsePeriodicity(it.Periodicity) // written by Periodicity(): always parses
-	return domain.Event{Meta: it.meta(), EntityID: it.EntityID, CalendarID: it.CalendarID,
-		Name: it.Name, Date: calendar.Date{Year: it.Year, Month: it.Month, Day: it.Day}, Length: it.Length,
+func (it eventItem) event() timeline.Event {
+	rec, _ := calengine.ParsePeriodicity(it.Periodicity) // written by Periodicity(): always parses
+	return timeline.Event{Meta: it.meta(), EntityID: it.EntityID, CalendarID: it.CalendarID,
+		Name: it.Name, Date: calengine.Date{Year: it.Year, Month: it.Month, Day: it.Day}, Length: it.Length,
 		Recurrence: rec, RecurringUntil: it.RecurringUntil, Colour: it.Colour, Comment: it.Comment,
 		IsPrivate: it.IsPrivate, TypeID: it.TypeID, Visibility: domain.Visibility(it.Visibility)}
 }
 
-func events(items []eventItem) []domain.Event {
-	out := make([]domain.Event, len(items))
+func events(items []eventItem) []timeline.Event {
+	out := make([]timeline.Event, len(items))
 	for i, it := range items {
 		out[i] = it.event()
 	}
@@ -58,7 +60,7 @@ func events(items []eventItem) []domain.Event {
 }
 
 // GetEventAndEntity reads an event and its entity in one round trip; ErrNotFound unless both exist.
-func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Event, error) {
+func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *timeline.Event, error) {
 	return getWithEntity(ctx, s, cid, eid, eventPrefix, id, eventItem.event)
 }
 
@@ -71,21 +73,21 @@ func eventList(cid, eid int64, a domain.Access, f domain.Filter) listSpec {
 }
 
 // ListEvents reads one page of an entity's events that the caller may see.
-func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Event], error) {
+func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
 	return listPage(ctx, s, eventList(cid, eid, a, f), p, eventItem.event)
 }
 
 // LifeEvents reads every birth, founding and death event of an entity that the caller may see.
-func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]domain.Event, error) {
+func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]timeline.Event, error) {
 	l := eventList(cid, eid, a, domain.Filter{})
-	l.where("'type_id' IN (?, ?, ?)", domain.EventTypeBirth, domain.EventTypeFounded, domain.EventTypeDeath)
+	l.where("'type_id' IN (?, ?, ?)", timeline.EventTypeBirth, timeline.EventTypeFounded, timeline.EventTypeDeath)
 	page, err := listPage(ctx, s, l, domain.PageRequest{Page: 1, Limit: 1 << 30}, eventItem.event)
 	return page.Items, err
 }
 
 // EventsOnCalendar reads, through the calendar index, every event that uses a calendar, with
 // the entities they belong to (one batched read): the caller decides what it may see.
-func (s *Store) EventsOnCalendar(ctx context.Context, cid, calID int64) ([]domain.Event, map[int64]*domain.Entity, error) {
+func (s *Store) EventsOnCalendar(ctx context.Context, cid, calID int64) ([]timeline.Event, map[int64]*domain.Entity, error) {
 	var items []eventItem
 	if err := s.table.Get("gsi1pk", calendarGSI(cid, calID)).Index(GSI1).All(ctx, &items); err != nil {
 		return nil, nil, wrap(err)
@@ -101,8 +103,8 @@ func (s *Store) EventsOnCalendar(ctx context.Context, cid, calID int64) ([]domai
 
 // GetCalendars reads the campaign's calendars with the given ids in one batch; missing ones
 // are absent from the map.
-func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Calendar, error) {
-	return getRecords(ctx, s, cid, calendarPrefix, ids, true, func(it calendarItem) (int64, *domain.Calendar) {
+func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*timeline.Calendar, error) {
+	return getRecords(ctx, s, cid, calendarPrefix, ids, true, func(it calendarItem) (int64, *timeline.Calendar) {
 		c := it.calendar()
 		return c.ID, &c
 	})
@@ -110,30 +112,30 @@ func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[i
 
 // checkCalendar makes a write conditional on the event's calendar still existing: a calendar
 // gone (or being deleted) is the body's calendar_id that no longer names one, a 422.
-func (s *Store) checkCalendar(ev *domain.Event) func(*txBuilder) {
+func (s *Store) checkCalendar(ev *timeline.Event) func(*txBuilder) {
 	return s.exists(campaignPK(ev.CampaignID), recordSK(calendarPrefix, ev.CalendarID),
-		domain.Invalid("calendar_id", "The selected calendar id is invalid."))
+		apperr.Invalid("calendar_id", "The selected calendar id is invalid."))
 }
 
 // CreateEvent stores a new event, on condition that its entity and calendar still exist
 // (ErrNotFound otherwise).
-func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
+func (s *Store) CreateEvent(ctx context.Context, ev *timeline.Event) error {
 	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
-		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID), domain.ErrNotFound), s.checkCalendar(ev),
+		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID), apperr.ErrNotFound), s.checkCalendar(ev),
 		func(b *txBuilder) { s.linkEvent(nil, ev)(b) })
 }
 
 // UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its
 // entity and its calendar (the new one after a move) exist.
-func (s *Store) UpdateEvent(ctx context.Context, prev, next *domain.Event) error {
+func (s *Store) UpdateEvent(ctx context.Context, prev, next *timeline.Event) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toEventItem(next) },
 		func() []slot { return eventSlots(prev) }, func() []slot { return eventSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), domain.ErrNotFound), s.checkCalendar(next),
+		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), apperr.ErrNotFound), s.checkCalendar(next),
 		s.linkEvent(prev, next))
 }
 
 // DeleteEvent deletes an event (its copies and counts) if nobody wrote since it was read.
-func (s *Store) DeleteEvent(ctx context.Context, ev *domain.Event) error {
+func (s *Store) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
 	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil))
 }
 
@@ -147,16 +149,8 @@ type eventLink struct {
 	ID       int64  `dynamo:"id"`
 }
 
-const eventLinkPrefix = "EVENTLINK#"
-
-func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
-
-func eventLinkKey(cid, calID, eid, id int64) itemKey {
-	return itemKey{calendarPK(cid, calID), eventLinkPrefix + pad(eid) + "#" + pad(id)}
-}
-
 // linkEvent moves an event's link from prev's calendar to next's (either may be nil).
-func (s *Store) linkEvent(prev, next *domain.Event) func(*txBuilder) {
+func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
 	return func(b *txBuilder) {
 		if prev != nil && (next == nil || prev.CalendarID != next.CalendarID) {
 			k := eventLinkKey(prev.CampaignID, prev.CalendarID, prev.EntityID, prev.ID)
@@ -169,6 +163,6 @@ func (s *Store) linkEvent(prev, next *domain.Event) func(*txBuilder) {
 	}
 }
 
-func eventSlots(ev *domain.Event) []slot {
+func eventSlots(ev *timeline.Event) []slot {
 	return childSlots(eventPrefix, entityPK(ev.CampaignID, ev.EntityID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate)
 }

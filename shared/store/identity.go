@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
@@ -35,15 +37,11 @@ type memberItem struct {
 	Role       string `dynamo:"role"`
 }
 
-func userPK(uid int64) string       { return "USER#" + pad(uid) }
-func userNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }
-func memberSK(uid int64) string     { return recordSK("MEMBER", uid) }
-
 // EnsureUser returns the user called name, creating it when new.
 func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > domain.MaxNameLength {
-		return domain.User{}, domain.Invalid("user", "The user must be a name of 1 to 191 characters.")
+		return domain.User{}, apperr.Invalid("user", "The user must be a name of 1 to 191 characters.")
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		var u userItem
@@ -51,7 +49,7 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		if err == nil {
 			return domain.User{ID: u.ID, Name: u.Name}, nil
 		}
-		if err != domain.ErrNotFound {
+		if !errors.Is(err, apperr.ErrNotFound) {
 			return domain.User{}, err
 		}
 		ids, err := s.nextIDs(ctx, globalPK, "user")
@@ -67,11 +65,11 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		if err == nil {
 			return domain.User{ID: u.ID, Name: name}, nil
 		}
-		if err = wrap(err); err != domain.ErrConflict { // a concurrent creator won: read theirs
+		if err = wrap(err); !errors.Is(err, apperr.ErrConflict) { // a concurrent creator won: read theirs
 			return domain.User{}, err
 		}
 	}
-	return domain.User{}, domain.ErrConflict
+	return domain.User{}, apperr.ErrConflict
 }
 
 // CreateCampaign creates a campaign owned by owner, who becomes its admin.
@@ -107,51 +105,50 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 
 // CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
 // consistent so that a membership change applies to the very next request, together with the
-// items the route reads (ahead), which it leaves in the context's domain.Prefetch. A missing
-// campaign is (nil, nil, nil); a missing membership is a nil *Membership.
-func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error) {
-	pf := domain.PrefetchOf(ctx)
+// items the route reads (ahead), which the returned context carries for the request's later
+// reads. A missing campaign is a nil *Campaign; a missing membership is a nil *Membership.
+func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error) {
 	meta, member := itemKey{campaignPK(cid), metaSK}, itemKey{campaignPK(cid), memberSK(uid)}
 	keys := []dynamo.Keyed{dynamo.Keys{meta.pk, meta.sk}, dynamo.Keys{member.pk, member.sk}}
 	var extra []itemKey
-	if pf != nil {
-		for _, ref := range ahead {
-			for _, k := range refKeys(cid, uid, ref) {
-				extra = append(extra, k)
-				keys = append(keys, dynamo.Keys{k.pk, k.sk})
-			}
+	for _, ref := range ahead {
+		for _, k := range refKeys(cid, uid, ref) {
+			extra = append(extra, k)
+			keys = append(keys, dynamo.Keys{k.pk, k.sk})
 		}
 	}
 	items, err := s.batchGet(ctx, true, keys...)
 	if err != nil {
-		return nil, nil, err
+		return ctx, nil, nil, err
 	}
 	byKey := map[itemKey]dynamo.Item{}
 	for _, it := range items {
 		byKey[keyOfItem(it)] = it
 	}
+	read := make(map[itemKey]dynamo.Item, len(extra))
 	for _, k := range extra {
-		pf.Put(k.String(), byKey[k]) // a nil item: read ahead and absent
+		read[k] = byKey[k] // a nil item: read ahead and absent
 	}
+	ctx = withReadAhead(ctx, read)
 	var c *domain.Campaign
 	var m *domain.Membership
 	if it, ok := byKey[meta]; ok {
 		var ci campaignItem
 		if err := dynamo.UnmarshalItem(it, &ci); err != nil {
-			return nil, nil, err
+			return ctx, nil, nil, err
 		}
 		c = &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID}
 	}
 	if it, ok := byKey[member]; ok {
 		var mi memberItem
 		if err := dynamo.UnmarshalItem(it, &mi); err != nil {
-			return nil, nil, err
+			return ctx, nil, nil, err
 		}
 		if r, ok := domain.ParseRole(mi.Role); ok {
 			m = &domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r}
 		}
 	}
-	return c, m, nil
+	return ctx, c, m, nil
 }
 
 // tokens are the token items, in their own package so that the authorizer links only them.
@@ -173,7 +170,7 @@ func (s *Store) RevokeToken(ctx context.Context, hash string) error {
 // UserCampaigns lists the ids of the campaigns user belongs to.
 func (s *Store) UserCampaigns(ctx context.Context, uid int64) ([]int64, error) {
 	var rows []memberItem
-	err := s.table.Get("pk", userPK(uid)).Range("sk", dynamo.BeginsWith, "CAMPAIGN#").Consistent(true).All(ctx, &rows)
+	err := s.table.Get("pk", userPK(uid)).Range("sk", dynamo.BeginsWith, campaignPrefix).Consistent(true).All(ctx, &rows)
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.CampaignID

@@ -48,24 +48,6 @@ type listRange struct {
 
 func (r listRange) sk(id int64) string { return r.prefix + pad(id) }
 
-// Prefixes of the copies. Homes keep the current layout's keys (KIND#id).
-const (
-	publicCopy = "PUB#"
-	memberCopy = "MEM#"
-)
-
-func counterSK(kind string) string { return "COUNT#" + kind }
-func ownCounterSK(kind string, uid int64) string {
-	return "COUNT#" + kind + "#OWN#" + pad(uid)
-}
-
-// ownPrefix is a creator's own range of kind: "A" holds every `self` item of uid (what an admin
-// sees beyond the admins' range), "R" the self and self-admin items that are not private (what
-// the creator sees beyond a non-admin's range).
-func ownPrefix(kind string, uid int64, which string) string {
-	return "OWN#" + pad(uid) + "#" + which + "#" + kind + "#"
-}
-
 // ownerSlots places a location or calendar: home KIND#id (the admins' range) and, when not
 // private, PUB#KIND#id (everyone else's range).
 func ownerSlots(kind string, cid, id int64, private bool) []slot {
@@ -118,8 +100,6 @@ func childSlots(kind, pk string, id, createdBy int64, v domain.Visibility, priva
 	}
 	return out
 }
-
-const selfHome = "SELF#"
 
 // childHomeSKs are the keys where the home of child id may be.
 func childHomeSKs(kind string, id int64) []string {
@@ -383,7 +363,7 @@ func marshal(v any) dynamo.Item {
 
 // isCopy reports whether sk is a list copy rather than a home (migration and scans skip them).
 func isCopy(sk string) bool {
-	return strings.HasPrefix(sk, publicCopy) || strings.HasPrefix(sk, memberCopy) || strings.HasPrefix(sk, "OWN#")
+	return strings.HasPrefix(sk, publicCopy) || strings.HasPrefix(sk, memberCopy) || strings.HasPrefix(sk, ownCopy)
 }
 
 // countedRange maps an item's sort key to the range counter that counts it (the inverse of the

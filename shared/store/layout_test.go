@@ -2,9 +2,12 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -34,9 +37,9 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cal1 := &domain.Calendar{Meta: meta(admin.ID), Owner: domain.Owner{Name: "One"}}
-	cal2 := &domain.Calendar{Meta: meta(admin.ID), Owner: domain.Owner{Name: "Two"}}
-	for _, cal := range []*domain.Calendar{cal1, cal2} {
+	cal1 := &timeline.Calendar{Meta: meta(admin.ID), Owner: domain.Owner{Name: "One"}}
+	cal2 := &timeline.Calendar{Meta: meta(admin.ID), Owner: domain.Owner{Name: "Two"}}
+	for _, cal := range []*timeline.Calendar{cal1, cal2} {
 		if err := st.CreateCalendar(ctx, cal); err != nil {
 			t.Fatal(err)
 		}
@@ -92,14 +95,14 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 			}
 		}
 	}
-	ev := &domain.Event{Meta: meta(admin.ID), EntityID: parent.EntityID, CalendarID: cal1.ID, Name: "e", Length: 1, Visibility: domain.VisibilityAll}
+	ev := &timeline.Event{Meta: meta(admin.ID), EntityID: parent.EntityID, CalendarID: cal1.ID, Name: "e", Length: 1, Visibility: domain.VisibilityAll}
 	if err := st.CreateEvent(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
-	for i, change := range []func(e *domain.Event){
-		func(e *domain.Event) { e.IsPrivate = true },
-		func(e *domain.Event) { e.CalendarID = cal2.ID },
-		func(e *domain.Event) { e.IsPrivate, e.Visibility = false, domain.VisibilitySelfAdmin },
+	for i, change := range []func(e *timeline.Event){
+		func(e *timeline.Event) { e.IsPrivate = true },
+		func(e *timeline.Event) { e.CalendarID = cal2.ID },
+		func(e *timeline.Event) { e.IsPrivate, e.Visibility = false, domain.VisibilitySelfAdmin },
 	} {
 		_, prev, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID)
 		if err != nil {
@@ -120,7 +123,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("the calendar's delete")
-	if _, _, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID); err != domain.ErrNotFound {
+	if _, _, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("the event on the deleted calendar: %v", err)
 	}
 	p, _ := st.GetLocation(ctx, c.ID, parent.ID)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/base64"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,7 +98,7 @@ func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.
 		if err := dynamo.UnmarshalItem(r.item, &it); err != nil {
 			return out, err
 		}
-		out.Items[i], out.Cursors[i] = record(it), encodeCursor(r.id)
+		out.Items[i], out.Cursors[i] = record(it), domain.EncodeCursor(r.id)
 	}
 	return out, nil
 }
@@ -118,7 +117,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 			return nil, 0, "", err
 		}
 	}
-	after, hasCursor := decodeCursor(p.Cursor)
+	after, hasCursor := domain.DecodeCursor(p.Cursor)
 	var startID int64 // first id that may be on the page
 	offset := 0       // matching items to skip from startID
 	if hasCursor {
@@ -170,7 +169,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 	next := ""
 	if len(merged) > p.Limit {
 		merged = merged[:p.Limit]
-		next = encodeCursor(merged[len(merged)-1].id)
+		next = domain.EncodeCursor(merged[len(merged)-1].id)
 	}
 	return merged, total, next, nil
 }
@@ -239,26 +238,6 @@ func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID 
 		return nil, 0, wrap(err)
 	}
 	return out, n, nil
-}
-
-// The cursor is the id of the last item of the previous page; it means nothing outside its list.
-func encodeCursor(id int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(id, 10)))
-}
-
-func decodeCursor(c string) (int64, bool) {
-	if c == "" {
-		return 0, false
-	}
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return 0, false
-	}
-	id, err := strconv.ParseInt(string(b), 10, 64)
-	if err != nil || id < 1 || id > domain.MaxID {
-		return 0, false
-	}
-	return id, true
 }
 
 // filter narrows the list by a client's filter (Kanka's language): the one translation of

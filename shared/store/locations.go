@@ -2,15 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
-)
-
-const (
-	locationPrefix = "LOCATION"
-	entityPrefix   = "ENTITY"
 )
 
 type locationItem struct {
@@ -50,7 +47,7 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 			ParentID  *int64 `dynamo:"parent_location_id"`
 		}
 		err := s.getItem(ctx, campaignPK(cid), recordSK(locationPrefix, *next), &it, "id", "is_private", "parent_location_id")
-		if err == domain.ErrNotFound {
+		if errors.Is(err, apperr.ErrNotFound) {
 			break
 		}
 		if err != nil {
@@ -80,7 +77,7 @@ func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, cha
 			return nil, err
 		}
 		if len(chain) == 0 {
-			return nil, domain.ErrConflict // the parent went since it was checked
+			return nil, apperr.ErrConflict // the parent went since it was checked
 		}
 	}
 	chain = chain[:min(len(chain), depth)]
@@ -106,12 +103,6 @@ type childLink struct {
 	ID int64  `dynamo:"id"`
 }
 
-const childLinkPrefix = "CHILD#"
-
-func childLinkKey(cid, parentID, id int64) itemKey {
-	return itemKey{mapPointsPK(cid, parentID), childLinkPrefix + pad(id)}
-}
-
 // linkParent moves location id's link from parent prev to parent next (either may be nil).
 func (s *Store) linkParent(cid, id int64, prev, next *int64) func(*txBuilder) {
 	return func(b *txBuilder) {
@@ -134,7 +125,7 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 	if l.ParentID != nil {
 		// A new location has no descendants: its parent existing is all that matters.
 		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID),
-			domain.Invalid("parent_location_id", "The selected parent location id is invalid.")),
+			apperr.Invalid("parent_location_id", "The selected parent location id is invalid.")),
 			func(b *txBuilder) { s.linkParent(l.CampaignID, l.ID, nil, l.ParentID)(b) })
 	}
 	return s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
@@ -212,7 +203,7 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
 		}
 		err = runTxs(ctx, txs)
-		if err != domain.ErrConflict || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
 			return err
 		}
 	}

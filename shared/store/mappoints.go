@@ -4,10 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
-
-const mapPointPrefix = "MAPPOINT"
 
 // Map points have one audience (whoever sees the location): their home range is their list.
 func mapPointSlots(p *domain.MapPoint) []slot {
@@ -30,8 +29,6 @@ type mapPointItem struct {
 	Icon           string  `dynamo:"icon"`
 	Shape          string  `dynamo:"shape"`
 }
-
-func mapPointsPK(cid, lid int64) string { return childPK(cid, locationPrefix, lid) }
 
 func toMapPointItem(p *domain.MapPoint) mapPointItem {
 	it := mapPointItem{metaAttrs: toMetaAttrs(mapPointsPK(p.CampaignID, p.LocationID), recordSK(mapPointPrefix, p.ID), p.Meta),
@@ -64,7 +61,7 @@ func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filt
 // CreateMapPoint stores a new map point, on condition that its location still exists.
 func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 	return s.createChild(ctx, &p.Meta, "mappoint", func() any { return toMapPointItem(p) }, func() []slot { return mapPointSlots(p) },
-		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID), domain.ErrNotFound))
+		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID), apperr.ErrNotFound))
 }
 
 // UpdateMapPoint writes next over prev if nobody wrote since prev was read and the location
@@ -72,7 +69,7 @@ func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 func (s *Store) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMapPointItem(next) },
 		func() []slot { return mapPointSlots(prev) }, func() []slot { return mapPointSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID), domain.ErrNotFound))
+		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID), apperr.ErrNotFound))
 }
 
 // DeleteMapPoint deletes a map point and counts it out.

@@ -31,11 +31,7 @@ type migrationState struct {
 	Rewritten int    `dynamo:"rewritten"`
 }
 
-const migrationPK = "MIGRATION"
-
 var scanPage = 500 // items per scanned page (and checkpoint)
-
-func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }
 
 // MigrateResult says what a migration did.
 type MigrateResult struct {
@@ -260,7 +256,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		if read%(10*scanPage) == 0 {
 			progress(fmt.Sprintf("migrate: recount: %d items read", read))
 		}
-		if strings.HasPrefix(row.SK, "COUNT#") {
+		if strings.HasPrefix(row.SK, counterPrefix) {
 			old[counterKey{row.PK, row.SK}] = true
 			continue
 		}

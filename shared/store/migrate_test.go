@@ -14,7 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -190,7 +192,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 				t.Errorf("notes as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, noteID), p.Total, err, tc.want)
 			}
 		}
-		evID := func(e domain.Event) int64 { return e.ID }
+		evID := func(e timeline.Event) int64 { return e.ID }
 		for _, tc := range []struct {
 			a    domain.Access
 			want []int64
@@ -249,7 +251,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
 	}
 	check()
-	if _, err := st.GetLocation(ctx, c.ID, 2); errors.Is(err, domain.ErrNotFound) {
+	if _, err := st.GetLocation(ctx, c.ID, 2); errors.Is(err, apperr.ErrNotFound) {
 		t.Error("the private location went missing")
 	}
 }

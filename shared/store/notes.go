@@ -4,10 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
-
-const notePrefix = "NOTE"
 
 // Notes live in their entity's partition: reachable only through that entity, and deleted with it.
 type noteItem struct {
@@ -20,8 +19,6 @@ type noteItem struct {
 	Visibility string `dynamo:"visibility"`
 	Collapsed  bool   `dynamo:"collapsed"`
 }
-
-func entityPK(cid, eid int64) string { return childPK(cid, entityPrefix, eid) }
 
 func toNoteItem(n *domain.Note) noteItem {
 	return noteItem{metaAttrs: toMetaAttrs(entityPK(n.CampaignID, n.EntityID), recordSK(notePrefix, n.ID), n.Meta),
@@ -70,14 +67,14 @@ func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, 
 // CreateNote stores a new note, on condition that its entity still exists.
 func (s *Store) CreateNote(ctx context.Context, n *domain.Note) error {
 	return s.createChild(ctx, &n.Meta, "note", func() any { return toNoteItem(n) }, func() []slot { return noteSlots(n) },
-		s.exists(campaignPK(n.CampaignID), recordSK(entityPrefix, n.EntityID), domain.ErrNotFound))
+		s.exists(campaignPK(n.CampaignID), recordSK(entityPrefix, n.EntityID), apperr.ErrNotFound))
 }
 
 // UpdateNote writes next over prev if nobody wrote since prev was read and the entity exists.
 func (s *Store) UpdateNote(ctx context.Context, prev, next *domain.Note) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toNoteItem(next) },
 		func() []slot { return noteSlots(prev) }, func() []slot { return noteSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), domain.ErrNotFound))
+		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), apperr.ErrNotFound))
 }
 
 // DeleteNote deletes a note (its copies and counts) if nobody wrote since it was read.

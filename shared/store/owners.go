@@ -2,11 +2,13 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -102,10 +104,6 @@ type tombstone struct {
 	Marker   string `dynamo:"marker,omitempty"` // sk of its marker in pendingPK(CID); "" before markers
 }
 
-const tombstonePrefix = "DELETING#"
-
-func tombstoneSK(kind string, id int64) string { return tombstonePrefix + recordSK(kind, id) }
-
 // deleteOwner deletes an owner in three steps. First one transaction, conditional on the
 // version read, removes the record, its copies, its entity and its counts and leaves a
 // tombstone and its sweeper marker: a failure here changes nothing. Then the cascade
@@ -170,7 +168,7 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
 	var t tombstone
 	err := s.getOne(ctx, itemKey{campaignPK(cid), tombstoneSK(kind, id)}, &t)
-	if err == domain.ErrNotFound {
+	if errors.Is(err, apperr.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {

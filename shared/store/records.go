@@ -7,6 +7,7 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -81,7 +82,7 @@ func (s *Store) getItem(ctx context.Context, pk, sk string, out any, project ...
 		err = dynamo.ErrNotFound
 	}
 	if errors.Is(err, dynamo.ErrNotFound) {
-		return domain.ErrNotFound
+		return apperr.ErrNotFound
 	}
 	return wrap(err)
 }
@@ -145,7 +146,7 @@ func (s *Store) getPair(ctx context.Context, parent itemKey, homes []itemKey, pa
 	}
 	p, ok := items[parent]
 	if !ok {
-		return domain.ErrNotFound
+		return apperr.ErrNotFound
 	}
 	for _, h := range homes {
 		if it, ok := items[h]; ok {
@@ -155,7 +156,7 @@ func (s *Store) getPair(ctx context.Context, parent itemKey, homes []itemKey, pa
 			return dynamo.UnmarshalItem(it, recOut)
 		}
 	}
-	return domain.ErrNotFound
+	return apperr.ErrNotFound
 }
 
 // deleteKeys deletes items by key: plain, idempotent deletes, 25 a BatchWriteItem, at most
@@ -218,8 +219,8 @@ func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []slot, a
 
 // conflictIsNotFound wraps err, a write whose failed condition means a record is gone.
 func conflictIsNotFound(err error) error {
-	if err = wrap(err); err == domain.ErrConflict {
-		return domain.ErrNotFound
+	if err = wrap(err); errors.Is(err, apperr.ErrConflict) {
+		return apperr.ErrNotFound
 	}
 	return err
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
 // What ?related=1 reads besides the record (DESIGN.md 9).
 
 // NotesAndEvents is one read of an entity's notes and events.
-type NotesAndEvents func(ctx context.Context) ([]domain.Note, []domain.Event, error)
+type NotesAndEvents = func(ctx context.Context) ([]domain.Note, []timeline.Event, error)
 
 // VisibleNotesAndEvents returns the reads of every note and event of an entity that the caller
 // may see: one Query per range of the caller's (childRanges), which hold only what it may see.
@@ -33,13 +34,13 @@ func (s *Store) VisibleNotesAndEvents(cid, eid int64, a domain.Access) []NotesAn
 	}
 	reads := make([]NotesAndEvents, len(prefixes))
 	for i, prefix := range prefixes {
-		reads[i] = func(ctx context.Context) ([]domain.Note, []domain.Event, error) {
+		reads[i] = func(ctx context.Context) ([]domain.Note, []timeline.Event, error) {
 			var rows []dynamo.Item
 			if err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, prefix).Consistent(true).All(ctx, &rows); err != nil {
 				return nil, nil, wrap(err)
 			}
 			var notes []domain.Note
-			var evs []domain.Event
+			var evs []timeline.Event
 			for _, row := range rows {
 				var sk string
 				_ = dynamo.Unmarshal(row["sk"], &sk)

@@ -81,7 +81,7 @@
 //
 // CampaignAccess reads the campaign, the caller's membership and whatever the route declared
 // (domain.Ref: the record, its parent, a list's counters) in one BatchGetItem; the reads here take
-// those items from the request's domain.Prefetch. A show is one round trip, a list page two.
+// those items from what the returned context carries (readahead.go). A show is one round trip, a list page two.
 package store
 
 import (
@@ -104,6 +104,11 @@ type Config = awsdb.Config
 // ConfigFromEnv reads TABLE_NAME (default "lorekeep"), DYNAMODB_ENDPOINT and AWS_REGION.
 func ConfigFromEnv(getenv func(string) string) Config { return awsdb.ConfigFromEnv(getenv) }
 
+// OpenFromEnv opens the store that ConfigFromEnv describes: a Lambda's cold start.
+func OpenFromEnv(ctx context.Context, getenv func(string) string) (*Store, error) {
+	return Open(ctx, ConfigFromEnv(getenv))
+}
+
 // Store reads and writes every Lorekeep record.
 type Store struct {
 	db    *dynamo.DB
@@ -116,21 +121,6 @@ func New(cfg aws.Config, tableName string) *Store {
 	db := dynamo.New(cfg, tokens.LocalOptions(cfg.BaseEndpoint != nil), captureTx)
 	return &Store{db: db, table: db.Table(tableName), now: func() time.Time { return time.Now().UTC() }}
 }
-
-// Key layout. Ids are zero-padded so that key order is id order.
-func pad(id int64) string                     { return fmt.Sprintf("%012d", id) }
-func campaignPK(cid int64) string             { return "CAMPAIGN#" + pad(cid) }
-func recordSK(prefix string, id int64) string { return prefix + "#" + pad(id) }
-func childPK(cid int64, parent string, id int64) string {
-	return campaignPK(cid) + "#" + parent + "#" + pad(id)
-}
-
-const (
-	metaSK    = "META"
-	seqSK     = "SEQ"
-	globalPK  = "GLOBAL"
-	timestamp = domain.TimeLayout
-)
 
 func formatTime(t time.Time) string { return t.UTC().Format(timestamp) }
 func parseTime(s string) time.Time {
@@ -179,3 +169,5 @@ func Open(ctx context.Context, c Config, tweak ...func(*aws.Config)) (*Store, er
 	}
 	return New(cfg, c.TableName), nil
 }
+
+const timestamp = domain.TimeLayout

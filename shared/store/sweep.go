@@ -9,7 +9,7 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 // Pending deletes are found without scanning the table. The first step of an owner's delete
@@ -101,7 +101,7 @@ func (s *Store) SweepDeletes(ctx context.Context, olderThan time.Duration) (Swee
 func (s *Store) sweepOne(ctx context.Context, m pendingMarker) (bool, error) {
 	var t tombstone
 	err := s.getOne(ctx, itemKey{campaignPK(m.CID), tombstoneSK(m.Kind, m.ID)}, &t)
-	if errors.Is(err, domain.ErrNotFound) {
+	if errors.Is(err, apperr.ErrNotFound) {
 		return false, wrap(s.table.Delete("pk", m.PK).Range("sk", m.SK).Run(ctx))
 	}
 	if err != nil {

@@ -16,6 +16,10 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
+// UserIDKey is the key under which the authorizer Lambda hands the caller's user id to the
+// functions (API Gateway's authorizer context): the authorizer writes it, lambdaapi reads it.
+const UserIDKey = "user_id"
+
 // Token is what the server keeps of an API token: only its SHA-256, never the token itself.
 type Token struct {
 	Hash      string

@@ -5,6 +5,7 @@ package tokens
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -110,7 +111,7 @@ func (t Table) Revoke(ctx context.Context, hash string) error {
 		UpdateExpression:          aws.String("SET revoked = :t"),
 		ConditionExpression:       aws.String("attribute_exists(pk)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberBOOL{Value: true}}})
-	if err = awsdb.Wrap(err); err == apperr.ErrConflict {
+	if err = awsdb.Wrap(err); errors.Is(err, apperr.ErrConflict) {
 		return apperr.ErrNotFound
 	}
 	return err

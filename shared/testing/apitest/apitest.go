@@ -65,9 +65,10 @@ func WithSDK(f func(*aws.Config)) Option { return func(o *options) { o.sdk = app
 // WithAPI adjusts the API's options, e.g. its logger.
 func WithAPI(f func(*httpapi.Options)) Option { return func(o *options) { o.api = append(o.api, f) } }
 
-// New starts an API with register's routes. tweak (optional) adjusts the API's SDK
-// configuration, e.g. to put a faultproxy between the API and DynamoDB Local.
-func New(t testing.TB, register func(*httpapi.API, *store.Store), tweak ...func(*aws.Config)) *Env {
+// New starts an API with register's routes. register takes the store as the port its family
+// declares (S), or as *store.Store. tweak (optional) adjusts the API's SDK configuration, e.g.
+// to put a faultproxy between the API and DynamoDB Local.
+func New[S any](t testing.TB, register func(*httpapi.API, S), tweak ...func(*aws.Config)) *Env {
 	t.Helper()
 	opts := make([]Option, len(tweak))
 	for i, f := range tweak {
@@ -78,7 +79,7 @@ func New(t testing.TB, register func(*httpapi.API, *store.Store), tweak ...func(
 
 // NewWith is New with options (the API's logger or deadline, the SDK configuration, no
 // OpenAPI check).
-func NewWith(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Option) *Env {
+func NewWith[S any](t testing.TB, register func(*httpapi.API, S), opts ...Option) *Env {
 	t.Helper()
 	var o options
 	for _, opt := range opts {
@@ -132,7 +133,7 @@ func NewWith(t testing.TB, register func(*httpapi.API, *store.Store), opts ...Op
 		f(&apiOpts)
 	}
 	e.API = httpapi.New(apiOpts)
-	register(e.API, e.Store)
+	register(e.API, any(e.Store).(S)) // *store.Store serves every family's port
 	e.Server = httptest.NewServer(e.API)
 	t.Cleanup(e.Server.Close)
 	return e

@@ -1,0 +1,21 @@
+package calendars
+
+import (
+	"context"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/related"
+)
+
+// Store is the storage the calendars family uses (package store serves it).
+type Store interface {
+	related.Store
+	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
+	ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error)
+	CreateCalendar(ctx context.Context, c *timeline.Calendar) error
+	UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error
+	DeleteCalendar(ctx context.Context, c *timeline.Calendar) error
+	ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error)
+	EventsOnCalendar(ctx context.Context, cid, calID int64) ([]timeline.Event, map[int64]*domain.Entity, error)
+}

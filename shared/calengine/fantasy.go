@@ -1,0 +1,650 @@
+package calengine
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"math/big"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Bounds on an export's numbers, checked on their text before any exact (arbitrary-precision)
+// arithmetic: "1e999999" would otherwise cost a 10^999999, and a 900 KB integer seconds of
+// parsing. Every number a calendar holds fits in far fewer digits.
+const (
+	MaxImportDigits   = 40 // digits of a number, before its exponent
+	MaxImportExponent = 40 // magnitude of a number's exponent
+)
+
+// Import is a calendar read from a Fantasy-Calendar export, and what could
+// not be carried over.
+type Import struct {
+	Name       string
+	Definition Definition
+	Date       Date
+	Warnings   []string
+	// From records, for each item of Definition's lists, the index of the export's item it came
+	// from: the converter drops some (with a warning), so positions differ. Weekdays and months
+	// are the export's global_week and timespans, one for one.
+	From struct{ LeapDays, Moons, Seasons, Eras []int }
+}
+
+// fcNumber is a JSON number or a string holding one, as exports carry
+// both ("interval": "4", "offset": 0).
+type fcNumber struct {
+	s   string
+	set bool
+}
+
+func (n *fcNumber) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	var s string
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+	} else {
+		var num json.Number
+		if err := json.Unmarshal(b, &num); err != nil {
+			return err
+		}
+		s = num.String()
+	}
+	n.s, n.set = s, true
+	return nil
+}
+
+// decimal reports whether the text is a decimal number ([+-]digits[.digits][e[+-]digits])
+// within MaxImportDigits and MaxImportExponent: the only text rat reads.
+func (n fcNumber) decimal() (ok, tooLarge bool) {
+	s := strings.TrimLeft(n.s, "+-")
+	if len(n.s)-len(s) > 1 {
+		return false, false
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	ip, fp, _ := strings.Cut(mant, ".")
+	digits := func(t string) bool { return strings.TrimLeft(t, "0123456789") == "" }
+	if ip+fp == "" || !digits(ip) || !digits(fp) {
+		return false, false
+	}
+	tooLarge = len(ip)+len(fp) > MaxImportDigits
+	if hasExp {
+		e := strings.TrimLeft(exp, "+-")
+		if len(exp)-len(e) > 1 || e == "" || !digits(e) {
+			return false, false
+		}
+		e = strings.TrimLeft(e, "0")
+		v, err := strconv.Atoi(e)
+		tooLarge = tooLarge || len(e) > 3 || err != nil && e != "" || v > MaxImportExponent
+	}
+	return true, tooLarge
+}
+
+// numberProblems names, under path, every number of v (an export's decoded part) whose text
+// passes MaxImportDigits or MaxImportExponent, so that nothing past them reaches rat.
+func numberProblems(v reflect.Value, path string, add func(field, msg string)) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			numberProblems(v.Elem(), path, add)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			numberProblems(v.Index(i), path+"."+strconv.Itoa(i), add)
+		}
+	case reflect.Struct:
+		if n, ok := v.Interface().(fcNumber); ok {
+			if _, big := n.decimal(); n.set && big {
+				add(path, "The "+path[strings.LastIndex(path, ".")+1:]+" must be a number of at most "+strconv.Itoa(MaxImportDigits)+
+					" digits with an exponent between -"+strconv.Itoa(MaxImportExponent)+" and "+strconv.Itoa(MaxImportExponent)+".")
+			}
+			return
+		}
+		t := v.Type()
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" && t.Field(i).IsExported() {
+				numberProblems(v.Field(i), strings.TrimPrefix(path+"."+name, "."), add)
+			}
+		}
+	}
+}
+
+// rat is the number exactly, or nil when it is not one (or not one within the bounds).
+func (n fcNumber) rat() *big.Rat {
+	if !n.set || n.s == "" {
+		return nil
+	}
+	if ok, big := n.decimal(); !ok || big {
+		return nil
+	}
+	r, ok := new(big.Rat).SetString(n.s)
+	if !ok {
+		return nil
+	}
+	return r
+}
+
+// integer is the number when it is a whole one within int64.
+func (n fcNumber) integer() (int64, bool) {
+	r := n.rat()
+	if r == nil || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
+}
+
+type fcExport struct {
+	Name       *string          `json:"name"`
+	StaticData *fcStatic        `json:"static_data"`
+	Dynamic    *json.RawMessage `json:"dynamic_data"`
+}
+
+type fcStatic struct {
+	YearData *struct {
+		FirstDay   fcNumber     `json:"first_day"`
+		Overflow   *bool        `json:"overflow"`
+		GlobalWeek []string     `json:"global_week"`
+		Timespans  []fcTimespan `json:"timespans"`
+		LeapDays   []fcLeapDay  `json:"leap_days"`
+	} `json:"year_data"`
+	Moons []fcMoon `json:"moons"`
+	Clock *struct {
+		Enabled *bool `json:"enabled"`
+	} `json:"clock"`
+	Seasons *struct {
+		Data      []fcSeason     `json:"data"`
+		Locations []any          `json:"locations"`
+		Global    map[string]any `json:"global_settings"`
+	} `json:"seasons"`
+	Eras     []fcEra        `json:"eras"`
+	Settings map[string]any `json:"settings"`
+	Cycles   *struct {
+		Data []any `json:"data"`
+	} `json:"cycles"`
+	EventData *struct {
+		Categories []any `json:"categories"`
+		Events     []any `json:"events"`
+	} `json:"event_data"`
+}
+
+type fcTimespan struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Length   fcNumber `json:"length"`
+	Interval fcNumber `json:"interval"`
+	Offset   fcNumber `json:"offset"`
+	Week     []string `json:"week"`
+}
+
+type fcLeapDay struct {
+	Name        string   `json:"name"`
+	Intercalary bool     `json:"intercalary"`
+	Timespan    fcNumber `json:"timespan"`
+	AddsWeekDay bool     `json:"adds_week_day"`
+	Day         fcNumber `json:"day"`
+	Interval    fcNumber `json:"interval"`
+	Offset      fcNumber `json:"offset"`
+	NotNumbered bool     `json:"not_numbered"`
+}
+
+type fcMoon struct {
+	Name        string   `json:"name"`
+	Cycle       fcNumber `json:"cycle"`
+	Shift       fcNumber `json:"shift"`
+	Color       string   `json:"color"`
+	CustomPhase bool     `json:"custom_phase"`
+}
+
+type fcSeason struct {
+	Name     string   `json:"name"`
+	Timespan fcNumber `json:"timespan"`
+	Day      fcNumber `json:"day"`
+}
+
+type fcEra struct {
+	Name         string `json:"name"`
+	Abbreviation string `json:"abbreviation"`
+	Description  string `json:"description"`
+	Settings     struct {
+		Restart  bool `json:"restart"`
+		EndsYear bool `json:"ends_year"`
+	} `json:"settings"`
+	Date struct {
+		Year     fcNumber `json:"year"`
+		Timespan fcNumber `json:"timespan"`
+		Day      fcNumber `json:"day"`
+	} `json:"date"`
+}
+
+type fcDynamic struct {
+	Year     fcNumber `json:"year"`
+	Timespan fcNumber `json:"timespan"`
+	Month    fcNumber `json:"month"` // older exports
+	Day      fcNumber `json:"day"`
+}
+
+// ImportFantasyCalendar reads a Fantasy-Calendar export: its timespans
+// become months (intercalary kept), global_week the weekdays, first_day
+// (1-based) the first weekday, leap_days the rules (timespan is a 0-based
+// month), moons their cycle and shift, dated seasons, eras, and
+// dynamic_data the current date (timespan 0-based). Whatever cannot be
+// expressed is listed in Warnings. A malformed export is a
+// *ValidationError naming the export's field.
+func ImportFantasyCalendar(data []byte) (Import, error) {
+	var ex fcExport
+	var probs []Problem
+	add := func(field, msg string) { probs = append(probs, Problem{Field: field, Message: msg}) }
+	fail := func() (Import, error) { return Import{}, &ValidationError{Problems: probs} }
+	if err := json.Unmarshal(data, &ex); err != nil {
+		field := "static_data"
+		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
+			field = te.Field
+		}
+		add(field, "The export is not a Fantasy-Calendar export: "+typeErrorText(err))
+		return fail()
+	}
+	if ex.Name == nil || strings.TrimSpace(html.UnescapeString(*ex.Name)) == "" {
+		add("name", "The name field is required.")
+	}
+	if ex.StaticData == nil || ex.StaticData.YearData == nil {
+		add("static_data.year_data", "The static data must hold year_data.")
+		return fail()
+	}
+	if numberProblems(reflect.ValueOf(ex.StaticData), "static_data", add); len(probs) > 0 {
+		return fail()
+	}
+	out := Import{}
+	if ex.Name != nil {
+		out.Name = strings.TrimSpace(html.UnescapeString(*ex.Name))
+	}
+	warn := func(s string) { out.Warnings = append(out.Warnings, s) }
+	sd := ex.StaticData
+	yd := sd.YearData
+	def := &out.Definition
+	text := html.UnescapeString
+
+	if len(yd.Timespans) < 2 {
+		add("static_data.year_data.timespans", "The timespans must have at least 2 items.")
+	}
+	for i, ts := range yd.Timespans {
+		f := "static_data.year_data.timespans." + strconv.Itoa(i)
+		m := Month{Name: strings.TrimSpace(text(ts.Name))}
+		switch ts.Type {
+		case "month", "":
+			m.Type = Standard
+		case "intercalary":
+			m.Type = Intercalary
+		default:
+			add(f+".type", "The type must be month or intercalary.")
+		}
+		n, ok := ts.Length.integer()
+		if !ok || n < 1 || n > MaxYearLength {
+			add(f+".length", "The length must be a whole number of days, at least 1.")
+		}
+		m.Length = int(n)
+		if iv, ok := ts.Interval.integer(); ts.Interval.set && (!ok || iv != 1) {
+			warn("Timespan " + strconv.Quote(m.Name) + " appears only every " + ts.Interval.s + " years in the export; it is imported as a month of every year.")
+		}
+		if len(ts.Week) > 0 {
+			warn("Timespan " + strconv.Quote(m.Name) + " has its own week; the global week is used.")
+		}
+		def.Months = append(def.Months, m)
+	}
+	for _, w := range yd.GlobalWeek {
+		def.Weekdays = append(def.Weekdays, strings.TrimSpace(text(w)))
+	}
+	if len(def.Weekdays) < 2 {
+		add("static_data.year_data.global_week", "The global week must have at least 2 items.")
+	}
+	if fd, ok := yd.FirstDay.integer(); yd.FirstDay.set {
+		if !ok || fd < 1 || (len(def.Weekdays) > 0 && fd > int64(len(def.Weekdays))) {
+			add("static_data.year_data.first_day", "The first day must be a day of the global week (1-based).")
+		} else {
+			def.StartOffset = int(fd - 1)
+		}
+	}
+	if yd.Overflow != nil && !*yd.Overflow {
+		warn("The export restarts the week with every month (overflow off); Lorekeep's weeks run on across months.")
+	}
+	yearZero := false
+	if v, ok := sd.Settings["year_zero_exists"].(bool); ok {
+		yearZero = v
+	}
+	def.SkipYearZero = !yearZero
+
+	for i, ld := range yd.LeapDays {
+		f := "static_data.year_data.leap_days." + strconv.Itoa(i)
+		rule := LeapDay{Name: strings.TrimSpace(text(ld.Name)), Intercalary: ld.Intercalary, Interval: ld.Interval.s}
+		if !ld.Interval.set {
+			rule.Interval = "1"
+		}
+		ts, ok := ld.Timespan.integer()
+		if !ok || ts < 0 || ts >= int64(len(def.Months)) {
+			add(f+".timespan", "The timespan must be a timespan of the export (0-based).")
+			continue
+		}
+		rule.Month = int(ts) + 1
+		if off, ok := ld.Offset.integer(); ok {
+			rule.Offset = off
+		} else if ld.Offset.set {
+			add(f+".offset", "The offset must be a whole number.")
+		}
+		// Intercalary leap days sit after `day` in a standard month;
+		// others lengthen the month at its end.
+		if ld.Intercalary && def.Months[ts].Type == Standard {
+			day, ok := ld.Day.integer()
+			if ld.Day.set && (!ok || day < 0 || day > int64(def.Months[ts].Length)) {
+				add(f+".day", "The day must be between 0 and the timespan's length.")
+			} else if ld.Day.set {
+				d := int(day)
+				rule.Day = &d
+			}
+		}
+		if ld.AddsWeekDay {
+			warn("Leap day " + strconv.Quote(rule.Name) + " adds a weekday in the export; Lorekeep's week keeps its days.")
+		}
+		if ld.NotNumbered {
+			warn("Leap day " + strconv.Quote(rule.Name) + " is not numbered in the export; Lorekeep numbers it as a day of its month.")
+		}
+		if _, err := parseInterval(rule.Interval); err != nil {
+			add(f+".interval", "The interval must be comma-separated whole numbers, each optionally prefixed by ! or +.")
+			continue
+		}
+		def.LeapDays = append(def.LeapDays, rule)
+		out.From.LeapDays = append(out.From.LeapDays, i)
+	}
+	if len(def.LeapDays) > 0 && def.SkipYearZero {
+		warn("Leap years before year 1 follow Lorekeep's numbering (year -1 is tested as -1, not as year 0 as Fantasy-Calendar does).")
+	}
+
+	for i, m := range sd.Moons {
+		f := "static_data.moons." + strconv.Itoa(i)
+		name := strings.TrimSpace(text(m.Name))
+		if m.CustomPhase {
+			warn("Moon " + strconv.Quote(name) + " has a custom phase cycle; it is not imported.")
+			continue
+		}
+		cycle, shift := m.Cycle.rat(), m.Shift.rat()
+		if shift == nil && !m.Shift.set {
+			shift = new(big.Rat)
+		}
+		if cycle == nil || cycle.Sign() <= 0 {
+			add(f+".cycle", "The cycle must be a positive number.")
+			continue
+		}
+		if shift == nil {
+			add(f+".shift", "The shift must be a number.")
+			continue
+		}
+		period, exact1 := decimalText(cycle)
+		// Fantasy-Calendar's phase 0 is the new moon, at shift (mod cycle);
+		// Lorekeep's is the full moon, so the offset is shift - cycle/2.
+		off, exact2 := decimalText(new(big.Rat).Sub(shift, new(big.Rat).Quo(cycle, big.NewRat(2, 1))))
+		// Judged as rounded, in the export's terms: 1e-300 rounds to no cycle at all.
+		if PeriodProblem(period) != "" {
+			add(f+".cycle", "The cycle must be between 0.0000000001 and "+strconv.Itoa(MaxMoonPeriod)+" days.")
+			continue
+		}
+		if CheckOffset(off) != nil {
+			add(f+".shift", "The shift must not be more than "+strconv.Itoa(MaxMoonOffset)+" days from half the cycle.")
+			continue
+		}
+		if !exact1 || !exact2 {
+			warn("Moon " + strconv.Quote(name) + ": cycle and shift are rounded to " + strconv.Itoa(MaxMoonDecimals) + " decimal places.")
+		}
+		colour := strings.TrimSpace(m.Color)
+		if colour == "" {
+			colour = "grey"
+		}
+		def.Moons = append(def.Moons, Moon{ID: len(def.Moons) + 1, Name: name, Fullmoon: period, Offset: off, Colour: colour})
+		out.From.Moons = append(out.From.Moons, i)
+	}
+
+	if s := sd.Seasons; s != nil {
+		dated := 0
+		for i, se := range s.Data {
+			ts, ok1 := se.Timespan.integer()
+			day, ok2 := se.Day.integer()
+			if !se.Timespan.set || !se.Day.set {
+				continue
+			}
+			f := "static_data.seasons.data." + strconv.Itoa(i)
+			if !ok1 || ts < 0 || ts >= int64(len(def.Months)) {
+				add(f+".timespan", "The timespan must be a timespan of the export (0-based).")
+				continue
+			}
+			if !ok2 || day < 1 || day > int64(def.Months[ts].Length) {
+				add(f+".day", "The day must be a day of the season's timespan.")
+				continue
+			}
+			dated++
+			def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(text(se.Name)), Month: int(ts) + 1, Day: int(day)})
+			out.From.Seasons = append(out.From.Seasons, i)
+		}
+		if n := len(s.Data) - dated; n > 0 && len(probs) == 0 {
+			warn(strconv.Itoa(n) + " season(s) have no start date (periodic seasons); they are not imported.")
+		}
+		if w, _ := s.Global["enable_weather"].(bool); w || len(s.Locations) > 0 {
+			warn("Weather and locations are not imported.")
+		}
+	}
+
+	for i, e := range sd.Eras {
+		f := "static_data.eras." + strconv.Itoa(i)
+		y, ok := e.Date.Year.integer()
+		if !ok {
+			add(f+".date.year", "The year must be a whole number.")
+			continue
+		}
+		name := strings.TrimSpace(text(e.Name))
+		def.Eras = append(def.Eras, Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart})
+		out.From.Eras = append(out.From.Eras, i)
+		ts, _ := e.Date.Timespan.integer()
+		day, _ := e.Date.Day.integer()
+		if ts > 0 || day > 1 {
+			warn("Era " + strconv.Quote(name) + " starts within its year in the export; Lorekeep's eras start with the year.")
+		}
+		if e.Settings.EndsYear {
+			warn("Era " + strconv.Quote(name) + " ends its year early in the export; Lorekeep's years keep their length.")
+		}
+		if strings.TrimSpace(e.Description) != "" {
+			warn("Era " + strconv.Quote(name) + ": its description is not imported.")
+		}
+	}
+
+	if c := sd.Clock; c != nil && c.Enabled != nil && *c.Enabled {
+		warn("The clock (hours and minutes) is not imported.")
+	}
+	if c := sd.Cycles; c != nil && len(c.Data) > 0 {
+		warn(strconv.Itoa(len(c.Data)) + " year cycle(s) are not imported.")
+	}
+	if e := sd.EventData; e != nil && (len(e.Events) > 0 || len(e.Categories) > 0) {
+		warn(strconv.Itoa(len(e.Events)) + " event(s) and " + strconv.Itoa(len(e.Categories)) +
+			" event categories are not imported (Fantasy-Calendar's events are conditions, not dates).")
+	}
+
+	out.Date = Date{Year: 1, Month: 1, Day: 1}
+	if ex.Dynamic != nil && !bytes.Equal(bytes.TrimSpace(*ex.Dynamic), []byte("null")) {
+		var dyn fcDynamic
+		if err := json.Unmarshal(*ex.Dynamic, &dyn); err != nil {
+			add("dynamic_data", "The dynamic data must be an object with year, timespan and day.")
+		} else if numberProblems(reflect.ValueOf(dyn), "dynamic_data", add); len(probs) > 0 {
+			return fail()
+		} else {
+			y, okY := dyn.Year.integer()
+			ts := dyn.Timespan
+			if !ts.set {
+				ts = dyn.Month
+			}
+			m, okM := ts.integer()
+			d, okD := dyn.Day.integer()
+			switch {
+			case dyn.Year.set && !okY:
+				add("dynamic_data.year", "The year must be a whole number.")
+			case ts.set && (!okM || m < 0 || m >= int64(len(def.Months))):
+				add("dynamic_data.timespan", "The timespan must be a timespan of the export (0-based).")
+			case dyn.Day.set && !okD:
+				add("dynamic_data.day", "The day must be a whole number.")
+			default:
+				if dyn.Year.set {
+					out.Date.Year = y
+				}
+				if ts.set {
+					out.Date.Month = int(m) + 1
+				}
+				if dyn.Day.set {
+					out.Date.Day = int(max(min(d, 1<<30), 0))
+				}
+				if out.Date.Day < 1 {
+					out.Date.Day = 1
+					warn("The current day was 0 in the export; it is imported as day 1.")
+				}
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return fail()
+	}
+	c, err := New(out.Definition)
+	if err != nil {
+		ve := err.(*ValidationError)
+		for i := range ve.Problems {
+			ve.Problems[i].Field = out.ExportField(ve.Problems[i].Field)
+		}
+		return Import{}, ve
+	}
+	if d := out.Date; !c.Valid(d) {
+		msg := "The current date (" + d.String() + ") is not a date of the calendar."
+		switch {
+		case d.Month < 1 || d.Month > c.MonthCount():
+			add("dynamic_data.timespan", msg)
+		case c.DaysInMonth(d.Year, d.Month) > 0 && d.Day > c.DaysInMonth(d.Year, d.Month):
+			add("dynamic_data.day", msg)
+		default: // a skipped year zero, or beyond the calendar's range
+			add("dynamic_data.year", msg)
+		}
+		return fail()
+	}
+	out.Definition = c.Definition()
+	return out, nil
+}
+
+// exportPaths name, in the export, each list a create's field (the engine's names) describes:
+// the list, the From record mapping its indices (nil: one for one) and, by the create's
+// subfield or companion, the export item's field.
+var exportPaths = map[string]struct {
+	list  string
+	from  func(im *Import) []int
+	field string
+}{
+	"month_name":    {"static_data.year_data.timespans", nil, "name"},
+	"month_length":  {"static_data.year_data.timespans", nil, "length"},
+	"month_type":    {"static_data.year_data.timespans", nil, "type"},
+	"weekday":       {"static_data.year_data.global_week", nil, ""},
+	"leap_days":     {"static_data.year_data.leap_days", func(im *Import) []int { return im.From.LeapDays }, ""},
+	"moon_name":     {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "name"},
+	"moon_fullmoon": {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "cycle"},
+	"moon_offset":   {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "shift"},
+	"moon_colour":   {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "color"},
+	"moon_id":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, ""},
+	"season_name":   {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "name"},
+	"season_month":  {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "timespan"},
+	"season_day":    {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
+	"eras":          {"static_data.eras", func(im *Import) []int { return im.From.Eras }, ""},
+	"epoch_name":    {"static_data.eras", func(im *Import) []int { return im.From.Eras }, "name"},
+}
+
+// exportScalars name, in the export, the create's single fields an import fills.
+var exportScalars = map[string]string{
+	"name": "name", "start_offset": "static_data.year_data.first_day",
+	"skip_year_zero": "static_data.settings.year_zero_exists",
+	"current_year":   "dynamic_data.year", "current_month": "dynamic_data.timespan", "current_day": "dynamic_data.day",
+}
+
+// exportSubfields name, in the export, the fields of a leap day's or an era's object.
+var exportSubfields = map[string]string{
+	"leap_days.month": "timespan", "eras.year": "date.year", "eras.restart": "settings.restart",
+}
+
+// ExportList reports whether field is a create's list field as a whole ("month_length", not
+// "month_length.2"): a problem with the list, whose wording is not about one export field.
+func ExportList(field string) bool {
+	_, ok := exportPaths[field]
+	return ok
+}
+
+// ExportField names, in the export, the field behind a problem the create's validation (or
+// the engine) reports about the imported definition: "moon_fullmoon.1" is the cycle of the
+// export's moon that became the second moon. A field the import does not fill is the
+// static_data.
+func (im *Import) ExportField(field string) string {
+	root, rest, _ := strings.Cut(field, ".")
+	if f, ok := exportScalars[field]; ok {
+		return f
+	}
+	p, ok := exportPaths[root]
+	if !ok {
+		return "static_data"
+	}
+	idx, sub, _ := strings.Cut(rest, ".")
+	i, err := strconv.Atoi(idx)
+	if err != nil || i < 0 {
+		return p.list // the list as a whole
+	}
+	if p.from != nil {
+		from := p.from(im)
+		if i >= len(from) {
+			return p.list
+		}
+		i = from[i]
+	}
+	out := p.list + "." + strconv.Itoa(i)
+	if sub != "" {
+		if f, ok := exportSubfields[root+"."+sub]; ok {
+			sub = f
+		}
+		return out + "." + sub
+	}
+	if p.field != "" {
+		return out + "." + p.field
+	}
+	return out
+}
+
+// decimalText writes r with at most MaxMoonDecimals decimals (rounded),
+// reporting whether that is exact.
+func decimalText(r *big.Rat) (string, bool) {
+	s := strings.TrimRight(strings.TrimRight(r.FloatString(MaxMoonDecimals), "0"), ".")
+	if s == "-0" {
+		s = "0"
+	}
+	back, _ := new(big.Rat).SetString(s)
+	return s, back.Cmp(r) == 0
+}
+
+func typeErrorText(err error) string {
+	if te, ok := err.(*json.UnmarshalTypeError); ok {
+		return "the " + te.Field + " field must be " + jsonKind(te.Type.Kind().String()) + "."
+	}
+	return "the body is not valid JSON."
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "struct", "map", "ptr":
+		return "an object"
+	case "slice":
+		return "an array"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	}
+	return "a " + k
+}

@@ -1,0 +1,30 @@
+package domain
+
+// Read is a kind of read a route declares ahead, so that the campaign access read fetches it too
+// (one round trip for a show, two for a list page). Which items each kind reads is the store's
+// business (package store, readahead.go).
+type Read uint8
+
+// The reads a route can declare: a record by id (under Ref.Parent for a map point, note or
+// event), or a list's counts (under Ref.Parent for map points, notes and events).
+const (
+	ReadLocation Read = iota + 1 // and the private ids, for its parent
+	ReadCalendar
+	ReadEntity
+	ReadMapPoint
+	ReadNote
+	ReadEvent
+	ReadLocationList
+	ReadCalendarList
+	ReadEntityList
+	ReadMapPointList
+	ReadNoteList
+	ReadEventList
+)
+
+// Ref names one read ahead: its kind, the record's id and the parent it hangs from.
+type Ref struct {
+	Read   Read
+	ID     int64
+	Parent int64
+}

@@ -1,0 +1,15 @@
+package entities
+
+import (
+	"context"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// Store is the storage the entities endpoint uses (package store serves it).
+type Store interface {
+	httpapi.EntityReader
+	httpapi.EntityBatchReader
+	ListEntities(ctx context.Context, cid int64, f domain.EntityFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Entity], error)
+}

@@ -1,0 +1,53 @@
+// Package eventwire is the wire shapes of entity events: the 2022 entity event and Kanka's
+// reminder, answered by the events family and embedded by records with ?related=1.
+package eventwire
+
+import (
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// Event is an entity event as Kanka clients read it, with name, day, month and colour too.
+type Event struct {
+	ID       int64 `json:"id"`
+	EntityID int64 `json:"entity_id"`
+	Fields
+}
+
+// Fields are what both eras answer of an event (the 2022 entity event, today's reminder).
+type Fields struct {
+	CalendarID           int64   `json:"calendar_id"`
+	Name                 string  `json:"name"`
+	Comment              string  `json:"comment"`
+	Date                 string  `json:"date"`
+	Day                  int     `json:"day"`
+	Month                int     `json:"month"`
+	Year                 int64   `json:"year"`
+	Length               int     `json:"length"`
+	IsRecurring          bool    `json:"is_recurring"`
+	RecurringPeriodicity *string `json:"recurring_periodicity"`
+	RecurringUntil       *int64  `json:"recurring_until"`
+	Colour               *string `json:"colour"`
+	TypeID               *int64  `json:"type_id"`
+	IsPrivate            bool    `json:"is_private"`
+	Visibility           string  `json:"visibility"`
+	VisibilityID         int     `json:"visibility_id"` // Kanka's number for Visibility
+	httpapi.AuditJSON
+}
+
+// Render is ev in the entity event shape.
+func Render(ev *timeline.Event) Event {
+	j := Event{ID: ev.ID, EntityID: ev.EntityID, Fields: Fields{CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
+		Date: ev.Date.String(), Day: ev.Date.Day, Month: ev.Date.Month, Year: ev.Date.Year, Length: ev.Length,
+		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), VisibilityID: ev.Visibility.ID(),
+		AuditJSON: httpapi.RenderAudit(ev.Meta)}}
+	if ev.IsRecurring() {
+		p := ev.Recurrence.Periodicity()
+		j.RecurringPeriodicity, j.RecurringUntil = &p, ev.RecurringUntil
+	}
+	if ev.Colour != "" {
+		c := ev.Colour
+		j.Colour = &c
+	}
+	return j
+}
