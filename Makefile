@@ -35,9 +35,10 @@ race-long: ## the race and fault suite, many rounds, with a per-scenario summary
 bench: ## benchmarks of the HTTP handlers against DynamoDB Local
 	scripts/test.sh -run '^$$' -bench . -benchmem ./...
 
-deps: ## Go modules, Java and the DynamoDB Local jar
+deps: ## Go modules, Java, the DynamoDB Local jar and CloudFormation's resource specification
 	$(GO) mod download
 	scripts/dynamodb-local.sh install
+	scripts/cfnspec.sh install >/dev/null
 
 FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction
 
