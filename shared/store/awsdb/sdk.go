@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 	"github.com/guregu/dynamo/v2"
 
@@ -42,14 +44,89 @@ func newHTTPClient() aws.HTTPClient {
 }
 
 // countCalls reports every DynamoDB operation (retries included in one) to the request's
-// telemetry record, with its error: the "dynamodb_calls" of the request log.
+// telemetry record, with its error and the capacity it consumed: the "dynamodb_calls" and
+// "dynamodb_read_units"/"dynamodb_write_units" of the request log. DynamoDB reports the
+// capacity in the answer when asked (ReturnConsumedCapacity), so it costs no call.
 func countCalls(s *middleware.Stack) error {
 	return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-telemetry", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-		out, md, err := next.HandleInitialize(ctx, in)
-		if err != nil {
-			err = fmt.Errorf("%s: %w", middleware.GetOperationName(ctx), err)
+		rec := telemetry.From(ctx)
+		if rec != nil {
+			askCapacity(in.Parameters)
 		}
-		telemetry.From(ctx).DBCall(err)
+		out, md, err := next.HandleInitialize(ctx, in)
+		op := middleware.GetOperationName(ctx)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", op, err)
+		}
+		rec.DBCall(err)
+		if units := consumedUnits(out.Result); units > 0 {
+			switch op {
+			case "GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems":
+				rec.Capacity(units, 0)
+			default:
+				rec.Capacity(0, units)
+			}
+		}
 		return out, md, err
 	}), middleware.After)
+}
+
+// askCapacity sets ReturnConsumedCapacity=TOTAL on the input of each data operation the store
+// makes (a type switch: reflection costs the largest Lambda its size budget).
+func askCapacity(params any) {
+	const total = types.ReturnConsumedCapacityTotal
+	switch in := params.(type) {
+	case *dynamodb.GetItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.BatchGetItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.QueryInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.PutItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.UpdateItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.DeleteItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.BatchWriteItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.TransactWriteItemsInput:
+		in.ReturnConsumedCapacity = total
+	}
+}
+
+// consumedUnits sums the capacity units an operation's output reports (one table, or several
+// for batches and transactions).
+func consumedUnits(result any) float64 {
+	var cs []types.ConsumedCapacity
+	switch out := result.(type) {
+	case *dynamodb.GetItemOutput:
+		return units(out.ConsumedCapacity)
+	case *dynamodb.QueryOutput:
+		return units(out.ConsumedCapacity)
+	case *dynamodb.PutItemOutput:
+		return units(out.ConsumedCapacity)
+	case *dynamodb.UpdateItemOutput:
+		return units(out.ConsumedCapacity)
+	case *dynamodb.DeleteItemOutput:
+		return units(out.ConsumedCapacity)
+	case *dynamodb.BatchGetItemOutput:
+		cs = out.ConsumedCapacity
+	case *dynamodb.BatchWriteItemOutput:
+		cs = out.ConsumedCapacity
+	case *dynamodb.TransactWriteItemsOutput:
+		cs = out.ConsumedCapacity
+	}
+	var sum float64
+	for i := range cs {
+		sum += units(&cs[i])
+	}
+	return sum
+}
+
+func units(c *types.ConsumedCapacity) float64 {
+	if c == nil {
+		return 0
+	}
+	return aws.ToFloat64(c.CapacityUnits)
 }
