@@ -369,8 +369,9 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
-	// Kanka's entities endpoint only reads.
-	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
+	// Kanka's entities endpoint only reads, and counts its callers' requests in their rate
+	// buckets (UpdateItem on RATE# items only: TestEntitiesWritesOnlyRateBuckets).
+	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 }
 
 // grantedActions are the actions a function's inline policies allow on the table.
@@ -618,6 +619,19 @@ func TestSamconfigDeploysTheStack(t *testing.T) {
 	for k := range values {
 		if strings.HasSuffix(k, ".region") {
 			t.Errorf("samconfig.toml pins a region (%s): leave it to the AWS profile", k)
+		}
+	}
+}
+
+func TestEntitiesWritesOnlyRateBuckets(t *testing.T) {
+	tpl := loadTemplate(t)
+	for _, st := range tpl.statements(t, "EntitiesFunction") {
+		if !slices.Contains(asList(st["Action"]), any("dynamodb:UpdateItem")) {
+			continue
+		}
+		want := map[string]any{"ForAllValues:StringLike": map[string]any{"dynamodb:LeadingKeys": []any{"RATE#*"}}}
+		if len(asList(st["Action"])) != 1 || !reflect.DeepEqual(st["Condition"], want) {
+			t.Errorf("EntitiesFunction may UpdateItem %v under %v, want only RATE# items", st["Action"], st["Condition"])
 		}
 	}
 }

@@ -26,7 +26,9 @@ func coldStart() *store.Store {
 // cold start, register mounts the family's routes, and every request runs that one handler.
 func ServeFamily(register func(*httpapi.API, *store.Store)) {
 	st := coldStart()
-	api := httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, st))
+	opts := httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, st)
+	opts.SharedRate = st // warm instances share each user's rate bucket
+	api := httpapi.New(opts)
 	register(api, st)
 	lambda.Start(Handler(api))
 }

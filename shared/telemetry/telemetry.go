@@ -119,10 +119,10 @@ const lambdaTraceKey = "x-amzn-trace-id"
 // outside Lambda. It is the id X-Ray's console and CloudWatch's trace search look up.
 func TraceID(ctx context.Context) string {
 	h, _ := ctx.Value(lambdaTraceKey).(string)
-	for part := range strings.SplitSeq(h, ";") {
-		if root, ok := strings.CutPrefix(strings.TrimSpace(part), "Root="); ok {
-			return root
-		}
+	_, root, ok := strings.Cut(h, "Root=")
+	if !ok {
+		return ""
 	}
-	return ""
+	root, _, _ = strings.Cut(root, ";")
+	return root
 }

@@ -54,19 +54,11 @@ func countCalls(s *middleware.Stack) error {
 			askCapacity(in.Parameters)
 		}
 		out, md, err := next.HandleInitialize(ctx, in)
-		op := middleware.GetOperationName(ctx)
 		if err != nil {
-			err = fmt.Errorf("%s: %w", op, err)
+			err = fmt.Errorf("%s: %w", middleware.GetOperationName(ctx), err)
 		}
 		rec.DBCall(err)
-		if units := consumedUnits(out.Result); units > 0 {
-			switch op {
-			case "GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems":
-				rec.Capacity(units, 0)
-			default:
-				rec.Capacity(0, units)
-			}
-		}
+		rec.Capacity(consumedUnits(out.Result))
 		return out, md, err
 	}), middleware.After)
 }
@@ -95,33 +87,35 @@ func askCapacity(params any) {
 	}
 }
 
-// consumedUnits sums the capacity units an operation's output reports (one table, or several
-// for batches and transactions).
-func consumedUnits(result any) float64 {
+// consumedUnits sums the read and the write capacity units an operation's output reports (one
+// table, or several for batches and transactions).
+func consumedUnits(result any) (read, write float64) {
 	var cs []types.ConsumedCapacity
 	switch out := result.(type) {
 	case *dynamodb.GetItemOutput:
-		return units(out.ConsumedCapacity)
+		return units(out.ConsumedCapacity), 0
 	case *dynamodb.QueryOutput:
-		return units(out.ConsumedCapacity)
-	case *dynamodb.PutItemOutput:
-		return units(out.ConsumedCapacity)
-	case *dynamodb.UpdateItemOutput:
-		return units(out.ConsumedCapacity)
-	case *dynamodb.DeleteItemOutput:
-		return units(out.ConsumedCapacity)
+		return units(out.ConsumedCapacity), 0
 	case *dynamodb.BatchGetItemOutput:
-		cs = out.ConsumedCapacity
+		for i := range out.ConsumedCapacity {
+			read += units(&out.ConsumedCapacity[i])
+		}
+		return read, 0
+	case *dynamodb.PutItemOutput:
+		return 0, units(out.ConsumedCapacity)
+	case *dynamodb.UpdateItemOutput:
+		return 0, units(out.ConsumedCapacity)
+	case *dynamodb.DeleteItemOutput:
+		return 0, units(out.ConsumedCapacity)
 	case *dynamodb.BatchWriteItemOutput:
 		cs = out.ConsumedCapacity
 	case *dynamodb.TransactWriteItemsOutput:
 		cs = out.ConsumedCapacity
 	}
-	var sum float64
 	for i := range cs {
-		sum += units(&cs[i])
+		write += units(&cs[i])
 	}
-	return sum
+	return 0, write
 }
 
 func units(c *types.ConsumedCapacity) float64 {
