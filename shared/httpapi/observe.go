@@ -71,7 +71,6 @@ func (a *API) logRequest(r *http.Request, id string, status int, start time.Time
 		slog.Float64("dynamodb_read_units", s.ReadUnits),
 		slog.Float64("dynamodb_write_units", s.WriteUnits),
 		slog.Int("requests", 1),
-		slog.Int("server_errors", boolInt(status >= 500)),
 		slog.Any("_aws", metricsOf(route, start)),
 	}
 	if trace := telemetry.TraceID(r.Context()); trace != "" {
@@ -94,8 +93,8 @@ func (a *API) logRequest(r *http.Request, id string, status int, start time.Time
 // turns its "_aws" directive into metrics of the Lorekeep namespace, per route, from fields the
 // line carries anyway. No call to CloudWatch, nothing more written. The directive is fixed text
 // around the timestamp (milliseconds since the epoch).
-const emfMetrics = `"Metrics":[{"Name":"requests","Unit":"Count"},{"Name":"server_errors","Unit":"Count"},` +
-	`{"Name":"duration_ms","Unit":"Milliseconds"},{"Name":"dynamodb_calls","Unit":"Count"},` +
+const emfMetrics = `"Metrics":[{"Name":"requests","Unit":"Count"},{"Name":"duration_ms","Unit":"Milliseconds"},` +
+	`{"Name":"dynamodb_calls","Unit":"Count"},` +
 	`{"Name":"dynamodb_read_units","Unit":"Count"},{"Name":"dynamodb_write_units","Unit":"Count"}]}]}`
 
 const (
@@ -112,13 +111,6 @@ func metricsOf(route string, start time.Time) json.RawMessage {
 		return append(b, emfUnrouted...)
 	}
 	return append(b, emfByRoute...)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func (o Options) logger() *slog.Logger {

@@ -131,9 +131,6 @@ func TestOneLogLinePerRequest(t *testing.T) {
 			if tc.status == 200 && !(l["dynamodb_read_units"].(float64) > 0) {
 				t.Errorf("dynamodb_read_units %v for a read", l["dynamodb_read_units"])
 			}
-			if errs := l["server_errors"]; errs != float64(boolToInt(tc.status >= 500)) {
-				t.Errorf("server_errors %v for a %d", errs, tc.status)
-			}
 			if tc.status == 500 {
 				if res.Body["message"] != "Server Error." || res.Header.Get("Content-Type") != "application/json" {
 					t.Errorf("500 body %s", res.Raw)
@@ -307,13 +304,6 @@ func TestTransactionConflictsAreRetriedThenAnswer409(t *testing.T) {
 	}
 }
 
-func boolToInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // checkEMF checks that a log line is a CloudWatch embedded metric format document: a
 // millisecond timestamp, the Lorekeep namespace, the route as the dimension (none for a request
 // that matched no route) and every metric a number on the line itself.
@@ -350,7 +340,7 @@ func checkEMF(t *testing.T, l map[string]any) {
 		}
 	}
 	sort.Strings(names)
-	want := []string{"duration_ms", "dynamodb_calls", "dynamodb_read_units", "dynamodb_write_units", "requests", "server_errors"}
+	want := []string{"duration_ms", "dynamodb_calls", "dynamodb_read_units", "dynamodb_write_units", "requests"}
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("metrics %v, want %v", names, want)
 	}

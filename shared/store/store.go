@@ -74,7 +74,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -97,9 +96,6 @@ type Store struct {
 	db    *dynamo.DB
 	table dynamo.Table
 	now   func() time.Time
-	// rateHints: each caller's last known rate bucket TAT (TakeRate's first guess).
-	rateMu    sync.Mutex
-	rateHints map[string]int64
 }
 
 // New wraps an SDK configuration; build it once per process.
