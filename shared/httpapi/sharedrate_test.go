@@ -19,7 +19,7 @@ import (
 
 // Two instances (two APIs, each with its own store, as two warm Lambdas have) share each user's
 // bucket through the table: the limit holds across them. The bucket costs one conditional
-// UpdateItem per request, two while a burst drains it.
+// UpdateItem per request, two when an instance's last view of the bucket is stale.
 func TestSharedRateLimitHoldsAcrossInstances(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	now := time.Date(2026, 1, 1, 10, 0, 15, 0, time.UTC)
@@ -61,16 +61,16 @@ func TestSharedRateLimitHoldsAcrossInstances(t *testing.T) {
 		retryAfter string
 		calls      int64
 	}{
-		// Each write first guesses a refilled bucket: right for a user's first request and
-		// after a pause; during a burst the failed write returns the bucket and the second
-		// one takes the token; an empty bucket is known from the first.
 		{"first request, a full bucket", 0, 0, e.Admin, 200, "2", "", 1},
+		// Instance 1 has never seen the user: it guesses a refilled bucket, and the failed
+		// write tells it otherwise.
 		{"the other instance takes the second token", 0, 1, e.Admin, 200, "1", "", 2},
-		{"the first instance takes the last one", 0, 0, e.Admin, 200, "0", "", 2},
+		{"the first instance takes the last one", 0, 0, e.Admin, 200, "0", "", 1},
 		{"the bucket is empty on either instance", 0, 1, e.Admin, 429, "0", "20", 1},
 		{"another user has a bucket of their own", 0, 1, e.Member, 200, "2", "", 1},
-		{"a token comes back after 60/3 seconds", 20 * time.Second, 0, e.Admin, 200, "0", "", 2},
+		{"a token comes back after 60/3 seconds", 20 * time.Second, 0, e.Admin, 200, "0", "", 1},
 		{"and only one", 0, 1, e.Admin, 429, "0", "20", 1},
+		// Its guess (the bucket it last saw has refilled since) is right this time.
 		{"a minute later the bucket is full again", time.Minute, 1, e.Admin, 200, "2", "", 1},
 	} {
 		now = now.Add(c.advance)

@@ -18,16 +18,15 @@ import (
 // callers' items expire.
 const rateSK = "RATE"
 
-// rateAttempts bounds the conditional writes of one TakeRate: the first guesses a refilled
-// bucket (an interactive user's usual state); a wrong guess learns the bucket's state from the
-// failed write itself, and the second write is then the right one unless another instance
-// changed the bucket meanwhile.
+// rateAttempts bounds the conditional writes of one TakeRate: the first guesses the bucket's
+// state from this instance's last answer for the caller; a wrong guess (another instance served
+// the caller meanwhile) learns the state from the failed write itself.
 const rateAttempts = 3
 
 // TakeRate counts one request of caller against its bucket, shared by every instance through
-// the table: one conditional UpdateItem when the bucket has refilled since the caller's last
-// request or is empty, two while a burst drains it. It answers the requests remaining, or how
-// long to wait when none is; a refused request takes no token.
+// the table: one conditional UpdateItem, two when this instance's guess of the bucket's state
+// is wrong. It answers the requests remaining, or how long to wait when none is; a refused
+// request takes no token.
 func (s *Store) TakeRate(ctx context.Context, caller string, b domain.RateBucket, now time.Time) (remaining int, wait time.Duration, err error) {
 	nowUS, tolerance := now.UnixMicro(), b.Tolerance().Microseconds()
 	in := &dynamodb.UpdateItemInput{
@@ -37,7 +36,7 @@ func (s *Store) TakeRate(ctx context.Context, caller string, b domain.RateBucket
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		ExpressionAttributeNames:            map[string]string{"#ttl": "ttl"},
 	}
-	var tat int64 // the bucket as last seen: none yet, so a refilled one is guessed
+	tat := s.rateHint(caller)
 	for range rateAttempts {
 		// The TAT is at most now + Window: the item expires a Window after that.
 		in.ExpressionAttributeValues = map[string]types.AttributeValue{
@@ -56,12 +55,14 @@ func (s *Store) TakeRate(ctx context.Context, caller string, b domain.RateBucket
 		case errors.As(err, &ccf):
 			tat = microsOf(ccf.Item) // the bucket as another instance left it
 			if tat > nowUS+tolerance {
+				s.setRateHint(caller, tat)
 				return 0, b.Wait(time.UnixMicro(tat), now), nil
 			}
 		case err != nil:
 			return 0, 0, wrap(err)
 		default:
 			tat = microsOf(out.Attributes)
+			s.setRateHint(caller, tat)
 			return b.Remaining(time.UnixMicro(tat), now), 0, nil
 		}
 	}
@@ -82,4 +83,23 @@ func microsOf(item map[string]types.AttributeValue) int64 {
 	}
 	v, _ := strconv.ParseInt(n.Value, 10, 64)
 	return v
+}
+
+// maxRateHints bounds the instance's memory of callers' buckets; past it, it starts over (a
+// forgotten caller costs one more write at worst).
+const maxRateHints = 10000
+
+func (s *Store) rateHint(caller string) int64 {
+	s.rateMu.Lock()
+	defer s.rateMu.Unlock()
+	return s.rateHints[caller]
+}
+
+func (s *Store) setRateHint(caller string, tat int64) {
+	s.rateMu.Lock()
+	defer s.rateMu.Unlock()
+	if s.rateHints == nil || len(s.rateHints) >= maxRateHints {
+		s.rateHints = map[string]int64{}
+	}
+	s.rateHints[caller] = tat
 }
