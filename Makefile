@@ -8,19 +8,17 @@ GO ?= go
 #                      segment boundary otherwise pads the file by up to 64 KiB, which put the
 #                      calendars function 61 KiB over the budget for about 17 KiB of code.
 #   -gcflags=all=-l    no inlining (about 0.7 MB less per binary: the code does the same, with
-#                      more calls). The calendar engine's hot loops run 2-3x slower without it
-#                      (a 1,000-day view with three moons: about 1.6 ms against 0.5 ms), still
-#                      far below one DynamoDB round trip. The runtime is not inlined either,
-#                      only its internal/runtime packages (INLINE): inlining all of it (28 KiB
-#                      more) put the calendars function over the budget, and the engine's
-#                      benchmarks (BenchmarkDays1000ThreeMoons, BenchmarkDaysView1000Days100Events)
-#                      show no difference between the two beyond their noise.
+#                      more calls), except in the runtime (INLINE). The calendar engine's hot
+#                      loops run 2-3x slower without it (a 1,000-day view with three moons:
+#                      about 1.6 ms against 0.5 ms), still far below one DynamoDB round trip;
+#                      inlining it (or std's internal packages) puts the calendars function
+#                      64 KiB over the budget since `related=1` renders posts and reminders.
 #   nethttpomithttp2   net/http without its HTTP/2 client and server (about 0.3 MB): the
 #                      functions' only HTTP peers are DynamoDB, whose endpoints speak HTTP/1.1
 #                      only, and the Lambda runtime API on localhost (HTTP/1.1); API Gateway
 #                      events reach the handler in process, never through an HTTP server.
 #   lambda.norpc       aws-lambda-go without the legacy Go 1.x RPC mode (provided.al2023).
-INLINE = internal/runtime/...
+INLINE = runtime
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc,nethttpomithttp2 -trimpath \
 	-gcflags=all=-l $(foreach p,$(INLINE),-gcflags=$(p)=) -ldflags "-s -w -R 0x1000"
 
