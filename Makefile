@@ -39,9 +39,10 @@ FUZZTIME ?= 20s
 fuzz: ## every Go fuzz target for FUZZTIME each (default 20s), against DynamoDB Local
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-deps: ## Go modules, Java and the DynamoDB Local jar
+deps: ## Go modules, Java, the DynamoDB Local jar and CloudFormation's resource specification
 	$(GO) mod download
 	scripts/dynamodb-local.sh install
+	scripts/cfnspec.sh install >/dev/null
 
 FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
 	SweeperFunction

@@ -67,7 +67,9 @@ func metaAPI() *httpapi.API {
 // authorizer's identity, the family's routes, the Lambda adapter.
 func familyHandler(register func(*httpapi.API, *store.Store)) func(st *store.Store) lambdaHandler {
 	return func(st *store.Store) lambdaHandler {
-		api := httpapi.New(httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, st))
+		opts := httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, st)
+		opts.SharedRate = st
+		api := httpapi.New(opts)
 		register(api, st)
 		return lambdaapi.Handler(api)
 	}

@@ -117,8 +117,9 @@ func TestFunctionsAreConfiguredByTheEnvironmentTheCodeReads(t *testing.T) {
 		if got := at(env, "TABLE_NAME"); !reflect.DeepEqual(got, ref("Table")) {
 			t.Errorf("%s: TABLE_NAME = %v, want !Ref Table", fn, got)
 		}
-		if got := at(env, "DYNAMODB_ENDPOINT"); got != nil {
-			t.Errorf("%s: DYNAMODB_ENDPOINT must be unset on AWS, got %v", fn, got)
+		// Declared (so that sam local can set it from env.json) but empty: real DynamoDB on AWS.
+		if got, ok := env.(map[string]any)["DYNAMODB_ENDPOINT"]; !ok || got != "" {
+			t.Errorf("%s: DYNAMODB_ENDPOINT = %v (declared %v), want \"\" on AWS", fn, got, ok)
 		}
 	}
 	// Every HTTP function (all but the authorizer) limits its rate.
@@ -208,8 +209,9 @@ func TestFunctionsHaveTheMakefileTargetSamBuildCalls(t *testing.T) {
 const lambdaSizeBudget = 10_000_000
 
 // TestMakefileTargetsProduceArm64Bootstraps runs the build targets as `sam build` would and
-// checks that each leaves a static linux/arm64 executable named bootstrap within the size
-// budget (`make sizes` prints them all).
+// checks that each leaves a static linux/arm64 executable named bootstrap, alone, within the
+// size budget (`make sizes` prints them all). sam build runs them in the repository itself
+// (samconfig.toml's build_in_source), so it copies nothing: each package is megabytes.
 func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the Lambda binaries (slow on a cold build cache); the make -n checks still run")
@@ -223,6 +225,18 @@ func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
 			out, err := exec.Command("make", "-s", "-C", dir, "build-"+fn, "ARTIFACTS_DIR="+artifacts).CombinedOutput()
 			if err != nil {
 				t.Fatalf("make build-%s: %v\n%s", fn, err, out)
+			}
+			// The function's package (what sam deploy zips) is its bootstrap and nothing else.
+			entries, err := os.ReadDir(artifacts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			if !slices.Equal(names, []string{"bootstrap"}) {
+				t.Errorf("build-%s left %v in ARTIFACTS_DIR, want only bootstrap", fn, names)
 			}
 			bin := filepath.Join(artifacts, "bootstrap")
 			f, err := elf.Open(bin)
@@ -361,8 +375,9 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
-	// Kanka's entities endpoint only reads.
-	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
+	// Kanka's entities endpoint only reads, and counts its callers' requests in their rate
+	// buckets (UpdateItem on RATE# items only: TestEntitiesWritesOnlyRateBuckets).
+	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	// The sweeper finishes cascades: it reads markers, tombstones and links, batch-deletes
 	// partitions, rewrites child locations as roots and keeps the counters; no checks, no index.
 	"SweeperFunction": {
@@ -573,12 +588,14 @@ func TestTemplateReferencesResolve(t *testing.T) {
 	}
 }
 
-func TestSamconfigDeploysTheStack(t *testing.T) {
+// readSamconfig reads samconfig.toml's flat TOML: [table] headers and key = value lines, as
+// "table.key" -> the value's text.
+func readSamconfig(t *testing.T) map[string]string {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(root, "samconfig.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A small reader for samconfig's flat TOML: [table] headers and key = value lines.
 	values := map[string]string{}
 	table := ""
 	for i, line := range strings.Split(string(raw), "\n") {
@@ -595,6 +612,11 @@ func TestSamconfigDeploysTheStack(t *testing.T) {
 			values[table+strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
+	return values
+}
+
+func TestSamconfigDeploysTheStack(t *testing.T) {
+	values := readSamconfig(t)
 	for k, want := range map[string]string{
 		"version":                                     "0.1",
 		"default.global.parameters.stack_name":        `"lorekeep"`,
@@ -609,6 +631,19 @@ func TestSamconfigDeploysTheStack(t *testing.T) {
 	for k := range values {
 		if strings.HasSuffix(k, ".region") {
 			t.Errorf("samconfig.toml pins a region (%s): leave it to the AWS profile", k)
+		}
+	}
+}
+
+func TestEntitiesWritesOnlyRateBuckets(t *testing.T) {
+	tpl := loadTemplate(t)
+	for _, st := range tpl.statements(t, "EntitiesFunction") {
+		if !slices.Contains(asList(st["Action"]), any("dynamodb:UpdateItem")) {
+			continue
+		}
+		want := map[string]any{"ForAllValues:StringLike": map[string]any{"dynamodb:LeadingKeys": []any{"RATE#*"}}}
+		if len(asList(st["Action"])) != 1 || !reflect.DeepEqual(st["Condition"], want) {
+			t.Errorf("EntitiesFunction may UpdateItem %v under %v, want only RATE# items", st["Action"], st["Condition"])
 		}
 	}
 }

@@ -73,8 +73,13 @@ func ReadAhead(kind domain.Read, idName, parentName string) Ahead {
 type Options struct {
 	Identify  Identifier
 	Campaigns Campaigns
-	// RateLimit is requests per user in any 60 seconds (default 90).
+	// RateLimit is the size of each caller's token bucket, refilled at RateLimit per minute
+	// (default 90; see ratelimit.go).
 	RateLimit int
+	// SharedRate, when set, keeps authenticated users' buckets where every instance shares
+	// them (on Lambda: the table). Without it, and for callers known by their address only,
+	// each process keeps its own.
+	SharedRate RateTaker
 	// TrustForwardedHeaders makes links follow X-Forwarded-Proto and X-Forwarded-Host: set it
 	// only behind a proxy that sets them itself, since a client can send anything there.
 	TrustForwardedHeaders bool
@@ -89,7 +94,7 @@ type API struct {
 	opts    Options
 	mux     *http.ServeMux
 	methods map[string][]string // path pattern -> methods registered on it
-	limiter *limiter
+	limiter *memoryRates
 	public  *http.ServeMux // routes without a token (HandlePublic)
 	// publicPatterns are the patterns of public, as registered.
 	publicPatterns []string
@@ -110,7 +115,7 @@ func New(opts Options) *API {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	a := &API{opts: opts, mux: http.NewServeMux(), methods: map[string][]string{}, limiter: newLimiter(opts.RateLimit, opts.Now)}
+	a := &API{opts: opts, mux: http.NewServeMux(), methods: map[string][]string{}, limiter: &memoryRates{tats: map[string]time.Time{}}}
 	a.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, r, apperr.ErrNotFound) })
 	return a
 }
@@ -298,7 +303,11 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 			telemetry.From(r.Context()).User(uid)
 		}
 	}
-	if err := a.limiter.take(w, caller); err != nil {
+	var rates RateTaker = a.limiter
+	if uid != 0 && a.opts.SharedRate != nil {
+		rates = a.opts.SharedRate
+	}
+	if err := a.takeRate(w, r, rates, caller); err != nil {
 		writeError(w, r, err)
 		return
 	}

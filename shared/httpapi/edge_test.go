@@ -99,9 +99,10 @@ func TestForwardedHeadersCountOnlyWhenTrusted(t *testing.T) {
 	}
 }
 
-// The limit holds in every 60 seconds, not per calendar minute: a burst at the end of one
-// minute and another at the start of the next do not both pass.
-func TestRateLimitWindowSlides(t *testing.T) {
+// The limit is a token bucket, not a count per calendar minute: a burst at the end of one
+// minute and another at the start of the next do not both pass; the bucket refills one request
+// per 60/limit seconds.
+func TestRateLimitBucketRefillsAcrossMinutes(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	now := time.Date(2026, 1, 1, 10, 0, 58, 0, time.UTC)
 	auth, err := store.Open(t.Context(), e.Config)
@@ -123,13 +124,17 @@ func TestRateLimitWindowSlides(t *testing.T) {
 			t.Fatalf("request %d: %d", i, r.StatusCode)
 		}
 	}
-	now = now.Add(4 * time.Second) // 10:01:02, a new calendar minute
-	if r := do("GET", nil, 0); r.StatusCode != 429 || r.Header.Get("Retry-After") != "56" || r.Header.Get("X-RateLimit-Remaining") != "0" {
+	now = now.Add(4 * time.Second) // 10:01:02, a new calendar minute; no token back yet
+	if r := do("GET", nil, 0); r.StatusCode != 429 || r.Header.Get("Retry-After") != "16" || r.Header.Get("X-RateLimit-Remaining") != "0" {
 		t.Fatalf("across the minute boundary: %d %v", r.StatusCode, r.Header)
 	}
-	now = now.Add(56 * time.Second)
+	now = now.Add(16 * time.Second) // one token back: one request, none left
+	if r := do("GET", nil, 0); r.StatusCode != 200 || r.Header.Get("X-RateLimit-Remaining") != "0" {
+		t.Fatalf("once a token came back: %d %v", r.StatusCode, r.Header)
+	}
+	now = now.Add(time.Minute) // full again
 	if r := do("GET", nil, 0); r.StatusCode != 200 || r.Header.Get("X-RateLimit-Remaining") != "2" {
-		t.Fatalf("once the burst left the window: %d %v", r.StatusCode, r.Header)
+		t.Fatalf("once the bucket refilled: %d %v", r.StatusCode, r.Header)
 	}
 	// Every answer carries the headers: a preflight and a 413 too.
 	now = now.Add(time.Hour)

@@ -2,11 +2,13 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/telemetry"
@@ -41,14 +43,14 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				writeError(sw, r, errPanic)
 			}
 		}
-		a.logRequest(r, id, sw.status, time.Since(start), rec.Snapshot())
+		a.logRequest(r, id, sw.status, start, time.Since(start), rec.Snapshot())
 	}()
 	a.serve(sw, r)
 }
 
 var errPanic = errors.New("panic")
 
-func (a *API) logRequest(r *http.Request, id string, status int, d time.Duration, s telemetry.Snapshot) {
+func (a *API) logRequest(r *http.Request, id string, status int, start time.Time, d time.Duration, s telemetry.Snapshot) {
 	route := ""
 	if a.public != nil {
 		_, route = a.public.Handler(r)
@@ -66,6 +68,13 @@ func (a *API) logRequest(r *http.Request, id string, status int, d time.Duration
 		slog.Int64("user_id", s.UserID),
 		slog.Int64("campaign_id", s.CampaignID),
 		slog.Int("dynamodb_calls", s.DBCalls),
+		slog.Float64("dynamodb_read_units", s.ReadUnits),
+		slog.Float64("dynamodb_write_units", s.WriteUnits),
+		slog.Int("requests", 1),
+		slog.Any("_aws", metricsOf(route, start)),
+	}
+	if trace := telemetry.TraceID(r.Context()); trace != "" {
+		attrs = append(attrs, slog.String("trace_id", trace))
 	}
 	level := slog.LevelInfo
 	if status >= 500 {
@@ -78,6 +87,30 @@ func (a *API) logRequest(r *http.Request, id string, status int, d time.Duration
 		}
 	}
 	a.opts.logger().LogAttrs(r.Context(), level, "request", attrs...)
+}
+
+// The request log line is also a CloudWatch embedded metric format document: CloudWatch Logs
+// turns its "_aws" directive into metrics of the Lorekeep namespace, per route, from fields the
+// line carries anyway. No call to CloudWatch, nothing more written. The directive is fixed text
+// around the timestamp (milliseconds since the epoch).
+const emfMetrics = `"Metrics":[{"Name":"requests","Unit":"Count"},{"Name":"duration_ms","Unit":"Milliseconds"},` +
+	`{"Name":"dynamodb_calls","Unit":"Count"},` +
+	`{"Name":"dynamodb_read_units","Unit":"Count"},{"Name":"dynamodb_write_units","Unit":"Count"}]}]}`
+
+const (
+	// A request of a route is counted under its route; one that matched none (a 404, a 405
+	// fallback, a preflight of an unknown path) has no route, and a metric dimension cannot be
+	// empty, so it is counted without one.
+	emfByRoute  = `,"CloudWatchMetrics":[{"Namespace":"Lorekeep","Dimensions":[["route"]],` + emfMetrics
+	emfUnrouted = `,"CloudWatchMetrics":[{"Namespace":"Lorekeep","Dimensions":[[]],` + emfMetrics
+)
+
+func metricsOf(route string, start time.Time) json.RawMessage {
+	b := strconv.AppendInt([]byte(`{"Timestamp":`), start.UnixMilli(), 10)
+	if route == "" {
+		return append(b, emfUnrouted...)
+	}
+	return append(b, emfByRoute...)
 }
 
 func (o Options) logger() *slog.Logger {

@@ -126,6 +126,11 @@ func TestOneLogLinePerRequest(t *testing.T) {
 					t.Errorf("%s = %v, want %v (line %v)", k, l[k], v, l)
 				}
 			}
+			checkEMF(t, l)
+			// DynamoDB reports what each call consumed: a read costs read units.
+			if tc.status == 200 && !(l["dynamodb_read_units"].(float64) > 0) {
+				t.Errorf("dynamodb_read_units %v for a read", l["dynamodb_read_units"])
+			}
 			if tc.status == 500 {
 				if res.Body["message"] != "Server Error." || res.Header.Get("Content-Type") != "application/json" {
 					t.Errorf("500 body %s", res.Raw)
@@ -296,5 +301,50 @@ func TestTransactionConflictsAreRetriedThenAnswer409(t *testing.T) {
 				t.Errorf("stored name: %d %s, want %q", got.Status, got.Raw, c.wantName)
 			}
 		})
+	}
+}
+
+// checkEMF checks that a log line is a CloudWatch embedded metric format document: a
+// millisecond timestamp, the Lorekeep namespace, the route as the dimension (none for a request
+// that matched no route) and every metric a number on the line itself.
+func checkEMF(t *testing.T, l map[string]any) {
+	t.Helper()
+	raw, _ := json.Marshal(l["_aws"])
+	var md struct {
+		Timestamp         int64
+		CloudWatchMetrics []struct {
+			Namespace  string
+			Dimensions [][]string
+			Metrics    []struct{ Name, Unit string }
+		}
+	}
+	if err := json.Unmarshal(raw, &md); err != nil || len(md.CloudWatchMetrics) != 1 {
+		t.Fatalf("_aws = %s (%v)", raw, err)
+	}
+	if d := time.Since(time.UnixMilli(md.Timestamp)); d < 0 || d > time.Minute {
+		t.Errorf("_aws.Timestamp %d is not the request's time in milliseconds", md.Timestamp)
+	}
+	m := md.CloudWatchMetrics[0]
+	wantDims := [][]string{{"route"}}
+	if l["route"] == "" {
+		wantDims = [][]string{{}}
+	}
+	if m.Namespace != "Lorekeep" || !reflect.DeepEqual(m.Dimensions, wantDims) {
+		t.Errorf("namespace %q dimensions %v, want Lorekeep %v", m.Namespace, m.Dimensions, wantDims)
+	}
+	var names []string
+	for _, metric := range m.Metrics {
+		names = append(names, metric.Name)
+		if _, ok := l[metric.Name].(float64); !ok {
+			t.Errorf("metric %s is not a number on the line: %v", metric.Name, l[metric.Name])
+		}
+	}
+	sort.Strings(names)
+	want := []string{"duration_ms", "dynamodb_calls", "dynamodb_read_units", "dynamodb_write_units", "requests"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("metrics %v, want %v", names, want)
+	}
+	if l["requests"] != float64(1) {
+		t.Errorf("requests = %v", l["requests"])
 	}
 }

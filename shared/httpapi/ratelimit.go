@@ -1,75 +1,72 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// limiter is a sliding window: a caller may make at most limit requests in any 60 seconds
-// (a fixed window let twice that through across a minute boundary). It keeps the times of each
-// caller's requests of the last minute. It lives in the process, so on Lambda each warm
-// instance counts on its own: a bound on abuse, not an exact quota.
-type limiter struct {
-	mu     sync.Mutex
-	limit  int
-	now    func() time.Time
-	swept  time.Time
-	recent map[string][]time.Time // caller -> accepted requests of the last minute, oldest first
-}
-
+// Rate limits are token buckets (domain.RateBucket): a caller may send RateLimit requests at
+// once, then RateLimit per minute as the bucket refills. Where the bucket lives is the only
+// difference: in the table, shared by every Lambda instance, for authenticated users on Lambda
+// (Options.SharedRate: store.TakeRate); in the process (memoryRates) for callers known by
+// their address only, and everywhere when SharedRate is unset (the local server, tests).
 const rateWindow = time.Minute
 
-func newLimiter(limit int, now func() time.Time) *limiter {
-	return &limiter{limit: limit, now: now, recent: map[string][]time.Time{}}
+// RateTaker counts one request of a caller against its bucket: the requests remaining, or how
+// long to wait when none is (and then no token is taken).
+type RateTaker interface {
+	TakeRate(ctx context.Context, caller string, b domain.RateBucket, now time.Time) (remaining int, wait time.Duration, err error)
 }
 
-// take counts one request of the caller (a user, or the address of an unauthenticated client)
-// and sets the rate-limit headers; ERateLimited past the limit.
-func (l *limiter) take(w http.ResponseWriter, caller string) error {
-	now := l.now()
-	l.mu.Lock()
-	if now.Sub(l.swept) > rateWindow { // forget callers idle for a minute, at most once a minute
-		for c, ts := range l.recent {
-			if now.Sub(ts[len(ts)-1]) >= rateWindow {
-				delete(l.recent, c)
+// takeRate counts the request and sets the rate-limit headers; ERateLimited past the limit.
+func (a *API) takeRate(w http.ResponseWriter, r *http.Request, rates RateTaker, caller string) error {
+	now := a.opts.Now()
+	remaining, wait, err := rates.TakeRate(r.Context(), caller, domain.RateBucket{Limit: a.opts.RateLimit, Window: rateWindow}, now)
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(a.opts.RateLimit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+	if err != nil || wait == 0 {
+		return err
+	}
+	secs := max(1, int64((wait+time.Second-1)/time.Second))
+	h.Set("Retry-After", strconv.FormatInt(secs, 10))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+secs, 10))
+	return &apperr.Error{Code: apperr.ERateLimited, Message: "Too Many Attempts."}
+}
+
+// memoryRates keeps buckets in the process: on Lambda each warm instance counts on its own, a
+// bound on abuse by address rather than a quota.
+type memoryRates struct {
+	mu    sync.Mutex
+	swept time.Time
+	tats  map[string]time.Time // caller -> its bucket's TAT
+}
+
+func (m *memoryRates) TakeRate(_ context.Context, caller string, b domain.RateBucket, now time.Time) (int, time.Duration, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if now.Sub(m.swept) > b.Window { // forget full buckets, at most once a window
+		for c, tat := range m.tats {
+			if !tat.After(now) {
+				delete(m.tats, c)
 			}
 		}
-		l.swept = now
+		m.swept = now
 	}
-	ts := l.recent[caller]
-	drop := 0
-	for drop < len(ts) && now.Sub(ts[drop]) >= rateWindow {
-		drop++
+	tat := m.tats[caller]
+	if tat.Before(now) {
+		tat = now
 	}
-	ts = ts[drop:]
-	accepted := len(ts) < l.limit
-	if accepted {
-		ts = append(ts, now)
+	if wait := b.Wait(tat, now); wait > 0 {
+		return 0, wait, nil
 	}
-	if len(ts) > 0 {
-		l.recent[caller] = ts
-	}
-	remaining := l.limit - len(ts)
-	var oldest time.Time
-	if len(ts) > 0 {
-		oldest = ts[0]
-	}
-	l.mu.Unlock()
-
-	h := w.Header()
-	h.Set("X-RateLimit-Limit", strconv.Itoa(l.limit))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, remaining)))
-	if accepted {
-		return nil
-	}
-	// A request is possible again when the oldest of the window leaves it.
-	free := oldest.Add(rateWindow)
-	wait := int64((free.Sub(now) + time.Second - 1) / time.Second)
-	h.Set("Retry-After", strconv.FormatInt(max(1, wait), 10))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+max(1, wait), 10))
-	return &apperr.Error{Code: apperr.ERateLimited, Message: "Too Many Attempts."}
+	tat = tat.Add(b.Interval())
+	m.tats[caller] = tat
+	return b.Remaining(tat, now), 0, nil
 }

@@ -38,7 +38,11 @@ func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(s
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)
 	}
-	return httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, st)), st
+	opts := httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, st)
+	if rates, ok := any(st).(httpapi.RateTaker); ok {
+		opts.SharedRate = rates // warm instances share each user's rate bucket
+	}
+	return httpapi.New(opts), st
 }
 
 // PublicAPI is ColdStart for a function of public routes only: no storage.

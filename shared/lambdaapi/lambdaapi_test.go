@@ -14,8 +14,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 )
 
-// On Lambda as locally: one JSON log line per request, carrying API Gateway's request id, and a
-// panic answered as a JSON 500 (never an invocation error).
+// On Lambda as locally: one JSON log line per request, carrying API Gateway's request id and
+// the invocation's X-Ray trace id, and a panic answered as a JSON 500 (never an invocation error).
 func TestLambdaLogsWithAPIGatewaysRequestIDAndRecoversPanics(t *testing.T) {
 	var logs bytes.Buffer
 	api := httpapi.New(httpapi.Options{Identify: lambdaapi.AuthorizerIdentity, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
@@ -37,7 +37,9 @@ func TestLambdaLogsWithAPIGatewaysRequestIDAndRecoversPanics(t *testing.T) {
 			Headers: map[string]string{"x-request-id": "forged"},
 			RequestContext: events.APIGatewayV2HTTPRequestContext{RequestID: "gw-" + tc.path[1:], Stage: "$default",
 				DomainName: "example.com", HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "GET", Path: tc.path, SourceIP: "203.0.113.1"}}}
-		res, err := h(context.Background(), ev)
+		// aws-lambda-go hands the handler the invocation's X-Ray trace header this way.
+		ctx := context.WithValue(context.Background(), "x-amzn-trace-id", "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1")
+		res, err := h(ctx, ev)
 		if err != nil {
 			t.Fatalf("%s: an error to Lambda: %v", tc.path, err)
 		}
@@ -47,6 +49,9 @@ func TestLambdaLogsWithAPIGatewaysRequestIDAndRecoversPanics(t *testing.T) {
 		var line map[string]any
 		if err := json.Unmarshal(bytes.TrimSpace(logs.Bytes()), &line); err != nil {
 			t.Fatalf("%s: want one JSON log line, got %q", tc.path, logs.String())
+		}
+		if line["trace_id"] != "1-5759e988-bd862e3fe1be46a994272793" {
+			t.Errorf("%s: trace_id %v, want the invocation's X-Ray trace id", tc.path, line["trace_id"])
 		}
 		if line["request_id"] != "gw-"+tc.path[1:] || line["status"] != float64(tc.status) || line["level"] != tc.level || line["route"] != "GET "+tc.path {
 			t.Errorf("%s: log line %v", tc.path, line)

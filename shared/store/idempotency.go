@@ -39,10 +39,6 @@ type replayItem struct {
 	TTL         int64  `dynamo:"ttl"`
 }
 
-func replayKey(cid, uid int64, key string) itemKey {
-	return itemKey{"IDEMPOTENCY#" + pad(cid) + "#" + pad(uid), "KEY#" + key}
-}
-
 // Replay reads the live record of a key (nil when there is none), strongly consistent.
 func (s *Store) Replay(ctx context.Context, cid, uid int64, key string) (*domain.Replay, error) {
 	k := replayKey(cid, uid, key)

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Every key of the table is built here; the layout it makes is this table (the package doc says
@@ -27,6 +28,9 @@ import (
 //	user name                         USERNAME#name                   META
 //	token                             TOKEN#<sha256>                  TOKEN (package store/tokens)
 //	migration checkpoint              MIGRATION                       LAYOUT#version
+//	pending delete's sweeper marker   PENDING#<c mod 16, 2 digits>    <began>#c#KIND#id
+//	idempotency key (24 h, ttl)       IDEMPOTENCY#c#uid               KEY#<key>
+//	a caller's rate bucket (ttl)      RATE#<caller>                   RATE
 //
 // GSI1 (calendarGSI) indexes events by CAMPAIGN#c#CALENDAR#calid for the day view.
 
@@ -106,3 +110,17 @@ func eventLinkKey(cid, calID, eid, id int64) itemKey {
 }
 
 func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }
+
+func replayKey(cid, uid int64, key string) itemKey {
+	return itemKey{"IDEMPOTENCY#" + pad(cid) + "#" + pad(uid), "KEY#" + key}
+}
+
+func pendingPK(cid int64) string { return fmt.Sprintf("%s%02d", pendingPrefix, cid%pendingShards) }
+
+func pendingSK(began time.Time, cid int64, kind string, id int64) string {
+	return began.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + kind + "#" + pad(id)
+}
+
+const rateSK = "RATE"
+
+func ratePK(caller string) string { return "RATE#" + caller }

@@ -87,6 +87,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -114,6 +115,9 @@ type Store struct {
 	db    *dynamo.DB
 	table dynamo.Table
 	now   func() time.Time
+	// rateHints: each caller's rate bucket as this instance last saw it (TakeRate's first guess).
+	rateMu    sync.Mutex
+	rateHints map[string]int64
 }
 
 // New wraps an SDK configuration; build it once per process.

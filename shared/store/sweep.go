@@ -34,12 +34,6 @@ const (
 // longer than any request (a delete's own cascade finishes it unless it failed).
 const PendingDeleteAge = time.Minute
 
-func pendingPK(cid int64) string { return fmt.Sprintf("%s%02d", pendingPrefix, cid%pendingShards) }
-
-func pendingSK(began time.Time, cid int64, kind string, id int64) string {
-	return began.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + kind + "#" + pad(id)
-}
-
 // pendingMarker lists a pending delete in its shard.
 type pendingMarker struct {
 	PK   string `dynamo:"pk"`

@@ -1,11 +1,12 @@
 // Package telemetry carries what one request's log line reports through its context: the parts
 // of the request that deeper layers learn (user, campaign), the DynamoDB calls the store
-// made for it and the cause of a failure. It has no dependencies, so the store, the HTTP layer
+// made for it, the capacity they consumed and the cause of a failure. It has no dependencies, so the store, the HTTP layer
 // and the Lambda adapter can all fill in the same record.
 package telemetry
 
 import (
 	"context"
+	"strings"
 	"sync"
 )
 
@@ -16,6 +17,8 @@ type Record struct {
 	userID     int64
 	campaignID int64
 	dbCalls    int
+	readUnits  float64
+	writeUnits float64
 	dbErr      error
 	err        error
 }
@@ -64,6 +67,16 @@ func (r *Record) DBCall(err error) {
 	}
 }
 
+// Capacity adds the read and write capacity units one DynamoDB operation consumed.
+func (r *Record) Capacity(read, write float64) {
+	if r != nil {
+		r.mu.Lock()
+		r.readUnits += read
+		r.writeUnits += write
+		r.mu.Unlock()
+	}
+}
+
 // Fail keeps the cause of an internal error (the first one).
 func (r *Record) Fail(err error) {
 	if r != nil {
@@ -80,6 +93,8 @@ type Snapshot struct {
 	UserID     int64
 	CampaignID int64
 	DBCalls    int
+	ReadUnits  float64
+	WriteUnits float64
 	DBErr      error
 	Err        error
 }
@@ -91,5 +106,23 @@ func (r *Record) Snapshot() Snapshot {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return Snapshot{UserID: r.userID, CampaignID: r.campaignID, DBCalls: r.dbCalls, DBErr: r.dbErr, Err: r.err}
+	return Snapshot{UserID: r.userID, CampaignID: r.campaignID, DBCalls: r.dbCalls, ReadUnits: r.readUnits,
+		WriteUnits: r.writeUnits, DBErr: r.dbErr, Err: r.err}
+}
+
+// lambdaTraceKey is where aws-lambda-go puts the invocation's X-Ray trace header
+// ("Root=1-...;Parent=...;Sampled=1") in the handler's context; the API Gateway adapter keeps
+// that context as the request's.
+const lambdaTraceKey = "x-amzn-trace-id"
+
+// TraceID is the X-Ray trace id (the header's Root) of the Lambda invocation serving ctx, ""
+// outside Lambda. It is the id X-Ray's console and CloudWatch's trace search look up.
+func TraceID(ctx context.Context) string {
+	h, _ := ctx.Value(lambdaTraceKey).(string)
+	_, root, ok := strings.Cut(h, "Root=")
+	if !ok {
+		return ""
+	}
+	root, _, _ = strings.Cut(root, ";")
+	return root
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 	"github.com/guregu/dynamo/v2"
 
@@ -42,14 +44,83 @@ func newHTTPClient() aws.HTTPClient {
 }
 
 // countCalls reports every DynamoDB operation (retries included in one) to the request's
-// telemetry record, with its error: the "dynamodb_calls" of the request log.
+// telemetry record, with its error and the capacity it consumed: the "dynamodb_calls" and
+// "dynamodb_read_units"/"dynamodb_write_units" of the request log. DynamoDB reports the
+// capacity in the answer when asked (ReturnConsumedCapacity), so it costs no call.
 func countCalls(s *middleware.Stack) error {
 	return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-telemetry", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+		rec := telemetry.From(ctx)
+		if rec != nil {
+			askCapacity(in.Parameters)
+		}
 		out, md, err := next.HandleInitialize(ctx, in)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", middleware.GetOperationName(ctx), err)
 		}
-		telemetry.From(ctx).DBCall(err)
+		rec.DBCall(err)
+		rec.Capacity(consumedUnits(out.Result))
 		return out, md, err
 	}), middleware.After)
+}
+
+// askCapacity sets ReturnConsumedCapacity=TOTAL on the input of each data operation the store
+// makes (a type switch: reflection costs the largest Lambda its size budget).
+func askCapacity(params any) {
+	const total = types.ReturnConsumedCapacityTotal
+	switch in := params.(type) {
+	case *dynamodb.GetItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.BatchGetItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.QueryInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.PutItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.UpdateItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.DeleteItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.BatchWriteItemInput:
+		in.ReturnConsumedCapacity = total
+	case *dynamodb.TransactWriteItemsInput:
+		in.ReturnConsumedCapacity = total
+	}
+}
+
+// consumedUnits sums the read and the write capacity units an operation's output reports (one
+// table, or several for batches and transactions).
+func consumedUnits(result any) (read, write float64) {
+	var cs []types.ConsumedCapacity
+	switch out := result.(type) {
+	case *dynamodb.GetItemOutput:
+		return units(out.ConsumedCapacity), 0
+	case *dynamodb.QueryOutput:
+		return units(out.ConsumedCapacity), 0
+	case *dynamodb.BatchGetItemOutput:
+		for i := range out.ConsumedCapacity {
+			read += units(&out.ConsumedCapacity[i])
+		}
+		return read, 0
+	case *dynamodb.PutItemOutput:
+		return 0, units(out.ConsumedCapacity)
+	case *dynamodb.UpdateItemOutput:
+		return 0, units(out.ConsumedCapacity)
+	case *dynamodb.DeleteItemOutput:
+		return 0, units(out.ConsumedCapacity)
+	case *dynamodb.BatchWriteItemOutput:
+		cs = out.ConsumedCapacity
+	case *dynamodb.TransactWriteItemsOutput:
+		cs = out.ConsumedCapacity
+	}
+	for i := range cs {
+		write += units(&cs[i])
+	}
+	return 0, write
+}
+
+func units(c *types.ConsumedCapacity) float64 {
+	if c == nil {
+		return 0
+	}
+	return aws.ToFloat64(c.CapacityUnits)
 }
