@@ -255,9 +255,9 @@ func (s *Store) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Qu
 
 // Lease takes a webhook's queue for one drainer until `until`, so that its events go out one at a
 // time and in order; false when another drainer holds it.
-func (s *Store) Lease(ctx context.Context, cid, wid int64, until time.Time) (bool, error) {
+func (s *Store) Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error) {
 	err := s.table.Update("pk", webhookPK(cid, wid)).Range("sk", queueStateSK).Set("lease_until", formatTime(until)).
-		If("attribute_not_exists('lease_until') OR 'lease_until' < ?", formatTime(s.now())).Run(ctx)
+		If("attribute_not_exists('lease_until') OR 'lease_until' < ?", formatTime(now)).Run(ctx)
 	switch err = wrap(err); err {
 	case nil:
 		return true, nil

@@ -337,7 +337,7 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 // arrive in order. A failure stops the queue until its retry time.
 func (d *Deliverer) Drain(ctx context.Context, cid, wid int64) error {
 	start := d.s.Now()
-	ok, err := d.st.Lease(ctx, cid, wid, start.Add(d.s.DrainBudget+2*AttemptTimeout))
+	ok, err := d.st.Lease(ctx, cid, wid, start, start.Add(d.s.DrainBudget+2*AttemptTimeout))
 	if err != nil || !ok {
 		return err
 	}

@@ -29,7 +29,7 @@ type Store interface {
 	ClearQueue(ctx context.Context, cid, wid int64, all bool) error
 	Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error
 	Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error)
-	Lease(ctx context.Context, cid, wid int64, until time.Time) (bool, error)
+	Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error)
 	Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error
 	Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error
 	Release(ctx context.Context, cid, wid int64, keep, more bool) error
