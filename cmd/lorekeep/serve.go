@@ -18,6 +18,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/webhooks"
+	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
 )
 
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the
@@ -68,6 +70,14 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
+	}()
+	// Webhooks: the table's stream read with the webhooks function's code (DynamoDB Local
+	// keeps streams too); a table without one (made before webhooks) gets it from init/demo.
+	go func() {
+		d := webhooks.NewDeliverer(st, webhooks.SettingsFromEnv(c.getenv))
+		if err := stream.Serve(ctx, st, c.cfg.TableName, d); err != nil {
+			slog.Error("webhooks: the table's stream cannot be read; run `lorekeep init`", "error", err)
+		}
 	}()
 	slog.Info("serving", "addr", "http://"+ln.Addr().String())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
