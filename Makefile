@@ -20,7 +20,8 @@ LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.no
 
 .PHONY: run test race-long bench deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
-	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction
+	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
+	build-WebhookRoutesFunction build-WebhooksFunction
 
 run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
 	scripts/run.sh
@@ -39,7 +40,8 @@ deps: ## Go modules, Java and the DynamoDB Local jar
 	$(GO) mod download
 	scripts/dynamodb-local.sh install
 
-FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction
+FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
+	WebhookRoutesFunction WebhooksFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
 	for f in $(FUNCTIONS); do $(MAKE) build-$$f ARTIFACTS_DIR=.aws-sam/build/$$f || exit 1; done
@@ -81,6 +83,12 @@ build-MetaFunction:
 
 build-EntitiesFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entities
+
+build-WebhookRoutesFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/webhook-routes
+
+build-WebhooksFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/webhooks
 
 clean:
 	rm -rf .aws-sam .local/bin

@@ -38,11 +38,12 @@ var lambdaEnv = map[string]string{"RATE_LIMIT": "90", "REQUEST_TIMEOUT": "30s"}
 // familyRegisters are the family functions and the Register each main mounts: the template's
 // routes are checked against what these register (codeRoutes).
 var familyRegisters = map[string]func(*httpapi.API, *store.Store){
-	"LocationsFunction":    locations.Register,
-	"CalendarsFunction":    calendars.Register,
-	"EntityEventsFunction": entityevents.Register,
-	"EntityNotesFunction":  entitynotes.Register,
-	"EntitiesFunction":     entities.Register,
+	"LocationsFunction":     locations.Register,
+	"CalendarsFunction":     calendars.Register,
+	"EntityEventsFunction":  entityevents.Register,
+	"EntityNotesFunction":   entitynotes.Register,
+	"EntitiesFunction":      entities.Register,
+	"WebhookRoutesFunction": registerWebhooks,
 }
 
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.

@@ -25,6 +25,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
+	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 // clock is the deliverer's time: tests move it forward to make retries due, never sleep.
 type clock struct{ offset atomic.Int64 }
 
-func (c *clock) now() time.Time           { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *clock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
 func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // env is an API with the record families and webhooks, a stream consumer reading DynamoDB
@@ -63,7 +64,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := e.Store.ReadStream(ctx, e.Config.TableName, true, func(ctx context.Context, recs []store.StreamRecord) error {
+		err := stream.ReadStream(ctx, e.Store, e.Config.TableName, true, func(ctx context.Context, recs []store.StreamRecord) error {
 			changes, err := e.Store.Changes(ctx, recs)
 			if err != nil {
 				return err

@@ -52,7 +52,7 @@ func LambdaHandler(st *store.Store, d *webhooks.Deliverer) func(context.Context,
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			return nil, err
 		}
-		seq, err := Handle(ctx, st, d, store.LambdaRecords(ev))
+		seq, err := Handle(ctx, st, d, LambdaRecords(ev))
 		res := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
 		if err != nil {
 			slog.Error("webhook stream batch", "failed_at", seq, "error", err)
@@ -82,7 +82,7 @@ func Serve(ctx context.Context, st *store.Store, table string, d *webhooks.Deliv
 			}
 		}
 	}()
-	return st.ReadStream(ctx, table, false, func(ctx context.Context, recs []store.StreamRecord) error {
+	return ReadStream(ctx, st, table, false, func(ctx context.Context, recs []store.StreamRecord) error {
 		seq, err := Handle(ctx, st, d, recs)
 		if err != nil {
 			slog.Error("webhook stream batch", "failed_at", seq, "error", err)
