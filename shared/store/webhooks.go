@@ -175,9 +175,10 @@ func (s *Store) ClearQueue(ctx context.Context, cid, wid int64, all bool) error 
 }
 
 type queueStateItem struct {
-	Queued   int    `dynamo:"queued"`
-	Failures int    `dynamo:"failures"`
-	DueAt    string `dynamo:"due_at"`
+	Queued     int    `dynamo:"queued"`
+	Failures   int    `dynamo:"failures"`
+	DueAt      string `dynamo:"due_at"`
+	LeaseUntil string `dynamo:"lease_until"`
 }
 
 type queuedItem struct {
@@ -230,7 +231,7 @@ func (s *Store) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Qu
 	case err != nil:
 		return nil, st, err
 	default:
-		st = hook.QueueState{Queued: sti.Queued, Failures: sti.Failures}
+		st = hook.QueueState{Queued: sti.Queued, Failures: sti.Failures, Leased: sti.LeaseUntil != ""}
 		if sti.DueAt != "" {
 			st.DueAt = parseTime(sti.DueAt)
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
+	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
 )
 
@@ -334,6 +335,7 @@ func TestRetriesKeepOrder(t *testing.T) {
 	loc := e.do(t, "POST", "/locations", map[string]any{"name": "Hommlet"})
 	lid := int64(loc["id"].(float64))
 	rc.wait(t, 1)
+	waitFailed(t, e, wid, 1)
 	e.do(t, "PATCH", fmt.Sprintf("/locations/%d", lid), map[string]any{"name": "Nulb"})
 	waitQueued(t, e, wid, 2)
 	if n := len(rc.deliveries()); n != 1 {
@@ -350,6 +352,7 @@ func TestRetriesKeepOrder(t *testing.T) {
 	if _, err := e.d.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	waitFailed(t, e, wid, 2)
 	e.clock.advance(webhooks.Settings{}.Backoff(2))
 	if _, err := e.d.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
@@ -377,18 +380,30 @@ func TestRetriesKeepOrder(t *testing.T) {
 // waitQueued waits until the webhook's queue holds n events.
 func waitQueued(t *testing.T, e *env, wid int64, n int) {
 	t.Helper()
+	waitQueue(t, e, wid, fmt.Sprintf("%d events", n), func(st hook.QueueState) bool { return st.Queued >= n })
+}
+
+// waitFailed waits until the webhook's queue recorded n consecutive failures and its drain
+// ended, so that a sweep finds it free.
+func waitFailed(t *testing.T, e *env, wid int64, n int) {
+	t.Helper()
+	waitQueue(t, e, wid, fmt.Sprintf("%d failures", n), func(st hook.QueueState) bool { return st.Failures >= n && !st.Leased })
+}
+
+func waitQueue(t *testing.T, e *env, wid int64, what string, ok func(hook.QueueState) bool) {
+	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		_, st, err := e.Store.Queue(context.Background(), e.Campaign, wid, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Queued >= n {
+		if ok(st) {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("queue never held %d events", n)
+	t.Fatalf("webhook %d: queue never reached %s", wid, what)
 }
 
 func TestWebhookDisabledAfterConsecutiveFailures(t *testing.T) {
@@ -396,15 +411,20 @@ func TestWebhookDisabledAfterConsecutiveFailures(t *testing.T) {
 	rc := newReceiver(t, map[int]int{0: 500, 1: 500, 2: 500, 3: 500})
 	wid, _ := e.createHook(t, map[string]any{"url": rc.URL})
 	e.do(t, "POST", "/locations", map[string]any{"name": "Tenh"})
-	rc.wait(t, 1)
 	for i := 1; i <= 2; i++ {
+		waitFailed(t, e, wid, i)
 		e.clock.advance(webhooks.Settings{}.Backoff(i))
 		if _, err := e.d.Sweep(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	rc.wait(t, 3)
-	w := e.do(t, "GET", fmt.Sprintf("/webhooks/%d", wid), nil)
+	var w map[string]any
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if w = e.do(t, "GET", fmt.Sprintf("/webhooks/%d", wid), nil); w["is_active"] == false {
+			break
+		}
+	}
 	if w["is_active"] != false || !strings.Contains(fmt.Sprint(w["disabled_reason"]), "3 consecutive") {
 		t.Fatalf("webhook after 3 failures = %v", w)
 	}

@@ -82,6 +82,7 @@ type QueueState struct {
 	Queued   int       // events waiting
 	Failures int       // consecutive failed attempts
 	DueAt    time.Time // zero: nothing due
+	Leased   bool      // a drain holds the queue
 }
 
 // Attempt is one delivery attempt, kept for the deliveries list.
