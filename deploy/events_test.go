@@ -169,8 +169,9 @@ var locationsReplay = []replayStep{
 	}},
 }
 
-// authorizerEvents are replayed by TestAuthorizerEvent.
-var authorizerEvents = []string{"authorizer.json"}
+// authorizerEvents are replayed by TestAuthorizerEvent, and the sweeper's schedule by
+// TestSweeperFinishesPendingDeletesWithinItsPolicy: no HTTP route.
+var authorizerEvents = []string{"authorizer.json", "sweeper-schedule.json"}
 
 func mustLocation(t *testing.T, st *store.Store) *domain.Location {
 	t.Helper()

@@ -33,6 +33,7 @@ var functionPackages = map[string]string{
 	"EntityNotesFunction":   "functions/entity-notes",
 	"MetaFunction":          "functions/meta",
 	"EntitiesFunction":      "functions/entities",
+	"SweeperFunction":       "functions/sweeper",
 	"WebhookRoutesFunction": "functions/webhook-routes",
 	"WebhooksFunction":      "functions/webhooks",
 }
@@ -98,11 +99,12 @@ func TestFunctionsRunAsGoBinariesOnArm64(t *testing.T) {
 			if mem, _ := tpl.functionProp(fn, "MemorySize").(int); mem < 128 || mem > 10240 {
 				t.Errorf("MemorySize = %v", tpl.functionProp(fn, "MemorySize"))
 			}
-			// API Gateway gives up after 30 s: a function must time out before that. The webhooks
-			// function serves no route (the stream and a schedule call it): Lambda's 15 minutes.
+			// API Gateway gives up after 30 s: a function must time out before that. The
+			// sweeper and the webhooks function, which no request waits for, within their
+			// schedule's minute.
 			limit := 29
-			if fn == "WebhooksFunction" {
-				limit = 900
+			if fn == "SweeperFunction" || fn == "WebhooksFunction" {
+				limit = 60
 			}
 			if to, _ := tpl.functionProp(fn, "Timeout").(int); to < 3 || to > limit {
 				t.Errorf("Timeout = %v, want 3..%d s", tpl.functionProp(fn, "Timeout"), limit)
@@ -312,7 +314,7 @@ func TestCorsConfigurationFollowsTheContract(t *testing.T) {
 		want  []string
 	}{
 		{"AllowOrigins", []string{"*"}},
-		{"AllowHeaders", []string{"Accept", "Authorization", "Content-Type"}},
+		{"AllowHeaders", []string{"Accept", "Authorization", "Content-Type", "Idempotency-Key"}},
 		{"AllowMethods", []string{"DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"}},
 	} {
 		if got := set(at(cors, c.field)); !slices.Equal(got, c.want) {
@@ -322,7 +324,7 @@ func TestCorsConfigurationFollowsTheContract(t *testing.T) {
 	// API Gateway's CORS headers replace the function's, so the rate limit headers must be
 	// exposed here.
 	expose := strs(at(cors, "ExposeHeaders"))
-	for _, h := range []string{"X-RateLimit-Remaining", "X-RateLimit-Limit"} {
+	for _, h := range []string{"X-RateLimit-Remaining", "X-RateLimit-Limit", "Idempotent-Replayed"} {
 		if !slices.Contains(expose, h) {
 			t.Errorf("CorsConfiguration.ExposeHeaders = %v, missing %s", expose, h)
 		}
@@ -364,13 +366,11 @@ var wantActions = map[string][]string{
 	},
 	// Kanka's entities endpoint only reads.
 	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
-	// Webhooks: their items, counts and queues (a deleted webhook's in batches); the delivery
-	// function also finds due queues through the index.
-	"WebhookRoutesFunction": {
-		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
-	},
-	"WebhooksFunction": {
-		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	// The sweeper finishes cascades: it reads markers, tombstones and links, batch-deletes
+	// partitions, rewrites child locations as roots and keeps the counters; no checks, no index.
+	"SweeperFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem",
+		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/sweeper"
 )
 
 // command is one subcommand: its usage line, and run, which defines its flags on fs, parses
@@ -32,13 +33,14 @@ type command struct {
 }
 
 var commands = []command{
-	{"serve", "serve [--addr 127.0.0.1:3000] [--docs DIR]", serveCmd},
+	{"serve", "serve [--addr 127.0.0.1:3000] [--docs DIR] [--sweep-every 1m] [--sweep-older-than 1m]", serveCmd},
 	{"init", "init", initCmd},
 	{"campaign create", "campaign create --name NAME --owner USER [--public] [--boost none|boosted|superboosted]", campaignCreate},
 	{"member add", "member add --campaign ID --user USER --role admin|member|viewer [--expires 720h]", memberAdd},
 	{"token create", "token create --user USER [--expires 720h]", tokenCreate},
 	{"token revoke", "token revoke --token TOKEN", tokenRevoke},
 	{"migrate", "migrate                  # rewrite the table to this version's key layout", migrateCmd},
+	{"sweep", "sweep [--older-than 1m]   # finish the deletes left pending", sweepCmd},
 	{"demo", "demo", demoCmd},
 }
 
@@ -308,6 +310,27 @@ func migrateCmd(c *cli, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	return migrateTable(c.ctx, st, c.stdout, c.stderr)
+}
+
+// sweepCmd finishes the deletes pending for longer than --older-than, as the scheduled sweeper
+// does on AWS, and prints what it did. Run it again while "remaining" is true.
+func sweepCmd(c *cli, fs *flag.FlagSet, args []string) error {
+	olderThan := fs.Duration("older-than", store.PendingDeleteAge, "finish deletes pending for longer than this (0s: all of them)")
+	if err := parse(c, fs, args); err != nil {
+		return err
+	}
+	if *olderThan < 0 {
+		return usagef("%s: --older-than must not be negative", fs.Name())
+	}
+	st, err := c.store()
+	if err != nil {
+		return err
+	}
+	res, err := sweeper.Run(c.ctx, st, *olderThan)
+	if err != nil {
+		return fmt.Errorf("sweep (%d finished, %d failed; run it again): %w", res.Finished, res.Failed, err)
+	}
+	return c.emit(res)
 }
 
 // demoCmd ensures the table, a "demo" user and its campaign, and prints a fresh admin token.

@@ -18,6 +18,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
 )
@@ -49,8 +50,13 @@ func newHandler(st *store.Store, getenv func(string) string, docsDir string) htt
 func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:3000", "listen address")
 	docs := fs.String("docs", defaultDocsDir(c.getenv), "directory holding Redoc's bundle for /docs (scripts/docs.sh install fills it)")
+	sweepEvery := fs.Duration("sweep-every", time.Minute, "how often to finish the deletes left pending, as the scheduled sweeper does on AWS (0: never)")
+	sweepOlderThan := fs.Duration("sweep-older-than", store.PendingDeleteAge, "finish the deletes pending for longer than this")
 	if err := parse(c, fs, args); err != nil {
 		return err
+	}
+	if *sweepEvery < 0 || *sweepOlderThan < 0 {
+		return usagef("%s: --sweep-every and --sweep-older-than must not be negative", fs.Name())
 	}
 	st, err := c.store()
 	if err != nil {
@@ -71,14 +77,22 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 	}()
+	if *sweepEvery > 0 {
+		swept := make(chan struct{})
+		go func() { defer close(swept); sweeper.Every(ctx, st, *sweepEvery, *sweepOlderThan) }()
+		defer func() { stop(); <-swept }() // a sweep under way ends (cancelled) and logs before serve returns
+	}
 	// Webhooks: the table's stream read with the webhooks function's code (DynamoDB Local
 	// keeps streams too); a table without one (made before webhooks) gets it from init/demo.
+	streamed := make(chan struct{})
 	go func() {
+		defer close(streamed)
 		d := webhooks.NewDeliverer(st, webhooks.SettingsFromEnv(c.getenv))
 		if err := stream.Serve(ctx, st, c.cfg.TableName, d); err != nil {
 			slog.Error("webhooks: the table's stream cannot be read; run `lorekeep init`", "error", err)
 		}
 	}()
+	defer func() { stop(); <-streamed }()
 	slog.Info("serving", "addr", "http://"+ln.Addr().String())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -40,6 +40,15 @@ func TestDocumentIsValid(t *testing.T) {
 				t.Errorf("%s %s: operationId %q (unique), summary and tag needed", method, path, op.OperationID)
 			}
 			ids[op.OperationID] = true
+			if method != http.MethodGet && strings.HasPrefix(path, "/api/1.0/campaigns/") {
+				keyed := false
+				for _, p := range op.Parameters {
+					keyed = keyed || (p.Ref == "#/components/parameters/Idempotency-Key" && p.Value != nil && p.Value.In == "header")
+				}
+				if !keyed {
+					t.Errorf("%s %s: no Idempotency-Key header parameter", method, path)
+				}
+			}
 		}
 	}
 }

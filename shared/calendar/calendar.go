@@ -256,6 +256,11 @@ func KankaFields(months []Month, rules []LeapDay) (amount, month, offset int, st
 	return amount, l.Month, int(ivs[0].n), l.Offset, true
 }
 
+// termsProblem is the verdict on rules past MaxLeapTerms, for one rule or for all of them.
+var termsProblem = "The leap days' intervals must not combine into more than " + strconv.Itoa(MaxLeapTerms) +
+	" terms in all, found in at most " + strconv.Itoa(MaxLeapSteps) +
+	" steps (each interval that divides none of the larger ones of its rule doubles the rule's terms; Gregorian's 400,!100,4 is 3)."
+
 func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 	var probs []Problem
 	add := func(field, msg string) { probs = append(probs, Problem{Field: field, Message: msg}) }
@@ -287,6 +292,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		add("weekday", "The weekday must have at least 2 items.")
 	}
 	var leaps []leapCalc
+	steps := MaxLeapSteps // shared by the rules: see expand
 	if def.HasLeapYear {
 		ok := true
 		if def.LeapYearAmount < 1 {
@@ -308,7 +314,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 			ok = false
 		}
 		if ok && !badLen {
-			l, _ := newLeapCalc(def, KankaLeapDay(def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart), 0, "leap_year", nil)
+			l, _ := newLeapCalc(def, KankaLeapDay(def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart), -1, "leap_year", nil, &steps)
 			leaps = append(leaps, l)
 		}
 	}
@@ -316,15 +322,23 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		add("leap_days", "The leap days must not have more than "+strconv.Itoa(MaxLeapDays)+" items.")
 	} else {
 		for i, ld := range def.LeapDays {
-			l, ok := newLeapCalc(def, ld, i, "leap_days."+strconv.Itoa(i), add)
+			l, ok := newLeapCalc(def, ld, i, "leap_days."+strconv.Itoa(i), add, &steps)
 			if ok && !badLen {
 				leaps = append(leaps, l)
 			}
 		}
 	}
 	var extra int64
+	terms := 0
 	for _, l := range leaps {
 		extra += l.amount
+		if terms += len(l.terms); terms > MaxLeapTerms && terms-len(l.terms) <= MaxLeapTerms {
+			field := "leap_days." + strconv.Itoa(l.index) + ".interval"
+			if l.index < 0 {
+				field = "leap_year_offset"
+			}
+			add(field, termsProblem)
+		}
 	}
 	if extra > MaxLeapAmount {
 		add("leap_days", "The leap days must not add more than "+strconv.Itoa(MaxLeapAmount)+" days to a year.")
@@ -368,8 +382,14 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 }
 
 // newLeapCalc checks one rule, reporting problems under prefix (add may be
-// nil for a rule already checked).
-func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(field, msg string)) (leapCalc, bool) {
+// nil for a rule already checked). Its expansion spends *steps (nil: a budget
+// of its own); a rule met with the budget spent fails without a problem of its
+// own, the rule that spent it having said so.
+func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(field, msg string), steps *int) (leapCalc, bool) {
+	if steps == nil {
+		own := MaxLeapSteps
+		steps = &own
+	}
 	ok := true
 	fail := func(field, msg string) {
 		ok = false
@@ -400,7 +420,11 @@ func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(
 	if err != nil {
 		fail("interval", "The interval must be comma-separated whole numbers from 1 to "+strconv.Itoa(MaxLeapOffset)+
 			", at most "+strconv.Itoa(MaxLeapIntervals)+", each optionally prefixed by ! (excluded) or + (ignores the offset), not all excluded.")
-	} else if l.terms, err = expand(ivs, ld.Offset); err != nil {
+	} else if *steps < 0 {
+		ok = false
+	} else if l.terms, err = expand(ivs, ld.Offset, steps); errors.Is(err, errTooManyTerms) {
+		fail("interval", termsProblem)
+	} else if err != nil {
 		fail("interval", "The intervals' combined cycle must not be longer than 10^18 years.")
 	}
 	if ld.FromYear != nil {

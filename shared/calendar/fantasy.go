@@ -5,8 +5,17 @@ import (
 	"encoding/json"
 	"html"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
+)
+
+// Bounds on an export's numbers, checked on their text before any exact (arbitrary-precision)
+// arithmetic: "1e999999" would otherwise cost a 10^999999, and a 900 KB integer seconds of
+// parsing. Every number a calendar holds fits in far fewer digits.
+const (
+	MaxImportDigits   = 40 // digits of a number, before its exponent
+	MaxImportExponent = 40 // magnitude of a number's exponent
 )
 
 // Import is a calendar read from a Fantasy-Calendar export, and what could
@@ -51,9 +60,67 @@ func (n *fcNumber) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// rat is the number exactly, or nil when it is not one.
+// decimal reports whether the text is a decimal number ([+-]digits[.digits][e[+-]digits])
+// within MaxImportDigits and MaxImportExponent: the only text rat reads.
+func (n fcNumber) decimal() (ok, tooLarge bool) {
+	s := strings.TrimLeft(n.s, "+-")
+	if len(n.s)-len(s) > 1 {
+		return false, false
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	ip, fp, _ := strings.Cut(mant, ".")
+	digits := func(t string) bool { return strings.TrimLeft(t, "0123456789") == "" }
+	if ip+fp == "" || !digits(ip) || !digits(fp) {
+		return false, false
+	}
+	tooLarge = len(ip)+len(fp) > MaxImportDigits
+	if hasExp {
+		e := strings.TrimLeft(exp, "+-")
+		if len(exp)-len(e) > 1 || e == "" || !digits(e) {
+			return false, false
+		}
+		e = strings.TrimLeft(e, "0")
+		v, err := strconv.Atoi(e)
+		tooLarge = tooLarge || len(e) > 3 || err != nil && e != "" || v > MaxImportExponent
+	}
+	return true, tooLarge
+}
+
+// numberProblems names, under path, every number of v (an export's decoded part) whose text
+// passes MaxImportDigits or MaxImportExponent, so that nothing past them reaches rat.
+func numberProblems(v reflect.Value, path string, add func(field, msg string)) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			numberProblems(v.Elem(), path, add)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			numberProblems(v.Index(i), path+"."+strconv.Itoa(i), add)
+		}
+	case reflect.Struct:
+		if n, ok := v.Interface().(fcNumber); ok {
+			if _, big := n.decimal(); n.set && big {
+				add(path, "The "+path[strings.LastIndex(path, ".")+1:]+" must be a number of at most "+strconv.Itoa(MaxImportDigits)+
+					" digits with an exponent between -"+strconv.Itoa(MaxImportExponent)+" and "+strconv.Itoa(MaxImportExponent)+".")
+			}
+			return
+		}
+		t := v.Type()
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" && t.Field(i).IsExported() {
+				numberProblems(v.Field(i), strings.TrimPrefix(path+"."+name, "."), add)
+			}
+		}
+	}
+}
+
+// rat is the number exactly, or nil when it is not one (or not one within the bounds).
 func (n fcNumber) rat() *big.Rat {
 	if !n.set || n.s == "" {
+		return nil
+	}
+	if ok, big := n.decimal(); !ok || big {
 		return nil
 	}
 	r, ok := new(big.Rat).SetString(n.s)
@@ -187,6 +254,9 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 	}
 	if ex.StaticData == nil || ex.StaticData.YearData == nil {
 		add("static_data.year_data", "The static data must hold year_data.")
+		return fail()
+	}
+	if numberProblems(reflect.ValueOf(ex.StaticData), "static_data", add); len(probs) > 0 {
 		return fail()
 	}
 	out := Import{}
@@ -404,6 +474,8 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		var dyn fcDynamic
 		if err := json.Unmarshal(*ex.Dynamic, &dyn); err != nil {
 			add("dynamic_data", "The dynamic data must be an object with year, timespan and day.")
+		} else if numberProblems(reflect.ValueOf(dyn), "dynamic_data", add); len(probs) > 0 {
+			return fail()
 		} else {
 			y, okY := dyn.Year.integer()
 			ts := dyn.Timespan

@@ -33,12 +33,20 @@ type LeapDay struct {
 	Amount int
 }
 
-// Limits of one leap rule, keeping the expanded congruences few and their
-// moduli within int64.
+// Limits of the leap rules, keeping the expanded congruences few and their
+// moduli within int64. MaxLeapTerms bounds the work of every year a request
+// touches: a year's rules cost one test per term, and a rule's terms double
+// with each interval that divides none of the larger ones (12 coprime
+// intervals make 4,095), so it counts the terms of all rules together.
 const (
 	MaxLeapDays      = 100 // rules per calendar
 	MaxLeapIntervals = 12  // intervals per rule
-	MaxLeapCycle     = 1_000_000_000_000_000_000
+	MaxLeapTerms     = 256 // terms of all rules together (Gregorian's rule has 3)
+	// MaxLeapSteps bounds the inclusion-exclusion steps of all rules together:
+	// intervals that divide one another merge into few terms after up to
+	// 2^12 steps a rule.
+	MaxLeapSteps = 8192
+	MaxLeapCycle = 1_000_000_000_000_000_000
 )
 
 type interval struct {
@@ -98,14 +106,18 @@ type term struct {
 	coef int64
 }
 
-var errCycleTooLong = errors.New("calendar: leap cycle too long")
+var (
+	errCycleTooLong = errors.New("calendar: leap cycle too long")
+	errTooManyTerms = errors.New("calendar: leap rule has too many terms")
+)
 
 // expand turns the first-match rule into a sum of congruence indicators by
 // inclusion-exclusion: leap(y) = Σ_i allow_i·[c_i]·Π_{j<i}(1-[c_j]), each
 // product of indicators being one congruence (Chinese remainder theorem) or
 // none. Equal congruences are merged and zero coefficients dropped, so
-// Gregorian is three terms: [400] - [100] + [4].
-func expand(ivs []interval, offset int64) ([]term, error) {
+// Gregorian is three terms: [400] - [100] + [4]. Each step spends one of
+// *steps; running out, or more than MaxLeapTerms terms, is errTooManyTerms.
+func expand(ivs []interval, offset int64, steps *int) ([]term, error) {
 	cs := make([]congruence, len(ivs))
 	for i, iv := range ivs {
 		o := int64(0)
@@ -120,6 +132,13 @@ func expand(ivs []interval, offset int64) ([]term, error) {
 	// walk adds ±[c ∧ c_S] for every subset S of the congruences below j,
 	// choosing S's members in descending order so each subset comes once.
 	walk = func(j int, c congruence, sign int64) {
+		if err != nil {
+			return
+		}
+		if *steps--; *steps < 0 {
+			err = errTooManyTerms
+			return
+		}
 		acc[c] += sign
 		for k := j - 1; k >= 0; k-- {
 			cc, ok, e := crt(c, cs[k])
@@ -145,6 +164,9 @@ func expand(ivs []interval, offset int64) ([]term, error) {
 		if k != 0 {
 			out = append(out, term{c, k})
 		}
+	}
+	if len(out) > MaxLeapTerms {
+		return nil, errTooManyTerms
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].m != out[j].m {

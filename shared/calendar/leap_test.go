@@ -92,7 +92,7 @@ func TestExpandMatchesFirstMatchRule(t *testing.T) {
 	for _, spec := range specs {
 		for _, offset := range []int64{0, 1, -3, 17, 1_000_000_007} {
 			ld := LeapDay{Interval: spec, Offset: offset, Month: 1}
-			l, ok := newLeapCalc(Definition{Months: []Month{{Name: "A", Length: 3}}}, ld, 0, "x", nil)
+			l, ok := newLeapCalc(Definition{Months: []Month{{Name: "A", Length: 3}}}, ld, 0, "x", nil, nil)
 			if !ok {
 				t.Fatalf("%q rejected", spec)
 			}
@@ -113,7 +113,7 @@ func TestExpandMatchesFirstMatchRule(t *testing.T) {
 		}
 	}
 	// Gregorian is three terms.
-	l, _ := newLeapCalc(Definition{Months: []Month{{Name: "A", Length: 3}}}, LeapDay{Interval: "400,!100,4", Month: 1}, 0, "x", nil)
+	l, _ := newLeapCalc(Definition{Months: []Month{{Name: "A", Length: 3}}}, LeapDay{Interval: "400,!100,4", Month: 1}, 0, "x", nil, nil)
 	if len(l.terms) != 3 {
 		t.Errorf("Gregorian terms = %v", l.terms)
 	}

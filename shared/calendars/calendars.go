@@ -30,7 +30,7 @@ func Register(api *httpapi.API, st *store.Store) {
 			}
 			j := render(c)
 			j.Arrays = arrays[c.ID]
-			return httpapi.OwnerRender(r, st, j, ownerOf)
+			return httpapi.OwnerRender(r, st, "calendar", j, ownerOf)
 		},
 		Item: cal, Resume: st.ResumeCalendarDelete,
 	}
@@ -62,7 +62,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.OwnerPage(r, h.st, res, page, func(c *domain.Calendar) calendarJSON {
+	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *domain.Calendar) calendarJSON {
 		j := render(c)
 		j.Arrays = arrays[c.ID]
 		return j

@@ -15,6 +15,8 @@ const (
 	// MaxDayEvents bounds the event entries of one day view (an occurrence counts once per day
 	// it covers): long, often recurring events could otherwise overlap by thousands a day.
 	MaxDayEvents = 20_000
+	// phaseChunk is how many days of moon phases the day view reads at a time.
+	phaseChunk = 32
 )
 
 func (h handlers) advance(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, 1) }
@@ -74,7 +76,10 @@ type dayEventJSON struct {
 }
 
 // days answers GET calendars/{id}/days?from=Y-M-D&to=Y-M-D: each day's weekday, month, season,
-// moon phases and events. from defaults to the current date and to to from.
+// moon phases and events. from defaults to the current date and to to from. The days are
+// rendered as they are walked, within the answer budget (httpapi.MaxPageBytes): a range whose
+// answer would pass it is refused naming `to` and the last date that fits. The walk and the
+// events stop when the request's deadline passes (503, nothing was written).
 func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	_, c, err := h.visibleCalendar(r)
 	if err != nil {
@@ -92,29 +97,36 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	phases := eng.MoonPhases(from, to)
+	// Moon phases are read a chunk of days ahead of the walk: a range refused for its size
+	// computes little more than what fitted.
+	var phases []calendar.MoonDay
+	phasesTo := from - 1
 	eras := calendar.SortEras(c.Eras)
-	out := make([]dayJSON, 0, to-from+1)
-	for n := from; ; n++ {
-		d := eng.DateOf(n)
+	rows := httpapi.NewRows(httpapi.MaxPageBytes, false)
+	var last string
+	var rerr error
+	fits := true
+	werr := eng.Days(r.Context(), from, to, func(di calendar.DayInfo) bool {
+		d := di.Date
 		m := c.Months[d.Month-1]
 		day := dayJSON{
-			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calendar.Intercalary,
-			Moons: []dayMoonJSON{}, Events: events[n], Era: eraOf(eras, c.SkipYearZero, d.Year),
+			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calendar.Intercalary, IsLeapDay: di.LeapDay,
+			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d.Year),
 		}
-		if name, ok := eng.LeapDay(d); ok {
-			day.IsLeapDay = true
-			if name != "" {
-				day.LeapDayName = &name
-			}
+		if di.LeapDay && di.LeapName != "" {
+			day.LeapDayName = &di.LeapName
 		}
-		if w, ok := eng.Weekday(d); ok {
+		if w := di.Weekday; w >= 0 {
 			day.Weekday, day.WeekdayIndex = &c.Weekdays[w], &w
 		}
 		if s, ok := eng.Season(d); ok {
 			day.Season = &s.Name
 		}
-		for len(phases) > 0 && phases[0].Day == n {
+		if di.Number > phasesTo {
+			phasesTo = di.Number + min(to-di.Number, phaseChunk-1)
+			phases = eng.MoonPhases(di.Number, phasesTo)
+		}
+		for len(phases) > 0 && phases[0].Day == di.Number {
 			p := phases[0]
 			day.Moons = append(day.Moons, dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases})
 			phases = phases[1:]
@@ -122,12 +134,21 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		if day.Events == nil {
 			day.Events = []dayEventJSON{}
 		}
-		out = append(out, day)
-		if n == to {
-			break
+		if fits, rerr = rows.Add(day); rerr != nil || !fits {
+			return false
 		}
+		last = day.Date
+		return true
+	})
+	switch {
+	case werr != nil:
+		return httpapi.Reply{}, domain.ErrUnavailable // the deadline passed: a read, nothing written
+	case rerr != nil:
+		return httpapi.Reply{}, rerr
+	case !fits:
+		return httpapi.Reply{}, domain.DaysTooLarge(httpapi.MaxPageBytes, last)
 	}
-	return httpapi.One(out), nil
+	return rows.Reply(), nil
 }
 
 // dayEvents is the one place the day view gets its events: for each day number in [from, to],
@@ -143,6 +164,9 @@ func (h handlers) dayEvents(r *httpapi.Request, c *domain.Calendar, eng *calenda
 	entries := 0
 	first, last := eng.DateOf(from), eng.DateOf(to)
 	for i := range evs {
+		if r.Context().Err() != nil {
+			return nil, domain.ErrUnavailable // the deadline passed: a read, nothing written
+		}
 		ev := &evs[i]
 		if r.Access.SeeEntity(entities[ev.EntityID]) != nil || !r.Access.CanSeeEvent(ev) {
 			continue

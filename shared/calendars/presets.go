@@ -90,14 +90,17 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := c.Apply(rest, r.Access); err != nil {
 		return httpapi.Reply{}, exportErrors(err, &im, beside)
 	}
-	if err := h.st.CreateCalendar(r.Context(), c); err != nil {
-		return httpapi.Reply{}, err
-	}
 	w := im.Warnings
 	if w == nil {
 		w = []string{}
 	}
-	return httpapi.One(importJSON{calendarJSON: render(c), Warnings: w}), nil
+	return r.Commit(func() error { return h.st.CreateCalendar(r.Context(), c) }, func() (httpapi.Reply, error) {
+		j := importJSON{calendarJSON: render(c), Warnings: w}
+		if err := r.ParseOwners(h.st, "calendar", ownerOf(&j.calendarJSON)); err != nil {
+			return httpapi.Reply{}, err
+		}
+		return httpapi.One(j), nil
+	})
 }
 
 // exportErrors renames the create's field errors about what came from the export to the

@@ -126,6 +126,16 @@ func TooManyDayEvents(max int) error {
 	return Invalid("to", "The days hold more than "+strconv.Itoa(max)+" event occurrences; ask for fewer days.")
 }
 
+// DaysTooLarge refuses a day view whose answer would pass max bytes: last is the last date
+// that fits after from, or "" when the first day alone does not.
+func DaysTooLarge(max int, last string) error {
+	msg := "The days would answer more than " + strconv.Itoa(max) + " bytes; "
+	if last == "" {
+		return Invalid("to", msg+"the first day alone holds too many events and moons to answer.")
+	}
+	return Invalid("to", msg+"ask for to at most "+last+".")
+}
+
 // EngineProblems turns the engine's verdict on a definition (an imported calendar's, whose
 // problems name the export's fields) into field errors; other errors pass through.
 func EngineProblems(err error) error {

@@ -76,15 +76,30 @@ var sleep = func(ctx context.Context, d time.Duration) bool {
 // again while it fails with ErrConflict, at most WriteAttempts times with a jittered, growing
 // wait in between: a lost race is retried on fresh data, and reported as a 409 (which tells the
 // client to retry) only when it keeps losing, never silently.
-// A request whose context ends (its deadline, a client gone) stops waiting and reports the
-// conflict it has.
+// Contention is answered promptly and as what it is: no retry starts that the request's
+// deadline would cut short (one as long as the last attempt must fit twice), and a retry the
+// deadline cut before it sent its write (the store sends nothing past the deadline, and waits
+// for the outcome of what it sent) reports the conflict, not an outage.
 func RetryConflicts(ctx context.Context, attempt func() error) error {
 	var err error
+	var last time.Duration
 	for n := 0; n < WriteAttempts; n++ {
-		if n > 0 && !sleep(ctx, conflictBackoff(n)) {
-			return err
+		if n > 0 {
+			wait := conflictBackoff(n)
+			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait+2*last {
+				return err
+			}
+			if !sleep(ctx, wait) {
+				return err
+			}
 		}
-		if err = attempt(); err != ErrConflict {
+		start := time.Now()
+		err = attempt()
+		last = time.Since(start)
+		if n > 0 && err == ErrUnavailable && ctx.Err() != nil {
+			return ErrConflict
+		}
+		if err != ErrConflict {
 			return err
 		}
 	}

@@ -32,9 +32,6 @@ func (n *Note) Apply(in Input) error {
 	}
 	if f := readEntry(r); f.Set {
 		n.Entry = f.Value
-		if len(MentionedIDs(n.Entry)) > MaxMentions {
-			r.Errs.Add("entry", "The entry may mention at most "+strconv.Itoa(MaxMentions)+" different entities.")
-		}
 	}
 	if f := r.Int("position", -1<<31, 1<<31-1); f.Set && !r.Errs.Has("position") {
 		n.Position = nil
@@ -123,6 +120,12 @@ type Mention struct {
 // resolving a note's mentions is one batched read of at most MaxMentions small items.
 const MaxMentions = 50
 
+// MaxMentionLinks bounds the mentions one entry may hold (a 422 beyond) and the ones rendered
+// (an entry stored before the bound renders its first MaxMentionLinks; the rest stay text), so
+// that entry_parsed is at most about 300 bytes per mention longer than the entry: a 12-byte
+// mention becomes a link of up to about 300 bytes (the entity's name is up to 191).
+const MaxMentionLinks = 1000
+
 var mentionPattern = regexp.MustCompile(`\[([a-z_]+):(\d{1,15})(?:\|([^\]\[]{1,191}))?\]`)
 
 // bodyContext parses entries as the content of a <body>.
@@ -144,13 +147,19 @@ func mentionsIn(text string) (out []Mention, at [][2]int) {
 	return out, at
 }
 
-// textNodes parses entry as an HTML fragment and calls fn for every text node a reader sees
-// as text: not inside a link (a mention there would nest links), a script, a style or a
-// textarea. Attributes are never text, so a mention can never land inside one.
-func textNodes(entry string, fn func(*html.Node)) ([]*html.Node, error) {
+// textNodes parses entry as an HTML fragment under a root element and calls fn for every text
+// node a reader sees as text: not inside a link (a mention there would nest links) nor inside an
+// element whose content is not rendered as markup (script, style, textarea, title, xmp, ...).
+// Attributes are never text, so a mention can never land inside one. Every node, top-level text
+// included, has a parent (the root), so fn may insert siblings before any text node.
+func textNodes(entry string, fn func(*html.Node)) (*html.Node, error) {
 	nodes, err := html.ParseFragment(strings.NewReader(entry), bodyContext)
 	if err != nil {
 		return nil, err
+	}
+	root := &html.Node{Type: html.ElementNode, Data: bodyContext.Data, DataAtom: bodyContext.DataAtom}
+	for _, n := range nodes {
+		root.AppendChild(n)
 	}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -158,7 +167,7 @@ func textNodes(entry string, fn func(*html.Node)) ([]*html.Node, error) {
 		case n.Type == html.TextNode:
 			fn(n)
 			return
-		case n.Type == html.ElementNode && (n.DataAtom == atom.A || n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Textarea):
+		case n.Type == html.ElementNode && (n.DataAtom == atom.A || notMarkup[n.DataAtom] || n.Namespace != ""):
 			return
 		}
 		for c := n.FirstChild; c != nil; {
@@ -167,11 +176,15 @@ func textNodes(entry string, fn func(*html.Node)) ([]*html.Node, error) {
 			c = next
 		}
 	}
-	for _, n := range nodes {
-		walk(n)
-	}
-	return nodes, nil
+	walk(root)
+	return root, nil
 }
+
+// notMarkup are the HTML elements whose text is raw or escaped text rather than markup: a link
+// rendered into one would show as its source (or, in noscript, as markup for some readers only).
+var notMarkup = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Textarea: true, atom.Title: true,
+	atom.Xmp: true, atom.Iframe: true, atom.Noembed: true, atom.Noframes: true, atom.Noscript: true,
+	atom.Plaintext: true, atom.Template: true}
 
 // Mentions finds the entity mentions in the text of an entry, in order.
 func Mentions(entry string) []Mention {
@@ -187,10 +200,12 @@ func Mentions(entry string) []Mention {
 }
 
 // MentionedIDs returns the distinct entities mentioned in entry, in first-mention order.
-func MentionedIDs(entry string) []int64 {
+func MentionedIDs(entry string) []int64 { return distinctIDs(Mentions(entry)) }
+
+func distinctIDs(mentions []Mention) []int64 {
 	var ids []int64
 	seen := map[int64]bool{}
-	for _, m := range Mentions(entry) {
+	for _, m := range mentions {
 		if !seen[m.EntityID] {
 			seen[m.EntityID] = true
 			ids = append(ids, m.EntityID)
@@ -199,20 +214,24 @@ func MentionedIDs(entry string) []int64 {
 	return ids
 }
 
-// ReplaceMentions rewrites every mention in the text of entry with the node replace returns
-// and renders the result; markup and attributes stay as they were. An entry without mentions
+// ReplaceMentions rewrites every mention in the text of entry (the first MaxMentionLinks) with
+// the node replace returns and renders the result; markup and attributes stay as they were. An entry without mentions
 // comes back unchanged.
 func ReplaceMentions(entry string, replace func(Mention) *html.Node) string {
 	if !strings.Contains(entry, "[") {
 		return entry
 	}
-	changed := false
-	nodes, err := textNodes(entry, func(n *html.Node) {
+	changed, links := false, 0
+	root, err := textNodes(entry, func(n *html.Node) {
 		ms, at := mentionsIn(n.Data)
 		if len(ms) == 0 {
 			return
 		}
-		changed = true
+		ms = ms[:min(len(ms), MaxMentionLinks-links)]
+		if len(ms) == 0 {
+			return
+		}
+		changed, links = true, links+len(ms)
 		text, last := n.Data, 0
 		for i, m := range ms {
 			if at[i][0] > last {
@@ -227,8 +246,10 @@ func ReplaceMentions(entry string, replace func(Mention) *html.Node) string {
 		return entry
 	}
 	var b strings.Builder
-	for _, n := range nodes {
-		_ = html.Render(&b, n)
+	for c := root.FirstChild; c != nil; c = c.NextSibling {
+		if err := html.Render(&b, c); err != nil {
+			return entry
+		}
 	}
 	return b.String()
 }

@@ -27,7 +27,8 @@ func readURL(r *Reader, name string) Field[string] {
 }
 
 // readEntry reads the HTML `entry` and sanitises it. Sanitising escapes text ("<" becomes
-// "&lt;"), so the bound applies to the stored form too: no entry can outgrow an item.
+// "&lt;"), so the bound applies to the stored form too: no entry can outgrow an item. The
+// mentions are bounded here for every record that has an entry (MaxMentionLinks, MaxMentions).
 func readEntry(r *Reader) Field[string] {
 	f := r.String("entry", MaxEntryLength)
 	if !f.Set || r.Errs.Has("entry") {
@@ -36,6 +37,15 @@ func readEntry(r *Reader) Field[string] {
 	clean := SanitizeHTML(f.Value)
 	if len(clean) > MaxEntryLength {
 		r.Errs.Add("entry", "The entry must not be greater than "+strconv.Itoa(MaxEntryLength)+" characters once sanitised.")
+		return Field[string]{}
+	}
+	mentions := Mentions(clean)
+	if len(mentions) > MaxMentionLinks {
+		r.Errs.Add("entry", "The entry may hold at most "+strconv.Itoa(MaxMentionLinks)+" mentions.")
+		return Field[string]{}
+	}
+	if len(distinctIDs(mentions)) > MaxMentions {
+		r.Errs.Add("entry", "The entry may mention at most "+strconv.Itoa(MaxMentions)+" different entities.")
 		return Field[string]{}
 	}
 	return Field[string]{Set: true, Value: clean}

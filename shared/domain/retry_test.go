@@ -78,3 +78,47 @@ func TestRetryConflictsStopsWaitingWhenTheRequestEnds(t *testing.T) {
 		t.Fatalf("got %v after %d attempts, want the conflict after 1", err, attempts)
 	}
 }
+
+// Contention under a deadline is a prompt 409: no retry starts that the deadline would cut,
+// and a retry the deadline cut before it wrote (the store's ErrUnavailable past the deadline)
+// reports the conflict it retried, not an outage. A first attempt cut by the deadline is an
+// outage.
+func TestRetryConflictsUnderADeadline(t *testing.T) {
+	cases := []struct {
+		name     string
+		timeout  time.Duration
+		attempt  func(ctx context.Context, n int) error
+		want     error
+		attempts int // 0: any number, answered before the deadline
+	}{
+		{"a retry cut by the deadline reports the conflict", 50 * time.Millisecond, func(ctx context.Context, n int) error {
+			if n == 1 {
+				return ErrConflict
+			}
+			<-ctx.Done()
+			return ErrUnavailable
+		}, ErrConflict, 2},
+		{"a first attempt cut by the deadline is an outage", 50 * time.Millisecond, func(ctx context.Context, n int) error {
+			<-ctx.Done()
+			return ErrUnavailable
+		}, ErrUnavailable, 1},
+		{"no retry starts that the deadline would cut", time.Second, func(ctx context.Context, n int) error {
+			time.Sleep(300 * time.Millisecond) // a retry starts only while twice this is left
+			return ErrConflict
+		}, ErrConflict, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+			defer cancel()
+			n := 0
+			err := RetryConflicts(ctx, func() error { n++; return c.attempt(ctx, n) })
+			if err != c.want || (c.attempts > 0 && n != c.attempts) {
+				t.Fatalf("got %v after %d attempts, want %v after %d", err, n, c.want, c.attempts)
+			}
+			if c.attempts == 0 && ctx.Err() != nil {
+				t.Fatalf("answered after the deadline, %d attempts", n)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -16,8 +17,10 @@ func TestMentionHeavyNotePagesStayUnderLambdasLimit(t *testing.T) {
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	target := entity(t, e, e.Campaign, false)
-	entry := "<p>" + strings.Repeat(fmt.Sprintf("[location:%d] ", target), 190_000/14) + "</p>"
-	const n = 5
+	// The most mentions an entry may hold, in the largest entry: about 490 KB once rendered.
+	mentions := strings.Repeat(fmt.Sprintf("[location:%d] ", target), domain.MaxMentionLinks)
+	entry := "<p>" + mentions + strings.Repeat("filler ", (190_000-len(mentions))/7) + "</p>"
+	const n = 15
 	for i := 0; i < n; i++ {
 		createNote(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "Heavy", "entry": entry})
 	}

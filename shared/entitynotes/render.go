@@ -23,9 +23,9 @@ type noteJSON struct {
 // render shapes notes for the caller. The entities mentioned by all of them are read in one
 // batched read, bounded: at most domain.MaxMentions distinct entities per note.
 func (h handlers) render(r *httpapi.Request, notes ...domain.Note) ([]noteJSON, error) {
-	entries := make([]string, len(notes))
+	entries := make([]httpapi.Entry, len(notes))
 	for i, n := range notes {
-		entries[i] = n.Entry
+		entries[i] = httpapi.Entry{Kind: "note", ID: n.ID, Text: n.Entry}
 	}
 	parsed, err := r.ParseEntries(h.st, entries)
 	if err != nil {

@@ -31,9 +31,14 @@ const Prefix = "/api/1.0/campaigns/{campaign_id}"
 // it cannot). Locally it checks the bearer token; on Lambda it reads the authorizer's verdict.
 type Identifier func(r *http.Request) (int64, error)
 
-// Campaigns reads a campaign and a user's membership in it.
+// Campaigns reads a campaign and a user's membership in it, and the records of a user's
+// Idempotency-Keys in it.
 type Campaigns interface {
 	CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (*domain.Campaign, *domain.Membership, error)
+	// Replay reads the live record of a key (nil when there is none).
+	Replay(ctx context.Context, cid, uid int64, key string) (*domain.Replay, error)
+	// SaveReplay stores the outcome of a keyed write that sent no transaction of its own.
+	SaveReplay(ctx context.Context, kw *domain.KeyedWrite, body []byte) error
 }
 
 // Ahead names what a route will read, from its path, so that the campaign access read fetches
@@ -119,6 +124,19 @@ type Request struct {
 	query url.Values
 	// trustForwarded: Options.TrustForwardedHeaders.
 	trustForwarded bool
+	// input is the write body, decoded once (Input).
+	input    domain.Input
+	inputErr error
+	decoded  bool
+	// log is Options.Logger, for what a request reports beside its one request line.
+	log *slog.Logger
+}
+
+func (r *Request) logger() *slog.Logger {
+	if r.log != nil {
+		return r.log
+	}
+	return slog.Default()
 }
 
 // HandlerFunc handles one route and returns the reply to render, or an error to map.
@@ -155,13 +173,30 @@ func (a *API) handle(method, path string, fn HandlerFunc, fallback bool, ahead [
 			writeError(w, r, err)
 			return
 		}
+		var kw *domain.KeyedWrite
 		if method != http.MethodGet {
 			if err := req.Access.CanWrite(); err != nil {
 				writeError(w, r, err)
 				return
 			}
+			var replay *domain.Replay
+			if kw, replay, err = a.keyed(req); err != nil {
+				writeError(w, r, err)
+				return
+			}
+			if replay != nil {
+				writeReplay(w, r, replay)
+				return
+			}
+			if kw != nil {
+				req.Request = req.Request.WithContext(domain.WithKeyedWrite(req.Context(), kw))
+			}
 		}
 		reply, err := fn(req)
+		if kw != nil {
+			a.settle(w, req, kw, reply, err)
+			return
+		}
 		if err == nil {
 			reply, err = reply.project(req)
 		}
@@ -198,7 +233,7 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders, query: parseQuery(r.URL.RawQuery)}, nil
+	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders, query: parseQuery(r.URL.RawQuery), log: a.opts.logger()}, nil
 }
 
 func (a *API) allow(pattern string) string {
@@ -243,7 +278,7 @@ func userID(ctx context.Context) int64 { id, _ := ctx.Value(ctxKey{}).(int64); r
 func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id")
+	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id, Idempotent-Replayed")
 
 	// A trailing slash is accepted on every path.
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
@@ -302,7 +337,7 @@ func (a *API) preflight(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Allow", methods)
 	h.Set("Access-Control-Allow-Methods", methods)
-	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Idempotency-Key")
 	h.Set("Access-Control-Max-Age", "3600")
 	h.Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNoContent)
@@ -395,4 +430,10 @@ func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.Filt
 }
 
 // Input decodes the write body.
-func (r *Request) Input() (domain.Input, error) { return decodeInput(r.Request) }
+func (r *Request) Input() (domain.Input, error) {
+	if !r.decoded {
+		r.input, r.inputErr = decodeInput(r.Request)
+		r.decoded = true
+	}
+	return r.input, r.inputErr
+}

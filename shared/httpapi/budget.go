@@ -44,23 +44,57 @@ func fitRows[T any](items []T) ([]json.RawMessage, error) { return renderRows(it
 func fitRowsAll[T any](items []T) ([]json.RawMessage, error) { return renderRows(items, -1) }
 
 func renderRows[T any](items []T, budget int) ([]json.RawMessage, error) {
-	rows := make([]json.RawMessage, 0, len(items))
-	used := 0
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	rows := NewRows(budget, true)
 	for _, it := range items {
-		buf.Reset()
-		if err := enc.Encode(it); err != nil {
+		if fits, err := rows.Add(it); err != nil {
 			return nil, err
-		}
-		row := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		size := envelopeSize(row) + 1 // the comma
-		if budget >= 0 && len(rows) > 0 && used+size > budget {
+		} else if !fits {
 			break
 		}
-		used += size
-		rows = append(rows, append(json.RawMessage(nil), row...))
 	}
-	return rows, nil
+	return rows.rows, nil
 }
+
+// Rows renders an answer's rows one at a time within a byte budget (MaxPageBytes, as Lambda
+// counts them), for answers built a row at a time that must stop as soon as the budget ends
+// rather than build what they cannot send.
+type Rows struct {
+	rows      []json.RawMessage
+	used      int
+	budget    int // negative: none
+	keepFirst bool
+	buf       bytes.Buffer
+	enc       *json.Encoder
+}
+
+// NewRows starts rows within budget bytes (negative: no budget); keepFirst keeps a first row
+// that alone passes it (a list's row is bounded by the record limits).
+func NewRows(budget int, keepFirst bool) *Rows {
+	r := &Rows{rows: []json.RawMessage{}, budget: budget, keepFirst: keepFirst}
+	r.enc = json.NewEncoder(&r.buf)
+	r.enc.SetEscapeHTML(false)
+	return r
+}
+
+// Add renders v as writeJSON would and keeps it when it fits; false: it does not (nothing is
+// kept, and no later row should be added).
+func (r *Rows) Add(v any) (bool, error) {
+	r.buf.Reset()
+	if err := r.enc.Encode(v); err != nil {
+		return false, err
+	}
+	row := bytes.TrimSuffix(r.buf.Bytes(), []byte("\n"))
+	size := envelopeSize(row) + 1 // the comma
+	if r.budget >= 0 && r.used+size > r.budget && (len(r.rows) > 0 || !r.keepFirst) {
+		return false, nil
+	}
+	r.used += size
+	r.rows = append(r.rows, append(json.RawMessage(nil), row...))
+	return true, nil
+}
+
+// Len is the number of rows kept.
+func (r *Rows) Len() int { return len(r.rows) }
+
+// Reply answers {"data": [rows]}.
+func (r *Rows) Reply() Reply { return One(r.rows) }

@@ -41,7 +41,7 @@ func TestHTTPContract(t *testing.T) {
 		{"wrong method on a list", "DELETE", base, e.Admin, "", "", 405, map[string]string{"Allow": "GET, HEAD, OPTIONS, POST"}, `"message"`},
 		{"unauthenticated message", "GET", one, "", "", "", 401, nil, `{"message":"Unauthenticated."}`},
 		{"forbidden message", "DELETE", one, e.Viewer, "", "", 403, nil, `{"message":"This action is unauthorized."}`},
-		{"CORS on an answer", "GET", one, e.Admin, "", "", 200, map[string]string{"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id"}, ""},
+		{"CORS on an answer", "GET", one, e.Admin, "", "", 200, map[string]string{"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id, Idempotent-Replayed"}, ""},
 		{"CORS on an error", "GET", one, "", "", "", 401, map[string]string{"Access-Control-Allow-Origin": "*"}, ""},
 		{"rate limit headers", "GET", one, e.Admin, "", "", 200, map[string]string{"X-RateLimit-Limit": "1073741824"}, ""},
 		{"JSON with charset", "PATCH", one, e.Admin, "application/json; charset=utf-8", `{"type":"Library"}`, 200, nil, `"type":"Library"`},
@@ -116,7 +116,7 @@ func TestPreflightNeedsNoToken(t *testing.T) {
 	}
 	res.Body.Close()
 	h := res.Header
-	if res.StatusCode != 204 || h.Get("Access-Control-Allow-Origin") != "*" || h.Get("Access-Control-Allow-Headers") != "Authorization, Content-Type, Accept" || !strings.Contains(h.Get("Access-Control-Allow-Methods"), "PATCH") {
+	if res.StatusCode != 204 || h.Get("Access-Control-Allow-Origin") != "*" || h.Get("Access-Control-Allow-Headers") != "Authorization, Content-Type, Accept, Idempotency-Key" || !strings.Contains(h.Get("Access-Control-Allow-Methods"), "PATCH") {
 		t.Fatalf("preflight: %d %v", res.StatusCode, h)
 	}
 }

@@ -83,10 +83,7 @@ func (k Kind[T, PT, P]) create(r *Request) (Reply, error) {
 	if err := k.Apply(r, in, p, nil, t); err != nil {
 		return Reply{}, err
 	}
-	if err := k.Create(r.Context(), t); err != nil {
-		return Reply{}, err
-	}
-	return k.reply(r, t)
+	return r.Commit(func() error { return k.Create(r.Context(), t) }, func() (Reply, error) { return k.reply(r, t) })
 }
 
 func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
@@ -101,34 +98,34 @@ func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
 // condition of the version read; a lost race re-reads and re-applies the change.
 func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error) (Reply, error) {
 	var next PT
-	err := domain.RetryConflicts(r.Context(), func() error {
-		p, prev, err := k.Visible(r)
-		if err != nil {
-			return err
-		}
-		next = prev.Clone()
-		next.Base().UpdatedBy = r.Access.UserID
-		if err := change(p, prev, next); err != nil {
-			return err
-		}
-		return k.Update(r.Context(), prev, next)
-	})
-	if err != nil {
-		return Reply{}, err
-	}
-	return k.reply(r, next)
+	return r.Commit(func() error {
+		return domain.RetryConflicts(r.Context(), func() error {
+			p, prev, err := k.Visible(r)
+			if err != nil {
+				return err
+			}
+			next = prev.Clone()
+			next.Base().UpdatedBy = r.Access.UserID
+			if err := change(p, prev, next); err != nil {
+				return err
+			}
+			return k.Update(r.Context(), prev, next)
+		})
+	}, func() (Reply, error) { return k.reply(r, next) })
 }
 
 func (k Kind[T, PT, P]) delete(r *Request) (Reply, error) {
 	var id int64
-	err := domain.RetryConflicts(r.Context(), func() error {
-		_, t, err := k.Visible(r)
-		if err != nil {
-			return err
-		}
-		id = t.Base().ID
-		return k.Delete(r.Context(), t)
-	})
+	reply, err := r.Commit(func() error {
+		return domain.RetryConflicts(r.Context(), func() error {
+			_, t, err := k.Visible(r)
+			if err != nil {
+				return err
+			}
+			id = t.Base().ID
+			return k.Delete(r.Context(), t)
+		})
+	}, func() (Reply, error) { return Deleted(id), nil })
 	if err == domain.ErrNotFound && k.Resume != nil {
 		// A delete that failed after its first step left the record invisible, its cascade
 		// pending: a retry finishes it.
@@ -142,8 +139,5 @@ func (k Kind[T, PT, P]) delete(r *Request) (Reply, error) {
 			}
 		}
 	}
-	if err != nil {
-		return Reply{}, err
-	}
-	return Deleted(id), nil
+	return reply, err
 }

@@ -71,6 +71,13 @@ func FuzzNoRequestCausesA5xx(f *testing.F) {
 		{1, 3, 0, "related=1&fields=parents,children&parent_id=1", ""},
 		{0, 3, 0, "parent_id=1&location_id=1&related=maybe&fields=a,,b", ""},
 		{10, 3, 0, "name=a;b&is_private=1&updated_by=x&tags_option=any", ""},
+		// Mentions outside any element (issue 16 item 1) on every family, then every read of them.
+		{15, 0, 0, "", `{"name":"x","entry":"see [location:12]"}`},
+		{10, 0, 1, "", "name=x&entry=a%3Cbr%3E%5Blocation%3A1%5D"},
+		{0, 0, 0, "", `{"name":"l","entry":"<h1>t</h1>[location:1]"}`},
+		{5, 1, 0, "", `{"entry":"[location:1]<p>..</p>"}`},
+		{14, 0, 0, "", `{"name":"i","entry":"x [location:1]","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"m","length":3}]}},"dynamic_data":{}}`},
+		{0, 3, 0, "related=1", ""}, {4, 3, 0, "related=1", ""}, {16, 3, 0, "", ""}, {11, 3, 0, "", ""},
 	} {
 		f.Add(s.route, s.method, s.ctype, s.query, s.body)
 	}

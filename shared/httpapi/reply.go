@@ -15,6 +15,9 @@ import (
 type Reply struct {
 	data any
 	list *listInfo
+	// raw is the encoded answer of a keyed write, rendered before its transaction was sent and
+	// stored with its Idempotency-Key.
+	raw []byte
 }
 
 type listInfo struct {
@@ -51,6 +54,14 @@ func Many[T any](items []T, total int, next string, cursors []string, page domai
 	return Reply{data: rows, list: &listInfo{page: page, count: len(rows), total: total, next: next}}
 }
 
+// encode is the body of a one-record reply, as write writes it.
+func (rp Reply) encode() ([]byte, error) {
+	if rp.raw != nil {
+		return rp.raw, nil
+	}
+	return encodeJSON(map[string]any{"data": rp.data})
+}
+
 type links struct {
 	First string  `json:"first"`
 	Last  string  `json:"last"`
@@ -69,6 +80,10 @@ type meta struct {
 }
 
 func (rp Reply) write(w http.ResponseWriter, r *Request) {
+	if rp.raw != nil {
+		writeBody(w, r.Request, http.StatusOK, rp.raw)
+		return
+	}
 	if rp.list == nil {
 		writeJSON(w, r.Request, http.StatusOK, map[string]any{"data": rp.data})
 		return

@@ -31,15 +31,25 @@ var statusOf = map[string]int{
 // writeJSON is the one writer of every response body: exact Content-Type, a Content-Length,
 // and no body for HEAD.
 func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // entries are HTML; \u003c escapes help no client
-	err := enc.Encode(v)
-	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	body, err := encodeJSON(v)
 	if err != nil {
 		logInternal(r, fmt.Errorf("encode response: %w", err))
 		status, body = http.StatusInternalServerError, []byte(`{"message":"Server Error."}`)
 	}
+	writeBody(w, r, status, body)
+}
+
+// encodeJSON is a response body as writeJSON writes it.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // entries are HTML; \u003c escapes help no client
+	err := enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+// writeBody writes an encoded JSON body (writeJSON's, or one stored with an Idempotency-Key).
+func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

@@ -30,7 +30,7 @@ func Register(api *httpapi.API, st *store.Store) {
 			}
 			j := render(l, r.Access, hidden)
 			j.Arrays = arrays[l.ID]
-			return httpapi.OwnerRender(r, st, j, ownerOf)
+			return httpapi.OwnerRender(r, st, "location", j, ownerOf)
 		},
 		Item: httpapi.ReadAhead("location", "id", ""), Resume: st.ResumeLocationDelete,
 	})
@@ -83,7 +83,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.OwnerPage(r, h.st, res, page, func(l *domain.Location) locationJSON {
+	return httpapi.OwnerPage(r, h.st, "location", res, page, func(l *domain.Location) locationJSON {
 		j := render(l, r.Access, hidden)
 		j.Arrays = arrays[l.ID]
 		return j

@@ -64,7 +64,13 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 		{"a pending delete", func(r *round, cp string, _, _, _, _ int64) error {
 			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: key(cp, "DELETING#LOCATION#"+pad(999))})
 			return err
-		}, "location#000000000999: delete pending"},
+		}, "location#000000000999: delete pending, with no sweeper marker"},
+		{"a sweeper marker left behind", func(r *round, cp string, _, _, _, _ int64) error {
+			item := key(fmt.Sprintf("PENDING#%02d", r.cid%16), "2026-01-01T00:00:00.000000Z#"+pad(r.cid)+"#LOCATION#"+pad(999))
+			item["campaign_id"] = n(r.cid)
+			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item})
+			return err
+		}, "#LOCATION#000000000999: no delete pending"},
 		{"an event on a missing calendar", func(r *round, cp string, _, _, cal, e int64) error {
 			item := key(fmt.Sprintf("%s#ENTITY#%s", cp, pad(e)), "EVENT#"+pad(77))
 			item["calendar_id"] = n(cal + 100)

@@ -18,6 +18,16 @@ import (
 type owned struct {
 	path     string            // the record's path, relative to the campaign
 	children map[string]string // what hangs from it: name -> path relative to the campaign
+	writes   []dependent       // writes that depend on the record
+}
+
+// dependent is a write that depends on an owner: what it must answer once the owner's delete
+// has begun (and while it is pending).
+type dependent struct {
+	req
+	status int    // 200, 404, or 422 naming field
+	field  string // the field a 422 names
+	orGone bool   // or 404: the record is one the cascade removes
 }
 
 // snapshot is what an admin reads of every child: status and what the child's answer says.
@@ -49,39 +59,58 @@ var faultOwners = []struct {
 		cal, _ := r.calendar("Reckoning")
 		l, eid := r.location(map[string]any{"name": "Doomed"})
 		child, _ := r.location(map[string]any{"name": "Child", "parent_location_id": l})
+		var point, note, ev int64
 		for i := 0; i < 2; i++ {
-			r.must("POST", r.path("/locations/%d/map_points", l), mapPoint())
-			r.must("POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note"})
-			r.must("POST", r.path("/entities/%d/entity_events", eid), event(cal))
+			point = r.must("POST", r.path("/locations/%d/map_points", l), mapPoint()).id()
+			note = r.must("POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note"}).id()
+			ev = r.must("POST", r.path("/entities/%d/entity_events", eid), event(cal)).id()
 		}
 		return owned{path: fmt.Sprintf("/locations/%d", l), children: map[string]string{
 			"child location": fmt.Sprintf("/locations/%d", child),
 			"map points":     fmt.Sprintf("/locations/%d/map_points", l),
 			"notes":          fmt.Sprintf("/entities/%d/entity_notes", eid),
 			"events":         fmt.Sprintf("/entities/%d/entity_events", eid),
+		}, writes: []dependent{
+			{req{"PATCH", r.path("/locations/%d", child), map[string]any{"name": "Renamed"}}, 200, "", false},
+			{req{"PATCH", r.path("/locations/%d/map_points/%d", l, point), map[string]any{"name": "Moved"}}, 404, "", false},
+			{req{"POST", r.path("/locations/%d/map_points", l), mapPoint()}, 404, "", false},
+			{req{"PATCH", r.path("/entities/%d/entity_notes/%d", eid, note), map[string]any{"name": "Renamed"}}, 404, "", false},
+			{req{"POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note"}}, 404, "", false},
+			{req{"PATCH", r.path("/entities/%d/entity_events/%d", eid, ev), map[string]any{"name": "Renamed"}}, 404, "", false},
+			{req{"POST", r.path("/locations"), map[string]any{"name": "Child", "parent_location_id": l}}, 422, "parent_location_id", false},
 		}}
 	}},
 	{"calendar", func(r *round) owned {
 		cal, calEntity := r.calendar("Doomed")
 		_, hero := r.location(map[string]any{"name": "Hero"})
+		var heroEvent, note, ev int64
 		for i := 0; i < 2; i++ {
-			r.must("POST", r.path("/entities/%d/entity_events", hero), event(cal))
-			r.must("POST", r.path("/entities/%d/entity_notes", calEntity), map[string]any{"name": "Note"})
-			r.must("POST", r.path("/entities/%d/entity_events", calEntity), event(cal))
+			heroEvent = r.must("POST", r.path("/entities/%d/entity_events", hero), event(cal)).id()
+			note = r.must("POST", r.path("/entities/%d/entity_notes", calEntity), map[string]any{"name": "Note"}).id()
+			ev = r.must("POST", r.path("/entities/%d/entity_events", calEntity), event(cal)).id()
 		}
 		return owned{path: fmt.Sprintf("/calendars/%d", cal), children: map[string]string{
 			"events of another entity on it": fmt.Sprintf("/entities/%d/entity_events", hero),
 			"notes":                          fmt.Sprintf("/entities/%d/entity_notes", calEntity),
 			"events":                         fmt.Sprintf("/entities/%d/entity_events", calEntity),
+		}, writes: []dependent{
+			// The event stays with its entity until the cascade removes it: a write to it
+			// names the calendar that is gone.
+			{req{"PATCH", r.path("/entities/%d/entity_events/%d", hero, heroEvent), map[string]any{"name": "Renamed"}}, 422, "calendar_id", true},
+			{req{"PATCH", r.path("/entities/%d/reminders/%d", hero, heroEvent), map[string]any{"day": 6}}, 422, "calendar_id", true},
+			{req{"POST", r.path("/entities/%d/entity_events", hero), event(cal)}, 422, "calendar_id", false},
+			{req{"PATCH", r.path("/entities/%d/entity_notes/%d", calEntity, note), map[string]any{"name": "Renamed"}}, 404, "", false},
+			{req{"PATCH", r.path("/entities/%d/entity_events/%d", calEntity, ev), map[string]any{"name": "Renamed"}}, 404, "", false},
 		}}
 	}},
 }
 
 // TestFaultDuringDelete fails each DynamoDB call of a DELETE in turn, reads included (a read
 // that fails after some writes stops a delete half-way as surely as a failed write): DynamoDB
-// answers 500, the SDK does not retry, the request answers 503. One of two outcomes must
-// follow: the record visible with every child intact, or the record invisible and its delete
-// finished by a retry. Either way the stored state must then pass the audit.
+// answers 500 and the SDK does not retry. One of two outcomes must follow: the record visible
+// with every child intact and the DELETE answered 503 (nothing written), or the record
+// invisible, the DELETE answered 200 (its first step was written) and the delete finished by a
+// retry. Either way the stored state must then pass the audit.
 func TestFaultDuringDelete(t *testing.T) {
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
 	h := newHarness(t, families.Register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
@@ -155,7 +184,10 @@ func (r *round) faultOutcome(rec owned, first answer, before map[string]string) 
 			}
 		}
 	case show.Status == 404:
-		// Gone from view: a retry must finish the delete.
+		// Gone from view: the delete happened, and a retry must finish it.
+		if first.Status != 200 {
+			problems = append(problems, fmt.Sprintf("DELETE answered %d, but the record is gone", first.Status))
+		}
 		retry, err := r.h.send("DELETE", r.path("%s", rec.path), nil)
 		if err != nil {
 			r.t.Fatal(err)

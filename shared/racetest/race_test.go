@@ -75,7 +75,16 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, register func(*httpapi.API, *store.Store), tweak ...func(*aws.Config)) *harness {
-	e := apitest.New(t, register, tweak...)
+	opts := make([]apitest.Option, len(tweak))
+	for i, f := range tweak {
+		opts[i] = apitest.WithSDK(f)
+	}
+	return newHarnessWith(t, register, opts...)
+}
+
+// newHarnessWith is newHarness with the test API's options (its deadline, its SDK).
+func newHarnessWith(t *testing.T, register func(*httpapi.API, *store.Store), opts ...apitest.Option) *harness {
+	e := apitest.NewWith(t, register, opts...)
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
 	t.Cleanup(tr.CloseIdleConnections)

@@ -19,7 +19,9 @@ import (
 //   - no child partition (map points, events, notes) outlives its location or entity;
 //   - every range counter (total and buckets) equals the items of its range, and every record
 //     has exactly the copies its audiences need, each as new as its home;
-//   - no delete is left pending (a tombstone: finished by retrying it, or by lorekeep migrate);
+//   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
+//     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
+//     the campaign its pending delete;
 //   - every event's calendar exists.
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
@@ -28,6 +30,14 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	prefix := campaignPK(cid)
 	if err := s.table.Scan().Filter("begins_with('pk', ?)", prefix).Consistent(true).All(ctx, &items); err != nil {
 		return nil, wrap(err)
+	}
+	var markers []pendingMarker
+	if err := s.table.Get("pk", pendingPK(cid)).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &markers); err != nil {
+		return nil, wrap(err)
+	}
+	marked := map[string]bool{}
+	for _, m := range markers {
+		marked[m.SK] = true
 	}
 	type owner struct {
 		id, entityID int64
@@ -77,7 +87,13 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			continue
 		}
 		if strings.HasPrefix(sk, tombstonePrefix) {
-			report("%s: delete pending", strings.ToLower(strings.TrimPrefix(sk, tombstonePrefix)))
+			what := strings.ToLower(strings.TrimPrefix(sk, tombstonePrefix))
+			if m := str(it, "marker"); marked[m] {
+				report("%s: delete pending", what)
+				delete(marked, m)
+			} else {
+				report("%s: delete pending, with no sweeper marker", what)
+			}
 			continue
 		}
 		if counter, attr, id, ok := countedRange(sk); ok {
@@ -263,6 +279,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		if _, ok := expected[k]; !ok {
 			report("item %s %s: no home places it here", k.pk, k.sk)
 		}
+	}
+
+	for sk := range marked {
+		report("sweeper marker %s %s: no delete pending", pendingPK(cid), sk)
 	}
 
 	// Events and their calendars.

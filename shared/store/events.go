@@ -108,16 +108,18 @@ func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[i
 	})
 }
 
-// checkCalendar makes a write conditional on the event's calendar still existing.
+// checkCalendar makes a write conditional on the event's calendar still existing: a calendar
+// gone (or being deleted) is the body's calendar_id that no longer names one, a 422.
 func (s *Store) checkCalendar(ev *domain.Event) func(*txBuilder) {
-	return s.exists(campaignPK(ev.CampaignID), recordSK(calendarPrefix, ev.CalendarID))
+	return s.exists(campaignPK(ev.CampaignID), recordSK(calendarPrefix, ev.CalendarID),
+		domain.Invalid("calendar_id", "The selected calendar id is invalid."))
 }
 
 // CreateEvent stores a new event, on condition that its entity and calendar still exist
 // (ErrNotFound otherwise).
 func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
 	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
-		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)), s.checkCalendar(ev),
+		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID), domain.ErrNotFound), s.checkCalendar(ev),
 		func(b *txBuilder) { s.linkEvent(nil, ev)(b) })
 }
 
@@ -126,7 +128,7 @@ func (s *Store) CreateEvent(ctx context.Context, ev *domain.Event) error {
 func (s *Store) UpdateEvent(ctx context.Context, prev, next *domain.Event) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toEventItem(next) },
 		func() []slot { return eventSlots(prev) }, func() []slot { return eventSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID)), s.checkCalendar(next),
+		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), domain.ErrNotFound), s.checkCalendar(next),
 		s.linkEvent(prev, next))
 }
 

@@ -1,8 +1,25 @@
 package store
 
+import (
+	"context"
+	"time"
+)
+
 // SetScanPage sets the migration's scan page size (tests interrupt it between pages).
 func SetScanPage(n int) func() {
 	old := scanPage
 	scanPage = n
 	return func() { scanPage = old }
+}
+
+// PutPendingDelete writes what the first step of a delete of kind id (LOCATION, CALENDAR)
+// begun at began leaves for the sweeper: its marker and, unless stale, its tombstone.
+func PutPendingDelete(ctx context.Context, s *Store, cid int64, kind string, id int64, began time.Time, stale bool) error {
+	m := pendingMarker{PK: pendingPK(cid), SK: pendingSK(began, cid, kind, id), CID: cid, Kind: kind, ID: id}
+	b := s.newTx()
+	b.put(s.table.Put(m))
+	if !stale {
+		b.put(s.table.Put(tombstone{PK: campaignPK(cid), SK: tombstoneSK(kind, id), Kind: kind, ID: id, CID: cid, EntityID: 1000 + id, Marker: m.SK}))
+	}
+	return b.run(ctx)
 }

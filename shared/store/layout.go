@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -152,6 +153,8 @@ type txBuilder struct {
 	deltas map[counterKey]map[string]int
 	// private ids added to (true) or removed from (false) a counter's privateIDs set.
 	private map[counterKey]map[int64]bool
+	// needs maps the position of an existence check (need) to what its failure means.
+	needs map[int]error
 }
 
 func (s *Store) newTx() *txBuilder {
@@ -187,6 +190,31 @@ func (b *txBuilder) del(d *dynamo.Delete)           { b.tx.Delete(d); b.n++ }
 func (b *txBuilder) update(u *dynamo.Update)        { b.tx.Update(u); b.n++ }
 func (b *txBuilder) check(c *dynamo.ConditionCheck) { b.tx.Check(c); b.n++ }
 
+// need makes the transaction conditional on the item (pk, sk) existing. When that check is
+// what cancels the transaction, the write depends on a record that is gone (or being
+// deleted), which no retry can change: run answers gone instead of a conflict.
+func (b *txBuilder) need(pk, sk string, gone error) {
+	if b.needs == nil {
+		b.needs = map[int]error{}
+	}
+	b.needs[b.n] = gone // items keep their order in the transaction: b.n is this check's index
+	b.check(b.s.table.Check("pk", pk).Range("sk", sk).IfExists())
+}
+
+// failedNeed is the error of the first need whose check cancelled the transaction, or nil.
+func (b *txBuilder) failedNeed(err error) error {
+	var tce *types.TransactionCanceledException
+	if len(b.needs) == 0 || !errors.As(err, &tce) {
+		return nil
+	}
+	for i, r := range tce.CancellationReasons {
+		if gone, ok := b.needs[i]; ok && r.Code != nil && *r.Code == "ConditionalCheckFailed" {
+			return gone
+		}
+	}
+	return nil
+}
+
 func (b *txBuilder) count(sl slot, d int) {
 	if sl.counter == "" {
 		return
@@ -201,7 +229,10 @@ func (b *txBuilder) count(sl slot, d int) {
 	m[bucketAttr(sl.attr, sl.id)] += d
 }
 
+// run sends the transaction (see send): with the record of the request's Idempotency-Key, when
+// one is due.
 func (b *txBuilder) run(ctx context.Context) error {
+	items := b.n
 	keys := map[counterKey]bool{}
 	for k := range b.deltas {
 		keys[k] = true
@@ -234,9 +265,37 @@ func (b *txBuilder) run(ctx context.Context) error {
 		}
 		if touched {
 			b.tx.Update(u)
+			items++
 		}
 	}
-	return wrap(b.tx.Run(ctx))
+	keyAt, body, err := b.keyedPut(ctx, items)
+	if err != nil {
+		return err
+	}
+	err = b.s.send(ctx, b.tx)
+	if gone := b.failedNeed(err); gone != nil {
+		return gone
+	}
+	if keyAt >= 0 {
+		if canceledAt(err, keyAt) {
+			return domain.ErrKeyInUse // a concurrent request with the same key won
+		}
+		if err == nil {
+			domain.KeyedWriteOf(ctx).Commit(body)
+		}
+	}
+	return wrap(err)
+}
+
+// canceledAt reports whether err cancelled a transaction because the condition of its item i
+// failed.
+func canceledAt(err error, i int) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || i >= len(tce.CancellationReasons) {
+		return false
+	}
+	c := tce.CancellationReasons[i].Code
+	return c != nil && *c == "ConditionalCheckFailed"
 }
 
 // place writes record item (already marshalled, home keys set) to the slots next, removing it

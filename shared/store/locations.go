@@ -133,14 +133,11 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 	var checks []func(*txBuilder)
 	if l.ParentID != nil {
 		// A new location has no descendants: its parent existing is all that matters.
-		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID)),
+		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID),
+			domain.Invalid("parent_location_id", "The selected parent location id is invalid.")),
 			func(b *txBuilder) { s.linkParent(l.CampaignID, l.ID, nil, l.ParentID)(b) })
 	}
-	err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
-	if err == domain.ErrConflict && l.ParentID != nil {
-		return domain.Invalid("parent_location_id", "The selected parent location id is invalid.")
-	}
-	return err
+	return s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
 }
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read

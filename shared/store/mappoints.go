@@ -64,7 +64,7 @@ func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filt
 // CreateMapPoint stores a new map point, on condition that its location still exists.
 func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 	return s.createChild(ctx, &p.Meta, "mappoint", func() any { return toMapPointItem(p) }, func() []slot { return mapPointSlots(p) },
-		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID)))
+		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID), domain.ErrNotFound))
 }
 
 // UpdateMapPoint writes next over prev if nobody wrote since prev was read and the location
@@ -72,7 +72,7 @@ func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 func (s *Store) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMapPointItem(next) },
 		func() []slot { return mapPointSlots(prev) }, func() []slot { return mapPointSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID)))
+		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID), domain.ErrNotFound))
 }
 
 // DeleteMapPoint deletes a map point and counts it out.

@@ -90,7 +90,8 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 
 // tombstone stands for an owner whose delete has begun: its record and entity are gone (so no
 // read finds it and no child write, which checks them, can start), what hung from it is being
-// removed. The delete that wrote it, a retry of it, or `lorekeep migrate` finishes it.
+// removed. The delete that wrote it, a retry of it, the sweeper (found by its marker, see
+// sweep.go) or `lorekeep migrate` finishes it.
 type tombstone struct {
 	PK       string `dynamo:"pk"`
 	SK       string `dynamo:"sk"`
@@ -98,6 +99,7 @@ type tombstone struct {
 	ID       int64  `dynamo:"id"`
 	CID      int64  `dynamo:"campaign_id"`
 	EntityID int64  `dynamo:"entity_id"`
+	Marker   string `dynamo:"marker,omitempty"` // sk of its marker in pendingPK(CID); "" before markers
 }
 
 const tombstonePrefix = "DELETING#"
@@ -106,12 +108,17 @@ func tombstoneSK(kind string, id int64) string { return tombstonePrefix + record
 
 // deleteOwner deletes an owner in three steps. First one transaction, conditional on the
 // version read, removes the record, its copies, its entity and its counts and leaves a
-// tombstone: a failure here changes nothing. Then the cascade (idempotent, batched and
-// concurrent) removes what hung from it, and finally the tombstone goes. A failure after the
-// first step leaves the record invisible and the tombstone to finish it.
+// tombstone and its sweeper marker: a failure here changes nothing. Then the cascade
+// (idempotent, batched and concurrent) removes what hung from it, and finally tombstone and
+// marker go. Once the first step is written the delete has happened (the record is gone for
+// every reader and writer) and the answer says so: a failure of the cascade leaves it pending,
+// logged, for the sweeper to finish within PendingDeleteAge and a minute (or a retry of the
+// DELETE, sooner).
 func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
 	cid := m.CampaignID
-	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid, EntityID: o.EntityID}
+	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(s.now(), cid, k.prefix, m.ID), CID: cid, Kind: k.prefix, ID: m.ID}
+	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid,
+		EntityID: o.EntityID, Marker: marker.SK}
 	b := s.newTx()
 	b.remove(k.slots(m, o), m.Version)
 	if o.IsPrivate {
@@ -119,13 +126,17 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	}
 	b.remove(entitySlots(m, o), 0)
 	b.put(s.table.Put(t))
+	b.put(s.table.Put(marker))
 	for _, f := range also {
 		f(b)
 	}
 	if err := b.run(ctx); err != nil {
 		return err
 	}
-	return s.finishDelete(ctx, t)
+	if err := s.finishDelete(ctx, t); err != nil {
+		logPendingDelete(ctx, t, err)
+	}
+	return nil
 }
 
 // finishDelete runs the cascade of a tombstone, then removes it.
@@ -146,10 +157,16 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return wrap(s.table.Delete("pk", t.PK).Range("sk", t.SK).Run(ctx))
+	b := s.newTx()
+	b.del(s.table.Delete("pk", t.PK).Range("sk", t.SK))
+	if t.Marker != "" {
+		b.del(s.table.Delete("pk", pendingPK(t.CID)).Range("sk", t.Marker))
+	}
+	return b.run(ctx)
 }
 
-// resumeDelete finishes the pending delete of kind id, if there is one.
+// resumeDelete finishes the pending delete of kind id, if there is one. Like the delete itself,
+// it has happened whether or not the cascade finishes now: a failure is left to the sweeper.
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
 	var t tombstone
 	err := s.getOne(ctx, itemKey{campaignPK(cid), tombstoneSK(kind, id)}, &t)
@@ -159,7 +176,10 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 	if err != nil {
 		return false, err
 	}
-	return true, s.finishDelete(ctx, t)
+	if err := s.finishDelete(ctx, t); err != nil {
+		logPendingDelete(ctx, t, err)
+	}
+	return true, nil
 }
 
 // writeConcurrency bounds the batched writes one request runs at once.

@@ -225,7 +225,8 @@ func conflictIsNotFound(err error) error {
 }
 
 // exists is a transaction's check that the record (pk, sk) still exists (a record being deleted
-// is gone from the first step of its delete).
-func (s *Store) exists(pk, sk string) func(*txBuilder) {
-	return func(b *txBuilder) { b.check(s.table.Check("pk", pk).Range("sk", sk).IfExists()) }
+// is gone from the first step of its delete); when it fails the write answers gone (ErrNotFound
+// for the parent in the path, a field's 422 for a record the body names), never a conflict.
+func (s *Store) exists(pk, sk string, gone error) func(*txBuilder) {
+	return func(b *txBuilder) { b.need(pk, sk, gone) }
 }

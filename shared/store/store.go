@@ -52,17 +52,30 @@
 // (location under a parent, map point, note, event) checks that its parent, entity and calendar
 // still exist; a move of a location checks that each link of the new parent chain still has the
 // parent it was read with, so concurrent moves cannot close a cycle. Updates are conditional on
-// the version read.
+// the version read. A failed existence check (txBuilder.need, found by the transaction's
+// cancellation reasons) answers what it means, ErrNotFound or a field's 422, never a conflict
+// that a retry could not resolve.
 //
 // # Deleting an owner (location, calendar)
 //
 // One transaction, conditional on the version read, removes the record, its copies, its entity
-// and its counts and writes a tombstone (DELETING#KIND#id): from then on the record is invisible
-// and its children cannot be written (their checks fail). The cascade then runs in batches, at
-// most writeConcurrency at once: partitions cleared with BatchWriteItem, child locations made
-// roots and other entities' events on a deleted calendar removed (with their copies and counts)
-// in transactions. The tombstone goes last. A failure before the first transaction changes
-// nothing; after it, a retry of the DELETE (or `lorekeep migrate`) finishes the cascade.
+// and its counts and writes a tombstone (DELETING#KIND#id) and its sweeper marker: from then on
+// the record is invisible and its children cannot be written (their checks fail). The cascade
+// then runs in batches, at most writeConcurrency at once: partitions cleared with
+// BatchWriteItem, child locations made roots and other entities' events on a deleted calendar
+// removed (with their copies and counts) in transactions. Tombstone and marker go last, in one
+// transaction. A failure before the first transaction changes nothing; after it the delete has
+// happened (it answers so) and is pending: the sweeper, a retry of the DELETE or `lorekeep
+// migrate` finishes the cascade.
+//
+// # Pending deletes (sweep.go)
+//
+//	item                 pk                                   sk
+//	sweeper marker       PENDING#<cid mod 16, two digits>     <began, UTC .000000Z>#<cid>#<KIND>#<id>
+//
+// Markers sort by the time their delete began, so SweepDeletes reads, with one Query per shard
+// and no scan, only the deletes pending for longer than its cutoff. They carry campaign_id,
+// kind and id (the tombstone's key); the tombstone holds its marker's sort key (marker).
 //
 // # Reads ahead
 //
@@ -100,7 +113,7 @@ type Store struct {
 
 // New wraps an SDK configuration; build it once per process.
 func New(cfg aws.Config, tableName string) *Store {
-	db := dynamo.New(cfg, tokens.LocalOptions(cfg.BaseEndpoint != nil))
+	db := dynamo.New(cfg, tokens.LocalOptions(cfg.BaseEndpoint != nil), captureTx)
 	return &Store{db: db, table: db.Table(tableName), now: func() time.Time { return time.Now().UTC() }}
 }
 

@@ -117,3 +117,25 @@ func Wrap(err error) error {
 	}
 	return err
 }
+
+// OutcomeUnknown reports whether a write that failed with err may have happened all the same:
+// its answer was lost (a dropped connection, a timeout, a 5xx) or it is still in progress.
+// DynamoDB's refusals (a cancelled transaction, throttling, a bad request) wrote nothing.
+func OutcomeUnknown(err error) bool {
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) {
+		return false
+	}
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		switch ae.ErrorCode() {
+		case "TransactionInProgressException", "InternalServerError", "ServiceUnavailable", "RequestTimeout":
+			return true
+		}
+		return false
+	}
+	var ne net.Error
+	var re *awshttp.ResponseError
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) ||
+		(errors.As(err, &re) && re.HTTPStatusCode() >= 500)
+}

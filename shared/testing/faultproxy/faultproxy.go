@@ -35,6 +35,11 @@ type Fault struct {
 	Reasons []string      // TransactionCanceledException cancellation reason codes, in item order
 	Drop    bool          // close the connection without an answer
 	Delay   time.Duration // wait this long first (or until the client gives up)
+	// After DynamoDB has handled the call (and committed a write): LateAnswer holds its answer
+	// back this long (or until the client gives up); DropAnswer closes the connection instead
+	// of answering. The client cannot tell whether its write happened.
+	LateAnswer time.Duration
+	DropAnswer bool
 }
 
 // The faults DynamoDB answers under load or outage.
@@ -52,6 +57,12 @@ func TransactionCanceled(reasons ...string) Fault {
 		Message: "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(reasons, ", ") + "]",
 		Reasons: reasons}
 }
+
+// AnswerLost forwards the call, then closes the connection without DynamoDB's answer.
+var AnswerLost = Fault{DropAnswer: true}
+
+// AnswerLate forwards the call and holds DynamoDB's answer back for d.
+func AnswerLate(d time.Duration) Fault { return Fault{LateAnswer: d} }
 
 // Delay forwards the call after d.
 func Delay(d time.Duration) Fault { return Fault{Delay: d} }
@@ -104,18 +115,28 @@ func Start(t testing.TB, target string) *Proxy {
 				return
 			}
 		}
+		if f.DropAnswer || f.LateAnswer > 0 {
+			rec := httptest.NewRecorder()
+			rp.ServeHTTP(rec, r)
+			if f.DropAnswer {
+				drop(w)
+				return
+			}
+			select {
+			case <-time.After(f.LateAnswer):
+			case <-r.Context().Done():
+				return
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+			return
+		}
 		switch {
 		case f.Drop:
-			if hj, ok := w.(http.Hijacker); ok {
-				if conn, _, err := hj.Hijack(); err == nil {
-					if tc, ok := conn.(*net.TCPConn); ok {
-						_ = tc.SetLinger(0) // a reset, as a dead load balancer sends
-					}
-					conn.Close()
-					return
-				}
-			}
-			panic(http.ErrAbortHandler)
+			drop(w)
 		case f.Status != 0:
 			writeError(w, f)
 		default:
@@ -125,6 +146,20 @@ func Start(t testing.TB, target string) *Proxy {
 	p.URL = p.srv.URL
 	t.Cleanup(p.srv.Close)
 	return p
+}
+
+// drop resets the connection of w without an answer, as a dead load balancer does.
+func drop(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			if tc, ok := conn.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0)
+			}
+			conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
 }
 
 // Attach points an SDK configuration at the proxy; pass it to dynamotest.NewStore or store.Open.

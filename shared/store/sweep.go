@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Pending deletes are found without scanning the table. The first step of an owner's delete
+// writes, in the same transaction as its tombstone, a marker into one of pendingShards small
+// partitions, sorted by the time the delete began:
+//
+//	pk  PENDING#<campaign id mod 16, two digits>
+//	sk  <began: UTC, six fraction digits>#<campaign id>#<KIND>#<id>
+//
+// The cascade's last step removes tombstone and marker in one transaction, so a marker lives
+// only as long as its delete is pending. The sweeper asks each shard for the markers older
+// than a cutoff (a key condition: it reads what it finishes and nothing else). Sixteen shards
+// keep the markers of a busy table off one partition's write limit.
+const (
+	pendingShards  = 16
+	pendingPrefix  = "PENDING#"
+	sweepBatch     = 25 // markers one shard gives one sweep; the next sweep takes the rest
+	pendingTimeFmt = "2006-01-02T15:04:05.000000Z"
+)
+
+// PendingDeleteAge is how long a delete may stay pending before the sweeper finishes it: far
+// longer than any request (a delete's own cascade finishes it unless it failed).
+const PendingDeleteAge = time.Minute
+
+func pendingPK(cid int64) string { return fmt.Sprintf("%s%02d", pendingPrefix, cid%pendingShards) }
+
+func pendingSK(began time.Time, cid int64, kind string, id int64) string {
+	return began.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + kind + "#" + pad(id)
+}
+
+// pendingMarker lists a pending delete in its shard.
+type pendingMarker struct {
+	PK   string `dynamo:"pk"`
+	SK   string `dynamo:"sk"`
+	CID  int64  `dynamo:"campaign_id"`
+	Kind string `dynamo:"kind"`
+	ID   int64  `dynamo:"id"`
+}
+
+// SweepResult says what one sweep did.
+type SweepResult struct {
+	Finished  int  `json:"finished"`  // pending deletes finished
+	Stale     int  `json:"stale"`     // markers whose delete had already finished, removed
+	Failed    int  `json:"failed"`    // deletes that failed again (the next sweep retries them)
+	Remaining bool `json:"remaining"` // more deletes were pending than one sweep takes
+}
+
+// SweepDeletes finishes every delete pending for longer than olderThan, at most sweepBatch per
+// shard (Remaining says when more are left). Finishing is idempotent, so sweeps may overlap
+// each other and a client's retried DELETE. A delete that fails again is counted and left
+// for the next sweep; the first such error is returned once the others are done.
+func (s *Store) SweepDeletes(ctx context.Context, olderThan time.Duration) (SweepResult, error) {
+	var res SweepResult
+	var firstErr error
+	cutoff := s.now().Add(-olderThan).UTC().Format(pendingTimeFmt)
+	for shard := 0; shard < pendingShards; shard++ {
+		var markers []pendingMarker
+		err := s.table.Get("pk", pendingPK(int64(shard))).Range("sk", dynamo.Less, cutoff).
+			Consistent(true).Limit(sweepBatch).All(ctx, &markers)
+		if err != nil {
+			return res, wrap(err)
+		}
+		if len(markers) == sweepBatch {
+			res.Remaining = true
+		}
+		for _, m := range markers {
+			if err := ctx.Err(); err != nil {
+				return res, wrap(err)
+			}
+			finished, err := s.sweepOne(ctx, m)
+			switch {
+			case err != nil:
+				res.Failed++
+				if firstErr == nil {
+					firstErr = fmt.Errorf("finish the delete of %s %d in campaign %d: %w", m.Kind, m.ID, m.CID, err)
+				}
+			case finished:
+				res.Finished++
+			default:
+				res.Stale++
+			}
+		}
+	}
+	return res, firstErr
+}
+
+// sweepOne finishes the delete a marker stands for; false when it had already finished (the
+// marker alone is removed).
+func (s *Store) sweepOne(ctx context.Context, m pendingMarker) (bool, error) {
+	var t tombstone
+	err := s.getOne(ctx, itemKey{campaignPK(m.CID), tombstoneSK(m.Kind, m.ID)}, &t)
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, wrap(s.table.Delete("pk", m.PK).Range("sk", m.SK).Run(ctx))
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, s.finishDelete(ctx, t)
+}
+
+// logPendingDelete reports a delete whose cascade failed after its first step: the record is
+// gone, and the sweeper finishes what hung from it.
+func logPendingDelete(ctx context.Context, t tombstone, err error) {
+	slog.WarnContext(ctx, "delete pending: its cascade failed, the sweeper finishes it",
+		"campaign_id", t.CID, "kind", t.Kind, "id", t.ID, "err", err.Error())
+}
