@@ -157,14 +157,18 @@ func (s *Store) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 // ClearQueue deletes a webhook's queue and its state, and with all its attempts too.
 func (s *Store) ClearQueue(ctx context.Context, cid, wid int64, all bool) error {
 	pk := webhookPK(cid, wid)
-	iter := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).Iter()
-	var keys []dynamo.Keyed
+	q := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true)
+	if !all { // the queued events only (and the state below), not the attempts
+		q = q.Range("sk", dynamo.BeginsWith, queuePrefix)
+	}
+	iter := q.Iter()
+	keys := []dynamo.Keyed{dynamo.Keys{pk, queueStateSK}}
 	var it struct {
 		PK string `dynamo:"pk"`
 		SK string `dynamo:"sk"`
 	}
 	for iter.Next(ctx, &it) {
-		if all || !strings.HasPrefix(it.SK, logPrefix) {
+		if it.SK != queueStateSK {
 			keys = append(keys, dynamo.Keys{it.PK, it.SK})
 		}
 	}

@@ -11,11 +11,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
@@ -569,5 +574,36 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 	}
 	if n := len(target.deliveries()); n != 0 {
 		t.Errorf("the redirect's target got %d requests", n)
+	}
+}
+
+// A table made before webhooks (no stream) gets its stream from the creation path
+// (`lorekeep init`, `lorekeep demo`), so that `lorekeep serve` can read it.
+func TestCreateTableEnablesTheStreamOnAnExistingTable(t *testing.T) {
+	ctx := context.Background()
+	cfg := store.Config{TableName: "t_nostream_" + strconv.FormatInt(time.Now().UnixNano(), 36), Endpoint: dynamotest.Endpoint(t), Region: "us-east-1"}
+	st, err := store.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := st.Client()
+	_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String(cfg.TableName),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created, err := store.CreateTable(ctx, c, cfg.TableName); err != nil || created {
+		t.Fatalf("CreateTable on an existing table: created %v, %v", created, err)
+	}
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(cfg.TableName)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Table.StreamSpecification; s == nil || !aws.ToBool(s.StreamEnabled) || s.StreamViewType != types.StreamViewTypeNewAndOldImages || d.Table.LatestStreamArn == nil {
+		t.Errorf("stream after CreateTable = %+v", s)
 	}
 }
