@@ -366,6 +366,14 @@ var wantActions = map[string][]string{
 	},
 	// Kanka's entities endpoint only reads.
 	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
+	// Webhooks: their items, counts and queues (a deleted webhook's in batches); the delivery
+	// function also finds due queues through the index.
+	"WebhookRoutesFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
+	"WebhooksFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
 	// The sweeper finishes cascades: it reads markers, tombstones and links, batch-deletes
 	// partitions, rewrites child locations as roots and keeps the counters; no checks, no index.
 	"SweeperFunction": {

@@ -17,7 +17,9 @@ import (
 )
 
 // registerWebhooks is functions/webhook-routes' Register.
-func registerWebhooks(api *httpapi.API, st *store.Store) { webhooks.Register(api, st) }
+func registerWebhooks(api *httpapi.API, st *store.Store) {
+	webhooks.Register(api, store.NewWebhooks(st))
+}
 
 // webhooksReplay replays the WebhookRoutesFunction events on a fresh table (webhook 1). The
 // subscriber's address does not resolve: the ping answers a failed attempt.
@@ -59,7 +61,7 @@ var webhooksReplay = []replayStep{
 	}},
 	{"webhooks-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted webhook", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, err := st.GetWebhook(context.Background(), 1, 1); err != domain.ErrNotFound {
+		if _, err := store.NewWebhooks(st).GetWebhook(context.Background(), 1, 1); err != domain.ErrNotFound {
 			t.Errorf("webhook after delete: %v", err)
 		}
 	}},
@@ -71,7 +73,7 @@ var streamEvents = []string{"webhooks-stream.json", "webhooks-schedule.json"}
 
 func mustWebhook(t *testing.T, st *store.Store) *hook.Webhook {
 	t.Helper()
-	w, err := st.GetWebhook(context.Background(), 1, 1)
+	w, err := store.NewWebhooks(st).GetWebhook(context.Background(), 1, 1)
 	if err != nil {
 		t.Fatalf("webhook 1 of campaign 1: %v", err)
 	}
@@ -87,8 +89,9 @@ func TestWebhookRoutesReplay(t *testing.T) {
 // The stream sample queues the location's event for the campaign's webhook (and tries it: the
 // address does not resolve); the scheduled sample runs the retry sweep.
 func TestWebhooksFunctionEvents(t *testing.T) {
-	st, _ := dynamotest.NewStore(t)
-	seed(t, st)
+	base, _ := dynamotest.NewStore(t)
+	seed(t, base)
+	st := store.NewWebhooks(base)
 	ctx := context.Background()
 	w := &hook.Webhook{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, URL: "https://hooks.lorekeep.invalid/x", Format: hook.FormatLorekeep,
 		IsActive: true, Secret: "whsec_test"}

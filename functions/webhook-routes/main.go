@@ -10,5 +10,5 @@ import (
 )
 
 func main() {
-	lambdaapi.ServeFamily(func(api *httpapi.API, st *store.Store) { webhooks.Register(api, st) })
+	lambdaapi.ServeFamily(func(api *httpapi.API, st *store.Store) { webhooks.Register(api, store.NewWebhooks(st)) })
 }

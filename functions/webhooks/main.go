@@ -22,5 +22,6 @@ func main() {
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)
 	}
-	lambda.Start(stream.LambdaHandler(st, webhooks.NewDeliverer(st, webhooks.SettingsFromEnv(os.Getenv))))
+	wh := store.NewWebhooks(st)
+	lambda.Start(stream.LambdaHandler(wh, webhooks.NewDeliverer(wh, webhooks.SettingsFromEnv(os.Getenv))))
 }

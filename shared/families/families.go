@@ -20,5 +20,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
 	entities.Register(api, st)
-	webhooks.Register(api, st)
+	webhooks.Register(api, store.NewWebhooks(st))
 }

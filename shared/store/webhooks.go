@@ -39,6 +39,14 @@ const (
 	LogRetention = 14 * 24 * time.Hour
 )
 
+// Webhooks is the store of webhooks and their queues. It is a type of its own, made by
+// NewWebhooks, so that its code is linked only into the binaries that use it (an exported method
+// of Store is linked into every Lambda).
+type Webhooks struct{ *Store }
+
+// NewWebhooks wraps st.
+func NewWebhooks(st *Store) *Webhooks { return &Webhooks{st} }
+
 func webhookPK(cid, wid int64) string { return childPK(cid, webhookPrefix, wid) }
 
 type webhookItem struct {
@@ -83,7 +91,7 @@ func (it webhookItem) webhook() hook.Webhook {
 
 // CreateWebhook stores a new webhook: its id from the campaign's sequence, and the campaign's
 // webhook count checked against max in the same transaction.
-func (s *Store) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) error {
+func (s *Webhooks) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) error {
 	ids, err := s.nextIDs(ctx, campaignPK(w.CampaignID), "webhook")
 	if err != nil {
 		return err
@@ -104,12 +112,12 @@ func (s *Store) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) err
 }
 
 // GetWebhook reads one webhook, strongly consistent; ErrNotFound when there is none.
-func (s *Store) GetWebhook(ctx context.Context, cid, id int64) (*hook.Webhook, error) {
-	return getRecord(ctx, s, campaignPK(cid), recordSK(webhookPrefix, id), webhookItem.webhook)
+func (s *Webhooks) GetWebhook(ctx context.Context, cid, id int64) (*hook.Webhook, error) {
+	return getRecord(ctx, s.Store, campaignPK(cid), recordSK(webhookPrefix, id), webhookItem.webhook)
 }
 
 // ListWebhooks reads the campaign's webhooks (at most limit) in id order: one query.
-func (s *Store) ListWebhooks(ctx context.Context, cid int64, limit int) ([]hook.Webhook, error) {
+func (s *Webhooks) ListWebhooks(ctx context.Context, cid int64, limit int) ([]hook.Webhook, error) {
 	var items []webhookItem
 	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.BeginsWith, webhookPrefix+"#").
 		Consistent(true).Limit(limit).All(ctx, &items)
@@ -124,14 +132,14 @@ func (s *Store) ListWebhooks(ctx context.Context, cid int64, limit int) ([]hook.
 }
 
 // UpdateWebhook writes next over prev, on condition of the version read.
-func (s *Store) UpdateWebhook(ctx context.Context, prev, next *hook.Webhook) error {
+func (s *Webhooks) UpdateWebhook(ctx context.Context, prev, next *hook.Webhook) error {
 	next.Version, next.UpdatedAt = prev.Version+1, s.now()
 	return wrap(s.table.Put(toWebhookItem(next)).If("'version' = ?", prev.Version).Run(ctx))
 }
 
 // DisableWebhook stops a webhook's deliveries (too many consecutive failures), whatever its
 // version: the admin's next update reads the new one.
-func (s *Store) DisableWebhook(ctx context.Context, cid, id int64, reason string) error {
+func (s *Webhooks) DisableWebhook(ctx context.Context, cid, id int64, reason string) error {
 	err := s.table.Update("pk", campaignPK(cid)).Range("sk", recordSK(webhookPrefix, id)).
 		Set("is_active", false).Set("disabled_reason", reason).Set("updated_at", formatTime(s.now())).Add("version", 1).
 		If("attribute_exists('pk')").Run(ctx)
@@ -144,7 +152,7 @@ func (s *Store) DisableWebhook(ctx context.Context, cid, id int64, reason string
 // DeleteWebhook deletes a webhook (on condition of the version read) with its count, then its
 // queue and recent attempts (a queue left behind by a failure there is cleared by its next drain,
 // which finds no webhook; attempts expire anyway).
-func (s *Store) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
+func (s *Webhooks) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 	tx := s.db.WriteTx()
 	tx.Delete(s.table.Delete("pk", campaignPK(w.CampaignID)).Range("sk", recordSK(webhookPrefix, w.ID)).If("'version' = ?", w.Version))
 	tx.Update(s.table.Update("pk", campaignPK(w.CampaignID)).Range("sk", webhookCounter).Add("n", -1))
@@ -155,7 +163,7 @@ func (s *Store) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 }
 
 // ClearQueue deletes a webhook's queue and its state, and with all its attempts too.
-func (s *Store) ClearQueue(ctx context.Context, cid, wid int64, all bool) error {
+func (s *Webhooks) ClearQueue(ctx context.Context, cid, wid int64, all bool) error {
 	pk := webhookPK(cid, wid)
 	q := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true)
 	if !all { // the queued events only (and the state below), not the attempts
@@ -202,7 +210,7 @@ func dueSK(due time.Time, cid, wid int64) string {
 // Enqueue adds an event to a webhook's queue and counts it (at most max queued) in one
 // transaction; the queue becomes due now unless it already waits for a retry. An event already
 // queued (a change the stream delivered twice) is left as it is.
-func (s *Store) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error {
+func (s *Webhooks) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error {
 	pk := webhookPK(cid, wid)
 	now := s.now()
 	tx := s.db.WriteTx()
@@ -226,7 +234,7 @@ func (s *Store) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max 
 }
 
 // Queue reads the first limit events of a webhook's queue, in order, and its state.
-func (s *Store) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error) {
+func (s *Webhooks) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error) {
 	pk := webhookPK(cid, wid)
 	var st hook.QueueState
 	var sti queueStateItem
@@ -254,7 +262,7 @@ func (s *Store) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Qu
 
 // Lease takes a webhook's queue for one drainer until `until`, so that its events go out one at a
 // time and in order; false when another drainer holds it.
-func (s *Store) Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error) {
+func (s *Webhooks) Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error) {
 	err := s.table.Update("pk", webhookPK(cid, wid)).Range("sk", queueStateSK).Set("lease_until", formatTime(until)).
 		If("attribute_not_exists('lease_until') OR 'lease_until' < ?", formatTime(now)).Run(ctx)
 	switch err = wrap(err); err {
@@ -267,7 +275,7 @@ func (s *Store) Lease(ctx context.Context, cid, wid int64, now, until time.Time)
 }
 
 // Dequeue removes a sent (or abandoned) event and sets the count of consecutive failures.
-func (s *Store) Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error {
+func (s *Webhooks) Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error {
 	pk := webhookPK(cid, wid)
 	tx := s.db.WriteTx()
 	tx.Delete(s.table.Delete("pk", pk).Range("sk", queuePrefix+key).If("attribute_exists('pk')"))
@@ -276,7 +284,7 @@ func (s *Store) Dequeue(ctx context.Context, cid, wid int64, key string, failure
 }
 
 // Retry records a failed attempt of the queue's first event: the queue waits until due.
-func (s *Store) Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error {
+func (s *Webhooks) Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error {
 	pk := webhookPK(cid, wid)
 	tx := s.db.WriteTx()
 	tx.Update(s.table.Update("pk", pk).Range("sk", queuePrefix+key).Set("attempts", attempts).If("attribute_exists('pk')"))
@@ -288,7 +296,7 @@ func (s *Store) Retry(ctx context.Context, cid, wid int64, key string, attempts,
 // Release ends a drain. more: events remain that are due now (the drain ran out of time);
 // else, when the queue is empty, it is no longer due. A queue that waits for a retry keeps
 // its due time (keep).
-func (s *Store) Release(ctx context.Context, cid, wid int64, keep, more bool) error {
+func (s *Webhooks) Release(ctx context.Context, cid, wid int64, keep, more bool) error {
 	pk := webhookPK(cid, wid)
 	u := s.table.Update("pk", pk).Range("sk", queueStateSK).Remove("lease_until")
 	if keep {
@@ -307,7 +315,7 @@ func (s *Store) Release(ctx context.Context, cid, wid int64, keep, more bool) er
 }
 
 // DueQueues lists (at most limit) webhooks whose queue is due at now: one query of GSI1.
-func (s *Store) DueQueues(ctx context.Context, now time.Time, limit int) ([]hook.QueueRef, error) {
+func (s *Webhooks) DueQueues(ctx context.Context, now time.Time, limit int) ([]hook.QueueRef, error) {
 	var items []struct {
 		SK string `dynamo:"gsi1sk"`
 	}
@@ -343,7 +351,7 @@ type attemptItem struct {
 }
 
 // LogAttempt keeps a delivery attempt for the deliveries list, for LogRetention.
-func (s *Store) LogAttempt(ctx context.Context, a hook.Attempt) error {
+func (s *Webhooks) LogAttempt(ctx context.Context, a hook.Attempt) error {
 	it := attemptItem{PK: webhookPK(a.CampaignID, a.WebhookID),
 		SK:      logPrefix + formatTime(a.At) + "#" + a.EventID + "#" + strconv.Itoa(a.Attempt),
 		EventID: a.EventID, Event: a.Event, At: formatTime(a.At), Status: a.Status, DurationMS: a.DurationMS, Error: a.Error,
@@ -352,7 +360,7 @@ func (s *Store) LogAttempt(ctx context.Context, a hook.Attempt) error {
 }
 
 // Attempts reads a webhook's most recent delivery attempts (at most limit), newest first.
-func (s *Store) Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error) {
+func (s *Webhooks) Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error) {
 	var items []attemptItem
 	err := s.table.Get("pk", webhookPK(cid, wid)).Range("sk", dynamo.BeginsWith, logPrefix).Order(dynamo.Descending).
 		Limit(limit).All(ctx, &items)
@@ -426,7 +434,7 @@ func recordKind(pk, sk string) string {
 // migration). A note or event that moved between its two home keys (a visibility change to or
 // from `self`) is one update, not a delete and a create: the removal at the old key is dropped
 // when the record lives on at the other one (one read).
-func (s *Store) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Change, error) {
+func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Change, error) {
 	var out []hook.Change
 	for _, r := range recs {
 		img := r.New

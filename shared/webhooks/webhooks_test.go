@@ -46,6 +46,7 @@ func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // Local's stream of the test's table, and the deliverer it feeds.
 type env struct {
 	*apitest.Env
+	wh    *store.Webhooks
 	d     *webhooks.Deliverer
 	clock *clock
 }
@@ -63,15 +64,16 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		locations.Register(a, st)
 		calendars.Register(a, st)
 		entitynotes.Register(a, st)
-		webhooks.RegisterWith(a, st, api)
+		webhooks.RegisterWith(a, store.NewWebhooks(st), api)
 	})
-	d := webhooks.NewDeliverer(e.Store, s)
+	wh := store.NewWebhooks(e.Store)
+	d := webhooks.NewDeliverer(wh, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		err := stream.ReadStream(ctx, e.Store, e.Config.TableName, true, func(ctx context.Context, recs []store.StreamRecord) error {
-			changes, err := e.Store.Changes(ctx, recs)
+			changes, err := wh.Changes(ctx, recs)
 			if err != nil {
 				return err
 			}
@@ -83,7 +85,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		}
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	return &env{Env: e, d: d, clock: c}
+	return &env{Env: e, wh: wh, d: d, clock: c}
 }
 
 // delivery is one request a receiver got.
@@ -268,7 +270,9 @@ func TestWebhookValidation(t *testing.T) {
 
 // Production refuses http, and loopback when not allowed.
 func TestProductionURLRules(t *testing.T) {
-	e := apitest.New(t, func(a *httpapi.API, st *store.Store) { webhooks.RegisterWith(a, st, webhooks.Settings{}) })
+	e := apitest.New(t, func(a *httpapi.API, st *store.Store) {
+		webhooks.RegisterWith(a, store.NewWebhooks(st), webhooks.Settings{})
+	})
 	for _, u := range []string{"http://example.org/hook", "https://127.0.0.1/x", "https://localhost/x", "https://[::1]/x"} {
 		r := e.Do("POST", apitest.Path(e.Campaign, "/webhooks"), e.Admin, map[string]any{"url": u})
 		if r.Status != 422 || r.Errors()["url"] == nil {
@@ -399,7 +403,7 @@ func waitQueue(t *testing.T, e *env, wid int64, what string, ok func(hook.QueueS
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		_, st, err := e.Store.Queue(context.Background(), e.Campaign, wid, 10)
+		_, st, err := e.wh.Queue(context.Background(), e.Campaign, wid, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
