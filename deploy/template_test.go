@@ -26,14 +26,16 @@ const prefix = "/api/1.0/campaigns/{campaign_id}"
 
 // functionPackages maps each function of the template to the Go package it is built from.
 var functionPackages = map[string]string{
-	"AuthorizerFunction":   "functions/authorizer",
-	"LocationsFunction":    "functions/locations",
-	"CalendarsFunction":    "functions/calendars",
-	"EntityEventsFunction": "functions/entity-events",
-	"EntityNotesFunction":  "functions/entity-notes",
-	"MetaFunction":         "functions/meta",
-	"EntitiesFunction":     "functions/entities",
-	"SweeperFunction":      "functions/sweeper",
+	"AuthorizerFunction":    "functions/authorizer",
+	"LocationsFunction":     "functions/locations",
+	"CalendarsFunction":     "functions/calendars",
+	"EntityEventsFunction":  "functions/entity-events",
+	"EntityNotesFunction":   "functions/entity-notes",
+	"MetaFunction":          "functions/meta",
+	"EntitiesFunction":      "functions/entities",
+	"SweeperFunction":       "functions/sweeper",
+	"WebhookRoutesFunction": "functions/webhook-routes",
+	"WebhooksFunction":      "functions/webhooks",
 }
 
 func TestTemplateRoutesAreUnderTheCampaignPrefixWithoutTrailingSlash(t *testing.T) {
@@ -98,9 +100,10 @@ func TestFunctionsRunAsGoBinariesOnArm64(t *testing.T) {
 				t.Errorf("MemorySize = %v", tpl.functionProp(fn, "MemorySize"))
 			}
 			// API Gateway gives up after 30 s: a function must time out before that. The
-			// sweeper, which no request waits for, within its schedule's minute.
+			// sweeper and the webhooks function, which no request waits for, within their
+			// schedule's minute.
 			limit := 29
-			if fn == "SweeperFunction" {
+			if fn == "SweeperFunction" || fn == "WebhooksFunction" {
 				limit = 60
 			}
 			if to, _ := tpl.functionProp(fn, "Timeout").(int); to < 3 || to > limit {
@@ -378,6 +381,14 @@ var wantActions = map[string][]string{
 	// Kanka's entities endpoint only reads, and counts its callers' requests in their rate
 	// buckets (UpdateItem on RATE# items only: TestEntitiesWritesOnlyRateBuckets).
 	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+	// Webhooks: their items, counts and queues (a deleted webhook's in batches); the delivery
+	// function also finds due queues through the index.
+	"WebhookRoutesFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
+	"WebhooksFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
 	// The sweeper finishes cascades: it reads markers, tombstones and links, batch-deletes
 	// partitions, rewrites child locations as roots and keeps the counters; no checks, no index.
 	"SweeperFunction": {

@@ -11,6 +11,8 @@ if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
   trap 'scripts/dynamodb-local.sh stop "$port"' EXIT
 fi
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$port" TABLE_NAME=${TABLE_NAME:-lorekeep}
+# Webhooks to http:// and to this machine (a receiver on 127.0.0.1): local use only.
+export WEBHOOKS_ALLOW_HTTP=${WEBHOOKS_ALLOW_HTTP:-1} WEBHOOKS_ALLOW_LOOPBACK=${WEBHOOKS_ALLOW_LOOPBACK:-1}
 scripts/docs.sh install >/dev/null || echo "warning: Redoc could not be installed (offline?): /docs will say so" >&2
 go build -o .local/bin/lorekeep ./cmd/lorekeep
 demo=$(.local/bin/lorekeep demo)

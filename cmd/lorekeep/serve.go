@@ -19,6 +19,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
+	"github.com/lorekeep/lorekeep/shared/webhooks"
+	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
 )
 
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the
@@ -80,6 +82,18 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 		go func() { defer close(swept); sweeper.Every(ctx, st, *sweepEvery, *sweepOlderThan) }()
 		defer func() { stop(); <-swept }() // a sweep under way ends (cancelled) and logs before serve returns
 	}
+	// Webhooks: the table's stream read with the webhooks function's code (DynamoDB Local
+	// keeps streams too); a table without one (made before webhooks) gets it from init/demo.
+	streamed := make(chan struct{})
+	go func() {
+		defer close(streamed)
+		wh := store.NewWebhooks(st)
+		d := webhooks.NewDeliverer(wh, webhooks.SettingsFromEnv(c.getenv))
+		if err := stream.Serve(ctx, wh, c.cfg.TableName, d); err != nil {
+			slog.Error("webhooks: the table's stream cannot be read; run `lorekeep init`", "error", err)
+		}
+	}()
+	defer func() { stop(); <-streamed }()
 	slog.Info("serving", "addr", "http://"+ln.Addr().String())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -60,8 +60,8 @@ func merge(fsys fs.FS) ([]byte, error) {
 		for k, v := range frag {
 			switch {
 			case strings.HasPrefix(k, "x-"):
-			case k == "paths":
-				if err := addAll(out, "paths", v, name); err != nil {
+			case k == "paths" || k == "webhooks":
+				if err := addAll(out, k, v, name); err != nil {
 					return nil, err
 				}
 			case k == "components":

@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/webhooks"
 )
 
 // Register mounts every family's routes on api.
@@ -19,4 +20,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
 	entities.Register(api, st)
+	webhooks.Register(api, store.NewWebhooks(st))
 }

@@ -17,9 +17,9 @@ const GSI1 = "gsi1"
 // CreateTable creates the table if it is missing and waits until it is active. template.yaml
 // declares the same schema for AWS.
 func CreateTable(ctx context.Context, client *dynamodb.Client, name string) (created bool, err error) {
-	_, err = client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	desc, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 	if err == nil {
-		return false, nil
+		return false, enableStream(ctx, client, desc.Table)
 	}
 	var nf *types.ResourceNotFoundException
 	if !errors.As(err, &nf) {
@@ -27,8 +27,9 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, name string) (cre
 	}
 	str := types.ScalarAttributeTypeS
 	_, err = client.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:   aws.String(name),
-		BillingMode: types.BillingModePayPerRequest,
+		TableName:           aws.String(name),
+		BillingMode:         types.BillingModePayPerRequest,
+		StreamSpecification: streamSpec,
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String("pk"), AttributeType: str},
 			{AttributeName: aws.String("sk"), AttributeType: str},
@@ -60,4 +61,21 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, name string) (cre
 		return true, err
 	}
 	return true, nil
+}
+
+// streamSpec is the table's change stream, which webhooks are fired from (package webhooks):
+// both images, so that a deleted record's name and a calendar's previous date are known.
+var streamSpec = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}
+
+// enableStream turns the change stream on for a table created before webhooks existed.
+func enableStream(ctx context.Context, client *dynamodb.Client, t *types.TableDescription) error {
+	if t.StreamSpecification != nil && aws.ToBool(t.StreamSpecification.StreamEnabled) {
+		return nil
+	}
+	_, err := client.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: t.TableName, StreamSpecification: streamSpec})
+	if err != nil {
+		return err
+	}
+	w := dynamodb.NewTableExistsWaiter(client)
+	return w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: t.TableName}, 60e9)
 }

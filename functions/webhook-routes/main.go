@@ -1,0 +1,15 @@
+// Command webhook-routes is the Lambda of the campaign webhooks' routes (admins only). It wires
+// everything once at cold start; requests only run the shared handler.
+package main
+
+import (
+	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/webhooks"
+)
+
+func main() {
+	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	webhooks.Register(api, store.NewWebhooks(st))
+	lambdaapi.Start(api)
+}

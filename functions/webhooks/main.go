@@ -1,0 +1,27 @@
+// Command webhooks is the Lambda subscribed to the table's change stream: it queues and sends
+// the campaigns' webhook events, and on its schedule retries the queues whose time came. It
+// wires everything once at cold start.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/webhooks"
+	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
+)
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
+	if err != nil {
+		slog.Error("configure dynamodb", "err", err)
+		os.Exit(1)
+	}
+	wh := store.NewWebhooks(st)
+	lambda.Start(stream.LambdaHandler(wh, webhooks.NewDeliverer(wh, webhooks.SettingsFromEnv(os.Getenv))))
+}
