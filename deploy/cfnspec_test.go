@@ -85,6 +85,11 @@ func patchSpec(s *cfnSpec) {
 	for _, p := range s.PropertyTypes["AWS::Serverless::Function.EventInvokeDestinationConfig"].Properties {
 		p.Required = false
 	}
+	// SAM's DynamoDB event takes FunctionResponseTypes (ReportBatchItemFailures) since SAM
+	// 1.37; specification 117.0.0 predates it.
+	if ev := s.PropertyTypes["AWS::Serverless::Function.DynamoDBEvent"]; ev != nil {
+		ev.Properties["FunctionResponseTypes"] = &specProp{Type: "List", PrimitiveItemType: "String"}
+	}
 	// SAM's resources have the attributes of the resource they become.
 	s.ResourceTypes["AWS::Serverless::Function"].Attributes = s.ResourceTypes["AWS::Lambda::Function"].Attributes
 	s.ResourceTypes["AWS::Serverless::HttpApi"].Attributes = s.ResourceTypes["AWS::ApiGatewayV2::Api"].Attributes
