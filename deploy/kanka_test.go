@@ -70,7 +70,7 @@ var kankaReminderSteps = []replayStep{
 	// No name and no length: Kanka's reminder body; a founding (type 5).
 	{"reminders-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created reminder", r.data(), map[string]any{
-			"id": 2, "remindable_id": townEntity, "calendar_id": 1, "name": "", "length": 1, "date": "1150-2-3",
+			"id": 2, "remindable_id": townEntity, "calendar_id": 1, "name": nil, "length": 1, "date": "1150-2-3",
 			"recurring_periodicity": "year", "is_recurring": true, "type_id": 5, "visibility_id": 1, "colour": "#1e90ff",
 		})
 		if ev := mustEvent(t, st, 2); ev.Length != 1 || ev.Recurrence.Kind != calengine.RecurYearly || !ev.StartsLife() {

@@ -286,6 +286,18 @@ func TestFoundryImporterImportsACampaign(t *testing.T) {
 		if api, _ := m["urls"].(map[string]any)["api"].(string); !strings.HasPrefix(api, w.Server.URL+"/api/1.0/campaigns/") {
 			t.Errorf("entity %v urls.api = %q", m["id"], api)
 		}
+		// The reference collection files each entity under `module.code` (the importer's
+		// "Cannot read properties of undefined (reading 'code')" without it) and fetches its
+		// child record from urls.api.
+		module, _ := m["module"].(map[string]any)
+		if module == nil || module["code"] != m["type"] || module["id"] != m["type_id"] || m["child_id"] == nil {
+			t.Errorf("entity %v module = %v (type %v, type_id %v)", m["id"], module, m["type"], m["type_id"])
+			continue
+		}
+		child := w.get(t, w.Member, m["urls"].(map[string]any)["api"].(string)).Data()
+		if child["id"] != m["child_id"] || child["entity_id"] != m["id"] {
+			t.Errorf("entity %v: urls.api answered %v", m["id"], child)
+		}
 	}
 	locs := fetchFullList("locations?related=1&limit=2")
 	cals := fetchFullList("calendars?related=1&limit=1")
@@ -341,5 +353,35 @@ func TestThe2022RoutesAreUnchanged(t *testing.T) {
 	r := w.Do("POST", base+"/entity_events", w.Member, map[string]any{"calendar_id": cal["id"], "day": 1, "month": 1, "year": 1000})
 	if r.Status != 422 || r.Errors()["name"] == nil || r.Errors()["length"] == nil {
 		t.Errorf("2022 event without name and length: %d %s", r.Status, r.Raw)
+	}
+}
+
+// Henry-Sarabia/kanka appends "?related=1" to a query that already has one, so its lastSync is
+// "<timestamp>?related=1": Kanka filters on the timestamp (MySQL reads the leading date). It
+// also creates 2022 entity events with entity_id and no name, which Kanka 2022 accepted.
+func TestHenrySarabiaSyncAndNamelessEvents(t *testing.T) {
+	w := newWorld(t)
+	c := fmt.Sprintf("campaigns/%d/", w.Campaign)
+	first := w.get(t, w.Member, c+"locations")
+	sync := first.Body["sync"].(string)
+	time.Sleep(5 * time.Millisecond) // updated_at has microseconds: the next write is strictly after sync
+	luskan := w.locations["Luskan"]
+	if r := w.Do("PATCH", apitest.Path(w.Campaign, fmt.Sprintf("/locations/%v", luskan["id"])), w.Member, map[string]any{"entry": "<p>Ships.</p>"}); r.Status != 200 {
+		t.Fatalf("update: %d %s", r.Status, r.Raw)
+	}
+	for _, q := range []string{"?lastSync=" + sync + "?related=1", "?lastSync=" + url.QueryEscape(sync) + "?related=1"} {
+		got := w.get(t, w.Member, c+"locations"+q)
+		if names := got.List(); len(names) != 1 || names[0].(map[string]any)["name"] != "Luskan" {
+			t.Errorf("%s: %v, want Luskan only", q, names)
+		}
+	}
+	if all := w.get(t, w.Member, c+"locations?lastSync=never"); len(all.List()) != len(first.List()) {
+		t.Errorf("an unreadable lastSync filtered: %d of %d", len(all.List()), len(first.List()))
+	}
+	eid := luskan["entity_id"]
+	made := w.Do("POST", apitest.Path(w.Campaign, fmt.Sprintf("/entities/%v/entity_events", eid)), w.Member, map[string]any{
+		"entity_id": eid, "calendar_id": w.calendars["Calendar of Harptos"]["id"], "day": 1, "month": 1, "year": 1200, "length": 1})
+	if made.Status != 200 || made.Data()["name"] != nil || made.Data()["entity_id"] != eid {
+		t.Fatalf("nameless entity event: %d %s", made.Status, made.Raw)
 	}
 }

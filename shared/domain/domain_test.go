@@ -3,6 +3,7 @@ package domain
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,14 +18,22 @@ func TestParseSyncTimeAcceptsKankaSpellings(t *testing.T) {
 		"2019-03-21T20:17:42.207577+01:00",
 		"2019-03-21 19:17:42.207577",
 		"2019-03-21T19:17:42.207577Z[UTC]",
+		"2019-03-21T19:17:42.207577Z?related=1",
+		"2019-03-21T19:17:42.207577000Z&page=2" + strings.Repeat("x", 200),
+		" 2019-03-21 19:17:42.207577garbage",
 	} {
 		got, ok := ParseSyncTime(s)
 		if !ok || !got.Equal(want) {
 			t.Errorf("%q: %v %v", s, got, ok)
 		}
 	}
-	if _, ok := ParseSyncTime("last tuesday"); ok {
-		t.Error("accepted nonsense")
+	for _, s := range []string{"last tuesday", "0", "", "2019-03", strings.Repeat("9", 10000)} {
+		if _, ok := ParseSyncTime(s); ok {
+			t.Errorf("%q: accepted nonsense", s)
+		}
+	}
+	if got, ok := ParseSyncTime("2019-03-21Tnoon"); !ok || !got.Equal(time.Date(2019, 3, 21, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("date prefix: %v %v", got, ok)
 	}
 	if s := FormatTime(want); s != "2019-03-21T19:17:42.207577Z" {
 		t.Errorf("format %q", s)

@@ -123,11 +123,12 @@ func ReadFilter(in Input, keys FilterKeys) (Filter, error) {
 		f.ParentEntityID = optionalID(rd, "parent_id")
 	}
 	if keys&FilterSync != 0 {
-		if v := rd.String("lastSync", 64); v.Present() && v.Value != "" {
-			if t, ok := ParseSyncTime(v.Value); ok {
-				f.UpdatedAfter = &t
-			} else {
-				rd.Errs.Add("lastSync", "The last sync must be a valid date.")
+		// Kanka never refuses a lastSync: an unreadable value (or "0") filters nothing.
+		if v, _, _ := rd.raw("lastSync"); v != nil {
+			if s, ok := v.(string); ok {
+				if t, ok := ParseSyncTime(s); ok {
+					f.UpdatedAfter = &t
+				}
 			}
 		}
 	}

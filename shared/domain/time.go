@@ -18,17 +18,28 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + FormatTime(time.Time(t)) + `"`), nil
 }
 
-// ParseSyncTime reads a client's lastSync value. Kanka clients send several spellings:
-// "2019-03-21T19:17:42.207577Z", RFC 3339 with any fraction or offset,
-// "2019-03-21 19:17:42.207577" (UTC assumed) and Java's "...Z[UTC]".
+// MaxSyncScan is how many leading bytes of a lastSync value are examined: the longest accepted
+// spelling (RFC 3339 with nine fraction digits and an offset) is 35 bytes.
+const MaxSyncScan = 40
+
+// syncLayouts are the spellings Kanka clients send: "2019-03-21T19:17:42.207577Z", RFC 3339
+// with any fraction or offset, "2019-03-21 19:17:42.207577" (UTC assumed), a bare date.
+var syncLayouts = []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02"}
+
+// ParseSyncTime reads a client's lastSync value as Kanka's MySQL does: the longest leading part
+// that is a timestamp counts and the rest is ignored, so Java's "...Z[UTC]" and a value that
+// swallowed the next query parameter ("...Z?related=1") both read as their timestamp. ok is
+// false when no prefix is a timestamp; callers then ignore the value, as Kanka does.
 func ParseSyncTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
-		s = s[:i]
+	if len(s) > MaxSyncScan {
+		s = s[:MaxSyncScan]
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), true
+	for n := len(s); n >= len("2006-01-02"); n-- {
+		for _, layout := range syncLayouts {
+			if t, err := time.Parse(layout, s[:n]); err == nil {
+				return t.UTC(), true
+			}
 		}
 	}
 	return time.Time{}, false

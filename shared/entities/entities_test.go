@@ -218,7 +218,7 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 		t.Errorf("pages by link = %v, want %v", byLink, all)
 	}
 	// Bad filters are 422s naming the parameter.
-	for q, field := range map[string]string{"?lastSync=yesterday": "lastSync", "?tags[]=x": "tags.0", "?is_private=maybe": "is_private"} {
+	for q, field := range map[string]string{"?tags[]=x": "tags.0", "?is_private=maybe": "is_private"} {
 		r := e.Do("GET", ents(e.Campaign, q), e.Admin, nil)
 		if r.Status != 422 || r.Errors()[field] == nil {
 			t.Errorf("%s: %d %s, want 422 naming %s", q, r.Status, r.Raw, field)
@@ -265,6 +265,45 @@ func TestEntityRoundTrips(t *testing.T) {
 				}
 				if n := e.Counter.N(); n > c.max || n == 0 {
 					t.Fatalf("%d DynamoDB calls, budget %d", n, c.max)
+				}
+			}
+		})
+	}
+}
+
+// Entities answer Kanka's shape of today beside 2022's: the Foundry importer reads
+// `module.code`, the 2024 docs `entity_type`; both on the list and on the show.
+func TestEntitiesAnswerTodaysModuleShape(t *testing.T) {
+	e := apitest.New(t, families.Register)
+	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour"})
+	cal := create(t, e, e.Campaign, e.Admin, "calendars", calendarBody("Tides"))
+	cases := []struct {
+		record         map[string]any
+		code, singular string
+		id             float64
+	}{
+		{loc, "location", "Location", 3},
+		{cal, "calendar", "Calendar", 8},
+	}
+	list := e.Do("GET", ents(e.Campaign, ""), e.Member, nil)
+	for i, c := range cases {
+		t.Run(c.code, func(t *testing.T) {
+			show := e.Do("GET", ents(e.Campaign, fmt.Sprintf("/%d", eid(c.record))), e.Member, nil)
+			for _, got := range []map[string]any{list.List()[i].(map[string]any), show.Data()} {
+				want := map[string]any{"type": c.code, "entity_type": c.code, "type_id": c.id, "child_id": c.record["id"],
+					"campaign_id": float64(e.Campaign), "is_template": false, "type_field": nil, "header_uuid": nil, "archived_at": nil,
+					"module": map[string]any{"id": c.id, "code": c.code, "singular": c.singular, "plural": c.singular + "s"}}
+				for k, v := range want {
+					if fmt.Sprint(got[k]) != fmt.Sprint(v) {
+						t.Errorf("%s = %v, want %v", k, got[k], v)
+					}
+					if _, ok := got[k]; !ok {
+						t.Errorf("%s missing", k)
+					}
+				}
+				urls := got["urls"].(map[string]any)
+				if urls["view"] != nil || urls["api"] != e.Server.URL+apitest.Path(e.Campaign, fmt.Sprintf("/%ss/%v", c.code, c.record["id"])) {
+					t.Errorf("urls = %v", urls)
 				}
 			}
 		})

@@ -337,3 +337,56 @@ func TestEventRoundTripsStayWithinBudget(t *testing.T) {
 		})
 	}
 }
+
+// Kanka 2022 required an entity event's name only when the body had no entity_id
+// (AddCalendarEvent: `required_without`); the path still decides the entity.
+func TestEntityEventNameOptionalWithEntityID(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		name   string
+		body   map[string]any
+		status int
+		want   any // the answered name
+	}{
+		{"entity_id, no name", f.event("name", nil, "entity_id", f.entity), 200, nil},
+		{"another entity_id, no name: the path decides", f.event("name", nil, "entity_id", f.calEntity), 200, nil},
+		{"entity_id and a name", f.event("entity_id", f.entity), 200, "Feast"},
+		{"entity_id and an empty name", f.event("name", "", "entity_id", f.entity), 200, nil},
+		{"neither", f.event("name", nil), 422, nil},
+		{"an empty name, no entity_id", f.event("name", ""), 422, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.Do("POST", eventsOf(f.Campaign, f.entity), f.Member, c.body)
+			if r.Status != c.status {
+				t.Fatalf("got %d %s, want %d", r.Status, r.Raw, c.status)
+			}
+			if c.status == 422 {
+				if r.Errors()["name"] == nil {
+					t.Fatalf("422 without name: %s", r.Raw)
+				}
+				return
+			}
+			if r.Data()["name"] != c.want || r.Data()["entity_id"] != float64(f.entity) {
+				t.Fatalf("answered %s", r.Raw)
+			}
+			got := f.Do("GET", fmt.Sprintf("%s/%v", eventsOf(f.Campaign, f.entity), r.Data()["id"]), f.Member, nil)
+			if got.Status != 200 || got.Data()["name"] != c.want {
+				t.Fatalf("stored: %d %s", got.Status, got.Raw)
+			}
+		})
+	}
+	// Refused creates stored nothing: four events made above.
+	if l := f.Do("GET", eventsOf(f.Campaign, f.entity), f.Admin, nil); len(l.List()) != 4 {
+		t.Fatalf("stored %d events: %s", len(l.List()), l.Raw)
+	}
+	// A 2022 update naming entity_id may also clear the name.
+	id := f.create(t, f.entity, f.Member, f.event())["id"]
+	one := fmt.Sprintf("%s/%v", eventsOf(f.Campaign, f.entity), id)
+	if r := f.Do("PATCH", one, f.Member, map[string]any{"name": "", "entity_id": f.entity}); r.Status != 200 || r.Data()["name"] != nil {
+		t.Fatalf("patch: %d %s", r.Status, r.Raw)
+	}
+	if r := f.Do("PATCH", one, f.Member, map[string]any{"name": ""}); r.Status != 422 || r.Errors()["name"] == nil {
+		t.Fatalf("patch without entity_id: %d %s", r.Status, r.Raw)
+	}
+}

@@ -51,7 +51,7 @@ func TestRemindersAreTheEntityEvents(t *testing.T) {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
 	want := map[string]any{"remindable_id": float64(f.entity), "remindable_type": `App\Models\Entity`, "calendar_id": float64(f.cal),
-		"name": "", "length": float64(1), "date": "99-2-3", "recurring_periodicity": "month", "is_recurring": true,
+		"name": nil, "length": float64(1), "date": "99-2-3", "recurring_periodicity": "month", "is_recurring": true,
 		"visibility_id": float64(5), "visibility": "member", "type_id": float64(5), "created_by": float64(f.MemberID)}
 	for k, v := range want {
 		if r.Data()[k] != v {

@@ -169,6 +169,11 @@ func TestListFilters(t *testing.T) {
 		{"lastSync=" + url.QueryEscape(sync.Format("2006-01-02T15:04:05.000000Z")), e.Admin, []string{"Deepwater Isle"}},
 		{"lastSync=" + url.QueryEscape(sync.Format("2006-01-02 15:04:05.000000")), e.Admin, []string{"Deepwater Isle"}},
 		{"lastSync=" + url.QueryEscape(sync.Format(time.RFC3339Nano)+"[UTC]"), e.Admin, []string{"Deepwater Isle"}},
+		// Kanka reads the longest timestamp prefix: a client that appended "?related=1" to a
+		// query that already had one still syncs, and an unreadable value filters nothing.
+		{"lastSync=" + url.QueryEscape(sync.Format("2006-01-02T15:04:05.000000Z")) + "?related=1", e.Admin, []string{"Deepwater Isle"}},
+		{"name=deep&lastSync=yesterday", e.Admin, []string{"Waterdeep", "Deepwater Isle", "Secret Deep"}},
+		{"name=deep&lastSync=0", e.Admin, []string{"Waterdeep", "Deepwater Isle", "Secret Deep"}},
 		{"type=City&name=water&unknown=1", e.Admin, []string{"Waterdeep"}},
 	}
 	for _, c := range cases {
@@ -194,7 +199,7 @@ func TestListFilters(t *testing.T) {
 	if r := e.Do("GET", apitest.Path(e.Campaign, "/locations?name="+strings.Repeat("x", 191)+"&type=City&tags="+strings.Join(many, ",")), e.Member, nil); r.Status != 200 || len(r.List()) != 0 {
 		t.Fatalf("every filter at its largest: %d %s", r.Status, r.Raw)
 	}
-	for _, q := range []string{"is_private=perhaps", "created_by=me", "lastSync=yesterday", "tags=a,b"} {
+	for _, q := range []string{"is_private=perhaps", "created_by=me", "tags=a,b"} {
 		if r := e.Do("GET", apitest.Path(e.Campaign, "/locations?"+q), e.Admin, nil); r.Status != 422 {
 			t.Errorf("%s: got %d, want 422", q, r.Status)
 		}

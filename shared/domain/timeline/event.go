@@ -154,7 +154,9 @@ func (ev *Event) apply(in domain.Input, e *domain.Entity, a domain.Access, remin
 		ev.RecurringUntil = nil
 	}
 	// A reminder may have no name: a 2022 update of one requires a name only when it sends one.
-	if !reminder && (ev.ID == 0 || r.Has("name")) {
+	// Kanka 2022 required name only without entity_id (`required_without`): a body that carries
+	// an entity_id may leave it out (the path still decides the entity).
+	if !reminder && !r.Has("entity_id") && (ev.ID == 0 || r.Has("name")) {
 		r.Required("name", ev.Name != "")
 	}
 	r.Required("day", ev.Date.Day != 0)

@@ -17,7 +17,7 @@ type Event struct {
 // Fields are what both eras answer of an event (the 2022 entity event, today's reminder).
 type Fields struct {
 	CalendarID           int64   `json:"calendar_id"`
-	Name                 string  `json:"name"`
+	Name                 *string `json:"name"` // null for a nameless event, as Kanka stores it
 	Comment              string  `json:"comment"`
 	Date                 string  `json:"date"`
 	Day                  int     `json:"day"`
@@ -37,13 +37,17 @@ type Fields struct {
 
 // Render is ev in the entity event shape.
 func Render(ev *timeline.Event) Event {
-	j := Event{ID: ev.ID, EntityID: ev.EntityID, Fields: Fields{CalendarID: ev.CalendarID, Name: ev.Name, Comment: ev.Comment,
+	j := Event{ID: ev.ID, EntityID: ev.EntityID, Fields: Fields{CalendarID: ev.CalendarID, Comment: ev.Comment,
 		Date: ev.Date.String(), Day: ev.Date.Day, Month: ev.Date.Month, Year: ev.Date.Year, Length: ev.Length,
 		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), VisibilityID: ev.Visibility.ID(),
 		AuditJSON: httpapi.RenderAudit(ev.Meta)}}
 	if ev.IsRecurring() {
 		p := ev.Recurrence.Periodicity()
 		j.RecurringPeriodicity, j.RecurringUntil = &p, ev.RecurringUntil
+	}
+	if ev.Name != "" {
+		n := ev.Name
+		j.Name = &n
 	}
 	if ev.Colour != "" {
 		c := ev.Colour
