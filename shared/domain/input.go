@@ -65,7 +65,8 @@ func (r *Reader) raw(name string) (v any, set, null bool) {
 	return v, true, false
 }
 
-// String reads a string of at most max bytes. Forms send "" for an empty field, which is null.
+// String reads a string of at most max characters (runes, as Kanka counts them; the body's 1 MiB
+// bounds the bytes). Forms send "" for an empty field, which is null.
 func (r *Reader) String(name string, max int) Field[string] {
 	v, set, null := r.raw(name)
 	if !set || null {
@@ -80,7 +81,7 @@ func (r *Reader) String(name string, max int) Field[string] {
 		r.Fail(name, "The :attribute must be valid UTF-8 text.")
 		return Field[string]{Set: true}
 	}
-	if len(s) > max {
+	if utf8.RuneCountInString(s) > max {
 		r.Fail(name, "The :attribute must not be greater than "+strconv.Itoa(max)+" characters.")
 		return Field[string]{Set: true}
 	}

@@ -29,7 +29,7 @@ func readURL(r *Reader, name string) Field[string] {
 }
 
 // readEntry reads the HTML `entry` and sanitises it. Sanitising escapes text ("<" becomes
-// "&lt;"), so the bound applies to the stored form too: no entry can outgrow an item. The
+// "&lt;"), so the stored form is bounded too, in bytes: no entry can outgrow an item. The
 // mentions are bounded here for every record that has an entry (MaxMentionLinks, MaxMentions).
 func readEntry(r *Reader) Field[string] {
 	f := r.String("entry", MaxEntryLength)
@@ -38,7 +38,7 @@ func readEntry(r *Reader) Field[string] {
 	}
 	clean := SanitizeHTML(f.Value)
 	if len(clean) > MaxEntryLength {
-		r.Errs.Add("entry", "The entry must not be greater than "+strconv.Itoa(MaxEntryLength)+" characters once sanitised.")
+		r.Errs.Add("entry", "The entry must not be greater than "+strconv.Itoa(MaxEntryLength)+" bytes once sanitised.")
 		return Field[string]{}
 	}
 	mentions := Mentions(clean)

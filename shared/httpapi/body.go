@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -63,7 +65,7 @@ func decodeJSON(body []byte) (domain.Input, error) {
 	if len(body) == 0 {
 		return domain.Input{}, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
+	dec := json.NewDecoder(bytes.NewReader(markInvalidText(body)))
 	dec.UseNumber()
 	var in map[string]any
 	if err := dec.Decode(&in); err != nil || in == nil {
@@ -78,6 +80,64 @@ func decodeJSON(body []byte) (domain.Input, error) {
 		}
 	}
 	return domain.Input(in), nil
+}
+
+// markInvalidText rewrites each invalid UTF-8 byte and each lone surrogate escape ("\ud800")
+// of a JSON body as "\u0000". encoding/json would decode both as U+FFFD, storing what was not
+// sent; NUL is refused by every text validator with the same 422 as a form's invalid bytes, so
+// the error names the field that holds it, and unknown fields stay ignored. A backslash is only
+// valid inside a string, so the scan needs no string state: outside one the body stays invalid.
+func markInvalidText(body []byte) []byte {
+	if utf8.Valid(body) && !bytes.Contains(body, []byte(`\u`)) {
+		return body
+	}
+	const nul = `\u0000`
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body) && body[i+1] == 'u':
+			r := escapedRune(body[i:])
+			switch {
+			case r >= 0xd800 && r < 0xdc00 && utf16.IsSurrogate(escapedRune(body[i+6:])) && escapedRune(body[i+6:]) >= 0xdc00:
+				out = append(out, body[i:i+12]...) // a high and a low surrogate: one character
+				i += 12
+			case utf16.IsSurrogate(r):
+				out = append(out, nul...)
+				i += 6
+			default:
+				out = append(out, '\\', 'u')
+				i += 2
+			}
+		case c == '\\' && i+1 < len(body):
+			out = append(out, c, body[i+1])
+			i += 2
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 {
+				out = append(out, nul...)
+			} else {
+				out = append(out, body[i:i+size]...)
+			}
+			i += size
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
+}
+
+// escapedRune reads a `\uXXXX` escape at the start of b, or -1.
+func escapedRune(b []byte) rune {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1
+	}
+	n, err := strconv.ParseUint(string(b[2:6]), 16, 16)
+	if err != nil {
+		return -1
+	}
+	return rune(n)
 }
 
 // formInput folds `name[]` and `name[i]` keys into lists under `name`, indexed keys in index

@@ -74,6 +74,7 @@ func FuzzInput(f *testing.F) {
 		{0, `{"name":"e","day":1,"month":1,"year":1,"length":1,"recurring_periodicity":"1_waxing_gibbous","recurring_until":-5}`},
 		{0, `{"leap_days":[{"month":1,"interval":"9223372036854775807,!2,+1"}],"eras":[{"name":"E","year":1e300}]}`},
 		{0, `{"name":"p","visibility_id":"5","settings":{"collapsed":"x"},"position":1e99}`},
+		{0, "{\"name\":\"bad\xff\",\"month_name\":[\"a\\ud800\",\"b\\ud83d\\ude00\"]}"},
 		{0, `{"a":1}{"b":2}`},
 		{0, `[1,2]`},
 		{1, "name=n&entry=%3Cscript%3E&settings[collapsed]=1&visibility_id=9&tags[]=1&tags[x]=2"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -40,7 +41,7 @@ type memberItem struct {
 // EnsureUser returns the user called name, creating it when new.
 func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error) {
 	name = strings.TrimSpace(name)
-	if name == "" || len(name) > domain.MaxNameLength {
+	if name == "" || utf8.RuneCountInString(name) > domain.MaxNameLength {
 		return domain.User{}, apperr.Invalid("user", "The user must be a name of 1 to 191 characters.")
 	}
 	for attempt := 0; attempt < 3; attempt++ {

@@ -98,7 +98,7 @@ func elems[T any](p *parallel, name string, items []any, e elem[T]) col[T] {
 	return c
 }
 
-// stringElem reads a non-empty text of at most max bytes.
+// stringElem reads a non-empty text of at most max characters (runes).
 func stringElem(max int) elem[string] {
 	return func(v any) (string, bool, string) {
 		s, isStr := v.(string)
@@ -112,7 +112,7 @@ func stringElem(max int) elem[string] {
 		switch {
 		case s == "":
 			return "", false, "The :attribute field is required."
-		case len(s) > max:
+		case utf8.RuneCountInString(s) > max:
 			return "", false, "The :attribute must not be greater than " + strconv.Itoa(max) + " characters."
 		case !validText(s):
 			return "", false, "The :attribute must be valid UTF-8 text."

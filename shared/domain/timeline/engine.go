@@ -43,16 +43,18 @@ func (c *Calendar) check(r *domain.Reader) {
 	}
 }
 
-// Move shifts the current date by days (back when negative); a date beyond the calendar's
-// range is refused, naming the days.
+// Move shifts the current date by days (back when negative). A date the calendar cannot hold,
+// or whose year is beyond the current year's bound (what create, update and import accept, so
+// a client can always write back the date it reads), is refused naming the days.
 func (c *Calendar) Move(days int64) error {
 	eng, err := c.Engine()
 	if err != nil {
 		return err
 	}
 	d, err := eng.AddDays(c.Date, days)
-	if err != nil {
-		return apperr.Invalid("days", "The days would move the current date out of the calendar's range.")
+	if err != nil || d.Year < -domain.MaxID || d.Year > domain.MaxID {
+		return apperr.Invalid("days", "The days would move the current year out of its range, "+
+			strconv.FormatInt(-domain.MaxID, 10)+" to "+strconv.FormatInt(domain.MaxID, 10)+".")
 	}
 	c.Date = d
 	return nil

@@ -48,10 +48,10 @@ func (ev *Event) EndsLife() bool { return ev.TypeID != nil && *ev.TypeID == Even
 
 // Bounds on event fields. MaxEventLength keeps a day view's occurrences bounded.
 const (
-	MaxEventLength  = 100_000
-	MaxCommentBytes = 10_000
-	maxEventYear    = 1_000_000_000
-	maxDatePart     = 1_000_000
+	MaxEventLength   = 100_000
+	MaxCommentLength = 10_000
+	maxEventYear     = 1_000_000_000
+	maxDatePart      = 1_000_000
 )
 
 var colourPattern = regexp.MustCompile(`^(#[0-9a-fA-F]{3,8}|[a-z][a-z-]{0,31})$`)
@@ -127,7 +127,7 @@ func (ev *Event) apply(in domain.Input, e *domain.Entity, a domain.Access, remin
 			ev.Colour = f.Value
 		}
 	}
-	if f := r.String("comment", MaxCommentBytes); f.Set {
+	if f := r.String("comment", MaxCommentLength); f.Set {
 		ev.Comment = domain.SanitizeHTML(f.Value)
 	}
 	if f := r.Bool("is_private"); f.Present() {
