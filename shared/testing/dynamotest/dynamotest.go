@@ -104,7 +104,7 @@ func NewStore(t testing.TB, tweak ...func(*aws.Config)) (*store.Store, store.Con
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.CreateTable(ctx, st.Client(), cfg.TableName); err != nil {
+	if _, err := store.CreateTableWithoutStream(ctx, st.Client(), cfg.TableName); err != nil {
 		t.Fatalf("create table on DynamoDB Local at %s: %v", endpoint, err)
 	}
 	return st, cfg
