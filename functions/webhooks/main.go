@@ -17,7 +17,7 @@ import (
 
 func main() {
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
-	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
+	st, err := store.OpenFromEnv(context.Background(), os.Getenv)
 	if err != nil {
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)

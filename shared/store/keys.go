@@ -31,6 +31,9 @@ import (
 //	pending delete's sweeper marker   PENDING#<c mod 16, 2 digits>    <began>#c#KIND#id
 //	idempotency key (24 h, ttl)       IDEMPOTENCY#c#uid               KEY#<key>
 //	a caller's rate bucket (ttl)      RATE#<caller>                   RATE
+//	webhook; their count              CAMPAIGN#c                      WEBHOOK#id; COUNT#WEBHOOK
+//	webhook queue state, events, log  CAMPAIGN#c#WEBHOOK#id           STATE, Q#<seq>#<n>, LOG#...
+//	  (a due queue: gsi1pk WEBHOOKDUE, gsi1sk <due>#c#id)
 //
 // GSI1 (calendarGSI) indexes events by CAMPAIGN#c#CALENDAR#calid for the day view.
 
@@ -124,3 +127,19 @@ func pendingSK(began time.Time, cid int64, kind string, id int64) string {
 const rateSK = "RATE"
 
 func ratePK(caller string) string { return "RATE#" + caller }
+
+// Webhooks (store/webhooks.go): subscriptions, their queues and attempt logs.
+const (
+	webhookPrefix  = "WEBHOOK"
+	webhookCounter = counterPrefix + webhookPrefix
+	queueStateSK   = "STATE"
+	queuePrefix    = "Q#"
+	logPrefix      = "LOG#"
+	dueIndexPK     = "WEBHOOKDUE"
+)
+
+func webhookPK(cid, wid int64) string { return childPK(cid, webhookPrefix, wid) }
+
+func dueSK(due time.Time, cid, wid int64) string {
+	return formatTime(due) + "#" + pad(cid) + "#" + pad(wid)
+}

@@ -1,7 +1,8 @@
 package store
 
 // Webhooks: the campaign's subscriptions, their delivery queues and attempt logs, and the
-// table's change stream they are fed from (decoded here: only the store knows the keys).
+// table's change stream they are fed from (decoded here: only the store knows the keys; the
+// key builders are in keys.go).
 //
 //	item                       pk                               sk
 //	webhook                    CAMPAIGN#c                       WEBHOOK#id
@@ -18,7 +19,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"strconv"
 	"strings"
 	"time"
@@ -26,20 +26,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
 
-const (
-	webhookPrefix  = "WEBHOOK"
-	webhookCounter = "COUNT#WEBHOOK"
-	queueStateSK   = "STATE"
-	queuePrefix    = "Q#"
-	logPrefix      = "LOG#"
-	dueIndexPK     = "WEBHOOKDUE"
-	// LogRetention is how long delivery attempts stay listed.
-	LogRetention = 14 * 24 * time.Hour
-)
+// LogRetention is how long delivery attempts stay listed.
+const LogRetention = 14 * 24 * time.Hour
 
 // Webhooks is the store of webhooks and their queues. It is a type of its own, made by
 // NewWebhooks, so that its code is linked only into the binaries that use it (an exported method
@@ -48,8 +41,6 @@ type Webhooks struct{ *Store }
 
 // NewWebhooks wraps st.
 func NewWebhooks(st *Store) *Webhooks { return &Webhooks{st} }
-
-func webhookPK(cid, wid int64) string { return childPK(cid, webhookPrefix, wid) }
 
 type webhookItem struct {
 	PK             string   `dynamo:"pk"`
@@ -203,10 +194,6 @@ type queuedItem struct {
 	Payload  []byte `dynamo:"payload"`
 	Attempts int    `dynamo:"attempts"`
 	Created  string `dynamo:"created_at"`
-}
-
-func dueSK(due time.Time, cid, wid int64) string {
-	return formatTime(due) + "#" + pad(cid) + "#" + pad(wid)
 }
 
 // Enqueue adds an event to a webhook's queue and counts it (at most max queued) in one

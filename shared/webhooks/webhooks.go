@@ -8,12 +8,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"os"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
