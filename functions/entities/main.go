@@ -1,8 +1,10 @@
-// Command entities is the Lambda of the campaign's entities (Kanka's entities endpoint, read
-// only). It wires everything once at cold start; requests only run the shared handler.
+// Command entities is the Lambda of Kanka's read-only routes: the campaign's entities, and the
+// first screen of a Kanka client (profile, campaigns, a campaign and its members, entity
+// types). It wires everything once at cold start; requests only run the shared handler.
 package main
 
 import (
+	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -11,5 +13,6 @@ import (
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
 	entities.Register(api, st)
+	campaigns.Register(api, st)
 	lambdaapi.Start(api)
 }

@@ -1,6 +1,10 @@
 package domain
 
-import "github.com/lorekeep/lorekeep/shared/apperr"
+import (
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+)
 
 // Role is a user's role in a campaign. RolePublic is an authenticated user who is not a member
 // of a public campaign: a reader who sees what every member may see, minus `member` records.
@@ -40,20 +44,32 @@ func ParseBoost(s string) (Boost, bool) {
 	return "", false
 }
 
-// Campaign is a tenant: every record belongs to exactly one.
+// Campaign is a tenant: every record belongs to exactly one. What Kanka's campaign shape shows
+// beyond access (locale, entry, image, times) is written by the CLI that creates campaigns.
 type Campaign struct {
 	ID       int64
 	Name     string
 	IsPublic bool
 	Boost    Boost
 	OwnerID  int64
+	// Locale is the campaign's language (Kanka's `locale`, "en" when unset).
+	Locale    string
+	Entry     string // sanitised HTML
+	ImageURL  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Version   int64
 }
 
-// Membership is a user's role in a campaign.
+// Membership is a user's role in a campaign, with the user's name copied from the user (so
+// that a campaign's member list reads its own partition only) and when it was given.
 type Membership struct {
 	CampaignID int64
 	UserID     int64
 	Role       Role
+	Name       string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // Access is what the caller may do in the campaign of the request. It is decided once per request

@@ -72,5 +72,31 @@ func ReadEntityFilter(in Input) (EntityFilter, error) {
 			}
 		}
 	}
+	// Kanka's module filter of today: `type_id[]` (or one `type_id`), module ids. Given with
+	// `types`, both must hold. A module Lorekeep does not serve matches nothing.
+	if raw, _, _ := rd.raw("type_id"); raw != nil {
+		var ids []int64
+		if s, ok := raw.(string); ok {
+			if v := rd.ID("type_id"); s != "" && v.Present() {
+				ids = []int64{v.Value}
+			}
+		} else if v := rd.IDs("type_id", len(Modules)+MaxFilterTerms); v.Present() {
+			ids = v.Value
+		}
+		if ids != nil {
+			codes := []string{unservedModule} // non-empty: an unserved id alone matches nothing
+			for _, id := range ids {
+				for _, m := range Modules {
+					if int64(m.ID) == id && (len(f.Types) == 0 || slices.Contains(f.Types, m.Code)) {
+						codes = append(codes, m.Code)
+					}
+				}
+			}
+			f.Types = codes
+		}
+	}
 	return f, rd.Err()
 }
+
+// unservedModule stands in a type filter for modules Lorekeep does not serve: it matches nothing.
+const unservedModule = "-"

@@ -7,11 +7,14 @@ type Module struct {
 	Code     string
 	Singular string
 	Plural   string
+	// Nested: its records nest under a parent of the same module (locations do; Lorekeep's
+	// calendars do not).
+	Nested bool
 }
 
 // Modules are the modules Lorekeep serves, in Kanka's id order.
 var Modules = []Module{
-	{ID: 3, Code: "location", Singular: "Location", Plural: "Locations"},
+	{ID: 3, Code: "location", Singular: "Location", Plural: "Locations", Nested: true},
 	{ID: 8, Code: "calendar", Singular: "Calendar", Plural: "Calendars"},
 }
 

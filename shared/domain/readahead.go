@@ -20,6 +20,7 @@ const (
 	ReadMapPointList
 	ReadNoteList
 	ReadEventList
+	ReadMemberList // the campaign's member count
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

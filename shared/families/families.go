@@ -4,6 +4,7 @@ package families
 
 import (
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
@@ -20,5 +21,6 @@ func Register(api *httpapi.API, st *store.Store) {
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
 	entities.Register(api, st)
+	campaigns.Register(api, st)
 	webhooks.Register(api, store.NewWebhooks(st))
 }

@@ -25,8 +25,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
-// Prefix is the path every route lives under.
+// Prefix is the path every campaign route lives under.
 const Prefix = "/api/1.0/campaigns/{campaign_id}"
+
+// AccountPrefix is the path of the routes about the caller rather than one campaign (its
+// profile, its campaigns, Kanka's module list): HandleAccount.
+const AccountPrefix = "/api/1.0"
 
 // Identifier authenticates a request and returns the caller's user id (ErrUnauthenticated when
 // it cannot). Locally it checks the bearer token; on Lambda it reads the authorizer's verdict.
@@ -125,6 +129,10 @@ func New(opts Options) *API {
 type Request struct {
 	*http.Request
 	Access domain.Access
+	// Campaign is the campaign of the path as the access read it (nil outside a campaign).
+	Campaign *domain.Campaign
+	// RateLimit is the caller's requests per minute (Options.RateLimit).
+	RateLimit int
 	now    time.Time
 	// query is the query string parsed once (parseQuery): filters, paging and links read it.
 	query url.Values
@@ -153,18 +161,28 @@ type HandlerFunc func(r *Request) (Reply, error)
 // so the caller's write access is checked here, before fn runs. ahead declares what fn reads
 // first, read with the campaign access.
 func (a *API) Handle(method, path string, fn HandlerFunc, ahead ...Ahead) {
-	a.handle(method, path, fn, true, ahead)
+	a.handle(method, Prefix+path, fn, true, ahead)
+}
+
+// HandleAccount registers a read (GET and HEAD) outside the campaign prefix that needs a token
+// but no campaign, at AccountPrefix+path (e.g. "/profile"): the handler's Request.Access holds
+// the caller's user id only, and it reads nothing ahead.
+func (a *API) HandleAccount(path string, fn HandlerFunc) {
+	a.handle(http.MethodGet, AccountPrefix+path, fn, true, nil)
 }
 
 // HandleShadowing is Handle for a literal path beside a wildcard one of the same shape
 // ("/calendars/presets" beside "/calendars/{id}"): the mux would find a method-less 405
 // fallback for it ambiguous, so there is none, and other methods fall to the wildcard route's.
 func (a *API) HandleShadowing(method, path string, fn HandlerFunc, ahead ...Ahead) {
-	a.handle(method, path, fn, false, ahead)
+	a.handle(method, Prefix+path, fn, false, ahead)
 }
 
-func (a *API) handle(method, path string, fn HandlerFunc, fallback bool, ahead []Ahead) {
-	pattern := Prefix + path
+func (a *API) handle(method, pattern string, fn HandlerFunc, fallback bool, ahead []Ahead) {
+	enter := a.enter
+	if !strings.HasPrefix(pattern, Prefix) {
+		enter = a.enterAccount
+	}
 	if _, seen := a.methods[pattern]; !seen {
 		if fallback {
 			a.mux.HandleFunc(pattern, a.methodNotAllowed(pattern))
@@ -174,7 +192,7 @@ func (a *API) handle(method, path string, fn HandlerFunc, fallback bool, ahead [
 	}
 	a.methods[pattern] = append(a.methods[pattern], method)
 	a.mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
-		req, err := a.enter(r, ahead)
+		req, err := enter(r, ahead)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -238,7 +256,14 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Request{Request: r, Access: acc, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders, query: parseQuery(r.URL.RawQuery), log: a.opts.logger()}, nil
+	return &Request{Request: r, Access: acc, Campaign: c, RateLimit: a.opts.RateLimit, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders,
+		query: parseQuery(r.URL.RawQuery), log: a.opts.logger()}, nil
+}
+
+// enterAccount is enter for a route outside any campaign: the caller alone.
+func (a *API) enterAccount(r *http.Request, _ []Ahead) (*Request, error) {
+	return &Request{Request: r, Access: domain.Access{UserID: userID(r.Context())}, RateLimit: a.opts.RateLimit, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders,
+		query: parseQuery(r.URL.RawQuery), log: a.opts.logger()}, nil
 }
 
 func (a *API) allow(pattern string) string {

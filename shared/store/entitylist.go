@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-	"strings"
+	"slices"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -12,21 +12,33 @@ import (
 // ListEntities reads one page of the campaign's entities (Kanka's entities list), ordered by id,
 // from the entity items' audience ranges (entitySlots): they mirror their records, so the page
 // reads nothing else. A list by kind alone of every kind Lorekeep stores is unfiltered (the
-// range counters answer its total and start); any other filter reads the range once.
+// range counters answer its total and start); any other filter reads the range once. A list of
+// one kind reads that kind's own ranges instead (its records, rendered as their entities): a
+// kind's ids and its entities' ids come from one sequence update (createOwner), so the kind's
+// id order is its entities' order, and the page costs limit+1 items, not a filtered read of
+// every entity.
 func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Entity], error) {
 	l := listSpec{ranges: ownerRanges(entityPrefix, cid, !hidePrivate)}
-	var types []any
-	for _, t := range f.Types {
-		if t == locationKind.entityType || t == calendarKind.entityType {
-			types = append(types, t)
+	var kinds []ownerKind
+	for _, k := range []ownerKind{locationKind, calendarKind} {
+		if slices.Contains(f.Types, k.entityType) {
+			kinds = append(kinds, k)
 		}
 	}
 	switch {
-	case len(f.Types) > 0 && len(types) == 0: // only kinds Lorekeep does not store
+	case len(f.Types) > 0 && len(kinds) == 0: // only kinds Lorekeep does not store
 		return domain.Page[domain.Entity]{Items: []domain.Entity{}}, nil
-	case len(f.Types) > 0 && len(types) < len(domain.EntityTypes):
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(types)), ", ")
-		l.where("'type' IN ("+marks+")", types...)
+	case len(kinds) == 1:
+		k := kinds[0]
+		l.ranges = ownerRanges(k.prefix, cid, !hidePrivate)
+		l.filter(f.Filter)
+		return listPage(ctx, s, l, p, func(it struct {
+			metaAttrs
+			ownerAttrs
+		}) domain.Entity {
+			m, o := it.meta(), it.owner()
+			return *entityItemOf(k, &m, &o).entity()
+		})
 	}
 	l.filter(f.Filter)
 	return listPage(ctx, s, l, p, func(it entityItem) domain.Entity { return *it.entity() })

@@ -18,6 +18,17 @@ type userItem struct {
 	SK   string `dynamo:"sk"`
 	ID   int64  `dynamo:"id"`
 	Name string `dynamo:"name"`
+	// Kanka's profile (unset: its defaults, domain.User.WithDefaults); on the META item only.
+	Locale            string `dynamo:"locale,omitempty"`
+	Timezone          string `dynamo:"timezone,omitempty"`
+	DateFormat        string `dynamo:"date_format,omitempty"`
+	DefaultPagination int    `dynamo:"default_pagination,omitempty"`
+	LastCampaignID    int64  `dynamo:"last_campaign_id,omitempty"`
+}
+
+func (u userItem) user() domain.User {
+	return domain.User{ID: u.ID, Name: u.Name, Locale: u.Locale, Timezone: u.Timezone, DateFormat: u.DateFormat,
+		DefaultPagination: u.DefaultPagination, LastCampaignID: u.LastCampaignID}
 }
 
 type campaignItem struct {
@@ -28,14 +39,38 @@ type campaignItem struct {
 	IsPublic bool   `dynamo:"is_public"`
 	Boost    string `dynamo:"boost"`
 	OwnerID  int64  `dynamo:"owner_id"`
+	// What Kanka's campaign shape shows (layout 3); the migration fills them for older campaigns.
+	Locale    string `dynamo:"locale,omitempty"`
+	Entry     string `dynamo:"entry,omitempty"`
+	ImageURL  string `dynamo:"image_url,omitempty"`
+	CreatedAt string `dynamo:"created_at,omitempty"`
+	UpdatedAt string `dynamo:"updated_at,omitempty"`
+	Version   int64  `dynamo:"version,omitempty"`
 }
 
+func (ci campaignItem) campaign() *domain.Campaign {
+	return &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID,
+		Locale: ci.Locale, Entry: ci.Entry, ImageURL: ci.ImageURL, CreatedAt: parseTime(ci.CreatedAt),
+		UpdatedAt: parseTime(ci.UpdatedAt), Version: ci.Version}
+}
+
+// memberItem is a membership, under the campaign (MEMBER#uid) and under the user (CAMPAIGN#c).
 type memberItem struct {
 	PK         string `dynamo:"pk"`
 	SK         string `dynamo:"sk"`
 	CampaignID int64  `dynamo:"campaign_id"`
 	UserID     int64  `dynamo:"user_id"`
 	Role       string `dynamo:"role"`
+	// The user's name, copied when the membership is given (layout 3), and its times.
+	Name      string `dynamo:"name,omitempty"`
+	CreatedAt string `dynamo:"created_at,omitempty"`
+	UpdatedAt string `dynamo:"updated_at,omitempty"`
+}
+
+func (mi memberItem) membership() domain.Membership {
+	r, _ := domain.ParseRole(mi.Role)
+	return domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r, Name: mi.Name,
+		CreatedAt: parseTime(mi.CreatedAt), UpdatedAt: parseTime(mi.UpdatedAt)}
 }
 
 // EnsureUser returns the user called name, creating it when new.
@@ -73,7 +108,7 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 	return domain.User{}, apperr.ErrConflict
 }
 
-// CreateCampaign creates a campaign owned by owner, who becomes its admin.
+// CreateCampaign creates a campaign owned by owner, who becomes its admin (setMembers).
 func (s *Store) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.Campaign, error) {
 	ids, err := s.nextIDs(ctx, globalPK, "campaign")
 	if err != nil {
@@ -83,25 +118,19 @@ func (s *Store) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.C
 	if c.Boost == "" {
 		c.Boost = domain.BoostNone
 	}
-	item := campaignItem{PK: campaignPK(c.ID), SK: metaSK, ID: c.ID, Name: c.Name, IsPublic: c.IsPublic, Boost: string(c.Boost), OwnerID: c.OwnerID}
-	m := memberItem{PK: campaignPK(c.ID), SK: memberSK(c.OwnerID), CampaignID: c.ID, UserID: c.OwnerID, Role: string(domain.RoleAdmin)}
-	err = s.db.WriteTx().
-		Put(s.table.Put(item).If("attribute_not_exists(pk)")).
-		Put(s.table.Put(m)).
-		Put(s.table.Put(memberItem{PK: userPK(c.OwnerID), SK: campaignPK(c.ID), CampaignID: c.ID, UserID: c.OwnerID, Role: m.Role})).
-		Run(ctx)
-	return c, wrap(err)
+	if c.Locale == "" {
+		c.Locale = "en"
+	}
+	c.Entry = domain.SanitizeHTML(c.Entry)
+	c.CreatedAt, c.UpdatedAt, c.Version = s.now(), s.now(), 1
+	item := campaignItem{PK: campaignPK(c.ID), SK: metaSK, ID: c.ID, Name: c.Name, IsPublic: c.IsPublic, Boost: string(c.Boost), OwnerID: c.OwnerID,
+		Locale: c.Locale, Entry: c.Entry, ImageURL: c.ImageURL, CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Version: 1}
+	return c, s.setMember(ctx, domain.Membership{CampaignID: c.ID, UserID: c.OwnerID, Role: domain.RoleAdmin}, &item)
 }
 
 // SetMember gives user a role in the campaign, replacing any role it had.
 func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
-	item := memberItem{PK: campaignPK(m.CampaignID), SK: memberSK(m.UserID), CampaignID: m.CampaignID, UserID: m.UserID, Role: string(m.Role)}
-	err := s.db.WriteTx().
-		Check(s.table.Check("pk", campaignPK(m.CampaignID)).Range("sk", metaSK).IfExists()).
-		Put(s.table.Put(item)).
-		Put(s.table.Put(memberItem{PK: userPK(m.UserID), SK: campaignPK(m.CampaignID), CampaignID: m.CampaignID, UserID: m.UserID, Role: item.Role})).
-		Run(ctx)
-	return conflictIsNotFound(err) // a failed check: the campaign does not exist
+	return s.setMember(ctx, m, nil)
 }
 
 // CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
@@ -138,15 +167,15 @@ func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...dom
 		if err := dynamo.UnmarshalItem(it, &ci); err != nil {
 			return ctx, nil, nil, err
 		}
-		c = &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID}
+		c = ci.campaign()
 	}
 	if it, ok := byKey[member]; ok {
 		var mi memberItem
 		if err := dynamo.UnmarshalItem(it, &mi); err != nil {
 			return ctx, nil, nil, err
 		}
-		if r, ok := domain.ParseRole(mi.Role); ok {
-			m = &domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r}
+		if mm := mi.membership(); mm.Role != "" {
+			m = &mm
 		}
 	}
 	return ctx, c, m, nil

@@ -382,6 +382,8 @@ func countedRange(sk string) (counter, attr string, id int64, ok bool) {
 	switch {
 	case last == 1 && (kind == locationPrefix || kind == calendarPrefix || kind == entityPrefix || kind == mapPointPrefix || kind == notePrefix || kind == eventPrefix):
 		return counterSK(kind), classAdmin, id, true
+	case last == 1 && (kind == memberKind || kind == campaignKind): // memberships (campaigns.go)
+		return counterSK(kind), classAll, id, true
 	case last == 2 && parts[0]+"#" == publicCopy:
 		return counterSK(kind), classPublic, id, true
 	case last == 2 && parts[0]+"#" == memberCopy:

@@ -80,6 +80,8 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 		return []itemKey{{cpk, counterSK(calendarPrefix)}}
 	case domain.ReadEntityList:
 		return []itemKey{{cpk, counterSK(entityPrefix)}}
+	case domain.ReadMemberList:
+		return []itemKey{{cpk, counterSK(memberKind)}}
 	case domain.ReadMapPointList:
 		return []itemKey{{cpk, recordSK(locationPrefix, ref.Parent)}, {mapPointsPK(cid, ref.Parent), counterSK(mapPointPrefix)}}
 	case domain.ReadNoteList, domain.ReadEventList:

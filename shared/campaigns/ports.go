@@ -1,0 +1,19 @@
+package campaigns
+
+import (
+	"context"
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// Store is the storage the campaign routes use (package store serves it).
+type Store interface {
+	httpapi.EntityBatchReader
+	GetUser(ctx context.Context, uid int64) (domain.User, error)
+	ListUserCampaigns(ctx context.Context, uid int64, since *time.Time, p domain.PageRequest) (domain.Page[domain.Campaign], error)
+	ListMembers(ctx context.Context, cid int64, since *time.Time, p domain.PageRequest) (domain.Page[domain.Membership], error)
+	FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Membership, error)
+	MemberCount(ctx context.Context, cid int64) (int, error)
+}
