@@ -133,7 +133,7 @@ type Request struct {
 	Campaign *domain.Campaign
 	// RateLimit is the caller's requests per minute (Options.RateLimit).
 	RateLimit int
-	now    time.Time
+	now       time.Time
 	// query is the query string parsed once (parseQuery): filters, paging and links read it.
 	query url.Values
 	// trustForwarded: Options.TrustForwardedHeaders.
