@@ -98,5 +98,20 @@ func ReadEntityFilter(in Input) (EntityFilter, error) {
 	return f, rd.Err()
 }
 
+// ServedTypes are the kinds Lorekeep serves that the filter keeps: all of them without a type
+// filter, none when it names only modules Lorekeep does not serve.
+func (f EntityFilter) ServedTypes() []string {
+	if len(f.Types) == 0 {
+		return EntityTypes
+	}
+	var out []string
+	for _, t := range EntityTypes {
+		if slices.Contains(f.Types, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // unservedModule stands in a type filter for modules Lorekeep does not serve: it matches nothing.
 const unservedModule = "-"

@@ -4,6 +4,8 @@
 package entities
 
 import (
+	"net/http"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -11,7 +13,7 @@ import (
 // Register mounts the routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/entities", h.list, httpapi.ReadAhead(domain.ReadEntityList, "", ""))
+	api.Handle("GET", "/entities", h.list, listAhead)
 	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 }
 
@@ -30,6 +32,24 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return httpapi.Page(res, page, func(e *domain.Entity) entityJSON { return render(r, e) }), nil
+}
+
+// listAhead reads the counter of the range the list reads: a list of one kind reads that
+// kind's records (store.ListEntities), any other the entities; one of no served kind nothing.
+func listAhead(r *http.Request) []domain.Ref {
+	f, err := domain.ReadEntityFilter(httpapi.QueryOf(r))
+	if err != nil {
+		return nil // the handler answers the 422 without reading
+	}
+	switch served := f.ServedTypes(); {
+	case len(served) == 0:
+		return nil
+	case len(served) > 1:
+		return []domain.Ref{{Read: domain.ReadEntityList}}
+	case served[0] == "calendar":
+		return []domain.Ref{{Read: domain.ReadCalendarList}}
+	}
+	return []domain.Ref{{Read: domain.ReadLocationList}}
 }
 
 // show is one entity; a hidden one is a 404 like a missing one.

@@ -201,8 +201,14 @@ func formKeyLess(a, b string) bool {
 
 // Query reads the query parameters with the same rules as a form body, so list filters are
 // validated like any input; tags=1,2 is a list, like tags[]=1&tags[]=2.
-func (r *Request) Query() domain.Input {
-	q := maps.Clone(r.query)
+func (r *Request) Query() domain.Input { return queryInput(r.query) }
+
+// QueryOf is the query of r as Request.Query reads it: for what a route reads ahead (Ahead),
+// before the Request exists.
+func QueryOf(r *http.Request) domain.Input { return queryInput(parseQuery(r.URL.RawQuery)) }
+
+func queryInput(query url.Values) domain.Input {
+	q := maps.Clone(query)
 	if t := q.Get("tags"); strings.Contains(t, ",") {
 		q["tags"] = strings.Split(t, ",")
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"slices"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -19,17 +18,15 @@ import (
 // every entity.
 func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Entity], error) {
 	l := listSpec{ranges: ownerRanges(entityPrefix, cid, !hidePrivate)}
-	var kinds []ownerKind
-	for _, k := range []ownerKind{locationKind, calendarKind} {
-		if slices.Contains(f.Types, k.entityType) {
-			kinds = append(kinds, k)
-		}
-	}
+	served := f.ServedTypes()
 	switch {
-	case len(f.Types) > 0 && len(kinds) == 0: // only kinds Lorekeep does not store
+	case len(served) == 0: // only kinds Lorekeep does not store
 		return domain.Page[domain.Entity]{Items: []domain.Entity{}}, nil
-	case len(kinds) == 1:
-		k := kinds[0]
+	case len(served) == 1:
+		k := locationKind
+		if served[0] == calendarKind.entityType {
+			k = calendarKind
+		}
 		l.ranges = ownerRanges(k.prefix, cid, !hidePrivate)
 		l.filter(f.Filter)
 		return listPage(ctx, s, l, p, func(it struct {
