@@ -16,6 +16,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
@@ -38,11 +39,14 @@ var lambdaEnv = map[string]string{"RATE_LIMIT": "90", "REQUEST_TIMEOUT": "30s"}
 // familyRegisters are the family functions and the Register each main mounts: the template's
 // routes are checked against what these register (codeRoutes).
 var familyRegisters = map[string]func(*httpapi.API, *store.Store){
-	"LocationsFunction":     func(api *httpapi.API, st *store.Store) { locations.Register(api, st) },
-	"CalendarsFunction":     func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
-	"EntityEventsFunction":  func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
-	"EntityNotesFunction":   func(api *httpapi.API, st *store.Store) { entitynotes.Register(api, st) },
-	"EntitiesFunction":      func(api *httpapi.API, st *store.Store) { entities.Register(api, st) },
+	"LocationsFunction":    func(api *httpapi.API, st *store.Store) { locations.Register(api, st) },
+	"CalendarsFunction":    func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
+	"EntityEventsFunction": func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
+	"EntityNotesFunction":  func(api *httpapi.API, st *store.Store) { entitynotes.Register(api, st) },
+	"EntitiesFunction": func(api *httpapi.API, st *store.Store) {
+		entities.Register(api, st)
+		campaigns.Register(api, st)
+	},
 	"WebhookRoutesFunction": registerWebhooks,
 }
 

@@ -15,6 +15,59 @@ import (
 // Kanka today (DESIGN.md 9): the samples of the current Kanka names, replayed within
 // entitiesReplay on the same records as the spec's 2022 routes.
 
+// firstScreenSteps are a Kanka client's first requests, on the seeded campaign (1, "Azure
+// Coast", whose admin is user 1), before any record.
+var firstScreenSteps = []replayStep{
+	{"profile.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "profile", r.data(), map[string]any{"id": 1, "name": "admin", "last_campaign_id": 1, "locale": "en",
+			"default_pagination": 45, "rate_limit": 90, "avatar": nil})
+	}},
+	{"campaigns-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want campaign 1", r.body["data"])
+		}
+		hasFields(t, "listed campaign", r.list()[0].(map[string]any), map[string]any{"id": 1, "name": "Azure Coast",
+			"visibility": "private", "visibility_id": 1, "entry_parsed": "not available on the campaigns/ endpoint",
+			"urls": map[string]any{"view": nil, "api": apiBase}})
+		if members, _ := r.list()[0].(map[string]any)["members"].([]any); len(members) != 1 {
+			t.Errorf("members = %v, want the admin", members)
+		} else {
+			hasFields(t, "member", members[0].(map[string]any), map[string]any{"id": 1})
+		}
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": strings.TrimSuffix(apiBase, "/1")})
+	}},
+	{"campaigns-list-head.json", nil},
+	{"campaigns-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "campaign", r.data(), map[string]any{"id": 1, "slug": "1", "name": "Azure Coast", "locale": "en", "entry": "",
+			"boosted": false, "urls": map[string]any{"view": nil, "api": apiBase}})
+		if _, ok := domain.ParseSyncTime(str(r.data()["created_at"])); !ok {
+			t.Errorf("created_at = %v", r.data()["created_at"])
+		}
+	}},
+	{"campaign-users.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the admin", r.body["data"])
+		}
+		hasFields(t, "user", r.list()[0].(map[string]any), map[string]any{"id": 1, "name": "admin", "avatar": nil})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/users"})
+	}},
+	{"campaign-entity-types.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 2 {
+			t.Fatalf("data = %v, want location and calendar", r.body["data"])
+		}
+		hasFields(t, "module", r.list()[0].(map[string]any), map[string]any{"id": 3, "code": "location", "is_enabled": true, "is_nested": true})
+	}},
+	{"entity-types.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 2 {
+			t.Fatalf("data = %v, want location and calendar", r.body["data"])
+		}
+		hasFields(t, "module", r.list()[1].(map[string]any), map[string]any{"id": 8, "code": "calendar", "plural": "Calendars"})
+	}},
+	{"entity-types-underscore.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 2, "current_page": 1})
+	}},
+}
+
 // kankaEntitySteps run once the town (entity 1) and the calendar (entity 2) exist.
 var kankaEntitySteps = []replayStep{
 	{"entities-list.json", func(t *testing.T, _ *store.Store, r response) {
