@@ -22,7 +22,9 @@ import (
 //   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
 //     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
 //     the campaign its pending delete;
-//   - every event's calendar exists.
+//   - every event's calendar exists;
+//   - every membership has its item under its user, with the same role, and each member's
+//     campaign counter counts its campaigns (auditMembers).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -291,6 +293,11 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			report("event %s: calendar %d does not exist", ev.key, ev.calendarID)
 		}
 	}
+	more, err := s.auditMembers(ctx, cid, items)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, more...)
 	sort.Strings(problems)
 	return problems, nil
 }

@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
@@ -221,4 +223,46 @@ func (s *Store) MemberCount(ctx context.Context, cid int64) (int, error) {
 		return 0, err
 	}
 	return cs.get(r.pk, r.counter, r.attr), nil
+}
+
+// auditMembers checks the campaign's memberships against their users' partitions (Audit reads
+// the campaign's items): each MEMBER#uid has its USER#uid CAMPAIGN#c twin with the same role,
+// and each member's COUNT#CAMPAIGN counts the campaigns of its range. It reads each member's
+// partition of campaigns (bounded by one user's campaigns).
+func (s *Store) auditMembers(ctx context.Context, cid int64, items []dynamo.Item) ([]string, error) {
+	var problems []string
+	for _, it := range items {
+		var m memberItem
+		if err := dynamo.UnmarshalItem(it, &m); err != nil || m.PK != campaignPK(cid) || m.SK != memberSK(m.UserID) {
+			continue
+		}
+		var rows []dynamo.Item
+		if err := s.table.Get("pk", userPK(m.UserID)).Consistent(true).All(ctx, &rows); err != nil {
+			return nil, wrap(err)
+		}
+		campaigns, counted, found := 0, 0, false
+		for _, row := range rows {
+			var r memberItem
+			_ = dynamo.UnmarshalItem(row, &r)
+			switch {
+			case r.SK == counterSK(campaignKind):
+				_ = dynamo.Unmarshal(row[classAll], &counted)
+			case r.SK == campaignPK(cid):
+				campaigns++
+				found = true
+				if r.Role != m.Role {
+					problems = append(problems, fmt.Sprintf("member %d: role %s, its user's campaign item says %s", m.UserID, m.Role, r.Role))
+				}
+			case strings.HasPrefix(r.SK, campaignPrefix):
+				campaigns++
+			}
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("member %d: no campaign item under its user", m.UserID))
+		}
+		if counted != campaigns {
+			problems = append(problems, fmt.Sprintf("member %d: campaign counter %d, campaigns %d", m.UserID, counted, campaigns))
+		}
+	}
+	return problems, nil
 }

@@ -17,7 +17,9 @@ import (
 // LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
 // ranges) kept each record once and counted locations, calendars and map points in `n` and
 // `private`; version 2 is described in the package doc.
-const LayoutVersion = 2
+// Version 3 adds Kanka's campaign, profile and membership fields and counts memberships
+// (migrate_campaigns.go).
+const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
 // after every page, so an interrupted run resumes where it stopped.
@@ -122,10 +124,17 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	var puts []any
 	var dels []dynamo.Keyed
 	n := 0
+	now := formatTime(s.now())
 	for _, it := range items {
 		var pk, sk string
 		_ = dynamo.Unmarshal(it["pk"], &pk)
 		_ = dynamo.Unmarshal(it["sk"], &sk)
+		if up, err := s.identityItem(ctx, pk, sk, it, now); err != nil {
+			return n, err
+		} else if up != nil {
+			puts = append(puts, up)
+			continue
+		}
 		if strings.HasPrefix(sk, tombstonePrefix) {
 			var t tombstone
 			if err := dynamo.UnmarshalItem(it, &t); err != nil {

@@ -1,0 +1,164 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+// A layout 2 table's campaigns, users and memberships (no Kanka fields, no membership counters)
+// migrate to layout 3: campaign times from the first entity (or the migration's time), locale,
+// member names, each user's last campaign, and the counters that page a campaign's members and
+// a user's campaigns; interrupted and resumed, and a second run changes nothing.
+func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
+	st, cfg := dynamotest.NewStore(t)
+	ctx := context.Background()
+	const old, empty, alice, bob = 11, 12, 21, 22
+	items := []raw{
+		{"pk": sv(key("USER", alice)), "sk": sv("META"), "id": nv(alice), "name": sv("Alice")},
+		{"pk": sv(key("USER", bob)), "sk": sv("META"), "id": nv(bob), "name": sv("Bob")},
+		{"pk": sv(key("CAMPAIGN", old)), "sk": sv("META"), "id": nv(old), "name": sv("Old"), "is_public": bv(false), "boost": sv("none"), "owner_id": nv(alice)},
+		{"pk": sv(key("CAMPAIGN", empty)), "sk": sv("META"), "id": nv(empty), "name": sv("Empty"), "is_public": bv(true), "boost": sv("none"), "owner_id": nv(bob)},
+	}
+	for id, created := range map[int64]string{4: "2023-05-05T10:00:00.000000Z", 9: "2024-01-01T00:00:00.000000Z"} {
+		items = append(items,
+			raw{"pk": sv(key("CAMPAIGN", old)), "sk": sv(key("LOCATION", id)), "id": nv(id), "campaign_id": nv(old), "entity_id": nv(id),
+				"name": sv("Place"), "name_lc": sv("place"), "is_private": bv(false), "tags": &types.AttributeValueMemberL{},
+				"is_map_private": bv(false), "created_at": sv(created), "updated_at": sv(created), "created_by": nv(alice),
+				"updated_by": nv(alice), "version": nv(1)},
+			raw{"pk": sv(key("CAMPAIGN", old)), "sk": sv(key("ENTITY", id)), "id": nv(id), "campaign_id": nv(old), "type": sv("location"),
+				"child_id": nv(id), "name": sv("Place"), "is_private": bv(false), "created_at": sv(created)})
+	}
+	for _, m := range []struct{ cid, uid int64 }{{old, alice}, {old, bob}, {empty, bob}} {
+		role := sv("member")
+		if m.uid == alice || m.cid == empty {
+			role = sv("admin")
+		}
+		items = append(items,
+			raw{"pk": sv(key("CAMPAIGN", m.cid)), "sk": sv(key("MEMBER", m.uid)), "campaign_id": nv(m.cid), "user_id": nv(m.uid), "role": role},
+			raw{"pk": sv(key("USER", m.uid)), "sk": sv(key("CAMPAIGN", m.cid)), "campaign_id": nv(m.cid), "user_id": nv(m.uid), "role": role})
+	}
+	for _, it := range items {
+		if _, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(cfg.TableName), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	started := time.Now().UTC().Add(-time.Second)
+
+	defer store.SetScanPage(3)()
+	cctx, cancel := context.WithCancel(ctx)
+	pages := 0
+	if _, err := st.Migrate(cctx, func(string) {
+		if pages++; pages == 2 {
+			cancel()
+		}
+	}); err == nil {
+		t.Fatal("the interrupted run succeeded")
+	}
+	if res, err := st.Migrate(ctx, nil); err != nil || !res.Resumed {
+		t.Fatalf("resume: %v %+v", err, res)
+	}
+
+	check := func() {
+		t.Helper()
+		page := domain.PageRequest{Page: 1, Limit: 45}
+		cs, err := st.ListUserCampaigns(ctx, bob, nil, page)
+		if err != nil || cs.Total != 2 || len(cs.Items) != 2 {
+			t.Fatalf("Bob's campaigns: %+v %v", cs, err)
+		}
+		o, e := cs.Items[0], cs.Items[1]
+		if o.ID != old || domain.FormatTime(o.CreatedAt) != "2023-05-05T10:00:00.000000Z" || !o.UpdatedAt.Equal(o.CreatedAt) || o.Locale != "en" || o.Version != 1 {
+			t.Errorf("campaign with records: %+v", o)
+		}
+		if e.ID != empty || e.CreatedAt.Before(started) || e.Locale != "en" {
+			t.Errorf("campaign without records: %+v (migration began after %v)", e, started)
+		}
+		if u, err := st.GetUser(ctx, bob); err != nil || u.LastCampaignID != empty {
+			t.Errorf("Bob: %+v %v", u, err)
+		}
+		if u, err := st.GetUser(ctx, alice); err != nil || u.LastCampaignID != old {
+			t.Errorf("Alice: %+v %v", u, err)
+		}
+		ms, err := st.ListMembers(ctx, old, nil, page)
+		var names []string
+		for _, m := range ms.Items {
+			names = append(names, m.Name)
+			if m.CreatedAt.Before(started) {
+				t.Errorf("member %d created %v", m.UserID, m.CreatedAt)
+			}
+		}
+		if err != nil || ms.Total != 2 || !reflect.DeepEqual(names, []string{"Alice", "Bob"}) {
+			t.Errorf("members of the old campaign: %v total %d (%v)", names, ms.Total, err)
+		}
+		for _, cid := range []int64{old, empty} {
+			if problems, err := st.Audit(ctx, cid); err != nil || len(problems) > 0 {
+				t.Errorf("audit of %d: %v %q", cid, err, problems)
+			}
+		}
+	}
+	check()
+	before := snapshot(t, st, cfg.TableName)
+	if _, err := st.Migrate(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(t, st, cfg.TableName); after != before {
+		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
+	}
+	check()
+	// A membership given after the migration keeps the counters exact.
+	if err := st.SetMember(ctx, domain.Membership{CampaignID: empty, UserID: alice, Role: domain.RoleViewer}); err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := st.ListUserCampaigns(ctx, alice, nil, domain.PageRequest{Page: 1, Limit: 1}); err != nil || cs.Total != 2 || cs.Next == "" {
+		t.Errorf("Alice's campaigns after joining: %+v %v", cs, err)
+	}
+	if problems, err := st.Audit(ctx, empty); err != nil || len(problems) > 0 {
+		t.Errorf("audit: %v %q", err, problems)
+	}
+}
+
+// Audit checks each membership against its user's partition: the twin item, its role, and the
+// user's campaign counter.
+func TestAuditChecksMemberships(t *testing.T) {
+	st, cfg := dynamotest.NewStore(t)
+	ctx := context.Background()
+	owner, _ := st.EnsureUser(ctx, "owner")
+	player, _ := st.EnsureUser(ctx, "player")
+	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: owner.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetMember(ctx, domain.Membership{CampaignID: c.ID, UserID: player.ID, Role: domain.RoleMember}); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		t.Fatalf("audit of a fresh campaign: %v %q", err, problems)
+	}
+	tbl := aws.String(cfg.TableName)
+	if _, err := st.Client().DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: tbl, Key: raw{"pk": sv(key("USER", player.ID)), "sk": sv(key("CAMPAIGN", c.ID))}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: tbl, Item: raw{"pk": sv(key("USER", owner.ID)), "sk": sv(key("CAMPAIGN", c.ID)),
+		"campaign_id": nv(c.ID), "user_id": nv(owner.ID), "role": sv("viewer")}}); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := st.Audit(ctx, c.ID)
+	want := []string{
+		"member " + fmt.Sprint(owner.ID) + ": role admin, its user's campaign item says viewer",
+		"member " + fmt.Sprint(player.ID) + ": campaign counter 1, campaigns 0",
+		"member " + fmt.Sprint(player.ID) + ": no campaign item under its user",
+	}
+	if err != nil || !reflect.DeepEqual(problems, want) {
+		t.Errorf("audit: %v %q, want %q", err, problems, want)
+	}
+}
