@@ -35,7 +35,7 @@ type command struct {
 var commands = []command{
 	{"serve", "serve [--addr 127.0.0.1:3000] [--docs DIR] [--sweep-every 1m] [--sweep-older-than 1m]", serveCmd},
 	{"init", "init", initCmd},
-	{"campaign create", "campaign create --name NAME --owner USER [--public] [--boost none|boosted|superboosted]", campaignCreate},
+	{"campaign create", "campaign create --name NAME --owner USER [--public] [--boost none|boosted|superboosted] [--locale en] [--entry HTML] [--image-url URL]", campaignCreate},
 	{"member add", "member add --campaign ID --user USER --role admin|member|viewer [--expires 720h]", memberAdd},
 	{"token create", "token create --user USER [--expires 720h]", tokenCreate},
 	{"token revoke", "token revoke --token TOKEN", tokenRevoke},
@@ -204,6 +204,9 @@ func campaignCreate(c *cli, fs *flag.FlagSet, args []string) error {
 	owner := fs.String("owner", "", "owner's user name (a new name creates the user)")
 	public := fs.Bool("public", false, "a public campaign")
 	boost := fs.String("boost", "none", "boost level: none, boosted or superboosted")
+	locale := fs.String("locale", "en", "the campaign's language (Kanka's locale)")
+	entry := fs.String("entry", "", "the campaign's description (HTML, sanitised)")
+	imageURL := fs.String("image-url", "", "URL of the campaign's image")
 	expires := fs.Duration("expires", 0, "lifetime of the owner's token (0: no expiry)")
 	if err := parse(c, fs, args); err != nil {
 		return err
@@ -219,7 +222,8 @@ func campaignCreate(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	cp, err := st.CreateCampaign(c.ctx, domain.Campaign{Name: *name, OwnerID: u.ID, IsPublic: *public, Boost: b})
+	cp, err := st.CreateCampaign(c.ctx, domain.Campaign{Name: *name, OwnerID: u.ID, IsPublic: *public, Boost: b, Locale: *locale,
+		Entry: *entry, ImageURL: *imageURL})
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 //
 //	item                              pk                              sk
 //	campaign                          CAMPAIGN#c                      META
-//	member (role)                     CAMPAIGN#c                      MEMBER#uid
+//	member (role, name); their count  CAMPAIGN#c                      MEMBER#uid; COUNT#MEMBER
 //	id counters                       CAMPAIGN#c (GLOBAL: campaigns,  SEQ
 //	                                  users)
 //	location, calendar, entity        CAMPAIGN#c                      KIND#id, PUB#KIND#id
@@ -24,7 +24,7 @@ import (
 //	                                                                  MEM#KIND#id, PUB#KIND#id,
 //	                                                                  OWN#uid#A#KIND#id, OWN#uid#R#KIND#id
 //	event link on its calendar        CAMPAIGN#c#CALENDAR#calid       EVENTLINK#eid#id
-//	user; a user's campaigns          USER#uid                        META; CAMPAIGN#c
+//	user; a user's campaigns; count   USER#uid                        META; CAMPAIGN#c; COUNT#CAMPAIGN
 //	user name                         USERNAME#name                   META
 //	token                             TOKEN#<sha256>                  TOKEN (package store/tokens)
 //	migration checkpoint              MIGRATION                       LAYOUT#version

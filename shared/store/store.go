@@ -2,7 +2,7 @@
 // schema. Every item of a campaign lives under keys that begin with that campaign, so no read or
 // write can cross tenants; ids are allocated from atomic counters.
 //
-// # Key layout (version 2, see LayoutVersion and Migrate)
+// # Key layout (version 3, see LayoutVersion and Migrate)
 //
 // A list page must cost what the page costs, for every reader: guregu/dynamo drops Limit on a
 // filtered query, and any filter evaluates what it drops, so audiences are key ranges, never
@@ -33,7 +33,12 @@
 // disjoint ranges, merged by id, the second one only when its counter is not zero. Locations and
 // calendars: an admin lists LOCATION#, anyone else PUB#LOCATION#. An entity mirrors its record
 // (name, privacy, tags, image, write history) and is rewritten with it, so Kanka's entities list
-// reads ENTITY# or PUB#ENTITY# alone; the entity has no version of its own.
+// reads ENTITY# or PUB#ENTITY# alone; the entity has no version of its own. A list of one kind
+// of entity reads that kind's own range instead (its ids grow with its entities' ids).
+//
+// A membership is two items written together, MEMBER#uid in the campaign's partition and
+// CAMPAIGN#c in the user's, each range counted (COUNT#MEMBER, COUNT#CAMPAIGN, class "all"):
+// a campaign's members and a user's campaigns page like any list (campaigns.go).
 //
 // Each range is counted in a counter item (COUNT#KIND, or COUNT#KIND#OWN#uid) of its partition:
 // an attribute per class ("admin", "mem", "pub", "A", "R") holds the total, and one per bucket of
