@@ -55,6 +55,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	members := make([][]domain.Membership, len(res.Items))
 	if r.Param("include") == "members" {
 		g, ctx := errgroup.WithContext(r.Context())
+		g.SetLimit(membersConcurrency)
 		for i := range res.Items {
 			g.Go(func() (err error) {
 				members[i], err = h.st.FirstMembers(ctx, res.Items[i].ID, MaxMembersShown+1)
@@ -74,6 +75,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	return httpapi.Many(out, res.Total, res.Next, res.Cursors, page), nil
 }
+
+// membersConcurrency bounds the member Queries one campaigns page runs at once.
+const membersConcurrency = 10
 
 // entryParsedOnList is what Kanka's campaign list answers for entry_parsed.
 const entryParsedOnList = "not available on the campaigns/ endpoint"
