@@ -84,6 +84,17 @@ func (b *txBuilder) addCount(pk, counter, class string, id int64, d int) {
 	}
 }
 
+// segmentAttrs are what a reader of class needs of a segment: its key, the class's segment
+// total and buckets (a segment holds every class; a reader's seek carries only its own).
+func segmentAttrs(class string) []string {
+	out := make([]string, 0, 2+segmentWidth/bucketWidth)
+	out = append(out, "sk", class)
+	for b := 0; b < segmentWidth/bucketWidth; b++ {
+		out = append(out, class+"_"+strconv.Itoa(b))
+	}
+	return out
+}
+
 // isRangeCounter reports whether sk is a range counter item (total or segment); the webhook
 // count (COUNT#WEBHOOK, "n") is a limit's count, not a range's.
 func isRangeCounter(sk string) bool {
@@ -101,7 +112,7 @@ func (s *Store) seek(ctx context.Context, ranges []listRange, skip int) (startID
 		per[i] = map[int64]int{}
 		g.Go(func() error {
 			it := s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, segmentPrefix(r.counter)).
-				Consistent(true).SearchLimit(segmentPageSize).Iter()
+				Project(segmentAttrs(r.attr)...).Consistent(true).SearchLimit(segmentPageSize).Iter()
 			cum := 0
 			var seg dynamo.Item
 			for cum <= skip && it.Next(gctx, &seg) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-		"strings"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
