@@ -111,33 +111,44 @@ func (s *Store) seek(ctx context.Context, ranges []listRange, skip int) (startID
 	for i, r := range ranges {
 		per[i] = map[int64]int{}
 		g.Go(func() error {
-			it := s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, segmentPrefix(r.counter)).
-				Project(segmentAttrs(r.attr)...).Consistent(true).SearchLimit(segmentPageSize).Iter()
-			cum := 0
-			var seg dynamo.Item
-			for cum <= skip && it.Next(gctx, &seg) {
-				var sk string
-				_ = dynamo.Unmarshal(seg["sk"], &sk)
-				k, _ := strconv.ParseInt(sk[len(segmentPrefix(r.counter)):], 10, 64)
-				var total int
-				_ = dynamo.Unmarshal(seg[r.attr], &total)
-				cum += total
-				prefix := r.attr + "_"
-				for name, v := range seg {
-					if !strings.HasPrefix(name, prefix) {
-						continue
-					}
-					b, err := strconv.ParseInt(name[len(prefix):], 10, 64)
-					if err != nil {
-						continue
-					}
-					var n int
-					_ = dynamo.Unmarshal(v, &n)
-					per[i][k*(segmentWidth/bucketWidth)+b] += n
+			prefix := segmentPrefix(r.counter)
+			var lek dynamo.PagingKey
+			for cum := 0; cum <= skip; {
+				q := s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, prefix).
+					Project(segmentAttrs(r.attr)...).Consistent(true).SearchLimit(segmentPageSize)
+				if lek != nil {
+					q = q.StartFrom(lek)
 				}
-				seg = nil
+				var segs []dynamo.Item
+				var err error
+				if lek, err = q.AllWithLastEvaluatedKey(gctx, &segs); err != nil {
+					return wrap(err)
+				}
+				for _, seg := range segs {
+					if cum > skip {
+						break
+					}
+					var sk string
+					_ = dynamo.Unmarshal(seg["sk"], &sk)
+					k, _ := strconv.ParseInt(sk[len(prefix):], 10, 64)
+					var total int
+					_ = dynamo.Unmarshal(seg[r.attr], &total)
+					cum += total
+					for name, v := range seg {
+						b, err := strconv.ParseInt(strings.TrimPrefix(name, r.attr+"_"), 10, 64)
+						if !strings.HasPrefix(name, r.attr+"_") || err != nil {
+							continue
+						}
+						var n int
+						_ = dynamo.Unmarshal(v, &n)
+						per[i][k*(segmentWidth/bucketWidth)+b] += n
+					}
+				}
+				if lek == nil {
+					break
+				}
 			}
-			return wrap(it.Err())
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
