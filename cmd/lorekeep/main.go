@@ -196,6 +196,9 @@ func initCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := store.EnsureTTL(c.ctx, st.Client(), c.cfg.TableName); err != nil {
+		return err
+	}
 	return c.emit(map[string]any{"table": c.cfg.TableName, "created": created})
 }
 

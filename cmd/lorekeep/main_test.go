@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -21,9 +27,11 @@ func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 // lorekeep runs the built command against a table of the test's own.
 type lorekeep struct {
-	t   *testing.T
-	bin string
-	env []string
+	t     *testing.T
+	bin   string
+	env   []string
+	st    *store.Store // the table's store, for checks the commands do not print
+	table string
 }
 
 func newLorekeep(t *testing.T) *lorekeep {
@@ -31,8 +39,8 @@ func newLorekeep(t *testing.T) *lorekeep {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	_, cfg := dynamotest.NewStore(t)
-	return &lorekeep{t: t, bin: bin, env: append(os.Environ(), "DYNAMODB_ENDPOINT="+cfg.Endpoint, "TABLE_NAME="+cfg.TableName, "AWS_REGION=us-east-1", "REQUEST_TIMEOUT=30s")}
+	st, cfg := dynamotest.NewStore(t)
+	return &lorekeep{t: t, bin: bin, st: st, table: cfg.TableName, env: append(os.Environ(), "DYNAMODB_ENDPOINT="+cfg.Endpoint, "TABLE_NAME="+cfg.TableName, "AWS_REGION=us-east-1", "REQUEST_TIMEOUT=30s")}
 }
 
 // json runs an admin command and decodes its one JSON object.
@@ -159,6 +167,11 @@ func TestAdminCommands(t *testing.T) {
 	l := newLorekeep(t)
 	if r := l.json("init"); r["created"] != false { // NewStore made the table already
 		t.Fatalf("init: %v", r)
+	}
+	// init turns expiry on, by attribute ttl, as the template does on AWS.
+	ttl, err := l.st.Client().DescribeTimeToLive(context.Background(), &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(l.table)})
+	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusEnabled || aws.ToString(ttl.TimeToLiveDescription.AttributeName) != "ttl" {
+		t.Fatalf("TTL after init: %+v %v", ttl, err)
 	}
 	c := l.json("campaign", "create", "--name", "Tomb", "--owner", "gm", "--public", "--boost", "superboosted")
 	if c["campaign_id"] == nil || c["user_id"] == nil || !strings.Contains(c["token"].(string), ".") {

@@ -17,6 +17,9 @@ type Location struct {
 	// Ancestry is the parent chain as read for the parent checks (parent first): the store makes
 	// the write conditional on it still holding, so concurrent moves cannot make a cycle.
 	Ancestry []AncestorLink
+	// ParentPrivate says that the parent is private, so a reader who is not an admin is shown
+	// no parent (the store's public copy has none). Set by the store's reads and writes.
+	ParentPrivate bool
 }
 
 // Limits on location fields (Kanka's column sizes; entry is bounded by DynamoDB's item size).

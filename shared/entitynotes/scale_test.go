@@ -56,8 +56,14 @@ func TestNotePagesCostThePageForEveryReader(t *testing.T) {
 		r := e.Do("GET", notes(e.Campaign, eid)+c.query, c.token, nil)
 		calls, evaluated := e.Counter.N(), e.Counter.Scanned()
 		t.Logf("notes %s as %s: %d calls (+1 token), %d items evaluated, total %v", c.query, c.role, calls, evaluated, r.Body["meta"].(map[string]any)["total"])
-		// The access read (with the entity and the counters), then at most two queries at once.
-		if r.Status != 200 || calls > 3 || evaluated > 3*45 {
+		// The access read (with the entity and the counter totals), then at most two queries at
+		// once; ?page=N first finds its bucket in each range's counter segments (two Queries at
+		// once): three round trips.
+		budget := int64(3)
+		if c.query != "" {
+			budget = 5
+		}
+		if r.Status != 200 || calls > budget || evaluated > 3*45 {
 			t.Errorf("%s %s: %d, %d calls, %d evaluated", c.role, c.query, r.Status, calls, evaluated)
 		}
 		if total := r.Body["meta"].(map[string]any)["total"]; total != float64(want[c.role]) {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
@@ -59,7 +61,8 @@ func BenchmarkLocationListRelated(b *testing.B) {
 // BenchmarkGrowth is issue 10's growth curve: campaigns of 100, 1,000 and 10,000 locations
 // (every tenth private), pages 1 and 50 by number and by cursor, for an admin and a member.
 // Beside the time it reports round trips per request (the token's read included, as the
-// authorizer makes it on AWS) and items DynamoDB evaluated (Query ScannedCount).
+// authorizer makes it on AWS), items DynamoDB evaluated (Query ScannedCount), the range
+// counter items read and their bytes (issue 20's growth table), and the median latency.
 func BenchmarkGrowth(b *testing.B) {
 	for _, size := range []int{100, 1000, 10000} {
 		e := apitest.New(b, locations.Register)
@@ -91,17 +94,24 @@ func BenchmarkGrowth(b *testing.B) {
 				req := httptest.NewRequest("GET", path, nil)
 				req.Header.Set("Authorization", "Bearer "+c.token)
 				e.Counter.Reset()
+				took := make([]time.Duration, b.N)
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
+					start := time.Now()
 					w := httptest.NewRecorder()
 					e.API.ServeHTTP(w, req)
+					took[i] = time.Since(start)
 					if w.Code != 200 {
 						b.Fatalf("%d %s", w.Code, w.Body)
 					}
 				}
 				b.StopTimer()
+				slices.Sort(took)
 				b.ReportMetric(float64(e.Counter.N())/float64(b.N)+1, "roundtrips/op")
 				b.ReportMetric(float64(e.Counter.Scanned())/float64(b.N), "evaluated/op")
+				b.ReportMetric(float64(e.Counter.CounterItems())/float64(b.N), "counter-items/op")
+				b.ReportMetric(float64(e.Counter.CounterBytes())/float64(b.N), "counter-bytes/op")
+				b.ReportMetric(float64(took[b.N/2].Microseconds()), "p50-µs")
 			})
 		}
 	}

@@ -6,8 +6,6 @@ package locations
 import (
 	"errors"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -26,11 +24,7 @@ func Register(api *httpapi.API, st Store) {
 			if err != nil {
 				return nil, err
 			}
-			hidden, err := h.hiddenParents(r, []domain.Location{*l})
-			if err != nil {
-				return nil, err
-			}
-			j := render(l, r.Access, hidden)
+			j := render(l, r.Access, hiddenParents(r, []domain.Location{*l}))
 			j.Arrays = arrays[l.ID]
 			return httpapi.OwnerRender(r, st, "location", j, ownerOf)
 		},
@@ -56,31 +50,13 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	page := r.Page()
-	var res domain.Page[domain.Location]
-	var parentHidden bool
-	var g errgroup.Group
-	g.Go(func() (err error) {
-		res, err = h.st.ListLocations(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
-		return err
-	})
-	if parent := f.ParentLocationID; parent != nil && !r.Access.IsAdmin() {
-		// Filtering by a parent the caller may not see answers as filtering by a missing one.
-		g.Go(func() error {
-			hidden, err := h.hiddenParents(r, []domain.Location{{ParentID: parent}})
-			parentHidden = hidden[*parent]
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	if parentHidden {
-		res = domain.Page[domain.Location]{}
-	}
-	hidden, err := h.hiddenParents(r, res.Items)
+	// A non-admin lists public copies, which show a parent only when it is public: filtering
+	// by a parent the caller may not see matches nothing, as filtering by a missing one.
+	res, err := h.st.ListLocations(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	hidden := hiddenParents(r, res.Items)
 	arrays, err := related.ByID(r, h.st, related.Locations(res.Items))
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -113,37 +89,18 @@ func (h handlers) parseFilter(r *httpapi.Request) (domain.Filter, error) {
 	return f, nil
 }
 
-// hiddenParents returns the parents of ls that the caller may not see, private or missing: a
-// location shows such a parent as none, as a root does, so that it reveals nothing. Admins see
-// every parent, and parents among ls are visible: neither costs a read.
-func (h handlers) hiddenParents(r *httpapi.Request, ls []domain.Location) (map[int64]bool, error) {
-	if r.Access.IsAdmin() {
-		return nil, nil
-	}
-	listed := make(map[int64]bool, len(ls))
-	for _, l := range ls {
-		listed[l.ID] = true
-	}
-	var ids []int64
-	for _, l := range ls {
-		if l.ParentID != nil && !listed[*l.ParentID] {
-			ids = append(ids, *l.ParentID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	private, err := h.st.LocationsPrivacy(r.Context(), r.Access.CampaignID, ids)
-	if err != nil {
-		return nil, err
-	}
+// hiddenParents returns the parents of ls that the caller may not see: a location shows such
+// a parent as none, as a root does, so that it reveals nothing. No read: the store says which
+// parents are private (ParentPrivate, from the location's public copy); a non-admin's list
+// rows are public copies, which carry no private parent at all.
+func hiddenParents(r *httpapi.Request, ls []domain.Location) map[int64]bool {
 	hidden := map[int64]bool{}
-	for _, id := range ids {
-		if p, ok := private[id]; !ok || !r.Access.CanSee(p) {
-			hidden[id] = true
+	for _, l := range ls {
+		if l.ParentID != nil && l.ParentPrivate && !r.Access.CanSee(true) {
+			hidden[*l.ParentID] = true
 		}
 	}
-	return hidden, nil
+	return hidden
 }
 
 // visibleLocation reads a location the caller may see; a hidden one is a 404 like a missing one.
@@ -186,11 +143,7 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 	if prev != nil && prev.ParentID != nil && next.ParentID == nil {
 		// A caller shown no parent (a hidden one) who sends none back, as a client writing back
 		// what it read does, changes nothing it could see: the parent stays.
-		hidden, err := h.hiddenParents(r, []domain.Location{*prev})
-		if err != nil {
-			return err
-		}
-		if hidden[*prev.ParentID] {
+		if hiddenParents(r, []domain.Location{*prev})[*prev.ParentID] {
 			next.ParentID = prev.ParentID
 		}
 	}

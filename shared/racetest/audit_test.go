@@ -52,6 +52,16 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 				UpdateExpression: aws.String("ADD pub :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n(1)}})
 			return err
 		}, "COUNT#LOCATION: pub is 3, items 2"},
+		{"a drifted counter segment", func(r *round, cp string, _, _, _, _ int64) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, "COUNT#LOCATION#S#00000000"),
+				UpdateExpression: aws.String("ADD pub_0 :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n(1)}})
+			return err
+		}, "COUNT#LOCATION#S#00000000: pub_0 is 3, items 2"},
+		{"a public copy out of step with its parent's privacy", func(r *round, cp string, _, b, _, _ int64) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, "PUB#LOCATION#"+pad(b)),
+				UpdateExpression: aws.String("REMOVE parent_location_id")})
+			return err
+		}, "location {b}: its public copy shows parent false, want true"},
 		{"a missing copy", func(r *round, cp string, a, _, _, _ int64) error {
 			_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: key(cp, "PUB#LOCATION#"+pad(a))})
 			return err
@@ -99,6 +109,7 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			problems, err := h.auditor.Audit(ctx, r.cid)
 			want := strings.ReplaceAll(c.want, "{cal+100}", fmt.Sprint(cal+100))
 			want = strings.ReplaceAll(want, "{a}", pad(a))
+			want = strings.ReplaceAll(want, "{b}", fmt.Sprint(b))
 			if err != nil || !strings.Contains(strings.Join(problems, "\n"), want) {
 				t.Fatalf("audit %v %v, want %q", problems, err, want)
 			}

@@ -12,7 +12,7 @@ import (
 type Store interface {
 	httpapi.EntityBatchReader
 	VisibleNotesAndEvents(cid, eid int64, a domain.Access) []func(ctx context.Context) ([]domain.Note, []timeline.Event, error)
-	ChildLocationIDs(ctx context.Context, cid, lid int64) ([]int64, error)
+	// ChildLocationIDs: the public ones only when hidePrivate (their links carry their privacy).
+	ChildLocationIDs(ctx context.Context, cid, lid int64, hidePrivate bool) ([]int64, error)
 	LocationLinks(ctx context.Context, cid int64, ids []int64) (map[int64]domain.AncestorLink, error)
-	LocationsPrivacy(ctx context.Context, cid int64, ids []int64) (map[int64]bool, error)
 }

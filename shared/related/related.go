@@ -115,15 +115,12 @@ func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 		if s.Location != nil {
 			g.Go(func() error {
 				var err error
-				res[i].children, err = st.ChildLocationIDs(gctx, a.CampaignID, s.Location.ID)
+				res[i].children, err = st.ChildLocationIDs(gctx, a.CampaignID, s.Location.ID, !a.CanSee(true))
 				return err
 			})
 		}
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	if err := hidePrivateChildren(ctx, st, a, res); err != nil {
 		return nil, err
 	}
 	for i := range res { // several ranges each: id order
@@ -161,26 +158,6 @@ type related struct {
 	notes    []domain.Note
 	events   []timeline.Event
 	children []int64
-}
-
-// hidePrivateChildren leaves out the private children a non-admin may not see: their privacy is
-// read once for the whole page (LocationsPrivacy; usually read ahead with the campaign access).
-func hidePrivateChildren(ctx context.Context, st Store, a domain.Access, res []related) error {
-	if a.IsAdmin() {
-		return nil
-	}
-	var ids []int64
-	for _, r := range res {
-		ids = append(ids, r.children...)
-	}
-	private, err := st.LocationsPrivacy(ctx, a.CampaignID, ids)
-	if err != nil {
-		return err
-	}
-	for i := range res {
-		res[i].children = slices.DeleteFunc(res[i].children, func(id int64) bool { return private[id] })
-	}
-	return nil
 }
 
 // ancestors answers each location subject's visible ancestors, nearest first.

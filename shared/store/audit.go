@@ -17,8 +17,10 @@ import (
 //   - every calendar and location has its entity and every entity its record, mirroring its
 //     name and privacy;
 //   - no child partition (map points, events, notes) outlives its location or entity;
-//   - every range counter (total and buckets) equals the items of its range, and every record
-//     has exactly the copies its audiences need, each as new as its home;
+//   - every range counter (totals, segments and their buckets) equals the items of its range,
+//     and every record has exactly the copies its audiences need, each as new as its home;
+//   - a location's public copy shows its parent only when the parent is public, and its link
+//     in its parent carries its privacy;
 //   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
 //     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
 //     the campaign its pending delete;
@@ -56,6 +58,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	locations, calendars := map[int64]*owner{}, map[int64]*owner{}
 	entities := map[int64]entity{}
 	counters := map[counterKey]dynamo.Item{}
+	pubParents := map[int64]bool{} // public copies of locations: whether they show a parent
+	links := map[itemKey]bool{}    // child links: the privacy they carry
 	tallies := map[counterKey]map[string]int{}
 	stored := map[itemKey]int64{}             // every home and copy, by key: its version
 	expected := map[itemKey]int64{}           // the slots of every home: its version
@@ -84,9 +88,15 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for _, it := range items {
 		pk, sk := str(it, "pk"), str(it, "sk")
 		kind, _, _ := strings.Cut(sk, "#")
-		if strings.HasPrefix(sk, counterPrefix) {
+		if isRangeCounter(sk) {
 			counters[counterKey{pk, sk}] = it
 			continue
+		}
+		if strings.HasPrefix(sk, publicCopy+locationPrefix+"#") && pk == prefix {
+			pubParents[num(it, "id")] = it["parent_location_id"] != nil
+		}
+		if strings.HasPrefix(sk, childLinkPrefix) {
+			links[itemKey{pk, sk}] = boolean(it, "is_private")
 		}
 		if strings.HasPrefix(sk, tombstonePrefix) {
 			what := strings.ToLower(strings.TrimPrefix(sk, tombstonePrefix))
@@ -99,12 +109,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			continue
 		}
 		if counter, attr, id, ok := countedRange(sk); ok {
-			k := counterKey{pk, counter}
-			if tallies[k] == nil {
-				tallies[k] = map[string]int{}
-			}
-			tallies[k][attr]++
-			tallies[k][bucketAttr(attr, id)]++
+			tally(tallies, pk, counter, attr, id, 1)
 		}
 		if strings.HasPrefix(sk, childLinkPrefix) || strings.HasPrefix(sk, eventLinkPrefix) {
 			stored[itemKey{pk, sk}] = 0
@@ -240,24 +245,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 		}
 	}
-	var privateSet []int64
-	_ = dynamo.Unmarshal(counters[counterKey{prefix, counterSK(locationPrefix)}][privateIDs], &privateSet)
-	inSet := map[int64]bool{}
-	for _, id := range privateSet {
-		inSet[id] = true
-		if l := locations[id]; l == nil || !l.private {
-			report("location counter: private ids hold %d, not a private location", id)
-		}
-	}
-	for id, l := range locations {
-		if l.private && !inSet[id] {
-			report("location counter: private ids lack private location %d", id)
-		}
-	}
 	for k, c := range counters {
 		for attr, v := range c {
 			var got int
-			if attr == "pk" || attr == "sk" || attr == privateIDs || dynamo.Unmarshal(v, &got) != nil || got == 0 {
+			if attr == "pk" || attr == "sk" || dynamo.Unmarshal(v, &got) != nil || got == 0 {
 				continue
 			}
 			if tallies[k][attr] == 0 {
@@ -267,7 +258,18 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	for id, l := range locations {
 		if l.parent != nil {
-			expected[childLinkKey(cid, *l.parent, id)] = 0
+			k := childLinkKey(cid, *l.parent, id)
+			expected[k] = 0
+			if p, ok := links[k]; ok && p != l.private {
+				report("location %d: its link in parent %d says private %v", id, *l.parent, p)
+			}
+		}
+		// The public copy is the non-admins' projection: a parent only when the parent is public.
+		if shows, ok := pubParents[id]; ok {
+			want := l.parent != nil && locations[*l.parent] != nil && !locations[*l.parent].private
+			if shows != want {
+				report("location %d: its public copy shows parent %v, want %v", id, shows, want)
+			}
 		}
 	}
 	for k, v := range expected {

@@ -16,7 +16,8 @@ import (
 //	id counters                       CAMPAIGN#c (GLOBAL: campaigns,  SEQ
 //	                                  users)
 //	location, calendar, entity        CAMPAIGN#c                      KIND#id, PUB#KIND#id
-//	range counter                     the range's partition           COUNT#KIND, COUNT#KIND#OWN#uid
+//	range counter total               the range's partition           COUNT#KIND, COUNT#KIND#OWN#uid
+//	range counter segment             the range's partition           <total's sk>#S#<id/10000, 8 digits>
 //	tombstone of a delete             CAMPAIGN#c                      DELETING#KIND#id
 //	map point                         CAMPAIGN#c#LOCATION#lid         MAPPOINT#id
 //	child location link               CAMPAIGN#c#LOCATION#parent      CHILD#id
@@ -94,6 +95,13 @@ func counterSK(kind string) string { return counterPrefix + kind }
 func ownCounterSK(kind string, uid int64) string {
 	return counterPrefix + kind + "#OWN#" + pad(uid)
 }
+
+// segmentSK is the counter segment of counter (a total's sk) that counts id (counters.go).
+func segmentSK(counter string, id int64) string {
+	return segmentPrefix(counter) + fmt.Sprintf("%08d", id/segmentWidth)
+}
+
+func segmentPrefix(counter string) string { return counter + "#S#" }
 
 // ownPrefix is a creator's own range of kind: "A" holds every `self` item of uid (what an admin
 // sees beyond the admins' range), "R" the self and self-admin items that are not private (what

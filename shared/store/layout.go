@@ -36,10 +36,6 @@ type slot struct {
 	id      int64
 }
 
-func bucketAttr(attr string, id int64) string {
-	return attr + "_" + strconv.FormatInt(id/bucketWidth, 10)
-}
-
 // listRange is one key range a reader lists: the items of partition pk whose sort keys are
 // prefix+pad(id), counted by attr of counter item (pk, counter).
 type listRange struct {
@@ -131,39 +127,19 @@ type txBuilder struct {
 	tx     *dynamo.WriteTx
 	n      int
 	deltas map[counterKey]map[string]int
-	// private ids added to (true) or removed from (false) a counter's privateIDs set.
-	private map[counterKey]map[int64]bool
+	parts  []budgetPart // the variable parts, for a write over the budget (overBudget)
+	// reserved: items of a part too large to build (reserve)
+	reserved int
 	// needs maps the position of an existence check (need) to what its failure means.
 	needs map[int]error
 }
 
 func (s *Store) newTx() *txBuilder {
-	return &txBuilder{s: s, tx: s.db.WriteTx(), deltas: map[counterKey]map[string]int{}, private: map[counterKey]map[int64]bool{}}
+	return &txBuilder{s: s, tx: s.db.WriteTx(), deltas: map[counterKey]map[string]int{}}
 }
-
-// privateIDs is the attribute of the location counter that holds the ids of the private
-// locations: read with the counts, it tells a reader which parents it may not see without
-// reading them.
-const privateIDs = "private_ids"
 
 // size is the number of items the transaction writes, counter updates included.
-func (b *txBuilder) size() int {
-	n := b.n + len(b.deltas)
-	for k := range b.private {
-		if b.deltas[k] == nil {
-			n++
-		}
-	}
-	return n
-}
-
-// setPrivate records id in (or out of) the private-id set of counter k.
-func (b *txBuilder) setPrivate(k counterKey, id int64, private bool) {
-	if b.private[k] == nil {
-		b.private[k] = map[int64]bool{}
-	}
-	b.private[k][id] = private
-}
+func (b *txBuilder) size() int { return b.n + len(b.deltas) + b.reserved }
 
 func (b *txBuilder) put(p *dynamo.Put)              { b.tx.Put(p); b.n++ }
 func (b *txBuilder) del(d *dynamo.Delete)           { b.tx.Delete(d); b.n++ }
@@ -196,52 +172,26 @@ func (b *txBuilder) failedNeed(err error) error {
 }
 
 func (b *txBuilder) count(sl slot, d int) {
-	if sl.counter == "" {
-		return
+	if sl.counter != "" {
+		b.addCount(sl.pk, sl.counter, sl.attr, sl.id, d)
 	}
-	k := counterKey{sl.pk, sl.counter}
-	m := b.deltas[k]
-	if m == nil {
-		m = map[string]int{}
-		b.deltas[k] = m
-	}
-	m[sl.attr] += d
-	m[bucketAttr(sl.attr, sl.id)] += d
 }
 
 // run sends the transaction (see send): with the record of the request's Idempotency-Key, when
 // one is due.
 func (b *txBuilder) run(ctx context.Context) error {
+	if err := b.overBudget(); err != nil {
+		return err
+	}
 	items := b.n
-	keys := map[counterKey]bool{}
-	for k := range b.deltas {
-		keys[k] = true
-	}
-	for k := range b.private {
-		keys[k] = true
-	}
-	for k := range keys {
+	for k, deltas := range b.deltas {
 		u := b.s.table.Update("pk", k.pk).Range("sk", k.sk)
 		touched := false
-		for attr, d := range b.deltas[k] {
+		for attr, d := range deltas {
 			if d != 0 {
 				u = u.Add(attr, d)
 				touched = true
 			}
-		}
-		// One transaction never adds and removes ids of one set (one record changes at a time).
-		var add, del []int
-		for id, in := range b.private[k] {
-			if in {
-				add = append(add, int(id))
-			} else {
-				del = append(del, int(id))
-			}
-		}
-		if len(add) > 0 {
-			u, touched = u.AddIntsToSet(privateIDs, add...), true
-		} else if len(del) > 0 {
-			u, touched = u.DeleteIntsFromSet(privateIDs, del...), true
 		}
 		if touched {
 			b.tx.Update(u)
@@ -338,7 +288,8 @@ func (b *txBuilder) remove(sls []slot, version int64) {
 }
 
 // copyItem is item under sl's keys; copies carry no secondary-index keys, so an index lists
-// every record once.
+// every record once. A public copy is the non-admins' projection (layout 3): when the item says
+// its parent is private (parentHidden, never stored), the copy has no parent_location_id.
 func copyItem(item dynamo.Item, sl slot) dynamo.Item {
 	out := make(dynamo.Item, len(item))
 	for k, v := range item {
@@ -350,8 +301,16 @@ func copyItem(item dynamo.Item, sl slot) dynamo.Item {
 		delete(out, "gsi1pk")
 		delete(out, "gsi1sk")
 	}
+	if h, ok := out[parentHidden].(*types.AttributeValueMemberBOOL); ok && h.Value && strings.HasPrefix(sl.sk, publicCopy) {
+		delete(out, "parent_location_id")
+	}
+	delete(out, parentHidden)
 	return out
 }
+
+// parentHidden marks an item to place whose parent location is private: its public copy leaves
+// the parent out (copyItem). Set by the location writers and the migration; never stored.
+const parentHidden = "parent_hidden"
 
 func marshal(v any) dynamo.Item {
 	it, err := dynamo.MarshalItem(v)

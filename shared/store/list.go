@@ -77,9 +77,10 @@ func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, 
 }
 
 // listPage reads one page of l, each item made a record by record. Without filters the total
-// and the start of the page come from the range counters (read ahead with the campaign access,
-// or here in one BatchGetItem), and each non-empty range is one Query evaluating at most
-// bucketWidth+limit+1 items, made concurrently. With filters each range is read once, counted
+// comes from the range counters' total items (read ahead with the campaign access, or here in
+// one BatchGetItem) and each non-empty range is one Query of at most limit+1 items, made
+// concurrently; ?page=N without a cursor first finds its bucket in the counter segments (seek)
+// and evaluates at most bucketWidth+limit+1 items. With filters each range is read once, counted
 // and windowed in the same pass.
 func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
 	out := domain.Page[T]{Items: []T{}}
@@ -134,7 +135,16 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 			return nil, total, "", nil
 		}
 		if offset > 0 {
-			startID, offset = l.seek(cs, offset)
+			var counted []listRange
+			for _, r := range l.ranges {
+				if cs.get(r.pk, r.counter, r.attr) > 0 {
+					counted = append(counted, r)
+				}
+			}
+			var err error
+			if startID, offset, err = s.seek(ctx, counted, offset); err != nil {
+				return nil, 0, "", err
+			}
 		}
 	}
 
@@ -172,41 +182,6 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 		next = domain.EncodeCursor(merged[len(merged)-1].id)
 	}
 	return merged, total, next, nil
-}
-
-// seek maps the skip-th matching item (0-based) to the bucket that holds it: the query starts at
-// that bucket's first id and skips the remaining offset, so a deep page costs one bucket, not
-// every page before it.
-func (l listSpec) seek(cs counters, skip int) (startID int64, offset int) {
-	per := map[int64]int{}
-	for _, r := range l.ranges {
-		prefix := r.attr + "_"
-		for name, v := range cs[counterKey{r.pk, r.counter}] {
-			if !strings.HasPrefix(name, prefix) {
-				continue
-			}
-			b, err := strconv.ParseInt(name[len(prefix):], 10, 64)
-			if err != nil {
-				continue
-			}
-			var n int
-			_ = dynamo.Unmarshal(v, &n)
-			per[b] += n
-		}
-	}
-	buckets := make([]int64, 0, len(per))
-	for b := range per {
-		buckets = append(buckets, b)
-	}
-	sort.Slice(buckets, func(i, j int) bool { return buckets[i] < buckets[j] })
-	cum := 0
-	for _, b := range buckets {
-		if cum+per[b] > skip {
-			return b * bucketWidth, skip - cum
-		}
-		cum += per[b]
-	}
-	return 0, skip // counters disagree with themselves: fall back to walking from the start
 }
 
 // scanRange reads range r from startID. Unfiltered, it returns at most keep items (one Query

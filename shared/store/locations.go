@@ -16,13 +16,16 @@ type locationItem struct {
 	ParentID     *int64 `dynamo:"parent_location_id,omitempty"`
 	MapURL       string `dynamo:"map_url,omitempty"`
 	IsMapPrivate bool   `dynamo:"is_map_private"`
+	// ParentHidden: the parent is private, so the public copy leaves it out (copyItem).
+	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
 }
 
 var locationKind = ownerKind{prefix: locationPrefix, entityType: "location"}
 
 func toLocationItem(l *domain.Location) locationItem {
 	it := locationItem{metaAttrs: toMetaAttrs(campaignPK(l.CampaignID), recordSK(locationPrefix, l.ID), l.Meta),
-		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate}
+		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate,
+		ParentHidden: l.ParentID != nil && l.ParentPrivate}
 	return it
 }
 
@@ -30,9 +33,31 @@ func (it locationItem) location() domain.Location {
 	return domain.Location{Meta: it.meta(), Owner: it.owner(), ParentID: it.ParentID, MapURL: it.MapURL, IsMapPrivate: it.IsMapPrivate}
 }
 
-// GetLocation reads one location of the campaign; ErrNotFound when there is none.
+// GetLocation reads one location of the campaign and its public copy (both read ahead on
+// location routes: one round trip, no counter); ErrNotFound when there is none. ParentPrivate
+// comes from the public copy, which has no parent when the parent is private (layout 3), so
+// it is known for public locations, the only ones a non-admin sees.
 func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
-	return getRecord(ctx, s, campaignPK(cid), recordSK(locationPrefix, id), locationItem.location)
+	home := itemKey{campaignPK(cid), recordSK(locationPrefix, id)}
+	pub := itemKey{campaignPK(cid), publicCopy + recordSK(locationPrefix, id)}
+	items, err := s.getItems(ctx, home, pub)
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := items[home]
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	var it locationItem
+	if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+		return nil, err
+	}
+	l := it.location()
+	if c, ok := items[pub]; ok && l.ParentID != nil {
+		_, shown := c["parent_location_id"]
+		l.ParentPrivate = !shown
+	}
+	return &l, nil
 }
 
 // LocationAncestry reads the chain from location id upwards (id first), at most max links: the
@@ -70,87 +95,212 @@ func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, h
 // parentChecks makes a location write depend on its parent chain as read: every link still
 // exists and still has the parent it had, so two concurrent moves cannot close a cycle (one of
 // them fails its check and is retried on fresh data) and no location lands under a deleted one.
-func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), error) {
+// The parent's check also holds its privacy as read, which placed the public copy.
+func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), bool, error) {
 	if len(chain) == 0 || chain[0].ID != parentID {
 		var err error
 		if chain, err = s.LocationAncestry(ctx, cid, parentID, depth); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if len(chain) == 0 {
-			return nil, apperr.ErrConflict // the parent went since it was checked
+			return nil, false, apperr.ErrConflict // the parent went since it was checked
 		}
 	}
 	chain = chain[:min(len(chain), depth)]
 	return func(b *txBuilder) {
-		for _, link := range chain {
+		for i, link := range chain {
 			c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(locationPrefix, link.ID))
-			if link.ParentID == nil {
-				c = c.If("attribute_exists(pk) AND attribute_not_exists('parent_location_id')")
-			} else {
-				c = c.If("'parent_location_id' = ?", *link.ParentID)
+			cond, args := "attribute_exists(pk) AND attribute_not_exists('parent_location_id')", []any{}
+			if link.ParentID != nil {
+				cond, args = "'parent_location_id' = ?", []any{*link.ParentID}
 			}
-			b.check(c)
+			if i == 0 {
+				cond, args = cond+" AND 'is_private' = ?", append(args, link.IsPrivate)
+			}
+			b.check(c.If(cond, args...))
 		}
-	}, nil
+	}, chain[0].IsPrivate, nil
 }
 
 // childLink is the item that lists a child location in its parent's partition (beside the
-// parent's map points), written with the child: the parent's delete finds its children there,
-// strongly consistent, where an index could lag behind a child written just before.
+// parent's map points), written with the child: the parent's delete and privacy change find
+// its children there, strongly consistent, where an index could lag behind a child written
+// just before. It carries the child's privacy (related=1 lists a non-admin's children by it).
 type childLink struct {
-	PK string `dynamo:"pk"`
-	SK string `dynamo:"sk"`
-	ID int64  `dynamo:"id"`
+	PK        string `dynamo:"pk"`
+	SK        string `dynamo:"sk"`
+	ID        int64  `dynamo:"id"`
+	IsPrivate bool   `dynamo:"is_private"`
 }
 
-// linkParent moves location id's link from parent prev to parent next (either may be nil).
-func (s *Store) linkParent(cid, id int64, prev, next *int64) func(*txBuilder) {
+// linkParent moves location id's link from parent prev to parent next (either may be nil), and
+// rewrites it when the location's privacy changes.
+func (s *Store) linkParent(cid, id int64, prev, next *int64, prevPrivate, private bool) func(*txBuilder) {
 	return func(b *txBuilder) {
-		if prev != nil && (next == nil || *prev != *next) {
+		moved := prev == nil || next == nil || *prev != *next
+		if prev != nil && moved {
 			k := childLinkKey(cid, *prev, id)
 			b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
 		}
-		if next != nil && (prev == nil || *prev != *next) {
+		if next != nil && (moved || prevPrivate != private) {
 			k := childLinkKey(cid, *next, id)
-			b.put(s.table.Put(childLink{PK: k.pk, SK: k.sk, ID: id}))
+			b.put(s.table.Put(childLink{PK: k.pk, SK: k.sk, ID: id, IsPrivate: private}))
 		}
 	}
 }
 
+// errParentChanged is a failed check of a new location's parent: gone, or of another privacy
+// than the one its public copy was placed by. CreateLocation reads the parent again.
+var errParentChanged = errors.New("store: the parent location changed")
+
 // CreateLocation stores a new location, its entity and its link in its parent in one
 // transaction, with ids from the campaign's sequences, on condition that its parent still
-// exists: two round trips.
+// exists with the privacy read (which places the public copy): two round trips (three when the
+// parent was not read before, by the parent checks).
 func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
-	var checks []func(*txBuilder)
-	if l.ParentID != nil {
-		// A new location has no descendants: its parent existing is all that matters.
-		checks = append(checks, s.exists(campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID),
-			apperr.Invalid("parent_location_id", "The selected parent location id is invalid.")),
-			func(b *txBuilder) { s.linkParent(l.CampaignID, l.ID, nil, l.ParentID)(b) })
+	for attempt := 0; ; attempt++ {
+		var checks []func(*txBuilder)
+		if l.ParentID != nil {
+			private, ok, err := s.parentPrivacy(ctx, l.CampaignID, *l.ParentID, l.Ancestry)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return apperr.Invalid("parent_location_id", "The selected parent location id is invalid.")
+			}
+			l.ParentPrivate = private
+			pk, sk := campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID)
+			checks = append(checks, func(b *txBuilder) {
+				b.needIf(pk, sk, errParentChanged, "attribute_exists(pk) AND 'is_private' = ?", private)
+				s.linkParent(l.CampaignID, l.ID, nil, l.ParentID, false, l.IsPrivate)(b)
+			})
+		}
+		err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
+		if !errors.Is(err, errParentChanged) {
+			return err
+		}
+		if attempt >= domain.WriteAttempts {
+			return apperr.ErrConflict
+		}
+		l.Ancestry = nil // read the parent again: gone (a 422) or of another privacy
 	}
-	return s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
+}
+
+// parentPrivacy is whether parent is private, from the chain read for the parent checks when
+// it starts there, else read (one GetItem); ok is false when the parent does not exist.
+func (s *Store) parentPrivacy(ctx context.Context, cid, parent int64, chain []domain.AncestorLink) (private, ok bool, err error) {
+	if len(chain) == 0 || chain[0].ID != parent {
+		if chain, err = s.LocationAncestry(ctx, cid, parent, 1); err != nil || len(chain) == 0 {
+			return false, false, err
+		}
+	}
+	return chain[0].IsPrivate, true, nil
 }
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise), and, when the parent changes, that the new parent chain is still the
-// one read (next.Ancestry). The entity and the counts follow in the same transaction.
+// one read (next.Ancestry). The entity, the counts and the link follow in the same transaction;
+// the public copy is placed by its parent's privacy, checked in it; a change of privacy
+// re-places the public copies of the children (childCopies).
 func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
+	cid := next.CampaignID
 	var checks []func(*txBuilder)
-	if next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID) {
-		c, err := s.parentChecks(ctx, next.CampaignID, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
+	switch {
+	case next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID):
+		c, private, err := s.parentChecks(ctx, cid, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
+		if err != nil {
+			return err
+		}
+		next.ParentPrivate = private
+		checks = append(checks, c)
+	case next.ParentID != nil && !next.IsPrivate:
+		// The public copy shows the parent only when it is public: read it and hold it.
+		private, ok, err := s.parentPrivacy(ctx, cid, *next.ParentID, next.Ancestry)
+		if err != nil {
+			return err
+		}
+		next.ParentPrivate = private || !ok // a parent being deleted is shown as none
+		c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(locationPrefix, *next.ParentID))
+		if ok {
+			c = c.If("attribute_exists(pk) AND 'is_private' = ?", private)
+		} else {
+			c = c.If("attribute_not_exists(pk)")
+		}
+		checks = append(checks, func(b *txBuilder) { b.check(c) })
+	}
+	checks = append(checks, s.linkParent(cid, next.ID, prev.ParentID, next.ParentID, prev.IsPrivate, next.IsPrivate))
+	if prev.IsPrivate != next.IsPrivate {
+		c, err := s.childCopies(ctx, cid, next.ID, next.IsPrivate)
 		if err != nil {
 			return err
 		}
 		checks = append(checks, c)
 	}
-	checks = append(checks, s.linkParent(next.CampaignID, next.ID, prev.ParentID, next.ParentID))
 	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) }, checks...)
+}
+
+// childCopies re-places the public copies of location pid's public children when pid becomes
+// private (their parent leaves the copy) or public (it returns), in pid's own transaction: each
+// copy's update is conditional on the child's version read, and every child write checks its
+// parent's privacy, so no copy shows a private parent. The children are a variable part of
+// the transaction budget: more than fit answer 422 (is_private) and change nothing. Cost: one
+// Query of the links (at most maxTx+1) and one BatchGetItem of the children's versions.
+func (s *Store) childCopies(ctx context.Context, cid, pid int64, private bool) (func(*txBuilder), error) {
+	var links []childLink
+	err := s.table.Get("pk", mapPointsPK(cid, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).
+		Consistent(true).Limit(maxTx+1).All(ctx, &links)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	var public []dynamo.Keyed
+	for _, l := range links {
+		if !l.IsPrivate {
+			public = append(public, dynamo.Keys{campaignPK(cid), recordSK(locationPrefix, l.ID)})
+		}
+	}
+	if len(public) > maxTx { // refused whatever else the write holds: read no more
+		return func(b *txBuilder) { b.reserve("is_private", "child locations", len(public)) }, nil
+	}
+	var rows []struct {
+		ID        int64  `dynamo:"id"`
+		Version   int64  `dynamo:"version"`
+		IsPrivate bool   `dynamo:"is_private"`
+		ParentID  *int64 `dynamo:"parent_location_id"`
+	}
+	if len(public) > 0 {
+		err = s.table.Batch("pk", "sk").Get(public...).Project("id", "version", "is_private", "parent_location_id").Consistent(true).All(ctx, &rows)
+		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+			return nil, wrap(err)
+		}
+	}
+	return func(b *txBuilder) {
+		n := 0
+		for _, r := range rows {
+			if !r.IsPrivate && r.ParentID != nil && *r.ParentID == pid {
+				n++
+			}
+		}
+		b.part("is_private", "child locations", n, func() {
+			for _, r := range rows {
+				if r.IsPrivate || r.ParentID == nil || *r.ParentID != pid {
+					continue // a stale link, or a child made private since
+				}
+				u := s.table.Update("pk", campaignPK(cid)).Range("sk", publicCopy+recordSK(locationPrefix, r.ID)).If("'version' = ?", r.Version)
+				if private {
+					u = u.Remove("parent_location_id")
+				} else {
+					u = u.Set("parent_location_id", pid)
+				}
+				b.update(u)
+			}
+		})
+	}, nil
 }
 
 // DeleteLocation deletes a location and what hangs from it: children become roots, map points
 // and the entity's events and notes go (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(l.CampaignID, l.ID, l.ParentID, nil))
+	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
 }
 
 // ResumeLocationDelete finishes a delete of location id that failed after its first step; it

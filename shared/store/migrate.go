@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -16,9 +15,10 @@ import (
 
 // LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
 // ranges) kept each record once and counted locations, calendars and map points in `n` and
-// `private`; version 2 is described in the package doc.
-// Version 3 adds Kanka's campaign, profile and membership fields and counts memberships
-// (migrate_campaigns.go).
+// `private`; version 2 is described in the package doc. Version 3 splits every range counter
+// into a total and segments (counters.go) and drops the location counter's private_ids (a
+// location's public copy is the non-admins' projection instead); it adds Kanka's campaign,
+// profile and membership fields and counts memberships (migrate_campaigns.go).
 const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
@@ -68,6 +68,10 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 		progress(fmt.Sprintf("migrate: resuming phase %d after %d items", st.Phase, st.Read))
 	}
 	save := func() error { return wrap(s.table.Put(st).Run(ctx)) }
+	// Tables made before layout 3 (locally) expire nothing: TTL on attribute `ttl`, as on AWS.
+	if err := EnsureTTL(ctx, s.Client(), s.table.Name()); err != nil {
+		return res, wrap(err)
+	}
 
 	if st.Phase == 1 {
 		for {
@@ -125,6 +129,10 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	var dels []dynamo.Keyed
 	n := 0
 	now := formatTime(s.now())
+	parentPrivate, err := s.parentsOf(ctx, items)
+	if err != nil {
+		return 0, err
+	}
 	for _, it := range items {
 		var pk, sk string
 		_ = dynamo.Unmarshal(it["pk"], &pk)
@@ -157,10 +165,16 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 		var cid, parent int64
 		if _, hasParent := it["parent_location_id"]; hasParent && strings.HasPrefix(sk, locationPrefix+"#") {
+			var private bool
 			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
 			_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
+			_ = dynamo.Unmarshal(it["is_private"], &private)
 			k := childLinkKey(cid, parent, sls[0].id)
-			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id})
+			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id, IsPrivate: private})
+			// The public copy shows the parent only when it is public (a missing one: none).
+			if hidden, known := parentPrivate[itemKey{pk, recordSK(locationPrefix, parent)}]; hidden || !known {
+				it[parentHidden] = &types.AttributeValueMemberBOOL{Value: true}
+			}
 		}
 		if skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#"); skKind == eventPrefix {
 			var ev struct {
@@ -201,6 +215,44 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 	}
 	return n, s.batchDelete(ctx, dels)
+}
+
+// parentsOf reads the privacy of the parents of the location homes in items (one
+// BatchGetItem per 100 parents): the placement of their public copies. Absent: no such parent.
+func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
+	var keys []dynamo.Keyed
+	seen := map[itemKey]bool{}
+	for _, it := range items {
+		var pk, sk string
+		var parent int64
+		_ = dynamo.Unmarshal(it["pk"], &pk)
+		_ = dynamo.Unmarshal(it["sk"], &sk)
+		if !strings.HasPrefix(sk, locationPrefix+"#") || it["parent_location_id"] == nil {
+			continue
+		}
+		_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
+		k := itemKey{pk, recordSK(locationPrefix, parent)}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, dynamo.Keys{k.pk, k.sk})
+		}
+	}
+	out := map[itemKey]bool{}
+	for start := 0; start < len(keys); start += 100 {
+		var rows []struct {
+			PK        string `dynamo:"pk"`
+			SK        string `dynamo:"sk"`
+			IsPrivate bool   `dynamo:"is_private"`
+		}
+		err := s.table.Batch("pk", "sk").Get(keys[start:min(start+100, len(keys))]...).Project("pk", "sk", "is_private").Consistent(true).All(ctx, &rows)
+		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+			return nil, wrap(err)
+		}
+		for _, r := range rows {
+			out[itemKey{r.PK, r.SK}] = r.IsPrivate
+		}
+	}
+	return out, nil
 }
 
 // lowerCopies writes the lower-case copies the list filters read (name_lc, type_lc), which
@@ -247,17 +299,16 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 	return nil
 }
 
-// recount replaces every counter item by the counts of the items in its ranges.
+// recount replaces every range counter item (totals and segments, counters.go) by the counts
+// of the items in its ranges; counter items no range needs any more, and layout 2's bucket
+// attributes and private_ids, go with the whole-item Puts.
 func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
 	tallies := map[counterKey]map[string]int{}
-	private := map[counterKey][]int{}
 	old := map[counterKey]bool{}
-	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private").Iter()
+	it := s.table.Scan().Consistent(true).Project("pk", "sk").Iter()
 	var row struct {
-		PK        string `dynamo:"pk"`
-		SK        string `dynamo:"sk"`
-		ID        int64  `dynamo:"id"`
-		IsPrivate bool   `dynamo:"is_private"`
+		PK string `dynamo:"pk"`
+		SK string `dynamo:"sk"`
 	}
 	read := 0
 	for it.Next(ctx, &row) {
@@ -265,7 +316,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		if read%(10*scanPage) == 0 {
 			progress(fmt.Sprintf("migrate: recount: %d items read", read))
 		}
-		if strings.HasPrefix(row.SK, counterPrefix) {
+		if isRangeCounter(row.SK) {
 			old[counterKey{row.PK, row.SK}] = true
 			continue
 		}
@@ -273,34 +324,14 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		if !ok || (strings.HasPrefix(row.PK, migrationPK)) {
 			continue
 		}
-		k := counterKey{row.PK, counter}
-		if row.IsPrivate && row.SK == recordSK(locationPrefix, row.ID) {
-			private[k] = append(private[k], int(row.ID))
-		}
-		if tallies[k] == nil {
-			tallies[k] = map[string]int{}
-		}
-		tallies[k][attr]++
-		tallies[k][bucketAttr(attr, id)]++
+		tally(tallies, row.PK, counter, attr, id, 1)
 	}
 	if err := it.Err(); err != nil {
 		return 0, wrap(err)
 	}
 	var puts []any
 	for k, m := range tallies {
-		item := dynamo.Item{"pk": attrS(k.pk), "sk": attrS(k.sk)}
-		for attr, n := range m {
-			v, _ := dynamo.Marshal(n)
-			item[attr] = v
-		}
-		if ids := private[k]; len(ids) > 0 {
-			ns := &types.AttributeValueMemberNS{}
-			for _, id := range ids {
-				ns.Value = append(ns.Value, strconv.Itoa(id))
-			}
-			item[privateIDs] = ns
-		}
-		puts = append(puts, item)
+		puts = append(puts, counterItem(k, m))
 	}
 	var dels []dynamo.Keyed
 	for k := range old {
@@ -314,4 +345,14 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		}
 	}
 	return len(puts), s.batchDelete(ctx, dels)
+}
+
+// counterItem is the whole counter item k holding counts (as the recount writes it).
+func counterItem(k counterKey, counts map[string]int) dynamo.Item {
+	item := dynamo.Item{"pk": attrS(k.pk), "sk": attrS(k.sk)}
+	for attr, n := range counts {
+		v, _ := dynamo.Marshal(n)
+		item[attr] = v
+	}
+	return item
 }

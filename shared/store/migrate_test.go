@@ -255,3 +255,151 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		t.Error("the private location went missing")
 	}
 }
+
+// writeLayout2 writes a campaign as layout 2 did: copies and child links, a location counter
+// with per-bucket attributes and the ids of the private locations (private_ids), and public
+// copies that show every parent. Location 1 public, 2 private, 3 (public) under 2, 4 (public)
+// and 5 (private) under 1.
+func writeLayout2(t *testing.T, st *store.Store, table string, cid, creator int64) {
+	t.Helper()
+	cpk := key("CAMPAIGN", cid)
+	parents := map[int64]int64{3: 2, 4: 1, 5: 1}
+	private := map[int64]bool{2: true, 5: true}
+	var items []raw
+	for id := int64(1); id <= 5; id++ {
+		loc := raw{"pk": sv(cpk), "sk": sv(key("LOCATION", id)), "id": nv(id), "campaign_id": nv(cid), "entity_id": nv(id),
+			"name": sv(fmt.Sprint("Place ", id)), "name_lc": sv(fmt.Sprint("place ", id)), "is_private": bv(private[id]),
+			"tags": &types.AttributeValueMemberL{}, "is_map_private": bv(false), "created_at": sv("2024-01-01T00:00:00.000000Z"),
+			"updated_at": sv("2024-01-01T00:00:00.000000Z"), "created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)}
+		ent := raw{"pk": sv(cpk), "sk": sv(key("ENTITY", id)), "id": nv(id), "campaign_id": nv(cid), "type": sv("location"),
+			"child_id": nv(id), "name": sv(fmt.Sprint("Place ", id)), "name_lc": sv(fmt.Sprint("place ", id)), "is_private": bv(private[id]),
+			"tags": &types.AttributeValueMemberL{}, "created_at": sv("2024-01-01T00:00:00.000000Z"),
+			"updated_at": sv("2024-01-01T00:00:00.000000Z"), "created_by": nv(creator), "updated_by": nv(creator)}
+		if p, ok := parents[id]; ok {
+			loc["parent_location_id"] = nv(p)
+			items = append(items, raw{"pk": sv(fmt.Sprintf("%s#LOCATION#%012d", cpk, p)), "sk": sv(fmt.Sprintf("CHILD#%012d", id)), "id": nv(id)})
+		}
+		items = append(items, loc, ent)
+		if !private[id] {
+			pubLoc, pubEnt := raw{}, raw{}
+			for k, v := range loc {
+				pubLoc[k] = v
+			}
+			for k, v := range ent {
+				pubEnt[k] = v
+			}
+			pubLoc["sk"], pubEnt["sk"] = sv("PUB#"+key("LOCATION", id)), sv("PUB#"+key("ENTITY", id))
+			items = append(items, pubLoc, pubEnt)
+		}
+	}
+	items = append(items,
+		raw{"pk": sv(cpk), "sk": sv("COUNT#LOCATION"), "admin": nv(5), "pub": nv(3), "admin_0": nv(5), "pub_0": nv(3),
+			"private_ids": &types.AttributeValueMemberNS{Value: []string{"2", "5"}}},
+		raw{"pk": sv(cpk), "sk": sv("COUNT#ENTITY"), "admin": nv(5), "pub": nv(3), "admin_0": nv(5), "pub_0": nv(3)},
+		raw{"pk": sv(cpk), "sk": sv("SEQ"), "location": nv(5), "entity": nv(5)})
+	for _, it := range items {
+		if _, err := st.Client().PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Layout 2 -> 3: counters become totals and segments (no bucket attributes, no private_ids), a
+// public copy shows its parent only when the parent is public, child links carry their child's
+// privacy, TTL is on; the audit is clean and a second run changes nothing.
+func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
+	st, cfg := dynamotest.NewStore(t)
+	ctx := context.Background()
+	admin, _ := st.EnsureUser(ctx, "admin")
+	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeLayout2(t, st, cfg.TableName, c.ID, admin.ID)
+	if _, err := st.Migrate(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	get := func(pk, sk string) raw {
+		t.Helper()
+		out, err := st.Client().GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(cfg.TableName),
+			Key: raw{"pk": sv(pk), "sk": sv(sk)}, ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Item
+	}
+	cpk := key("CAMPAIGN", c.ID)
+	attrs := func(it raw) string {
+		var out []string
+		for k, v := range it {
+			if k == "pk" || k == "sk" {
+				continue
+			}
+			if n, ok := v.(*types.AttributeValueMemberN); ok {
+				out = append(out, k+"="+n.Value)
+			} else {
+				out = append(out, k+"=?")
+			}
+		}
+		sort.Strings(out)
+		return strings.Join(out, " ")
+	}
+	check := func() {
+		t.Helper()
+		for _, tc := range []struct{ pk, sk, want string }{
+			{cpk, "COUNT#LOCATION", "admin=5 pub=3"},
+			{cpk, "COUNT#LOCATION#S#00000000", "admin=5 admin_0=5 pub=3 pub_0=3"},
+			{cpk, "COUNT#ENTITY", "admin=5 pub=3"},
+			{cpk, "COUNT#ENTITY#S#00000000", "admin=5 admin_0=5 pub=3 pub_0=3"},
+		} {
+			if got := attrs(get(tc.pk, tc.sk)); got != tc.want {
+				t.Errorf("%s: %s, want %s", tc.sk, got, tc.want)
+			}
+		}
+		for _, tc := range []struct {
+			id         int64
+			showParent bool
+		}{{3, false}, {4, true}} {
+			_, shows := get(cpk, "PUB#"+key("LOCATION", tc.id))["parent_location_id"]
+			if shows != tc.showParent {
+				t.Errorf("public copy of %d shows its parent: %v, want %v", tc.id, shows, tc.showParent)
+			}
+		}
+		if p, ok := get(fmt.Sprintf("%s#LOCATION#%012d", cpk, 1), fmt.Sprintf("CHILD#%012d", 5))["is_private"].(*types.AttributeValueMemberBOOL); !ok || !p.Value {
+			t.Errorf("the link of private child 5 says private %v", p)
+		}
+		if l, err := st.GetLocation(ctx, c.ID, 3); err != nil || !l.ParentPrivate || l.ParentID == nil || *l.ParentID != 2 {
+			t.Errorf("location 3: %+v %v", l, err)
+		}
+		for _, tc := range []struct {
+			admin bool
+			page  domain.PageRequest
+			want  []int64
+			total int
+		}{
+			{true, domain.PageRequest{Page: 2, Limit: 2}, []int64{3, 4}, 5},
+			{false, domain.PageRequest{Page: 2, Limit: 2}, []int64{4}, 3},
+		} {
+			p, err := st.ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
+			if err != nil || !reflect.DeepEqual(ids(p.Items, func(l domain.Location) int64 { return l.ID }), tc.want) || p.Total != tc.total {
+				t.Errorf("locations admin=%v %+v: %v total %d (%v)", tc.admin, tc.page, p.Items, p.Total, err)
+			}
+		}
+		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+			t.Errorf("audit: %v %q", err, problems)
+		}
+		ttl, err := st.Client().DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(cfg.TableName)})
+		if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusEnabled || aws.ToString(ttl.TimeToLiveDescription.AttributeName) != "ttl" {
+			t.Errorf("TTL: %+v %v", ttl, err)
+		}
+	}
+	check()
+	before := snapshot(t, st, cfg.TableName)
+	if _, err := st.Migrate(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(t, st, cfg.TableName); after != before {
+		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
+	}
+	check()
+}

@@ -24,14 +24,6 @@ func (k ownerKind) slots(m *domain.Meta, o *domain.Owner) []slot {
 	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
 }
 
-// trackPrivate keeps the kind counter's set of private ids in step (locations only: a reader
-// needs to know which parents it may not see).
-func (k ownerKind) trackPrivate(b *txBuilder, m *domain.Meta, private bool) {
-	if k.prefix == locationPrefix {
-		b.setPrivate(counterKey{campaignPK(m.CampaignID), counterSK(k.prefix)}, m.ID, private)
-	}
-}
-
 // entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
 // record (name, privacy, tags, image, write history), so that its list reads entity items only.
 func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
@@ -63,9 +55,6 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	o.EntityID = ids[1]
 	b := s.newTx()
 	b.place(marshal(item()), nil, k.slots(m, o), 0)
-	if o.IsPrivate {
-		k.trackPrivate(b, m, true)
-	}
 	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
 	for _, c := range checks {
 		c(b)
@@ -80,9 +69,6 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 	s.stampUpdate(prevM, nextM)
 	b := s.newTx()
 	b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
-	if prev.IsPrivate != next.IsPrivate {
-		k.trackPrivate(b, nextM, next.IsPrivate)
-	}
 	b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
 	for _, c := range checks {
 		c(b)
@@ -119,9 +105,6 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 		EntityID: o.EntityID, Marker: marker.SK}
 	b := s.newTx()
 	b.remove(k.slots(m, o), m.Version)
-	if o.IsPrivate {
-		k.trackPrivate(b, m, false)
-	}
 	b.remove(entitySlots(m, o), 0)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))

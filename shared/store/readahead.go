@@ -56,8 +56,8 @@ func (p *readAhead) get(k itemKey, consume bool) (it dynamo.Item, ok bool) {
 func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 	cpk := campaignPK(cid)
 	switch ref.Read {
-	case domain.ReadLocation: // and the private ids, for its parent
-		return []itemKey{{cpk, recordSK(locationPrefix, ref.ID)}, {cpk, counterSK(locationPrefix)}}
+	case domain.ReadLocation: // and its public copy, which says whether its parent is public
+		return []itemKey{{cpk, recordSK(locationPrefix, ref.ID)}, {cpk, publicCopy + recordSK(locationPrefix, ref.ID)}}
 	case domain.ReadCalendar:
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
 	case domain.ReadEntity:

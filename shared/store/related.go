@@ -72,17 +72,19 @@ func isKind(sk, kind string) bool {
 }
 
 // ChildLocationIDs reads the ids of a location's direct children, from their links in its
-// partition (strongly consistent): one Query. Privacy is the caller's to apply
-// (LocationsPrivacy, once for a whole page).
-func (s *Store) ChildLocationIDs(ctx context.Context, cid, lid int64) ([]int64, error) {
+// partition (strongly consistent): one Query. With hidePrivate, the private ones (by the
+// privacy their links carry) are left out.
+func (s *Store) ChildLocationIDs(ctx context.Context, cid, lid int64, hidePrivate bool) ([]int64, error) {
 	var links []childLink
 	err := s.table.Get("pk", mapPointsPK(cid, lid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	ids := make([]int64, len(links))
-	for i, l := range links {
-		ids[i] = l.ID
+	ids := make([]int64, 0, len(links))
+	for _, l := range links {
+		if !hidePrivate || !l.IsPrivate {
+			ids = append(ids, l.ID)
+		}
 	}
 	return ids, nil
 }

@@ -93,3 +93,18 @@ func enableStream(ctx context.Context, client *dynamodb.Client, t *types.TableDe
 	w := dynamodb.NewTableExistsWaiter(client)
 	return w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: t.TableName}, 60e9)
 }
+
+// EnsureTTL turns on expiry by attribute `ttl` (the template's TimeToLiveSpecification) when
+// it is off, as on a table made locally: idempotent, it reads the setting first.
+func EnsureTTL(ctx context.Context, client *dynamodb.Client, name string) error {
+	d, err := client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+	if err != nil {
+		return err
+	}
+	if s := d.TimeToLiveDescription; s != nil && (s.TimeToLiveStatus == types.TimeToLiveStatusEnabled || s.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
+		return nil
+	}
+	_, err = client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(name),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("ttl"), Enabled: aws.Bool(true)}})
+	return err
+}

@@ -26,9 +26,10 @@
 // let a delete find what hangs from a record strongly consistent (an index could lag behind a
 // write made just before): a child location is linked in its parent's partition (CHILD#id,
 // beside the parent's map points), an event in its calendar's (EVENTLINK#eid#id, in
-// CAMPAIGN#c#CALENDAR#id). The calendar index (GSI1) serves only the day view. The location
-// counter also holds the ids of the private locations (private_ids), so a reader learns which
-// parents are hidden from it without reading them. An admin lists KIND# and OWN#<self>#A#; a
+// CAMPAIGN#c#CALENDAR#id). The calendar index (GSI1) serves only the day view. A location's
+// public copy is the non-admins' projection: it carries parent_location_id only when the parent
+// is public (layout 3; layout 2 kept a growing set of private ids on the counter instead), and
+// a child link carries its child's privacy. An admin lists KIND# and OWN#<self>#A#; a
 // member MEM#KIND# and OWN#<self>#R#; a public reader PUB#KIND# and OWN#<self>#R#: two
 // disjoint ranges, merged by id, the second one only when its counter is not zero. Locations and
 // calendars: an admin lists LOCATION#, anyone else PUB#LOCATION#. An entity mirrors its record
@@ -40,12 +41,14 @@
 // CAMPAIGN#c in the user's, each range counted (COUNT#MEMBER, COUNT#CAMPAIGN, class "all"):
 // a campaign's members and a user's campaigns page like any list (campaigns.go).
 //
-// Each range is counted in a counter item (COUNT#KIND, or COUNT#KIND#OWN#uid) of its partition:
-// an attribute per class ("admin", "mem", "pub", "A", "R") holds the total, and one per bucket of
-// 100 ids ("pub_12": ids 1200..1299) the live items in it. Counters change in the transaction
-// that writes the items they count. A page number maps to a start key from the buckets (one
-// small read, made with the campaign access), so ?page=N evaluates at most 100+limit+1 items;
-// a cursor (the last id) starts the query right after it.
+// Each range is counted in a total item (COUNT#KIND, or COUNT#KIND#OWN#uid) of its partition,
+// an attribute per class ("admin", "mem", "pub", "A", "R"), and in segment items of 10,000 ids
+// (COUNT#KIND#S#k) holding per class the segment's total and one count per bucket of 100 ids
+// (counters.go): no counter item grows with the campaign. Counters change in the transaction
+// that writes the items they count. Page 1 and cursor pages read the totals (with the campaign
+// access); a page number maps to a start key from the segments (one more Query), so ?page=N
+// evaluates at most 100+limit+1 items of the range; a cursor (the last id) starts the query
+// right after it.
 //
 // Filters no key answers (name and type substrings, tags, lastSync, ...) read the reader's
 // ranges once, counting every match for the total and keeping the page: a name search costs the

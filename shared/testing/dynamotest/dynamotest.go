@@ -19,6 +19,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -121,9 +122,66 @@ func sanitize(s string) string {
 
 // Counter counts DynamoDB API operations (not retries) made through an SDK configuration,
 // the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
-// filtered out or not), and the most calls in flight at once (reads meant to run concurrently
-// show it above one).
-type Counter struct{ n, scanned, inFlight, maxInFlight atomic.Int64 }
+// filtered out or not), the range counter items (sk COUNT#...) reads returned and their size,
+// and the most calls in flight at once (reads meant to run concurrently show it above one).
+type Counter struct {
+	n, scanned, inFlight, maxInFlight atomic.Int64
+	counterItems, counterBytes        atomic.Int64
+}
+
+// countCounters adds the counter items among items (a read's answer) and their sizes.
+func (c *Counter) countCounters(items ...map[string]types.AttributeValue) {
+	for _, it := range items {
+		if sk, ok := it["sk"].(*types.AttributeValueMemberS); ok && strings.HasPrefix(sk.Value, "COUNT#") {
+			c.counterItems.Add(1)
+			c.counterBytes.Add(int64(ItemSize(it)))
+		}
+	}
+}
+
+// ItemSize is an item's size as DynamoDB counts it (attribute names and values; numbers
+// approximated by their digits).
+func ItemSize(it map[string]types.AttributeValue) int {
+	n := 0
+	for name, v := range it {
+		n += len(name) + valueSize(v)
+	}
+	return n
+}
+
+func valueSize(v types.AttributeValue) int {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		return (len(v.Value)+1)/2 + 1
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return 1
+	case *types.AttributeValueMemberSS:
+		n := 0
+		for _, s := range v.Value {
+			n += len(s)
+		}
+		return n
+	case *types.AttributeValueMemberNS:
+		n := 0
+		for _, s := range v.Value {
+			n += (len(s)+1)/2 + 1
+		}
+		return n
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberM:
+		return 3 + ItemSize(v.Value)
+	}
+	return 0
+}
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
@@ -138,6 +196,13 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			switch r := out.Result.(type) {
 			case *dynamodb.QueryOutput:
 				c.scanned.Add(int64(r.ScannedCount))
+				c.countCounters(r.Items...)
+			case *dynamodb.GetItemOutput:
+				c.countCounters(r.Item)
+			case *dynamodb.BatchGetItemOutput:
+				for _, items := range r.Responses {
+					c.countCounters(items...)
+				}
 			case *dynamodb.ScanOutput:
 				c.scanned.Add(int64(r.ScannedCount))
 			}
@@ -147,7 +212,18 @@ func (c *Counter) Attach(cfg *aws.Config) {
 }
 
 // Reset sets the counts to zero.
-func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.maxInFlight.Store(0) }
+func (c *Counter) Reset() {
+	c.n.Store(0)
+	c.scanned.Store(0)
+	c.maxInFlight.Store(0)
+	c.counterItems.Store(0)
+	c.counterBytes.Store(0)
+}
+
+// CounterItems and CounterBytes are the range counter items reads returned since the last
+// Reset, and their size.
+func (c *Counter) CounterItems() int64 { return c.counterItems.Load() }
+func (c *Counter) CounterBytes() int64 { return c.counterBytes.Load() }
 
 // Scanned is the number of items queries and scans evaluated since the last Reset.
 func (c *Counter) Scanned() int64 { return c.scanned.Load() }
