@@ -20,6 +20,7 @@ const (
 	ReadMapPointList
 	ReadNoteList
 	ReadEventList
+	ReadReminderList // a calendar and its reminders' counts (ID: the calendar)
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

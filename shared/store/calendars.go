@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -201,18 +202,25 @@ func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, 
 }
 
 // deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
-// found by their links in its partition and read consistently (the calendar's own entity's
-// events go with its partition): each with its copies, counts and link, in transactions of at
-// most 100 items run concurrently, conditional on the version read. Then the partition goes.
+// found by their day links in its partition and read consistently (the calendar's own entity's
+// events go with its entity): each with its copies and counts, in transactions of at most 100
+// items run concurrently, conditional on the version read. Then the partition goes, with the
+// links and their counters.
 func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
 	for attempt := 0; ; attempt++ {
-		var links []eventLink
-		err := s.table.Get("pk", calendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, eventLinkPrefix).Consistent(true).All(ctx, &links)
-		if err != nil {
-			return wrap(err)
+		var recur, days []dayLinkItem
+		g, gctx := errgroup.WithContext(ctx)
+		for prefix, out := range map[string]*[]dayLinkItem{dayLinkPrefix: &days, recurLinkPrefix: &recur} {
+			g.Go(func() error {
+				return wrap(s.table.Get("pk", calendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, prefix).
+					Project("pk", "sk", "entity_id", "id").Consistent(true).All(gctx, out))
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
 		}
 		var keys []itemKey
-		for _, l := range links {
+		for _, l := range append(recur, days...) {
 			if l.EntityID != calEntityID {
 				for _, sk := range childHomeSKs(eventPrefix, l.ID) {
 					keys = append(keys, itemKey{entityPK(cid, l.EntityID), sk})
@@ -232,14 +240,12 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			if it.CalendarID != calID {
 				continue
 			}
-			// An event writes at most 3 items, its link and 2 counters.
+			// An event writes at most 3 items and 2 counters.
 			if len(txs) == 0 || txs[len(txs)-1].size()+6 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
 			b.remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
-			l := eventLinkKey(cid, calID, it.EntityID, it.ID)
-			b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
 		}
 		err = runTxs(ctx, txs)
 		if err == nil {
