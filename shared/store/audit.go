@@ -62,7 +62,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	stored := map[itemKey]int64{}             // every home and copy, by key: its version
 	expected := map[itemKey]int64{}           // the slots of every home: its version
 	partitions := map[string]map[string]int{} // child pk -> record prefix -> items
-	dayLinks := map[itemKey]dayLinkItem{} // every DAY# and RECUR# link
+	dayLinks := map[itemKey]dayLinkItem{}     // every DAY# and RECUR# link
 	var eventHomes []timeline.Event
 	var events []struct {
 		key        string
