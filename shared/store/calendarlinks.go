@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -375,12 +374,37 @@ func (s *Store) updateOwnerPrivacy(ctx context.Context, k ownerKind, prevM *doma
 	return err
 }
 
-// deleteEntityEvents removes every event of entity eid with its calendar links and counts,
-// wherever its calendar is, in batched transactions conditional on the version read (a lost
-// race re-reads); what is left of the partition is deletePartition's.
-func (s *Store) deleteEntityEvents(ctx context.Context, cid, eid int64) error {
+// deleteEntityPartition removes entity eid's partition: first every event with its calendar
+// links and counts, wherever its calendar is, in batched transactions conditional on the
+// version read (a lost race re-reads), then the rest (notes, copies, counters). One Query
+// reads the partition.
+func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error {
 	for attempt := 0; ; attempt++ {
-		evs, links, err := s.entityEventLinks(ctx, cid, eid)
+		var all []dynamo.Item
+		if err := s.table.Get("pk", entityPK(cid, eid)).Consistent(true).All(ctx, &all); err != nil {
+			return wrap(err)
+		}
+		var evs []timeline.Event
+		var rest []dynamo.Keyed
+		for _, raw := range all {
+			k := keyOfItem(raw)
+			var id int64
+			_ = dynamo.Unmarshal(raw["id"], &id)
+			if strings.TrimPrefix(k.sk, selfHome) != recordSK(eventPrefix, id) {
+				rest = append(rest, dynamo.Keys{k.pk, k.sk})
+				continue
+			}
+			var it eventItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			evs = append(evs, it.event())
+		}
+		keys := make([]itemKey, len(evs))
+		for i := range evs {
+			keys[i] = reminderHome(&evs[i])
+		}
+		links, err := s.getItems(ctx, keys...)
 		if err != nil {
 			return err
 		}
@@ -392,7 +416,7 @@ func (s *Store) deleteEntityEvents(ctx context.Context, cid, eid int64) error {
 			}
 			b := txs[len(txs)-1]
 			b.remove(eventSlots(ev), ev.Version)
-			if raw, ok := links[reminderHome(ev)]; ok {
+			if raw, ok := links[keys[i]]; ok {
 				var was dayLinkItem
 				_ = dynamo.UnmarshalItem(raw, &was)
 				ev.EntityPrivate = was.EntityPrivate
@@ -400,17 +424,11 @@ func (s *Store) deleteEntityEvents(ctx context.Context, cid, eid int64) error {
 			}
 		}
 		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if err == nil {
+			return s.batchDelete(ctx, rest) // event copies included: idempotent deletes
+		}
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
 			return err
 		}
 	}
-}
-
-// eventOfLink reads the event id and entity of a day link's key (DAY#...#id or RECUR#id).
-func eventOfLinkID(sk string) (int64, bool) {
-	if !strings.HasPrefix(sk, dayLinkPrefix) && !strings.HasPrefix(sk, recurLinkPrefix) {
-		return 0, false
-	}
-	id, err := strconv.ParseInt(sk[strings.LastIndex(sk, "#")+1:], 10, 64)
-	return id, err == nil
 }

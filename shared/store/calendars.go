@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -208,20 +208,14 @@ func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, 
 // links and their counters.
 func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
 	for attempt := 0; ; attempt++ {
-		var recur, days []dayLinkItem
-		g, gctx := errgroup.WithContext(ctx)
-		for prefix, out := range map[string]*[]dayLinkItem{dayLinkPrefix: &days, recurLinkPrefix: &recur} {
-			g.Go(func() error {
-				return wrap(s.table.Get("pk", calendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, prefix).
-					Project("pk", "sk", "entity_id", "id").Consistent(true).All(gctx, out))
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return err
+		var links []dayLinkItem // every item of the calendar's partition, keys only
+		err := s.table.Get("pk", calendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
+		if err != nil {
+			return wrap(err)
 		}
 		var keys []itemKey
-		for _, l := range append(recur, days...) {
-			if l.EntityID != calEntityID {
+		for _, l := range links {
+			if (strings.HasPrefix(l.SK, dayLinkPrefix) || strings.HasPrefix(l.SK, recurLinkPrefix)) && l.EntityID != calEntityID {
 				for _, sk := range childHomeSKs(eventPrefix, l.ID) {
 					keys = append(keys, itemKey{entityPK(cid, l.EntityID), sk})
 				}
@@ -249,7 +243,11 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 		}
 		err = runTxs(ctx, txs)
 		if err == nil {
-			return s.deletePartition(ctx, calendarPK(cid, calID)) // links whose events were gone
+			keys := make([]dynamo.Keyed, len(links)) // the links and their counters
+			for i, l := range links {
+				keys[i] = dynamo.Keys{l.PK, l.SK}
+			}
+			return s.batchDelete(ctx, keys)
 		}
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
 			return err

@@ -146,12 +146,7 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 // finishDelete runs the cascade of a tombstone, then removes it.
 func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { // its events first: their links live in their calendars
-		if err := s.deleteEntityEvents(gctx, t.CID, t.EntityID); err != nil {
-			return err
-		}
-		return s.deletePartition(gctx, entityPK(t.CID, t.EntityID))
-	})
+	g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
@@ -194,9 +189,9 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 // writeConcurrency bounds the batched writes one request runs at once.
 const writeConcurrency = 8
 
-// deletePartition removes every item of a child partition (map points, notes, copies, counters,
-// a calendar's links; events go first, with their links: deleteEntityEvents) in batches of 25,
-// run concurrently.
+// deletePartition removes every item of a child partition (map points, a calendar's links and
+// their counters, their copies) in batches of 25, run concurrently. An entity's partition is
+// deleteEntityPartition's: its events' links live in their calendars.
 func (s *Store) deletePartition(ctx context.Context, pk string) error {
 	var keys []struct {
 		PK string `dynamo:"pk"`
