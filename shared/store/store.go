@@ -2,7 +2,7 @@
 // schema. Every item of a campaign lives under keys that begin with that campaign, so no read or
 // write can cross tenants; ids are allocated from atomic counters.
 //
-// # Key layout (version 2, see LayoutVersion and Migrate)
+// # Key layout (version 3, see LayoutVersion and Migrate)
 //
 // A list page must cost what the page costs, for every reader: guregu/dynamo drops Limit on a
 // filtered query, and any filter evaluates what it drops, so audiences are key ranges, never
@@ -25,8 +25,9 @@
 // (an is_private event has no MEM, PUB or R copy). Links, written in the same transactions,
 // let a delete find what hangs from a record strongly consistent (an index could lag behind a
 // write made just before): a child location is linked in its parent's partition (CHILD#id,
-// beside the parent's map points), an event in its calendar's (EVENTLINK#eid#id, in
-// CAMPAIGN#c#CALENDAR#id). The calendar index (GSI1) serves only the day view. The location
+// beside the parent's map points), an event in its calendar's (a day link and reminder links in
+// CAMPAIGN#c#CALENDAR#id, which also serve the day view and the reminders: calendarlinks.go;
+// events have no index keys). The location
 // counter also holds the ids of the private locations (private_ids), so a reader learns which
 // parents are hidden from it without reading them. An admin lists KIND# and OWN#<self>#A#; a
 // member MEM#KIND# and OWN#<self>#R#; a public reader PUB#KIND# and OWN#<self>#R#: two

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -123,7 +124,7 @@ func sanitize(s string) string {
 // the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
 // filtered out or not), and the most calls in flight at once (reads meant to run concurrently
 // show it above one).
-type Counter struct{ n, scanned, inFlight, maxInFlight atomic.Int64 }
+type Counter struct{ n, scanned, bytes, inFlight, maxInFlight atomic.Int64 }
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
@@ -143,11 +144,22 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			}
 			return out, md, err
 		}), middleware.After)
+	}, func(s *middleware.Stack) error {
+		return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("lorekeep-bytes", func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+			out, md, err := next.HandleDeserialize(ctx, in)
+			if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.ContentLength > 0 {
+				c.bytes.Add(r.ContentLength)
+			}
+			return out, md, err
+		}), middleware.After)
 	})
 }
 
+// Bytes is the size of DynamoDB's answers (their bodies, as sent) since the last Reset.
+func (c *Counter) Bytes() int64 { return c.bytes.Load() }
+
 // Reset sets the counts to zero.
-func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.maxInFlight.Store(0) }
+func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.bytes.Store(0); c.maxInFlight.Store(0) }
 
 // Scanned is the number of items queries and scans evaluated since the last Reset.
 func (c *Counter) Scanned() int64 { return c.scanned.Load() }
