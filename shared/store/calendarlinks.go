@@ -352,6 +352,9 @@ func (s *Store) reconcileLinks(ctx context.Context, cid, eid int64, markerSK str
 // the sweeper; the links are then under-exposed, never over-exposed.
 func (s *Store) updateOwnerPrivacy(ctx context.Context, k ownerKind, prevM *domain.Meta, prev, next *domain.Owner, write func() error) error {
 	cid, eid := prevM.CampaignID, prev.EntityID
+	// write keeps the request's context: the Idempotency-Key's record goes with the record's
+	// transaction, never with the steps around it.
+	ctx = domain.WithKeyedWrite(ctx, nil)
 	m := pendingMarker{PK: pendingPK(cid), SK: relinkMarkerSK(s.now(), cid, eid), CID: cid, Kind: relinkKind, ID: eid}
 	home := ownerSlots(k.prefix, cid, prevM.ID, prev.IsPrivate)[0]
 	if err := s.setLinksPrivate(ctx, cid, eid, true, &m, home.pk, home.sk, prevM.Version); err != nil {
