@@ -231,8 +231,9 @@ func (s *Store) ListReminders(ctx context.Context, cid, calID int64, a domain.Ac
 //     the REM home link's version and entity_private);
 //  3. for a record made public, the record's own transaction comes first and step 1 after it
 //     (its links stay private until then: hiding late never shows, showing late only hides);
-//  4. the marker goes. A failure leaves the marker: a retry, the sweeper (SweepDeletes) or
-//     lorekeep migrate reconciles the links with the entity's current privacy.
+//  4. reconcileLinks: links_private := is_private, links re-placed where they differ, and
+//     the marker goes. A failure leaves the marker: the sweeper (SweepDeletes) reconciles the
+//     links with the entity's current privacy.
 
 // setLinksPrivate is step 1 (with the marker m, when not nil): links_private becomes private,
 // on condition that the record (pk, sk) still has version v (0: no condition) and, when
