@@ -18,16 +18,16 @@ import (
 
 // Calendar links (layout 3). Every entity event has, in its calendar's partition and written
 // in the event's own transaction:
-//   - a day link: DAY#<date>#id for a one-off event of at most timeline.DayLinkMaxLength days (found by
-//     its start date), RECUR#id otherwise (read whole by every day view). It carries what the day
-//     view shows and checks, and entity_private.
+//   - a day link: DAY#<date>#id for a one-off event of at most timeline.DayLinkMaxLength days
+//     (found by its start date), RECUR#id otherwise (read whole by every day view). It carries
+//     what the day view shows and checks, and entity_private.
 //   - reminder links: the event whole (reminder shape) under REM, placed in the audience ranges
 //     an event is placed in (childSlots) as if it were private when its entity's links are
 //     (links_private), and counted by COUNT#REM: the reminders list is an ordinary list page.
 //
 // A link's placement follows its entity's privacy. The entity item keeps links_private, the
 // privacy its links are placed by: equal to is_private except while a privacy change re-places
-// them (relinkEntity). An event write places its links by the links_private it read, on
+// them (updateOwnerPrivacy). An event write places its links by the links_private it read, on
 // condition that it still holds (a create checks the entity; an update or delete the event's
 // REM home link, which carries entity_private).
 
