@@ -146,7 +146,9 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 // finishDelete runs the cascade of a tombstone, then removes it.
 func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
+	if t.Kind != calendarPrefix {
+		g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
+	}
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
@@ -156,7 +158,13 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
 		})
 	case calendarPrefix:
-		g.Go(func() error { return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID) })
+		g.Go(func() error { // its entity's events first: some may be linked in its partition,
+			// whose counters their removal decrements before the partition goes
+			if err := s.deleteEntityPartition(gctx, t.CID, t.EntityID); err != nil {
+				return err
+			}
+			return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID)
+		})
 	}
 	if err := g.Wait(); err != nil {
 		return err
