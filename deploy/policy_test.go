@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -177,6 +178,19 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	}
 	fill("CalendarsFunction", "calendars-create.json", "calendars-list.json",
 		[]map[string]any{{"name": "Tide tables"}, {"name": "Tide almanac"}}, map[string]string{"name": "tide", "limit": "1"})
+	// A privacy change re-places the events' links of the calendar's entity, on condition of
+	// the calendar's version (calendar 2 is the one calendars-import.json made).
+	for _, private := range []bool{true, false} {
+		ev := loadEvent(t, "calendars-update-patch.json")
+		ev.Body = fmt.Sprintf(`{"is_private":%v}`, private)
+		ev.RawPath = strings.Replace(ev.RawPath, "/calendars/1", "/calendars/2", 1)
+		ev.RequestContext.HTTP.Path = ev.RawPath
+		ev.PathParameters["proxy"] = "2"
+		delete(ev.Headers, "content-length")
+		if r := invoke(t, functionHandlers["CalendarsFunction"](fnStores["CalendarsFunction"]), ev); r.StatusCode != http.StatusOK {
+			t.Fatalf("calendar 2 is_private %v: %d %s", private, r.StatusCode, r.Body)
+		}
+	}
 	// Calendar 1 went with calendars-delete.json; calendar 2 is the one calendars-import.json made.
 	fill("EntityEventsFunction", "entity-events-create.json", "entity-events-list.json",
 		[]map[string]any{{"name": "Spring tide", "calendar_id": 2}, {"name": "Neap tide", "calendar_id": 2}}, map[string]string{"limit": "1"})

@@ -374,14 +374,14 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
-	// No ConditionCheckItem: a calendar's writes check no other record. BatchWriteItem and the
-	// index serve the delete cascade; the index the day view too.
+	// ConditionCheckItem: a privacy change re-places its entity's event links on condition of
+	// the calendar's version. BatchWriteItem serves the delete cascade; no index.
 	"CalendarsFunction": {
-		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem",
+		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
 	// Events and notes are written on condition that their entity (and an event's calendar)
-	// exists; they never batch-write; events read the calendar index (a calendar's reminders). The store reads records by
+	// exists; they never batch-write; a calendar's reminders are its links. The store reads records by
 	// BatchGetItem only (read ahead with the campaign access, or a few keys at once): GetItem
 	// is the authorizer's token read only.
 	"EntityEventsFunction": {

@@ -1,6 +1,8 @@
 package calendars
 
 import (
+	"math"
+
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -155,22 +157,27 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 
 // dayEvents is the one place the day view gets its events: for each day number in [from, to],
 // the occurrences covering it of the entity events on calendar c that the caller may see
-// (the event's privacy and visibility, and its entity's). Two reads: the calendar index and
-// one batch of entities.
+// (the event's privacy and visibility, and its entity's, all on its day link). One round trip
+// of two concurrent Queries: the recurring and long events, and the one-off events starting
+// from timeline.DayLookBack days before from to to (none starting earlier reaches from).
 func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calengine.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
-	evs, entities, err := h.st.EventsOnCalendar(r.Context(), c.CampaignID, c.ID)
+	lookBack := from - timeline.DayLookBack
+	if lookBack > from { // wrapped below the first day number
+		lookBack = math.MinInt64
+	}
+	first, last := eng.DateOf(from), eng.DateOf(to)
+	evs, err := h.st.DayEvents(r.Context(), c.CampaignID, c.ID, eng.DateOf(lookBack), last)
 	if err != nil {
 		return nil, err
 	}
 	out := map[int64][]dayEventJSON{}
 	entries := 0
-	first, last := eng.DateOf(from), eng.DateOf(to)
 	for i := range evs {
 		if r.Context().Err() != nil {
 			return nil, apperr.ErrUnavailable // the deadline passed: a read, nothing written
 		}
 		ev := &evs[i]
-		if r.Access.SeeEntity(entities[ev.EntityID]) != nil || !ev.VisibleTo(r.Access) {
+		if !r.Access.CanSee(ev.EntityPrivate) || !ev.VisibleTo(r.Access) {
 			continue
 		}
 		occs, err := eng.Occurrences(ev.Engine(), first, last)

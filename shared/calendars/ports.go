@@ -3,6 +3,7 @@ package calendars
 import (
 	"context"
 
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/related"
@@ -17,5 +18,5 @@ type Store interface {
 	UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error
 	DeleteCalendar(ctx context.Context, c *timeline.Calendar) error
 	ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error)
-	EventsOnCalendar(ctx context.Context, cid, calID int64) ([]timeline.Event, map[int64]*domain.Entity, error)
+	DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error)
 }

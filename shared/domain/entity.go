@@ -15,6 +15,9 @@ type Entity struct {
 	ChildID    int64
 	Name       string
 	IsPrivate  bool
+	// LinksPrivate is the privacy what points at the entity from elsewhere (its events' calendar
+	// links) is placed by: IsPrivate, or true while a change of it re-places them (the store's).
+	LinksPrivate bool
 	// What Kanka's entities endpoint shows of the record, mirrored from it on every write.
 	Tags      []int64
 	ImageURL  string

@@ -21,6 +21,7 @@ const (
 	ReadNoteList
 	ReadEventList
 	ReadMemberList // the campaign's member count
+	ReadReminderList // a calendar and its reminders' counts (ID: the calendar)
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

@@ -22,7 +22,7 @@ func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
-	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead(domain.ReadCalendar, "id", ""))
+	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead(domain.ReadReminderList, "id", ""))
 	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 }
 
@@ -43,7 +43,9 @@ func (h handlers) mount(api *httpapi.API, collection string, era era) {
 		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *timeline.Event) error {
 			return h.apply(r, era.read, in, e, next)
 		},
-		New:    func(_ *httpapi.Request, e *domain.Entity) *timeline.Event { return &timeline.Event{EntityID: e.ID} },
+		New: func(_ *httpapi.Request, e *domain.Entity) *timeline.Event {
+			return &timeline.Event{EntityID: e.ID, EntityPrivate: e.LinksPrivate}
+		},
 		Create: h.st.CreateEvent, Update: h.st.UpdateEvent, Delete: h.st.DeleteEvent,
 		Render: func(_ *httpapi.Request, ev *timeline.Event) (any, error) { return era.render(ev), nil },
 	})

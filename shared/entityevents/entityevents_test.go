@@ -42,7 +42,7 @@ type fixture struct {
 	cal, calEntity, entity int64 // a calendar, its entity, a location's entity
 }
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t testing.TB) fixture {
 	e := apitest.New(t, register)
 	f := fixture{Env: e}
 	f.cal, f.calEntity = makeCalendar(t, e, e.Campaign, calendarBody())
@@ -50,7 +50,7 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func makeCalendar(t *testing.T, e *apitest.Env, cid int64, body map[string]any) (id, entity int64) {
+func makeCalendar(t testing.TB, e *apitest.Env, cid int64, body map[string]any) (id, entity int64) {
 	t.Helper()
 	token := e.Admin
 	if cid == e.OtherCampaign {
@@ -63,7 +63,7 @@ func makeCalendar(t *testing.T, e *apitest.Env, cid int64, body map[string]any) 
 	return int64(r.Data()["id"].(float64)), int64(r.Data()["entity_id"].(float64))
 }
 
-func makeEntity(t *testing.T, e *apitest.Env, cid int64, private bool) int64 {
+func makeEntity(t testing.TB, e *apitest.Env, cid int64, private bool) int64 {
 	t.Helper()
 	l := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Hero", IsPrivate: private}}
 	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {

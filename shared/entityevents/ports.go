@@ -19,5 +19,5 @@ type Store interface {
 	DeleteEvent(ctx context.Context, ev *timeline.Event) error
 	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
 	GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*timeline.Calendar, error)
-	EventsOnCalendar(ctx context.Context, cid, calID int64) ([]timeline.Event, map[int64]*domain.Entity, error)
+	ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error)
 }

@@ -28,6 +28,7 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 	}
 	pad := func(id int64) string { return fmt.Sprintf("%012d", id) }
 
+	var evID int64 // the round's event on cal
 	for _, c := range []struct {
 		name    string
 		breakIt func(r *round, campaign string, a, b, cal, aEntity int64) error
@@ -93,13 +94,27 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 				ExpressionAttributeValues: map[string]types.AttributeValue{":n": s("Other")}})
 			return err
 		}, "mirrors name"},
+		{"a missing reminder link", func(r *round, cp string, _, _, cal, _ int64) error {
+			_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: key(fmt.Sprintf("%s#CALENDAR#%s", cp, pad(cal)), "REM#"+pad(evID))})
+			return err
+		}, "REM#{ev}: missing"},
+		{"a stale public reminder link", func(r *round, cp string, _, _, cal, _ int64) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(fmt.Sprintf("%s#CALENDAR#%s", cp, pad(cal)), "PUB#REM#"+pad(evID)),
+				UpdateExpression: aws.String("ADD version :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n(1)}})
+			return err
+		}, "PUB#REM#{ev}: version 2, its home has 1"},
+		{"links placed apart from their entity's privacy", func(r *round, cp string, _, _, _, e int64) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, "ENTITY#"+pad(e)),
+				UpdateExpression: aws.String("SET links_private = :t"), ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberBOOL{Value: true}}})
+			return err
+		}, "links placed as private=true, the entity is private=false"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := h.newRound(t)
 			cal, _ := r.calendar("Reckoning")
 			a, aEntity := r.location(map[string]any{"name": "A"})
 			b, _ := r.location(map[string]any{"name": "B", "parent_location_id": a})
-			r.must("POST", r.path("/entities/%d/entity_events", aEntity), event(cal))
+			evID = r.must("POST", r.path("/entities/%d/entity_events", aEntity), event(cal)).id()
 			if problems, err := h.auditor.Audit(ctx, r.cid); err != nil || len(problems) > 0 {
 				t.Fatalf("a consistent campaign: %v %v", problems, err)
 			}
@@ -110,6 +125,7 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			want := strings.ReplaceAll(c.want, "{cal+100}", fmt.Sprint(cal+100))
 			want = strings.ReplaceAll(want, "{a}", pad(a))
 			want = strings.ReplaceAll(want, "{b}", fmt.Sprint(b))
+			want = strings.ReplaceAll(want, "{ev}", pad(evID))
 			if err != nil || !strings.Contains(strings.Join(problems, "\n"), want) {
 				t.Fatalf("audit %v %v, want %q", problems, err, want)
 			}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
 // Audit reads every item of campaign cid (a table scan: an operator's and the race suite's
@@ -24,7 +26,8 @@ import (
 //   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
 //     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
 //     the campaign its pending delete;
-//   - every event's calendar exists;
+//   - every event's calendar exists, and the event has its day link and its reminder links
+//     there, placed by its entity's privacy (links_private) and as new as the event;
 //   - every membership has its item under its user, with the same role, and each member's
 //     campaign counter counts its campaigns (auditMembers).
 //
@@ -50,10 +53,11 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		parent       *int64
 	}
 	type entity struct {
-		typ     string
-		childID int64
-		name    string
-		private bool
+		typ          string
+		childID      int64
+		name         string
+		private      bool
+		linksPrivate bool
 	}
 	locations, calendars := map[int64]*owner{}, map[int64]*owner{}
 	entities := map[int64]entity{}
@@ -64,6 +68,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	stored := map[itemKey]int64{}             // every home and copy, by key: its version
 	expected := map[itemKey]int64{}           // the slots of every home: its version
 	partitions := map[string]map[string]int{} // child pk -> record prefix -> items
+	dayLinks := map[itemKey]dayLinkItem{}     // every DAY# and RECUR# link
+	var eventHomes []timeline.Event
 	var events []struct {
 		key        string
 		calendarID int64
@@ -111,13 +117,21 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		if counter, attr, id, ok := countedRange(sk); ok {
 			tally(tallies, pk, counter, attr, id, 1)
 		}
-		if strings.HasPrefix(sk, childLinkPrefix) || strings.HasPrefix(sk, eventLinkPrefix) {
+		if strings.HasPrefix(sk, childLinkPrefix) || strings.HasPrefix(sk, legacyEventLink) {
 			stored[itemKey{pk, sk}] = 0
 		}
-		if strings.TrimPrefix(sk, selfHome) == recordSK(eventPrefix, num(it, "id")) {
-			expected[eventLinkKey(cid, num(it, "calendar_id"), num(it, "entity_id"), num(it, "id"))] = 0
+		if strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) {
+			var l dayLinkItem
+			_ = dynamo.UnmarshalItem(it, &l)
+			dayLinks[itemKey{pk, sk}] = l
 		}
-		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || kind == locationPrefix || kind == calendarPrefix ||
+		if strings.TrimPrefix(sk, selfHome) == recordSK(eventPrefix, num(it, "id")) && pk != prefix {
+			var ev eventItem
+			_ = dynamo.UnmarshalItem(it, &ev)
+			eventHomes = append(eventHomes, ev.event())
+		}
+		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || kind == locationPrefix || kind == calendarPrefix || kind == reminderKind ||
+			strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) ||
 			kind == notePrefix || kind == eventPrefix || kind == mapPointPrefix || (kind == entityPrefix && pk == prefix) {
 			stored[itemKey{pk, sk}] = num(it, "version")
 		}
@@ -167,7 +181,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				calendars[o.id] = o
 			}
 		case entityPrefix:
-			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private")}
+			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private"),
+				linksPrivate: boolean(it, "links_private")}
 		}
 	}
 
@@ -270,6 +285,34 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			if shows != want {
 				report("location %d: its public copy shows parent %v, want %v", id, shows, want)
 			}
+		}
+	}
+	// Calendar links: each event's day link and reminder links, placed by its entity's
+	// links_private, each as new as the event; links_private is is_private unless a re-placing
+	// is pending (its marker).
+	relinking := map[int64]bool{}
+	for _, m := range markers {
+		if m.Kind == relinkKind {
+			relinking[m.ID] = true
+			report("entity %d: its links' re-placing is pending", m.ID)
+			delete(marked, m.SK)
+		}
+	}
+	for eid, e := range entities {
+		if e.linksPrivate != e.private && !relinking[eid] {
+			report("entity %d: links placed as private=%v, the entity is private=%v", eid, e.linksPrivate, e.private)
+		}
+	}
+	for i := range eventHomes {
+		ev := &eventHomes[i]
+		ev.EntityPrivate = entities[ev.EntityID].linksPrivate
+		k := eventDayKey(ev)
+		expected[k] = ev.Version
+		if l, ok := dayLinks[k]; ok && (l.EntityPrivate != ev.EntityPrivate || l.IsPrivate != ev.IsPrivate || l.Visibility != string(ev.Visibility)) {
+			report("item %s %s: its event's placement differs (entity private %v, private %v, %s)", k.pk, k.sk, ev.EntityPrivate, ev.IsPrivate, ev.Visibility)
+		}
+		for _, sl := range reminderSlots(ev) {
+			expected[itemKey{sl.pk, sl.sk}] = ev.Version
 		}
 	}
 	for k, v := range expected {

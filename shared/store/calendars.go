@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
@@ -201,19 +202,20 @@ func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, 
 }
 
 // deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
-// found by their links in its partition and read consistently (the calendar's own entity's
-// events go with its partition): each with its copies, counts and link, in transactions of at
-// most 100 items run concurrently, conditional on the version read. Then the partition goes.
+// found by their day links in its partition and read consistently (the calendar's own entity's
+// events go with its entity): each with its copies and counts, in transactions of at most 100
+// items run concurrently, conditional on the version read. Then the partition goes, with the
+// links and their counters.
 func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
 	for attempt := 0; ; attempt++ {
-		var links []eventLink
-		err := s.table.Get("pk", calendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, eventLinkPrefix).Consistent(true).All(ctx, &links)
+		var links []dayLinkItem // every item of the calendar's partition, keys only
+		err := s.table.Get("pk", calendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
 		if err != nil {
 			return wrap(err)
 		}
 		var keys []itemKey
 		for _, l := range links {
-			if l.EntityID != calEntityID {
+			if (strings.HasPrefix(l.SK, dayLinkPrefix) || strings.HasPrefix(l.SK, recurLinkPrefix)) && l.EntityID != calEntityID {
 				for _, sk := range childHomeSKs(eventPrefix, l.ID) {
 					keys = append(keys, itemKey{entityPK(cid, l.EntityID), sk})
 				}
@@ -232,18 +234,20 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			if it.CalendarID != calID {
 				continue
 			}
-			// An event writes at most 3 items, its link and 2 counters.
+			// An event writes at most 3 items and 2 counters.
 			if len(txs) == 0 || txs[len(txs)-1].size()+6 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
 			b.remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
-			l := eventLinkKey(cid, calID, it.EntityID, it.ID)
-			b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
 		}
 		err = runTxs(ctx, txs)
 		if err == nil {
-			return s.deletePartition(ctx, calendarPK(cid, calID)) // links whose events were gone
+			keys := make([]dynamo.Keyed, len(links)) // the links and their counters
+			for i, l := range links {
+				keys[i] = dynamo.Keys{l.PK, l.SK}
+			}
+			return s.batchDelete(ctx, keys)
 		}
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
 			return err

@@ -17,6 +17,9 @@ type entityItem struct {
 	ChildID    int64  `dynamo:"child_id"`
 	Name       string `dynamo:"name"`
 	IsPrivate  bool   `dynamo:"is_private"`
+	// LinksPrivate places the links to the entity (calendarlinks.go): is_private but while a
+	// privacy change re-places them.
+	LinksPrivate bool `dynamo:"links_private"`
 	// What Kanka's entities list shows and filters on, mirrored from the record on every write.
 	NameLC    string  `dynamo:"name_lc"`
 	Tags      []int64 `dynamo:"tags"`
@@ -29,7 +32,7 @@ type entityItem struct {
 
 func (it entityItem) entity() *domain.Entity {
 	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name,
-		IsPrivate: it.IsPrivate, Tags: it.Tags, ImageURL: it.ImageURL, CreatedAt: parseTime(it.CreatedAt),
+		IsPrivate: it.IsPrivate, LinksPrivate: it.LinksPrivate, Tags: it.Tags, ImageURL: it.ImageURL, CreatedAt: parseTime(it.CreatedAt),
 		UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy}
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -10,13 +11,11 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
-// Events live in their entity's partition and are indexed by calendar (GSI1), which serves a
-// calendar's day view and the clean-up when a calendar is deleted. Their totals are always
-// filtered by visibility, so they are counted by query, not kept in a counter.
+// Events live in their entity's partition, placed in its audience ranges (childSlots), and are
+// linked from their calendar's partition (calendarlinks.go): the day view and the reminders
+// read the links, never the events.
 type eventItem struct {
 	metaAttrs
-	GSI1PK         string `dynamo:"gsi1pk"`
-	GSI1SK         string `dynamo:"gsi1sk"`
 	EntityID       int64  `dynamo:"entity_id"`
 	CalendarID     int64  `dynamo:"calendar_id"`
 	Name           string `dynamo:"name"`
@@ -36,7 +35,7 @@ type eventItem struct {
 
 func toEventItem(ev *timeline.Event) eventItem {
 	m := toMetaAttrs(entityPK(ev.CampaignID, ev.EntityID), recordSK(eventPrefix, ev.ID), ev.Meta)
-	return eventItem{metaAttrs: m, GSI1PK: calendarGSI(ev.CampaignID, ev.CalendarID), GSI1SK: m.SK,
+	return eventItem{metaAttrs: m,
 		EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name, NameLC: strings.ToLower(ev.Name),
 		Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day, Length: ev.Length,
 		Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil, Colour: ev.Colour,
@@ -59,9 +58,14 @@ func events(items []eventItem) []timeline.Event {
 	return out
 }
 
-// GetEventAndEntity reads an event and its entity in one round trip; ErrNotFound unless both exist.
+// GetEventAndEntity reads an event and its entity in one round trip; ErrNotFound unless both
+// exist. The event carries where its entity's links are placed (EntityPrivate), for its write.
 func (s *Store) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *timeline.Event, error) {
-	return getWithEntity(ctx, s, cid, eid, eventPrefix, id, eventItem.event)
+	e, ev, err := getWithEntity(ctx, s, cid, eid, eventPrefix, id, eventItem.event)
+	if err == nil {
+		ev.EntityPrivate = e.LinksPrivate
+	}
+	return e, ev, err
 }
 
 // eventList is an entity's events the caller may see: its visibility scope, and is_private for
@@ -85,22 +89,6 @@ func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access)
 	return page.Items, err
 }
 
-// EventsOnCalendar reads, through the calendar index, every event that uses a calendar, with
-// the entities they belong to (one batched read): the caller decides what it may see.
-func (s *Store) EventsOnCalendar(ctx context.Context, cid, calID int64) ([]timeline.Event, map[int64]*domain.Entity, error) {
-	var items []eventItem
-	if err := s.table.Get("gsi1pk", calendarGSI(cid, calID)).Index(GSI1).All(ctx, &items); err != nil {
-		return nil, nil, wrap(err)
-	}
-	evs := events(items)
-	ids := make([]int64, len(evs))
-	for i, ev := range evs {
-		ids[i] = ev.EntityID
-	}
-	ents, err := s.GetEntities(ctx, cid, ids)
-	return evs, ents, err
-}
-
 // GetCalendars reads the campaign's calendars with the given ids in one batch; missing ones
 // are absent from the map.
 func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*timeline.Calendar, error) {
@@ -117,16 +105,26 @@ func (s *Store) checkCalendar(ev *timeline.Event) func(*txBuilder) {
 		apperr.Invalid("calendar_id", "The selected calendar id is invalid."))
 }
 
-// CreateEvent stores a new event, on condition that its entity and calendar still exist
-// (ErrNotFound otherwise).
+// CreateEvent stores a new event with its calendar links, on condition that its entity and
+// calendar still exist (ErrNotFound otherwise) and that the entity's links are still placed as
+// read (ev.EntityPrivate): a privacy change in between re-reads the entity and retries.
 func (s *Store) CreateEvent(ctx context.Context, ev *timeline.Event) error {
-	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
-		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID), apperr.ErrNotFound), s.checkCalendar(ev),
-		func(b *txBuilder) { s.linkEvent(nil, ev)(b) })
+	for attempt := 0; ; attempt++ {
+		err := s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
+			s.checkEntityLinks(ev), s.checkCalendar(ev), s.linkEvent(nil, ev))
+		if !errors.Is(err, apperr.ErrNotFound) || attempt >= domain.WriteAttempts {
+			return err
+		}
+		var e entityItem
+		if rerr := s.getItem(ctx, campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID), &e, "pk", "sk", "links_private"); rerr != nil || e.LinksPrivate == ev.EntityPrivate {
+			return err // gone, or unchanged: the failure was not its links' privacy
+		}
+		ev.EntityPrivate = e.LinksPrivate
+	}
 }
 
 // UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its
-// entity and its calendar (the new one after a move) exist.
+// entity and its calendar (the new one after a move) exist; its links move with it.
 func (s *Store) UpdateEvent(ctx context.Context, prev, next *timeline.Event) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toEventItem(next) },
 		func() []slot { return eventSlots(prev) }, func() []slot { return eventSlots(next) },
@@ -134,33 +132,9 @@ func (s *Store) UpdateEvent(ctx context.Context, prev, next *timeline.Event) err
 		s.linkEvent(prev, next))
 }
 
-// DeleteEvent deletes an event (its copies and counts) if nobody wrote since it was read.
+// DeleteEvent deletes an event (its copies, links and counts) if nobody wrote since it was read.
 func (s *Store) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
 	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil))
-}
-
-// eventLink lists an event in its calendar's partition, written with the event: a calendar's
-// delete finds the events that use it there, strongly consistent, where the calendar index
-// (which serves the day view) could lag behind an event written just before.
-type eventLink struct {
-	PK       string `dynamo:"pk"`
-	SK       string `dynamo:"sk"`
-	EntityID int64  `dynamo:"entity_id"`
-	ID       int64  `dynamo:"id"`
-}
-
-// linkEvent moves an event's link from prev's calendar to next's (either may be nil).
-func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
-	return func(b *txBuilder) {
-		if prev != nil && (next == nil || prev.CalendarID != next.CalendarID) {
-			k := eventLinkKey(prev.CampaignID, prev.CalendarID, prev.EntityID, prev.ID)
-			b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
-		}
-		if next != nil && (prev == nil || prev.CalendarID != next.CalendarID) {
-			k := eventLinkKey(next.CampaignID, next.CalendarID, next.EntityID, next.ID)
-			b.put(s.table.Put(eventLink{PK: k.pk, SK: k.sk, EntityID: next.EntityID, ID: next.ID}))
-		}
-	}
 }
 
 func eventSlots(ev *timeline.Event) []slot {

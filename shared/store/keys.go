@@ -24,19 +24,23 @@ import (
 //	note, event                       CAMPAIGN#c#ENTITY#eid           KIND#id or SELF#KIND#id (home),
 //	                                                                  MEM#KIND#id, PUB#KIND#id,
 //	                                                                  OWN#uid#A#KIND#id, OWN#uid#R#KIND#id
-//	event link on its calendar        CAMPAIGN#c#CALENDAR#calid       EVENTLINK#eid#id
+//	event's day link on its calendar  CAMPAIGN#c#CALENDAR#calid       DAY#<y>#<m>#<d>#id (dayKey: one-off,
+//	                                                                  at most 31 days) or RECUR#id (else)
+//	event's reminder link (audience   CAMPAIGN#c#CALENDAR#calid       REM#id or SELF#REM#id, MEM#REM#id,
+//	  copies, as an event's)                                          PUB#REM#id, OWN#uid#A|R#REM#id
 //	user; a user's campaigns; count   USER#uid                        META; CAMPAIGN#c; COUNT#CAMPAIGN
 //	user name                         USERNAME#name                   META
 //	token                             TOKEN#<sha256>                  TOKEN (package store/tokens)
 //	migration checkpoint              MIGRATION                       LAYOUT#version
 //	pending delete's sweeper marker   PENDING#<c mod 16, 2 digits>    <began>#c#KIND#id
+//	  (or an entity's link re-placing:                                <began>#c#RELINK#eid)
 //	idempotency key (24 h, ttl)       IDEMPOTENCY#c#uid               KEY#<key>
 //	a caller's rate bucket (ttl)      RATE#<caller>                   RATE
 //	webhook; their count              CAMPAIGN#c                      WEBHOOK#id; COUNT#WEBHOOK
 //	webhook queue state, events, log  CAMPAIGN#c#WEBHOOK#id           STATE, Q#<seq>#<n>, LOG#...
 //	  (a due queue: gsi1pk WEBHOOKDUE, gsi1sk <due>#c#id)
 //
-// GSI1 (calendarGSI) indexes events by CAMPAIGN#c#CALENDAR#calid for the day view.
+// GSI1 holds only the webhooks' due queue (layout 2 also indexed events by calendar there).
 
 // Record kinds: the KIND of their keys.
 const (
@@ -66,7 +70,12 @@ const (
 	counterPrefix   = "COUNT#"
 	tombstonePrefix = "DELETING#"
 	childLinkPrefix = "CHILD#"
-	eventLinkPrefix = "EVENTLINK#"
+	dayLinkPrefix   = "DAY#"
+	recurLinkPrefix = "RECUR#"
+	reminderKind    = "REM" // an event's reminder link: placed as an event, with its own counters
+	relinkKind      = "RELINK"
+	// legacyEventLink is layout 2's event link (EVENTLINK#eid#id): the migration deletes it.
+	legacyEventLink = "EVENTLINK#"
 )
 
 func pad(id int64) string                     { return fmt.Sprintf("%012d", id) }
@@ -81,11 +90,6 @@ func childPK(cid int64, parent string, id int64) string {
 func mapPointsPK(cid, lid int64) string  { return childPK(cid, locationPrefix, lid) }
 func entityPK(cid, eid int64) string     { return childPK(cid, entityPrefix, eid) }
 func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
-
-// calendarGSI is the GSI1 partition of the entity events that use calendar calID, wherever
-// their entity is: the calendar's day view and the clean-up when it is deleted read it. It is
-// the calendar's own partition key (calendarPK), as an index key.
-func calendarGSI(cid, calID int64) string { return calendarPK(cid, calID) }
 
 func userPK(uid int64) string       { return "USER#" + pad(uid) }
 func userNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }
@@ -116,8 +120,32 @@ func childLinkKey(cid, parentID, id int64) itemKey {
 	return itemKey{mapPointsPK(cid, parentID), childLinkPrefix + pad(id)}
 }
 
-func eventLinkKey(cid, calID, eid, id int64) itemKey {
-	return itemKey{calendarPK(cid, calID), eventLinkPrefix + pad(eid) + "#" + pad(id)}
+func legacyEventLinkKey(cid, calID, eid, id int64) itemKey {
+	return itemKey{calendarPK(cid, calID), legacyEventLink + pad(eid) + "#" + pad(id)}
+}
+
+// yearOffset makes every year the domain accepts (|year| < 2^53) a non-negative number of at
+// most 17 digits, so that the zero-padded text sorts as the years do, negative ones included.
+const yearOffset = 1 << 53
+
+// dayKey is the date part of a day link's sort key: year (offset), month and day zero-padded to
+// fixed widths (months and days of a stored event are below 10^10), so key order is date order.
+func dayKey(year int64, month, day int) string {
+	y := min(max(year, -yearOffset), yearOffset) + yearOffset // a day view's bound may pass the range
+	return fmt.Sprintf("%s%017d#%010d#%010d#", dayLinkPrefix, y, month, day)
+}
+
+// dayLinkKey is the key of an event's link in its calendar's day view: a DAY# key by its start
+// date, or RECUR#id for an event that recurs or lasts longer than the day view's look-back.
+func dayLinkKey(cid, calID, id int64, recurring bool, year int64, month, day int) itemKey {
+	if recurring {
+		return itemKey{calendarPK(cid, calID), recurLinkPrefix + pad(id)}
+	}
+	return itemKey{calendarPK(cid, calID), dayKey(year, month, day) + pad(id)}
+}
+
+func relinkMarkerSK(began time.Time, cid, eid int64) string {
+	return pendingSK(began, cid, relinkKind, eid)
 }
 
 func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }

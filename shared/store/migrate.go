@@ -11,14 +11,16 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
 // LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
 // ranges) kept each record once and counted locations, calendars and map points in `n` and
-// `private`; version 2 is described in the package doc. Version 3 splits every range counter
-// into a total and segments (counters.go) and drops the location counter's private_ids (a
-// location's public copy is the non-admins' projection instead); it adds Kanka's campaign,
-// profile and membership fields and counts memberships (migrate_campaigns.go).
+// `private`; version 2 added audience ranges (the package doc). Version 3 splits every range
+// counter into a total and segments (counters.go) and drops the location counter's private_ids
+// (a location's public copy is the non-admins' projection instead); it links every event from
+// its calendar (calendarlinks.go) instead of indexing it in GSI1 and EVENTLINK#; it adds Kanka's
+// campaign, profile and membership fields and counts memberships (migrate_campaigns.go).
 const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
@@ -127,6 +129,7 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, error) {
 	var puts []any
 	var dels []dynamo.Keyed
+	var evs []timeline.Event
 	n := 0
 	now := formatTime(s.now())
 	parentPrivate, err := s.parentsOf(ctx, items)
@@ -177,14 +180,14 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			}
 		}
 		if skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#"); skKind == eventPrefix {
-			var ev struct {
-				CampaignID int64 `dynamo:"campaign_id"`
-				EntityID   int64 `dynamo:"entity_id"`
-				CalendarID int64 `dynamo:"calendar_id"`
+			// Layout 3: no index keys on events; calendar links instead of EVENTLINK# (linkPage).
+			delete(it, "gsi1pk")
+			delete(it, "gsi1sk")
+			var ev eventItem
+			if err := dynamo.UnmarshalItem(it, &ev); err != nil {
+				return n, err
 			}
-			_ = dynamo.UnmarshalItem(it, &ev)
-			k := eventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, sls[0].id)
-			puts = append(puts, eventLink{PK: k.pk, SK: k.sk, EntityID: ev.EntityID, ID: sls[0].id})
+			evs = append(evs, ev.event())
 		}
 		for _, sl := range sls {
 			puts = append(puts, copyItem(it, sl))
@@ -209,6 +212,11 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			}
 		}
 	}
+	links, stale, err := s.migrationLinks(ctx, evs)
+	if err != nil {
+		return n, err
+	}
+	puts, dels = append(puts, links...), append(dels, stale...)
 	for start := 0; start < len(puts); start += 25 {
 		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {
 			return n, wrap(err)
@@ -253,6 +261,39 @@ func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey
 		}
 	}
 	return out, nil
+}
+
+// migrationLinks are the calendar links of a page's events (layout 3), placed by their
+// entities' privacy (one batched read of the entities), and the keys of their layout 2 links
+// and of links at a key they no longer have (the day link of a date changed while a run was
+// interrupted is found by the Audit, not here: a migration runs with the writes stopped).
+func (s *Store) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any, []dynamo.Keyed, error) {
+	var keys []itemKey
+	for _, ev := range evs {
+		keys = append(keys, itemKey{campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)})
+	}
+	ents, err := s.getItems(ctx, keys...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var puts []any
+	var dels []dynamo.Keyed
+	for i := range evs {
+		ev := &evs[i]
+		private := true // an event whose entity is gone is shown to nobody but admins
+		if e, ok := ents[keys[i]]; ok {
+			_ = dynamo.Unmarshal(e["is_private"], &private)
+		}
+		ev.EntityPrivate = private
+		puts = append(puts, toDayLink(ev))
+		item := reminderItem(ev)
+		for _, sl := range reminderSlots(ev) {
+			puts = append(puts, copyItem(item, sl))
+		}
+		old := legacyEventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, ev.ID)
+		dels = append(dels, dynamo.Keys{old.pk, old.sk})
+	}
+	return puts, dels, nil
 }
 
 // lowerCopies writes the lower-case copies the list filters read (name_lc, type_lc), which

@@ -32,7 +32,7 @@ func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
 		tags = []int64{}
 	}
 	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
-		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate,
+		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate, LinksPrivate: o.IsPrivate,
 		NameLC: strings.ToLower(o.Name), Tags: tags, ImageURL: o.ImageURL, CreatedAt: formatTime(m.CreatedAt),
 		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
 }
@@ -67,13 +67,19 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 // included, so it is rewritten in the same transaction.
 func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	s.stampUpdate(prevM, nextM)
-	b := s.newTx()
-	b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
-	b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
-	for _, c := range checks {
-		c(b)
+	write := func() error {
+		b := s.newTx()
+		b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
+		b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
+		for _, c := range checks {
+			c(b)
+		}
+		return b.run(ctx)
 	}
-	return b.run(ctx)
+	if prev.IsPrivate != next.IsPrivate { // the entity's links move too (calendarlinks.go)
+		return s.updateOwnerPrivacy(ctx, k, prevM, prev, next, write)
+	}
+	return write()
 }
 
 // tombstone stands for an owner whose delete has begun: its record and entity are gone (so no
@@ -123,7 +129,9 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 // finishDelete runs the cascade of a tombstone, then removes it.
 func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return s.deletePartition(gctx, entityPK(t.CID, t.EntityID)) })
+	if t.Kind != calendarPrefix {
+		g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
+	}
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
@@ -133,7 +141,13 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
 		})
 	case calendarPrefix:
-		g.Go(func() error { return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID) })
+		g.Go(func() error { // its entity's events first: some may be linked in its partition,
+			// whose counters their removal decrements before the partition goes
+			if err := s.deleteEntityPartition(gctx, t.CID, t.EntityID); err != nil {
+				return err
+			}
+			return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID)
+		})
 	}
 	if err := g.Wait(); err != nil {
 		return err
@@ -166,27 +180,20 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 // writeConcurrency bounds the batched writes one request runs at once.
 const writeConcurrency = 8
 
-// deletePartition removes every item of a child partition (map points, events, notes, their
-// copies and counters) in batches of 25, run concurrently.
+// deletePartition removes every item of a child partition (map points, a calendar's links and
+// their counters, their copies) in batches of 25, run concurrently. An entity's partition is
+// deleteEntityPartition's: its events' links live in their calendars.
 func (s *Store) deletePartition(ctx context.Context, pk string) error {
 	var keys []struct {
-		PK         string `dynamo:"pk"`
-		SK         string `dynamo:"sk"`
-		CampaignID int64  `dynamo:"campaign_id"`
-		EntityID   int64  `dynamo:"entity_id"`
-		ID         int64  `dynamo:"id"`
-		CalendarID int64  `dynamo:"calendar_id"`
+		PK string `dynamo:"pk"`
+		SK string `dynamo:"sk"`
 	}
-	if err := s.table.Get("pk", pk).Project("pk", "sk", "campaign_id", "entity_id", "id", "calendar_id").Consistent(true).All(ctx, &keys); err != nil {
+	if err := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).All(ctx, &keys); err != nil {
 		return wrap(err)
 	}
 	batch := make([]dynamo.Keyed, 0, len(keys))
 	for _, k := range keys {
 		batch = append(batch, dynamo.Keys{k.PK, k.SK})
-		if k.SK == recordSK(eventPrefix, k.ID) || k.SK == selfHome+recordSK(eventPrefix, k.ID) {
-			l := eventLinkKey(k.CampaignID, k.CalendarID, k.EntityID, k.ID) // and its link on its calendar
-			batch = append(batch, dynamo.Keys{l.pk, l.sk})
-		}
 	}
 	return s.batchDelete(ctx, batch)
 }

@@ -91,6 +91,9 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 		}
 		pk := entityPK(cid, ref.Parent)
 		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, {pk, counterSK(kind)}, {pk, ownCounterSK(kind, uid)}}
+	case domain.ReadReminderList:
+		pk := calendarPK(cid, ref.ID)
+		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}, {pk, counterSK(reminderKind)}, {pk, ownCounterSK(reminderKind, uid)}}
 	}
 	return nil
 }

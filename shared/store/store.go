@@ -25,11 +25,12 @@
 // (an is_private event has no MEM, PUB or R copy). Links, written in the same transactions,
 // let a delete find what hangs from a record strongly consistent (an index could lag behind a
 // write made just before): a child location is linked in its parent's partition (CHILD#id,
-// beside the parent's map points), an event in its calendar's (EVENTLINK#eid#id, in
-// CAMPAIGN#c#CALENDAR#id). The calendar index (GSI1) serves only the day view. A location's
-// public copy is the non-admins' projection: it carries parent_location_id only when the parent
-// is public (layout 3; layout 2 kept a growing set of private ids on the counter instead), and
-// a child link carries its child's privacy. An admin lists KIND# and OWN#<self>#A#; a
+// beside the parent's map points), an event in its calendar's (a day link and reminder links in
+// CAMPAIGN#c#CALENDAR#id, which also serve the day view and the reminders: calendarlinks.go;
+// events have no index keys). A location's public copy is the non-admins' projection: it
+// carries parent_location_id only when the parent is public (layout 3; layout 2 kept a growing
+// set of private ids on the counter instead), and a child link carries its child's privacy. An
+// admin lists KIND# and OWN#<self>#A#; a
 // member MEM#KIND# and OWN#<self>#R#; a public reader PUB#KIND# and OWN#<self>#R#: two
 // disjoint ranges, merged by id, the second one only when its counter is not zero. Locations and
 // calendars: an admin lists LOCATION#, anyone else PUB#LOCATION#. An entity mirrors its record

@@ -90,9 +90,12 @@ func (s *Store) SweepDeletes(ctx context.Context, olderThan time.Duration) (Swee
 	return res, firstErr
 }
 
-// sweepOne finishes the delete a marker stands for; false when it had already finished (the
-// marker alone is removed).
+// sweepOne finishes the delete a marker stands for (or the re-placing of an entity's links);
+// false when it had already finished (the marker alone is removed).
 func (s *Store) sweepOne(ctx context.Context, m pendingMarker) (bool, error) {
+	if m.Kind == relinkKind { // a privacy change whose links were left half re-placed
+		return true, s.reconcileLinks(ctx, m.CID, m.ID, m.SK)
+	}
 	var t tombstone
 	err := s.getOne(ctx, itemKey{campaignPK(m.CID), tombstoneSK(m.Kind, m.ID)}, &t)
 	if errors.Is(err, apperr.ErrNotFound) {

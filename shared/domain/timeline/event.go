@@ -24,6 +24,9 @@ type Event struct {
 	IsPrivate      bool
 	TypeID         *int64
 	Visibility     domain.Visibility
+	// EntityPrivate is where its entity's links were placed when it was read (the entity's
+	// LinksPrivate): its calendar links are placed by it. Never rendered.
+	EntityPrivate bool
 }
 
 // Clone copies ev; Apply replaces its pointers rather than writing through them.
@@ -55,6 +58,17 @@ const (
 )
 
 var colourPattern = regexp.MustCompile(`^(#[0-9a-fA-F]{3,8}|[a-z][a-z-]{0,31})$`)
+
+// A day view finds the one-off events of at most DayLinkMaxLength days by their start date,
+// reading from DayLookBack days before its first day (an earlier start ends before it); it
+// reads recurring and longer events whole.
+const (
+	DayLinkMaxLength = 31
+	DayLookBack      = DayLinkMaxLength - 1
+)
+
+// FoundByDate reports whether a day view finds the event by its start date.
+func (ev *Event) FoundByDate() bool { return !ev.IsRecurring() && ev.Length <= DayLinkMaxLength }
 
 // IsRecurring is derived from the recurrence, never stored apart from it.
 func (ev *Event) IsRecurring() bool { return ev.Recurrence.Kind != calengine.RecurNone }

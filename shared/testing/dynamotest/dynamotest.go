@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -123,10 +124,11 @@ func sanitize(s string) string {
 // Counter counts DynamoDB API operations (not retries) made through an SDK configuration,
 // the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
 // filtered out or not), the range counter items (sk COUNT#...) reads returned and their size,
-// and the most calls in flight at once (reads meant to run concurrently show it above one).
+// the bytes of DynamoDB's answers, and the most calls in flight at once (reads meant to run
+// concurrently show it above one).
 type Counter struct {
-	n, scanned, inFlight, maxInFlight atomic.Int64
-	counterItems, counterBytes        atomic.Int64
+	n, scanned, bytes, inFlight, maxInFlight atomic.Int64
+	counterItems, counterBytes               atomic.Int64
 }
 
 // countCounters adds the counter items among items (a read's answer) and their sizes.
@@ -208,13 +210,25 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			}
 			return out, md, err
 		}), middleware.After)
+	}, func(s *middleware.Stack) error {
+		return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("lorekeep-bytes", func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+			out, md, err := next.HandleDeserialize(ctx, in)
+			if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.ContentLength > 0 {
+				c.bytes.Add(r.ContentLength)
+			}
+			return out, md, err
+		}), middleware.After)
 	})
 }
+
+// Bytes is the size of DynamoDB's answers (their bodies, as sent) since the last Reset.
+func (c *Counter) Bytes() int64 { return c.bytes.Load() }
 
 // Reset sets the counts to zero.
 func (c *Counter) Reset() {
 	c.n.Store(0)
 	c.scanned.Store(0)
+	c.bytes.Store(0)
 	c.maxInFlight.Store(0)
 	c.counterItems.Store(0)
 	c.counterBytes.Store(0)
