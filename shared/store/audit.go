@@ -22,7 +22,9 @@ import (
 //   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
 //     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
 //     the campaign its pending delete;
-//   - every event's calendar exists.
+//   - every event's calendar exists;
+//   - every record and entity has exactly one sync pointer, at its update time, carrying its
+//     audience, and every pointer has its record.
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -62,6 +64,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		key        string
 		calendarID int64
 	}
+	pointers := map[itemKey]syncPointer{} // stored sync pointers
+	wantPointers := map[itemKey]syncPointer{}
 	var problems []string
 	str := func(it dynamo.Item, name string) string {
 		var v string
@@ -95,6 +99,20 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				report("%s: delete pending, with no sweeper marker", what)
 			}
 			continue
+		}
+		if strings.HasPrefix(sk, syncPrefix) {
+			var p syncPointer
+			_ = dynamo.UnmarshalItem(it, &p)
+			pointers[itemKey{pk, sk}] = p
+			continue
+		}
+		if sls := homeSlots(pk, sk, it); sls != nil {
+			p := homePointer(sls[0], it)
+			wantPointers[itemKey{p.PK, p.SK}] = p
+		}
+		if kind == entityPrefix && pk == prefix {
+			p := syncPointer{PK: pk, SK: syncSK(entityPrefix, str(it, "updated_at"), num(it, "id")), ID: num(it, "id"), IsPrivate: boolean(it, "is_private")}
+			wantPointers[itemKey{p.PK, p.SK}] = p
 		}
 		if counter, attr, id, ok := countedRange(sk); ok {
 			k := counterKey{pk, counter}
@@ -283,6 +301,20 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 
 	for sk := range marked {
 		report("sweeper marker %s %s: no delete pending", pendingPK(cid), sk)
+	}
+
+	// Sync pointers.
+	for k, want := range wantPointers {
+		if got, ok := pointers[k]; !ok {
+			report("sync pointer %s %s: missing", k.pk, k.sk)
+		} else if got != want {
+			report("sync pointer %s %s: holds %+v, its record %+v", k.pk, k.sk, got, want)
+		}
+	}
+	for k := range pointers {
+		if _, ok := wantPointers[k]; !ok {
+			report("sync pointer %s %s: no record updated then", k.pk, k.sk)
+		}
 	}
 
 	// Events and their calendars.

@@ -232,14 +232,16 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			if it.CalendarID != calID {
 				continue
 			}
-			// An event writes at most 3 items, its link and 2 counters.
-			if len(txs) == 0 || txs[len(txs)-1].size()+6 > maxTx {
+			// An event writes at most 3 items, its link, its pointer, its tombstone and 2 counters.
+			if len(txs) == 0 || txs[len(txs)-1].size()+8 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
 			b.remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
 			l := eventLinkKey(cid, calID, it.EntityID, it.ID)
 			b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+			ev := it.event()
+			b.syncMove(eventRef(&ev), nil) // its entity lives on: its list learns of the delete
 		}
 		err = runTxs(ctx, txs)
 		if err == nil {

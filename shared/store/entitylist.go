@@ -27,6 +27,16 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 	case len(f.Types) > 0 && len(types) < len(domain.EntityTypes):
 		marks := strings.TrimSuffix(strings.Repeat("?, ", len(types)), ", ")
 		l.where("'type' IN ("+marks+")", types...)
+		l.keep = func(it dynamo.Item) bool {
+			var t string
+			_ = dynamo.Unmarshal(it["type"], &t)
+			for _, x := range types {
+				if x == t {
+					return true
+				}
+			}
+			return false
+		}
 	}
 	l.filter(f.Filter)
 	return listPage(ctx, s, l, p, func(it entityItem) domain.Entity { return *it.entity() })

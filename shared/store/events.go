@@ -122,7 +122,7 @@ func (s *Store) checkCalendar(ev *timeline.Event) func(*txBuilder) {
 func (s *Store) CreateEvent(ctx context.Context, ev *timeline.Event) error {
 	return s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
 		s.exists(campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID), apperr.ErrNotFound), s.checkCalendar(ev),
-		func(b *txBuilder) { s.linkEvent(nil, ev)(b) })
+		func(b *txBuilder) { s.linkEvent(nil, ev)(b) }, synced(nil, func() *syncRef { return eventRef(ev) }))
 }
 
 // UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its
@@ -131,12 +131,12 @@ func (s *Store) UpdateEvent(ctx context.Context, prev, next *timeline.Event) err
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toEventItem(next) },
 		func() []slot { return eventSlots(prev) }, func() []slot { return eventSlots(next) },
 		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), apperr.ErrNotFound), s.checkCalendar(next),
-		s.linkEvent(prev, next))
+		s.linkEvent(prev, next), synced(func() *syncRef { return eventRef(prev) }, func() *syncRef { return eventRef(next) }))
 }
 
 // DeleteEvent deletes an event (its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
-	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil))
+	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil), synced(func() *syncRef { return eventRef(ev) }, nil))
 }
 
 // eventLink lists an event in its calendar's partition, written with the event: a calendar's

@@ -18,6 +18,11 @@ import (
 //	location, calendar, entity        CAMPAIGN#c                      KIND#id, PUB#KIND#id
 //	range counter                     the range's partition           COUNT#KIND, COUNT#KIND#OWN#uid
 //	tombstone of a delete             CAMPAIGN#c                      DELETING#KIND#id
+//	sync pointer of a record          its list's partition (CAMPAIGN#c SYNC#KIND#<updated_at>#id
+//	                                  for locations, calendars, entities; the entity's for notes
+//	                                  and events; the location's for map points)
+//	tombstone of a deleted record     its list's partition            GONE#KIND#<deleted_at>#id
+//	  (30 days, ttl)
 //	map point                         CAMPAIGN#c#LOCATION#lid         MAPPOINT#id
 //	child location link               CAMPAIGN#c#LOCATION#parent      CHILD#id
 //	note, event                       CAMPAIGN#c#ENTITY#eid           KIND#id or SELF#KIND#id (home),
@@ -66,7 +71,19 @@ const (
 	tombstonePrefix = "DELETING#"
 	childLinkPrefix = "CHILD#"
 	eventLinkPrefix = "EVENTLINK#"
+	syncPrefix      = "SYNC#" // a record's pointer by update time (store/sync.go)
+	gonePrefix      = "GONE#" // a deleted record's tombstone in its list (store/sync.go)
 )
+
+// syncSK is the pointer of record id of kind updated at ts (formatTime: key order is time order).
+func syncSK(kind, ts string, id int64) string { return syncPrefix + kind + "#" + ts + "#" + pad(id) }
+
+// goneSK is the tombstone of record id of kind deleted at ts.
+func goneSK(kind, ts string, id int64) string { return gonePrefix + kind + "#" + ts + "#" + pad(id) }
+
+// afterTS is the first key of kind's pointers (or tombstones) with prefix later than ts: ts
+// followed by "#~" sorts after every key at ts itself ('~' is above the digits of an id).
+func afterTS(prefix, kind, ts string) string { return prefix + kind + "#" + ts + "#~" }
 
 func pad(id int64) string                     { return fmt.Sprintf("%012d", id) }
 func campaignPK(cid int64) string             { return campaignPrefix + pad(cid) }

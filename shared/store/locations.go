@@ -180,7 +180,7 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 		now := s.now()
 		var txs []*txBuilder
 		for _, link := range links {
-			if len(txs) == 0 || txs[len(txs)-1].size()+3 > maxTx-10 {
+			if len(txs) == 0 || txs[len(txs)-1].size()+5 > maxTx-10 {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
@@ -201,6 +201,7 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
 			b.place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
 				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
+			b.syncMove(ownerRef(locationPrefix, &prev.Meta, &prev.Owner), ownerRef(locationPrefix, &next.Meta, &next.Owner))
 		}
 		err = runTxs(ctx, txs)
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {

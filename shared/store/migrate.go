@@ -16,8 +16,9 @@ import (
 
 // LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
 // ranges) kept each record once and counted locations, calendars and map points in `n` and
-// `private`; version 2 is described in the package doc.
-const LayoutVersion = 2
+// `private`; version 2 is described in the package doc; version 3 adds the sync pointers
+// (SYNC#, written by the migration for every record) and tombstones (GONE#, by deletes).
+const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
 // after every page, so an interrupted run resumes where it stopped.
@@ -163,6 +164,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			k := eventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, sls[0].id)
 			puts = append(puts, eventLink{PK: k.pk, SK: k.sk, EntityID: ev.EntityID, ID: sls[0].id})
 		}
+		puts = append(puts, homePointer(sls[0], it))
 		for _, sl := range sls {
 			puts = append(puts, copyItem(it, sl))
 			if sl.home && sl.sk != sk {
@@ -184,6 +186,9 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			for _, sl := range entitySlots(&m, &o) {
 				puts = append(puts, copyItem(e, sl))
 			}
+			ptr := entityRef(&m, &o).ptr
+			ptr.SK = syncSK(entityPrefix, formatTime(m.UpdatedAt), o.EntityID)
+			puts = append(puts, ptr)
 		}
 	}
 	for start := 0; start < len(puts); start += 25 {
@@ -192,6 +197,29 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 	}
 	return n, s.batchDelete(ctx, dels)
+}
+
+// homePointer is the sync pointer of the record whose home (the first of its slots) is it, by
+// its update time as stored.
+func homePointer(home slot, it dynamo.Item) syncPointer {
+	var x struct {
+		IsPrivate  bool   `dynamo:"is_private"`
+		Visibility string `dynamo:"visibility"`
+		CreatedBy  int64  `dynamo:"created_by"`
+		UpdatedAt  string `dynamo:"updated_at"`
+	}
+	_ = dynamo.UnmarshalItem(it, &x)
+	kind, _, _ := strings.Cut(strings.TrimPrefix(home.sk, selfHome), "#")
+	p := syncPointer{PK: home.pk, SK: syncSK(kind, formatTime(parseTime(x.UpdatedAt)), home.id), ID: home.id, IsPrivate: x.IsPrivate}
+	switch kind {
+	case notePrefix:
+		p.IsPrivate, p.Visibility, p.CreatedBy = false, x.Visibility, x.CreatedBy
+	case eventPrefix:
+		p.Visibility, p.CreatedBy = x.Visibility, x.CreatedBy
+	case mapPointPrefix:
+		p.IsPrivate = false
+	}
+	return p
 }
 
 // lowerCopies writes the lower-case copies the list filters read (name_lc, type_lc), which

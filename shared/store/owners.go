@@ -67,6 +67,8 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 		k.trackPrivate(b, m, true)
 	}
 	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
+	b.syncMove(nil, ownerRef(k.prefix, m, o))
+	b.syncMove(nil, entityRef(m, o))
 	for _, c := range checks {
 		c(b)
 	}
@@ -84,6 +86,8 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 		k.trackPrivate(b, nextM, next.IsPrivate)
 	}
 	b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
+	b.syncMove(ownerRef(k.prefix, prevM, prev), ownerRef(k.prefix, nextM, next))
+	b.syncMove(entityRef(prevM, prev), entityRef(nextM, next))
 	for _, c := range checks {
 		c(b)
 	}
@@ -123,6 +127,8 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 		k.trackPrivate(b, m, false)
 	}
 	b.remove(entitySlots(m, o), 0)
+	b.syncMove(ownerRef(k.prefix, m, o), nil) // and their tombstones, for ?deleted=1
+	b.syncMove(entityRef(m, o), nil)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
 	for _, f := range also {

@@ -123,7 +123,7 @@ func sanitize(s string) string {
 // the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
 // filtered out or not), and the most calls in flight at once (reads meant to run concurrently
 // show it above one).
-type Counter struct{ n, scanned, inFlight, maxInFlight atomic.Int64 }
+type Counter struct{ n, scanned, fetched, inFlight, maxInFlight atomic.Int64 }
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
@@ -140,6 +140,10 @@ func (c *Counter) Attach(cfg *aws.Config) {
 				c.scanned.Add(int64(r.ScannedCount))
 			case *dynamodb.ScanOutput:
 				c.scanned.Add(int64(r.ScannedCount))
+			case *dynamodb.BatchGetItemOutput:
+				for _, items := range r.Responses {
+					c.fetched.Add(int64(len(items)))
+				}
 			}
 			return out, md, err
 		}), middleware.After)
@@ -147,7 +151,16 @@ func (c *Counter) Attach(cfg *aws.Config) {
 }
 
 // Reset sets the counts to zero.
-func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.maxInFlight.Store(0) }
+func (c *Counter) Reset() {
+	c.n.Store(0)
+	c.scanned.Store(0)
+	c.fetched.Store(0)
+	c.maxInFlight.Store(0)
+}
+
+// Fetched is the number of items BatchGetItem calls returned since the last Reset: with
+// Scanned, every item a request read.
+func (c *Counter) Fetched() int64 { return c.fetched.Load() }
 
 // Scanned is the number of items queries and scans evaluated since the last Reset.
 func (c *Counter) Scanned() int64 { return c.scanned.Load() }
