@@ -26,7 +26,7 @@ import (
 // maxSyncPointers bounds the pointers one lastSync read evaluates: when more records changed
 // since T (a first sync from long ago), the list falls back to reading its range with a
 // condition on updated_at, which then costs about what the answer holds anyway.
-const maxSyncPointers = 2000
+var maxSyncPointers = 2000
 
 // syncPointer is a pointer (or, inside goneItem, a tombstone).
 type syncPointer struct {
