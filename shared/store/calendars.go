@@ -232,8 +232,9 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			if it.CalendarID != calID {
 				continue
 			}
-			// An event writes at most 3 items, its link, its pointer, its tombstone and 2 counters.
-			if len(txs) == 0 || txs[len(txs)-1].size()+8 > maxTx {
+			// An event writes at most 3 items, its link, its pointer, its tombstone and its queue
+			// item, and 2 counters.
+			if len(txs) == 0 || txs[len(txs)-1].size()+9 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]

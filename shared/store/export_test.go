@@ -33,9 +33,13 @@ func SetMaxSyncPointers(n int) func() {
 }
 
 // PutGone writes the tombstone of location id of campaign cid deleted at deletedAt, expiring at
-// ttl, as a delete writes it (DynamoDB Local never removes it).
+// ttl, with its queue item, as a delete writes them (DynamoDB Local never removes them).
 func PutGone(ctx context.Context, s *Store, cid, id int64, deletedAt, ttl time.Time) error {
 	g := goneItem{syncPointer: syncPointer{PK: campaignPK(cid), SK: goneSK(locationPrefix, formatTime(deletedAt), id), ID: id},
 		DeletedAt: formatTime(deletedAt), TTL: ttl.Unix()}
-	return s.table.Put(g).Run(ctx)
+	q := goneQueueKey(cid, ttl, locationPrefix, id)
+	b := s.newTx()
+	b.put(s.table.Put(g))
+	b.put(s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+	return b.run(ctx)
 }

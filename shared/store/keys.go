@@ -23,6 +23,7 @@ import (
 //	                                  and events; the location's for map points)
 //	tombstone of a deleted record     its list's partition            GONE#KIND#<deleted_at>#id
 //	  (30 days, ttl)
+//	its expiry, for the sweeper       GONEQ#<c mod 16, 2 digits>      <ttl>#c#KIND#id
 //	map point                         CAMPAIGN#c#LOCATION#lid         MAPPOINT#id
 //	child location link               CAMPAIGN#c#LOCATION#parent      CHILD#id
 //	note, event                       CAMPAIGN#c#ENTITY#eid           KIND#id or SELF#KIND#id (home),
@@ -80,6 +81,14 @@ func syncSK(kind, ts string, id int64) string { return syncPrefix + kind + "#" +
 
 // goneSK is the tombstone of record id of kind deleted at ts.
 func goneSK(kind, ts string, id int64) string { return gonePrefix + kind + "#" + ts + "#" + pad(id) }
+
+// goneQueueKey lists tombstone (kind, id) of campaign cid by its expiry, for the sweeper (the
+// pending markers' scheme: 16 shards, sorted by time).
+func goneQueueKey(cid int64, expires time.Time, kind string, id int64) itemKey {
+	return itemKey{fmt.Sprintf("GONEQ#%02d", cid%pendingShards), expires.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + kind + "#" + pad(id)}
+}
+
+func goneQueuePK(shard int) string { return fmt.Sprintf("GONEQ#%02d", shard) }
 
 // afterTS is the first key of kind's pointers (or tombstones) with prefix later than ts: ts
 // followed by "#~" sorts after every key at ts itself ('~' is above the digits of an id).

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -112,10 +113,57 @@ func (b *txBuilder) syncMove(prev, next *syncRef) {
 	}
 	if prev != nil {
 		now := b.s.now()
-		g := goneItem{syncPointer: prev.ptr, EntityID: prev.entityID, DeletedAt: formatTime(now), TTL: now.Add(domain.GoneHistory).Unix()}
+		expires := now.Add(domain.GoneHistory)
+		g := goneItem{syncPointer: prev.ptr, EntityID: prev.entityID, DeletedAt: formatTime(now), TTL: expires.Unix()}
 		g.SK = goneSK(prev.kind, g.DeletedAt, prev.ptr.ID)
 		b.put(b.s.table.Put(g))
+		q := goneQueueKey(campaignOf(prev.ptr.PK), expires, prev.kind, prev.ptr.ID)
+		b.put(b.s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
 	}
+}
+
+// goneQueued lists a tombstone by its expiry, so the sweeper removes it where DynamoDB's TTL
+// does not run (DynamoDB Local) or has not yet (it may take two days): one Query per shard.
+type goneQueued struct {
+	PK     string `dynamo:"pk"`
+	SK     string `dynamo:"sk"`
+	GonePK string `dynamo:"gone_pk"`
+	GoneSK string `dynamo:"gone_sk"`
+	TTL    int64  `dynamo:"ttl"`
+}
+
+// campaignOf is the campaign id of a key under its partition (CAMPAIGN#c...).
+func campaignOf(pk string) int64 {
+	digits, _, _ := strings.Cut(strings.TrimPrefix(pk, campaignPrefix), "#")
+	cid, _ := strconv.ParseInt(digits, 10, 64)
+	return cid
+}
+
+// goneSweepBatch bounds the expired tombstones one sweep removes per shard.
+const goneSweepBatch = 500
+
+// SweepGone removes the tombstones whose time is over (and their queue items), at most
+// goneSweepBatch per shard per sweep; it returns how many, and whether more are due.
+func (s *Store) SweepGone(ctx context.Context) (int, bool, error) {
+	cutoff := s.now().UTC().Format(pendingTimeFmt)
+	n, more := 0, false
+	for shard := 0; shard < pendingShards; shard++ {
+		var due []goneQueued
+		err := s.table.Get("pk", goneQueuePK(shard)).Range("sk", dynamo.Less, cutoff).Consistent(true).Limit(goneSweepBatch).All(ctx, &due)
+		if err != nil {
+			return n, more, wrap(err)
+		}
+		more = more || len(due) == goneSweepBatch
+		keys := make([]dynamo.Keyed, 0, 2*len(due))
+		for _, q := range due {
+			keys = append(keys, dynamo.Keys{q.GonePK, q.GoneSK}, dynamo.Keys{q.PK, q.SK})
+		}
+		if err := s.batchDelete(ctx, keys); err != nil {
+			return n, more, err
+		}
+		n += len(due)
+	}
+	return n, more, nil
 }
 
 // pointerSlots are the items the record of a pointer (or tombstone) of kind has (or had): the

@@ -4,8 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -16,7 +21,7 @@ import (
 // evaluates, from the range it falls back to; an expired tombstone (DynamoDB Local never
 // removes one) is never answered, a live one is.
 func TestLastSyncFallbackAndTombstoneExpiry(t *testing.T) {
-	st, _ := dynamotest.NewStore(t)
+	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
 	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: 1})
 	if err != nil {
@@ -78,5 +83,25 @@ func TestLastSyncFallbackAndTombstoneExpiry(t *testing.T) {
 	page, bound, err := st.ListGone(ctx, c.ID, domain.GoneQuery{List: domain.GoneLocations, Since: now.Add(-2 * time.Hour)}, admin, domain.PageRequest{Page: 1, Limit: 45})
 	if err != nil || len(page.Items) != 1 || page.Items[0].ID != 901 || page.Total != 1 || !bound.Equal(now.Add(-2*time.Hour)) {
 		t.Errorf("tombstones: %+v %v %v, want 901 only, bound the lastSync", page, bound, err)
+	}
+	// The sweeper removes the expired one (and its queue item), keeps the other.
+	if n, more, err := st.SweepGone(ctx); err != nil || n != 1 || more {
+		t.Fatalf("sweep: %d %v %v, want 1 removed", n, more, err)
+	}
+	if n, _, err := st.SweepGone(ctx); err != nil || n != 0 {
+		t.Fatalf("second sweep: %d %v, want nothing", n, err)
+	}
+	tombs := 0
+	items, err := st.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(cfg.TableName)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items.Items {
+		if sk := it["sk"].(*types.AttributeValueMemberS).Value; strings.HasPrefix(sk, "GONE#") {
+			tombs++
+		}
+	}
+	if tombs != 1 {
+		t.Errorf("%d tombstones stored after the sweep, want 1 (location 901's)", tombs)
 	}
 }
