@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
@@ -59,11 +60,24 @@ func BenchmarkLocationListRelated(b *testing.B) {
 // BenchmarkGrowth is issue 10's growth curve: campaigns of 100, 1,000 and 10,000 locations
 // (every tenth private), pages 1 and 50 by number and by cursor, for an admin and a member.
 // Beside the time it reports round trips per request (the token's read included, as the
-// authorizer makes it on AWS) and items DynamoDB evaluated (Query ScannedCount).
+// authorizer makes it on AWS), items DynamoDB evaluated (Query ScannedCount) and items read by
+// key (BatchGetItem). The lastSync cases follow 10 changes and 5 deletes among them (issue 20:
+// their cost grows with the changes, not with the campaign).
 func BenchmarkGrowth(b *testing.B) {
 	for _, size := range []int{100, 1000, 10000} {
 		e := apitest.New(b, locations.Register)
 		e.SeedLocations(e.Campaign, size, 10)
+		since := url.QueryEscape(domain.FormatTime(time.Now().UTC()))
+		time.Sleep(5 * time.Millisecond)
+		for id := 1; id <= 15; id++ {
+			method, body := "PATCH", map[string]any{"type": "Ruin"}
+			if id > 10 {
+				method, body = "DELETE", nil
+			}
+			if r := e.Do(method, apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", id*3)), e.Admin, body); r.Status != 200 {
+				b.Fatalf("%s %d: %d %s", method, id*3, r.Status, r.Raw)
+			}
+		}
 		cursor := func(token string) string { // the next link of page 49
 			r := e.Do("GET", apitest.Path(e.Campaign, "/locations?page=49"), token, nil)
 			next, _ := r.Body["links"].(map[string]any)["next"].(string)
@@ -82,6 +96,9 @@ func BenchmarkGrowth(b *testing.B) {
 			{"page50-by-cursor/admin", e.Admin, ""},
 			{"page50-by-cursor/member", e.Member, ""},
 			{"name-search/member", e.Member, "/locations?name=place%2012"},
+			{"lastSync-10-changed/admin", e.Admin, "/locations?lastSync=" + since},
+			{"lastSync-10-changed/member", e.Member, "/locations?lastSync=" + since},
+			{"lastSync-5-deleted/member", e.Member, "/locations?deleted=1&lastSync=" + since},
 		} {
 			path := apitest.Path(e.Campaign, c.path)
 			if c.path == "" {
@@ -102,6 +119,7 @@ func BenchmarkGrowth(b *testing.B) {
 				b.StopTimer()
 				b.ReportMetric(float64(e.Counter.N())/float64(b.N)+1, "roundtrips/op")
 				b.ReportMetric(float64(e.Counter.Scanned())/float64(b.N), "evaluated/op")
+				b.ReportMetric(float64(e.Counter.Fetched())/float64(b.N), "fetched/op")
 			})
 		}
 	}
