@@ -50,6 +50,9 @@ type handlers struct {
 }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	if reply, ok, err := r.Deletions(h.st, domain.GoneCalendars, 0); ok {
+		return reply, err
+	}
 	f, err := r.Filter(domain.FilterRecords)
 	if err != nil {
 		return httpapi.Reply{}, err

@@ -6,11 +6,13 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // Store is the storage the calendars family uses (package store serves it).
 type Store interface {
+	httpapi.GoneReader
 	related.Store
 	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
 	ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error)

@@ -20,7 +20,7 @@ const (
 	ReadMapPointList
 	ReadNoteList
 	ReadEventList
-	ReadMemberList // the campaign's member count
+	ReadMemberList   // the campaign's member count
 	ReadReminderList // a calendar and its reminders' counts (ID: the calendar)
 )
 

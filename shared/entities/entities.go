@@ -22,6 +22,9 @@ type handlers struct{ st Store }
 // list is one page of the entities the caller may see: its range counter read ahead with the
 // campaign access, then one Query.
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	if reply, ok, err := r.Deletions(h.st, domain.GoneEntities, 0); ok {
+		return reply, err
+	}
 	f, err := domain.ReadEntityFilter(r.Query())
 	if err != nil {
 		return httpapi.Reply{}, err

@@ -9,6 +9,7 @@ import (
 
 // Store is the storage the entities endpoint uses (package store serves it).
 type Store interface {
+	httpapi.GoneReader
 	httpapi.EntityReader
 	httpapi.EntityBatchReader
 	ListEntities(ctx context.Context, cid int64, f domain.EntityFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Entity], error)

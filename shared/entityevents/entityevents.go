@@ -63,6 +63,9 @@ func (h handlers) list(r *httpapi.Request, render func(*timeline.Event) any) (ht
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	if reply, ok, err := r.Deletions(h.st, domain.GoneEvents, e.ID); ok {
+		return reply, err
+	}
 	res, err := h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err

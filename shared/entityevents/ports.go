@@ -10,6 +10,7 @@ import (
 
 // Store is the storage the entity events family uses (package store serves it).
 type Store interface {
+	httpapi.GoneReader
 	httpapi.EntityReader
 	GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *timeline.Event, error)
 	ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error)

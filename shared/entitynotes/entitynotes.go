@@ -54,6 +54,9 @@ func (h handlers) list(r *httpapi.Request, shape func(notewire.Note) any) (httpa
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	if reply, ok, err := r.Deletions(h.st, domain.GoneNotes, e.ID); ok {
+		return reply, err
+	}
 	res, err := h.st.ListNotes(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err

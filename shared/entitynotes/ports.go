@@ -9,6 +9,7 @@ import (
 
 // Store is the storage the entity notes family uses (package store serves it).
 type Store interface {
+	httpapi.GoneReader
 	httpapi.EntityReader
 	httpapi.EntityBatchReader
 	GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Note, error)

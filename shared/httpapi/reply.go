@@ -25,6 +25,7 @@ type listInfo struct {
 	count int
 	total int
 	next  string
+	since *string // meta.deleted_since of a `?deleted=1` page
 }
 
 // One replies {"data": v}.
@@ -77,6 +78,8 @@ type meta struct {
 	PerPage     int    `json:"per_page"`
 	To          *int   `json:"to"`
 	Total       int    `json:"total"`
+	// DeletedSince is the bound of a `?deleted=1` page (deleted.go).
+	DeletedSince *string `json:"deleted_since,omitempty"`
 }
 
 func (rp Reply) write(w http.ResponseWriter, r *Request) {
@@ -92,7 +95,7 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	p := l.page
 	n := l.count
 	lastPage := max(1, (l.total+p.Limit-1)/p.Limit)
-	m := meta{CurrentPage: p.Page, LastPage: lastPage, PerPage: p.Limit, Total: l.total}
+	m := meta{CurrentPage: p.Page, LastPage: lastPage, PerPage: p.Limit, Total: l.total, DeletedSince: l.since}
 	if n > 0 {
 		from := (p.Page-1)*p.Limit + 1
 		to := from + n - 1

@@ -61,12 +61,25 @@ func BenchmarkLocationListRelated(b *testing.B) {
 // BenchmarkGrowth is issue 10's growth curve: campaigns of 100, 1,000 and 10,000 locations
 // (every tenth private), pages 1 and 50 by number and by cursor, for an admin and a member.
 // Beside the time it reports round trips per request (the token's read included, as the
-// authorizer makes it on AWS), items DynamoDB evaluated (Query ScannedCount), the range
-// counter items read and their bytes (issue 20's growth table), and the median latency.
+// authorizer makes it on AWS), items DynamoDB evaluated (Query ScannedCount), items read by key
+// (BatchGetItem), the range counter items read and their bytes (issue 20's growth table), and the
+// median latency. The lastSync cases follow 10 changes and 5 deletes among them (issue 20: their
+// cost grows with the changes, not with the campaign).
 func BenchmarkGrowth(b *testing.B) {
 	for _, size := range []int{100, 1000, 10000} {
 		e := apitest.New(b, locations.Register)
 		e.SeedLocations(e.Campaign, size, 10)
+		since := url.QueryEscape(domain.FormatTime(time.Now().UTC()))
+		time.Sleep(5 * time.Millisecond)
+		for id := 1; id <= 15; id++ {
+			method, body := "PATCH", map[string]any{"type": "Ruin"}
+			if id > 10 {
+				method, body = "DELETE", nil
+			}
+			if r := e.Do(method, apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", id*3)), e.Admin, body); r.Status != 200 {
+				b.Fatalf("%s %d: %d %s", method, id*3, r.Status, r.Raw)
+			}
+		}
 		cursor := func(token string) string { // the next link of page 49
 			r := e.Do("GET", apitest.Path(e.Campaign, "/locations?page=49"), token, nil)
 			next, _ := r.Body["links"].(map[string]any)["next"].(string)
@@ -85,6 +98,9 @@ func BenchmarkGrowth(b *testing.B) {
 			{"page50-by-cursor/admin", e.Admin, ""},
 			{"page50-by-cursor/member", e.Member, ""},
 			{"name-search/member", e.Member, "/locations?name=place%2012"},
+			{"lastSync-10-changed/admin", e.Admin, "/locations?lastSync=" + since},
+			{"lastSync-10-changed/member", e.Member, "/locations?lastSync=" + since},
+			{"lastSync-5-deleted/member", e.Member, "/locations?deleted=1&lastSync=" + since},
 		} {
 			path := apitest.Path(e.Campaign, c.path)
 			if c.path == "" {
@@ -109,6 +125,7 @@ func BenchmarkGrowth(b *testing.B) {
 				slices.Sort(took)
 				b.ReportMetric(float64(e.Counter.N())/float64(b.N)+1, "roundtrips/op")
 				b.ReportMetric(float64(e.Counter.Scanned())/float64(b.N), "evaluated/op")
+				b.ReportMetric(float64(e.Counter.Fetched())/float64(b.N), "fetched/op")
 				b.ReportMetric(float64(e.Counter.CounterItems())/float64(b.N), "counter-items/op")
 				b.ReportMetric(float64(e.Counter.CounterBytes())/float64(b.N), "counter-bytes/op")
 				b.ReportMetric(float64(took[b.N/2].Microseconds()), "p50-µs")

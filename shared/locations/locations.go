@@ -45,6 +45,9 @@ func Register(api *httpapi.API, st Store) {
 type handlers struct{ st Store }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	if reply, ok, err := r.Deletions(h.st, domain.GoneLocations, 0); ok {
+		return reply, err
+	}
 	f, err := h.parseFilter(r)
 	if err != nil {
 		return httpapi.Reply{}, err

@@ -45,6 +45,9 @@ func (h handlers) listMapPoints(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	if reply, ok, err := r.Deletions(h.st, domain.GoneMapPoints, l.ID); ok {
+		return reply, err
+	}
 	f, err := r.Filter(domain.FilterName | domain.FilterAuthors | domain.FilterSync)
 	if err != nil {
 		return httpapi.Reply{}, err

@@ -10,6 +10,7 @@ import (
 
 // Store is the storage the locations family uses (package store serves it).
 type Store interface {
+	httpapi.GoneReader
 	related.Store
 	httpapi.EntityReader
 	GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error)

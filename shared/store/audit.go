@@ -29,7 +29,9 @@ import (
 //   - every event's calendar exists, and the event has its day link and its reminder links
 //     there, placed by its entity's privacy (links_private) and as new as the event;
 //   - every membership has its item under its user, with the same role, and each member's
-//     campaign counter counts its campaigns (auditMembers).
+//     campaign counter counts its campaigns (auditMembers);
+//   - every record and entity has exactly one sync pointer, at its update time, carrying its
+//     audience, and every pointer has its record.
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -74,6 +76,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		key        string
 		calendarID int64
 	}
+	pointers := map[itemKey]syncPointer{} // stored sync pointers
+	wantPointers := map[itemKey]syncPointer{}
 	var problems []string
 	str := func(it dynamo.Item, name string) string {
 		var v string
@@ -113,6 +117,20 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				report("%s: delete pending, with no sweeper marker", what)
 			}
 			continue
+		}
+		if strings.HasPrefix(sk, syncPrefix) {
+			var p syncPointer
+			_ = dynamo.UnmarshalItem(it, &p)
+			pointers[itemKey{pk, sk}] = p
+			continue
+		}
+		if sls := homeSlots(pk, sk, it); sls != nil {
+			p := homePointer(sls[0], it)
+			wantPointers[itemKey{p.PK, p.SK}] = p
+		}
+		if kind == entityPrefix && pk == prefix {
+			p := syncPointer{PK: pk, SK: syncSK(entityPrefix, str(it, "updated_at"), num(it, "id")), ID: num(it, "id"), IsPrivate: boolean(it, "is_private")}
+			wantPointers[itemKey{p.PK, p.SK}] = p
 		}
 		if counter, attr, id, ok := countedRange(sk); ok {
 			tally(tallies, pk, counter, attr, id, 1)
@@ -330,6 +348,20 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 
 	for sk := range marked {
 		report("sweeper marker %s %s: no delete pending", pendingPK(cid), sk)
+	}
+
+	// Sync pointers.
+	for k, want := range wantPointers {
+		if got, ok := pointers[k]; !ok {
+			report("sync pointer %s %s: missing", k.pk, k.sk)
+		} else if got != want {
+			report("sync pointer %s %s: holds %+v, its record %+v", k.pk, k.sk, got, want)
+		}
+	}
+	for k := range pointers {
+		if _, ok := wantPointers[k]; !ok {
+			report("sync pointer %s %s: no record updated then", k.pk, k.sk)
+		}
 	}
 
 	// Events and their calendars.

@@ -234,12 +234,14 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			if it.CalendarID != calID {
 				continue
 			}
-			// An event writes at most 3 items and 2 counters.
-			if len(txs) == 0 || txs[len(txs)-1].size()+6 > maxTx {
+			// An event writes at most 3 items, 2 counters, its sync pointer and its tombstone.
+			if len(txs) == 0 || txs[len(txs)-1].size()+9 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
 			b.remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
+			ev := it.event()
+			b.syncMove(eventRef(&ev), nil) // its entity lives on: its list learns of the delete
 		}
 		err = runTxs(ctx, txs)
 		if err == nil {

@@ -111,7 +111,7 @@ func (s *Store) checkCalendar(ev *timeline.Event) func(*txBuilder) {
 func (s *Store) CreateEvent(ctx context.Context, ev *timeline.Event) error {
 	for attempt := 0; ; attempt++ {
 		err := s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
-			s.checkEntityLinks(ev), s.checkCalendar(ev), s.linkEvent(nil, ev))
+			s.checkEntityLinks(ev), s.checkCalendar(ev), s.linkEvent(nil, ev), synced(nil, func() *syncRef { return eventRef(ev) }))
 		if !errors.Is(err, apperr.ErrNotFound) || attempt >= domain.WriteAttempts {
 			return err
 		}
@@ -129,12 +129,12 @@ func (s *Store) UpdateEvent(ctx context.Context, prev, next *timeline.Event) err
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toEventItem(next) },
 		func() []slot { return eventSlots(prev) }, func() []slot { return eventSlots(next) },
 		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), apperr.ErrNotFound), s.checkCalendar(next),
-		s.linkEvent(prev, next))
+		s.linkEvent(prev, next), synced(func() *syncRef { return eventRef(prev) }, func() *syncRef { return eventRef(next) }))
 }
 
 // DeleteEvent deletes an event (its copies, links and counts) if nobody wrote since it was read.
 func (s *Store) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
-	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil))
+	return s.deleteChild(ctx, &ev.Meta, eventSlots(ev), s.linkEvent(ev, nil), synced(func() *syncRef { return eventRef(ev) }, nil))
 }
 
 func eventSlots(ev *timeline.Event) []slot {

@@ -23,3 +23,23 @@ func PutPendingDelete(ctx context.Context, s *Store, cid int64, kind string, id 
 	}
 	return b.run(ctx)
 }
+
+// SetMaxSyncPointers sets how many pointers a lastSync read evaluates before it falls back to
+// reading the range (tests cross it with a few records).
+func SetMaxSyncPointers(n int) func() {
+	old := maxSyncPointers
+	maxSyncPointers = n
+	return func() { maxSyncPointers = old }
+}
+
+// PutGone writes the tombstone of location id of campaign cid deleted at deletedAt, expiring at
+// ttl, with its queue item, as a delete writes them (DynamoDB Local never removes them).
+func PutGone(ctx context.Context, s *Store, cid, id int64, deletedAt, ttl time.Time) error {
+	g := goneItem{syncPointer: syncPointer{PK: campaignPK(cid), SK: goneSK(locationPrefix, formatTime(deletedAt), id), ID: id},
+		DeletedAt: formatTime(deletedAt), TTL: ttl.Unix()}
+	q := goneQueueKey(cid, ttl, locationPrefix, id)
+	b := s.newTx()
+	b.put(s.table.Put(g))
+	b.put(s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+	return b.run(ctx)
+}

@@ -19,6 +19,12 @@ import (
 //	range counter total               the range's partition           COUNT#KIND, COUNT#KIND#OWN#uid
 //	range counter segment             the range's partition           <total's sk>#S#<id/10000, 8 digits>
 //	tombstone of a delete             CAMPAIGN#c                      DELETING#KIND#id
+//	sync pointer of a record          its list's partition (CAMPAIGN#c SYNC#KIND#<updated_at>#id
+//	                                  for locations, calendars, entities; the entity's for notes
+//	                                  and events; the location's for map points)
+//	tombstone of a deleted record     its list's partition            GONE#KIND#<deleted_at>#id
+//	  (30 days, ttl)
+//	its expiry, for the sweeper       GONEQ#<c mod 16, 2 digits>      <ttl>#c#KIND#id
 //	map point                         CAMPAIGN#c#LOCATION#lid         MAPPOINT#id
 //	child location link               CAMPAIGN#c#LOCATION#parent      CHILD#id
 //	note, event                       CAMPAIGN#c#ENTITY#eid           KIND#id or SELF#KIND#id (home),
@@ -76,7 +82,27 @@ const (
 	relinkKind      = "RELINK"
 	// legacyEventLink is layout 2's event link (EVENTLINK#eid#id): the migration deletes it.
 	legacyEventLink = "EVENTLINK#"
+	syncPrefix      = "SYNC#" // a record's pointer by update time (store/sync.go)
+	gonePrefix      = "GONE#" // a deleted record's tombstone in its list (store/sync.go)
 )
+
+// syncSK is the pointer of record id of kind updated at ts (formatTime: key order is time order).
+func syncSK(kind, ts string, id int64) string { return syncPrefix + kind + "#" + ts + "#" + pad(id) }
+
+// goneSK is the tombstone of record id of kind deleted at ts.
+func goneSK(kind, ts string, id int64) string { return gonePrefix + kind + "#" + ts + "#" + pad(id) }
+
+// goneQueueKey lists tombstone (kind, id) of campaign cid by its expiry, for the sweeper (the
+// pending markers' scheme: 16 shards, sorted by time).
+func goneQueueKey(cid int64, expires time.Time, kind string, id int64) itemKey {
+	return itemKey{fmt.Sprintf("GONEQ#%02d", cid%pendingShards), expires.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + kind + "#" + pad(id)}
+}
+
+func goneQueuePK(shard int) string { return fmt.Sprintf("GONEQ#%02d", shard) }
+
+// afterTS is the first key of kind's pointers (or tombstones) with prefix later than ts: ts
+// followed by "#~" sorts after every key at ts itself ('~' is above the digits of an id).
+func afterTS(prefix, kind, ts string) string { return prefix + kind + "#" + ts + "#~" }
 
 func pad(id int64) string                     { return fmt.Sprintf("%012d", id) }
 func campaignPK(cid int64) string             { return campaignPrefix + pad(cid) }

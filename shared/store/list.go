@@ -20,6 +20,10 @@ type listSpec struct {
 	args   []any
 	// none: the filter matches nothing, so nothing is read.
 	none bool
+	// f is the client's filter (set by filter); with a lastSync the list reads the sync
+	// pointers (sync.go), and keep, when set, is the in-memory form of conditions added besides it.
+	f    *domain.Filter
+	keep func(dynamo.Item) bool
 }
 
 func (l *listSpec) where(cond string, args ...any) {
@@ -110,6 +114,11 @@ type row struct {
 }
 
 func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, error) {
+	if l.f != nil && l.f.UpdatedAfter != nil && len(l.ranges) > 0 {
+		if rows, total, next, ok, err := s.listSync(ctx, l, p); ok || err != nil {
+			return rows, total, next, err
+		}
+	}
 	filtered := len(l.conds) > 0
 	cs := counters{}
 	if !filtered {
@@ -219,6 +228,7 @@ func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID 
 // domain.Filter into DynamoDB conditions. Text is compared on the lower-case copies every item
 // keeps (name_lc, type_lc); a missing attribute is empty.
 func (l *listSpec) filter(f domain.Filter) {
+	l.f = &f
 	l.none = l.none || f.None
 	l.terms("name_lc", f.Name)
 	l.terms("type_lc", f.Type)

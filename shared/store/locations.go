@@ -330,7 +330,7 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 		now := s.now()
 		var txs []*txBuilder
 		for _, link := range links {
-			if len(txs) == 0 || txs[len(txs)-1].size()+3 > maxTx-10 {
+			if len(txs) == 0 || txs[len(txs)-1].size()+9 > maxTx-10 {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
@@ -351,6 +351,10 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
 			b.place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
 				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
+			b.syncMove(ownerRef(locationPrefix, &prev.Meta, &prev.Owner), ownerRef(locationPrefix, &next.Meta, &next.Owner))
+			// Its entity mirrors it, update time included (so does its sync pointer).
+			b.mirror(marshal(entityItemOf(locationKind, &next.Meta, &next.Owner)), entitySlots(&prev.Meta, &prev.Owner), entitySlots(&next.Meta, &next.Owner))
+			b.syncMove(entityRef(&prev.Meta, &prev.Owner), entityRef(&next.Meta, &next.Owner))
 		}
 		err = runTxs(ctx, txs)
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {

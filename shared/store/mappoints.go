@@ -61,7 +61,8 @@ func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filt
 // CreateMapPoint stores a new map point, on condition that its location still exists.
 func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 	return s.createChild(ctx, &p.Meta, "mappoint", func() any { return toMapPointItem(p) }, func() []slot { return mapPointSlots(p) },
-		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID), apperr.ErrNotFound))
+		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID), apperr.ErrNotFound),
+		synced(nil, func() *syncRef { return mapPointRef(p) }))
 }
 
 // UpdateMapPoint writes next over prev if nobody wrote since prev was read and the location
@@ -69,12 +70,13 @@ func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 func (s *Store) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMapPointItem(next) },
 		func() []slot { return mapPointSlots(prev) }, func() []slot { return mapPointSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID), apperr.ErrNotFound))
+		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID), apperr.ErrNotFound),
+		synced(func() *syncRef { return mapPointRef(prev) }, func() *syncRef { return mapPointRef(next) }))
 }
 
 // DeleteMapPoint deletes a map point and counts it out.
 func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
-	return s.deleteChild(ctx, &p.Meta, mapPointSlots(p))
+	return s.deleteChild(ctx, &p.Meta, mapPointSlots(p), synced(func() *syncRef { return mapPointRef(p) }, nil))
 }
 
 // GetMapPointAndLocation reads a map point and the location of the path in one BatchGetItem;

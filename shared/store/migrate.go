@@ -20,7 +20,9 @@ import (
 // counter into a total and segments (counters.go) and drops the location counter's private_ids
 // (a location's public copy is the non-admins' projection instead); it links every event from
 // its calendar (calendarlinks.go) instead of indexing it in GSI1 and EVENTLINK#; it adds Kanka's
-// campaign, profile and membership fields and counts memberships (migrate_campaigns.go).
+// campaign, profile and membership fields and counts memberships (migrate_campaigns.go); it adds
+// the sync pointers (SYNC#, written by the migration for every record) and tombstones (GONE#,
+// written by deletes).
 const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
@@ -189,6 +191,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			}
 			evs = append(evs, ev.event())
 		}
+		puts = append(puts, homePointer(sls[0], it))
 		for _, sl := range sls {
 			puts = append(puts, copyItem(it, sl))
 			if sl.home && sl.sk != sk {
@@ -210,6 +213,9 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			for _, sl := range entitySlots(&m, &o) {
 				puts = append(puts, copyItem(e, sl))
 			}
+			ptr := entityRef(&m, &o).ptr
+			ptr.SK = syncSK(entityPrefix, formatTime(m.UpdatedAt), o.EntityID)
+			puts = append(puts, ptr)
 		}
 	}
 	links, stale, err := s.migrationLinks(ctx, evs)
@@ -294,6 +300,29 @@ func (s *Store) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any
 		dels = append(dels, dynamo.Keys{old.pk, old.sk})
 	}
 	return puts, dels, nil
+}
+
+// homePointer is the sync pointer of the record whose home (the first of its slots) is it, by
+// its update time as stored.
+func homePointer(home slot, it dynamo.Item) syncPointer {
+	var x struct {
+		IsPrivate  bool   `dynamo:"is_private"`
+		Visibility string `dynamo:"visibility"`
+		CreatedBy  int64  `dynamo:"created_by"`
+		UpdatedAt  string `dynamo:"updated_at"`
+	}
+	_ = dynamo.UnmarshalItem(it, &x)
+	kind, _, _ := strings.Cut(strings.TrimPrefix(home.sk, selfHome), "#")
+	p := syncPointer{PK: home.pk, SK: syncSK(kind, formatTime(parseTime(x.UpdatedAt)), home.id), ID: home.id, IsPrivate: x.IsPrivate}
+	switch kind {
+	case notePrefix:
+		p.IsPrivate, p.Visibility, p.CreatedBy = false, x.Visibility, x.CreatedBy
+	case eventPrefix:
+		p.Visibility, p.CreatedBy = x.Visibility, x.CreatedBy
+	case mapPointPrefix:
+		p.IsPrivate = false
+	}
+	return p
 }
 
 // lowerCopies writes the lower-case copies the list filters read (name_lc, type_lc), which

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -236,6 +237,26 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 				t.Errorf("entities admin=%v: %v total %d (%v), want %v", tc.admin, ids(p.Items, entID), p.Total, err, tc.want)
 			} else if e := p.Items[0]; e.CreatedBy != member.ID || domain.FormatTime(e.UpdatedAt) != "2024-01-01T00:00:00.000000Z" || e.Tags == nil {
 				t.Errorf("entity 1 after the migration: %+v", e)
+			}
+		}
+		// Layout 3: every record has its sync pointer, so a lastSync read finds what the
+		// range holds (the audit checks each pointer too).
+		for _, tc := range []struct {
+			since                     time.Time
+			locs, notes, points, ents int
+		}{
+			{time.Date(2023, 12, 31, 0, 0, 0, 0, time.UTC), 7, 4, 1, 8},
+			{time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0, 0, 0, 0},
+		} {
+			f := domain.Filter{UpdatedAfter: &tc.since}
+			pr := domain.PageRequest{Page: 1, Limit: 45}
+			l, err1 := st.ListLocations(ctx, c.ID, f, false, pr)
+			n, err2 := st.ListNotes(ctx, c.ID, 1, adminAcc, f, pr)
+			m, err3 := st.ListMapPoints(ctx, c.ID, 1, f, pr)
+			e, err4 := st.ListEntities(ctx, c.ID, domain.EntityFilter{Filter: f}, false, pr)
+			if err := errors.Join(err1, err2, err3, err4); err != nil || l.Total != tc.locs || n.Total != tc.notes || m.Total != tc.points || e.Total != tc.ents {
+				t.Errorf("lastSync %s: %d locations, %d notes, %d map points, %d entities (%v), want %d %d %d %d", tc.since,
+					l.Total, n.Total, m.Total, e.Total, err, tc.locs, tc.notes, tc.points, tc.ents)
 			}
 		}
 		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {

@@ -67,17 +67,19 @@ func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, 
 // CreateNote stores a new note, on condition that its entity still exists.
 func (s *Store) CreateNote(ctx context.Context, n *domain.Note) error {
 	return s.createChild(ctx, &n.Meta, "note", func() any { return toNoteItem(n) }, func() []slot { return noteSlots(n) },
-		s.exists(campaignPK(n.CampaignID), recordSK(entityPrefix, n.EntityID), apperr.ErrNotFound))
+		s.exists(campaignPK(n.CampaignID), recordSK(entityPrefix, n.EntityID), apperr.ErrNotFound),
+		synced(nil, func() *syncRef { return noteRef(n) }))
 }
 
 // UpdateNote writes next over prev if nobody wrote since prev was read and the entity exists.
 func (s *Store) UpdateNote(ctx context.Context, prev, next *domain.Note) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toNoteItem(next) },
 		func() []slot { return noteSlots(prev) }, func() []slot { return noteSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), apperr.ErrNotFound))
+		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), apperr.ErrNotFound),
+		synced(func() *syncRef { return noteRef(prev) }, func() *syncRef { return noteRef(next) }))
 }
 
 // DeleteNote deletes a note (its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteNote(ctx context.Context, n *domain.Note) error {
-	return s.deleteChild(ctx, &n.Meta, noteSlots(n))
+	return s.deleteChild(ctx, &n.Meta, noteSlots(n), synced(func() *syncRef { return noteRef(n) }, nil))
 }

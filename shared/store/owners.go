@@ -56,6 +56,8 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	b := s.newTx()
 	b.place(marshal(item()), nil, k.slots(m, o), 0)
 	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
+	b.syncMove(nil, ownerRef(k.prefix, m, o))
+	b.syncMove(nil, entityRef(m, o))
 	for _, c := range checks {
 		c(b)
 	}
@@ -71,6 +73,8 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 		b := s.newTx()
 		b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
 		b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
+		b.syncMove(ownerRef(k.prefix, prevM, prev), ownerRef(k.prefix, nextM, next))
+		b.syncMove(entityRef(prevM, prev), entityRef(nextM, next))
 		for _, c := range checks {
 			c(b)
 		}
@@ -112,6 +116,8 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	b := s.newTx()
 	b.remove(k.slots(m, o), m.Version)
 	b.remove(entitySlots(m, o), 0)
+	b.syncMove(ownerRef(k.prefix, m, o), nil) // and their tombstones, for ?deleted=1
+	b.syncMove(entityRef(m, o), nil)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
 	for _, f := range also {

@@ -48,6 +48,7 @@ type SweepResult struct {
 	Finished  int  `json:"finished"`  // pending deletes finished
 	Stale     int  `json:"stale"`     // markers whose delete had already finished, removed
 	Failed    int  `json:"failed"`    // deletes that failed again (the next sweep retries them)
+	Expired   int  `json:"expired"`   // sync tombstones past their 30 days, removed (SweepGone)
 	Remaining bool `json:"remaining"` // more deletes were pending than one sweep takes
 }
 

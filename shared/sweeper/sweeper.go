@@ -21,8 +21,13 @@ func Run(ctx context.Context, st *store.Store, olderThan time.Duration) (store.S
 	start := time.Now()
 	ctx, rec := telemetry.With(ctx)
 	res, err := st.SweepDeletes(ctx, olderThan)
+	if err == nil { // and the sync tombstones whose 30 days are over
+		var more bool
+		res.Expired, more, err = st.SweepGone(ctx)
+		res.Remaining = res.Remaining || more
+	}
 	attrs := []slog.Attr{slog.Int("finished", res.Finished), slog.Int("stale", res.Stale), slog.Int("failed", res.Failed),
-		slog.Bool("remaining", res.Remaining), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+		slog.Int("expired", res.Expired), slog.Bool("remaining", res.Remaining), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 		slog.Int("dynamodb_calls", rec.Snapshot().DBCalls)}
 	level := slog.LevelInfo
 	if err != nil {

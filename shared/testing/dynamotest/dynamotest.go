@@ -127,8 +127,8 @@ func sanitize(s string) string {
 // the bytes of DynamoDB's answers, and the most calls in flight at once (reads meant to run
 // concurrently show it above one).
 type Counter struct {
-	n, scanned, bytes, inFlight, maxInFlight atomic.Int64
-	counterItems, counterBytes               atomic.Int64
+	n, scanned, fetched, bytes, inFlight, maxInFlight atomic.Int64
+	counterItems, counterBytes                        atomic.Int64
 }
 
 // countCounters adds the counter items among items (a read's answer) and their sizes.
@@ -203,6 +203,7 @@ func (c *Counter) Attach(cfg *aws.Config) {
 				c.countCounters(r.Item)
 			case *dynamodb.BatchGetItemOutput:
 				for _, items := range r.Responses {
+					c.fetched.Add(int64(len(items)))
 					c.countCounters(items...)
 				}
 			case *dynamodb.ScanOutput:
@@ -229,6 +230,7 @@ func (c *Counter) Reset() {
 	c.n.Store(0)
 	c.scanned.Store(0)
 	c.bytes.Store(0)
+	c.fetched.Store(0)
 	c.maxInFlight.Store(0)
 	c.counterItems.Store(0)
 	c.counterBytes.Store(0)
@@ -238,6 +240,10 @@ func (c *Counter) Reset() {
 // Reset, and their size.
 func (c *Counter) CounterItems() int64 { return c.counterItems.Load() }
 func (c *Counter) CounterBytes() int64 { return c.counterBytes.Load() }
+
+// Fetched is the number of items BatchGetItem calls returned since the last Reset: with
+// Scanned, every item a request read.
+func (c *Counter) Fetched() int64 { return c.fetched.Load() }
 
 // Scanned is the number of items queries and scans evaluated since the last Reset.
 func (c *Counter) Scanned() int64 { return c.scanned.Load() }
