@@ -24,6 +24,8 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 	switch {
 	case len(f.Types) > 0 && len(types) == 0: // only kinds Lorekeep does not store
 		return domain.Page[domain.Entity]{Items: []domain.Entity{}}, nil
+	case onlyName(f.Filter): // the name shards answer it (names.go)
+		return s.entitiesMatching(ctx, cid, f.Types, !hidePrivate, termsMatch(f.Name), p)
 	case len(f.Types) > 0 && len(types) < len(domain.EntityTypes):
 		marks := strings.TrimSuffix(strings.Repeat("?, ", len(types)), ", ")
 		l.where("'type' IN ("+marks+")", types...)

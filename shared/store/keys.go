@@ -24,6 +24,8 @@ import (
 //	                                                                  MEM#KIND#id, PUB#KIND#id,
 //	                                                                  OWN#uid#A#KIND#id, OWN#uid#R#KIND#id
 //	event link on its calendar        CAMPAIGN#c#CALENDAR#calid       EVENTLINK#eid#id
+//	name shard (names.go)             CAMPAIGN#c                      NAMES#<eid/400>
+//	mention of entity eid (reverse)   CAMPAIGN#c#ENTITY#eid           MIN#<source eid>#<post id, 0: entry>
 //	user; a user's campaigns          USER#uid                        META; CAMPAIGN#c
 //	user name                         USERNAME#name                   META
 //	token                             TOKEN#<sha256>                  TOKEN (package store/tokens)
@@ -110,6 +112,22 @@ func childLinkKey(cid, parentID, id int64) itemKey {
 
 func eventLinkKey(cid, calID, eid, id int64) itemKey {
 	return itemKey{calendarPK(cid, calID), eventLinkPrefix + pad(eid) + "#" + pad(id)}
+}
+
+// Search and mentions (names.go, mentions.go).
+const (
+	namesPrefix   = "NAMES#"
+	mentionPrefix = "MIN#"
+)
+
+func namesKey(cid, eid int64) itemKey {
+	return itemKey{campaignPK(cid), namesPrefix + pad(eid/namesWidth)}
+}
+
+// mentionKey is the reverse item saying that entity src's entry (post 0) or post mentions
+// entity target.
+func mentionKey(cid, target, src, post int64) itemKey {
+	return itemKey{entityPK(cid, target), mentionPrefix + pad(src) + "#" + pad(post)}
 }
 
 func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }

@@ -17,7 +17,9 @@ import (
 // LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
 // ranges) kept each record once and counted locations, calendars and map points in `n` and
 // `private`; version 2 is described in the package doc.
-const LayoutVersion = 2
+// Version 3 adds the name shards (rebuilt whole by the recount) and the reverse mention items
+// (written from every entry by the rewrite).
+const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
 // after every page, so an interrupted run resumes where it stopped.
@@ -121,6 +123,7 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, error) {
 	var puts []any
 	var dels []dynamo.Keyed
+	var wanted []mentionItem // reverse mention items of the page's entries, if their targets exist
 	n := 0
 	for _, it := range items {
 		var pk, sk string
@@ -163,6 +166,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			k := eventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, sls[0].id)
 			puts = append(puts, eventLink{PK: k.pk, SK: k.sk, EntityID: ev.EntityID, ID: sls[0].id})
 		}
+		wanted = append(wanted, mentionItemsOf(pk, sk, it)...)
 		for _, sl := range sls {
 			puts = append(puts, copyItem(it, sl))
 			if sl.home && sl.sk != sk {
@@ -185,6 +189,13 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 				puts = append(puts, copyItem(e, sl))
 			}
 		}
+	}
+	mentions, err := s.existingTargets(ctx, wanted)
+	if err != nil {
+		return n, err
+	}
+	for _, m := range mentions {
+		puts = append(puts, m)
 	}
 	for start := 0; start < len(puts); start += 25 {
 		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {
@@ -243,13 +254,18 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 	tallies := map[counterKey]map[string]int{}
 	private := map[counterKey][]int{}
 	old := map[counterKey]bool{}
-	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private").Iter()
+	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'").Iter()
 	var row struct {
-		PK        string `dynamo:"pk"`
-		SK        string `dynamo:"sk"`
-		ID        int64  `dynamo:"id"`
-		IsPrivate bool   `dynamo:"is_private"`
+		PK         string `dynamo:"pk"`
+		SK         string `dynamo:"sk"`
+		ID         int64  `dynamo:"id"`
+		IsPrivate  bool   `dynamo:"is_private"`
+		CampaignID int64  `dynamo:"campaign_id"`
+		Type       string `dynamo:"type"`
+		ChildID    int64  `dynamo:"child_id"`
+		Name       string `dynamo:"name"`
 	}
+	shards := nameShards{}
 	read := 0
 	for it.Next(ctx, &row) {
 		read++
@@ -260,6 +276,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 			old[counterKey{row.PK, row.SK}] = true
 			continue
 		}
+		shards.add(row.PK, row.SK, row.ID, row.CampaignID, row.Type, row.ChildID, row.IsPrivate, row.Name)
 		counter, attr, id, ok := countedRange(row.SK)
 		if !ok || (strings.HasPrefix(row.PK, migrationPK)) {
 			continue
@@ -277,7 +294,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 	if err := it.Err(); err != nil {
 		return 0, wrap(err)
 	}
-	var puts []any
+	puts, stale := shards.items()
 	for k, m := range tallies {
 		item := dynamo.Item{"pk": attrS(k.pk), "sk": attrS(k.sk)}
 		for attr, n := range m {
@@ -293,7 +310,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		}
 		puts = append(puts, item)
 	}
-	var dels []dynamo.Keyed
+	dels := stale
 	for k := range old {
 		if tallies[k] == nil {
 			dels = append(dels, dynamo.Keys{k.pk, k.sk})
