@@ -220,7 +220,7 @@ func (s *Store) entitiesMatching(ctx context.Context, cid int64, kinds []string,
 // recount): whole items, replacing whatever was there; shard items no entity fills are stale.
 type nameShards struct {
 	shards map[itemKey]dynamo.Item
-	seen  map[itemKey]bool // shard items the scan met
+	seen   map[itemKey]bool // shard items the scan met
 }
 
 // add takes one scanned item: an entity home becomes an entry, a shard item is noted.
