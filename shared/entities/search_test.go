@@ -166,3 +166,40 @@ func TestSearchPagesAndRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// ?name= on locations, calendars and entities, and the search, read the name shards rather
+// than every record: at 1,000 records (every tenth private) they read at most 60 KB, where a
+// filtered scan of the range read every record (about 300 KB here).
+func TestNameFilterReadsTheShardsNotTheRecords(t *testing.T) {
+	e := apitest.New(t, families.Register)
+	e.SeedLocations(e.Campaign, 1000, 10)
+	create(t, e, e.Campaign, e.Admin, "calendars", calendarBody("Place of tides"))
+	cases := []struct {
+		name, path, token string
+		total             int
+	}{
+		{"locations, admin", apitest.Path(e.Campaign, "/locations?name=place%2012"), e.Admin, 11},
+		{"locations, member", apitest.Path(e.Campaign, "/locations?name=place%2012"), e.Member, 10},
+		{"locations, two terms", apitest.Path(e.Campaign, "/locations?name=place%2012;!place%20121"), e.Member, 9},
+		{"calendars", apitest.Path(e.Campaign, "/calendars?name=place"), e.Member, 1},
+		{"entities", ents(e.Campaign, "?name=tides"), e.Member, 1},
+		{"entities of one type", ents(e.Campaign, "?name=place%2099&types=location"), e.Member, 10},
+		{"search", search(e.Campaign, "place 99", ""), e.Member, 10},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do("GET", c.path, c.token, nil)
+			if r.Status != 200 || r.Body["meta"].(map[string]any)["total"] != float64(c.total) {
+				t.Fatalf("%d %s, want total %d", r.Status, r.Raw, c.total)
+			}
+			t.Logf("%s: %d calls, %d bytes read", c.name, e.Counter.N(), e.Counter.Bytes())
+			if b := e.Counter.Bytes(); b > 60_000 {
+				t.Errorf("%d bytes read, budget 60 KB", b)
+			}
+			if n := e.Counter.N(); n != 3 {
+				t.Errorf("%d DynamoDB calls, want 3", n)
+			}
+		})
+	}
+}

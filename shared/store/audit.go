@@ -22,7 +22,8 @@ import (
 //   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
 //     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
 //     the campaign its pending delete;
-//   - every event's calendar exists.
+//   - every event's calendar exists;
+//   - the name shards and the reverse mention items match their records (auditIndexes).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -291,6 +292,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			report("event %s: calendar %d does not exist", ev.key, ev.calendarID)
 		}
 	}
+	problems = append(problems, auditIndexes(cid, items)...)
 	sort.Strings(problems)
 	return problems, nil
 }

@@ -155,31 +155,6 @@ func union(a, b []int64) []int64 {
 	return out
 }
 
-// deletePostMentions removes the reverse items of every post of entity eid (its partition is
-// being deleted): the posts' entries say which. Run before the partition goes.
-func (s *Store) deletePostMentions(ctx context.Context, cid, eid int64) error {
-	var notes []struct {
-		SK    string `dynamo:"sk"`
-		ID    int64  `dynamo:"id"`
-		Entry string `dynamo:"entry"`
-	}
-	for _, prefix := range []string{notePrefix + "#", selfHome + notePrefix + "#"} {
-		err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, prefix).Project("sk", "id", "entry").
-			Consistent(true).All(ctx, &notes)
-		if err != nil {
-			return wrap(err)
-		}
-	}
-	var keys []dynamo.Keyed
-	for _, n := range notes {
-		for _, t := range targetsOf(n.Entry, eid) {
-			k := mentionKey(cid, t, eid, n.ID)
-			keys = append(keys, dynamo.Keys{k.pk, k.sk})
-		}
-	}
-	return s.batchDelete(ctx, keys)
-}
-
 // Mentions answers entities/{id}/mentions for entity e as reader a sees it. Kanka's direction
 // (incoming false): what e's entry and the posts a may see mention, among the entities a may
 // see, read from e's record and posts (bounded by them, as the post list) with one BatchGet of

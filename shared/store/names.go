@@ -16,8 +16,9 @@ import (
 // item (NAMES#<eid/400> in the campaign partition), kept in the owner record's transaction. A
 // search or a ?name= filter reads the shards (about 30 bytes an entity) instead of every record
 // of every kind: its cost is the bytes of the campaign's names, never its records'. Each entity
-// is one attribute `e<eid>` = [kind, child id, is_private, lower-case name], set and removed
-// with SET and REMOVE; 400 names of 191 characters (4 bytes each at most) stay under 320 KB.
+// is one attribute `e<eid>` = "<kind>#<child id>#<0|1 private>#<lower-case name>", set and
+// removed with SET and REMOVE; 400 names of 191 characters (4 bytes each at most) stay under
+// 320 KB.
 // Any owner kind (ownerKind) writes its shard entry through createOwner, updateOwner and
 // deleteOwner: a new kind adds nothing here.
 
@@ -29,7 +30,17 @@ func nameAttr(eid int64) string { return "e" + strconv.FormatInt(eid, 10) }
 // setName writes entity eid's shard entry in the transaction.
 func (b *txBuilder) setName(cid, eid int64, kind string, childID int64, private bool, name string) {
 	k := namesKey(cid, eid)
-	b.update(b.s.table.Update("pk", k.pk).Range("sk", k.sk).Set(nameAttr(eid), []any{kind, childID, private, strings.ToLower(name)}))
+	b.update(b.s.table.Update("pk", k.pk).Range("sk", k.sk).Set(nameAttr(eid), nameValue(kind, childID, private, name)))
+}
+
+// nameValue is an entry's value: "<kind>#<child id>#<1 private, 0 not>#<lower-case name>", one
+// string (a list would cost a type byte and a length per element).
+func nameValue(kind string, childID int64, private bool, name string) string {
+	p := "0"
+	if private {
+		p = "1"
+	}
+	return kind + "#" + strconv.FormatInt(childID, 10) + "#" + p + "#" + strings.ToLower(name)
 }
 
 // removeName removes entity eid's shard entry in the transaction.
@@ -71,17 +82,19 @@ func nameEntries(it dynamo.Item) []NameEntry {
 			continue
 		}
 		eid, err := strconv.ParseInt(attr[1:], 10, 64)
-		l, ok := v.(*types.AttributeValueMemberL)
-		if err != nil || !ok || len(l.Value) != 4 {
+		sv, ok := v.(*types.AttributeValueMemberS)
+		if err != nil || !ok {
 			continue
 		}
-		var e NameEntry
-		e.EntityID = eid
-		if dynamo.Unmarshal(l.Value[0], &e.Kind) != nil || dynamo.Unmarshal(l.Value[1], &e.ChildID) != nil ||
-			dynamo.Unmarshal(l.Value[2], &e.IsPrivate) != nil || dynamo.Unmarshal(l.Value[3], &e.NameLC) != nil {
+		parts := strings.SplitN(sv.Value, "#", 4)
+		if len(parts) != 4 {
 			continue
 		}
-		out = append(out, e)
+		childID, err := strconv.ParseInt(parts[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		out = append(out, NameEntry{EntityID: eid, Kind: parts[0], ChildID: childID, IsPrivate: parts[2] == "1", NameLC: parts[3]})
 	}
 	return out
 }
@@ -241,8 +254,7 @@ func (n *nameShards) add(pk, sk string, id, cid int64, typ string, childID int64
 		it = dynamo.Item{"pk": attrS(k.pk), "sk": attrS(k.sk)}
 		n.shards[k] = it
 	}
-	v, _ := dynamo.Marshal([]any{typ, childID, private, strings.ToLower(name)})
-	it[nameAttr(id)] = v
+	it[nameAttr(id)] = attrS(nameValue(typ, childID, private, name))
 }
 
 // items are the shards to put and the stale shard keys to delete.

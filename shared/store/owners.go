@@ -176,12 +176,7 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 // finishDelete runs the cascade of a tombstone, then removes it.
 func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { // the posts' mentions first: their entries say where they are
-		if err := s.deletePostMentions(gctx, t.CID, t.EntityID); err != nil {
-			return err
-		}
-		return s.deletePartition(gctx, entityPK(t.CID, t.EntityID))
-	})
+	g.Go(func() error { return s.deletePartition(gctx, entityPK(t.CID, t.EntityID)) })
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
@@ -234,8 +229,9 @@ func (s *Store) deletePartition(ctx context.Context, pk string) error {
 		EntityID   int64  `dynamo:"entity_id"`
 		ID         int64  `dynamo:"id"`
 		CalendarID int64  `dynamo:"calendar_id"`
+		Entry      string `dynamo:"entry"` // a note's: the reverse items of its mentions go too
 	}
-	if err := s.table.Get("pk", pk).Project("pk", "sk", "campaign_id", "entity_id", "id", "calendar_id").Consistent(true).All(ctx, &keys); err != nil {
+	if err := s.table.Get("pk", pk).Project("pk", "sk", "campaign_id", "entity_id", "id", "calendar_id", "entry").Consistent(true).All(ctx, &keys); err != nil {
 		return wrap(err)
 	}
 	batch := make([]dynamo.Keyed, 0, len(keys))
@@ -244,6 +240,12 @@ func (s *Store) deletePartition(ctx context.Context, pk string) error {
 		if k.SK == recordSK(eventPrefix, k.ID) || k.SK == selfHome+recordSK(eventPrefix, k.ID) {
 			l := eventLinkKey(k.CampaignID, k.CalendarID, k.EntityID, k.ID) // and its link on its calendar
 			batch = append(batch, dynamo.Keys{l.pk, l.sk})
+		}
+		if k.SK == recordSK(notePrefix, k.ID) || k.SK == selfHome+recordSK(notePrefix, k.ID) {
+			for _, t := range targetsOf(k.Entry, k.EntityID) {
+				m := mentionKey(k.CampaignID, t, k.EntityID, k.ID)
+				batch = append(batch, dynamo.Keys{m.pk, m.sk})
+			}
 		}
 	}
 	return s.batchDelete(ctx, batch)

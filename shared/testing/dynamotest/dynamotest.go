@@ -19,6 +19,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -122,8 +123,9 @@ func sanitize(s string) string {
 // Counter counts DynamoDB API operations (not retries) made through an SDK configuration,
 // the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
 // filtered out or not), and the most calls in flight at once (reads meant to run concurrently
-// show it above one).
-type Counter struct{ n, scanned, inFlight, maxInFlight atomic.Int64 }
+// show it above one), and the bytes of the items reads returned (DynamoDB's item size rule:
+// attribute names and values).
+type Counter struct{ n, scanned, inFlight, maxInFlight, bytes atomic.Int64 }
 
 // Attach installs the counter on cfg; pass it to NewStore as a tweak.
 func (c *Counter) Attach(cfg *aws.Config) {
@@ -138,8 +140,14 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			switch r := out.Result.(type) {
 			case *dynamodb.QueryOutput:
 				c.scanned.Add(int64(r.ScannedCount))
+				c.bytes.Add(itemsSize(r.Items))
 			case *dynamodb.ScanOutput:
 				c.scanned.Add(int64(r.ScannedCount))
+				c.bytes.Add(itemsSize(r.Items))
+			case *dynamodb.BatchGetItemOutput:
+				for _, items := range r.Responses {
+					c.bytes.Add(itemsSize(items))
+				}
 			}
 			return out, md, err
 		}), middleware.After)
@@ -147,7 +155,60 @@ func (c *Counter) Attach(cfg *aws.Config) {
 }
 
 // Reset sets the counts to zero.
-func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.maxInFlight.Store(0) }
+func (c *Counter) Reset() { c.n.Store(0); c.scanned.Store(0); c.maxInFlight.Store(0); c.bytes.Store(0) }
+
+// Bytes is the size of the items reads returned since the last Reset.
+func (c *Counter) Bytes() int64 { return c.bytes.Load() }
+
+func itemsSize(items []map[string]types.AttributeValue) int64 {
+	var n int64
+	for _, it := range items {
+		for name, v := range it {
+			n += int64(len(name)) + valueSize(v)
+		}
+	}
+	return n
+}
+
+// valueSize is an attribute value's size as DynamoDB counts it (numbers approximated by their
+// digits).
+func valueSize(v types.AttributeValue) int64 {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return int64(len(v.Value))
+	case *types.AttributeValueMemberN:
+		return int64(len(v.Value))
+	case *types.AttributeValueMemberB:
+		return int64(len(v.Value))
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return 1
+	case *types.AttributeValueMemberL:
+		n := int64(3)
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberM:
+		n := int64(3)
+		for k, e := range v.Value {
+			n += 1 + int64(len(k)) + valueSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberSS:
+		var n int64
+		for _, e := range v.Value {
+			n += int64(len(e))
+		}
+		return n
+	case *types.AttributeValueMemberNS:
+		var n int64
+		for _, e := range v.Value {
+			n += int64(len(e))
+		}
+		return n
+	}
+	return 0
+}
 
 // Scanned is the number of items queries and scans evaluated since the last Reset.
 func (c *Counter) Scanned() int64 { return c.scanned.Load() }
