@@ -199,3 +199,37 @@ func TestMentionsRoundTripsAndPages(t *testing.T) {
 		t.Fatalf("pages: %v, want %v", got, want)
 	}
 }
+
+// An entry may mention 50 entities; a write that would change more reverse items than one
+// transaction holds is a 422 naming the entry, and changes nothing.
+func TestMentionChangesBeyondOneTransactionAre422(t *testing.T) {
+	e := apitest.New(t, families.Register)
+	e.SeedLocations(e.Campaign, 100, 0)
+	entry := func(from int) string {
+		var b []byte
+		for id := from; id < from+50; id++ {
+			b = fmt.Appendf(b, "[location:%d] ", id)
+		}
+		return string(b)
+	}
+	src := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Atlas", "entry": entry(1)})
+	path := apitest.Path(e.Campaign, fmt.Sprintf("/locations/%v", src["id"]))
+	r := e.Do("PATCH", path, e.Admin, map[string]any{"entry": entry(51)})
+	if r.Status != 422 || r.Errors()["entry"] == nil {
+		t.Fatalf("%d %s, want 422 on entry", r.Status, r.Raw)
+	}
+	got := mentionRows(t, e.Do("GET", mentionsPath(e.Campaign, eid(src), "?limit=100"), e.Admin, nil))
+	if len(got) != 50 || got[0].target != 1 {
+		t.Fatalf("after the refused write: %d mentions from %v", len(got), got[:min(1, len(got))])
+	}
+	if problems, err := e.Store.Audit(context.Background(), e.Campaign); err != nil || len(problems) > 0 {
+		t.Fatalf("audit: %v %v", err, problems)
+	}
+	// Half of them changed fits.
+	if r := e.Do("PATCH", path, e.Admin, map[string]any{"entry": entry(26)}); r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Raw)
+	}
+	if got := mentionRows(t, e.Do("GET", mentionsPath(e.Campaign, 60, "?direction=in"), e.Admin, nil)); len(got) != 1 {
+		t.Errorf("entity 60 mentioned by %v", got)
+	}
+}
