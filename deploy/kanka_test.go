@@ -92,6 +92,23 @@ var kankaEntitySteps = []replayStep{
 		}
 	}},
 	{"entities-show-head.json", nil},
+	{"search.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the town", r.body["data"])
+		}
+		hasFields(t, "hit", r.list()[0].(map[string]any), map[string]any{
+			"id": 1, "entity_id": townEntity, "name": "Saltmarsh", "type": "location", "entity_type": "location", "type_id": 3,
+		})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "per_page": 10, "path": apiBase + "/search/salt"})
+	}},
+	{"search-head.json", nil},
+	{"entity-mentions.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 0 {
+			t.Fatalf("data = %v, want no mention of the calendar", r.body["data"])
+		}
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 0, "path": apiBase + "/entities/2/mentions"})
+	}},
+	{"entity-mentions-head.json", nil},
 }
 
 // kankaReminderSteps read and change event 1 (the town's founding) as a reminder, then make,

@@ -35,3 +35,11 @@ func (a Access) SeeEntity(e *Entity) error {
 	}
 	return nil
 }
+
+// MentionRow is one mention as Kanka's entities/{id}/mentions answers it: entity EntityID's
+// entry (PostID 0) or its post PostID mentions entity TargetID.
+type MentionRow struct {
+	EntityID int64
+	PostID   int64
+	TargetID int64
+}

@@ -15,6 +15,8 @@ func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	api.Handle("GET", "/entities", h.list, listAhead)
 	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
+	api.Handle("GET", "/entities/{entity_id}/mentions", h.mentions, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
+	api.Handle("GET", "/search/{term}", h.search)
 }
 
 type handlers struct{ st Store }

@@ -13,4 +13,6 @@ type Store interface {
 	httpapi.EntityReader
 	httpapi.EntityBatchReader
 	ListEntities(ctx context.Context, cid int64, f domain.EntityFilter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Entity], error)
+	Search(ctx context.Context, cid int64, term string, admin bool, p domain.PageRequest) (domain.Page[domain.Entity], error)
+	Mentions(ctx context.Context, e *domain.Entity, a domain.Access, incoming bool) ([]domain.MentionRow, error)
 }

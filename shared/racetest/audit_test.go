@@ -88,6 +88,16 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item})
 			return err
 		}, "calendar {cal+100} does not exist"},
+		{"a name shard out of step with its entity", func(r *round, cp string, a, _, _, e int64) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, fmt.Sprintf("NAMES#%012d", e/400)),
+				UpdateExpression: aws.String("SET #e = :v"), ExpressionAttributeNames: map[string]string{"#e": fmt.Sprintf("e%d", e)},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":v": s(fmt.Sprintf("location#%d#0#stale", a))}})
+			return err
+		}, "name shard NAMES#"},
+		{"a mention no entry makes", func(r *round, cp string, _, _, _, e int64) error {
+			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: key(fmt.Sprintf("%s#ENTITY#%s", cp, pad(e)), "MIN#"+pad(e+1)+"#"+pad(0))})
+			return err
+		}, "no entry mentions it"},
 		{"an entity out of step with its record", func(r *round, cp string, _, _, _, e int64) error {
 			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, "ENTITY#"+pad(e)),
 				UpdateExpression: aws.String("SET #n = :n"), ExpressionAttributeNames: map[string]string{"#n": "name"},

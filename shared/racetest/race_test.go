@@ -304,6 +304,31 @@ var scenarios = []scenario{
 			req{"DELETE", r.path("/calendars/%d", doomed), nil},
 		)
 	}},
+	// Name shards and reverse mention items follow their records (store.Audit checks both).
+	{"rename, hide and mention one location from 5 writers", func(r *round) {
+		_, target := r.location(map[string]any{"name": "Target"})
+		l, eid := r.location(map[string]any{"name": "Source"})
+		mention := fmt.Sprintf("<p>[location:%d]</p>", target)
+		r.race(
+			req{"PATCH", r.path("/locations/%d", l), map[string]any{"name": "Renamed"}},
+			req{"PATCH", r.path("/locations/%d", l), map[string]any{"is_private": true}},
+			req{"PATCH", r.path("/locations/%d", l), map[string]any{"entry": mention}},
+			req{"POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note", "entry": mention}},
+			req{"POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note", "entry": mention, "visibility": "admin"}},
+		)
+	}},
+	{"mention from notes while their entity is deleted", func(r *round) {
+		_, target := r.location(map[string]any{"name": "Target"})
+		l, eid := r.location(map[string]any{"name": "Doomed"})
+		mention := fmt.Sprintf("see [location:%d]", target)
+		n := r.must("POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note", "entry": mention}).id()
+		r.race(
+			req{"POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note", "entry": mention}},
+			req{"PATCH", r.path("/entities/%d/entity_notes/%d", eid, n), map[string]any{"entry": "gone"}},
+			req{"PATCH", r.path("/locations/%d", l), map[string]any{"entry": mention}},
+			req{"DELETE", r.path("/locations/%d", l), nil},
+		)
+	}},
 	{"update one location from 8 writers at once", func(r *round) {
 		l, _ := r.location(map[string]any{"name": "Keep"})
 		// Each writer sets a field of its own; whoever is answered 200 must find it stored.

@@ -31,7 +31,8 @@ import (
 //   - every membership has its item under its user, with the same role, and each member's
 //     campaign counter counts its campaigns (auditMembers);
 //   - every record and entity has exactly one sync pointer, at its update time, carrying its
-//     audience, and every pointer has its record.
+//     audience, and every pointer has its record;
+//   - the name shards and the reverse mention items match their records (auditIndexes).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -375,6 +376,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		return nil, err
 	}
 	problems = append(problems, more...)
+	problems = append(problems, auditIndexes(cid, items)...)
 	sort.Strings(problems)
 	return problems, nil
 }

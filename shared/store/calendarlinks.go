@@ -396,6 +396,14 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 			_ = dynamo.Unmarshal(raw["id"], &id)
 			if strings.TrimPrefix(k.sk, selfHome) != recordSK(eventPrefix, id) {
 				rest = append(rest, dynamo.Keys{k.pk, k.sk})
+				if strings.TrimPrefix(k.sk, selfHome) == recordSK(notePrefix, id) { // its mentions' reverse items
+					var entry string
+					_ = dynamo.Unmarshal(raw["entry"], &entry)
+					for _, t := range targetsOf(entry, eid) {
+						m := mentionKey(cid, t, eid, id)
+						rest = append(rest, dynamo.Keys{m.pk, m.sk})
+					}
+				}
 				continue
 			}
 			var it eventItem

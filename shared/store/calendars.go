@@ -172,6 +172,9 @@ func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calen
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
 func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
+	if onlyName(f) { // the name shards answer it (names.go)
+		return listByName(ctx, s, cid, calendarKind, f.Name, !hidePrivate, p, calendarItem.calendar)
+	}
 	l := listSpec{ranges: ownerRanges(calendarPrefix, cid, !hidePrivate)}
 	l.filter(f)
 	return listPage(ctx, s, l, p, calendarItem.calendar)

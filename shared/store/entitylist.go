@@ -22,6 +22,8 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 	switch {
 	case len(served) == 0: // only kinds Lorekeep does not store
 		return domain.Page[domain.Entity]{Items: []domain.Entity{}}, nil
+	case onlyName(f.Filter): // the name shards answer it (names.go)
+		return s.entitiesMatching(ctx, cid, served, !hidePrivate, termsMatch(f.Name), p)
 	case len(served) == 1:
 		k := locationKind
 		if served[0] == calendarKind.entityType {

@@ -34,6 +34,8 @@ import (
 //	                                                                  at most 31 days) or RECUR#id (else)
 //	event's reminder link (audience   CAMPAIGN#c#CALENDAR#calid       REM#id or SELF#REM#id, MEM#REM#id,
 //	  copies, as an event's)                                          PUB#REM#id, OWN#uid#A|R#REM#id
+//	name shard (names.go)             CAMPAIGN#c                      NAMES#<eid/400>
+//	mention of entity eid (reverse)   CAMPAIGN#c#ENTITY#eid           MIN#<source eid>#<post id, 0: entry>
 //	user; a user's campaigns; count   USER#uid                        META; CAMPAIGN#c; COUNT#CAMPAIGN
 //	user name                         USERNAME#name                   META
 //	token                             TOKEN#<sha256>                  TOKEN (package store/tokens)
@@ -172,6 +174,22 @@ func dayLinkKey(cid, calID, id int64, recurring bool, year int64, month, day int
 
 func relinkMarkerSK(began time.Time, cid, eid int64) string {
 	return pendingSK(began, cid, relinkKind, eid)
+}
+
+// Search and mentions (names.go, mentions.go).
+const (
+	namesPrefix   = "NAMES#"
+	mentionPrefix = "MIN#"
+)
+
+func namesKey(cid, eid int64) itemKey {
+	return itemKey{campaignPK(cid), namesPrefix + pad(eid/namesWidth)}
+}
+
+// mentionKey is the reverse item saying that entity src's entry (post 0) or post mentions
+// entity target.
+func mentionKey(cid, target, src, post int64) itemKey {
+	return itemKey{entityPK(cid, target), mentionPrefix + pad(src) + "#" + pad(post)}
 }
 
 func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }

@@ -87,6 +87,9 @@ func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([
 // ListLocations reads one page of the campaign's locations, ordered by id: an admin's range
 // holds every location, everyone else's only the public ones.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
+	if onlyName(f) { // the name shards answer it (names.go)
+		return listByName(ctx, s, cid, locationKind, f.Name, !hidePrivate, p, locationItem.location)
+	}
 	l := listSpec{ranges: ownerRanges(locationPrefix, cid, !hidePrivate)}
 	l.filter(f)
 	return listPage(ctx, s, l, p, locationItem.location)

@@ -22,7 +22,8 @@ import (
 // its calendar (calendarlinks.go) instead of indexing it in GSI1 and EVENTLINK#; it adds Kanka's
 // campaign, profile and membership fields and counts memberships (migrate_campaigns.go); it adds
 // the sync pointers (SYNC#, written by the migration for every record) and tombstones (GONE#,
-// written by deletes).
+// written by deletes); it adds the name shards (rebuilt whole by the recount) and the reverse
+// mention items (written from every entry by the rewrite).
 const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
@@ -132,6 +133,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	var puts []any
 	var dels []dynamo.Keyed
 	var evs []timeline.Event
+	var wanted []mentionItem // reverse mention items of the page's entries, if their targets exist
 	n := 0
 	now := formatTime(s.now())
 	parentPrivate, err := s.parentsOf(ctx, items)
@@ -192,6 +194,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			evs = append(evs, ev.event())
 		}
 		puts = append(puts, homePointer(sls[0], it))
+		wanted = append(wanted, mentionItemsOf(pk, sk, it)...)
 		for _, sl := range sls {
 			puts = append(puts, copyItem(it, sl))
 			if sl.home && sl.sk != sk {
@@ -223,6 +226,13 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		return n, err
 	}
 	puts, dels = append(puts, links...), append(dels, stale...)
+	mentions, err := s.existingTargets(ctx, wanted)
+	if err != nil {
+		return n, err
+	}
+	for _, m := range mentions {
+		puts = append(puts, m)
+	}
 	for start := 0; start < len(puts); start += 25 {
 		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {
 			return n, wrap(err)
@@ -375,11 +385,18 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
 	tallies := map[counterKey]map[string]int{}
 	old := map[counterKey]bool{}
-	it := s.table.Scan().Consistent(true).Project("pk", "sk").Iter()
+	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'").Iter()
 	var row struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
+		PK         string `dynamo:"pk"`
+		SK         string `dynamo:"sk"`
+		ID         int64  `dynamo:"id"`
+		IsPrivate  bool   `dynamo:"is_private"`
+		CampaignID int64  `dynamo:"campaign_id"`
+		Type       string `dynamo:"type"`
+		ChildID    int64  `dynamo:"child_id"`
+		Name       string `dynamo:"name"`
 	}
+	shards := nameShards{}
 	read := 0
 	for it.Next(ctx, &row) {
 		read++
@@ -390,6 +407,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 			old[counterKey{row.PK, row.SK}] = true
 			continue
 		}
+		shards.add(row.PK, row.SK, row.ID, row.CampaignID, row.Type, row.ChildID, row.IsPrivate, row.Name)
 		counter, attr, id, ok := countedRange(row.SK)
 		if !ok || (strings.HasPrefix(row.PK, migrationPK)) {
 			continue
@@ -399,11 +417,11 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 	if err := it.Err(); err != nil {
 		return 0, wrap(err)
 	}
-	var puts []any
+	puts, stale := shards.items()
 	for k, m := range tallies {
 		puts = append(puts, counterItem(k, m))
 	}
-	var dels []dynamo.Keyed
+	dels := stale
 	for k := range old {
 		if tallies[k] == nil {
 			dels = append(dels, dynamo.Keys{k.pk, k.sk})

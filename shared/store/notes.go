@@ -66,20 +66,41 @@ func (s *Store) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, 
 
 // CreateNote stores a new note, on condition that its entity still exists.
 func (s *Store) CreateNote(ctx context.Context, n *domain.Note) error {
+	mentions, err := s.mentionPlan(ctx, "", n.Entry, mentionSource{}, postOf(n), false)
+	if err != nil {
+		return err
+	}
 	return s.createChild(ctx, &n.Meta, "note", func() any { return toNoteItem(n) }, func() []slot { return noteSlots(n) },
 		s.exists(campaignPK(n.CampaignID), recordSK(entityPrefix, n.EntityID), apperr.ErrNotFound),
-		synced(nil, func() *syncRef { return noteRef(n) }))
+		synced(nil, func() *syncRef { return noteRef(n) }), mentions)
+}
+
+// postOf is the mention source of a note (its id read once it has one).
+func postOf(n *domain.Note) mentionSource {
+	v := n.Visibility
+	if v == "" {
+		v = domain.VisibilityAll
+	}
+	return mentionSource{cid: n.CampaignID, src: n.EntityID, post: func() int64 { return n.ID }, visibility: v, createdBy: n.CreatedBy}
 }
 
 // UpdateNote writes next over prev if nobody wrote since prev was read and the entity exists.
 func (s *Store) UpdateNote(ctx context.Context, prev, next *domain.Note) error {
+	mentions, err := s.mentionPlan(ctx, prev.Entry, next.Entry, postOf(prev), postOf(next), false)
+	if err != nil {
+		return err
+	}
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toNoteItem(next) },
 		func() []slot { return noteSlots(prev) }, func() []slot { return noteSlots(next) },
 		s.exists(campaignPK(next.CampaignID), recordSK(entityPrefix, next.EntityID), apperr.ErrNotFound),
-		synced(func() *syncRef { return noteRef(prev) }, func() *syncRef { return noteRef(next) }))
+		synced(func() *syncRef { return noteRef(prev) }, func() *syncRef { return noteRef(next) }), mentions)
 }
 
 // DeleteNote deletes a note (its copies and counts) if nobody wrote since it was read.
 func (s *Store) DeleteNote(ctx context.Context, n *domain.Note) error {
-	return s.deleteChild(ctx, &n.Meta, noteSlots(n), synced(func() *syncRef { return noteRef(n) }, nil))
+	mentions, err := s.mentionPlan(ctx, n.Entry, "", postOf(n), mentionSource{}, true)
+	if err != nil {
+		return err
+	}
+	return s.deleteChild(ctx, &n.Meta, noteSlots(n), synced(func() *syncRef { return noteRef(n) }, nil), mentions)
 }

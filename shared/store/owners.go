@@ -20,6 +20,19 @@ type ownerKind struct {
 	entityType string // "location", "calendar"; also the name of its id sequence
 }
 
+// ownerKinds are every owner kind: adding a kind here gives it name shards, search and mentions.
+var ownerKinds = []ownerKind{locationKind, calendarKind}
+
+// ownerKindOf is the owner kind of an entity type.
+func ownerKindOf(entityType string) (ownerKind, bool) {
+	for _, k := range ownerKinds {
+		if k.entityType == entityType {
+			return k, true
+		}
+	}
+	return ownerKind{}, false
+}
+
 func (k ownerKind) slots(m *domain.Meta, o *domain.Owner) []slot {
 	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
 }
@@ -53,13 +66,20 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	}
 	s.stampNew(m, ids[0])
 	o.EntityID = ids[1]
+	mentions, err := s.mentionPlan(ctx, "", o.Entry, mentionSource{}, entryOf(m, o), false)
+	if err != nil {
+		return err
+	}
 	b := s.newTx()
 	b.place(marshal(item()), nil, k.slots(m, o), 0)
 	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
 	b.syncMove(nil, ownerRef(k.prefix, m, o))
 	b.syncMove(nil, entityRef(m, o))
-	for _, c := range checks {
-		c(b)
+	b.setName(m.CampaignID, o.EntityID, k.entityType, m.ID, o.IsPrivate, o.Name)
+	for _, c := range append(checks, mentions) {
+		if c != nil {
+			c(b)
+		}
 	}
 	return b.run(ctx)
 }
@@ -68,6 +88,10 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 // since (ErrConflict otherwise) and of checks. The entity mirrors the record, its update time
 // included, so it is rewritten in the same transaction.
 func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+	mentions, err := s.mentionPlan(ctx, prev.Entry, next.Entry, entryOf(prevM, prev), entryOf(nextM, next), false)
+	if err != nil {
+		return err
+	}
 	s.stampUpdate(prevM, nextM)
 	write := func() error {
 		b := s.newTx()
@@ -75,8 +99,13 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 		b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
 		b.syncMove(ownerRef(k.prefix, prevM, prev), ownerRef(k.prefix, nextM, next))
 		b.syncMove(entityRef(prevM, prev), entityRef(nextM, next))
-		for _, c := range checks {
-			c(b)
+		if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
+			b.setName(nextM.CampaignID, next.EntityID, k.entityType, nextM.ID, next.IsPrivate, next.Name)
+		}
+		for _, c := range append(checks, mentions) {
+			if c != nil {
+				c(b)
+			}
 		}
 		return b.run(ctx)
 	}
@@ -113,15 +142,22 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(s.now(), cid, k.prefix, m.ID), CID: cid, Kind: k.prefix, ID: m.ID}
 	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid,
 		EntityID: o.EntityID, Marker: marker.SK}
+	mentions, err := s.mentionPlan(ctx, o.Entry, "", entryOf(m, o), mentionSource{}, true)
+	if err != nil {
+		return err
+	}
 	b := s.newTx()
 	b.remove(k.slots(m, o), m.Version)
 	b.remove(entitySlots(m, o), 0)
 	b.syncMove(ownerRef(k.prefix, m, o), nil) // and their tombstones, for ?deleted=1
 	b.syncMove(entityRef(m, o), nil)
+	b.removeName(cid, o.EntityID)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
-	for _, f := range also {
-		f(b)
+	for _, f := range append(also, mentions) {
+		if f != nil {
+			f(b)
+		}
 	}
 	if err := b.run(ctx); err != nil {
 		return err
@@ -230,4 +266,9 @@ func runTxs(ctx context.Context, txs []*txBuilder) error {
 		g.Go(func() error { return b.run(gctx) })
 	}
 	return g.Wait()
+}
+
+// entryOf is the mention source of an owner's own entry.
+func entryOf(m *domain.Meta, o *domain.Owner) mentionSource {
+	return mentionSource{cid: m.CampaignID, src: o.EntityID, post: func() int64 { return 0 }}
 }

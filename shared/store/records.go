@@ -189,7 +189,9 @@ func (s *Store) createChild(ctx context.Context, m *domain.Meta, sequence string
 	s.stampNew(m, ids[0])
 	b := s.newTx()
 	for _, c := range checks {
-		c(b)
+		if c != nil {
+			c(b)
+		}
 	}
 	b.place(marshal(item()), nil, slots(), 0)
 	return conflictIsNotFound(b.run(ctx))
@@ -201,7 +203,9 @@ func (s *Store) updateChild(ctx context.Context, prevM, nextM *domain.Meta, item
 	s.stampUpdate(prevM, nextM)
 	b := s.newTx()
 	for _, c := range checks {
-		c(b)
+		if c != nil {
+			c(b)
+		}
 	}
 	b.place(marshal(item()), prev(), next(), prevM.Version)
 	return b.run(ctx)
@@ -212,7 +216,9 @@ func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []slot, a
 	b := s.newTx()
 	b.remove(slots, m.Version)
 	for _, f := range also {
-		f(b)
+		if f != nil {
+			f(b)
+		}
 	}
 	return b.run(ctx)
 }

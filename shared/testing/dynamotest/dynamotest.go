@@ -21,7 +21,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -124,7 +123,7 @@ func sanitize(s string) string {
 // Counter counts DynamoDB API operations (not retries) made through an SDK configuration,
 // the items their queries and scans evaluated (ScannedCount: what DynamoDB reads and bills,
 // filtered out or not), the range counter items (sk COUNT#...) reads returned and their size,
-// the bytes of DynamoDB's answers, and the most calls in flight at once (reads meant to run
+// the bytes of the items reads returned (DynamoDB's item size rule: attribute names and values), and the most calls in flight at once (reads meant to run
 // concurrently show it above one).
 type Counter struct {
 	n, scanned, fetched, bytes, inFlight, maxInFlight atomic.Int64
@@ -199,30 +198,26 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			case *dynamodb.QueryOutput:
 				c.scanned.Add(int64(r.ScannedCount))
 				c.countCounters(r.Items...)
+				c.bytes.Add(itemsSize(r.Items...))
 			case *dynamodb.GetItemOutput:
 				c.countCounters(r.Item)
+				c.bytes.Add(itemsSize(r.Item))
 			case *dynamodb.BatchGetItemOutput:
 				for _, items := range r.Responses {
 					c.fetched.Add(int64(len(items)))
 					c.countCounters(items...)
+					c.bytes.Add(itemsSize(items...))
 				}
 			case *dynamodb.ScanOutput:
 				c.scanned.Add(int64(r.ScannedCount))
-			}
-			return out, md, err
-		}), middleware.After)
-	}, func(s *middleware.Stack) error {
-		return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("lorekeep-bytes", func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
-			out, md, err := next.HandleDeserialize(ctx, in)
-			if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.ContentLength > 0 {
-				c.bytes.Add(r.ContentLength)
+				c.bytes.Add(itemsSize(r.Items...))
 			}
 			return out, md, err
 		}), middleware.After)
 	})
 }
 
-// Bytes is the size of DynamoDB's answers (their bodies, as sent) since the last Reset.
+// Bytes is the size of the items reads returned since the last Reset.
 func (c *Counter) Bytes() int64 { return c.bytes.Load() }
 
 // Reset sets the counts to zero.
@@ -244,6 +239,14 @@ func (c *Counter) CounterBytes() int64 { return c.counterBytes.Load() }
 // Fetched is the number of items BatchGetItem calls returned since the last Reset: with
 // Scanned, every item a request read.
 func (c *Counter) Fetched() int64 { return c.fetched.Load() }
+
+func itemsSize(items ...map[string]types.AttributeValue) int64 {
+	var n int64
+	for _, it := range items {
+		n += int64(ItemSize(it))
+	}
+	return n
+}
 
 // Scanned is the number of items queries and scans evaluated since the last Reset.
 func (c *Counter) Scanned() int64 { return c.scanned.Load() }

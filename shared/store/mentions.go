@@ -1,0 +1,330 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Mentions: the reverse index of `[type:id]` mentions. Each (source entity, post) that mentions
+// entity T has one item MIN#<source>#<post> (post 0: the source's own entry) in T's partition,
+// written in the transaction of the entry that mentions (a location, a calendar, a note), so
+// that "who mentions T" reads T's partition only. Items exist only for mentioned ids that are
+// entities of the campaign when the entry is written (Kanka maps only existing entities), never
+// for a self-mention (Kanka skips them), for at most domain.MaxMentions targets per entry (the
+// ones rendering resolves). The item carries the post's visibility and creator; whether the
+// reader may see the source entity is read with the source itself, so a privacy change of the
+// source needs no rewrite of its mentions. Any writer of an entry calls mentionPlan: tags and
+// other kinds hook in the same way.
+
+type mentionItem struct {
+	PK         string `dynamo:"pk"`
+	SK         string `dynamo:"sk"`
+	CampaignID int64  `dynamo:"campaign_id"`
+	SourceID   int64  `dynamo:"source_id"`
+	PostID     int64  `dynamo:"post_id"`
+	TargetID   int64  `dynamo:"target_id"`
+	Visibility string `dynamo:"visibility,omitempty"` // a post's; "" for an entry
+	CreatedBy  int64  `dynamo:"created_by"`
+}
+
+// mentionSource is what writes an entry: the source entity, its post (0 for the record's own
+// entry; set once the post has its id) and the post's visibility and creator.
+type mentionSource struct {
+	cid, src   int64
+	post       func() int64
+	visibility domain.Visibility
+	createdBy  int64
+}
+
+// targetsOf is the distinct entities entry mentions that get reverse items: the first
+// MaxMentions, the source itself left out.
+func targetsOf(entry string, src int64) []int64 {
+	var out []int64
+	for _, id := range domain.MentionedIDs(entry) {
+		if len(out) == domain.MaxMentions {
+			break
+		}
+		if id != src {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// mentionPlan prepares the reverse items of an entry that changes from prev to next (""
+// when created or deleted), as it changes from prevSrc to nextSrc (its visibility), and
+// returns what to add to the entry's transaction. It reads, in one round trip, the entities
+// next mentions (only those that exist get an item) and the reverse items that exist, so that
+// the transaction writes only what changes and deletes only what is there. A delete reads
+// nothing: it removes every item the entry may have. Nothing to do gives nil, reading nothing.
+func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nextSrc mentionSource, deleting bool) (func(*txBuilder), error) {
+	src := nextSrc.src
+	if src == 0 {
+		src = prevSrc.src
+	}
+	prevT, nextT := targetsOf(prev, src), targetsOf(next, src)
+	if len(prevT) == 0 && len(nextT) == 0 {
+		return nil, nil
+	}
+	if deleting {
+		return func(b *txBuilder) {
+			for _, t := range prevT {
+				k := mentionKey(prevSrc.cid, t, src, prevSrc.post())
+				b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+			}
+			b.budget = "entry"
+		}, nil
+	}
+	if prev == next && prevSrc.visibility == nextSrc.visibility {
+		return nil, nil
+	}
+	cid := nextSrc.cid
+	var entities, existing map[itemKey]dynamo.Item
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		keys := make([]itemKey, len(nextT))
+		for i, t := range nextT {
+			keys[i] = itemKey{campaignPK(cid), recordSK(entityPrefix, t)}
+		}
+		var err error
+		entities, err = s.getItems(gctx, keys...)
+		return err
+	})
+	// An entry being created has no items yet (its post id is not even known).
+	creating := prev == "" && prevSrc.post == nil
+	if !creating {
+		g.Go(func() error {
+			var keys []itemKey
+			for _, t := range union(prevT, nextT) {
+				keys = append(keys, mentionKey(cid, t, src, prevSrc.post()))
+			}
+			var err error
+			existing, err = s.getItems(gctx, keys...)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return func(b *txBuilder) {
+		post := nextSrc.post()
+		keep := map[int64]bool{}
+		for _, t := range nextT {
+			if _, ok := entities[itemKey{campaignPK(cid), recordSK(entityPrefix, t)}]; !ok {
+				continue // not an entity of the campaign: Kanka maps nothing
+			}
+			keep[t] = true
+			k := mentionKey(cid, t, src, post)
+			want := mentionItem{PK: k.pk, SK: k.sk, CampaignID: cid, SourceID: src, PostID: post, TargetID: t,
+				Visibility: string(nextSrc.visibility), CreatedBy: nextSrc.createdBy}
+			if old, ok := existing[k]; ok {
+				var have mentionItem
+				if dynamo.UnmarshalItem(old, &have) == nil && have == want {
+					continue
+				}
+			}
+			b.put(s.table.Put(want))
+		}
+		for _, t := range prevT {
+			k := mentionKey(cid, t, src, post)
+			if _, ok := existing[k]; ok && !keep[t] {
+				b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+			}
+		}
+		b.budget = "entry"
+	}, nil
+}
+
+func union(a, b []int64) []int64 {
+	seen := map[int64]bool{}
+	var out []int64
+	for _, x := range append(append([]int64{}, a...), b...) {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Mentions answers entities/{id}/mentions for entity e as reader a sees it. Kanka's direction
+// (incoming false): what e's entry and the posts a may see mention, among the entities a may
+// see, read from e's record and posts (bounded by them, as the post list) with one BatchGet of
+// the mentioned entities. The reverse (incoming true): who mentions e, from e's reverse items,
+// with one BatchGet of the mentioning entities. Both ordered, and either three round trips
+// with the access.
+func (s *Store) Mentions(ctx context.Context, e *domain.Entity, a domain.Access, incoming bool) ([]domain.MentionRow, error) {
+	if incoming {
+		return s.mentionsIn(ctx, e, a)
+	}
+	return s.mentionsOut(ctx, e, a)
+}
+
+func (s *Store) mentionsIn(ctx context.Context, e *domain.Entity, a domain.Access) ([]domain.MentionRow, error) {
+	var items []mentionItem
+	err := s.table.Get("pk", entityPK(e.CampaignID, e.ID)).Range("sk", dynamo.BeginsWith, mentionPrefix).Consistent(true).All(ctx, &items)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	var srcs []int64
+	for _, it := range items {
+		srcs = append(srcs, it.SourceID)
+	}
+	sources, err := getRecords(ctx, s, e.CampaignID, entityPrefix, srcs, true, entityByID)
+	if err != nil {
+		return nil, err
+	}
+	out := []domain.MentionRow{}
+	for _, it := range items { // in key order: by source, then post
+		src := sources[it.SourceID]
+		if src == nil || !a.CanSee(src.IsPrivate) {
+			continue
+		}
+		if it.PostID != 0 && !a.CanSeeVisibility(domain.Visibility(it.Visibility), it.CreatedBy) {
+			continue
+		}
+		out = append(out, domain.MentionRow{EntityID: it.SourceID, PostID: it.PostID, TargetID: e.ID})
+	}
+	return out, nil
+}
+
+func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Access) ([]domain.MentionRow, error) {
+	k, ok := ownerKindOf(e.Type)
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	var entry string
+	type post struct {
+		ID    int64  `dynamo:"id"`
+		Entry string `dynamo:"entry"`
+	}
+	ranges := childRanges(notePrefix, entityPK(e.CampaignID, e.ID), a)
+	posts := make([][]post, len(ranges))
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		var rec struct {
+			Entry string `dynamo:"entry"`
+		}
+		err := s.getItem(gctx, campaignPK(e.CampaignID), recordSK(k.prefix, e.ChildID), &rec, "entry")
+		entry = rec.Entry
+		if errors.Is(err, apperr.ErrNotFound) {
+			err = nil // deleted since its entity was read: nothing left to mention
+		}
+		return err
+	})
+	for i, r := range ranges {
+		g.Go(func() error {
+			return wrap(s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, r.prefix).Project("id", "entry").Consistent(true).All(gctx, &posts[i]))
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	rows := []domain.MentionRow{}
+	for _, t := range targetsOf(entry, e.ID) {
+		rows = append(rows, domain.MentionRow{EntityID: e.ID, TargetID: t})
+	}
+	var all []post
+	for _, ps := range posts {
+		all = append(all, ps...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	for _, p := range all {
+		for _, t := range targetsOf(p.Entry, e.ID) {
+			rows = append(rows, domain.MentionRow{EntityID: e.ID, PostID: p.ID, TargetID: t})
+		}
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.TargetID
+	}
+	targets, err := getRecords(ctx, s, e.CampaignID, entityPrefix, ids, true, entityByID)
+	if err != nil {
+		return nil, err
+	}
+	out := rows[:0]
+	for _, r := range rows {
+		if t := targets[r.TargetID]; t != nil && a.CanSee(t.IsPrivate) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func entityByID(it entityItem) (int64, *domain.Entity) { return it.ID, it.entity() }
+
+// mentionItemsOf are the reverse items an entry home (an owner's or a note's, pk and sk as
+// scanned) calls for, before their targets are known to exist (the migration's rewrite).
+func mentionItemsOf(pk, sk string, it dynamo.Item) []mentionItem {
+	var rec struct {
+		ID         int64  `dynamo:"id"`
+		CampaignID int64  `dynamo:"campaign_id"`
+		EntityID   int64  `dynamo:"entity_id"`
+		Entry      string `dynamo:"entry"`
+		Visibility string `dynamo:"visibility"`
+		CreatedBy  int64  `dynamo:"created_by"`
+	}
+	if dynamo.UnmarshalItem(it, &rec) != nil || rec.Entry == "" || rec.EntityID == 0 {
+		return nil
+	}
+	var post int64
+	vis, by := "", int64(0)
+	kind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#")
+	switch {
+	case pk == campaignPK(rec.CampaignID) && (sk == recordSK(kind, rec.ID)) && isOwnerPrefix(kind):
+	case pk == entityPK(rec.CampaignID, rec.EntityID) && kind == notePrefix:
+		post, vis, by = rec.ID, rec.Visibility, rec.CreatedBy
+		if vis == "" {
+			vis = string(domain.VisibilityAll)
+		}
+	default:
+		return nil
+	}
+	var out []mentionItem
+	for _, t := range targetsOf(rec.Entry, rec.EntityID) {
+		k := mentionKey(rec.CampaignID, t, rec.EntityID, post)
+		out = append(out, mentionItem{PK: k.pk, SK: k.sk, CampaignID: rec.CampaignID, SourceID: rec.EntityID, PostID: post,
+			TargetID: t, Visibility: vis, CreatedBy: by})
+	}
+	return out
+}
+
+func isOwnerPrefix(prefix string) bool {
+	for _, k := range ownerKinds {
+		if k.prefix == prefix {
+			return true
+		}
+	}
+	return false
+}
+
+// existingTargets keeps the items whose target is an entity of the campaign (BatchGetItem of
+// the distinct targets, 100 keys a call).
+func (s *Store) existingTargets(ctx context.Context, items []mentionItem) ([]mentionItem, error) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	var keys []itemKey
+	for _, m := range items {
+		keys = append(keys, itemKey{campaignPK(m.CampaignID), recordSK(entityPrefix, m.TargetID)})
+	}
+	got, err := s.getItems(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	var out []mentionItem
+	for _, m := range items {
+		if _, ok := got[itemKey{campaignPK(m.CampaignID), recordSK(entityPrefix, m.TargetID)}]; ok {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,84 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+// Layout 3 adds the name shards and the reverse mention items. A layout 2 table (records
+// written as today, without them) is audited as broken, and migrated (twice: idempotent) to a
+// table the audit finds consistent, whose search and mentions answer.
+func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
+	st, cfg := dynamotest.NewStore(t)
+	ctx := context.Background()
+	admin, _ := st.EnsureUser(ctx, "admin")
+	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
+	port := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Port"}}
+	if err := st.CreateLocation(ctx, port); err != nil {
+		t.Fatal(err)
+	}
+	town := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Town", IsPrivate: true, Entry: fmt.Sprintf("[location:%d]", port.EntityID)}}
+	if err := st.CreateLocation(ctx, town); err != nil {
+		t.Fatal(err)
+	}
+	note := &domain.Note{Meta: meta, EntityID: town.EntityID, Name: "n", Entry: fmt.Sprintf("<p>[location:%d]</p>", port.EntityID), Visibility: domain.VisibilityMember}
+	if err := st.CreateNote(ctx, note); err != nil {
+		t.Fatal(err)
+	}
+	// Back to layout 2: the derived items removed.
+	out, err := st.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(cfg.TableName), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := 0
+	for _, it := range out.Items {
+		sk := it["sk"].(*types.AttributeValueMemberS).Value
+		if strings.HasPrefix(sk, "NAMES#") || strings.HasPrefix(sk, "MIN#") {
+			removed++
+			if _, err := st.Client().DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(cfg.TableName),
+				Key: map[string]types.AttributeValue{"pk": it["pk"], "sk": it["sk"]}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if removed != 3 { // one shard, the entry's and the note's reverse items
+		t.Fatalf("removed %d derived items, want 3", removed)
+	}
+	problems, err := st.Audit(ctx, c.ID)
+	if err != nil || len(problems) != 4 { // two shard entries, two reverse items
+		t.Fatalf("audit of the layout 2 table: %v %q", err, problems)
+	}
+	for run := 0; run < 2; run++ {
+		if _, err := st.Migrate(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+			t.Fatalf("run %d: audit %v %q", run, err, problems)
+		}
+	}
+	admins := domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}
+	p, err := st.Search(ctx, c.ID, "OWN", true, domain.PageRequest{Page: 1, Limit: 10})
+	if err != nil || len(p.Items) != 1 || p.Items[0].ID != town.EntityID {
+		t.Errorf("search: %+v %v", p, err)
+	}
+	target, _ := st.GetEntity(ctx, c.ID, port.EntityID)
+	rows, err := st.Mentions(ctx, target, admins, true)
+	want := []domain.MentionRow{{EntityID: town.EntityID, TargetID: port.EntityID}, {EntityID: town.EntityID, PostID: note.ID, TargetID: port.EntityID}}
+	if err != nil || !reflect.DeepEqual(rows, want) {
+		t.Errorf("mentions in: %+v %v, want %+v", rows, err, want)
+	}
+}
