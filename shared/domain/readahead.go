@@ -20,6 +20,10 @@ const (
 	ReadMapPointList
 	ReadNoteList
 	ReadEventList
+	ReadAttributes           // an entity (Ref.Parent) and its attribute pack
+	ReadRelation             // a relation and its owner entity (Ref.Parent)
+	ReadRelationList         // an entity's relation counts
+	ReadCampaignRelationList // the campaign-wide relation counts
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

@@ -380,7 +380,8 @@ func countedRange(sk string) (counter, attr string, id int64, ok bool) {
 	}
 	kind := parts[last-1]
 	switch {
-	case last == 1 && (kind == locationPrefix || kind == calendarPrefix || kind == entityPrefix || kind == mapPointPrefix || kind == notePrefix || kind == eventPrefix):
+	case last == 1 && (kind == locationPrefix || kind == calendarPrefix || kind == entityPrefix || kind == mapPointPrefix || kind == notePrefix || kind == eventPrefix ||
+		kind == relationPrefix || kind == relationIndexPrefix):
 		return counterSK(kind), classAdmin, id, true
 	case last == 2 && parts[0]+"#" == publicCopy:
 		return counterSK(kind), classPublic, id, true

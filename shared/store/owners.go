@@ -139,6 +139,10 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 
 // finishDelete runs the cascade of a tombstone, then removes it.
 func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
+	// Relations first: their pointers and the entity's own relations are in its partition.
+	if err := s.deleteEntityRelations(ctx, t.CID, t.EntityID); err != nil {
+		return err
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return s.deletePartition(gctx, entityPK(t.CID, t.EntityID)) })
 	switch t.Kind {
