@@ -27,6 +27,8 @@ type Relation struct {
 	ListAnswer     bool // targets[] was sent: the answer is the list of created relations
 	TwoWay         bool
 	TargetRelation string
+	// TargetPrivacy is the privacy of each target, read by the write (it places the relations).
+	TargetPrivacy map[int64]bool
 	// Created holds every relation a create wrote (mirrors included), in order.
 	Created []Relation
 	// DeleteMirrored deletes the mirror with the relation (Kanka's web option).
@@ -46,7 +48,7 @@ var colourPattern = regexp.MustCompile(`^#?([0-9a-fA-F]{6})$`)
 // Clone copies r without its create-only parts.
 func (r *Relation) Clone() *Relation {
 	c := *r
-	c.Targets, c.Created = nil, nil
+	c.Targets, c.Created, c.TargetPrivacy = nil, nil, nil
 	return &c
 }
 
@@ -63,7 +65,7 @@ func (r *Relation) Apply(in Input, create bool) error {
 	}
 	if create {
 		if f := rd.IDs("targets", MaxRelationTargets); f.Present() {
-			r.Targets, r.ListAnswer = f.Value, true
+			r.Targets, r.ListAnswer = dedupe(f.Value), true
 		}
 		if f := rd.Bool("two_way"); f.Set {
 			r.TwoWay = f.Value
@@ -130,7 +132,7 @@ func (r *Relation) AllTargets() []int64 {
 // Mirror is the mirror of r: owner and target swapped, the text target_relation or the same.
 func (r *Relation) Mirror() Relation {
 	m := *r
-	m.Targets, m.Created, m.MirrorID = nil, nil, nil
+	m.Targets, m.Created, m.MirrorID, m.TargetPrivacy = nil, nil, nil, nil
 	m.OwnerID, m.TargetID = r.TargetID, r.OwnerID
 	m.OwnerPrivate, m.TargetPrivate = r.TargetPrivate, r.OwnerPrivate
 	if r.TargetRelation != "" {
@@ -143,4 +145,17 @@ func (r *Relation) Mirror() Relation {
 // caller may not see is hidden, as Kanka's has('target').
 func (a Access) CanSeeRelation(r *Relation) bool {
 	return a.CanSee(r.Private()) && a.CanSeeVisibility(r.Visibility, r.CreatedBy)
+}
+
+// dedupe keeps the first of each id (one relation per target, as Kanka's distinct check).
+func dedupe(ids []int64) []int64 {
+	seen := map[int64]bool{}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }

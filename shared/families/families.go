@@ -3,12 +3,14 @@
 package families
 
 import (
+	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 )
@@ -19,6 +21,8 @@ func Register(api *httpapi.API, st *store.Store) {
 	calendars.Register(api, st)
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
+	attributes.Register(api, st)
+	relations.Register(api, st)
 	entities.Register(api, st)
 	webhooks.Register(api, store.NewWebhooks(st))
 }

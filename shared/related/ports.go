@@ -15,4 +15,6 @@ type Store interface {
 	ChildLocationIDs(ctx context.Context, cid, lid int64) ([]int64, error)
 	LocationLinks(ctx context.Context, cid int64, ids []int64) (map[int64]domain.AncestorLink, error)
 	LocationsPrivacy(ctx context.Context, cid int64, ids []int64) (map[int64]bool, error)
+	AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error)
+	RelationsOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Relation, error)
 }

@@ -172,11 +172,13 @@ func (s *Store) reserveIDs(ctx context.Context, pk, name string, n int) (int64, 
 	return last - int64(n) + 1, nil
 }
 
-// CreateRelation stores r to each of its targets (r.AllTargets, their privacy in targets) and,
+// CreateRelation stores r to each of its targets (r.AllTargets, their privacy read in
+// r.TargetPrivacy) and,
 // with two_way, each one's mirror, all in one transaction conditional on the owner and every
 // target existing with the privacy read. r becomes the first relation; r.Created holds all.
 // A create too large for one transaction is a 422 naming targets.
-func (s *Store) CreateRelation(ctx context.Context, r *domain.Relation, targetPrivate map[int64]bool) error {
+func (s *Store) CreateRelation(ctx context.Context, r *domain.Relation) error {
+	targetPrivate := r.TargetPrivacy
 	targets := r.AllTargets()
 	n := len(targets)
 	if r.TwoWay {
@@ -222,8 +224,9 @@ func (s *Store) CreateRelation(ctx context.Context, r *domain.Relation, targetPr
 	if err := conflictIsNotFound(b.run(ctx)); err != nil {
 		return err
 	}
+	list := r.ListAnswer
 	*r = created[0]
-	r.Created = created
+	r.Created, r.ListAnswer = created, list
 	return nil
 }
 
