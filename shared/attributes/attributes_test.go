@@ -27,7 +27,9 @@ func entity(t *testing.T, e *apitest.Env, cid int64, private bool) int64 {
 	return l.EntityID
 }
 
-func attrs(cid, eid int64) string { return apitest.Path(cid, fmt.Sprintf("/entities/%d/attributes", eid)) }
+func attrs(cid, eid int64) string {
+	return apitest.Path(cid, fmt.Sprintf("/entities/%d/attributes", eid))
+}
 
 func create(t *testing.T, e *apitest.Env, cid, eid int64, token string, body map[string]any) int64 {
 	t.Helper()

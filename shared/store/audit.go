@@ -22,7 +22,9 @@ import (
 //   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
 //     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
 //     the campaign its pending delete;
-//   - every event's calendar exists.
+//   - every event's calendar exists;
+//   - every relation has its copies, pointer and bucket copy, is placed by its owner's and
+//     target's privacy, and its mirror names it back (auditRelations).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -63,6 +65,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		calendarID int64
 	}
 	var problems []string
+	var relationItems []dynamo.Item
 	str := func(it dynamo.Item, name string) string {
 		var v string
 		_ = dynamo.Unmarshal(it[name], &v)
@@ -103,6 +106,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 			tallies[k][attr]++
 			tallies[k][bucketAttr(attr, id)]++
+		}
+		if isRelationItem(pk, sk) {
+			relationItems = append(relationItems, it)
+			continue
 		}
 		if strings.HasPrefix(sk, childLinkPrefix) || strings.HasPrefix(sk, eventLinkPrefix) {
 			stored[itemKey{pk, sk}] = 0
@@ -284,6 +291,13 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for sk := range marked {
 		report("sweeper marker %s %s: no delete pending", pendingPK(cid), sk)
 	}
+
+	// Relations and their mirrors.
+	entityPrivate := map[int64]bool{}
+	for eid, e := range entities {
+		entityPrivate[eid] = e.private
+	}
+	problems = append(problems, auditRelations(cid, relationItems, entityPrivate)...)
 
 	// Events and their calendars.
 	for _, ev := range events {
