@@ -139,12 +139,13 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 
 // finishDelete runs the cascade of a tombstone, then removes it.
 func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
-	// Relations first: their pointers and the entity's own relations are in its partition.
-	if err := s.deleteEntityRelations(ctx, t.CID, t.EntityID); err != nil {
-		return err
-	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return s.deletePartition(gctx, entityPK(t.CID, t.EntityID)) })
+	g.Go(func() error {
+		// Its relations and the ones pointing at it (found in its partition) go first.
+		return s.deletePartition(gctx, entityPK(t.CID, t.EntityID), func(rows []partitionRow) error {
+			return s.deleteEntityRelations(gctx, t.CID, t.EntityID, rows)
+		})
+	})
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
@@ -187,19 +188,29 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 // writeConcurrency bounds the batched writes one request runs at once.
 const writeConcurrency = 8
 
+// partitionRow is what deletePartition reads of each item of a partition.
+type partitionRow struct {
+	PK         string `dynamo:"pk"`
+	SK         string `dynamo:"sk"`
+	CampaignID int64  `dynamo:"campaign_id"`
+	EntityID   int64  `dynamo:"entity_id"`
+	ID         int64  `dynamo:"id"`
+	CalendarID int64  `dynamo:"calendar_id"`
+	OwnerID    int64  `dynamo:"owner_id"`
+}
+
 // deletePartition removes every item of a child partition (map points, events, notes, their
-// copies and counters) in batches of 25, run concurrently.
-func (s *Store) deletePartition(ctx context.Context, pk string) error {
-	var keys []struct {
-		PK         string `dynamo:"pk"`
-		SK         string `dynamo:"sk"`
-		CampaignID int64  `dynamo:"campaign_id"`
-		EntityID   int64  `dynamo:"entity_id"`
-		ID         int64  `dynamo:"id"`
-		CalendarID int64  `dynamo:"calendar_id"`
-	}
-	if err := s.table.Get("pk", pk).Project("pk", "sk", "campaign_id", "entity_id", "id", "calendar_id").Consistent(true).All(ctx, &keys); err != nil {
+// copies and counters) in batches of 25, run concurrently; first, when given, with the rows
+// read (an entity's relations: deleteEntityRelations).
+func (s *Store) deletePartition(ctx context.Context, pk string, first ...func([]partitionRow) error) error {
+	var keys []partitionRow
+	if err := s.table.Get("pk", pk).Project("pk", "sk", "campaign_id", "entity_id", "id", "calendar_id", "owner_id").Consistent(true).All(ctx, &keys); err != nil {
 		return wrap(err)
+	}
+	for _, f := range first {
+		if err := f(keys); err != nil {
+			return err
+		}
 	}
 	batch := make([]dynamo.Keyed, 0, len(keys))
 	for _, k := range keys {

@@ -342,31 +342,22 @@ func (s *Store) RelationsOf(ctx context.Context, cid int64, eids []int64) (map[i
 // relatedConcurrency bounds the bucket Queries of one related=1 read in flight at once.
 const relatedConcurrency = 10
 
-// deleteEntityRelations removes every relation owned by entity eid or pointing at it (found by
-// its RELIN# pointers), each with its copies, pointer and counts in its own transaction,
-// conditional on its version (re-read on conflict): idempotent, so a retried delete cascade
-// finishes it. Mirrors need no unlinking: a mirror of a relation touching eid touches eid too.
-// The entity is already gone, so no new relation to or from it can start.
-func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64) error {
-	pk := entityPK(cid, eid)
+// deleteEntityRelations removes every relation owned by entity eid or pointing at it (rows:
+// the items of its partition, where its relations' homes and the RELIN# pointers of the others
+// are), each with its copies, pointer and counts in its own transaction, conditional on its
+// version (re-read on conflict): idempotent, so a retried delete cascade finishes it. Mirrors
+// need no unlinking: a mirror of a relation touching eid touches eid too. The entity is
+// already gone, so no new relation to or from it can start, nor can one be updated.
+func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64, rows []partitionRow) error {
 	type ref struct{ owner, id int64 }
 	var refs []ref
-	var owned, selfOwned []relationItem
-	var pointers []incomingItem
-	g, gctx := errgroup.WithContext(ctx)
-	for prefix, into := range map[string]any{relationPrefix + "#": &owned, selfHome + relationPrefix + "#": &selfOwned, incomingPrefix: &pointers} {
-		g.Go(func() error {
-			return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, prefix).Consistent(true).All(gctx, into))
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	for _, h := range append(owned, selfOwned...) {
-		refs = append(refs, ref{eid, h.ID})
-	}
-	for _, p := range pointers {
-		refs = append(refs, ref{p.OwnerID, p.ID})
+	for _, r := range rows {
+		switch {
+		case r.SK == recordSK(relationPrefix, r.ID) || r.SK == selfHome+recordSK(relationPrefix, r.ID):
+			refs = append(refs, ref{eid, r.ID})
+		case r.SK == incomingPrefix+pad(r.ID):
+			refs = append(refs, ref{r.OwnerID, r.ID})
+		}
 	}
 	w, wctx := errgroup.WithContext(ctx)
 	w.SetLimit(writeConcurrency)
@@ -375,8 +366,7 @@ func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64) error
 			return domain.RetryConflicts(wctx, func() error {
 				r, err := s.getRelation(wctx, cid, rf.owner, rf.id)
 				if errors.Is(err, apperr.ErrNotFound) {
-					k := incomingKey(cid, eid, rf.id) // a pointer left by nothing
-					return s.deleteKeys(wctx, []dynamo.Keyed{dynamo.Keys{k.pk, k.sk}})
+					return nil // deleted already (its pointer goes with the partition)
 				}
 				if err != nil {
 					return err
