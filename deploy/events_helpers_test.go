@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/lorekeep/lorekeep/shared/apidoc"
+	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entities"
@@ -23,6 +24,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -38,10 +40,14 @@ var lambdaEnv = map[string]string{"RATE_LIMIT": "90", "REQUEST_TIMEOUT": "30s"}
 // familyRegisters are the family functions and the Register each main mounts: the template's
 // routes are checked against what these register (codeRoutes).
 var familyRegisters = map[string]func(*httpapi.API, *store.Store){
-	"LocationsFunction":     func(api *httpapi.API, st *store.Store) { locations.Register(api, st) },
-	"CalendarsFunction":     func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
-	"EntityEventsFunction":  func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
-	"EntityNotesFunction":   func(api *httpapi.API, st *store.Store) { entitynotes.Register(api, st) },
+	"LocationsFunction":    func(api *httpapi.API, st *store.Store) { locations.Register(api, st) },
+	"CalendarsFunction":    func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
+	"EntityEventsFunction": func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
+	"EntityNotesFunction": func(api *httpapi.API, st *store.Store) {
+		entitynotes.Register(api, st)
+		attributes.Register(api, st)
+		relations.Register(api, st)
+	},
 	"EntitiesFunction":      func(api *httpapi.API, st *store.Store) { entities.Register(api, st) },
 	"WebhookRoutesFunction": registerWebhooks,
 }
