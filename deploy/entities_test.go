@@ -37,7 +37,8 @@ func seedEntity(t *testing.T, st *store.Store) {
 // EntitiesFunction event in the order a client would send them: a calendar, its date moved, the
 // campaign's entities, an event of the town on it and the town's age, the calendar's day view,
 // the event as a reminder, a note on the town and the note as a post, then deletes.
-var entitiesReplay = slices.Concat(firstScreenSteps, calendarSteps, kankaEntitySteps, eventSteps, kankaReminderSteps, noteSteps, kankaPostSteps, deleteSteps)
+var entitiesReplay = slices.Concat(firstScreenSteps, calendarSteps, kankaEntitySteps, eventSteps, kankaReminderSteps, noteSteps, kankaPostSteps,
+	attributeSteps, relationSteps, deleteSteps)
 
 var calendarSteps = []replayStep{
 	{"calendars-create.json", func(t *testing.T, st *store.Store, r response) {

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/lorekeep/lorekeep/shared/apidoc"
+	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -24,6 +25,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -42,7 +44,11 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 	"LocationsFunction":    func(api *httpapi.API, st *store.Store) { locations.Register(api, st) },
 	"CalendarsFunction":    func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
 	"EntityEventsFunction": func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
-	"EntityNotesFunction":  func(api *httpapi.API, st *store.Store) { entitynotes.Register(api, st) },
+	"EntityNotesFunction": func(api *httpapi.API, st *store.Store) {
+		entitynotes.Register(api, st)
+		attributes.Register(api, st)
+		relations.Register(api, st)
+	},
 	"EntitiesFunction": func(api *httpapi.API, st *store.Store) {
 		entities.Register(api, st)
 		campaigns.Register(api, st)

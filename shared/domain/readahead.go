@@ -22,6 +22,10 @@ const (
 	ReadEventList
 	ReadMemberList   // the campaign's member count
 	ReadReminderList // a calendar and its reminders' counts (ID: the calendar)
+	ReadAttributes           // an entity (Ref.Parent) and its attribute pack
+	ReadRelation             // a relation and its owner entity (Ref.Parent)
+	ReadRelationList         // an entity's relation counts
+	ReadCampaignRelationList // the campaign-wide relation counts
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

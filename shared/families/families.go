@@ -3,6 +3,7 @@
 package families
 
 import (
+	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
@@ -10,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 )
@@ -20,6 +22,8 @@ func Register(api *httpapi.API, st *store.Store) {
 	calendars.Register(api, st)
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
+	attributes.Register(api, st)
+	relations.Register(api, st)
 	entities.Register(api, st)
 	campaigns.Register(api, st)
 	webhooks.Register(api, store.NewWebhooks(st))

@@ -358,6 +358,51 @@ var scenarios = []scenario{
 			}
 		}
 	}},
+	{"edit and delete both sides of a mirror at once", func(r *round) {
+		_, a := r.location(map[string]any{"name": "A"})
+		_, b := r.location(map[string]any{"name": "B"})
+		_, c := r.location(map[string]any{"name": "C"})
+		x := r.must("POST", r.path("/entities/%d/relations", a), map[string]any{"target_id": b, "relation": "Ally", "two_way": true})
+		y := int64(x.data()["mirror_id"].(float64))
+		r.race(
+			req{"PATCH", r.path("/entities/%d/relations/%d", a, x.id()), map[string]any{"attitude": 10}},
+			req{"PATCH", r.path("/entities/%d/relations/%d", a, x.id()), map[string]any{"target_id": c}},
+			req{"PATCH", r.path("/entities/%d/relations/%d", b, y), map[string]any{"visibility": "admin"}},
+			req{"DELETE", r.path("/entities/%d/relations/%d", b, y), nil},
+			req{"DELETE", r.path("/entities/%d/relations/%d?delete_mirrored=1", a, x.id()), nil},
+		)
+	}},
+	{"create and edit relations while their target is deleted", func(r *round) {
+		_, a := r.location(map[string]any{"name": "A"})
+		doomed, d := r.location(map[string]any{"name": "Doomed"})
+		x := r.must("POST", r.path("/entities/%d/relations", a), map[string]any{"target_id": d, "relation": "Old", "two_way": true})
+		r.race(
+			req{"POST", r.path("/entities/%d/relations", a), map[string]any{"target_id": d, "relation": "New", "two_way": true}},
+			req{"POST", r.path("/entities/%d/relations", d), map[string]any{"target_id": a, "relation": "Back"}},
+			req{"PATCH", r.path("/entities/%d/relations/%d", a, x.id()), map[string]any{"attitude": -5}},
+			req{"DELETE", r.path("/locations/%d", doomed), nil},
+		)
+	}},
+	{"write one entity's attributes from 6 writers at once", func(r *round) {
+		_, a := r.location(map[string]any{"name": "A"})
+		answers := r.race(
+			req{"POST", r.path("/entities/%d/attributes", a), map[string]any{"name": "One"}},
+			req{"POST", r.path("/entities/%d/attributes", a), map[string]any{"name": "Two"}},
+			req{"PATCH", r.path("/entities/%d/attributes", a), map[string]any{"attribute": []any{map[string]any{"name": "Three"}}}},
+			req{"PATCH", r.path("/entities/%d/attributes", a), map[string]any{"attribute": []any{map[string]any{"name": "Four"}}}},
+			req{"POST", r.path("/entities/%d/attributes", a), map[string]any{"name": "Five"}},
+			req{"POST", r.path("/entities/%d/attributes", a), map[string]any{"name": "Six"}},
+		)
+		got := map[string]bool{}
+		for _, row := range r.must("GET", r.path("/entities/%d/attributes", a), nil).Body["data"].([]any) {
+			got[row.(map[string]any)["name"].(string)] = true
+		}
+		for i, name := range []string{"One", "Two", "Three", "Four", "Five", "Six"} {
+			if answers[i].Status == 200 && !got[name] {
+				r.checks = append(r.checks, "lost update: attribute "+name+" answered 200, not stored")
+			}
+		}
+	}},
 }
 
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }

@@ -15,4 +15,6 @@ type Store interface {
 	// ChildLocationIDs: the public ones only when hidePrivate (their links carry their privacy).
 	ChildLocationIDs(ctx context.Context, cid, lid int64, hidePrivate bool) ([]int64, error)
 	LocationLinks(ctx context.Context, cid int64, ids []int64) (map[int64]domain.AncestorLink, error)
+	AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error)
+	RelationsOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Relation, error)
 }

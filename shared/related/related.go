@@ -1,8 +1,8 @@
 // Package related answers ?related=1 on calendars and locations (DESIGN.md 9): the arrays
 // Kanka's EntityResource embeds, filled with what Lorekeep stores (posts, entity events and
-// reminders of the record's entity, and the posts again as entity_notes for 2022 clients; a
-// location's parents and children) and empty for what it does not (attributes, relations,
-// inventory, abilities, assets). Only what the caller may see
+// reminders of the record's entity, and the posts again as entity_notes for 2022 clients; its
+// attributes and relations; a location's parents and children) and empty for what it does not
+// (inventory, abilities, assets). Only what the caller may see
 // is embedded, rendered by the one render of each shape.
 package related
 
@@ -14,11 +14,13 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/attributes/attrwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/relations/relwire"
 )
 
 // Arrays is embedded (as a pointer, nil unless asked) in a calendar's or location's JSON.
@@ -101,6 +103,24 @@ func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 		parents, err = ancestors(gctx, st, a, subjects)
 		return err
 	})
+	// Attributes and relations: one batch of packs and one Query per related bucket, for the
+	// whole page.
+	eids := make([]int64, len(subjects))
+	for i, s := range subjects {
+		eids[i] = s.EntityID
+	}
+	var attrs map[int64][]domain.Attribute
+	var rels map[int64][]domain.Relation
+	g.Go(func() error {
+		var err error
+		attrs, err = st.AttributesOf(gctx, a.CampaignID, eids)
+		return err
+	})
+	g.Go(func() error {
+		var err error
+		rels, err = st.RelationsOf(gctx, a.CampaignID, eids)
+		return err
+	})
 	var mu sync.Mutex
 	for i, s := range subjects {
 		for _, read := range st.VisibleNotesAndEvents(a.CampaignID, s.EntityID, a) {
@@ -140,9 +160,9 @@ func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 	for i, s := range subjects {
 		f := res[i]
 		n := len(f.notes)
-		j := &Arrays{Attributes: []any{}, Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
+		j := &Arrays{Attributes: attrwire.Embedded(a.VisibleAttributes(attrs[s.EntityID])), Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
 			EntityEvents: eventwire.RenderEvents(f.events), Reminders: eventwire.RenderReminders(f.events),
-			Relations: []any{}, Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
+			Relations: relwire.Embedded(a, rels[s.EntityID]), Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
 		posts, entityNotes = posts[n:], entityNotes[n:]
 		if s.Location != nil {
 			children := append([]int64{}, f.children...)

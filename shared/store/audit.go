@@ -32,7 +32,9 @@ import (
 //     campaign counter counts its campaigns (auditMembers);
 //   - every record and entity has exactly one sync pointer, at its update time, carrying its
 //     audience, and every pointer has its record;
-//   - the name shards and the reverse mention items match their records (auditIndexes).
+//   - the name shards and the reverse mention items match their records (auditIndexes);
+//   - every relation has its copies, pointer and bucket copy, is placed by its owner's and
+//     target's privacy, and its mirror names it back (auditRelations).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -80,6 +82,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	pointers := map[itemKey]syncPointer{} // stored sync pointers
 	wantPointers := map[itemKey]syncPointer{}
 	var problems []string
+	var relationItems []dynamo.Item
 	str := func(it dynamo.Item, name string) string {
 		var v string
 		_ = dynamo.Unmarshal(it[name], &v)
@@ -125,6 +128,13 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			pointers[itemKey{pk, sk}] = p
 			continue
 		}
+		if counter, attr, id, ok := countedRange(sk); ok {
+			tally(tallies, pk, counter, attr, id, 1)
+		}
+		if isRelationItem(pk, sk) {
+			relationItems = append(relationItems, it)
+			continue
+		}
 		if sls := homeSlots(pk, sk, it); sls != nil {
 			p := homePointer(sls[0], it)
 			wantPointers[itemKey{p.PK, p.SK}] = p
@@ -132,9 +142,6 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		if kind == entityPrefix && pk == prefix {
 			p := syncPointer{PK: pk, SK: syncSK(entityPrefix, str(it, "updated_at"), num(it, "id")), ID: num(it, "id"), IsPrivate: boolean(it, "is_private")}
 			wantPointers[itemKey{p.PK, p.SK}] = p
-		}
-		if counter, attr, id, ok := countedRange(sk); ok {
-			tally(tallies, pk, counter, attr, id, 1)
 		}
 		if strings.HasPrefix(sk, childLinkPrefix) || strings.HasPrefix(sk, legacyEventLink) {
 			stored[itemKey{pk, sk}] = 0
@@ -364,6 +371,12 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			report("sync pointer %s %s: no record updated then", k.pk, k.sk)
 		}
 	}
+	// Relations and their mirrors.
+	entityPrivate := map[int64]bool{}
+	for eid, e := range entities {
+		entityPrivate[eid] = e.private
+	}
+	problems = append(problems, auditRelations(cid, relationItems, entityPrivate)...)
 
 	// Events and their calendars.
 	for _, ev := range events {

@@ -388,6 +388,14 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 		if err := s.table.Get("pk", entityPK(cid, eid)).Consistent(true).All(ctx, &all); err != nil {
 			return wrap(err)
 		}
+		// Its relations and the ones pointing at it (found in its partition) go first.
+		rows := make([]partitionRow, len(all))
+		for i, raw := range all {
+			_ = dynamo.UnmarshalItem(raw, &rows[i])
+		}
+		if err := s.deleteEntityRelations(ctx, cid, eid, rows); err != nil {
+			return err
+		}
 		var evs []timeline.Event
 		var rest []dynamo.Keyed
 		for _, raw := range all {

@@ -36,6 +36,13 @@ import (
 //	  copies, as an event's)                                          PUB#REM#id, OWN#uid#A|R#REM#id
 //	name shard (names.go)             CAMPAIGN#c                      NAMES#<eid/400>
 //	mention of entity eid (reverse)   CAMPAIGN#c#ENTITY#eid           MIN#<source eid>#<post id, 0: entry>
+//	relation (owner's partition)      CAMPAIGN#c#ENTITY#owner         as a note: RELATION#id, SELF#RELATION#id,
+//	                                                                  MEM#, PUB#, OWN#uid#A|R# copies
+//	relation, campaign-wide list      CAMPAIGN#c                      REL#id, MEM#REL#id, PUB#REL#id,
+//	                                                                  OWN#uid#A|R#REL#id (copies only)
+//	relation pointing at an entity    CAMPAIGN#c#ENTITY#target        RELIN#id
+//	relation, related=1 bucket        CAMPAIGN#c#RELATED#<owner/100>  <owner>#RELATION#id
+//	an entity's attributes (one pack) CAMPAIGN#c#ENTITY#eid           ATTRS
 //	user; a user's campaigns; count   USER#uid                        META; CAMPAIGN#c; COUNT#CAMPAIGN
 //	user name                         USERNAME#name                   META
 //	token                             TOKEN#<sha256>                  TOKEN (package store/tokens)
@@ -58,6 +65,10 @@ const (
 	eventPrefix    = "EVENT"
 	mapPointPrefix = "MAPPOINT"
 	notePrefix     = "NOTE"
+	// relationPrefix keys relations in their owner's partition, relationIndexPrefix their
+	// copies in the campaign's (the campaign-wide list).
+	relationPrefix      = "RELATION"
+	relationIndexPrefix = "REL"
 )
 
 // Fixed sort and partition keys.
@@ -222,4 +233,25 @@ func webhookPK(cid, wid int64) string { return childPK(cid, webhookPrefix, wid) 
 
 func dueSK(due time.Time, cid, wid int64) string {
 	return formatTime(due) + "#" + pad(cid) + "#" + pad(wid)
+}
+
+// Relations and attributes (store/relations.go, store/attributes.go).
+const (
+	incomingPrefix = "RELIN#"
+	attributesSK   = "ATTRS"
+	relatedPrefix  = "RELATED"
+	// relatedWidth is the owners (by entity id) one related=1 bucket holds: a page's owners
+	// fall in a few buckets, one Query each.
+	relatedWidth = 100
+)
+
+// incomingKey is the pointer, in the target's partition, to relation id.
+func incomingKey(cid, target, id int64) itemKey {
+	return itemKey{entityPK(cid, target), incomingPrefix + pad(id)}
+}
+
+// relatedPK is the related=1 bucket of owner entity eid; relatedSK one relation in it.
+func relatedPK(cid, eid int64) string { return childPK(cid, relatedPrefix, eid/relatedWidth) }
+func relatedSK(eid int64, kind string, id int64) string {
+	return pad(eid) + "#" + kind + "#" + pad(id)
 }

@@ -222,14 +222,23 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 // writeConcurrency bounds the batched writes one request runs at once.
 const writeConcurrency = 8
 
+// partitionRow is what deletePartition reads of each item of a partition.
+type partitionRow struct {
+	PK         string `dynamo:"pk"`
+	SK         string `dynamo:"sk"`
+	CampaignID int64  `dynamo:"campaign_id"`
+	EntityID   int64  `dynamo:"entity_id"`
+	ID         int64  `dynamo:"id"`
+	CalendarID int64  `dynamo:"calendar_id"`
+	OwnerID    int64  `dynamo:"owner_id"`
+}
+
 // deletePartition removes every item of a child partition (map points, a calendar's links and
 // their counters, their copies) in batches of 25, run concurrently. An entity's partition is
-// deleteEntityPartition's: its events' links live in their calendars.
+// deleteEntityPartition's: its events' links live in their calendars, its relations' copies and
+// pointers in other partitions.
 func (s *Store) deletePartition(ctx context.Context, pk string) error {
-	var keys []struct {
-		PK string `dynamo:"pk"`
-		SK string `dynamo:"sk"`
-	}
+	var keys []partitionRow
 	if err := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).All(ctx, &keys); err != nil {
 		return wrap(err)
 	}

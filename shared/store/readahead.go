@@ -74,6 +74,19 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 			out = append(out, itemKey{entityPK(cid, ref.Parent), sk})
 		}
 		return out
+	case domain.ReadAttributes:
+		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, packKey(cid, ref.Parent)}
+	case domain.ReadRelation:
+		out := []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}}
+		for _, sk := range childHomeSKs(relationPrefix, ref.ID) {
+			out = append(out, itemKey{entityPK(cid, ref.Parent), sk})
+		}
+		return out
+	case domain.ReadRelationList:
+		pk := entityPK(cid, ref.Parent)
+		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, {pk, counterSK(relationPrefix)}, {pk, ownCounterSK(relationPrefix, uid)}}
+	case domain.ReadCampaignRelationList:
+		return []itemKey{{cpk, counterSK(relationIndexPrefix)}, {cpk, ownCounterSK(relationIndexPrefix, uid)}}
 	case domain.ReadLocationList:
 		return []itemKey{{cpk, counterSK(locationPrefix)}}
 	case domain.ReadCalendarList:

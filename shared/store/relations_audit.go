@@ -1,0 +1,92 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+)
+
+// isRelationItem reports whether (pk, sk) is one of a relation's items: its home and copies, its
+// campaign-wide copies, its related=1 bucket copy or its incoming pointer. Audit checks them
+// with auditRelations.
+func isRelationItem(pk, sk string) bool {
+	if strings.HasPrefix(sk, incomingPrefix) || strings.Contains(pk, "#"+relatedPrefix+"#") {
+		return true
+	}
+	parts := strings.Split(sk, "#")
+	if len(parts) < 2 {
+		return false
+	}
+	kind := parts[len(parts)-2]
+	return kind == relationPrefix || kind == relationIndexPrefix
+}
+
+// auditRelations checks the relations of campaign cid (items: every relation item, see
+// isRelationItem; entityPrivate: each existing entity's privacy): every relation has exactly
+// the items its placement needs, each as new as its home; its owner and target exist and it is
+// placed by their privacy; every mirror_id names a relation that names it back, with owner and
+// target swapped; no pointer or copy outlives its relation.
+func auditRelations(cid int64, items []dynamo.Item, entityPrivate map[int64]bool) []string {
+	var problems []string
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	stored := map[itemKey]int64{}
+	homes := map[int64]relationItem{}
+	for _, it := range items {
+		var ri relationItem
+		if err := dynamo.UnmarshalItem(it, &ri); err != nil {
+			report("relation item: %v", err)
+			continue
+		}
+		stored[itemKey{ri.PK, ri.SK}] = ri.Version
+		if ri.PK == entityPK(cid, ri.OwnerID) && (ri.SK == recordSK(relationPrefix, ri.ID) || ri.SK == selfHome+recordSK(relationPrefix, ri.ID)) {
+			homes[ri.ID] = ri
+		}
+	}
+	expected := map[itemKey]int64{}
+	for id, h := range homes {
+		r := h.relation()
+		for _, sl := range relationSlots(&r) {
+			expected[itemKey{sl.pk, sl.sk}] = r.Version
+		}
+		in := incomingKey(cid, r.TargetID, id)
+		expected[in] = stored[in] // a pointer has no version: only its presence counts
+		for _, end := range []struct {
+			what    string
+			eid     int64
+			private bool
+		}{{"owner", r.OwnerID, r.OwnerPrivate}, {"target", r.TargetID, r.TargetPrivate}} {
+			p, ok := entityPrivate[end.eid]
+			switch {
+			case !ok:
+				report("relation %d: its %s entity %d does not exist", id, end.what, end.eid)
+			case p != end.private:
+				report("relation %d: placed for %s %d private %v, the entity has %v", id, end.what, end.eid, end.private, p)
+			}
+		}
+		if r.MirrorID != nil {
+			m, ok := homes[*r.MirrorID]
+			switch {
+			case !ok:
+				report("relation %d: mirror %d does not exist", id, *r.MirrorID)
+			case m.MirrorID == nil || *m.MirrorID != id:
+				report("relation %d: mirror %d does not name it back", id, *r.MirrorID)
+			case m.OwnerID != r.TargetID || m.TargetID != r.OwnerID:
+				report("relation %d: mirror %d joins %d to %d, not %d to %d", id, m.ID, m.OwnerID, m.TargetID, r.TargetID, r.OwnerID)
+			}
+		}
+	}
+	for k, v := range expected {
+		if got, ok := stored[k]; !ok {
+			report("item %s %s: missing", k.pk, k.sk)
+		} else if got != v {
+			report("item %s %s: version %d, its relation has %d", k.pk, k.sk, got, v)
+		}
+	}
+	for k := range stored {
+		if _, ok := expected[k]; !ok {
+			report("item %s %s: no relation places it here", k.pk, k.sk)
+		}
+	}
+	return problems
+}
