@@ -17,7 +17,7 @@ func FuzzClock(f *testing.F) {
 	f.Add(uint64(2), uint16(1), uint16(1), uint16(0), uint16(0), int64(-1), int64(-5), uint32(2), int64(3), uint8(5))
 	f.Add(uint64(3), uint16(1000), uint16(1000), uint16(999), uint16(999), int64(math.MaxInt64), int64(math.MinInt64/2), uint32(1_000_000_000), int64(math.MinInt64), uint8(1))
 	f.Add(uint64(4), uint16(7), uint16(13), uint16(6), uint16(12), int64(math.MinInt64), int64(math.MaxInt64/3), uint32(12), int64(math.MaxInt64), uint8(255))
-	f.Add(uint64(5), uint16(0), uint16(0), uint16(3), uint16(3), int64(100_000), int64(1 << 40), uint32(0), int64(-1), uint8(0))
+	f.Add(uint64(5), uint16(0), uint16(0), uint16(3), uint16(3), int64(100_000), int64(1<<40), uint32(0), int64(-1), uint8(0))
 	for s := uint64(6); s < 30; s++ {
 		f.Add(s, uint16(s*7), uint16(s*11), uint16(s), uint16(s*3), int64(s*s*s*1000)-7_000_000, int64(s*s)-300, uint32(s), int64(s)-15, uint8(s))
 	}
