@@ -220,6 +220,25 @@ var eventSteps = []replayStep{
 		}
 	}},
 	{"calendars-days-head.json", nil},
+	// The calendar as a Fantasy-Calendar export: its name, months and current date.
+	{"calendars-export.json", func(t *testing.T, _ *store.Store, r response) {
+		ex := r.data()
+		if ex["name"] != "Azure Reckoning" {
+			t.Errorf("export name %v", ex["name"])
+		}
+		static, _ := ex["static_data"].(map[string]any)
+		yd, _ := static["year_data"].(map[string]any)
+		if ts, _ := yd["timespans"].([]any); len(ts) == 0 {
+			t.Errorf("export static_data.year_data = %v, want the months as timespans", yd)
+		}
+		dyn, _ := ex["dynamic_data"].(map[string]any)
+		if dyn["year"] != 1201.0 {
+			t.Errorf("export dynamic_data = %v, want the current year 1201", dyn)
+		}
+		if _, ok := ex["warnings"].([]any); !ok {
+			t.Errorf("export warnings = %v, want an array", ex["warnings"])
+		}
+	}},
 }
 
 var noteSteps = []replayStep{

@@ -33,6 +33,7 @@ func TestRoundTripsStayWithinBudget(t *testing.T) {
 		{"retreat", "POST", cal(e.Campaign, id) + "/retreat", nil, 1 + 2},
 		// The calendar, then its events: the calendar index and one batch of their entities.
 		{"days", "GET", cal(e.Campaign, id) + "/days?from=1-1-1&to=10-1-1", nil, 1 + 1 + 2},
+		{"export (the calendar alone)", "GET", cal(e.Campaign, id) + "/export", nil, 1 + 1},
 		// Read, mark deleted (one transaction), two cascade look-ups (the entity's partition, the
 		// calendar index), nothing found, remove the tombstone.
 		{"delete", "DELETE", cal(e.Campaign, id), nil, 1 + 2 + 2 + 1},

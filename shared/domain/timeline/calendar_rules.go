@@ -38,6 +38,11 @@ func (c *Calendar) applyPreset(r *domain.Reader) {
 // UseDefinition replaces every structure of c with def's (a preset's, an import's).
 func (c *Calendar) UseDefinition(def calengine.Definition) {
 	c.Months, c.Weekdays, c.Seasons, c.Moons = def.Months, def.Weekdays, def.Seasons, def.Moons
+	for i := range c.Months { // as a create's month_type defaults them: answered standard, not ""
+		if c.Months[i].Type == "" {
+			c.Months[i].Type = calengine.Standard
+		}
+	}
 	for i := range c.Moons {
 		if c.Moons[i].Colour == "" {
 			c.Moons[i].Colour = DefaultMoonColour
