@@ -164,11 +164,9 @@ func render(c *timeline.Calendar) calendarJSON {
 		j.Cycles[i] = cycleJSON{Length: cy.Length, Offset: cy.Offset, Names: cy.Names}
 	}
 	j.CycleFormat = c.CycleFormat
-	if len(c.Cycles) > 0 {
-		if eng, err := c.Engine(); err == nil {
-			text := eng.CycleText(c.Date.Year)
-			j.Cycle = &text
-		}
+	if len(c.Cycles) > 0 { // stored cycles were validated: no engine needed
+		text := calengine.CycleText(c.Cycles, c.CycleFormat, c.SkipYearZero, c.Date.Year)
+		j.Cycle = &text
 	}
 	return j
 }

@@ -44,16 +44,20 @@ func cycleProblems(cs []Cycle, format string) []Problem {
 }
 
 // CycleIndices are, for year y, the index into each cycle's Names (nil without cycles).
-func (c *Calendar) CycleIndices(y int64) []int {
-	if len(c.def.Cycles) == 0 {
+func (c *Calendar) CycleIndices(y int64) []int { return CycleIndices(c.def.Cycles, c.skipZero, y) }
+
+// CycleIndices is Calendar.CycleIndices for valid cycles, without building a calendar (a list
+// page names each calendar's current year).
+func CycleIndices(cycles []Cycle, skipZero bool, y int64) []int {
+	if len(cycles) == 0 {
 		return nil
 	}
 	counted := y
-	if c.skipZero && y > 0 {
+	if skipZero && y > 0 {
 		counted--
 	}
-	out := make([]int, len(c.def.Cycles))
-	for i, cy := range c.def.Cycles {
+	out := make([]int, len(cycles))
+	for i, cy := range cycles {
 		n := int64(len(cy.Names))
 		out[i] = int(mod(mod(floorDiv(counted, cy.Length), n)+mod(floorDiv(cy.Offset, cy.Length), n), n))
 	}
@@ -61,14 +65,16 @@ func (c *Calendar) CycleIndices(y int64) []int {
 }
 
 // CycleNames are year y's name in each cycle (nil without cycles).
-func (c *Calendar) CycleNames(y int64) []string {
-	idx := c.CycleIndices(y)
+func (c *Calendar) CycleNames(y int64) []string { return cycleNames(c.def.Cycles, c.skipZero, y) }
+
+func cycleNames(cycles []Cycle, skipZero bool, y int64) []string {
+	idx := CycleIndices(cycles, skipZero, y)
 	if idx == nil {
 		return nil
 	}
 	out := make([]string, len(idx))
 	for i, k := range idx {
-		out[i] = c.def.Cycles[i].Names[k]
+		out[i] = cycles[i].Names[k]
 	}
 	return out
 }
@@ -78,11 +84,16 @@ func (c *Calendar) CycleNames(y int64) []string {
 // Fantasy-Calendar renders it; without a format, the names joined by spaces. Empty without
 // cycles.
 func (c *Calendar) CycleText(y int64) string {
-	names := c.CycleNames(y)
+	return CycleText(c.def.Cycles, c.def.CycleFormat, c.skipZero, y)
+}
+
+// CycleText is Calendar.CycleText for valid cycles, without building a calendar.
+func CycleText(cycles []Cycle, format string, skipZero bool, y int64) string {
+	names := cycleNames(cycles, skipZero, y)
 	if names == nil {
 		return ""
 	}
-	if c.def.CycleFormat == "" {
+	if format == "" {
 		return strings.Join(names, " ")
 	}
 	pairs := make([]string, 0, 6*len(names))
@@ -90,5 +101,5 @@ func (c *Calendar) CycleText(y int64) string {
 		k := strconv.Itoa(i + 1)
 		pairs = append(pairs, "{{{"+k+"}}}", names[i], "{{"+k+"}}", names[i], "$"+k, names[i])
 	}
-	return strings.NewReplacer(pairs...).Replace(c.def.CycleFormat)
+	return strings.NewReplacer(pairs...).Replace(format)
 }
