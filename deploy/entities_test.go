@@ -221,6 +221,25 @@ var eventSteps = []replayStep{
 		}
 	}},
 	{"calendars-days-head.json", nil},
+	// The calendar as a Fantasy-Calendar export: its name, months and current date.
+	{"calendars-export.json", func(t *testing.T, _ *store.Store, r response) {
+		ex := r.data()
+		if ex["name"] != "Azure Reckoning" {
+			t.Errorf("export name %v", ex["name"])
+		}
+		static, _ := ex["static_data"].(map[string]any)
+		yd, _ := static["year_data"].(map[string]any)
+		if ts, _ := yd["timespans"].([]any); len(ts) == 0 {
+			t.Errorf("export static_data.year_data = %v, want the months as timespans", yd)
+		}
+		dyn, _ := ex["dynamic_data"].(map[string]any)
+		if dyn["year"] != 1201.0 {
+			t.Errorf("export dynamic_data = %v, want the current year 1201", dyn)
+		}
+		if _, ok := ex["warnings"].([]any); !ok {
+			t.Errorf("export warnings = %v, want an array", ex["warnings"])
+		}
+	}},
 }
 
 var noteSteps = []replayStep{
@@ -325,11 +344,13 @@ var deleteSteps = []replayStep{
 			t.Fatalf("leap_days = %v", r.data()["leap_days"])
 		}
 		hasFields(t, "leap day", leaps[0].(map[string]any), map[string]any{"name": "Bell Day", "month": 2, "day": 14, "interval": "400,!100,4", "intercalary": true})
+		// The clock and the time are the calendar's (issue 21); the events still a warning.
+		hasFields(t, "imported clock", r.data(), map[string]any{
+			"clock": map[string]any{"hours": 24, "minutes": 60, "offset": 0}, "current_hour": 8, "current_minute": 0,
+		})
 		warnings := strings.Join(strs(r.data()["warnings"]), "\n")
-		for _, w := range []string{"clock", "1 event(s)"} {
-			if !strings.Contains(warnings, w) {
-				t.Errorf("warnings %q, want one about %s", warnings, w)
-			}
+		if !strings.Contains(warnings, "1 event(s)") || strings.Contains(warnings, "clock") {
+			t.Errorf("warnings %q, want one about the event and none about the clock", warnings)
 		}
 		c, err := st.GetCalendar(context.Background(), 1, 2)
 		if err != nil || len(c.Months) != 6 || len(c.LeapDays) != 1 || c.Moons[0].Offset != "-11.5" {

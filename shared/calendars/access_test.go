@@ -54,6 +54,8 @@ func TestAccessMatrix(t *testing.T) {
 			check("show open", e.Do("GET", cal(cid, open), tok, nil), c.want.showOpen)
 			check("show hidden", e.Do("GET", cal(cid, hidden), tok, nil), c.want.showHidden)
 			check("days of hidden", e.Do("GET", cal(cid, hidden)+"/days", tok, nil), c.want.daysHidden)
+			check("export of open", e.Do("GET", cal(cid, open)+"/export", tok, nil), c.want.showOpen)
+			check("export of hidden", e.Do("GET", cal(cid, hidden)+"/export", tok, nil), c.want.daysHidden)
 			check("create", e.Do("POST", apitest.Path(cid, "/calendars"), tok, plainBody("New")), c.want.create)
 			check("update open", e.Do("PATCH", cal(cid, open), tok, map[string]any{"name": "Renamed"}), c.want.updateOpen)
 			check("advance open", e.Do("POST", cal(cid, open)+"/advance", tok, nil), c.want.advanceOpen)
@@ -126,6 +128,8 @@ func TestOtherCampaignsCalendarsAreNotFound(t *testing.T) {
 		{"advance their calendar", "POST", cal(e.OtherCampaign, theirs) + "/advance"},
 		{"their days", "GET", cal(e.OtherCampaign, theirs) + "/days"},
 		{"their calendar's days through our campaign", "GET", cal(e.Campaign, theirs) + "/days"},
+		{"their export", "GET", cal(e.OtherCampaign, theirs) + "/export"},
+		{"their calendar's export through our campaign", "GET", cal(e.Campaign, theirs) + "/export"},
 		{"calendar id not a number", "GET", apitest.Path(e.Campaign, "/calendars/1x")},
 		{"calendar id beyond 2^53", "GET", apitest.Path(e.Campaign, "/calendars/99999999999999999999")},
 		{"missing campaign", "GET", "/api/1.0/campaigns/999999/calendars"},

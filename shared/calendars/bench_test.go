@@ -170,3 +170,17 @@ func BenchmarkImportHostileLeapDays(b *testing.B) {
 		strings.Join(rules, ",") + `]}}}`
 	benchStatus(b, e, "POST", apitest.Path(e.Campaign, "/calendars/import"), body, 422)
 }
+
+// BenchmarkDaysWorstCycles: 1000 days of two-day years (500 years) under 100 year cycles, the
+// most cycles allowed, their format naming a cycle in every place it can: each year the walk
+// enters names every cycle once; a day then costs what it did without cycles.
+func BenchmarkDaysWorstCycles(b *testing.B) {
+	e := apitest.New(b, calendars.Register)
+	cycles := make([]any, 100)
+	for i := range cycles {
+		cycles[i] = map[string]any{"length": i + 1, "offset": -i, "names": []any{"Rat", "Ox", "Tiger", "Rabbit", "Dragon", "Snake", "Horse", "Goat"}}
+	}
+	format := strings.Repeat("{{100}}", 27)
+	id := create(b, e, e.Campaign, e.Admin, with(plainBody("Cycles"), "month_length", []any{1, 1}, "cycles", cycles, "cycle_format", format))
+	benchStatus(b, e, "GET", cal(e.Campaign, id)+"/days?from=1-1-1&to=500-2-1", "", 200)
+}

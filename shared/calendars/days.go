@@ -26,22 +26,34 @@ const (
 func (h handlers) advance(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, 1) }
 func (h handlers) retreat(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, -1) }
 
-// move shifts the current date by the body's `days` (default 1) in direction sign, with the
-// same conditional write and retries as an update.
+// move shifts the current date (and time) by the body's `days`, `hours` and `minutes` in
+// direction sign (one day when none is sent), with the same conditional write and retries as
+// an update. Hours and minutes need the calendar's clock.
 func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 	in, err := r.Input()
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
 	rd := domain.NewReader(in)
-	n := int64(1)
+	var days, hours, minutes int64
 	if f := rd.Int("days", 1, MaxMoveDays); f.Present() {
-		n = f.Value
+		days = f.Value
+	}
+	if f := rd.Int("hours", 0, timeline.MaxMoveHours); f.Present() {
+		hours = f.Value
+	}
+	if f := rd.Int("minutes", 0, timeline.MaxMoveMinutes); f.Present() {
+		minutes = f.Value
 	}
 	if err := rd.Err(); err != nil {
 		return httpapi.Reply{}, err
 	}
-	return h.kind.Write(r, func(_ httpapi.None, _, next *timeline.Calendar) error { return next.Move(sign * n) })
+	if days == 0 && hours == 0 && minutes == 0 && !rd.Has("hours") && !rd.Has("minutes") {
+		days = 1
+	}
+	return h.kind.Write(r, func(_ httpapi.None, _, next *timeline.Calendar) error {
+		return next.MoveTime(sign*days, sign*hours, sign*minutes)
+	})
 }
 
 // dayJSON is one day of the day view.
@@ -55,6 +67,8 @@ type dayJSON struct {
 	LeapDayName   *string        `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
 	Era           *dateEraJSON   `json:"era"`
 	Season        *string        `json:"season"`
+	Cycle         *string        `json:"cycle"`       // the year's cycle text; null without cycles
+	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON  `json:"moons"`
 	Events        []dayEventJSON `json:"events"`
 }
@@ -106,6 +120,9 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	var phases []calengine.MoonDay
 	phasesTo := from - 1
 	eras := calengine.SortEras(c.Eras)
+	var cycleNames []string
+	var cycleText string
+	cycleYear := eng.DateOf(from).Year - 1
 	rows := httpapi.NewRows(httpapi.MaxPageBytes, false)
 	var last string
 	var rerr error
@@ -125,6 +142,15 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		if s, ok := eng.Season(d); ok {
 			day.Season = &s.Name
+		}
+		if d.Year != cycleYear { // once per year the walk enters
+			cycleYear, cycleNames, cycleText = d.Year, eng.CycleNames(d.Year), eng.CycleText(d.Year)
+		}
+		day.CycleNames = cycleNames
+		if cycleNames != nil {
+			day.Cycle = &cycleText
+		} else {
+			day.CycleNames = []string{}
 		}
 		if di.Number > phasesTo {
 			phasesTo = di.Number + min(to-di.Number, phaseChunk-1)

@@ -70,12 +70,12 @@ func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
 		t.Fatalf("days: %d %s", r.Status, r.Raw)
 	}
 	want := []string{
-		`{"date":"1-2-27","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":1,"name":"Selune","phase":"full","phases":["full"]},{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","weekday":"Three","weekday_index":2}`,
-		`{"date":"1-2-28","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":7,"name":"Tiny","phase":"waxing_crescent","phases":["waxing_crescent","first_quarter","waxing_gibbous"]}],"season":"Spring","weekday":"Four","weekday_index":3}`,
-		`{"date":"1-3-1","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"full","phases":["full","waning_gibbous","last_quarter","waning_crescent"]}],"season":"Spring","weekday":null,"weekday_index":null}`,
-		`{"date":"1-3-2","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"new","phases":["new","waxing_crescent","first_quarter"]}],"season":"Spring","weekday":null,"weekday_index":null}`,
-		`{"date":"1-4-1","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":1,"name":"Selune","phase":"waning_gibbous","phases":["waning_gibbous"]},{"id":7,"name":"Tiny","phase":"waxing_gibbous","phases":["waxing_gibbous","full","waning_gibbous"]}],"season":"Spring","weekday":"Five","weekday_index":4}`,
-		`{"date":"1-4-2","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","weekday":"One","weekday_index":0}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-2-27","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":1,"name":"Selune","phase":"full","phases":["full"]},{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","weekday":"Three","weekday_index":2}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-2-28","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":7,"name":"Tiny","phase":"waxing_crescent","phases":["waxing_crescent","first_quarter","waxing_gibbous"]}],"season":"Spring","weekday":"Four","weekday_index":3}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-3-1","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"full","phases":["full","waning_gibbous","last_quarter","waning_crescent"]}],"season":"Spring","weekday":null,"weekday_index":null}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-3-2","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"new","phases":["new","waxing_crescent","first_quarter"]}],"season":"Spring","weekday":null,"weekday_index":null}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-4-1","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":1,"name":"Selune","phase":"waning_gibbous","phases":["waning_gibbous"]},{"id":7,"name":"Tiny","phase":"waxing_gibbous","phases":["waxing_gibbous","full","waning_gibbous"]}],"season":"Spring","weekday":"Five","weekday_index":4}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-4-2","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","weekday":"One","weekday_index":0}`,
 	}
 	days := r.List()
 	if len(days) != len(want) {
@@ -112,7 +112,7 @@ func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
 	// -121, an odd day, so weekday 1; -2-1-1 is day -120.
 	plain := create(t, e, e.Campaign, e.Admin, plainBody("Plain"))
 	r = e.Do("GET", cal(e.Campaign, plain)+"/days?from=-3-2-30&to=-2-1-1", e.Member, nil)
-	if r.Status != 200 || jsonOf(r.List()) != `[{"date":"-3-2-30","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"B","moons":[],"season":null,"weekday":"Y","weekday_index":1},{"date":"-2-1-1","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"A","moons":[],"season":null,"weekday":"X","weekday_index":0}]` {
+	if r.Status != 200 || jsonOf(r.List()) != `[{"cycle":null,"cycle_names":[],"date":"-3-2-30","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"B","moons":[],"season":null,"weekday":"Y","weekday_index":1},{"cycle":null,"cycle_names":[],"date":"-2-1-1","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"A","moons":[],"season":null,"weekday":"X","weekday_index":0}]` {
 		t.Fatalf("plain days: %d %s", r.Status, r.Raw)
 	}
 }

@@ -78,11 +78,12 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	// The imported structures are read like a create's body; fields sent beside the export win.
 	c := &timeline.Calendar{}
 	c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
-	rest := timeline.DefinitionInput(im.Definition, im.Date)
+	rest := timeline.DefinitionInput(im.Definition, im.Date, im.Time)
 	rest["name"] = im.Name
 	beside := map[string]bool{}
 	for k, v := range in {
-		if !slices.Contains(exportFields, k) && k != "preset" {
+		// An export of ours carries its warnings beside: they are the export's, not fields.
+		if !slices.Contains(exportFields, k) && k != "preset" && k != "warnings" {
 			rest[k], beside[k] = v, true
 		}
 	}

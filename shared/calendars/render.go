@@ -33,7 +33,25 @@ type calendarJSON struct {
 	LeapDays        []leapDayJSON     `json:"leap_days"`
 	Eras            []eraJSON         `json:"eras"`
 	Era             *dateEraJSON      `json:"era"` // of the current date
+	Clock           *clockJSON        `json:"clock"`
+	CurrentHour     *int              `json:"current_hour"` // null without a clock
+	CurrentMinute   *int              `json:"current_minute"`
+	Cycles          []cycleJSON       `json:"cycles"`
+	CycleFormat     string            `json:"cycle_format"`
+	Cycle           *string           `json:"cycle"` // the current year's cycle text
 	*related.Arrays                   // ?related=1
+}
+
+type clockJSON struct {
+	Hours   int `json:"hours"`
+	Minutes int `json:"minutes"`
+	Offset  int `json:"offset"`
+}
+
+type cycleJSON struct {
+	Length int64    `json:"length"`
+	Offset int64    `json:"offset"`
+	Names  []string `json:"names"`
 }
 
 // leapDayJSON is a leap rule; day and from_year are null when not set.
@@ -137,6 +155,19 @@ func render(c *timeline.Calendar) calendarJSON {
 		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart}
 	}
 	j.Era = eraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date.Year)
+	if k := c.Clock; k != nil {
+		h, m := c.Time.Hour, c.Time.Minute
+		j.Clock, j.CurrentHour, j.CurrentMinute = &clockJSON{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}, &h, &m
+	}
+	j.Cycles = make([]cycleJSON, len(c.Cycles))
+	for i, cy := range c.Cycles {
+		j.Cycles[i] = cycleJSON{Length: cy.Length, Offset: cy.Offset, Names: cy.Names}
+	}
+	j.CycleFormat = c.CycleFormat
+	if len(c.Cycles) > 0 { // stored cycles were validated: no engine needed
+		text := calengine.CycleText(c.Cycles, c.CycleFormat, c.SkipYearZero, c.Date.Year)
+		j.Cycle = &text
+	}
 	return j
 }
 

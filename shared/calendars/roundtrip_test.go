@@ -34,6 +34,7 @@ func TestRoundTripsStayWithinBudget(t *testing.T) {
 		// The calendar with the access, then its links: two concurrent Queries (RECUR#, DAY#), no
 		// entity read.
 		{"days", "GET", cal(e.Campaign, id) + "/days?from=1-1-1&to=10-1-1", nil, 1 + 2},
+		{"export (the calendar alone)", "GET", cal(e.Campaign, id) + "/export", nil, 1 + 1},
 		// Read, mark deleted (one transaction), two cascade look-ups (the entity's partition, the
 		// calendar's links), nothing found, remove the tombstone.
 		{"delete", "DELETE", cal(e.Campaign, id), nil, 1 + 2 + 2 + 1},

@@ -103,6 +103,12 @@ type Definition struct {
 
 	LeapDays []LeapDay
 	Eras     []Era
+
+	// Clock divides the day into hours and minutes; nil: the calendar keeps no time.
+	Clock *Clock
+	// Cycles name the years in turn (zodiacs); CycleFormat writes them ("Year of the {{1}}").
+	Cycles      []Cycle
+	CycleFormat string
 }
 
 // Problem is one failed rule, named after the API's input field.
@@ -378,6 +384,10 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 			moons = append(moons, mc)
 		}
 	}
+	if def.Clock != nil {
+		probs = append(probs, clockProblems(*def.Clock, "clock")...)
+	}
+	probs = append(probs, cycleProblems(def.Cycles, def.CycleFormat)...)
 	return moons, leaps, probs
 }
 
@@ -441,6 +451,14 @@ func cloneDefinition(d Definition) Definition {
 	d.Moons = append([]Moon(nil), d.Moons...)
 	d.LeapDays = append([]LeapDay(nil), d.LeapDays...)
 	d.Eras = append([]Era(nil), d.Eras...)
+	if d.Clock != nil {
+		k := *d.Clock
+		d.Clock = &k
+	}
+	d.Cycles = append([]Cycle(nil), d.Cycles...)
+	for i := range d.Cycles {
+		d.Cycles[i].Names = append([]string(nil), d.Cycles[i].Names...)
+	}
 	if d.Years != nil {
 		y := make(map[int64]string, len(d.Years))
 		for k, v := range d.Years {

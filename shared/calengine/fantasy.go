@@ -24,11 +24,12 @@ type Import struct {
 	Name       string
 	Definition Definition
 	Date       Date
+	Time       Time // the current time, when Definition has a clock
 	Warnings   []string
 	// From records, for each item of Definition's lists, the index of the export's item it came
 	// from: the converter drops some (with a warning), so positions differ. Weekdays and months
 	// are the export's global_week and timespans, one for one.
-	From struct{ LeapDays, Moons, Seasons, Eras []int }
+	From struct{ LeapDays, Moons, Seasons, Eras, Cycles []int }
 }
 
 // fcNumber is a JSON number or a string holding one, as exports carry
@@ -155,7 +156,10 @@ type fcStatic struct {
 	} `json:"year_data"`
 	Moons []fcMoon `json:"moons"`
 	Clock *struct {
-		Enabled *bool `json:"enabled"`
+		Enabled *bool    `json:"enabled"`
+		Hours   fcNumber `json:"hours"`
+		Minutes fcNumber `json:"minutes"`
+		Offset  fcNumber `json:"offset"`
 	} `json:"clock"`
 	Seasons *struct {
 		Data      []fcSeason     `json:"data"`
@@ -165,12 +169,16 @@ type fcStatic struct {
 	Eras     []fcEra        `json:"eras"`
 	Settings map[string]any `json:"settings"`
 	Cycles   *struct {
-		Data []any `json:"data"`
+		Format string    `json:"format"`
+		Data   []fcCycle `json:"data"`
 	} `json:"cycles"`
 	EventData *struct {
 		Categories []any `json:"categories"`
 		Events     []any `json:"events"`
 	} `json:"event_data"`
+	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
+	Years  map[string]string `json:"years"`
+	Suffix string            `json:"suffix"`
 }
 
 type fcTimespan struct {
@@ -191,6 +199,10 @@ type fcLeapDay struct {
 	Interval    fcNumber `json:"interval"`
 	Offset      fcNumber `json:"offset"`
 	NotNumbered bool     `json:"not_numbered"`
+	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
+	AfterDay fcNumber `json:"after_day"`
+	FromYear fcNumber `json:"from_year"`
+	Amount   fcNumber `json:"amount"`
 }
 
 type fcMoon struct {
@@ -199,6 +211,9 @@ type fcMoon struct {
 	Shift       fcNumber `json:"shift"`
 	Color       string   `json:"color"`
 	CustomPhase bool     `json:"custom_phase"`
+	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
+	ID     fcNumber `json:"id"`
+	Colour *string  `json:"colour"`
 }
 
 type fcSeason struct {
@@ -222,11 +237,20 @@ type fcEra struct {
 	} `json:"date"`
 }
 
+type fcCycle struct {
+	Length fcNumber `json:"length"`
+	Offset fcNumber `json:"offset"`
+	Names  []string `json:"names"`
+	Type   string   `json:"type"`
+}
+
 type fcDynamic struct {
 	Year     fcNumber `json:"year"`
 	Timespan fcNumber `json:"timespan"`
 	Month    fcNumber `json:"month"` // older exports
 	Day      fcNumber `json:"day"`
+	Hour     fcNumber `json:"hour"`
+	Minute   fcNumber `json:"minute"`
 }
 
 // ImportFantasyCalendar reads a Fantasy-Calendar export: its timespans
@@ -317,6 +341,18 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		yearZero = v
 	}
 	def.SkipYearZero = !yearZero
+	def.Suffix = strings.TrimSpace(text(sd.Suffix))
+	if len(sd.Years) > 0 {
+		def.Years = make(map[int64]string, len(sd.Years))
+		for k, v := range sd.Years {
+			y, err := strconv.ParseInt(k, 10, 64)
+			if err != nil {
+				add("static_data.years", "The years must map whole year numbers to names.")
+				break
+			}
+			def.Years[y] = strings.TrimSpace(text(v))
+		}
+	}
 
 	for i, ld := range yd.LeapDays {
 		f := "static_data.year_data.leap_days." + strconv.Itoa(i)
@@ -344,6 +380,31 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			} else if ld.Day.set {
 				d := int(day)
 				rule.Day = &d
+			}
+		}
+		if ld.AfterDay.set {
+			day, ok := ld.AfterDay.integer()
+			if !ok || day < 0 || day > int64(def.Months[ts].Length) {
+				add(f+".after_day", "The after day must be between 0 and the timespan's length.")
+			} else {
+				d := int(day)
+				rule.Day = &d
+			}
+		}
+		if ld.FromYear.set {
+			from, ok := ld.FromYear.integer()
+			if !ok {
+				add(f+".from_year", "The from year must be a whole number.")
+			} else {
+				rule.FromYear = &from
+			}
+		}
+		if ld.Amount.set {
+			n, ok := ld.Amount.integer()
+			if !ok || n < 1 || n > MaxLeapAmount {
+				add(f+".amount", "The amount must be between 1 and "+strconv.Itoa(MaxLeapAmount)+".")
+			} else {
+				rule.Amount = int(n)
 			}
 		}
 		if ld.AddsWeekDay {
@@ -399,10 +460,22 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			warn("Moon " + strconv.Quote(name) + ": cycle and shift are rounded to " + strconv.Itoa(MaxMoonDecimals) + " decimal places.")
 		}
 		colour := strings.TrimSpace(m.Color)
+		if m.Colour != nil {
+			colour = strings.TrimSpace(text(*m.Colour))
+		}
 		if colour == "" {
 			colour = "grey"
 		}
-		def.Moons = append(def.Moons, Moon{ID: len(def.Moons) + 1, Name: name, Fullmoon: period, Offset: off, Colour: colour})
+		id := int64(len(def.Moons) + 1)
+		if m.ID.set {
+			if v, ok := m.ID.integer(); ok && v >= 1 && v <= 1<<31-1 {
+				id = v
+			} else {
+				add(f+".id", "The id must be a whole number, at least 1.")
+				continue
+			}
+		}
+		def.Moons = append(def.Moons, Moon{ID: int(id), Name: name, Fullmoon: period, Offset: off, Colour: colour})
 		out.From.Moons = append(out.From.Moons, i)
 	}
 
@@ -458,11 +531,56 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		}
 	}
 
-	if c := sd.Clock; c != nil && c.Enabled != nil && *c.Enabled {
-		warn("The clock (hours and minutes) is not imported.")
+	if k := sd.Clock; k != nil && k.Enabled != nil && *k.Enabled {
+		clock := Clock{Hours: 24, Minutes: 60}
+		for _, f := range []struct {
+			name string
+			n    fcNumber
+			dst  *int
+		}{{"hours", k.Hours, &clock.Hours}, {"minutes", k.Minutes, &clock.Minutes}, {"offset", k.Offset, &clock.Offset}} {
+			if !f.n.set {
+				continue
+			}
+			v, ok := f.n.integer()
+			if !ok || v < -MaxClockHours*MaxClockMinutes || v > MaxClockHours*MaxClockMinutes {
+				add("static_data.clock."+f.name, "The "+f.name+" must be a whole number.")
+				continue
+			}
+			*f.dst = int(v)
+		}
+		for _, p := range clockProblems(clock, "static_data.clock") {
+			add(p.Field, p.Message)
+		}
+		def.Clock = &clock
 	}
-	if c := sd.Cycles; c != nil && len(c.Data) > 0 {
-		warn(strconv.Itoa(len(c.Data)) + " year cycle(s) are not imported.")
+	if cy := sd.Cycles; cy != nil {
+		def.CycleFormat = strings.TrimSpace(text(cy.Format))
+		for i, c := range cy.Data {
+			f := "static_data.cycles.data." + strconv.Itoa(i)
+			if c.Type != "" && c.Type != "year" {
+				warn("Cycle " + strconv.Itoa(i+1) + " counts " + strconv.Quote(c.Type) + " in the export; only year cycles are imported.")
+				continue
+			}
+			length, ok := c.Length.integer()
+			if !c.Length.set {
+				length, ok = 1, true
+			}
+			if !ok || length < 1 || length > MaxCycleLength {
+				add(f+".length", "The length must be a whole number of years from 1 to "+strconv.Itoa(MaxCycleLength)+".")
+				continue
+			}
+			offset, ok := c.Offset.integer()
+			if c.Offset.set && !ok {
+				add(f+".offset", "The offset must be a whole number.")
+				continue
+			}
+			names := make([]string, len(c.Names))
+			for j, n := range c.Names {
+				names[j] = strings.TrimSpace(text(n))
+			}
+			def.Cycles = append(def.Cycles, Cycle{Length: length, Offset: offset, Names: names})
+			out.From.Cycles = append(out.From.Cycles, i)
+		}
 	}
 	if e := sd.EventData; e != nil && (len(e.Events) > 0 || len(e.Categories) > 0) {
 		warn(strconv.Itoa(len(e.Events)) + " event(s) and " + strconv.Itoa(len(e.Categories)) +
@@ -504,6 +622,18 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 				if out.Date.Day < 1 {
 					out.Date.Day = 1
 					warn("The current day was 0 in the export; it is imported as day 1.")
+				}
+				if def.Clock != nil {
+					h, okH := dyn.Hour.integer()
+					mi, okMi := dyn.Minute.integer()
+					switch {
+					case dyn.Hour.set && (!okH || h < 0 || h >= int64(def.Clock.Hours)):
+						add("dynamic_data.hour", "The hour must be an hour of the clock (0 to the hours less one).")
+					case dyn.Minute.set && (!okMi || mi < 0 || mi >= int64(def.Clock.Minutes)):
+						add("dynamic_data.minute", "The minute must be a minute of the clock (0 to the minutes less one).")
+					default:
+						out.Time = Time{Hour: int(h), Minute: int(mi)}
+					}
 				}
 			}
 		}
@@ -558,6 +688,7 @@ var exportPaths = map[string]struct {
 	"season_day":    {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
 	"eras":          {"static_data.eras", func(im *Import) []int { return im.From.Eras }, ""},
 	"epoch_name":    {"static_data.eras", func(im *Import) []int { return im.From.Eras }, "name"},
+	"cycles":        {"static_data.cycles.data", func(im *Import) []int { return im.From.Cycles }, ""},
 }
 
 // exportScalars name, in the export, the create's single fields an import fills.
@@ -565,6 +696,9 @@ var exportScalars = map[string]string{
 	"name": "name", "start_offset": "static_data.year_data.first_day",
 	"skip_year_zero": "static_data.settings.year_zero_exists",
 	"current_year":   "dynamic_data.year", "current_month": "dynamic_data.timespan", "current_day": "dynamic_data.day",
+	"current_hour": "dynamic_data.hour", "current_minute": "dynamic_data.minute", "cycle_format": "static_data.cycles.format",
+	"clock": "static_data.clock", "clock.hours": "static_data.clock.hours", "clock.minutes": "static_data.clock.minutes",
+	"clock.offset": "static_data.clock.offset",
 }
 
 // exportSubfields name, in the export, the fields of a leap day's or an era's object.

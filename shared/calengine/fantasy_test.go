@@ -52,11 +52,23 @@ func TestImportFantasyCalendar(t *testing.T) {
 		`Timespan "Nightal" appears only every 2 years`, `Timespan "Nightal" has its own week`,
 		`Leap day "Greg" adds a weekday`, `Moon "Odd" has a custom phase cycle`, "Weather",
 		`Era "Time of Troubles" starts within its year`, `Era "Time of Troubles" ends its year`,
-		`Era "Time of Troubles": its description`, "clock", "1 year cycle(s)", "2 event(s) and 1 event categories",
+		`Era "Time of Troubles": its description`, "2 event(s) and 1 event categories",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning containing %q in\n%s", want, all)
 		}
+	}
+	// The clock and the year cycles are the calendar's now, not warnings.
+	for _, gone := range []string{"clock", "year cycle"} {
+		if strings.Contains(all, gone) {
+			t.Errorf("a warning still mentions %q:\n%s", gone, all)
+		}
+	}
+	if def.Clock == nil || *def.Clock != (Clock{Hours: 24, Minutes: 60}) || im.Time != (Time{Hour: 9, Minute: 30}) {
+		t.Errorf("clock %+v, time %+v", def.Clock, im.Time)
+	}
+	if !reflect.DeepEqual(def.Cycles, []Cycle{{Length: 4, Names: []string{"a", "b", "c", "d"}}}) {
+		t.Errorf("cycles %+v", def.Cycles)
 	}
 	c := mustNew(t, def)
 	// The imported Selûne is new on FC's shift: day 0.5 → phase "new" begins on day 0 or 1.

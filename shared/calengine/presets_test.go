@@ -22,14 +22,6 @@ func jdnJulian(y int64, m, d int) int64 {
 	return int64(d) + (153*mm+2)/5 + 365*yy + floorDiv(yy, 4) - 32083
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
 func preset(t *testing.T, key string) (*Calendar, Preset) {
 	t.Helper()
 	p, ok := PresetByKey(key)

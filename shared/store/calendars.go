@@ -35,6 +35,25 @@ type calendarItem struct {
 	LeapYearStart  int64             `dynamo:"leap_year_start"`
 	LeapDays       []leapDayAttr     `dynamo:"leap_days,omitempty"`
 	Eras           []eraAttr         `dynamo:"eras,omitempty"`
+	// The clock, the current time on it and the year cycles: absent on calendars without them
+	// (and on every calendar written before they existed).
+	Clock       *clockAttr  `dynamo:"clock,omitempty"`
+	Hour        int         `dynamo:"hour,omitempty"`
+	Minute      int         `dynamo:"minute,omitempty"`
+	Cycles      []cycleAttr `dynamo:"cycles,omitempty"`
+	CycleFormat string      `dynamo:"cycle_format,omitempty"`
+}
+
+type clockAttr struct {
+	Hours   int `dynamo:"hours"`
+	Minutes int `dynamo:"minutes"`
+	Offset  int `dynamo:"offset"`
+}
+
+type cycleAttr struct {
+	Length int64    `dynamo:"length"`
+	Offset int64    `dynamo:"offset"`
+	Names  []string `dynamo:"names"`
 }
 
 type leapDayAttr struct {
@@ -129,6 +148,14 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 	for _, e := range c.Eras {
 		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
 	}
+	if k := c.Clock; k != nil {
+		it.Clock = &clockAttr{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}
+		it.Hour, it.Minute = c.Time.Hour, c.Time.Minute
+	}
+	for _, cy := range c.Cycles {
+		it.Cycles = append(it.Cycles, cycleAttr{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
+	}
+	it.CycleFormat = c.CycleFormat
 	return it
 }
 
@@ -162,6 +189,14 @@ func (it calendarItem) calendar() timeline.Calendar {
 	for _, e := range it.Eras {
 		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
 	}
+	if k := it.Clock; k != nil {
+		c.Clock = &calengine.Clock{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}
+		c.Time = calengine.Time{Hour: it.Hour, Minute: it.Minute}
+	}
+	for _, cy := range it.Cycles {
+		c.Cycles = append(c.Cycles, calengine.Cycle{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
+	}
+	c.CycleFormat = it.CycleFormat
 	return c
 }
 

@@ -40,6 +40,12 @@ type Calendar struct {
 	// them when they fit); empty when Kanka's fields describe the rule.
 	LeapDays []calengine.LeapDay
 	Eras     []calengine.Era
+	// Clock is nil for a calendar that keeps no time; Time is the current time on it (zero
+	// without a clock).
+	Clock       *calengine.Clock
+	Time        calengine.Time
+	Cycles      []calengine.Cycle
+	CycleFormat string
 }
 
 // Limits on a calendar's structures. With names of at most domain.MaxNameLength bytes and the entry
@@ -68,6 +74,7 @@ func (c *Calendar) Definition() calengine.Definition {
 	d := calengine.Definition{
 		Months: c.Months, Weekdays: c.Weekdays, Years: c.Years, Seasons: c.Seasons, Moons: c.Moons,
 		Suffix: c.Suffix, StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, Eras: c.Eras,
+		Clock: c.Clock, Cycles: c.Cycles, CycleFormat: c.CycleFormat,
 	}
 	if len(c.LeapDays) > 0 {
 		d.LeapDays = c.LeapDays
@@ -101,6 +108,15 @@ func (c *Calendar) Clone() *Calendar {
 	d.Epochs = append([]string(nil), c.Epochs...)
 	d.LeapDays = append([]calengine.LeapDay(nil), c.LeapDays...)
 	d.Eras = append([]calengine.Era(nil), c.Eras...)
+	if c.Clock != nil {
+		k := *c.Clock
+		d.Clock = &k
+	}
+	d.Cycles = make([]calengine.Cycle, len(c.Cycles))
+	for i, cy := range c.Cycles {
+		cy.Names = append([]string(nil), cy.Names...)
+		d.Cycles[i] = cy
+	}
 	d.Years = make(map[int64]string, len(c.Years))
 	for k, v := range c.Years {
 		d.Years[k] = v
@@ -124,6 +140,7 @@ func (c *Calendar) Apply(in domain.Input, a domain.Access) error {
 	c.applyPreset(r)
 	c.applyStructures(r)
 	c.applySettings(r)
+	c.applyClock(r)
 	c.applyRules(r)
 	if len(r.Errs.Fields()) == before {
 		c.check(r)
@@ -270,6 +287,13 @@ func (c *Calendar) calendarParts() map[string]int {
 	}
 	for _, e := range c.Eras {
 		s["eras"] += len(e.Name) + len(e.Abbreviation) + 2*per
+	}
+	s["cycles"] = len(c.CycleFormat)
+	for _, cy := range c.Cycles {
+		s["cycles"] += 2 * per
+		for _, n := range cy.Names {
+			s["cycles"] += len(n) + per
+		}
 	}
 	return s
 }

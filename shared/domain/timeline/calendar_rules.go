@@ -38,6 +38,11 @@ func (c *Calendar) applyPreset(r *domain.Reader) {
 // UseDefinition replaces every structure of c with def's (a preset's, an import's).
 func (c *Calendar) UseDefinition(def calengine.Definition) {
 	c.Months, c.Weekdays, c.Seasons, c.Moons = def.Months, def.Weekdays, def.Seasons, def.Moons
+	for i := range c.Months { // as a create's month_type defaults them: answered standard, not ""
+		if c.Months[i].Type == "" {
+			c.Months[i].Type = calengine.Standard
+		}
+	}
 	for i := range c.Moons {
 		if c.Moons[i].Colour == "" {
 			c.Moons[i].Colour = DefaultMoonColour
@@ -52,6 +57,10 @@ func (c *Calendar) UseDefinition(def calengine.Definition) {
 		def.HasLeapYear, def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart
 	c.LeapDays = def.LeapDays
 	c.setEras(def.Eras)
+	c.Clock, c.Cycles, c.CycleFormat = def.Clock, def.Cycles, def.CycleFormat
+	if c.Clock == nil {
+		c.Time = calengine.Time{}
+	}
 }
 
 // setEras replaces the eras; Kanka's epochs are their names.
@@ -222,9 +231,9 @@ func offsetElem(v any) (string, bool, string) {
 	return s, true, ""
 }
 
-// DefinitionInput writes def and a current date as the body of a create, so that an imported
-// calendar is read and judged like any other (names, lengths, colours, sizes).
-func DefinitionInput(def calengine.Definition, date calengine.Date) domain.Input {
+// DefinitionInput writes def and a current date and time as the body of a create, so that an
+// imported calendar is read and judged like any other (names, lengths, colours, sizes).
+func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.Time) domain.Input {
 	num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
 	in := domain.Input{
 		"start_offset": num(int64(def.StartOffset)), "skip_year_zero": def.SkipYearZero,
@@ -274,5 +283,28 @@ func DefinitionInput(def calengine.Definition, date calengine.Date) domain.Input
 		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart}
 	}
 	in["eras"] = eras
+	if k := def.Clock; k != nil {
+		in["clock_hours"], in["clock_minutes"], in["clock_offset"] = num(int64(k.Hours)), num(int64(k.Minutes)), num(int64(k.Offset))
+		in["current_hour"], in["current_minute"] = num(int64(t.Hour)), num(int64(t.Minute))
+	}
+	cycles := make([]any, len(def.Cycles))
+	for i, cy := range def.Cycles {
+		names := make([]any, len(cy.Names))
+		for j, n := range cy.Names {
+			names[j] = n
+		}
+		cycles[i] = map[string]any{"length": num(cy.Length), "offset": num(cy.Offset), "names": names}
+	}
+	in["cycles"], in["cycle_format"] = cycles, def.CycleFormat
+	if def.Suffix != "" {
+		in["suffix"] = def.Suffix
+	}
+	if len(def.Years) > 0 {
+		var numbers, names []any
+		for y, n := range def.Years {
+			numbers, names = append(numbers, num(y)), append(names, n)
+		}
+		in["year_number"], in["year_name"] = numbers, names
+	}
 	return in
 }

@@ -21,13 +21,15 @@ func (c *Calendar) check(r *domain.Reader) {
 	if err != nil {
 		if ve := (*calengine.ValidationError)(nil); errors.As(err, &ve) {
 			for _, p := range ve.Problems {
-				r.Errs.Add(p.Field, p.Message)
+				// The engine names the clock as an object (clock.hours); the API's fields are flat.
+				r.Errs.Add(strings.Replace(p.Field, "clock.", "clock_", 1), p.Message)
 			}
 			return
 		}
 		r.Errs.Add("month_name", "The calendar is invalid.")
 		return
 	}
+	c.checkTime(eng, r)
 	d := c.Date
 	switch {
 	case eng.Valid(d):

@@ -1,0 +1,25 @@
+package calendars
+
+import (
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// exportCalendar answers GET calendars/{id}/export: the calendar as a Fantasy-Calendar export
+// (name, static_data, dynamic_data) under data, with the warnings of what Fantasy-Calendar
+// itself reads differently; POST calendars/import takes it back unchanged. One read; the
+// answer is bounded by the calendar's own size (HTML escaping at most sextuples a character).
+func (h handlers) exportCalendar(r *httpapi.Request) (httpapi.Reply, error) {
+	_, c, err := h.visibleCalendar(r)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	eng, err := c.Engine()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	ex, err := eng.ExportFantasyCalendar(c.Name, c.Date, c.Time)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(ex), nil
+}
