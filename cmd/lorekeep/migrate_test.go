@@ -10,7 +10,7 @@ func TestMigrateCommand(t *testing.T) {
 	l.json("campaign", "create", "--name", "C", "--owner", "alice")
 	for run := 0; run < 2; run++ {
 		r := l.json("migrate")
-		if r["layout"] != float64(3) || r["records_rewritten"] != float64(0) || r["counters_written"] != float64(2) {
+		if r["layout"] != float64(3) || r["records_rewritten"] != float64(0) || r["counters_written"] != float64(4) {
 			t.Fatalf("run %d: %v", run, r)
 		}
 	}

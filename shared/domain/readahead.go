@@ -20,8 +20,8 @@ const (
 	ReadMapPointList
 	ReadNoteList
 	ReadEventList
-	ReadMemberList   // the campaign's member count
-	ReadReminderList // a calendar and its reminders' counts (ID: the calendar)
+	ReadMemberList           // the campaign's member count
+	ReadReminderList         // a calendar and its reminders' counts (ID: the calendar)
 	ReadAttributes           // an entity (Ref.Parent) and its attribute pack
 	ReadRelation             // a relation and its owner entity (Ref.Parent)
 	ReadRelationList         // an entity's relation counts

@@ -3,14 +3,12 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -134,9 +132,6 @@ type txBuilder struct {
 	reserved int
 	// needs maps the position of an existence check (need) to what its failure means.
 	needs map[int]error
-	// budget is the field whose variable part (an entry's mentions) a transaction over maxTx
-	// items answers with a 422; "" when no variable part was added.
-	budget string
 }
 
 func (s *Store) newTx() *txBuilder {
@@ -202,9 +197,6 @@ func (b *txBuilder) run(ctx context.Context) error {
 			b.tx.Update(u)
 			items++
 		}
-	}
-	if b.budget != "" && items > maxTx {
-		return apperr.Invalid(b.budget, fmt.Sprintf("The %s's mentions change more entities than one write may (%d items, at most %d).", b.budget, items, maxTx))
 	}
 	keyAt, body, err := b.keyedPut(ctx, items)
 	if err != nil {

@@ -76,11 +76,12 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 	}
 	if deleting {
 		return func(b *txBuilder) {
-			for _, t := range prevT {
-				k := mentionKey(prevSrc.cid, t, src, prevSrc.post())
-				b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
-			}
-			b.budget = "entry"
+			b.part("entry", "mentioned entities", len(prevT), func() {
+				for _, t := range prevT {
+					k := mentionKey(prevSrc.cid, t, src, prevSrc.post())
+					b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+				}
+			})
 		}, nil
 	}
 	if prev == next && prevSrc.visibility == nextSrc.visibility {
@@ -115,31 +116,32 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 		return nil, err
 	}
 	return func(b *txBuilder) {
-		post := nextSrc.post()
-		keep := map[int64]bool{}
-		for _, t := range nextT {
-			if _, ok := entities[itemKey{campaignPK(cid), recordSK(entityPrefix, t)}]; !ok {
-				continue // not an entity of the campaign: Kanka maps nothing
+		b.part("entry", "mentioned entities", len(union(prevT, nextT)), func() {
+			post := nextSrc.post()
+			keep := map[int64]bool{}
+			for _, t := range nextT {
+				if _, ok := entities[itemKey{campaignPK(cid), recordSK(entityPrefix, t)}]; !ok {
+					continue // not an entity of the campaign: Kanka maps nothing
+				}
+				keep[t] = true
+				k := mentionKey(cid, t, src, post)
+				want := mentionItem{PK: k.pk, SK: k.sk, CampaignID: cid, SourceID: src, PostID: post, TargetID: t,
+					Visibility: string(nextSrc.visibility), CreatedBy: nextSrc.createdBy}
+				if old, ok := existing[k]; ok {
+					var have mentionItem
+					if dynamo.UnmarshalItem(old, &have) == nil && have == want {
+						continue
+					}
+				}
+				b.put(s.table.Put(want))
 			}
-			keep[t] = true
-			k := mentionKey(cid, t, src, post)
-			want := mentionItem{PK: k.pk, SK: k.sk, CampaignID: cid, SourceID: src, PostID: post, TargetID: t,
-				Visibility: string(nextSrc.visibility), CreatedBy: nextSrc.createdBy}
-			if old, ok := existing[k]; ok {
-				var have mentionItem
-				if dynamo.UnmarshalItem(old, &have) == nil && have == want {
-					continue
+			for _, t := range prevT {
+				k := mentionKey(cid, t, src, post)
+				if _, ok := existing[k]; ok && !keep[t] {
+					b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
 				}
 			}
-			b.put(s.table.Put(want))
-		}
-		for _, t := range prevT {
-			k := mentionKey(cid, t, src, post)
-			if _, ok := existing[k]; ok && !keep[t] {
-				b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
-			}
-		}
-		b.budget = "entry"
+		})
 	}, nil
 }
 

@@ -195,6 +195,11 @@ func readerKey(ranges []listRange, kind string, p syncPointer) (itemKey, bool) {
 	return itemKey{}, false
 }
 
+// syncedKinds are the record kinds whose writes move a sync pointer; a lastSync read of any
+// other list (members, reminder links, relations) filters its range instead.
+var syncedKinds = map[string]bool{locationPrefix: true, calendarPrefix: true, entityPrefix: true,
+	notePrefix: true, eventPrefix: true, mapPointPrefix: true}
+
 // rangeKind is the record kind a list range holds ("LOCATION" of "PUB#LOCATION#").
 func rangeKind(prefix string) string {
 	parts := strings.Split(strings.TrimSuffix(prefix, "#"), "#")
