@@ -116,7 +116,7 @@ func TestAWriteOverTheTransactionBudgetIsRefused(t *testing.T) {
 		children int
 		status   int
 	}{
-		{"87 public children fit: 100 items with the parent's 13 (record, copy, entity and its copy, two sync pointers moved, the name shard, a counter)", 87, 200},
+		{"87 public children fit: 100 items with the parent's 13", 87, 200},
 		{"100 public children do not", 100, 422},
 	}
 	for _, c := range cases {
