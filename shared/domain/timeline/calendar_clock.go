@@ -62,17 +62,8 @@ func (c *Calendar) applyClock(r *domain.Reader) {
 	if f := r.String("cycle_format", calengine.MaxCycleFormatSize); f.Set && !r.Errs.Has("cycle_format") {
 		c.CycleFormat = strings.TrimSpace(f.Value)
 	}
-	if items, f := r.List("cycles", calengine.MaxCycles); f.Set && !r.Errs.Has("cycles") {
-		cycles := make([]calengine.Cycle, 0, len(items))
-		ok := true
-		for i, it := range items {
-			cy, good := readCycle(r, "cycles."+strconv.Itoa(i), it)
-			ok = ok && good
-			cycles = append(cycles, cy)
-		}
-		if ok {
-			c.Cycles = cycles
-		}
+	if cycles, _, ok := readObjects(r, "cycles", calengine.MaxCycles, readCycle); ok {
+		c.Cycles = cycles
 	}
 }
 

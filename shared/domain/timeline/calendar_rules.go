@@ -75,22 +75,30 @@ func (c *Calendar) setEras(eras []calengine.Era) {
 // kankaLeapFields are the inputs of Kanka's one leap rule.
 var kankaLeapFields = []string{"has_leap_year", "leap_year_amount", "leap_year_month", "leap_year_offset", "leap_year_start"}
 
+// readObjects reads the list field of at most max objects, each with read (which reports its
+// own problems under field.N): sent says whether the field was given, ok whether every item
+// was read (the list is used whole or not at all).
+func readObjects[T any](r *domain.Reader, field string, max int, read func(*domain.Reader, string, any) (T, bool)) (out []T, sent, ok bool) {
+	items, f := r.List(field, max)
+	if !f.Set || r.Errs.Has(field) {
+		return nil, f.Set, false
+	}
+	out, ok = make([]T, 0, len(items)), true
+	for i, it := range items {
+		v, good := read(r, field+"."+strconv.Itoa(i), it)
+		ok = ok && good
+		out = append(out, v)
+	}
+	return out, true, ok
+}
+
 // applyRules reads leap_days and eras, then settles which leap description the calendar uses.
 // Called after the Kanka fields were read.
 func (c *Calendar) applyRules(r *domain.Reader) {
 	sentRules := false
-	if items, f := r.List("leap_days", calengine.MaxLeapDays); f.Set && !r.Errs.Has("leap_days") {
-		rules := make([]calengine.LeapDay, 0, len(items))
-		ok := true
-		for i, it := range items {
-			l, good := readLeapDay(r, "leap_days."+strconv.Itoa(i), it)
-			ok = ok && good
-			rules = append(rules, l)
-		}
-		if ok {
-			c.LeapDays, sentRules = rules, true
-		}
-	} else if !f.Set {
+	if rules, sent, ok := readObjects(r, "leap_days", calengine.MaxLeapDays, readLeapDay); ok {
+		c.LeapDays, sentRules = rules, true
+	} else if !sent {
 		for _, k := range kankaLeapFields {
 			if r.Has(k) { // Kanka's fields sent alone: they describe the rules again
 				c.LeapDays = nil
@@ -98,17 +106,8 @@ func (c *Calendar) applyRules(r *domain.Reader) {
 			}
 		}
 	}
-	if items, f := r.List("eras", MaxEras); f.Set && !r.Errs.Has("eras") {
-		eras := make([]calengine.Era, 0, len(items))
-		ok := true
-		for i, it := range items {
-			e, good := readEra(r, "eras."+strconv.Itoa(i), it)
-			ok = ok && good
-			eras = append(eras, e)
-		}
-		if ok {
-			c.setEras(eras)
-		}
+	if eras, _, ok := readObjects(r, "eras", MaxEras, readEra); ok {
+		c.setEras(eras)
 	}
 	if len(c.LeapDays) > 0 || sentRules {
 		// The rules decide (none: no leap years); Kanka's fields answer them when they fit, else
