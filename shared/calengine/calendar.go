@@ -52,6 +52,13 @@ type Month struct {
 	Name   string
 	Length int
 	Type   MonthType
+	// Interval and Offset make a month that appears only in some years, in the leap rules'
+	// grammar ("4", "400,!100,4"); empty: every year. See structure.go.
+	Interval string
+	Offset   int64
+	// Weekdays is the month's own week; empty: the calendar's. A month with its own week starts
+	// it anew on its first day.
+	Weekdays []string
 }
 
 // Season starts on a 1-based month and day and lasts until the next one.
@@ -93,6 +100,8 @@ type Definition struct {
 	// modulo the number of weekdays.
 	StartOffset  int
 	SkipYearZero bool
+	// WeekRestart starts the week anew with every month (Fantasy-Calendar's overflow off).
+	WeekRestart bool
 
 	// Kanka's leap fields: one rule, applied before LeapDays.
 	HasLeapYear    bool
@@ -155,14 +164,15 @@ type Calendar struct {
 
 	nWeekdays   int64
 	startOffset int64
+	local       []bool   // per month: its week restarts with it (own weekdays or WeekRestart)
 	seasons     []Season // sorted by start; ties keep definition order
 	moons       []moonCalc
 	moonIndex   map[int]int
 	eras        []Era // sorted by year; ties keep definition order
 }
 
-// leapSet marks the rules a year takes (MaxLeapDays+1 <= 128).
-type leapSet [2]uint64
+// leapSet marks the rules a year takes (MaxMonthRules + MaxLeapDays + 1 <= 256).
+type leapSet [4]uint64
 
 func (s leapSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 
@@ -190,11 +200,17 @@ func New(def Definition) (*Calendar, error) {
 	n := len(def.Months)
 	c.cumNormal = make([]int64, n+1)
 	c.cumStdNormal = make([]int64, n+1)
+	c.local = make([]bool, n)
 	for i, m := range def.Months {
-		c.cumNormal[i+1] = c.cumNormal[i] + int64(m.Length)
+		c.local[i] = localWeek(def, i)
+		length := int64(m.Length)
+		if !MonthEveryYear(m) { // its days come from its own rule (structure.go)
+			length = 0
+		}
+		c.cumNormal[i+1] = c.cumNormal[i] + length
 		std := int64(0)
-		if m.Type == Standard {
-			std = int64(m.Length)
+		if m.Type == Standard && !c.local[i] {
+			std = length
 		}
 		c.cumStdNormal[i+1] = c.cumStdNormal[i] + std
 	}
@@ -334,13 +350,17 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 			}
 		}
 	}
+	leaps = append(structureRules(def, add, &steps, badLen), leaps...)
+	conjoinMonthRules(leaps, add)
 	var extra int64
 	terms := 0
 	for _, l := range leaps {
 		extra += l.amount
 		if terms += len(l.terms); terms > MaxLeapTerms && terms-len(l.terms) <= MaxLeapTerms {
 			field := "leap_days." + strconv.Itoa(l.index) + ".interval"
-			if l.index < 0 {
+			if l.monthRule {
+				field = "month_interval." + strconv.Itoa(l.monthIdx)
+			} else if l.index < 0 {
 				field = "leap_year_offset"
 			}
 			add(field, termsProblem)
@@ -349,6 +369,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 	if extra > MaxLeapAmount {
 		add("leap_days", "The leap days must not add more than "+strconv.Itoa(MaxLeapAmount)+" days to a year.")
 	}
+	probs = append(probs, weekProblems(def)...)
 	badMonth, badDay := false, false
 	for _, s := range def.Seasons {
 		if s.Month < 1 || s.Month > n {
@@ -422,7 +443,8 @@ func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(
 			}
 			l.after = *ld.Day
 		}
-		if !ld.Intercalary && m.Type != Intercalary {
+		l.week = !ld.Intercalary && ld.Weekday == "" && m.Type != Intercalary
+		if l.week && !localWeek(def, ld.Month-1) {
 			l.std = l.amount
 		}
 	}
@@ -446,6 +468,9 @@ func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(
 
 func cloneDefinition(d Definition) Definition {
 	d.Months = append([]Month(nil), d.Months...)
+	for i := range d.Months {
+		d.Months[i].Weekdays = append([]string(nil), d.Months[i].Weekdays...)
+	}
 	d.Weekdays = append([]string(nil), d.Weekdays...)
 	d.Seasons = append([]Season(nil), d.Seasons...)
 	d.Moons = append([]Moon(nil), d.Moons...)
@@ -491,7 +516,12 @@ func (c *Calendar) IsLeapYear(y int64) bool {
 	if c.skipZero && y == 0 {
 		return false
 	}
-	return c.activeRaw(y) != leapSet{}
+	for i := range c.leaps {
+		if !c.leaps[i].monthRule && c.leaps[i].isLeap(y) {
+			return true
+		}
+	}
+	return false
 }
 
 // rawYearStart is the number of days (std: of weekday-advancing days) from
@@ -586,7 +616,7 @@ func (c *Calendar) DaysInMonth(y int64, m int) int {
 	if !ok {
 		return 0
 	}
-	return c.months[m-1].Length + int(c.extra(s, m-1, false))
+	return int(c.monthLen(s, m-1))
 }
 
 // DaysInYear is the length of year y, or 0 for a skipped year zero.
@@ -651,7 +681,7 @@ func (c *Calendar) DateOf(n int64) Date {
 	s := c.activeRaw(y)
 	i := 0
 	for ; i < len(c.months)-1; i++ {
-		l := int64(c.months[i].Length) + c.extra(s, i, false)
+		l := c.monthLen(s, i)
 		if doy < l {
 			break
 		}
@@ -778,10 +808,10 @@ func (c *Calendar) AddDays(d Date, n int64) (Date, error) {
 func (c *Calendar) leapAt(s leapSet, d Date) (rule *leapCalc, interBefore int64) {
 	var shift int64
 	for _, k := range c.byMonth[d.Month-1] {
-		if !s.has(k) {
+		l := &c.leaps[k]
+		if !s.has(k) || l.monthRule {
 			continue
 		}
-		l := &c.leaps[k]
 		first := int64(l.after) + shift + 1
 		last := first + l.amount - 1
 		p := int64(d.Day)
@@ -791,7 +821,7 @@ func (c *Calendar) leapAt(s leapSet, d Date) (rule *leapCalc, interBefore int64)
 		case p <= last:
 			return l, interBefore
 		}
-		if l.std == 0 {
+		if !l.week {
 			interBefore += l.amount
 		}
 		shift += l.amount
@@ -820,8 +850,11 @@ func (c *Calendar) Weekday(d Date) (index int, ok bool) {
 	}
 	s := c.activeRaw(d.Year)
 	l, inter := c.leapAt(s, d)
-	if l != nil && l.std == 0 {
+	if l != nil && !l.week {
 		return 0, false
+	}
+	if c.local[d.Month-1] {
+		return int(mod(int64(d.Day)-1-inter, int64(len(c.weekOf(d.Month-1))))), true
 	}
 	n := c.stdYearStart(d.Year).add64(c.before(s, d.Month-1, true) + int64(d.Day) - 1 - inter + c.startOffset)
 	_, w := n.divFloor(c.nWeekdays)

@@ -20,7 +20,7 @@ func TestImportFantasyCalendar(t *testing.T) {
 	if im.Name != "Harptos & friends" {
 		t.Errorf("name %q", im.Name)
 	}
-	if len(def.Months) != 17 || def.Months[1] != (Month{Name: "Midwinter", Length: 1, Type: Intercalary}) || def.Months[0].Type != Standard {
+	if len(def.Months) != 17 || !reflect.DeepEqual(def.Months[1], Month{Name: "Midwinter", Length: 1, Type: Intercalary}) || def.Months[0].Type != Standard {
 		t.Errorf("months %+v", def.Months)
 	}
 	if len(def.Weekdays) != 10 || def.StartOffset != 2 || def.SkipYearZero {
