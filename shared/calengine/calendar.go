@@ -76,6 +76,13 @@ type Moon struct {
 	Fullmoon string
 	Offset   string
 	Colour   string
+	// Granularity is the number of phases displayed per cycle (Fantasy-Calendar's 4 to 40); 0
+	// means 8. CustomCycle, when set, is the phase of each day in turn instead (indices below the
+	// granularity, 0 the full moon). Hidden moons are shown to the calendar's editors only.
+	// See moon_phases.go.
+	Granularity int
+	CustomCycle []int
+	Hidden      bool
 }
 
 // Era is a named span of years starting with Year and lasting until the
@@ -396,6 +403,9 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		}
 		seen[m.ID] = true
 		mc, err := newMoonCalc(m)
+		if err == nil {
+			probs = append(probs, displayProblems(&mc, at)...)
+		}
 		switch {
 		case errors.Is(err, errBadOffset):
 			add("moon_offset"+at, "The moon offset must be a number between -"+strconv.Itoa(MaxMoonOffset)+" and "+strconv.Itoa(MaxMoonOffset)+" with at most "+strconv.Itoa(MaxMoonDecimals)+" decimal places.")
@@ -474,6 +484,9 @@ func cloneDefinition(d Definition) Definition {
 	d.Weekdays = append([]string(nil), d.Weekdays...)
 	d.Seasons = append([]Season(nil), d.Seasons...)
 	d.Moons = append([]Moon(nil), d.Moons...)
+	for i := range d.Moons {
+		d.Moons[i].CustomCycle = append([]int(nil), d.Moons[i].CustomCycle...)
+	}
 	d.LeapDays = append([]LeapDay(nil), d.LeapDays...)
 	d.Eras = append([]Era(nil), d.Eras...)
 	if d.Clock != nil {

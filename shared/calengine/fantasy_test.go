@@ -34,7 +34,7 @@ func TestImportFantasyCalendar(t *testing.T) {
 		t.Errorf("leap days %+v", def.LeapDays)
 	}
 	// New moons at shift (mod cycle): the full moon is half a cycle earlier.
-	if len(def.Moons) != 1 || def.Moons[0] != (Moon{ID: 1, Name: "Selûne", Fullmoon: "30.4375", Offset: "-14.71875", Colour: "#ffffff"}) {
+	if len(def.Moons) != 1 || !reflect.DeepEqual(def.Moons[0], Moon{ID: 1, Name: "Selûne", Fullmoon: "30.4375", Offset: "-14.71875", Colour: "#ffffff", Granularity: 24}) {
 		t.Errorf("moons %+v", def.Moons)
 	}
 	if !reflect.DeepEqual(def.Seasons, []Season{{Name: "Winter", Month: 17, Day: 20}, {Name: "Summer", Month: 8, Day: 20}}) {
