@@ -92,6 +92,9 @@ type Era struct {
 	Abbreviation string
 	Year         int64
 	Restart      bool
+	// Month and Day start the era within its year (Fantasy-Calendar's era date); 0: with the
+	// year. See eras.go.
+	Month, Day int
 }
 
 // Definition is everything that shapes a calendar.
@@ -377,6 +380,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		add("leap_days", "The leap days must not add more than "+strconv.Itoa(MaxLeapAmount)+" days to a year.")
 	}
 	probs = append(probs, weekProblems(def)...)
+	probs = append(probs, eraProblems(def)...)
 	badMonth, badDay := false, false
 	for _, s := range def.Seasons {
 		if s.Month < 1 || s.Month > n {
@@ -879,10 +883,18 @@ func (c *Calendar) Weekday(d Date) (index int, ok bool) {
 // (a skipped year zero not counted), y itself otherwise.
 func (c *Calendar) EraOf(y int64) (Era, int64, bool) { return EraOf(c.eras, c.skipZero, y) }
 
-// EraOf is Calendar.EraOf for eras sorted by year (ties in definition
-// order), without building a calendar.
+// EraOf is Calendar.EraOf for eras sorted by SortEras, without building a calendar. An era
+// starting within year y is its era from its first day on (EraAt); the year as a whole belongs
+// to the era it begins in.
 func EraOf(eras []Era, skipZero bool, y int64) (Era, int64, bool) {
-	i := sort.Search(len(eras), func(i int) bool { return eras[i].Year > y })
+	return EraAt(eras, skipZero, Date{Year: y, Month: 0, Day: 0})
+}
+
+// EraAt is the era date d belongs to (the latest starting on or before it) and d's year's
+// number in it.
+func EraAt(eras []Era, skipZero bool, d Date) (Era, int64, bool) {
+	y := d.Year
+	i := sort.Search(len(eras), func(i int) bool { return eraAfter(eras[i], d) })
 	if i == 0 {
 		return Era{}, 0, false
 	}
@@ -901,8 +913,22 @@ func EraOf(eras []Era, skipZero bool, y int64) (Era, int64, bool) {
 // equals: what EraOf expects.
 func SortEras(eras []Era) []Era {
 	out := append([]Era(nil), eras...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Year < out[j].Year })
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.Year < b.Year || (a.Year == b.Year && (a.Month < b.Month || (a.Month == b.Month && a.Day < b.Day)))
+	})
 	return out
+}
+
+// eraAfter reports whether era e starts after date d.
+func eraAfter(e Era, d Date) bool {
+	if e.Year != d.Year {
+		return e.Year > d.Year
+	}
+	if e.Month != d.Month {
+		return e.Month > d.Month
+	}
+	return e.Day > d.Day
 }
 
 // Season is the season d falls in: the one with the latest start on or

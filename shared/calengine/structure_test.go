@@ -305,3 +305,35 @@ func TestMonthIntervalExample(t *testing.T) {
 		t.Errorf("a year is a leap year by its leap days, not by its months")
 	}
 }
+
+func TestErasWithinTheYear(t *testing.T) {
+	eras := SortEras([]Era{{Name: "Late", Year: 5, Month: 2, Day: 3, Restart: true}, {Name: "Old", Year: -10}, {Name: "Same year", Year: 5}})
+	for _, tc := range []struct {
+		d    Date
+		want string
+		n    int64
+	}{
+		{Date{5, 1, 9}, "Same year", 5}, {Date{5, 2, 2}, "Same year", 5}, {Date{5, 2, 3}, "Late", 1},
+		{Date{6, 1, 1}, "Late", 2}, {Date{4, 3, 1}, "Old", 4}, {Date{-11, 1, 1}, "", 0},
+	} {
+		e, n, ok := EraAt(eras, false, tc.d)
+		if e.Name != tc.want || n != tc.n || ok != (tc.want != "") {
+			t.Errorf("EraAt(%v) = %q, %d, %v; want %q, %d", tc.d, e.Name, n, ok, tc.want, tc.n)
+		}
+	}
+	if e, _, _ := EraOf(eras, false, 5); e.Name != "Same year" {
+		t.Errorf("year 5 as a whole belongs to %q", e.Name)
+	}
+	def := Definition{Months: []Month{{Name: "A", Length: 3}, {Name: "B", Length: 3}}, Weekdays: []string{"x", "y"}}
+	for _, tc := range []struct {
+		era   Era
+		field string
+	}{{Era{Name: "e", Day: 2}, "eras.0.month"}, {Era{Name: "e", Month: 3, Day: 1}, "eras.0.month"}, {Era{Name: "e", Month: 2, Day: 4}, "eras.0.day"}, {Era{Name: "e", Month: 2}, "eras.0.day"}} {
+		d := def
+		d.Eras = []Era{tc.era}
+		_, err := New(d)
+		if ve, ok := err.(*ValidationError); !ok || ve.Problems[0].Field != tc.field {
+			t.Errorf("%+v: %v; want a problem on %s", tc.era, err, tc.field)
+		}
+	}
+}
