@@ -59,8 +59,9 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 // dayJSON is one day of the day view.
 type dayJSON struct {
 	Date          string         `json:"date"`
-	Weekday       *string        `json:"weekday"`
-	WeekdayIndex  *int           `json:"weekday_index"`
+	Weekday       *string        `json:"weekday"`       // also a leap day's own weekday
+	WeekdayIndex  *int           `json:"weekday_index"` // into the month's week; null outside it
+	IsNumbered    bool           `json:"is_numbered"`   // false: a leap day shown without a number
 	MonthName     string         `json:"month_name"`
 	IsIntercalary bool           `json:"is_intercalary"`
 	IsLeapDay     bool           `json:"is_leap_day"`
@@ -76,10 +77,12 @@ type dayJSON struct {
 // dayMoonJSON is a moon on a day one of its phases begins; phases merged on one day are listed
 // in the order they begin, phase being the first.
 type dayMoonJSON struct {
-	ID     int      `json:"id"`
-	Name   string   `json:"name"`
-	Phase  string   `json:"phase"`
-	Phases []string `json:"phases"`
+	ID         int      `json:"id"`
+	Name       string   `json:"name"`
+	Phase      string   `json:"phase"`
+	Phases     []string `json:"phases"`
+	PhaseIndex int      `json:"phase_index"` // phase's place in the moon's phase_count (0: full)
+	PhaseCount int      `json:"phase_count"`
 }
 
 // dayEventJSON is an occurrence of an entity event covering a day; start and end are its first
@@ -120,6 +123,12 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	var phases []calengine.MoonDay
 	phasesTo := from - 1
 	eras := calengine.SortEras(c.Eras)
+	hidden := map[int]bool{} // the moons the caller may not see (hideMoons)
+	if r.Access.CanWrite() != nil {
+		for _, m := range c.Moons {
+			hidden[m.ID] = m.Hidden
+		}
+	}
 	var cycleNames []string
 	var cycleText string
 	cycleYear := eng.DateOf(from).Year - 1
@@ -132,13 +141,17 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		m := c.Months[d.Month-1]
 		day := dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
-			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d.Year),
+			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d), IsNumbered: !di.NotNumbered,
 		}
 		if di.LeapDay && di.LeapName != "" {
 			day.LeapDayName = &di.LeapName
 		}
 		if w := di.Weekday; w >= 0 {
-			day.Weekday, day.WeekdayIndex = &c.Weekdays[w], &w
+			day.WeekdayIndex = &w
+		}
+		if di.WeekdayName != "" {
+			name := di.WeekdayName
+			day.Weekday = &name
 		}
 		if s, ok := eng.Season(d); ok {
 			day.Season = &s.Name
@@ -158,7 +171,9 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		for len(phases) > 0 && phases[0].Day == di.Number {
 			p := phases[0]
-			day.Moons = append(day.Moons, dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases})
+			if !hidden[p.MoonID] {
+				day.Moons = append(day.Moons, dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases, PhaseIndex: p.PhaseIndex, PhaseCount: p.PhaseCount})
+			}
 			phases = phases[1:]
 		}
 		if day.Events == nil {

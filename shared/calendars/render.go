@@ -25,6 +25,7 @@ type calendarJSON struct {
 	Epochs          []epochJSON       `json:"epochs"`
 	Suffix          string            `json:"suffix"`
 	SkipYearZero    bool              `json:"skip_year_zero"`
+	WeekRestart     bool              `json:"week_restart"`
 	HasLeapYear     bool              `json:"has_leap_year"`
 	LeapYearAmount  int               `json:"leap_year_amount"`
 	LeapYearMonth   int               `json:"leap_year_month"`
@@ -56,14 +57,16 @@ type cycleJSON struct {
 
 // leapDayJSON is a leap rule; day and from_year are null when not set.
 type leapDayJSON struct {
-	Name        string `json:"name"`
-	Month       int    `json:"month"`
-	Day         *int   `json:"day"`
-	Interval    string `json:"interval"`
-	Offset      int64  `json:"offset"`
-	FromYear    *int64 `json:"from_year"`
-	Intercalary bool   `json:"intercalary"`
-	Amount      int    `json:"amount"`
+	Name        string  `json:"name"`
+	Month       int     `json:"month"`
+	Day         *int    `json:"day"`
+	Interval    string  `json:"interval"`
+	Offset      int64   `json:"offset"`
+	FromYear    *int64  `json:"from_year"`
+	Intercalary bool    `json:"intercalary"`
+	Amount      int     `json:"amount"`
+	Weekday     *string `json:"weekday"` // the weekday the days add; null when they add none
+	NotNumbered bool    `json:"not_numbered"`
 }
 
 type eraJSON struct {
@@ -71,6 +74,8 @@ type eraJSON struct {
 	Abbreviation string `json:"abbreviation"`
 	Year         int64  `json:"year"`
 	Restart      bool   `json:"restart"`
+	Month        *int   `json:"month"` // where the era starts within its year; null: with the year
+	Day          *int   `json:"day"`
 }
 
 // dateEraJSON is the era of a date and the date's year in it.
@@ -80,9 +85,9 @@ type dateEraJSON struct {
 	Year         int64  `json:"year"`
 }
 
-// eraOf is the era of year y on c, or nil.
-func eraOf(eras []calengine.Era, skipZero bool, y int64) *dateEraJSON {
-	e, n, ok := calengine.EraOf(eras, skipZero, y)
+// eraOf is the era of date d on c, or nil.
+func eraOf(eras []calengine.Era, skipZero bool, d calengine.Date) *dateEraJSON {
+	e, n, ok := calengine.EraAt(eras, skipZero, d)
 	if !ok {
 		return nil
 	}
@@ -90,9 +95,12 @@ func eraOf(eras []calengine.Era, skipZero bool, y int64) *dateEraJSON {
 }
 
 type monthJSON struct {
-	Name   string `json:"name"`
-	Length int    `json:"length"`
-	Type   string `json:"type"`
+	Name     string   `json:"name"`
+	Length   int      `json:"length"`
+	Type     string   `json:"type"`
+	Interval *string  `json:"interval"` // null: every year
+	Offset   int64    `json:"offset"`
+	Weekdays []string `json:"weekdays"` // the month's own week; empty: the calendar's
 }
 
 type seasonJSON struct {
@@ -107,6 +115,10 @@ type moonJSON struct {
 	Fullmoon string      `json:"fullmoon"`
 	Offset   json.Number `json:"offset"` // a decimal, written as sent
 	Colour   string      `json:"colour"`
+	// Granularity is the phases displayed per cycle; CustomCycle each day's phase in turn.
+	Granularity int   `json:"granularity"`
+	CustomCycle []int `json:"custom_cycle"`
+	Hidden      bool  `json:"hidden"`
 }
 
 type epochJSON struct {
@@ -118,7 +130,7 @@ func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 func render(c *timeline.Calendar) calendarJSON {
 	j := calendarJSON{
 		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
-		SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
+		SkipYearZero: c.SkipYearZero, WeekRestart: c.WeekRestart, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
 		LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset, LeapYearStart: c.LeapYearStart,
 		Months:  make([]monthJSON, len(c.Months)),
 		Years:   make(map[string]string, len(c.Years)),
@@ -130,7 +142,14 @@ func render(c *timeline.Calendar) calendarJSON {
 		j.Weekdays = []string{}
 	}
 	for i, m := range c.Months {
-		j.Months[i] = monthJSON{Name: m.Name, Length: m.Length, Type: string(m.Type)}
+		j.Months[i] = monthJSON{Name: m.Name, Length: m.Length, Type: string(m.Type), Offset: m.Offset, Weekdays: m.Weekdays}
+		if !calengine.MonthEveryYear(m) {
+			iv := m.Interval
+			j.Months[i].Interval = &iv
+		}
+		if m.Weekdays == nil {
+			j.Months[i].Weekdays = []string{}
+		}
 	}
 	for y, n := range c.Years {
 		j.Years[strconv.FormatInt(y, 10)] = n
@@ -139,7 +158,14 @@ func render(c *timeline.Calendar) calendarJSON {
 		j.Seasons[i] = seasonJSON{Name: s.Name, Month: s.Month, Day: s.Day}
 	}
 	for i, m := range c.Moons {
-		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour}
+		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour,
+			Granularity: max(m.Granularity, 0), CustomCycle: m.CustomCycle, Hidden: m.Hidden}
+		if m.Granularity == 0 {
+			j.Moons[i].Granularity = 8
+		}
+		if m.CustomCycle == nil {
+			j.Moons[i].CustomCycle = []int{}
+		}
 	}
 	for i, e := range c.Epochs {
 		j.Epochs[i] = epochJSON{Name: e}
@@ -148,13 +174,21 @@ func render(c *timeline.Calendar) calendarJSON {
 	j.LeapDays = make([]leapDayJSON, len(rules))
 	for i, l := range rules {
 		j.LeapDays[i] = leapDayJSON{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval, Offset: l.Offset,
-			FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: max(l.Amount, 1)}
+			FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: max(l.Amount, 1), NotNumbered: l.NotNumbered}
+		if l.Weekday != "" {
+			w := l.Weekday
+			j.LeapDays[i].Weekday = &w
+		}
 	}
 	j.Eras = make([]eraJSON, len(c.Eras))
 	for i, e := range c.Eras {
 		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart}
+		if e.Month > 0 {
+			m, d := e.Month, e.Day
+			j.Eras[i].Month, j.Eras[i].Day = &m, &d
+		}
 	}
-	j.Era = eraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date.Year)
+	j.Era = eraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date)
 	if k := c.Clock; k != nil {
 		h, m := c.Time.Hour, c.Time.Minute
 		j.Clock, j.CurrentHour, j.CurrentMinute = &clockJSON{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}, &h, &m
@@ -177,4 +211,19 @@ func moonOffset(s string) json.Number {
 		return "0"
 	}
 	return json.Number(s)
+}
+
+// hideMoons drops the hidden moons from j for a caller who cannot edit the calendar (as
+// Fantasy-Calendar shows them to its owner only).
+func hideMoons(r *httpapi.Request, j *calendarJSON) {
+	if r.Access.CanWrite() == nil {
+		return
+	}
+	shown := j.Moons[:0]
+	for _, m := range j.Moons {
+		if !m.Hidden {
+			shown = append(shown, m)
+		}
+	}
+	j.Moons = shown
 }

@@ -196,6 +196,11 @@ func New(def Definition) (*Calendar, error) {
 			def.Months[i].Type = Standard
 		}
 	}
+	for i := range def.Eras { // the first day of the first month is the year's start
+		if def.Eras[i].Month == 1 && def.Eras[i].Day == 1 {
+			def.Eras[i].Month, def.Eras[i].Day = 0, 0
+		}
+	}
 	for i := range def.Moons {
 		if def.Moons[i].ID == 0 {
 			def.Moons[i].ID = i + 1

@@ -3,8 +3,10 @@ package calengine
 import (
 	"context"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -335,5 +337,53 @@ func TestErasWithinTheYear(t *testing.T) {
 		if ve, ok := err.(*ValidationError); !ok || ve.Problems[0].Field != tc.field {
 			t.Errorf("%+v: %v; want a problem on %s", tc.era, err, tc.field)
 		}
+	}
+}
+
+// structureCalendar has every structure beyond Kanka's, for round trips.
+func structureCalendar() Definition {
+	day := 2
+	return Definition{
+		Months: []Month{
+			{Name: "First", Length: 10, Weekdays: []string{"Un", "Deux", "Trois"}},
+			{Name: "Rare", Length: 5, Interval: "4", Offset: 3},
+			{Name: "Ruled", Length: 3, Interval: "400,!100,4", Offset: -2},
+			{Name: "Feast", Length: 2, Type: Intercalary},
+			{Name: "Last", Length: 12},
+		},
+		Weekdays:    []string{"Mo", "Tu", "We", "Th"},
+		WeekRestart: true,
+		LeapDays: []LeapDay{
+			{Name: "Extra", Month: 1, Interval: "2", Weekday: "Extraday", Day: &day},
+			{Name: "Blank", Month: 5, Interval: "3", Intercalary: true, NotNumbered: true},
+		},
+		Moons: []Moon{
+			{ID: 1, Name: "Fine", Fullmoon: "29.5", Offset: "-3", Colour: "#ffffff", Granularity: 24},
+			{ID: 2, Name: "Odd", Fullmoon: "5", Offset: "0", Colour: "#ff0000", Granularity: 4, CustomCycle: []int{0, 1, 1, 2, 3}, Hidden: true},
+		},
+		Eras:         []Era{{Name: "Old", Year: -100}, {Name: "New", Abbreviation: "N", Year: 12, Month: 5, Day: 7, Restart: true}},
+		SkipYearZero: true,
+	}
+}
+
+func TestStructureRoundTripsThroughFantasyCalendar(t *testing.T) {
+	def := structureCalendar()
+	c := mustNew(t, def)
+	out := exportBytes(t, c, "Structured", Date{13, 5, 2}, Time{})
+	im, err := ImportFantasyCalendar(out)
+	if err != nil {
+		t.Fatalf("import of the export: %v", err)
+	}
+	if got, want := canonical(t, im.Definition), canonical(t, def); !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip\n got %+v\nwant %+v", got, want)
+	}
+	for _, w := range im.Warnings {
+		if strings.Contains(w, "Rare") || strings.Contains(w, "Extra") || strings.Contains(w, "Odd") || strings.Contains(w, "New") {
+			t.Errorf("warning about a modelled field: %s", w)
+		}
+	}
+	ex, _ := c.ExportFantasyCalendar("Structured", Date{13, 5, 2}, Time{})
+	if !strings.Contains(strings.Join(ex.Warnings, "\n"), `Month "Ruled" appears by the rule 400,!100,4`) {
+		t.Errorf("export warnings %v", ex.Warnings)
 	}
 }

@@ -52,7 +52,7 @@ func (c *Calendar) UseDefinition(def calengine.Definition) {
 	if c.Years == nil {
 		c.Years = map[int64]string{}
 	}
-	c.Suffix, c.StartOffset, c.SkipYearZero = def.Suffix, def.StartOffset, def.SkipYearZero
+	c.Suffix, c.StartOffset, c.SkipYearZero, c.WeekRestart = def.Suffix, def.StartOffset, def.SkipYearZero, def.WeekRestart
 	c.HasLeapYear, c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart =
 		def.HasLeapYear, def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart
 	c.LeapDays = def.LeapDays
@@ -182,6 +182,12 @@ func readLeapDay(r *domain.Reader, prefix string, v any) (calengine.LeapDay, boo
 		if f := s.Int("amount", 1, calengine.MaxLeapAmount); f.Present() {
 			l.Amount = int(f.Value)
 		}
+		if f := s.String("weekday", domain.MaxNameLength); f.Present() {
+			l.Weekday = strings.TrimSpace(f.Value)
+		}
+		if f := s.Bool("not_numbered"); f.Present() {
+			l.NotNumbered = f.Value
+		}
 	})
 }
 
@@ -206,6 +212,12 @@ func readEra(r *domain.Reader, prefix string, v any) (calengine.Era, bool) {
 		}
 		if f := s.Bool("restart"); f.Present() {
 			e.Restart = f.Value
+		}
+		if f := s.Int("month", 0, MaxMonths); f.Present() {
+			e.Month = int(f.Value)
+		}
+		if f := s.Int("day", 0, maxInt32); f.Present() {
+			e.Day = int(f.Value)
 		}
 	})
 }
@@ -246,6 +258,7 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 		weekdays = append(weekdays, w)
 	}
 	in["month_name"], in["month_length"], in["month_type"], in["weekday"] = names, lengths, types, weekdays
+	structureInput(in, def)
 	if len(def.Seasons) > 0 {
 		var sn, sm, sd []any
 		for _, x := range def.Seasons {
@@ -274,12 +287,19 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 		if l.Amount > 0 {
 			m["amount"] = num(int64(l.Amount))
 		}
+		if l.Weekday != "" {
+			m["weekday"] = l.Weekday
+		}
+		if l.NotNumbered {
+			m["not_numbered"] = true
+		}
 		rules[i] = m
 	}
 	in["leap_days"] = rules
 	eras := make([]any, len(def.Eras))
 	for i, e := range def.Eras {
-		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart}
+		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart,
+			"month": num(int64(e.Month)), "day": num(int64(e.Day))}
 	}
 	in["eras"] = eras
 	if k := def.Clock; k != nil {
