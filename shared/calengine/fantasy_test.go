@@ -31,7 +31,7 @@ func TestImportFantasyCalendar(t *testing.T) {
 		t.Errorf("week %v, start offset %d, skip zero %v", def.Weekdays, def.StartOffset, def.SkipYearZero)
 	}
 	wantLeaps := []LeapDay{
-		{Name: "Shieldmeet", Month: 10, Interval: "4", Intercalary: true}, // Midsummer is intercalary: appended
+		{Name: "Shieldmeet", Month: 10, Interval: "4", Intercalary: true},            // Midsummer is intercalary: appended
 		{Name: "Greg", Month: 1, Interval: "400,!100,4", Offset: 1, Weekday: "Greg"}, // adds a weekday, unnamed: the leap day's name
 	}
 	if !reflect.DeepEqual(def.LeapDays, wantLeaps) {
