@@ -68,6 +68,9 @@ type dayJSON struct {
 	LeapDayName   *string        `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
 	Era           *dateEraJSON   `json:"era"`
 	Season        *string        `json:"season"`
+	SeasonPart    *float64       `json:"season_progress"` // how far through its season the day is, 0 to below 1
+	Sunrise       *string        `json:"sunrise"`         // "H:MM", where the seasons give it
+	Sunset        *string        `json:"sunset"`
 	Cycle         *string        `json:"cycle"`       // the year's cycle text; null without cycles
 	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON  `json:"moons"`
@@ -153,8 +156,13 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 			name := di.WeekdayName
 			day.Weekday = &name
 		}
-		if s, ok := eng.Season(d); ok {
-			day.Season = &s.Name
+		if s, ok := eng.SeasonOn(di.Number, d); ok {
+			day.Season = &s.Season.Name
+			if s.Progress >= 0 {
+				p := math.Round(s.Progress*10000) / 10000
+				day.SeasonPart = &p
+			}
+			day.Sunrise, day.Sunset = calengine.TimeOfDayText(s.Sunrise), calengine.TimeOfDayText(s.Sunset)
 		}
 		if d.Year != cycleYear { // once per year the walk enters
 			cycleYear, cycleNames, cycleText = d.Year, eng.CycleNames(d.Year), eng.CycleText(d.Year)

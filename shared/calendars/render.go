@@ -26,6 +26,8 @@ type calendarJSON struct {
 	Suffix          string            `json:"suffix"`
 	SkipYearZero    bool              `json:"skip_year_zero"`
 	WeekRestart     bool              `json:"week_restart"`
+	PeriodicSeasons bool              `json:"periodic_seasons"`
+	SeasonOffset    int64             `json:"season_offset"`
 	HasLeapYear     bool              `json:"has_leap_year"`
 	LeapYearAmount  int               `json:"leap_year_amount"`
 	LeapYearMonth   int               `json:"leap_year_month"`
@@ -104,9 +106,13 @@ type monthJSON struct {
 }
 
 type seasonJSON struct {
-	Name  string `json:"name"`
-	Month int    `json:"month"`
-	Day   int    `json:"day"`
+	Name       string       `json:"name"`
+	Month      int          `json:"month"`
+	Day        int          `json:"day"`
+	Duration   *json.Number `json:"duration"` // periodic seasons' lengths in days; null on dated ones
+	Transition *json.Number `json:"transition"`
+	Sunrise    *string      `json:"sunrise"` // "H:MM" or null
+	Sunset     *string      `json:"sunset"`
 }
 
 type moonJSON struct {
@@ -130,7 +136,8 @@ func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 func render(c *timeline.Calendar) calendarJSON {
 	j := calendarJSON{
 		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
-		SkipYearZero: c.SkipYearZero, WeekRestart: c.WeekRestart, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
+		SkipYearZero: c.SkipYearZero, WeekRestart: c.WeekRestart,
+		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
 		LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset, LeapYearStart: c.LeapYearStart,
 		Months:  make([]monthJSON, len(c.Months)),
 		Years:   make(map[string]string, len(c.Years)),
@@ -155,7 +162,12 @@ func render(c *timeline.Calendar) calendarJSON {
 		j.Years[strconv.FormatInt(y, 10)] = n
 	}
 	for i, s := range c.Seasons {
-		j.Seasons[i] = seasonJSON{Name: s.Name, Month: s.Month, Day: s.Day}
+		j.Seasons[i] = seasonJSON{Name: s.Name, Month: s.Month, Day: s.Day,
+			Sunrise: calengine.TimeOfDayText(s.Sunrise), Sunset: calengine.TimeOfDayText(s.Sunset)}
+		if c.PeriodicSeasons {
+			d, t := moonOffset(s.Duration), moonOffset(s.Transition)
+			j.Seasons[i].Duration, j.Seasons[i].Transition = &d, &t
+		}
 	}
 	for i, m := range c.Moons {
 		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour,

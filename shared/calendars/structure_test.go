@@ -181,3 +181,42 @@ func TestBadCalendarStructureIsRefused(t *testing.T) {
 		t.Fatalf("refused creates stored %v calendars", n)
 	}
 }
+
+func TestPeriodicSeasonsInTheDayView(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	body := with(plainBody("Seasonal"), "periodic_seasons", true, "season_offset", -2,
+		"season_name", []any{"Dry", "Wet"}, "season_duration", []any{4, "1.5"}, "season_transition", []any{2, "0.5"},
+		"season_sunrise", []any{"6:00", "8:00"}, "season_sunset", []any{"18:00", nil})
+	id := create(t, e, e.Campaign, e.Admin, body)
+	show := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()
+	if show["periodic_seasons"] != true || show["season_offset"] != -2.0 || jsonOf(show["seasons"]) !=
+		`[{"day":0,"duration":4,"month":0,"name":"Dry","sunrise":"6:00","sunset":"18:00","transition":2},{"day":0,"duration":1.5,"month":0,"name":"Wet","sunrise":"8:00","sunset":null,"transition":0.5}]` {
+		t.Fatalf("seasons %s", jsonOf(show["seasons"]))
+	}
+	// Cycle of 8 days from day -2 (year 1 day 1 is day 0... with year zero kept, 0-1-1): Dry
+	// days -2..3 (its transition from day 2), Wet 4..5.
+	r := e.Do("GET", cal(e.Campaign, id)+"/days?from=0-1-1&to=0-1-7", e.Admin, nil)
+	var got []string
+	for _, d := range r.Body["data"].([]any) {
+		day := d.(map[string]any)
+		got = append(got, day["season"].(string)+" "+jsonOf(day["season_progress"])+" "+jsonOf(day["sunrise"]))
+	}
+	want := `Dry 0.3333 "6:00",Dry 0.5 "6:00",Dry 0.6667 "6:00",Dry 0.8333 "7:00",Wet 0 "8:00",Wet 0.5 "8:00",Dry 0 "6:00"`
+	if strings.Join(got, ",") != want {
+		t.Errorf("days\n got %s\nwant %s", strings.Join(got, ","), want)
+	}
+	for _, bad := range []struct {
+		body  map[string]any
+		field string
+	}{
+		{with(body, "season_duration", []any{-1, 1}), "season_duration.0"},
+		{with(body, "season_sunrise", []any{"25:00", nil}), "season_sunrise.0"},
+		{with(body, "season_sunrise", []any{"dawn", nil}), "season_sunrise.0"},
+		{with(body, "season_duration", []any{0, 0}, "season_transition", []any{0, 0}), "season_duration"},
+		{with(body, "periodic_seasons", "often"), "periodic_seasons"},
+	} {
+		if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, bad.body); r.Status != 422 || r.Errors()[bad.field] == nil {
+			t.Errorf("%s: %d %s", bad.field, r.Status, r.Raw)
+		}
+	}
+}

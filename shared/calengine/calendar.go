@@ -61,10 +61,14 @@ type Month struct {
 	Weekdays []string
 }
 
-// Season starts on a 1-based month and day and lasts until the next one.
+// Season starts on a 1-based month and day and lasts until the next one; a periodic season
+// (Definition.PeriodicSeasons) lasts Duration days and turns into the next over Transition
+// days instead (seasons.go). Sunrise and Sunset, when set, are its times of day.
 type Season struct {
-	Name       string
-	Month, Day int
+	Name                 string
+	Month, Day           int
+	Duration, Transition string
+	Sunrise, Sunset      *Time
 }
 
 // Moon is a moon whose full moon recurs every Fullmoon days (a positive
@@ -112,6 +116,9 @@ type Definition struct {
 	SkipYearZero bool
 	// WeekRestart starts the week anew with every month (Fantasy-Calendar's overflow off).
 	WeekRestart bool
+	// PeriodicSeasons: the seasons recur by duration from day SeasonOffset (seasons.go).
+	PeriodicSeasons bool
+	SeasonOffset    int64
 
 	// Kanka's leap fields: one rule, applied before LeapDays.
 	HasLeapYear    bool
@@ -178,7 +185,8 @@ type Calendar struct {
 	seasons     []Season // sorted by start; ties keep definition order
 	moons       []moonCalc
 	moonIndex   map[int]int
-	eras        []Era // sorted by year; ties keep definition order
+	cycle       *seasonCycle // periodic seasons, or nil
+	eras        []Era        // sorted by year; ties keep definition order
 }
 
 // leapSet marks the rules a year takes (MaxMonthRules + MaxLeapDays + 1 <= 256).
@@ -264,6 +272,9 @@ func New(def Definition) (*Calendar, error) {
 		c.moonIndex[m.ID] = i
 	}
 	c.eras = SortEras(def.Eras)
+	if _, cyc := seasonProblems(def); cyc != nil && cyc.total > 0 {
+		c.cycle = cyc
+	}
 	return c, nil
 }
 
@@ -386,8 +397,13 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 	}
 	probs = append(probs, weekProblems(def)...)
 	probs = append(probs, eraProblems(def)...)
+	sp, _ := seasonProblems(def)
+	probs = append(probs, sp...)
 	badMonth, badDay := false, false
 	for _, s := range def.Seasons {
+		if def.PeriodicSeasons {
+			continue
+		}
 		if s.Month < 1 || s.Month > n {
 			badMonth = true
 		} else if s.Day < 1 || s.Day > def.Months[s.Month-1].Length {
@@ -491,7 +507,7 @@ func cloneDefinition(d Definition) Definition {
 		d.Months[i].Weekdays = append([]string(nil), d.Months[i].Weekdays...)
 	}
 	d.Weekdays = append([]string(nil), d.Weekdays...)
-	d.Seasons = append([]Season(nil), d.Seasons...)
+	d.Seasons = d.CloneSeasons()
 	d.Moons = append([]Moon(nil), d.Moons...)
 	for i := range d.Moons {
 		d.Moons[i].CustomCycle = append([]int(nil), d.Moons[i].CustomCycle...)

@@ -224,9 +224,23 @@ type fcMoon struct {
 }
 
 type fcSeason struct {
-	Name     string   `json:"name"`
-	Timespan fcNumber `json:"timespan"`
-	Day      fcNumber `json:"day"`
+	Name       string   `json:"name"`
+	Timespan   fcNumber `json:"timespan"`
+	Day        fcNumber `json:"day"`
+	Duration   fcNumber `json:"duration"`
+	Transition fcNumber `json:"transition_length"`
+	Time       *struct {
+		Sunrise *fcClockTime `json:"sunrise"`
+		Sunset  *fcClockTime `json:"sunset"`
+	} `json:"time"`
+	// Lorekeep's own, written by ExportFantasyCalendar: the season has no times of its own (the
+	// export's are Fantasy-Calendar's required defaults).
+	NoTime bool `json:"no_time"`
+}
+
+type fcClockTime struct {
+	Hour   fcNumber `json:"hour"`
+	Minute fcNumber `json:"minute"`
 }
 
 type fcEra struct {
@@ -507,10 +521,18 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 
 	if s := sd.Seasons; s != nil {
 		dated := 0
+		periodic, _ := s.Global["periodic_seasons"].(bool)
+		undated := len(s.Data) > 0
+		for _, se := range s.Data {
+			undated = undated && (!se.Timespan.set || !se.Day.set)
+		}
+		if periodic || undated { // Fantasy-Calendar's seasons by duration
+			dated = fcPeriodicSeasons(s.Data, s.Global, &out, add)
+		}
 		for i, se := range s.Data {
 			ts, ok1 := se.Timespan.integer()
 			day, ok2 := se.Day.integer()
-			if !se.Timespan.set || !se.Day.set {
+			if def.PeriodicSeasons || !se.Timespan.set || !se.Day.set {
 				continue
 			}
 			f := "static_data.seasons.data." + strconv.Itoa(i)
@@ -523,7 +545,8 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 				continue
 			}
 			dated++
-			def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(text(se.Name)), Month: int(ts) + 1, Day: int(day)})
+			rise, set := fcSeasonTimes(se, f, add)
+			def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(text(se.Name)), Month: int(ts) + 1, Day: int(day), Sunrise: rise, Sunset: set})
 			out.From.Seasons = append(out.From.Seasons, i)
 		}
 		if n := len(s.Data) - dated; n > 0 && len(probs) == 0 {
@@ -721,6 +744,10 @@ var exportPaths = map[string]struct {
 	"season_name":       {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "name"},
 	"season_month":      {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "timespan"},
 	"season_day":        {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
+	"season_duration":   {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "duration"},
+	"season_transition": {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "transition_length"},
+	"season_sunrise":    {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "time.sunrise"},
+	"season_sunset":     {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "time.sunset"},
 	"eras":              {"static_data.eras", func(im *Import) []int { return im.From.Eras }, ""},
 	"epoch_name":        {"static_data.eras", func(im *Import) []int { return im.From.Eras }, "name"},
 	"cycles":            {"static_data.cycles.data", func(im *Import) []int { return im.From.Cycles }, ""},
@@ -876,4 +903,62 @@ func slicesContains(s []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// fcPeriodicSeasons reads seasons by duration (Fantasy-Calendar's periodic seasons): each
+// lasts its duration, then turns into the next over its transition_length, from the global
+// season_offset on. It answers how many it read.
+func fcPeriodicSeasons(data []fcSeason, global map[string]any, out *Import, add func(field, msg string)) int {
+	def := &out.Definition
+	def.PeriodicSeasons = true
+	if v, ok := global["season_offset"].(float64); ok && v == float64(int64(v)) && v > -1e15 && v < 1e15 {
+		def.SeasonOffset = int64(v)
+	}
+	for i, se := range data {
+		f := "static_data.seasons.data." + strconv.Itoa(i)
+		days := func(n fcNumber, field string) (string, bool) {
+			r := n.rat()
+			if !n.set {
+				return "", true
+			}
+			if r == nil || r.Sign() < 0 {
+				add(f+"."+field, "The "+strings.ReplaceAll(field, "_", " ")+" must be a number of days, at least 0.")
+				return "", false
+			}
+			t, _ := decimalText(r)
+			if t == "0" {
+				t = ""
+			}
+			return t, true
+		}
+		d, ok1 := days(se.Duration, "duration")
+		t, ok2 := days(se.Transition, "transition_length")
+		if !ok1 || !ok2 {
+			continue
+		}
+		rise, set := fcSeasonTimes(se, f, add)
+		def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(html.UnescapeString(se.Name)), Duration: d, Transition: t, Sunrise: rise, Sunset: set})
+		out.From.Seasons = append(out.From.Seasons, i)
+	}
+	return len(data)
+}
+
+// fcSeasonTimes reads a season's sunrise and sunset; the clock judges them.
+func fcSeasonTimes(se fcSeason, f string, add func(field, msg string)) (rise, set *Time) {
+	if se.Time == nil || se.NoTime {
+		return nil, nil
+	}
+	read := func(v *fcClockTime, name string) *Time {
+		if v == nil {
+			return nil
+		}
+		h, ok1 := v.Hour.integer()
+		m, ok2 := v.Minute.integer()
+		if (v.Hour.set && !ok1) || (v.Minute.set && !ok2) || h < 0 || m < 0 || h > MaxClockHours || m > MaxClockMinutes {
+			add(f+".time."+name, "The "+name+" must be whole hours and minutes of the clock.")
+			return nil
+		}
+		return &Time{Hour: int(h), Minute: int(m)}
+	}
+	return read(se.Time.Sunrise, "sunrise"), read(se.Time.Sunset, "sunset")
 }

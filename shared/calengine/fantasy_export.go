@@ -70,15 +70,16 @@ type exClockTime struct {
 }
 
 type exSeason struct {
-	Name             string `json:"name"`
-	Timespan         int    `json:"timespan"`
-	Day              int    `json:"day"`
-	TransitionLength int64  `json:"transition_length"`
-	Duration         int    `json:"duration"`
+	Name             string      `json:"name"`
+	Timespan         *int        `json:"timespan,omitempty"`
+	Day              *int        `json:"day,omitempty"`
+	TransitionLength json.Number `json:"transition_length"`
+	Duration         json.Number `json:"duration"`
 	Time             struct {
 		Sunrise exClockTime `json:"sunrise"`
 		Sunset  exClockTime `json:"sunset"`
 	} `json:"time"`
+	NoTime bool `json:"no_time,omitempty"`
 }
 
 type exEra struct {
@@ -146,7 +147,7 @@ type exStatic struct {
 		Data      []exSeason `json:"data"`
 		Locations []any      `json:"locations"`
 		Global    struct {
-			SeasonOffset    int    `json:"season_offset"`
+			SeasonOffset    int64  `json:"season_offset"`
 			WeatherOffset   int    `json:"weather_offset"`
 			Seed            int    `json:"seed"`
 			TempSys         string `json:"temp_sys"`
@@ -307,20 +308,36 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 	st.Seasons.Data = []exSeason{}
 	st.Seasons.Locations = []any{}
 	st.Seasons.Global.TempSys, st.Seasons.Global.WindSys = "metric", "metric"
+	st.Seasons.Global.PeriodicSeasons, st.Seasons.Global.SeasonOffset = def.PeriodicSeasons, def.SeasonOffset
 	for _, s := range def.Seasons {
-		x := exSeason{Name: esc(s.Name), Timespan: s.Month - 1, Day: s.Day}
-		// Days from this season's start to the next one's in a normal year: the length
-		// Fantasy-Calendar's seasons carry.
-		start := c.cumNormal[s.Month-1] + int64(s.Day)
-		x.TransitionLength = c.yearLen
-		for _, o := range c.seasons {
-			if d := mod(c.cumNormal[o.Month-1]+int64(o.Day)-start, c.yearLen); d > 0 && d < x.TransitionLength {
-				x.TransitionLength = d
+		x := exSeason{Name: esc(s.Name), Duration: "0"}
+		if def.PeriodicSeasons {
+			x.Duration, x.TransitionLength = json.Number(orZero(s.Duration)), json.Number(orZero(s.Transition))
+		} else {
+			ts, day := s.Month-1, s.Day
+			x.Timespan, x.Day = &ts, &day
+			// Days from this season's start to the next one's in a normal year: the length
+			// Fantasy-Calendar's seasons carry.
+			start := c.cumNormal[s.Month-1] + int64(s.Day)
+			tl := c.yearLen
+			for _, o := range c.seasons {
+				if d := mod(c.cumNormal[o.Month-1]+int64(o.Day)-start, c.yearLen); d > 0 && d < tl {
+					tl = d
+				}
 			}
+			x.TransitionLength = json.Number(strconv.FormatInt(tl, 10))
 		}
-		// Fantasy-Calendar requires a sunrise and sunset: a quarter and three quarters of the day.
+		// Fantasy-Calendar requires a sunrise and sunset: without the season's own, a quarter
+		// and three quarters of the day.
 		x.Time.Sunrise = exClockTime{Hour: st.Clock.Hours / 4}
 		x.Time.Sunset = exClockTime{Hour: st.Clock.Hours * 3 / 4}
+		x.NoTime = s.Sunrise == nil && s.Sunset == nil
+		if s.Sunrise != nil {
+			x.Time.Sunrise = exClockTime{Hour: s.Sunrise.Hour, Minute: s.Sunrise.Minute}
+		}
+		if s.Sunset != nil {
+			x.Time.Sunset = exClockTime{Hour: s.Sunset.Hour, Minute: s.Sunset.Minute}
+		}
 		st.Seasons.Data = append(st.Seasons.Data, x)
 	}
 	st.Eras = []exEra{}
@@ -373,4 +390,11 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		return Export{}, err
 	}
 	return out, nil
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
 }

@@ -227,6 +227,20 @@ func TestExportRoundTripFantasyCalendarFiles(t *testing.T) {
 					paths = append(paths, "static_data.eras."+strconv.Itoa(i)+"."+k+"|static_data.eras."+strconv.Itoa(j)+"."+k)
 				}
 			}
+			for j, i := range im1.From.Seasons {
+				keys := []string{"name", "time.sunrise.hour", "time.sunrise.minute", "time.sunset.hour", "time.sunset.minute"}
+				if im1.Definition.PeriodicSeasons {
+					keys = append(keys, "duration", "transition_length")
+				} else {
+					keys = append(keys, "timespan", "day")
+				}
+				for _, k := range keys {
+					paths = append(paths, "static_data.seasons.data."+strconv.Itoa(i)+"."+k+"|static_data.seasons.data."+strconv.Itoa(j)+"."+k)
+				}
+			}
+			if im1.Definition.PeriodicSeasons {
+				paths = append(paths, "static_data.seasons.global_settings.season_offset")
+			}
 			for j, i := range im1.From.Cycles {
 				for _, k := range []string{"length", "names"} {
 					paths = append(paths, "static_data.cycles.data."+strconv.Itoa(i)+"."+k+"|static_data.cycles.data."+strconv.Itoa(j)+"."+k)
@@ -292,8 +306,8 @@ func fcNorm(v any, path string) any {
 func fcDefault(path string, b any) bool {
 	switch {
 	case strings.HasSuffix(path, ".cycle"), strings.HasSuffix(path, ".shift"), strings.HasSuffix(path, ".granularity"),
-		strings.HasSuffix(path, ".date.timespan"), strings.HasSuffix(path, ".date.day"):
-		return true
+		strings.HasSuffix(path, ".date.timespan"), strings.HasSuffix(path, ".date.day"), strings.Contains(path, ".time."):
+		return true // a season without times gets Fantasy-Calendar's required ones
 	case strings.HasSuffix(path, ".interval"), strings.HasSuffix(path, ".offset"):
 		return b == 1.0 || b == 0.0 || b == "1"
 	}

@@ -29,6 +29,8 @@ type calendarItem struct {
 	StartOffset    int               `dynamo:"start_offset"`
 	SkipYearZero   bool              `dynamo:"skip_year_zero"`
 	WeekRestart    bool              `dynamo:"week_restart,omitempty"`
+	Periodic       bool              `dynamo:"periodic_seasons,omitempty"`
+	SeasonOffset   int64             `dynamo:"season_offset,omitempty"`
 	HasLeapYear    bool              `dynamo:"has_leap_year"`
 	LeapYearAmount int               `dynamo:"leap_year_amount"`
 	LeapYearMonth  int               `dynamo:"leap_year_month"`
@@ -93,6 +95,25 @@ type seasonAttr struct {
 	Name  string `dynamo:"name"`
 	Month int    `dynamo:"month"`
 	Day   int    `dynamo:"day"`
+	// Periodic seasons' lengths (decimal text) and sunrise and sunset ("H:MM"): absent when unset.
+	Duration   string `dynamo:"duration,omitempty"`
+	Transition string `dynamo:"transition,omitempty"`
+	Sunrise    string `dynamo:"sunrise,omitempty"`
+	Sunset     string `dynamo:"sunset,omitempty"`
+}
+
+func timeAttr(t *calengine.Time) string {
+	if p := calengine.TimeOfDayText(t); p != nil {
+		return *p
+	}
+	return ""
+}
+
+func attrTime(s string) *calengine.Time {
+	if t, ok := calengine.ParseTimeOfDay(s); ok && s != "" {
+		return &t
+	}
+	return nil
 }
 
 type moonAttr struct {
@@ -135,6 +156,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 		ownerAttrs: toOwnerAttrs(c.Owner),
 		Date:       c.Date.String(), Weekdays: c.Weekdays, Epochs: c.Epochs, Suffix: c.Suffix,
 		StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, WeekRestart: c.WeekRestart,
+		Periodic: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
 		LeapYearAmount: c.LeapYearAmount, LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset,
 		LeapYearStart: c.LeapYearStart,
 	}
@@ -149,7 +171,8 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 		}
 	}
 	for _, s := range c.Seasons {
-		it.Seasons = append(it.Seasons, seasonAttr{Name: s.Name, Month: s.Month, Day: s.Day})
+		it.Seasons = append(it.Seasons, seasonAttr{Name: s.Name, Month: s.Month, Day: s.Day, Duration: s.Duration, Transition: s.Transition,
+			Sunrise: timeAttr(s.Sunrise), Sunset: timeAttr(s.Sunset)})
 	}
 	for _, m := range c.Moons {
 		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: decimal(m.Offset), Colour: m.Colour,
@@ -177,6 +200,7 @@ func (it calendarItem) calendar() timeline.Calendar {
 	c := timeline.Calendar{
 		Meta: it.meta(), Owner: it.owner(), Weekdays: it.Weekdays, Epochs: it.Epochs, Suffix: it.Suffix, StartOffset: it.StartOffset,
 		SkipYearZero: it.SkipYearZero, HasLeapYear: it.HasLeapYear, LeapYearAmount: it.LeapYearAmount, WeekRestart: it.WeekRestart,
+		PeriodicSeasons: it.Periodic, SeasonOffset: it.SeasonOffset,
 		LeapYearMonth: it.LeapYearMonth, LeapYearOffset: it.LeapYearOffset, LeapYearStart: it.LeapYearStart,
 	}
 	c.Date, _ = calengine.ParseDate(it.Date)
@@ -191,7 +215,8 @@ func (it calendarItem) calendar() timeline.Calendar {
 		}
 	}
 	for _, s := range it.Seasons {
-		c.Seasons = append(c.Seasons, calengine.Season{Name: s.Name, Month: s.Month, Day: s.Day})
+		c.Seasons = append(c.Seasons, calengine.Season{Name: s.Name, Month: s.Month, Day: s.Day, Duration: s.Duration, Transition: s.Transition,
+			Sunrise: attrTime(s.Sunrise), Sunset: attrTime(s.Sunset)})
 	}
 	for _, m := range it.Moons {
 		c.Moons = append(c.Moons, calengine.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour,

@@ -26,17 +26,20 @@ type Calendar struct {
 	Years    map[int64]string
 	Seasons  []calengine.Season
 	// Moons always carry their ID (1-based position unless given) and a colour.
-	Moons          []calengine.Moon
-	Epochs         []string
-	Suffix         string
-	StartOffset    int
-	SkipYearZero   bool
-	WeekRestart    bool // weeks restart with every month (Fantasy-Calendar's overflow off)
-	HasLeapYear    bool
-	LeapYearAmount int
-	LeapYearMonth  int
-	LeapYearOffset int
-	LeapYearStart  int64
+	Moons        []calengine.Moon
+	Epochs       []string
+	Suffix       string
+	StartOffset  int
+	SkipYearZero bool
+	WeekRestart  bool // weeks restart with every month (Fantasy-Calendar's overflow off)
+	// PeriodicSeasons: the seasons recur by duration from day SeasonOffset.
+	PeriodicSeasons bool
+	SeasonOffset    int64
+	HasLeapYear     bool
+	LeapYearAmount  int
+	LeapYearMonth   int
+	LeapYearOffset  int
+	LeapYearStart   int64
 	// LeapDays are the leap rules when the calendar has its own (Kanka's fields then answer
 	// them when they fit); empty when Kanka's fields describe the rule.
 	LeapDays []calengine.LeapDay
@@ -76,6 +79,7 @@ func (c *Calendar) Definition() calengine.Definition {
 		Months: c.Months, Weekdays: c.Weekdays, Years: c.Years, Seasons: c.Seasons, Moons: c.Moons,
 		Suffix: c.Suffix, StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, Eras: c.Eras,
 		Clock: c.Clock, Cycles: c.Cycles, CycleFormat: c.CycleFormat, WeekRestart: c.WeekRestart,
+		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
 	}
 	if len(c.LeapDays) > 0 {
 		d.LeapDays = c.LeapDays
@@ -107,7 +111,7 @@ func (c *Calendar) Clone() *Calendar {
 		d.Months[i].Weekdays = append([]string(nil), d.Months[i].Weekdays...)
 	}
 	d.Weekdays = append([]string(nil), c.Weekdays...)
-	d.Seasons = append([]calengine.Season(nil), c.Seasons...)
+	d.Seasons = calengine.Definition{Seasons: c.Seasons}.CloneSeasons()
 	d.Moons = append([]calengine.Moon(nil), c.Moons...)
 	for i := range d.Moons {
 		d.Moons[i].CustomCycle = append([]int(nil), d.Moons[i].CustomCycle...)
@@ -195,14 +199,17 @@ func (c *Calendar) applyStructures(r *domain.Reader) {
 			c.Years = m
 		}
 	}
+	c.applySeasonSettings(r) // periodic seasons need no month and day
 	p = newParallel(r, "season_name", MaxSeasons)
 	seasons := column(p, "season_name", nameElem, false)
-	months := column(p, "season_month", intElem(-maxInt32, maxInt32), true)
-	days := column(p, "season_day", intElem(-maxInt32, maxInt32), true)
+	months := column(p, "season_month", intElem(-maxInt32, maxInt32), !c.PeriodicSeasons)
+	days := column(p, "season_day", intElem(-maxInt32, maxInt32), !c.PeriodicSeasons)
+	seasonExtra := readSeasonColumns(p)
 	if p.done() {
 		c.Seasons = make([]calengine.Season, p.n)
 		for i := range c.Seasons {
 			c.Seasons[i] = calengine.Season{Name: seasons.at(i, ""), Month: int(months.at(i, 0)), Day: int(days.at(i, 0))}
+			seasonExtra.apply(&c.Seasons[i], i)
 		}
 	}
 	// Moons: moon_name drives moon_fullmoon (required with it), moon_offset, moon_colour and
@@ -289,7 +296,7 @@ func (c *Calendar) calendarParts() map[string]int {
 		s["year_name"] += len(y) + per
 	}
 	for _, x := range c.Seasons {
-		s["season_name"] += len(x.Name) + per
+		s["season_name"] += len(x.Name) + len(x.Duration) + len(x.Transition) + 2*per
 	}
 	for _, m := range c.Moons {
 		s["moon_name"] += len(m.Name) + len(m.Fullmoon) + len(m.Offset) + len(m.Colour) + 2*per

@@ -53,6 +53,7 @@ func (c *Calendar) UseDefinition(def calengine.Definition) {
 		c.Years = map[int64]string{}
 	}
 	c.Suffix, c.StartOffset, c.SkipYearZero, c.WeekRestart = def.Suffix, def.StartOffset, def.SkipYearZero, def.WeekRestart
+	c.PeriodicSeasons, c.SeasonOffset = def.PeriodicSeasons, def.SeasonOffset
 	c.HasLeapYear, c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart =
 		def.HasLeapYear, def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart
 	c.LeapDays = def.LeapDays
@@ -265,7 +266,9 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 			sn, sm, sd = append(sn, x.Name), append(sm, num(int64(x.Month))), append(sd, num(int64(x.Day)))
 		}
 		in["season_name"], in["season_month"], in["season_day"] = sn, sm, sd
+		seasonInput(in, def)
 	}
+	in["periodic_seasons"], in["season_offset"] = def.PeriodicSeasons, json.Number(strconv.FormatInt(def.SeasonOffset, 10))
 	if len(def.Moons) > 0 {
 		var mn, mf, mo, mc, mi []any
 		for _, m := range def.Moons {

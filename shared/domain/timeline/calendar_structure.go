@@ -179,3 +179,73 @@ func structureInput(in domain.Input, def calengine.Definition) {
 		in["moon_granularity"], in["moon_custom_cycle"], in["moon_hidden"] = gs, cs, hs
 	}
 }
+
+// decimalElem reads a season's duration or transition as exact decimal text (a number or a
+// numeric string; null or "" is 0); the engine judges the value.
+func decimalElem(v any) (string, bool, string) {
+	if v == nil {
+		return "", false, ""
+	}
+	s, ok := domain.NumberText(v)
+	if !ok || len(s) > 40 {
+		return "", false, "The :attribute must be a number of days."
+	}
+	return s, s != "", ""
+}
+
+// timeElem reads a time of day written "H:MM"; null or "" is none.
+func timeElem(v any) (*calengine.Time, bool, string) {
+	s, ok := v.(string)
+	if v == nil || (ok && strings.TrimSpace(s) == "") {
+		return nil, false, ""
+	}
+	t, good := calengine.ParseTimeOfDay(s)
+	if !ok || !good {
+		return nil, false, "The :attribute must be a time written H:MM."
+	}
+	return &t, true, ""
+}
+
+type seasonColumns struct {
+	durations, transitions col[string]
+	sunrises, sunsets      col[*calengine.Time]
+}
+
+func readSeasonColumns(p *parallel) seasonColumns {
+	return seasonColumns{
+		durations:   column(p, "season_duration", decimalElem, false),
+		transitions: column(p, "season_transition", decimalElem, false),
+		sunrises:    column(p, "season_sunrise", timeElem, false),
+		sunsets:     column(p, "season_sunset", timeElem, false),
+	}
+}
+
+func (sc seasonColumns) apply(s *calengine.Season, i int) {
+	s.Duration, s.Transition = sc.durations.at(i, ""), sc.transitions.at(i, "")
+	s.Sunrise, s.Sunset = sc.sunrises.at(i, nil), sc.sunsets.at(i, nil)
+}
+
+// applySeasonSettings reads periodic_seasons and season_offset.
+func (c *Calendar) applySeasonSettings(r *domain.Reader) {
+	if f := r.Bool("periodic_seasons"); f.Set && !r.Errs.Has("periodic_seasons") {
+		c.PeriodicSeasons = f.Value
+	}
+	if f := r.Int("season_offset", -domain.MaxID, domain.MaxID); f.Present() {
+		c.SeasonOffset = f.Value
+	}
+}
+
+// seasonInput writes the seasons' durations and times into a create's body.
+func seasonInput(in domain.Input, def calengine.Definition) {
+	var ds, ts, rs, ss []any
+	text := func(t *calengine.Time) any {
+		if p := calengine.TimeOfDayText(t); p != nil {
+			return *p
+		}
+		return nil
+	}
+	for _, s := range def.Seasons {
+		ds, ts, rs, ss = append(ds, s.Duration), append(ts, s.Transition), append(rs, text(s.Sunrise)), append(ss, text(s.Sunset))
+	}
+	in["season_duration"], in["season_transition"], in["season_sunrise"], in["season_sunset"] = ds, ts, rs, ss
+}
