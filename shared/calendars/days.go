@@ -59,18 +59,18 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 // dayJSON is one day of the day view.
 type dayJSON struct {
 	Date          string         `json:"date"`
-	Weekday       *string        `json:"weekday"`       // also a leap day's own weekday
-	WeekdayIndex  *int           `json:"weekday_index"` // into the month's week; null outside it
-	IsNumbered    bool           `json:"is_numbered"`   // false: a leap day shown without a number
+	Weekday       *string        `json:"weekday"`               // also a leap day's own weekday
+	WeekdayIndex  *int           `json:"weekday_index"`         // into the month's week; null outside it
+	IsNumbered    *bool          `json:"is_numbered,omitempty"` // false on a leap day shown without a number; absent otherwise
 	MonthName     string         `json:"month_name"`
 	IsIntercalary bool           `json:"is_intercalary"`
 	IsLeapDay     bool           `json:"is_leap_day"`
 	LeapDayName   *string        `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
 	Era           *dateEraJSON   `json:"era"`
 	Season        *string        `json:"season"`
-	SeasonPart    *float64       `json:"season_progress"` // how far through its season the day is, 0 to below 1
-	Sunrise       *string        `json:"sunrise"`         // "H:MM", where the seasons give it
-	Sunset        *string        `json:"sunset"`
+	SeasonPart    *float64       `json:"season_progress,omitempty"` // how far through its season the day is, 0 to below 1
+	Sunrise       *string        `json:"sunrise,omitempty"`         // "H:MM", where the seasons give it
+	Sunset        *string        `json:"sunset,omitempty"`
 	Cycle         *string        `json:"cycle"`       // the year's cycle text; null without cycles
 	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON  `json:"moons"`
@@ -80,12 +80,13 @@ type dayJSON struct {
 // dayMoonJSON is a moon on a day one of its phases begins; phases merged on one day are listed
 // in the order they begin, phase being the first.
 type dayMoonJSON struct {
-	ID         int      `json:"id"`
-	Name       string   `json:"name"`
-	Phase      string   `json:"phase"`
-	Phases     []string `json:"phases"`
-	PhaseIndex int      `json:"phase_index"` // phase's place in the moon's phase_count (0: full)
-	PhaseCount int      `json:"phase_count"`
+	ID     int      `json:"id"`
+	Name   string   `json:"name"`
+	Phase  string   `json:"phase"`
+	Phases []string `json:"phases"`
+	// For a moon of other than 8 phases: phase's place among its phase_count (0: full).
+	PhaseIndex *int `json:"phase_index,omitempty"`
+	PhaseCount *int `json:"phase_count,omitempty"`
 }
 
 // dayEventJSON is an occurrence of an entity event covering a day; start and end are its first
@@ -144,7 +145,11 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		m := c.Months[d.Month-1]
 		day := dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
-			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d), IsNumbered: !di.NotNumbered,
+			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d),
+		}
+		if di.NotNumbered {
+			no := false
+			day.IsNumbered = &no
 		}
 		if di.LeapDay && di.LeapName != "" {
 			day.LeapDayName = &di.LeapName
@@ -180,7 +185,11 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		for len(phases) > 0 && phases[0].Day == di.Number {
 			p := phases[0]
 			if !hidden[p.MoonID] {
-				day.Moons = append(day.Moons, dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases, PhaseIndex: p.PhaseIndex, PhaseCount: p.PhaseCount})
+				m := dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases}
+				if p.PhaseCount != 8 {
+					m.PhaseIndex, m.PhaseCount = &p.PhaseIndex, &p.PhaseCount
+				}
+				day.Moons = append(day.Moons, m)
 			}
 			phases = phases[1:]
 		}

@@ -59,16 +59,17 @@ type cycleJSON struct {
 
 // leapDayJSON is a leap rule; day and from_year are null when not set.
 type leapDayJSON struct {
-	Name        string  `json:"name"`
-	Month       int     `json:"month"`
-	Day         *int    `json:"day"`
-	Interval    string  `json:"interval"`
-	Offset      int64   `json:"offset"`
-	FromYear    *int64  `json:"from_year"`
-	Intercalary bool    `json:"intercalary"`
-	Amount      int     `json:"amount"`
-	Weekday     *string `json:"weekday"` // the weekday the days add; null when they add none
-	NotNumbered bool    `json:"not_numbered"`
+	Name        string `json:"name"`
+	Month       int    `json:"month"`
+	Day         *int   `json:"day"`
+	Interval    string `json:"interval"`
+	Offset      int64  `json:"offset"`
+	FromYear    *int64 `json:"from_year"`
+	Intercalary bool   `json:"intercalary"`
+	Amount      int    `json:"amount"`
+	// Beyond Kanka, left out when unset so Kanka's shape stays as it was.
+	Weekday     *string `json:"weekday,omitempty"` // the weekday the days add
+	NotNumbered bool    `json:"not_numbered,omitempty"`
 }
 
 type eraJSON struct {
@@ -76,8 +77,8 @@ type eraJSON struct {
 	Abbreviation string `json:"abbreviation"`
 	Year         int64  `json:"year"`
 	Restart      bool   `json:"restart"`
-	Month        *int   `json:"month"` // where the era starts within its year; null: with the year
-	Day          *int   `json:"day"`
+	Month        *int   `json:"month,omitempty"` // where the era starts within its year; absent: with the year
+	Day          *int   `json:"day,omitempty"`
 }
 
 // dateEraJSON is the era of a date and the date's year in it.
@@ -97,22 +98,24 @@ func eraOf(eras []calengine.Era, skipZero bool, d calengine.Date) *dateEraJSON {
 }
 
 type monthJSON struct {
-	Name     string   `json:"name"`
-	Length   int      `json:"length"`
-	Type     string   `json:"type"`
-	Interval *string  `json:"interval"` // null: every year
-	Offset   int64    `json:"offset"`
-	Weekdays []string `json:"weekdays"` // the month's own week; empty: the calendar's
+	Name   string `json:"name"`
+	Length int    `json:"length"`
+	Type   string `json:"type"`
+	// Beyond Kanka, left out when unset so Kanka's shape stays as it was.
+	Interval *string  `json:"interval,omitempty"` // absent: every year
+	Offset   int64    `json:"offset,omitempty"`
+	Weekdays []string `json:"weekdays,omitempty"` // the month's own week; absent: the calendar's
 }
 
 type seasonJSON struct {
-	Name       string       `json:"name"`
-	Month      int          `json:"month"`
-	Day        int          `json:"day"`
-	Duration   *json.Number `json:"duration"` // periodic seasons' lengths in days; null on dated ones
-	Transition *json.Number `json:"transition"`
-	Sunrise    *string      `json:"sunrise"` // "H:MM" or null
-	Sunset     *string      `json:"sunset"`
+	Name  string `json:"name"`
+	Month int    `json:"month"`
+	Day   int    `json:"day"`
+	// Beyond Kanka, left out when unset so Kanka's shape stays as it was.
+	Duration   *json.Number `json:"duration,omitempty"` // periodic seasons' lengths in days
+	Transition *json.Number `json:"transition,omitempty"`
+	Sunrise    *string      `json:"sunrise,omitempty"` // "H:MM"
+	Sunset     *string      `json:"sunset,omitempty"`
 }
 
 type moonJSON struct {
@@ -121,10 +124,11 @@ type moonJSON struct {
 	Fullmoon string      `json:"fullmoon"`
 	Offset   json.Number `json:"offset"` // a decimal, written as sent
 	Colour   string      `json:"colour"`
-	// Granularity is the phases displayed per cycle; CustomCycle each day's phase in turn.
-	Granularity int   `json:"granularity"`
-	CustomCycle []int `json:"custom_cycle"`
-	Hidden      bool  `json:"hidden"`
+	// Granularity is the phases displayed per cycle (absent: 8); CustomCycle each day's phase in
+	// turn. Left out when unset so Kanka's shape stays as it was.
+	Granularity int   `json:"granularity,omitempty"`
+	CustomCycle []int `json:"custom_cycle,omitempty"`
+	Hidden      bool  `json:"hidden,omitempty"`
 }
 
 type epochJSON struct {
@@ -149,13 +153,10 @@ func render(c *timeline.Calendar) calendarJSON {
 		j.Weekdays = []string{}
 	}
 	for i, m := range c.Months {
-		j.Months[i] = monthJSON{Name: m.Name, Length: m.Length, Type: string(m.Type), Offset: m.Offset, Weekdays: m.Weekdays}
+		j.Months[i] = monthJSON{Name: m.Name, Length: m.Length, Type: string(m.Type), Weekdays: m.Weekdays}
 		if !calengine.MonthEveryYear(m) {
 			iv := m.Interval
-			j.Months[i].Interval = &iv
-		}
-		if m.Weekdays == nil {
-			j.Months[i].Weekdays = []string{}
+			j.Months[i].Interval, j.Months[i].Offset = &iv, m.Offset
 		}
 	}
 	for y, n := range c.Years {
@@ -171,13 +172,7 @@ func render(c *timeline.Calendar) calendarJSON {
 	}
 	for i, m := range c.Moons {
 		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour,
-			Granularity: max(m.Granularity, 0), CustomCycle: m.CustomCycle, Hidden: m.Hidden}
-		if m.Granularity == 0 {
-			j.Moons[i].Granularity = 8
-		}
-		if m.CustomCycle == nil {
-			j.Moons[i].CustomCycle = []int{}
-		}
+			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden}
 	}
 	for i, e := range c.Epochs {
 		j.Epochs[i] = epochJSON{Name: e}

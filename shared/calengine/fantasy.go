@@ -730,6 +730,7 @@ var exportPaths = map[string]struct {
 	"month_name":        {"static_data.year_data.timespans", nil, "name"},
 	"month_length":      {"static_data.year_data.timespans", nil, "length"},
 	"month_type":        {"static_data.year_data.timespans", nil, "type"},
+	"month_offset":      {"static_data.year_data.timespans", nil, "offset"},
 	"month_interval":    {"static_data.year_data.timespans", nil, "interval"},
 	"month_weekdays":    {"static_data.year_data.timespans", nil, "week"},
 	"moon_granularity":  {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "granularity"},

@@ -260,6 +260,7 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 	}
 	in["month_name"], in["month_length"], in["month_type"], in["weekday"] = names, lengths, types, weekdays
 	structureInput(in, def)
+	moonInput(in, def)
 	if len(def.Seasons) > 0 {
 		var sn, sm, sd []any
 		for _, x := range def.Seasons {

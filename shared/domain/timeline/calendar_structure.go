@@ -153,6 +153,13 @@ func (c *Calendar) applyStructureSettings(r *domain.Reader) {
 // structureInput writes def's structure beyond Kanka's into a create's body.
 func structureInput(in domain.Input, def calengine.Definition) {
 	num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+	used := def.WeekRestart
+	for _, m := range def.Months {
+		used = used || !calengine.MonthEveryYear(m) || len(m.Weekdays) > 0
+	}
+	if !used { // sent only when the calendar uses them, so a refusal names what it holds
+		return
+	}
 	var intervals, offsets, weeks []any
 	for _, m := range def.Months {
 		w := make([]any, len(m.Weekdays))
@@ -163,7 +170,16 @@ func structureInput(in domain.Input, def calengine.Definition) {
 	}
 	in["month_interval"], in["month_offset"], in["month_weekdays"] = intervals, offsets, weeks
 	in["week_restart"] = def.WeekRestart
-	if len(def.Moons) > 0 {
+}
+
+// moonInput writes the moons' display beyond Kanka's into a create's body, when they use it.
+func moonInput(in domain.Input, def calengine.Definition) {
+	num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+	used := false
+	for _, m := range def.Moons {
+		used = used || m.Granularity != 0 || len(m.CustomCycle) > 0 || m.Hidden
+	}
+	if used {
 		var gs, cs, hs []any
 		for _, m := range def.Moons {
 			cyc := make([]any, len(m.CustomCycle))
