@@ -387,3 +387,20 @@ func TestStructureRoundTripsThroughFantasyCalendar(t *testing.T) {
 		t.Errorf("export warnings %v", ex.Warnings)
 	}
 }
+
+// TestRandomStructuresRoundTrip: export then import gives back every random structured
+// calendar of the property test.
+func TestRandomStructuresRoundTrip(t *testing.T) {
+	for seed := range uint64(200) {
+		def := structureDefinition(seed)
+		c := mustNew(t, def)
+		out := exportBytes(t, c, "R", c.DateOf(0), Time{})
+		im, err := ImportFantasyCalendar(out)
+		if err != nil {
+			t.Fatalf("seed %d: import of the export: %v", seed, err)
+		}
+		if got, want := canonical(t, im.Definition), canonical(t, def); !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: round trip\n got %+v\nwant %+v", seed, got, want)
+		}
+	}
+}
