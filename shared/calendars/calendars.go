@@ -31,6 +31,7 @@ func Register(api *httpapi.API, st Store) {
 			}
 			j := render(c)
 			j.Arrays = arrays[c.ID]
+			hideMoons(r, &j)
 			return httpapi.OwnerRender(r, st, "calendar", j, ownerOf)
 		},
 		Item: cal, Resume: st.ResumeCalendarDelete,
@@ -70,6 +71,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *timeline.Calendar) calendarJSON {
 		j := render(c)
 		j.Arrays = arrays[c.ID]
+		hideMoons(r, &j)
 		return j
 	}, ownerOf)
 }

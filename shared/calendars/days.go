@@ -59,14 +59,18 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 // dayJSON is one day of the day view.
 type dayJSON struct {
 	Date          string         `json:"date"`
-	Weekday       *string        `json:"weekday"`
-	WeekdayIndex  *int           `json:"weekday_index"`
+	Weekday       *string        `json:"weekday"`               // also a leap day's own weekday
+	WeekdayIndex  *int           `json:"weekday_index"`         // into the month's week; null outside it
+	IsNumbered    *bool          `json:"is_numbered,omitempty"` // false on a leap day shown without a number; absent otherwise
 	MonthName     string         `json:"month_name"`
 	IsIntercalary bool           `json:"is_intercalary"`
 	IsLeapDay     bool           `json:"is_leap_day"`
 	LeapDayName   *string        `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
 	Era           *dateEraJSON   `json:"era"`
 	Season        *string        `json:"season"`
+	SeasonPart    *float64       `json:"season_progress,omitempty"` // how far through its season the day is, 0 to below 1
+	Sunrise       *string        `json:"sunrise,omitempty"`         // "H:MM", where the seasons give it
+	Sunset        *string        `json:"sunset,omitempty"`
 	Cycle         *string        `json:"cycle"`       // the year's cycle text; null without cycles
 	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON  `json:"moons"`
@@ -80,6 +84,9 @@ type dayMoonJSON struct {
 	Name   string   `json:"name"`
 	Phase  string   `json:"phase"`
 	Phases []string `json:"phases"`
+	// For a moon of other than 8 phases: phase's place among its phase_count (0: full).
+	PhaseIndex *int `json:"phase_index,omitempty"`
+	PhaseCount *int `json:"phase_count,omitempty"`
 }
 
 // dayEventJSON is an occurrence of an entity event covering a day; start and end are its first
@@ -120,6 +127,12 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	var phases []calengine.MoonDay
 	phasesTo := from - 1
 	eras := calengine.SortEras(c.Eras)
+	hidden := map[int]bool{} // the moons the caller may not see (hideMoons)
+	if r.Access.CanWrite() != nil {
+		for _, m := range c.Moons {
+			hidden[m.ID] = m.Hidden
+		}
+	}
 	var cycleNames []string
 	var cycleText string
 	cycleYear := eng.DateOf(from).Year - 1
@@ -132,16 +145,29 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		m := c.Months[d.Month-1]
 		day := dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
-			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d.Year),
+			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d),
+		}
+		if di.NotNumbered {
+			no := false
+			day.IsNumbered = &no
 		}
 		if di.LeapDay && di.LeapName != "" {
 			day.LeapDayName = &di.LeapName
 		}
 		if w := di.Weekday; w >= 0 {
-			day.Weekday, day.WeekdayIndex = &c.Weekdays[w], &w
+			day.WeekdayIndex = &w
 		}
-		if s, ok := eng.Season(d); ok {
-			day.Season = &s.Name
+		if di.WeekdayName != "" {
+			name := di.WeekdayName
+			day.Weekday = &name
+		}
+		if s, ok := eng.SeasonOn(di.Number, d); ok {
+			day.Season = &s.Season.Name
+			if s.Progress >= 0 {
+				p := math.Round(s.Progress*10000) / 10000
+				day.SeasonPart = &p
+			}
+			day.Sunrise, day.Sunset = calengine.TimeOfDayText(s.Sunrise), calengine.TimeOfDayText(s.Sunset)
 		}
 		if d.Year != cycleYear { // once per year the walk enters
 			cycleYear, cycleNames, cycleText = d.Year, eng.CycleNames(d.Year), eng.CycleText(d.Year)
@@ -158,7 +184,13 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		for len(phases) > 0 && phases[0].Day == di.Number {
 			p := phases[0]
-			day.Moons = append(day.Moons, dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases})
+			if !hidden[p.MoonID] {
+				m := dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases}
+				if p.PhaseCount != 8 {
+					m.PhaseIndex, m.PhaseCount = &p.PhaseIndex, &p.PhaseCount
+				}
+				day.Moons = append(day.Moons, m)
+			}
 			phases = phases[1:]
 		}
 		if day.Events == nil {

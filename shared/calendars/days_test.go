@@ -64,18 +64,18 @@ func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
 	// intercalary: its days have no weekday and 1-4-1 takes up the week where 1-2-28 left it.
 	// Selune (29.5 days) phases begin on floor(j*29.5/8): j=40 (full) on 147, j=41 on 151. Tiny
 	// (2.5 days, offset -1) begins phase j on -1+floor(j*0.3125), three or four a day: on 147
-	// j=474..476, on 149 (1-3-1) j=480..483.
+	// j=474..476, on 149 (1-3-1) j=480..483. Spring runs 25 days from 1-2-15 to 1-4-10.
 	r := e.Do("GET", cal(e.Campaign, id)+"/days?from=1-2-27&to=1-4-2", e.Member, nil)
 	if r.Status != 200 {
 		t.Fatalf("days: %d %s", r.Status, r.Raw)
 	}
 	want := []string{
-		`{"cycle":null,"cycle_names":[],"date":"1-2-27","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":1,"name":"Selune","phase":"full","phases":["full"]},{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","weekday":"Three","weekday_index":2}`,
-		`{"cycle":null,"cycle_names":[],"date":"1-2-28","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":7,"name":"Tiny","phase":"waxing_crescent","phases":["waxing_crescent","first_quarter","waxing_gibbous"]}],"season":"Spring","weekday":"Four","weekday_index":3}`,
-		`{"cycle":null,"cycle_names":[],"date":"1-3-1","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"full","phases":["full","waning_gibbous","last_quarter","waning_crescent"]}],"season":"Spring","weekday":null,"weekday_index":null}`,
-		`{"cycle":null,"cycle_names":[],"date":"1-3-2","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"new","phases":["new","waxing_crescent","first_quarter"]}],"season":"Spring","weekday":null,"weekday_index":null}`,
-		`{"cycle":null,"cycle_names":[],"date":"1-4-1","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":1,"name":"Selune","phase":"waning_gibbous","phases":["waning_gibbous"]},{"id":7,"name":"Tiny","phase":"waxing_gibbous","phases":["waxing_gibbous","full","waning_gibbous"]}],"season":"Spring","weekday":"Five","weekday_index":4}`,
-		`{"cycle":null,"cycle_names":[],"date":"1-4-2","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","weekday":"One","weekday_index":0}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-2-27","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":1,"name":"Selune","phase":"full","phases":["full"]},{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","season_progress":0.48,"weekday":"Three","weekday_index":2}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-2-28","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Thaw","moons":[{"id":7,"name":"Tiny","phase":"waxing_crescent","phases":["waxing_crescent","first_quarter","waxing_gibbous"]}],"season":"Spring","season_progress":0.52,"weekday":"Four","weekday_index":3}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-3-1","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"full","phases":["full","waning_gibbous","last_quarter","waning_crescent"]}],"season":"Spring","season_progress":0.56,"weekday":null,"weekday_index":null}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-3-2","era":null,"events":[],"is_intercalary":true,"is_leap_day":false,"leap_day_name":null,"month_name":"Festival","moons":[{"id":7,"name":"Tiny","phase":"new","phases":["new","waxing_crescent","first_quarter"]}],"season":"Spring","season_progress":0.6,"weekday":null,"weekday_index":null}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-4-1","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":1,"name":"Selune","phase":"waning_gibbous","phases":["waning_gibbous"]},{"id":7,"name":"Tiny","phase":"waxing_gibbous","phases":["waxing_gibbous","full","waning_gibbous"]}],"season":"Spring","season_progress":0.64,"weekday":"Five","weekday_index":4}`,
+		`{"cycle":null,"cycle_names":[],"date":"1-4-2","era":null,"events":[],"is_intercalary":false,"is_leap_day":false,"leap_day_name":null,"month_name":"Bloom","moons":[{"id":7,"name":"Tiny","phase":"last_quarter","phases":["last_quarter","waning_crescent","new"]}],"season":"Spring","season_progress":0.68,"weekday":"One","weekday_index":0}`,
 	}
 	days := r.List()
 	if len(days) != len(want) {

@@ -13,6 +13,15 @@ func (h handlers) exportCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	if r.Access.CanWrite() != nil { // hidden moons are the editors' (hideMoons)
+		shown := c.Moons[:0:0]
+		for _, m := range c.Moons {
+			if !m.Hidden {
+				shown = append(shown, m)
+			}
+		}
+		c.Moons = shown
+	}
 	eng, err := c.Engine()
 	if err != nil {
 		return httpapi.Reply{}, err

@@ -25,6 +25,9 @@ type calendarJSON struct {
 	Epochs          []epochJSON       `json:"epochs"`
 	Suffix          string            `json:"suffix"`
 	SkipYearZero    bool              `json:"skip_year_zero"`
+	WeekRestart     bool              `json:"week_restart"`
+	PeriodicSeasons bool              `json:"periodic_seasons"`
+	SeasonOffset    int64             `json:"season_offset"`
 	HasLeapYear     bool              `json:"has_leap_year"`
 	LeapYearAmount  int               `json:"leap_year_amount"`
 	LeapYearMonth   int               `json:"leap_year_month"`
@@ -64,6 +67,9 @@ type leapDayJSON struct {
 	FromYear    *int64 `json:"from_year"`
 	Intercalary bool   `json:"intercalary"`
 	Amount      int    `json:"amount"`
+	// Beyond Kanka, left out when unset so Kanka's shape stays as it was.
+	Weekday     *string `json:"weekday,omitempty"` // the weekday the days add
+	NotNumbered bool    `json:"not_numbered,omitempty"`
 }
 
 type eraJSON struct {
@@ -71,6 +77,8 @@ type eraJSON struct {
 	Abbreviation string `json:"abbreviation"`
 	Year         int64  `json:"year"`
 	Restart      bool   `json:"restart"`
+	Month        *int   `json:"month,omitempty"` // where the era starts within its year; absent: with the year
+	Day          *int   `json:"day,omitempty"`
 }
 
 // dateEraJSON is the era of a date and the date's year in it.
@@ -80,9 +88,9 @@ type dateEraJSON struct {
 	Year         int64  `json:"year"`
 }
 
-// eraOf is the era of year y on c, or nil.
-func eraOf(eras []calengine.Era, skipZero bool, y int64) *dateEraJSON {
-	e, n, ok := calengine.EraOf(eras, skipZero, y)
+// eraOf is the era of date d on c, or nil.
+func eraOf(eras []calengine.Era, skipZero bool, d calengine.Date) *dateEraJSON {
+	e, n, ok := calengine.EraAt(eras, skipZero, d)
 	if !ok {
 		return nil
 	}
@@ -93,12 +101,21 @@ type monthJSON struct {
 	Name   string `json:"name"`
 	Length int    `json:"length"`
 	Type   string `json:"type"`
+	// Beyond Kanka, left out when unset so Kanka's shape stays as it was.
+	Interval *string  `json:"interval,omitempty"` // absent: every year
+	Offset   int64    `json:"offset,omitempty"`
+	Weekdays []string `json:"weekdays,omitempty"` // the month's own week; absent: the calendar's
 }
 
 type seasonJSON struct {
 	Name  string `json:"name"`
 	Month int    `json:"month"`
 	Day   int    `json:"day"`
+	// Beyond Kanka, left out when unset so Kanka's shape stays as it was.
+	Duration   *json.Number `json:"duration,omitempty"` // periodic seasons' lengths in days
+	Transition *json.Number `json:"transition,omitempty"`
+	Sunrise    *string      `json:"sunrise,omitempty"` // "H:MM"
+	Sunset     *string      `json:"sunset,omitempty"`
 }
 
 type moonJSON struct {
@@ -107,6 +124,11 @@ type moonJSON struct {
 	Fullmoon string      `json:"fullmoon"`
 	Offset   json.Number `json:"offset"` // a decimal, written as sent
 	Colour   string      `json:"colour"`
+	// Granularity is the phases displayed per cycle (absent: 8); CustomCycle each day's phase in
+	// turn. Left out when unset so Kanka's shape stays as it was.
+	Granularity int   `json:"granularity,omitempty"`
+	CustomCycle []int `json:"custom_cycle,omitempty"`
+	Hidden      bool  `json:"hidden,omitempty"`
 }
 
 type epochJSON struct {
@@ -118,7 +140,8 @@ func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 func render(c *timeline.Calendar) calendarJSON {
 	j := calendarJSON{
 		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
-		SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
+		SkipYearZero: c.SkipYearZero, WeekRestart: c.WeekRestart,
+		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
 		LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset, LeapYearStart: c.LeapYearStart,
 		Months:  make([]monthJSON, len(c.Months)),
 		Years:   make(map[string]string, len(c.Years)),
@@ -130,16 +153,26 @@ func render(c *timeline.Calendar) calendarJSON {
 		j.Weekdays = []string{}
 	}
 	for i, m := range c.Months {
-		j.Months[i] = monthJSON{Name: m.Name, Length: m.Length, Type: string(m.Type)}
+		j.Months[i] = monthJSON{Name: m.Name, Length: m.Length, Type: string(m.Type), Weekdays: m.Weekdays}
+		if !calengine.MonthEveryYear(m) {
+			iv := m.Interval
+			j.Months[i].Interval, j.Months[i].Offset = &iv, m.Offset
+		}
 	}
 	for y, n := range c.Years {
 		j.Years[strconv.FormatInt(y, 10)] = n
 	}
 	for i, s := range c.Seasons {
-		j.Seasons[i] = seasonJSON{Name: s.Name, Month: s.Month, Day: s.Day}
+		j.Seasons[i] = seasonJSON{Name: s.Name, Month: s.Month, Day: s.Day,
+			Sunrise: calengine.TimeOfDayText(s.Sunrise), Sunset: calengine.TimeOfDayText(s.Sunset)}
+		if c.PeriodicSeasons {
+			d, t := moonOffset(s.Duration), moonOffset(s.Transition)
+			j.Seasons[i].Duration, j.Seasons[i].Transition = &d, &t
+		}
 	}
 	for i, m := range c.Moons {
-		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour}
+		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour,
+			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden}
 	}
 	for i, e := range c.Epochs {
 		j.Epochs[i] = epochJSON{Name: e}
@@ -148,13 +181,21 @@ func render(c *timeline.Calendar) calendarJSON {
 	j.LeapDays = make([]leapDayJSON, len(rules))
 	for i, l := range rules {
 		j.LeapDays[i] = leapDayJSON{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval, Offset: l.Offset,
-			FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: max(l.Amount, 1)}
+			FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: max(l.Amount, 1), NotNumbered: l.NotNumbered}
+		if l.Weekday != "" {
+			w := l.Weekday
+			j.LeapDays[i].Weekday = &w
+		}
 	}
 	j.Eras = make([]eraJSON, len(c.Eras))
 	for i, e := range c.Eras {
 		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart}
+		if e.Month > 0 {
+			m, d := e.Month, e.Day
+			j.Eras[i].Month, j.Eras[i].Day = &m, &d
+		}
 	}
-	j.Era = eraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date.Year)
+	j.Era = eraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date)
 	if k := c.Clock; k != nil {
 		h, m := c.Time.Hour, c.Time.Minute
 		j.Clock, j.CurrentHour, j.CurrentMinute = &clockJSON{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}, &h, &m
@@ -177,4 +218,19 @@ func moonOffset(s string) json.Number {
 		return "0"
 	}
 	return json.Number(s)
+}
+
+// hideMoons drops the hidden moons from j for a caller who cannot edit the calendar (as
+// Fantasy-Calendar shows them to its owner only).
+func hideMoons(r *httpapi.Request, j *calendarJSON) {
+	if r.Access.CanWrite() == nil {
+		return
+	}
+	shown := j.Moons[:0]
+	for _, m := range j.Moons {
+		if !m.Hidden {
+			shown = append(shown, m)
+		}
+	}
+	j.Moons = shown
 }

@@ -52,12 +52,23 @@ type Month struct {
 	Name   string
 	Length int
 	Type   MonthType
+	// Interval and Offset make a month that appears only in some years, in the leap rules'
+	// grammar ("4", "400,!100,4"); empty: every year. See structure.go.
+	Interval string
+	Offset   int64
+	// Weekdays is the month's own week; empty: the calendar's. A month with its own week starts
+	// it anew on its first day.
+	Weekdays []string
 }
 
-// Season starts on a 1-based month and day and lasts until the next one.
+// Season starts on a 1-based month and day and lasts until the next one; a periodic season
+// (Definition.PeriodicSeasons) lasts Duration days and turns into the next over Transition
+// days instead (seasons.go). Sunrise and Sunset, when set, are its times of day.
 type Season struct {
-	Name       string
-	Month, Day int
+	Name                 string
+	Month, Day           int
+	Duration, Transition string
+	Sunrise, Sunset      *Time
 }
 
 // Moon is a moon whose full moon recurs every Fullmoon days (a positive
@@ -69,6 +80,13 @@ type Moon struct {
 	Fullmoon string
 	Offset   string
 	Colour   string
+	// Granularity is the number of phases displayed per cycle (Fantasy-Calendar's 4 to 40); 0
+	// means 8. CustomCycle, when set, is the phase of each day in turn instead (indices below the
+	// granularity, 0 the full moon). Hidden moons are shown to the calendar's editors only.
+	// See moon_phases.go.
+	Granularity int
+	CustomCycle []int
+	Hidden      bool
 }
 
 // Era is a named span of years starting with Year and lasting until the
@@ -78,6 +96,9 @@ type Era struct {
 	Abbreviation string
 	Year         int64
 	Restart      bool
+	// Month and Day start the era within its year (Fantasy-Calendar's era date); 0: with the
+	// year. See eras.go.
+	Month, Day int
 }
 
 // Definition is everything that shapes a calendar.
@@ -93,6 +114,11 @@ type Definition struct {
 	// modulo the number of weekdays.
 	StartOffset  int
 	SkipYearZero bool
+	// WeekRestart starts the week anew with every month (Fantasy-Calendar's overflow off).
+	WeekRestart bool
+	// PeriodicSeasons: the seasons recur by duration from day SeasonOffset (seasons.go).
+	PeriodicSeasons bool
+	SeasonOffset    int64
 
 	// Kanka's leap fields: one rule, applied before LeapDays.
 	HasLeapYear    bool
@@ -155,14 +181,16 @@ type Calendar struct {
 
 	nWeekdays   int64
 	startOffset int64
+	local       []bool   // per month: its week restarts with it (own weekdays or WeekRestart)
 	seasons     []Season // sorted by start; ties keep definition order
 	moons       []moonCalc
 	moonIndex   map[int]int
-	eras        []Era // sorted by year; ties keep definition order
+	cycle       *seasonCycle // periodic seasons, or nil
+	eras        []Era        // sorted by year; ties keep definition order
 }
 
-// leapSet marks the rules a year takes (MaxLeapDays+1 <= 128).
-type leapSet [2]uint64
+// leapSet marks the rules a year takes (MaxMonthRules + MaxLeapDays + 1 <= 256).
+type leapSet [4]uint64
 
 func (s leapSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 
@@ -174,6 +202,11 @@ func New(def Definition) (*Calendar, error) {
 	for i := range def.Months {
 		if def.Months[i].Type == "" {
 			def.Months[i].Type = Standard
+		}
+	}
+	for i := range def.Eras { // the first day of the first month is the year's start
+		if def.Eras[i].Month == 1 && def.Eras[i].Day == 1 {
+			def.Eras[i].Month, def.Eras[i].Day = 0, 0
 		}
 	}
 	for i := range def.Moons {
@@ -190,11 +223,17 @@ func New(def Definition) (*Calendar, error) {
 	n := len(def.Months)
 	c.cumNormal = make([]int64, n+1)
 	c.cumStdNormal = make([]int64, n+1)
+	c.local = make([]bool, n)
 	for i, m := range def.Months {
-		c.cumNormal[i+1] = c.cumNormal[i] + int64(m.Length)
+		c.local[i] = localWeek(def, i)
+		length := int64(m.Length)
+		if !MonthEveryYear(m) { // its days come from its own rule (structure.go)
+			length = 0
+		}
+		c.cumNormal[i+1] = c.cumNormal[i] + length
 		std := int64(0)
-		if m.Type == Standard {
-			std = int64(m.Length)
+		if m.Type == Standard && !c.local[i] {
+			std = length
 		}
 		c.cumStdNormal[i+1] = c.cumStdNormal[i] + std
 	}
@@ -233,6 +272,9 @@ func New(def Definition) (*Calendar, error) {
 		c.moonIndex[m.ID] = i
 	}
 	c.eras = SortEras(def.Eras)
+	if _, cyc := seasonProblems(def); cyc != nil && cyc.total > 0 {
+		c.cycle = cyc
+	}
 	return c, nil
 }
 
@@ -334,13 +376,17 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 			}
 		}
 	}
+	leaps = append(structureRules(def, add, &steps, badLen), leaps...)
+	conjoinMonthRules(leaps, add)
 	var extra int64
 	terms := 0
 	for _, l := range leaps {
 		extra += l.amount
 		if terms += len(l.terms); terms > MaxLeapTerms && terms-len(l.terms) <= MaxLeapTerms {
 			field := "leap_days." + strconv.Itoa(l.index) + ".interval"
-			if l.index < 0 {
+			if l.monthRule {
+				field = "month_interval." + strconv.Itoa(l.monthIdx)
+			} else if l.index < 0 {
 				field = "leap_year_offset"
 			}
 			add(field, termsProblem)
@@ -349,8 +395,15 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 	if extra > MaxLeapAmount {
 		add("leap_days", "The leap days must not add more than "+strconv.Itoa(MaxLeapAmount)+" days to a year.")
 	}
+	probs = append(probs, weekProblems(def)...)
+	probs = append(probs, eraProblems(def)...)
+	sp, _ := seasonProblems(def)
+	probs = append(probs, sp...)
 	badMonth, badDay := false, false
 	for _, s := range def.Seasons {
+		if def.PeriodicSeasons {
+			continue
+		}
 		if s.Month < 1 || s.Month > n {
 			badMonth = true
 		} else if s.Day < 1 || s.Day > def.Months[s.Month-1].Length {
@@ -375,6 +428,9 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		}
 		seen[m.ID] = true
 		mc, err := newMoonCalc(m)
+		if err == nil {
+			probs = append(probs, displayProblems(&mc, at)...)
+		}
 		switch {
 		case errors.Is(err, errBadOffset):
 			add("moon_offset"+at, "The moon offset must be a number between -"+strconv.Itoa(MaxMoonOffset)+" and "+strconv.Itoa(MaxMoonOffset)+" with at most "+strconv.Itoa(MaxMoonDecimals)+" decimal places.")
@@ -422,7 +478,8 @@ func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(
 			}
 			l.after = *ld.Day
 		}
-		if !ld.Intercalary && m.Type != Intercalary {
+		l.week = !ld.Intercalary && ld.Weekday == "" && m.Type != Intercalary
+		if l.week && !localWeek(def, ld.Month-1) {
 			l.std = l.amount
 		}
 	}
@@ -446,9 +503,15 @@ func newLeapCalc(def Definition, ld LeapDay, index int, prefix string, add func(
 
 func cloneDefinition(d Definition) Definition {
 	d.Months = append([]Month(nil), d.Months...)
+	for i := range d.Months {
+		d.Months[i].Weekdays = append([]string(nil), d.Months[i].Weekdays...)
+	}
 	d.Weekdays = append([]string(nil), d.Weekdays...)
-	d.Seasons = append([]Season(nil), d.Seasons...)
+	d.Seasons = d.CloneSeasons()
 	d.Moons = append([]Moon(nil), d.Moons...)
+	for i := range d.Moons {
+		d.Moons[i].CustomCycle = append([]int(nil), d.Moons[i].CustomCycle...)
+	}
 	d.LeapDays = append([]LeapDay(nil), d.LeapDays...)
 	d.Eras = append([]Era(nil), d.Eras...)
 	if d.Clock != nil {
@@ -491,7 +554,12 @@ func (c *Calendar) IsLeapYear(y int64) bool {
 	if c.skipZero && y == 0 {
 		return false
 	}
-	return c.activeRaw(y) != leapSet{}
+	for i := range c.leaps {
+		if !c.leaps[i].monthRule && c.leaps[i].isLeap(y) {
+			return true
+		}
+	}
+	return false
 }
 
 // rawYearStart is the number of days (std: of weekday-advancing days) from
@@ -586,7 +654,7 @@ func (c *Calendar) DaysInMonth(y int64, m int) int {
 	if !ok {
 		return 0
 	}
-	return c.months[m-1].Length + int(c.extra(s, m-1, false))
+	return int(c.monthLen(s, m-1))
 }
 
 // DaysInYear is the length of year y, or 0 for a skipped year zero.
@@ -651,7 +719,7 @@ func (c *Calendar) DateOf(n int64) Date {
 	s := c.activeRaw(y)
 	i := 0
 	for ; i < len(c.months)-1; i++ {
-		l := int64(c.months[i].Length) + c.extra(s, i, false)
+		l := c.monthLen(s, i)
 		if doy < l {
 			break
 		}
@@ -778,10 +846,10 @@ func (c *Calendar) AddDays(d Date, n int64) (Date, error) {
 func (c *Calendar) leapAt(s leapSet, d Date) (rule *leapCalc, interBefore int64) {
 	var shift int64
 	for _, k := range c.byMonth[d.Month-1] {
-		if !s.has(k) {
+		l := &c.leaps[k]
+		if !s.has(k) || l.monthRule {
 			continue
 		}
-		l := &c.leaps[k]
 		first := int64(l.after) + shift + 1
 		last := first + l.amount - 1
 		p := int64(d.Day)
@@ -791,7 +859,7 @@ func (c *Calendar) leapAt(s leapSet, d Date) (rule *leapCalc, interBefore int64)
 		case p <= last:
 			return l, interBefore
 		}
-		if l.std == 0 {
+		if !l.week {
 			interBefore += l.amount
 		}
 		shift += l.amount
@@ -820,8 +888,11 @@ func (c *Calendar) Weekday(d Date) (index int, ok bool) {
 	}
 	s := c.activeRaw(d.Year)
 	l, inter := c.leapAt(s, d)
-	if l != nil && l.std == 0 {
+	if l != nil && !l.week {
 		return 0, false
+	}
+	if c.local[d.Month-1] {
+		return int(mod(int64(d.Day)-1-inter, int64(len(c.weekOf(d.Month-1))))), true
 	}
 	n := c.stdYearStart(d.Year).add64(c.before(s, d.Month-1, true) + int64(d.Day) - 1 - inter + c.startOffset)
 	_, w := n.divFloor(c.nWeekdays)
@@ -833,10 +904,18 @@ func (c *Calendar) Weekday(d Date) (index int, ok bool) {
 // (a skipped year zero not counted), y itself otherwise.
 func (c *Calendar) EraOf(y int64) (Era, int64, bool) { return EraOf(c.eras, c.skipZero, y) }
 
-// EraOf is Calendar.EraOf for eras sorted by year (ties in definition
-// order), without building a calendar.
+// EraOf is Calendar.EraOf for eras sorted by SortEras, without building a calendar. An era
+// starting within year y is its era from its first day on (EraAt); the year as a whole belongs
+// to the era it begins in.
 func EraOf(eras []Era, skipZero bool, y int64) (Era, int64, bool) {
-	i := sort.Search(len(eras), func(i int) bool { return eras[i].Year > y })
+	return EraAt(eras, skipZero, Date{Year: y, Month: 0, Day: 0})
+}
+
+// EraAt is the era date d belongs to (the latest starting on or before it) and d's year's
+// number in it.
+func EraAt(eras []Era, skipZero bool, d Date) (Era, int64, bool) {
+	y := d.Year
+	i := sort.Search(len(eras), func(i int) bool { return eraAfter(eras[i], d) })
 	if i == 0 {
 		return Era{}, 0, false
 	}
@@ -855,8 +934,22 @@ func EraOf(eras []Era, skipZero bool, y int64) (Era, int64, bool) {
 // equals: what EraOf expects.
 func SortEras(eras []Era) []Era {
 	out := append([]Era(nil), eras...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Year < out[j].Year })
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.Year < b.Year || (a.Year == b.Year && (a.Month < b.Month || (a.Month == b.Month && a.Day < b.Day)))
+	})
 	return out
+}
+
+// eraAfter reports whether era e starts after date d.
+func eraAfter(e Era, d Date) bool {
+	if e.Year != d.Year {
+		return e.Year > d.Year
+	}
+	if e.Month != d.Month {
+		return e.Month > d.Month
+	}
+	return e.Day > d.Day
 }
 
 // Season is the season d falls in: the one with the latest start on or

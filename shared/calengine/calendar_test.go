@@ -583,14 +583,14 @@ func TestMoonPhasesMerged(t *testing.T) {
 	// Period 2.5: phase j starts on floor(5j/16).
 	// day 0: j=0..3; day 1: j=4..6; day 2: j=7..9; day 3: j=10..12.
 	want := []MoonDay{
-		{0, 7, "Quick", "full", []string{"full", "waning_gibbous", "last_quarter", "waning_crescent"}},
-		{0, 3, "Daily", "full", all},
-		{1, 7, "Quick", "new", []string{"new", "waxing_crescent", "first_quarter"}},
-		{1, 3, "Daily", "full", all},
-		{2, 7, "Quick", "waxing_gibbous", []string{"waxing_gibbous", "full", "waning_gibbous"}},
-		{2, 3, "Daily", "full", all},
-		{3, 7, "Quick", "last_quarter", []string{"last_quarter", "waning_crescent", "new"}},
-		{3, 3, "Daily", "full", all},
+		{0, 7, "Quick", "full", []string{"full", "waning_gibbous", "last_quarter", "waning_crescent"}, 0, 8},
+		{0, 3, "Daily", "full", all, 0, 8},
+		{1, 7, "Quick", "new", []string{"new", "waxing_crescent", "first_quarter"}, 4, 8},
+		{1, 3, "Daily", "full", all, 0, 8},
+		{2, 7, "Quick", "waxing_gibbous", []string{"waxing_gibbous", "full", "waning_gibbous"}, 7, 8},
+		{2, 3, "Daily", "full", all, 0, 8},
+		{3, 7, "Quick", "last_quarter", []string{"last_quarter", "waning_crescent", "new"}, 2, 8},
+		{3, 3, "Daily", "full", all, 0, 8},
 	}
 	got := c.MoonPhases(0, 3)
 	if !reflect.DeepEqual(got, want) {

@@ -3,13 +3,17 @@ package calengine
 import "context"
 
 // DayInfo is what a day's place in the calendar says about it: its date, its weekday (Weekday
-// -1 for a day outside the week) and, on a day a leap rule adds, that rule's name.
+// -1 for a day outside the week; an index into its month's week) and the weekday's name (also
+// for a leap day adding a weekday of its own), and, on a day a leap rule adds, that rule's name
+// and whether the day goes without a number.
 type DayInfo struct {
-	Number   int64
-	Date     Date
-	Weekday  int
-	LeapDay  bool
-	LeapName string
+	Number      int64
+	Date        Date
+	Weekday     int
+	WeekdayName string
+	LeapDay     bool
+	LeapName    string
+	NotNumbered bool
 }
 
 // daysCheckEvery is how many days Days walks between two looks at its context (it also looks
@@ -28,21 +32,30 @@ func (c *Calendar) Days(ctx context.Context, from, to int64, fn func(DayInfo) bo
 	d := c.DateOf(from)
 	s := c.activeRaw(d.Year)
 	runs := c.monthRuns(s, d.Month-1, nil)
-	// week counts the weekday-advancing days from day 0 to d, so the next one has weekday
-	// (week + startOffset) mod nWeekdays. Only the first day needs the closed form.
+	// The weekday-advancing days of d's month before d.
 	inMonth := int64(0)
 	if c.months[d.Month-1].Type == Standard {
 		inMonth = int64(d.Day) - 1
 		for _, r := range runs { // less the days outside the week before d
-			if !r.std && r.first < int64(d.Day) {
+			if !r.week && r.first < int64(d.Day) {
 				inMonth -= min(r.last, int64(d.Day)-1) - r.first + 1
 			}
 		}
 	}
-	week := c.stdYearStart(d.Year).add64(c.before(s, d.Month-1, true) + inMonth)
-	_, next := week.add64(c.startOffset).divFloor(c.nWeekdays) // weekday of the next day in the week
+	// gnext is the calendar-wide weekday of the next day counted in it: the weekday-advancing
+	// days from day 0 on, less those of months whose week restarts (they count their own, in
+	// lnext). Only the first day needs the closed form.
+	week := c.stdYearStart(d.Year).add64(c.before(s, d.Month-1, true))
+	local := c.local[d.Month-1]
+	var lnext int64
+	if local {
+		lnext = inMonth % int64(len(c.weekOf(d.Month-1)))
+	} else {
+		week = week.add64(inMonth)
+	}
+	_, gnext := week.add64(c.startOffset).divFloor(c.nWeekdays)
 
-	monthLen := int64(c.months[d.Month-1].Length) + c.extra(s, d.Month-1, false)
+	monthLen := c.monthLen(s, d.Month-1)
 	for n, i := from, 0; ; n, i = n+1, i+1 {
 		if i%daysCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -56,36 +69,46 @@ func (c *Calendar) Days(ctx context.Context, from, to int64, fn func(DayInfo) bo
 		}
 		if len(runs) > 0 && int64(d.Day) >= runs[0].first {
 			run = &runs[0]
-			info.LeapDay, info.LeapName = true, run.name
+			info.LeapDay, info.LeapName, info.NotNumbered, info.WeekdayName = true, run.name, run.notNumbered, run.weekday
 		}
-		if c.months[d.Month-1].Type == Standard && (run == nil || run.std) {
-			info.Weekday = int(next)
-			next = (next + 1) % c.nWeekdays
+		if c.months[d.Month-1].Type == Standard && (run == nil || run.week) {
+			wk := c.weekOf(d.Month - 1)
+			if local {
+				info.Weekday = int(lnext)
+				lnext = (lnext + 1) % int64(len(wk))
+			} else {
+				info.Weekday = int(gnext)
+				gnext = (gnext + 1) % c.nWeekdays
+			}
+			info.WeekdayName = wk[info.Weekday]
 		}
 		if !fn(info) || n == to {
 			return nil
 		}
-		// The next day: within the month, the next month, or the next year.
+		// The next day: within the month, the next month appearing, or the next year.
 		if int64(d.Day) < monthLen {
 			d.Day++
 			continue
 		}
-		d.Day = 1
-		if d.Month < len(c.months) {
-			d.Month++
-		} else {
-			d.Month = 1
-			d.Year++
-			if c.skipZero && d.Year == 0 {
-				d.Year = 1
+		d.Day, monthLen = 1, 0
+		for monthLen == 0 { // a month absent this year has no days: on to the next
+			if d.Month < len(c.months) {
+				d.Month++
+			} else {
+				d.Month = 1
+				d.Year++
+				if c.skipZero && d.Year == 0 {
+					d.Year = 1
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				s = c.activeRaw(d.Year)
 			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			s = c.activeRaw(d.Year)
+			monthLen = c.monthLen(s, d.Month-1)
 		}
 		runs = c.monthRuns(s, d.Month-1, runs[:0])
-		monthLen = int64(c.months[d.Month-1].Length) + c.extra(s, d.Month-1, false)
+		local, lnext = c.local[d.Month-1], 0
 	}
 }
 
@@ -93,7 +116,9 @@ func (c *Calendar) Days(ctx context.Context, from, to int64, fn func(DayInfo) bo
 type leapRun struct {
 	first, last int64
 	name        string
-	std         bool // the days are in the week
+	week        bool // the days have a weekday of the week
+	notNumbered bool
+	weekday     string // the weekday the days add, if any
 }
 
 // monthRuns lists, in order, the leap days the rules in s add to month index i (appended to
@@ -101,12 +126,13 @@ type leapRun struct {
 func (c *Calendar) monthRuns(s leapSet, i int, buf []leapRun) []leapRun {
 	var shift int64
 	for _, k := range c.byMonth[i] {
-		if !s.has(k) {
+		l := &c.leaps[k]
+		if !s.has(k) || l.monthRule {
 			continue
 		}
-		l := &c.leaps[k]
 		first := int64(l.after) + shift + 1
-		buf = append(buf, leapRun{first: first, last: first + l.amount - 1, name: l.Name, std: l.std != 0})
+		buf = append(buf, leapRun{first: first, last: first + l.amount - 1, name: l.Name, week: l.week,
+			notNumbered: l.NotNumbered, weekday: l.Weekday})
 		shift += l.amount
 	}
 	return buf

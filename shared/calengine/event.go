@@ -229,7 +229,7 @@ func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, fn func(int64)) {
 // visit calls fn for day d of month m of the year starting on day ys and
 // taking the rules in s, if that date exists and lies in [lo, hi].
 func (c *Calendar) visit(ys i128, s leapSet, m, d int, lo, hi int64, fn func(int64)) {
-	if int64(d) > int64(c.months[m-1].Length)+c.extra(s, m-1, false) {
+	if int64(d) > c.monthLen(s, m-1) {
 		return
 	}
 	n, ok := ys.add64(c.before(s, m-1, false) + int64(d) - 1).int64()

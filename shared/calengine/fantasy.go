@@ -188,6 +188,9 @@ type fcTimespan struct {
 	Interval fcNumber `json:"interval"`
 	Offset   fcNumber `json:"offset"`
 	Week     []string `json:"week"`
+	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar: an
+	// interval in the leap rules' grammar, beyond Fantasy-Calendar's single number.
+	IntervalRule *string `json:"interval_rule"`
 }
 
 type fcLeapDay struct {
@@ -195,6 +198,7 @@ type fcLeapDay struct {
 	Intercalary bool     `json:"intercalary"`
 	Timespan    fcNumber `json:"timespan"`
 	AddsWeekDay bool     `json:"adds_week_day"`
+	WeekDay     any      `json:"week_day"`
 	Day         fcNumber `json:"day"`
 	Interval    fcNumber `json:"interval"`
 	Offset      fcNumber `json:"offset"`
@@ -211,15 +215,32 @@ type fcMoon struct {
 	Shift       fcNumber `json:"shift"`
 	Color       string   `json:"color"`
 	CustomPhase bool     `json:"custom_phase"`
+	CustomCycle fcNumber `json:"custom_cycle"`
+	Granularity fcNumber `json:"granularity"`
+	Hidden      bool     `json:"hidden"`
 	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
 	ID     fcNumber `json:"id"`
 	Colour *string  `json:"colour"`
 }
 
 type fcSeason struct {
-	Name     string   `json:"name"`
-	Timespan fcNumber `json:"timespan"`
-	Day      fcNumber `json:"day"`
+	Name       string   `json:"name"`
+	Timespan   fcNumber `json:"timespan"`
+	Day        fcNumber `json:"day"`
+	Duration   fcNumber `json:"duration"`
+	Transition fcNumber `json:"transition_length"`
+	Time       *struct {
+		Sunrise *fcClockTime `json:"sunrise"`
+		Sunset  *fcClockTime `json:"sunset"`
+	} `json:"time"`
+	// Lorekeep's own, written by ExportFantasyCalendar: the season has no times of its own (the
+	// export's are Fantasy-Calendar's required defaults).
+	NoTime bool `json:"no_time"`
+}
+
+type fcClockTime struct {
+	Hour   fcNumber `json:"hour"`
+	Minute fcNumber `json:"minute"`
 }
 
 type fcEra struct {
@@ -312,11 +333,21 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			add(f+".length", "The length must be a whole number of days, at least 1.")
 		}
 		m.Length = int(n)
-		if iv, ok := ts.Interval.integer(); ts.Interval.set && (!ok || iv != 1) {
-			warn("Timespan " + strconv.Quote(m.Name) + " appears only every " + ts.Interval.s + " years in the export; it is imported as a month of every year.")
+		if iv, ok := ts.Interval.integer(); ts.Interval.set && (!ok || iv < 1 || iv > MaxLeapOffset) {
+			add(f+".interval", "The interval must be a whole number from 1 to "+strconv.Itoa(MaxLeapOffset)+".")
+		} else if ts.Interval.set && iv != 1 {
+			m.Interval = strconv.FormatInt(iv, 10)
 		}
-		if len(ts.Week) > 0 {
-			warn("Timespan " + strconv.Quote(m.Name) + " has its own week; the global week is used.")
+		if ts.IntervalRule != nil {
+			m.Interval = strings.TrimSpace(*ts.IntervalRule)
+		}
+		if off, ok := ts.Offset.integer(); ts.Offset.set && !ok {
+			add(f+".offset", "The offset must be a whole number.")
+		} else if m.Interval != "" {
+			m.Offset = off
+		}
+		for _, w := range ts.Week {
+			m.Weekdays = append(m.Weekdays, strings.TrimSpace(text(w)))
 		}
 		def.Months = append(def.Months, m)
 	}
@@ -333,9 +364,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			def.StartOffset = int(fd - 1)
 		}
 	}
-	if yd.Overflow != nil && !*yd.Overflow {
-		warn("The export restarts the week with every month (overflow off); Lorekeep's weeks run on across months.")
-	}
+	def.WeekRestart = yd.Overflow != nil && !*yd.Overflow
 	yearZero := false
 	if v, ok := sd.Settings["year_zero_exists"].(bool); ok {
 		yearZero = v
@@ -408,11 +437,14 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			}
 		}
 		if ld.AddsWeekDay {
-			warn("Leap day " + strconv.Quote(rule.Name) + " adds a weekday in the export; Lorekeep's week keeps its days.")
+			// The weekday's name; an export without one names it after the leap day.
+			if w, ok := ld.WeekDay.(string); ok && strings.TrimSpace(text(w)) != "" {
+				rule.Weekday = strings.TrimSpace(text(w))
+			} else if rule.Weekday = rule.Name; rule.Weekday == "" {
+				rule.Weekday = "Leap day"
+			}
 		}
-		if ld.NotNumbered {
-			warn("Leap day " + strconv.Quote(rule.Name) + " is not numbered in the export; Lorekeep numbers it as a day of its month.")
-		}
+		rule.NotNumbered = ld.NotNumbered
 		if _, err := parseInterval(rule.Interval); err != nil {
 			add(f+".interval", "The interval must be comma-separated whole numbers, each optionally prefixed by ! or +.")
 			continue
@@ -420,16 +452,23 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		def.LeapDays = append(def.LeapDays, rule)
 		out.From.LeapDays = append(out.From.LeapDays, i)
 	}
-	if len(def.LeapDays) > 0 && def.SkipYearZero {
-		warn("Leap years before year 1 follow Lorekeep's numbering (year -1 is tested as -1, not as year 0 as Fantasy-Calendar does).")
+	monthRules := false
+	for _, m := range def.Months {
+		monthRules = monthRules || !MonthEveryYear(m)
+	}
+	if (len(def.LeapDays) > 0 || monthRules) && def.SkipYearZero {
+		warn("Leap years and months with an interval before year 1 follow Lorekeep's numbering (year -1 is tested as -1, not as year 0 as Fantasy-Calendar does).")
 	}
 
 	for i, m := range sd.Moons {
 		f := "static_data.moons." + strconv.Itoa(i)
 		name := strings.TrimSpace(text(m.Name))
-		if m.CustomPhase {
-			warn("Moon " + strconv.Quote(name) + " has a custom phase cycle; it is not imported.")
+		custom, g, ok := fcMoonDisplay(m, f, add, warn)
+		if !ok {
 			continue
+		}
+		if custom != nil && !m.Cycle.set { // Fantasy-Calendar drops the cycle of a custom moon
+			m.Cycle = fcNumber{s: strconv.Itoa(len(custom)), set: true}
 		}
 		cycle, shift := m.Cycle.rat(), m.Shift.rat()
 		if shift == nil && !m.Shift.set {
@@ -475,16 +514,25 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 				continue
 			}
 		}
-		def.Moons = append(def.Moons, Moon{ID: int(id), Name: name, Fullmoon: period, Offset: off, Colour: colour})
+		def.Moons = append(def.Moons, Moon{ID: int(id), Name: name, Fullmoon: period, Offset: off, Colour: colour,
+			Granularity: g, CustomCycle: custom, Hidden: m.Hidden})
 		out.From.Moons = append(out.From.Moons, i)
 	}
 
 	if s := sd.Seasons; s != nil {
 		dated := 0
+		periodic, _ := s.Global["periodic_seasons"].(bool)
+		undated := len(s.Data) > 0
+		for _, se := range s.Data {
+			undated = undated && (!se.Timespan.set || !se.Day.set)
+		}
+		if periodic || undated { // Fantasy-Calendar's seasons by duration
+			dated = fcPeriodicSeasons(s.Data, s.Global, &out, add)
+		}
 		for i, se := range s.Data {
 			ts, ok1 := se.Timespan.integer()
 			day, ok2 := se.Day.integer()
-			if !se.Timespan.set || !se.Day.set {
+			if def.PeriodicSeasons || !se.Timespan.set || !se.Day.set {
 				continue
 			}
 			f := "static_data.seasons.data." + strconv.Itoa(i)
@@ -497,7 +545,8 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 				continue
 			}
 			dated++
-			def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(text(se.Name)), Month: int(ts) + 1, Day: int(day)})
+			rise, set := fcSeasonTimes(se, f, add)
+			def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(text(se.Name)), Month: int(ts) + 1, Day: int(day), Sunrise: rise, Sunset: set})
 			out.From.Seasons = append(out.From.Seasons, i)
 		}
 		if n := len(s.Data) - dated; n > 0 && len(probs) == 0 {
@@ -516,13 +565,18 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			continue
 		}
 		name := strings.TrimSpace(text(e.Name))
-		def.Eras = append(def.Eras, Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart})
-		out.From.Eras = append(out.From.Eras, i)
+		era := Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart}
 		ts, _ := e.Date.Timespan.integer()
 		day, _ := e.Date.Day.integer()
 		if ts > 0 || day > 1 {
-			warn("Era " + strconv.Quote(name) + " starts within its year in the export; Lorekeep's eras start with the year.")
+			if ts < 0 || ts >= int64(len(def.Months)) || day < 1 || day > int64(def.Months[ts].Length) {
+				add(f+".date", "The era's timespan and day must be a day of the export's timespans.")
+				continue
+			}
+			era.Month, era.Day = int(ts)+1, int(day)
 		}
+		def.Eras = append(def.Eras, era)
+		out.From.Eras = append(out.From.Eras, i)
 		if e.Settings.EndsYear {
 			warn("Era " + strconv.Quote(name) + " ends its year early in the export; Lorekeep's years keep their length.")
 		}
@@ -673,22 +727,31 @@ var exportPaths = map[string]struct {
 	from  func(im *Import) []int
 	field string
 }{
-	"month_name":    {"static_data.year_data.timespans", nil, "name"},
-	"month_length":  {"static_data.year_data.timespans", nil, "length"},
-	"month_type":    {"static_data.year_data.timespans", nil, "type"},
-	"weekday":       {"static_data.year_data.global_week", nil, ""},
-	"leap_days":     {"static_data.year_data.leap_days", func(im *Import) []int { return im.From.LeapDays }, ""},
-	"moon_name":     {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "name"},
-	"moon_fullmoon": {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "cycle"},
-	"moon_offset":   {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "shift"},
-	"moon_colour":   {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "color"},
-	"moon_id":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, ""},
-	"season_name":   {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "name"},
-	"season_month":  {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "timespan"},
-	"season_day":    {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
-	"eras":          {"static_data.eras", func(im *Import) []int { return im.From.Eras }, ""},
-	"epoch_name":    {"static_data.eras", func(im *Import) []int { return im.From.Eras }, "name"},
-	"cycles":        {"static_data.cycles.data", func(im *Import) []int { return im.From.Cycles }, ""},
+	"month_name":        {"static_data.year_data.timespans", nil, "name"},
+	"month_length":      {"static_data.year_data.timespans", nil, "length"},
+	"month_type":        {"static_data.year_data.timespans", nil, "type"},
+	"month_offset":      {"static_data.year_data.timespans", nil, "offset"},
+	"month_interval":    {"static_data.year_data.timespans", nil, "interval"},
+	"month_weekdays":    {"static_data.year_data.timespans", nil, "week"},
+	"moon_granularity":  {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "granularity"},
+	"moon_custom_cycle": {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "custom_cycle"},
+	"weekday":           {"static_data.year_data.global_week", nil, ""},
+	"leap_days":         {"static_data.year_data.leap_days", func(im *Import) []int { return im.From.LeapDays }, ""},
+	"moon_name":         {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "name"},
+	"moon_fullmoon":     {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "cycle"},
+	"moon_offset":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "shift"},
+	"moon_colour":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "color"},
+	"moon_id":           {"static_data.moons", func(im *Import) []int { return im.From.Moons }, ""},
+	"season_name":       {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "name"},
+	"season_month":      {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "timespan"},
+	"season_day":        {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
+	"season_duration":   {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "duration"},
+	"season_transition": {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "transition_length"},
+	"season_sunrise":    {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "time.sunrise"},
+	"season_sunset":     {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "time.sunset"},
+	"eras":              {"static_data.eras", func(im *Import) []int { return im.From.Eras }, ""},
+	"epoch_name":        {"static_data.eras", func(im *Import) []int { return im.From.Eras }, "name"},
+	"cycles":            {"static_data.cycles.data", func(im *Import) []int { return im.From.Cycles }, ""},
 }
 
 // exportScalars name, in the export, the create's single fields an import fills.
@@ -698,12 +761,13 @@ var exportScalars = map[string]string{
 	"current_year":   "dynamic_data.year", "current_month": "dynamic_data.timespan", "current_day": "dynamic_data.day",
 	"current_hour": "dynamic_data.hour", "current_minute": "dynamic_data.minute", "cycle_format": "static_data.cycles.format",
 	"clock": "static_data.clock", "clock.hours": "static_data.clock.hours", "clock.minutes": "static_data.clock.minutes",
-	"clock.offset": "static_data.clock.offset",
+	"clock.offset": "static_data.clock.offset", "week_restart": "static_data.year_data.overflow",
 }
 
 // exportSubfields name, in the export, the fields of a leap day's or an era's object.
 var exportSubfields = map[string]string{
 	"leap_days.month": "timespan", "eras.year": "date.year", "eras.restart": "settings.restart",
+	"leap_days.weekday": "week_day", "eras.month": "date.timespan", "eras.day": "date.day",
 }
 
 // ExportList reports whether field is a create's list field as a whole ("month_length", not
@@ -781,4 +845,121 @@ func jsonKind(k string) string {
 		return "true or false"
 	}
 	return "a " + k
+}
+
+// fcMoonDisplay reads a moon's granularity and custom cycle. Fantasy-Calendar counts phases
+// from the new moon and Lorekeep from the full moon: phase p becomes p + g/2 (mod g). Eight
+// phases is Lorekeep's default (Granularity 0).
+func fcMoonDisplay(m fcMoon, f string, add func(field, msg string), warn func(string)) ([]int, int, bool) {
+	g := 0
+	if m.Granularity.set {
+		v, ok := m.Granularity.integer()
+		switch {
+		case ok && slicesContains(Granularities, int(v)):
+			g = int(v)
+		case !m.CustomPhase: // a custom cycle sizes its own below
+			warn("Moon " + strconv.Quote(strings.TrimSpace(html.UnescapeString(m.Name))) + ": granularity " + m.Granularity.s +
+				" is not one of Fantasy-Calendar's sprite counts; it is shown with 8 phases.")
+		}
+	}
+	var custom []int
+	if m.CustomPhase {
+		parts := strings.Split(m.CustomCycle.s, ",")
+		if !m.CustomCycle.set || len(parts) > MaxCustomCycle {
+			add(f+".custom_cycle", "The custom cycle must be at most "+strconv.Itoa(MaxCustomCycle)+" comma-separated phase numbers.")
+			return nil, 0, false
+		}
+		top := 0
+		for _, p := range parts {
+			v, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || v < 0 || v >= 40 {
+				add(f+".custom_cycle", "The custom cycle must be comma-separated phase numbers from 0 to 39.")
+				return nil, 0, false
+			}
+			custom, top = append(custom, v), max(top, v)
+		}
+		if g == 0 || top >= g { // as Fantasy-Calendar sizes a custom cycle's sprites
+			g = 40
+			for _, x := range []int{4, 8, 16, 24} {
+				if top < x {
+					g = x
+					break
+				}
+			}
+		}
+		for i := range custom {
+			custom[i] = (custom[i] + g/2) % g
+		}
+	}
+	if g == 8 {
+		g = 0
+	}
+	return custom, g, true
+}
+
+func slicesContains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// fcPeriodicSeasons reads seasons by duration (Fantasy-Calendar's periodic seasons): each
+// lasts its duration, then turns into the next over its transition_length, from the global
+// season_offset on. It answers how many it read.
+func fcPeriodicSeasons(data []fcSeason, global map[string]any, out *Import, add func(field, msg string)) int {
+	def := &out.Definition
+	def.PeriodicSeasons = true
+	if v, ok := global["season_offset"].(float64); ok && v == float64(int64(v)) && v > -1e15 && v < 1e15 {
+		def.SeasonOffset = int64(v)
+	}
+	for i, se := range data {
+		f := "static_data.seasons.data." + strconv.Itoa(i)
+		days := func(n fcNumber, field string) (string, bool) {
+			r := n.rat()
+			if !n.set {
+				return "", true
+			}
+			if r == nil || r.Sign() < 0 {
+				add(f+"."+field, "The "+strings.ReplaceAll(field, "_", " ")+" must be a number of days, at least 0.")
+				return "", false
+			}
+			t, _ := decimalText(r)
+			if t == "0" {
+				t = ""
+			}
+			return t, true
+		}
+		d, ok1 := days(se.Duration, "duration")
+		t, ok2 := days(se.Transition, "transition_length")
+		if !ok1 || !ok2 {
+			continue
+		}
+		rise, set := fcSeasonTimes(se, f, add)
+		def.Seasons = append(def.Seasons, Season{Name: strings.TrimSpace(html.UnescapeString(se.Name)), Duration: d, Transition: t, Sunrise: rise, Sunset: set})
+		out.From.Seasons = append(out.From.Seasons, i)
+	}
+	return len(data)
+}
+
+// fcSeasonTimes reads a season's sunrise and sunset; the clock judges them.
+func fcSeasonTimes(se fcSeason, f string, add func(field, msg string)) (rise, set *Time) {
+	if se.Time == nil || se.NoTime {
+		return nil, nil
+	}
+	read := func(v *fcClockTime, name string) *Time {
+		if v == nil {
+			return nil
+		}
+		h, ok1 := v.Hour.integer()
+		m, ok2 := v.Minute.integer()
+		if (v.Hour.set && !ok1) || (v.Minute.set && !ok2) || h < 0 || m < 0 || h > MaxClockHours || m > MaxClockMinutes {
+			add(f+".time."+name, "The "+name+" must be whole hours and minutes of the clock.")
+			return nil
+		}
+		return &Time{Hour: int(h), Minute: int(m)}
+	}
+	return read(se.Time.Sunrise, "sunrise"), read(se.Time.Sunset, "sunset")
 }

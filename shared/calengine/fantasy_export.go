@@ -27,11 +27,13 @@ type Export struct {
 }
 
 type exTimespan struct {
-	Name     string `json:"name"`
-	Type     string `json:"type"`
-	Length   int    `json:"length"`
-	Interval int    `json:"interval"`
-	Offset   int    `json:"offset"`
+	Name         string   `json:"name"`
+	Type         string   `json:"type"`
+	Length       int      `json:"length"`
+	Interval     int64    `json:"interval"`
+	Offset       int64    `json:"offset"`
+	Week         []string `json:"week,omitempty"`
+	IntervalRule *string  `json:"interval_rule,omitempty"`
 }
 
 type exLeapDay struct {
@@ -39,6 +41,7 @@ type exLeapDay struct {
 	Intercalary bool   `json:"intercalary"`
 	Timespan    int    `json:"timespan"`
 	AddsWeekDay bool   `json:"adds_week_day"`
+	WeekDay     string `json:"week_day,omitempty"`
 	Day         *int   `json:"day,omitempty"`
 	Interval    string `json:"interval"`
 	Offset      int64  `json:"offset"`
@@ -56,6 +59,7 @@ type exMoon struct {
 	Color       string      `json:"color"`
 	Hidden      bool        `json:"hidden"`
 	CustomPhase bool        `json:"custom_phase"`
+	CustomCycle string      `json:"custom_cycle,omitempty"`
 	ID          int         `json:"id"`
 	Colour      *string     `json:"colour,omitempty"`
 }
@@ -66,15 +70,16 @@ type exClockTime struct {
 }
 
 type exSeason struct {
-	Name             string `json:"name"`
-	Timespan         int    `json:"timespan"`
-	Day              int    `json:"day"`
-	TransitionLength int64  `json:"transition_length"`
-	Duration         int    `json:"duration"`
+	Name             string      `json:"name"`
+	Timespan         *int        `json:"timespan,omitempty"`
+	Day              *int        `json:"day,omitempty"`
+	TransitionLength json.Number `json:"transition_length"`
+	Duration         json.Number `json:"duration"`
 	Time             struct {
 		Sunrise exClockTime `json:"sunrise"`
 		Sunset  exClockTime `json:"sunset"`
 	} `json:"time"`
+	NoTime bool `json:"no_time,omitempty"`
 }
 
 type exEra struct {
@@ -142,7 +147,7 @@ type exStatic struct {
 		Data      []exSeason `json:"data"`
 		Locations []any      `json:"locations"`
 		Global    struct {
-			SeasonOffset    int    `json:"season_offset"`
+			SeasonOffset    int64  `json:"season_offset"`
 			WeatherOffset   int    `json:"weather_offset"`
 			Seed            int    `json:"seed"`
 			TempSys         string `json:"temp_sys"`
@@ -187,17 +192,6 @@ var namedColours = map[string]string{
 	"maroon": "#800000", "olive": "#808000", "lime": "#00ff00", "silver": "#c0c0c0",
 }
 
-// granularity is the number of phases Fantasy-Calendar shows for a moon of that cycle, as
-// its editor sets it (at most 24, within every importer's bound of 32).
-func granularity(cycle *big.Rat) int {
-	for _, g := range []int64{24, 16, 8} {
-		if cycle.Cmp(big.NewRat(g, 1)) >= 0 {
-			return int(g)
-		}
-	}
-	return 4
-}
-
 // ExportFantasyCalendar writes the calendar c (with its name, current date and, when it has a
 // clock, time) as a Fantasy-Calendar export.
 func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export, error) {
@@ -216,7 +210,7 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 	var st exStatic
 	yd := &st.YearData
 	yd.FirstDay = int(c.startOffset) + 1
-	yd.Overflow = true
+	yd.Overflow = !def.WeekRestart
 	yd.GlobalWeek = escAll(def.Weekdays)
 	yd.Timespans = make([]exTimespan, len(def.Months))
 	for i, m := range def.Months {
@@ -224,11 +218,37 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		if m.Type == Intercalary {
 			typ = "intercalary"
 		}
-		yd.Timespans[i] = exTimespan{Name: esc(m.Name), Type: typ, Length: m.Length, Interval: 1}
+		yd.Timespans[i] = exTimespan{Name: esc(m.Name), Type: typ, Length: m.Length, Interval: 1, Week: escAll(m.Weekdays)}
+		if len(m.Weekdays) == 0 {
+			yd.Timespans[i].Week = nil
+		}
+		if !MonthEveryYear(m) {
+			x := &yd.Timespans[i]
+			if n, err := strconv.ParseInt(strings.TrimSpace(m.Interval), 10, 64); err == nil {
+				x.Interval, x.Offset = n, m.Offset
+			} else {
+				// Fantasy-Calendar's interval is one number: the nearest it reads is the rule's
+				// largest allowed interval, the whole rule travelling beside it.
+				ivs, _ := parseInterval(m.Interval)
+				for _, iv := range ivs {
+					if !iv.exclude {
+						x.Interval = iv.n
+						break
+					}
+				}
+				rule := m.Interval
+				x.Offset, x.IntervalRule = m.Offset, &rule
+				warn("Month " + strconv.Quote(m.Name) + " appears by the rule " + m.Interval + "; Fantasy-Calendar reads every " + strconv.FormatInt(x.Interval, 10) + " years.")
+			}
+		}
 	}
 	yd.LeapDays = []exLeapDay{}
 	for _, l := range c.leaps {
-		x := exLeapDay{Name: esc(l.Name), Intercalary: l.Intercalary, Timespan: l.Month - 1, Interval: l.Interval, Offset: l.Offset}
+		if l.monthRule {
+			continue
+		}
+		x := exLeapDay{Name: esc(l.Name), Intercalary: l.Intercalary, Timespan: l.Month - 1, Interval: l.Interval, Offset: l.Offset,
+			AddsWeekDay: l.Weekday != "", WeekDay: esc(l.Weekday), NotNumbered: l.NotNumbered}
 		label := strconv.Quote(l.Name)
 		m := def.Months[l.Month-1]
 		if l.Day != nil {
@@ -259,7 +279,18 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		// Exact: the cycle's 10 decimals halved take 11, so that the import's shift - cycle/2
 		// gives the offset back.
 		shift := strings.TrimRight(strings.TrimRight(new(big.Rat).Add(off, new(big.Rat).Quo(cycle, big.NewRat(2, 1))).FloatString(MaxMoonDecimals+1), "0"), ".")
-		x := exMoon{Name: esc(m.Name), Cycle: json.Number(m.Fullmoon), Shift: json.Number(shift), Granularity: granularity(cycle), ID: m.ID, Color: m.Colour}
+		g := moonGranularity(m)
+		x := exMoon{Name: esc(m.Name), Cycle: json.Number(m.Fullmoon), Shift: json.Number(shift), Granularity: g, ID: m.ID, Color: m.Colour, Hidden: m.Hidden}
+		if len(m.CustomCycle) > 0 {
+			phases := make([]string, len(m.CustomCycle))
+			for i, p := range m.CustomCycle { // Fantasy-Calendar counts from the new moon
+				phases[i] = strconv.Itoa((p + g/2) % g)
+			}
+			x.CustomPhase, x.CustomCycle = true, strings.Join(phases, ",")
+		}
+		if g > 32 {
+			warn("Moon " + strconv.Quote(m.Name) + " shows " + strconv.Itoa(g) + " phases; some importers of Fantasy-Calendar exports take at most 32.")
+		}
 		if !hexColour.MatchString(m.Colour) {
 			named := esc(m.Colour)
 			x.Colour, x.Color = &named, "#ffffff"
@@ -277,20 +308,36 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 	st.Seasons.Data = []exSeason{}
 	st.Seasons.Locations = []any{}
 	st.Seasons.Global.TempSys, st.Seasons.Global.WindSys = "metric", "metric"
+	st.Seasons.Global.PeriodicSeasons, st.Seasons.Global.SeasonOffset = def.PeriodicSeasons, def.SeasonOffset
 	for _, s := range def.Seasons {
-		x := exSeason{Name: esc(s.Name), Timespan: s.Month - 1, Day: s.Day}
-		// Days from this season's start to the next one's in a normal year: the length
-		// Fantasy-Calendar's seasons carry.
-		start := c.cumNormal[s.Month-1] + int64(s.Day)
-		x.TransitionLength = c.yearLen
-		for _, o := range c.seasons {
-			if d := mod(c.cumNormal[o.Month-1]+int64(o.Day)-start, c.yearLen); d > 0 && d < x.TransitionLength {
-				x.TransitionLength = d
+		x := exSeason{Name: esc(s.Name), Duration: "0"}
+		if def.PeriodicSeasons {
+			x.Duration, x.TransitionLength = json.Number(orZero(s.Duration)), json.Number(orZero(s.Transition))
+		} else {
+			ts, day := s.Month-1, s.Day
+			x.Timespan, x.Day = &ts, &day
+			// Days from this season's start to the next one's in a normal year: the length
+			// Fantasy-Calendar's seasons carry.
+			start := c.cumNormal[s.Month-1] + int64(s.Day)
+			tl := c.yearLen
+			for _, o := range c.seasons {
+				if d := mod(c.cumNormal[o.Month-1]+int64(o.Day)-start, c.yearLen); d > 0 && d < tl {
+					tl = d
+				}
 			}
+			x.TransitionLength = json.Number(strconv.FormatInt(tl, 10))
 		}
-		// Fantasy-Calendar requires a sunrise and sunset: a quarter and three quarters of the day.
+		// Fantasy-Calendar requires a sunrise and sunset: without the season's own, a quarter
+		// and three quarters of the day.
 		x.Time.Sunrise = exClockTime{Hour: st.Clock.Hours / 4}
 		x.Time.Sunset = exClockTime{Hour: st.Clock.Hours * 3 / 4}
+		x.NoTime = s.Sunrise == nil && s.Sunset == nil
+		if s.Sunrise != nil {
+			x.Time.Sunrise = exClockTime{Hour: s.Sunrise.Hour, Minute: s.Sunrise.Minute}
+		}
+		if s.Sunset != nil {
+			x.Time.Sunset = exClockTime{Hour: s.Sunset.Hour, Minute: s.Sunset.Minute}
+		}
 		st.Seasons.Data = append(st.Seasons.Data, x)
 	}
 	st.Eras = []exEra{}
@@ -300,7 +347,12 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		x.Settings.EventCategoryID = -1
 		x.Settings.Restart = e.Restart
 		x.Date.Year, x.Date.Day = e.Year, 1
-		if n, err := c.DayNumber(Date{Year: e.Year, Month: 1, Day: 1}); err == nil {
+		start := Date{Year: e.Year, Month: 1, Day: 1}
+		if e.Month > 0 {
+			x.Date.Timespan, x.Date.Day = e.Month-1, e.Day
+			start.Month, start.Day = e.Month, e.Day
+		}
+		if n, err := c.DayNumber(start); err == nil {
 			x.Date.Epoch = n
 		}
 		st.Eras = append(st.Eras, x)
@@ -338,4 +390,11 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		return Export{}, err
 	}
 	return out, nil
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
 }

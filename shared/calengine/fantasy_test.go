@@ -20,27 +20,34 @@ func TestImportFantasyCalendar(t *testing.T) {
 	if im.Name != "Harptos & friends" {
 		t.Errorf("name %q", im.Name)
 	}
-	if len(def.Months) != 17 || def.Months[1] != (Month{Name: "Midwinter", Length: 1, Type: Intercalary}) || def.Months[0].Type != Standard {
+	if len(def.Months) != 17 || !reflect.DeepEqual(def.Months[1], Month{Name: "Midwinter", Length: 1, Type: Intercalary}) || def.Months[0].Type != Standard {
 		t.Errorf("months %+v", def.Months)
+	}
+	// Nightal appears every 2 years and has its own week.
+	if m := def.Months[16]; m.Interval != "2" || m.Offset != 0 || !reflect.DeepEqual(m.Weekdays, []string{"a", "b"}) {
+		t.Errorf("Nightal %+v", m)
 	}
 	if len(def.Weekdays) != 10 || def.StartOffset != 2 || def.SkipYearZero {
 		t.Errorf("week %v, start offset %d, skip zero %v", def.Weekdays, def.StartOffset, def.SkipYearZero)
 	}
 	wantLeaps := []LeapDay{
-		{Name: "Shieldmeet", Month: 10, Interval: "4", Intercalary: true}, // Midsummer is intercalary: appended
-		{Name: "Greg", Month: 1, Interval: "400,!100,4", Offset: 1},
+		{Name: "Shieldmeet", Month: 10, Interval: "4", Intercalary: true},            // Midsummer is intercalary: appended
+		{Name: "Greg", Month: 1, Interval: "400,!100,4", Offset: 1, Weekday: "Greg"}, // adds a weekday, unnamed: the leap day's name
 	}
 	if !reflect.DeepEqual(def.LeapDays, wantLeaps) {
 		t.Errorf("leap days %+v", def.LeapDays)
 	}
 	// New moons at shift (mod cycle): the full moon is half a cycle earlier.
-	if len(def.Moons) != 1 || def.Moons[0] != (Moon{ID: 1, Name: "Selûne", Fullmoon: "30.4375", Offset: "-14.71875", Colour: "#ffffff"}) {
+	// The custom moon "0,1,2" counts from the new moon in 4 phases: 2, 3, 0 from the full moon;
+	// its cycle is its length.
+	if len(def.Moons) != 2 || !reflect.DeepEqual(def.Moons[0], Moon{ID: 1, Name: "Selûne", Fullmoon: "30.4375", Offset: "-14.71875", Colour: "#ffffff", Granularity: 24}) ||
+		!reflect.DeepEqual(def.Moons[1], Moon{ID: 2, Name: "Odd", Fullmoon: "3", Offset: "-1.5", Colour: "#ff0000", Granularity: 4, CustomCycle: []int{2, 3, 0}}) {
 		t.Errorf("moons %+v", def.Moons)
 	}
 	if !reflect.DeepEqual(def.Seasons, []Season{{Name: "Winter", Month: 17, Day: 20}, {Name: "Summer", Month: 8, Day: 20}}) {
 		t.Errorf("seasons %+v", def.Seasons)
 	}
-	if !reflect.DeepEqual(def.Eras, []Era{{Name: "Dalereckoning", Abbreviation: "DR", Year: 1}, {Name: "Time of Troubles", Abbreviation: "ToT", Year: 1358, Restart: true}}) {
+	if !reflect.DeepEqual(def.Eras, []Era{{Name: "Dalereckoning", Abbreviation: "DR", Year: 1}, {Name: "Time of Troubles", Abbreviation: "ToT", Year: 1358, Restart: true, Month: 3, Day: 5}}) {
 		t.Errorf("eras %+v", def.Eras)
 	}
 	if im.Date != (Date{1492, 10, 1}) {
@@ -49,9 +56,7 @@ func TestImportFantasyCalendar(t *testing.T) {
 	// Nothing the calendar cannot hold goes silently.
 	all := strings.Join(im.Warnings, "\n")
 	for _, want := range []string{
-		`Timespan "Nightal" appears only every 2 years`, `Timespan "Nightal" has its own week`,
-		`Leap day "Greg" adds a weekday`, `Moon "Odd" has a custom phase cycle`, "Weather",
-		`Era "Time of Troubles" starts within its year`, `Era "Time of Troubles" ends its year`,
+		"Weather", `Era "Time of Troubles" ends its year`,
 		`Era "Time of Troubles": its description`, "2 event(s) and 1 event categories",
 	} {
 		if !strings.Contains(all, want) {
@@ -59,7 +64,7 @@ func TestImportFantasyCalendar(t *testing.T) {
 		}
 	}
 	// The clock and the year cycles are the calendar's now, not warnings.
-	for _, gone := range []string{"clock", "year cycle"} {
+	for _, gone := range []string{"clock", "year cycle", "Nightal", "Greg", "Odd", "starts within its year"} {
 		if strings.Contains(all, gone) {
 			t.Errorf("a warning still mentions %q:\n%s", gone, all)
 		}
@@ -101,7 +106,12 @@ func TestImportFantasyCalendarProblems(t *testing.T) {
 		{"current timespan out of range", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}}, "dynamic_data": {"year": 1, "timespan": 2, "day": 1}}`, "dynamic_data.timespan"},
 		{"current day beyond the month", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}}, "dynamic_data": {"year": 1, "timespan": 1, "day": 2}}`, "dynamic_data.day"},
 		{"moon cycle that rounds to nothing", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "moons": [{"name": "M", "cycle": 1e-300}]}}`, "static_data.moons.0.cycle"},
-		{"moon shift too far, after a dropped moon", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "moons": [{"name": "C", "custom_phase": true}, {"name": "M", "cycle": 2, "shift": 2e9}]}}`, "static_data.moons.1.shift"},
+		{"moon shift too far, after a dropped moon", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "moons": [{"name": "C", "custom_phase": true, "custom_cycle": "0,1"}, {"name": "M", "cycle": 2, "shift": 2e9}]}}`, "static_data.moons.1.shift"},
+		{"custom cycle not phases", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "moons": [{"name": "C", "custom_phase": true, "custom_cycle": "0,x"}]}}`, "static_data.moons.0.custom_cycle"},
+		{"custom cycle missing", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "moons": [{"name": "C", "custom_phase": true}]}}`, "static_data.moons.0.custom_cycle"},
+		{"timespan interval zero", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 2}, {"name": "B", "length": 1, "interval": 0}]}}}`, "static_data.year_data.timespans.1.interval"},
+		{"only interval timespans", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 2, "interval": 2}, {"name": "B", "length": 1, "interval": 3}]}}}`, "static_data.year_data.timespans"},
+		{"era day beyond its timespan", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 2}, {"name": "B", "length": 1}]}, "eras": [{"name": "E", "date": {"year": 1, "timespan": 1, "day": 2}}]}}`, "static_data.eras.0.date"},
 	}
 	for _, tt := range tests {
 		_, err := ImportFantasyCalendar([]byte(tt.body))

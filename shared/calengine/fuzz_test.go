@@ -387,7 +387,7 @@ func FuzzMoonPhases(f *testing.F) {
 			for _, j := range js[:min(len(js), 8)] {
 				phases = append(phases, PhaseNames[((j%8)+8)%8])
 			}
-			want = append(want, MoonDay{Day: day, MoonID: 1, Name: "M", Phase: phases[0], Phases: phases})
+			want = append(want, MoonDay{Day: day, MoonID: 1, Name: "M", Phase: phases[0], Phases: phases, PhaseIndex: int(((js[0] % 8) + 8) % 8), PhaseCount: 8})
 		}
 		if got := c.MoonPhases(from, to); !reflect.DeepEqual(got, want) {
 			t.Fatalf("period %s offset %d: MoonPhases(%d, %d) =\n%v\nwant\n%v", period, offset, from, to, got, want)

@@ -31,6 +31,11 @@ type LeapDay struct {
 	// Amount is the number of days the rule adds (Kanka's
 	// leap_year_amount); 0 means 1.
 	Amount int
+	// Weekday names the weekday the leap days add (Fantasy-Calendar's adds_week_day): they have
+	// that weekday of their own and, like intercalary days, do not advance the week.
+	Weekday string
+	// NotNumbered days are shown without a day number (their dates still count them).
+	NotNumbered bool
 }
 
 // Limits of the leap rules, keeping the expanded congruences few and their
@@ -159,22 +164,16 @@ func expand(ivs []interval, offset int64, steps *int) ([]term, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]term, 0, len(acc))
-	for c, k := range acc {
-		if k != 0 {
-			out = append(out, term{c, k})
-		}
-	}
-	if len(out) > MaxLeapTerms {
-		return nil, errTooManyTerms
-	}
+	return sortedTerms(acc)
+}
+
+func sortTerms(out []term) {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].m != out[j].m {
 			return out[i].m > out[j].m
 		}
 		return out[i].r < out[j].r
 	})
-	return out, nil
 }
 
 func mod(a, m int64) int64 {
@@ -229,16 +228,19 @@ func modInverse(a, m int64) int64 {
 // leapCalc is a validated rule with its counting terms.
 type leapCalc struct {
 	LeapDay
-	index    int // position in the definition
-	after    int // resolved Day
-	amount   int64
-	std      int64 // amount, or 0 when the days are outside the week
-	terms    []term
-	hasFrom  bool
-	from     int64
-	fromAt   i128 // countBelow(from)
-	before0  i128 // leapsBefore(0)
-	monthIdx int  // 0-based month
+	index  int // position in the definition
+	after  int // resolved Day
+	amount int64
+	std    int64 // amount, or 0 when the days are outside the calendar-wide week
+	week   bool  // the days have a weekday of the week (the calendar's or their month's)
+	// monthRule: the rule is a month's appearance (structure.go), not leap days.
+	monthRule bool
+	terms     []term
+	hasFrom   bool
+	from      int64
+	fromAt    i128 // countBelow(from)
+	before0   i128 // leapsBefore(0)
+	monthIdx  int  // 0-based month
 }
 
 // isLeap reports whether raw year y takes the rule.

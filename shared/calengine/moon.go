@@ -32,6 +32,8 @@ type MoonDay struct {
 	Name   string
 	Phase  string
 	Phases []string
+	// PhaseIndex is Phase's position in the moon's cycle of PhaseCount phases (0: full).
+	PhaseIndex, PhaseCount int
 }
 
 var (
@@ -46,6 +48,10 @@ type moonCalc struct {
 	Moon
 	a, b int64
 	u    i128
+	g    int64 // phases per cycle: 8 for recurrences, the moon's granularity for display
+	// disp is the moon as displayed when its granularity or custom cycle differs (moon_phases.go).
+	disp *moonCalc
+	cyc  []int // the custom cycle, one phase per day
 }
 
 // ParsePeriod reads a moon period ("29.5") as the exact fraction num/den:
@@ -140,7 +146,9 @@ func CheckOffset(s string) error {
 	return err
 }
 
-func newMoonCalc(m Moon) (moonCalc, error) {
+func newMoonCalc(m Moon) (moonCalc, error) { return newMoonCalcG(m, 8) }
+
+func newMoonCalcG(m Moon, g int64) (moonCalc, error) {
 	num, den, err := ParsePeriod(m.Fullmoon)
 	if err != nil {
 		return moonCalc{}, err
@@ -149,14 +157,14 @@ func newMoonCalc(m Moon) (moonCalc, error) {
 	if err != nil {
 		return moonCalc{}, err
 	}
-	// The step a/b = P/8 and the offset on/od share the denominator l, the
-	// lcm of b and od. Both divide 8·10^10, so l does, and the step's
-	// numerator P·l/8 is at most 10^8·10^10: within int64.
-	a, b := num, 8*den
-	g := gcd(a, b)
-	a, b = a/g, b/g
+	// The step a/b = P/g and the offset on/od share the denominator l, the
+	// lcm of b and od. Both divide g·10^10, so l does, and the step's
+	// numerator P·l/g is at most 10^8·10^10: within int64.
+	a, b := num, g*den
+	k := gcd(a, b)
+	a, b = a/k, b/k
 	l := b / gcd(b, od) * od
-	return moonCalc{Moon: m, a: a * (l / b), b: l, u: on.mul64(l / od)}, nil
+	return moonCalc{Moon: m, a: a * (l / b), b: l, u: on.mul64(l / od), g: g}, nil
 }
 
 // dayOf is the day phase event j (= 8k+p) begins on.
@@ -196,30 +204,30 @@ func (m *moonCalc) phaseDays(p int, from, to int64, fn func(day int64) bool) {
 	}
 	pp := int64(p)
 	// Events 8k+p with firstEvent(from) <= 8k+p < firstEvent(to+1).
-	kLo := m.firstEvent(i64(from)).add64(-pp).ceilDiv(8)
-	kHi, _ := m.firstEvent(i64(to).add64(1)).add64(-1 - pp).divFloor(8)
+	kLo := m.firstEvent(i64(from)).add64(-pp).ceilDiv(m.g)
+	kHi, _ := m.firstEvent(i64(to).add64(1)).add64(-1 - pp).divFloor(m.g)
 	for k := kLo; !kHi.less(k); {
-		d := m.dayOf(k.mul64(8).add64(pp))
+		d := m.dayOf(k.mul64(m.g).add64(pp))
 		day, _ := d.int64()
 		if !fn(day) {
 			return
 		}
 		// Smallest k whose event begins after day.
-		k = m.firstEvent(d.add64(1)).add64(-pp).ceilDiv(8)
+		k = m.firstEvent(d.add64(1)).add64(-pp).ceilDiv(m.g)
 	}
 }
 
 func (m *moonCalc) moonDay(day int64, j, jn i128) MoonDay {
-	_, p := j.divFloor(8)
-	n := int64(8)
-	if cnt, ok := jn.sub(j).int64(); ok && cnt < 8 {
+	_, p := j.divFloor(m.g)
+	n := m.g
+	if cnt, ok := jn.sub(j).int64(); ok && cnt < m.g {
 		n = cnt
 	}
 	phases := make([]string, n)
 	for i := range n {
-		phases[i] = PhaseNames[(p+i)%8]
+		phases[i] = PhaseName(int(m.g), int((p+i)%m.g))
 	}
-	return MoonDay{Day: day, MoonID: m.ID, Name: m.Name, Phase: phases[0], Phases: phases}
+	return MoonDay{Day: day, MoonID: m.ID, Name: m.Name, Phase: phases[0], Phases: phases, PhaseIndex: int(p), PhaseCount: int(m.g)}
 }
 
 // MoonPhases lists, for every moon and every day in [from, to] (day
@@ -234,11 +242,7 @@ func (c *Calendar) MoonPhases(from, to int64) []MoonDay {
 	per := make([][]MoonDay, len(c.moons))
 	total := 0
 	for i := range c.moons {
-		m := &c.moons[i]
-		m.days(from, to, func(day int64, j, jn i128) bool {
-			per[i] = append(per[i], m.moonDay(day, j, jn))
-			return true
-		})
+		per[i] = c.moons[i].display(from, to)
 		total += len(per[i])
 	}
 	if total == 0 {

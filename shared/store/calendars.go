@@ -28,6 +28,9 @@ type calendarItem struct {
 	Suffix         string            `dynamo:"suffix,omitempty"`
 	StartOffset    int               `dynamo:"start_offset"`
 	SkipYearZero   bool              `dynamo:"skip_year_zero"`
+	WeekRestart    bool              `dynamo:"week_restart,omitempty"`
+	Periodic       bool              `dynamo:"periodic_seasons,omitempty"`
+	SeasonOffset   int64             `dynamo:"season_offset,omitempty"`
 	HasLeapYear    bool              `dynamo:"has_leap_year"`
 	LeapYearAmount int               `dynamo:"leap_year_amount"`
 	LeapYearMonth  int               `dynamo:"leap_year_month"`
@@ -65,6 +68,8 @@ type leapDayAttr struct {
 	FromYear    *int64 `dynamo:"from_year,omitempty"`
 	Intercalary bool   `dynamo:"intercalary"`
 	Amount      int    `dynamo:"amount,omitempty"`
+	Weekday     string `dynamo:"weekday,omitempty"`
+	NotNumbered bool   `dynamo:"not_numbered,omitempty"`
 }
 
 type eraAttr struct {
@@ -72,18 +77,43 @@ type eraAttr struct {
 	Abbreviation string `dynamo:"abbreviation,omitempty"`
 	Year         int64  `dynamo:"year"`
 	Restart      bool   `dynamo:"restart"`
+	Month        int    `dynamo:"month,omitempty"`
+	Day          int    `dynamo:"day,omitempty"`
 }
 
 type monthAttr struct {
 	Name   string `dynamo:"name"`
 	Length int    `dynamo:"length"`
 	Type   string `dynamo:"type"`
+	// The structure beyond Kanka's: absent on months without it (and on older records).
+	Interval string   `dynamo:"interval,omitempty"`
+	Offset   int64    `dynamo:"offset,omitempty"`
+	Weekdays []string `dynamo:"weekdays,omitempty"`
 }
 
 type seasonAttr struct {
 	Name  string `dynamo:"name"`
 	Month int    `dynamo:"month"`
 	Day   int    `dynamo:"day"`
+	// Periodic seasons' lengths (decimal text) and sunrise and sunset ("H:MM"): absent when unset.
+	Duration   string `dynamo:"duration,omitempty"`
+	Transition string `dynamo:"transition,omitempty"`
+	Sunrise    string `dynamo:"sunrise,omitempty"`
+	Sunset     string `dynamo:"sunset,omitempty"`
+}
+
+func timeAttr(t *calengine.Time) string {
+	if p := calengine.TimeOfDayText(t); p != nil {
+		return *p
+	}
+	return ""
+}
+
+func attrTime(s string) *calengine.Time {
+	if t, ok := calengine.ParseTimeOfDay(s); ok && s != "" {
+		return &t
+	}
+	return nil
 }
 
 type moonAttr struct {
@@ -92,6 +122,10 @@ type moonAttr struct {
 	Fullmoon string  `dynamo:"fullmoon"` // the decimal text as sent
 	Offset   decimal `dynamo:"offset"`
 	Colour   string  `dynamo:"colour"`
+	// The display beyond Kanka's: absent on moons without it (and on older records).
+	Granularity int   `dynamo:"granularity,omitempty"`
+	CustomCycle []int `dynamo:"custom_cycle,omitempty"`
+	Hidden      bool  `dynamo:"hidden,omitempty"`
 }
 
 // decimal is a decimal text stored as a DynamoDB number, so records written when moon offsets
@@ -121,13 +155,14 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 		metaAttrs:  toMetaAttrs(campaignPK(c.CampaignID), recordSK(calendarPrefix, c.ID), c.Meta),
 		ownerAttrs: toOwnerAttrs(c.Owner),
 		Date:       c.Date.String(), Weekdays: c.Weekdays, Epochs: c.Epochs, Suffix: c.Suffix,
-		StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear,
+		StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, WeekRestart: c.WeekRestart,
+		Periodic: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
 		LeapYearAmount: c.LeapYearAmount, LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset,
 		LeapYearStart: c.LeapYearStart,
 	}
 	it.Months = make([]monthAttr, len(c.Months))
 	for i, m := range c.Months {
-		it.Months[i] = monthAttr{Name: m.Name, Length: m.Length, Type: string(m.Type)}
+		it.Months[i] = monthAttr{Name: m.Name, Length: m.Length, Type: string(m.Type), Interval: m.Interval, Offset: m.Offset, Weekdays: m.Weekdays}
 	}
 	if len(c.Years) > 0 {
 		it.Years = make(map[string]string, len(c.Years))
@@ -136,17 +171,19 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 		}
 	}
 	for _, s := range c.Seasons {
-		it.Seasons = append(it.Seasons, seasonAttr{Name: s.Name, Month: s.Month, Day: s.Day})
+		it.Seasons = append(it.Seasons, seasonAttr{Name: s.Name, Month: s.Month, Day: s.Day, Duration: s.Duration, Transition: s.Transition,
+			Sunrise: timeAttr(s.Sunrise), Sunset: timeAttr(s.Sunset)})
 	}
 	for _, m := range c.Moons {
-		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: decimal(m.Offset), Colour: m.Colour})
+		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: decimal(m.Offset), Colour: m.Colour,
+			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden})
 	}
 	for _, l := range c.LeapDays {
 		it.LeapDays = append(it.LeapDays, leapDayAttr{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
-			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
+			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount, Weekday: l.Weekday, NotNumbered: l.NotNumbered})
 	}
 	for _, e := range c.Eras {
-		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
+		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day})
 	}
 	if k := c.Clock; k != nil {
 		it.Clock = &clockAttr{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}
@@ -162,13 +199,14 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 func (it calendarItem) calendar() timeline.Calendar {
 	c := timeline.Calendar{
 		Meta: it.meta(), Owner: it.owner(), Weekdays: it.Weekdays, Epochs: it.Epochs, Suffix: it.Suffix, StartOffset: it.StartOffset,
-		SkipYearZero: it.SkipYearZero, HasLeapYear: it.HasLeapYear, LeapYearAmount: it.LeapYearAmount,
+		SkipYearZero: it.SkipYearZero, HasLeapYear: it.HasLeapYear, LeapYearAmount: it.LeapYearAmount, WeekRestart: it.WeekRestart,
+		PeriodicSeasons: it.Periodic, SeasonOffset: it.SeasonOffset,
 		LeapYearMonth: it.LeapYearMonth, LeapYearOffset: it.LeapYearOffset, LeapYearStart: it.LeapYearStart,
 	}
 	c.Date, _ = calengine.ParseDate(it.Date)
 	c.Months = make([]calengine.Month, len(it.Months))
 	for i, m := range it.Months {
-		c.Months[i] = calengine.Month{Name: m.Name, Length: m.Length, Type: calengine.MonthType(m.Type)}
+		c.Months[i] = calengine.Month{Name: m.Name, Length: m.Length, Type: calengine.MonthType(m.Type), Interval: m.Interval, Offset: m.Offset, Weekdays: m.Weekdays}
 	}
 	c.Years = make(map[int64]string, len(it.Years))
 	for y, n := range it.Years {
@@ -177,17 +215,19 @@ func (it calendarItem) calendar() timeline.Calendar {
 		}
 	}
 	for _, s := range it.Seasons {
-		c.Seasons = append(c.Seasons, calengine.Season{Name: s.Name, Month: s.Month, Day: s.Day})
+		c.Seasons = append(c.Seasons, calengine.Season{Name: s.Name, Month: s.Month, Day: s.Day, Duration: s.Duration, Transition: s.Transition,
+			Sunrise: attrTime(s.Sunrise), Sunset: attrTime(s.Sunset)})
 	}
 	for _, m := range it.Moons {
-		c.Moons = append(c.Moons, calengine.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour})
+		c.Moons = append(c.Moons, calengine.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour,
+			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden})
 	}
 	for _, l := range it.LeapDays {
 		c.LeapDays = append(c.LeapDays, calengine.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
-			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount})
+			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount, Weekday: l.Weekday, NotNumbered: l.NotNumbered})
 	}
 	for _, e := range it.Eras {
-		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart})
+		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day})
 	}
 	if k := it.Clock; k != nil {
 		c.Clock = &calengine.Clock{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}

@@ -26,16 +26,20 @@ type Calendar struct {
 	Years    map[int64]string
 	Seasons  []calengine.Season
 	// Moons always carry their ID (1-based position unless given) and a colour.
-	Moons          []calengine.Moon
-	Epochs         []string
-	Suffix         string
-	StartOffset    int
-	SkipYearZero   bool
-	HasLeapYear    bool
-	LeapYearAmount int
-	LeapYearMonth  int
-	LeapYearOffset int
-	LeapYearStart  int64
+	Moons        []calengine.Moon
+	Epochs       []string
+	Suffix       string
+	StartOffset  int
+	SkipYearZero bool
+	WeekRestart  bool // weeks restart with every month (Fantasy-Calendar's overflow off)
+	// PeriodicSeasons: the seasons recur by duration from day SeasonOffset.
+	PeriodicSeasons bool
+	SeasonOffset    int64
+	HasLeapYear     bool
+	LeapYearAmount  int
+	LeapYearMonth   int
+	LeapYearOffset  int
+	LeapYearStart   int64
 	// LeapDays are the leap rules when the calendar has its own (Kanka's fields then answer
 	// them when they fit); empty when Kanka's fields describe the rule.
 	LeapDays []calengine.LeapDay
@@ -74,7 +78,8 @@ func (c *Calendar) Definition() calengine.Definition {
 	d := calengine.Definition{
 		Months: c.Months, Weekdays: c.Weekdays, Years: c.Years, Seasons: c.Seasons, Moons: c.Moons,
 		Suffix: c.Suffix, StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, Eras: c.Eras,
-		Clock: c.Clock, Cycles: c.Cycles, CycleFormat: c.CycleFormat,
+		Clock: c.Clock, Cycles: c.Cycles, CycleFormat: c.CycleFormat, WeekRestart: c.WeekRestart,
+		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
 	}
 	if len(c.LeapDays) > 0 {
 		d.LeapDays = c.LeapDays
@@ -102,9 +107,15 @@ func (c *Calendar) Clone() *Calendar {
 	d := *c
 	d.Owner = c.Owner.Clone()
 	d.Months = append([]calengine.Month(nil), c.Months...)
+	for i := range d.Months {
+		d.Months[i].Weekdays = append([]string(nil), d.Months[i].Weekdays...)
+	}
 	d.Weekdays = append([]string(nil), c.Weekdays...)
-	d.Seasons = append([]calengine.Season(nil), c.Seasons...)
+	d.Seasons = calengine.Definition{Seasons: c.Seasons}.CloneSeasons()
 	d.Moons = append([]calengine.Moon(nil), c.Moons...)
+	for i := range d.Moons {
+		d.Moons[i].CustomCycle = append([]int(nil), d.Moons[i].CustomCycle...)
+	}
 	d.Epochs = append([]string(nil), c.Epochs...)
 	d.LeapDays = append([]calengine.LeapDay(nil), c.LeapDays...)
 	d.Eras = append([]calengine.Era(nil), c.Eras...)
@@ -158,11 +169,13 @@ func (c *Calendar) applyStructures(r *domain.Reader) {
 	names := column(p, "month_name", nameElem, false)
 	lengths := column(p, "month_length", intElem(-maxInt32, maxInt32), true)
 	types := column(p, "month_type", monthTypeElem, false)
+	extra := readMonthColumns(p)
 	if p.done() {
 		c.Months = make([]calengine.Month, p.n)
 		for i := range c.Months {
 			c.Months[i] = calengine.Month{Name: names.at(i, ""), Length: int(lengths.at(i, 0)),
 				Type: calengine.MonthType(types.at(i, string(calengine.Standard)))}
+			extra.apply(&c.Months[i], i)
 		}
 	}
 	p = newParallel(r, "weekday", MaxWeekdays)
@@ -186,14 +199,17 @@ func (c *Calendar) applyStructures(r *domain.Reader) {
 			c.Years = m
 		}
 	}
+	c.applySeasonSettings(r) // periodic seasons need no month and day
 	p = newParallel(r, "season_name", MaxSeasons)
 	seasons := column(p, "season_name", nameElem, false)
-	months := column(p, "season_month", intElem(-maxInt32, maxInt32), true)
-	days := column(p, "season_day", intElem(-maxInt32, maxInt32), true)
+	months := column(p, "season_month", intElem(-maxInt32, maxInt32), !c.PeriodicSeasons)
+	days := column(p, "season_day", intElem(-maxInt32, maxInt32), !c.PeriodicSeasons)
+	seasonExtra := readSeasonColumns(p)
 	if p.done() {
 		c.Seasons = make([]calengine.Season, p.n)
 		for i := range c.Seasons {
 			c.Seasons[i] = calengine.Season{Name: seasons.at(i, ""), Month: int(months.at(i, 0)), Day: int(days.at(i, 0))}
+			seasonExtra.apply(&c.Seasons[i], i)
 		}
 	}
 	// Moons: moon_name drives moon_fullmoon (required with it), moon_offset, moon_colour and
@@ -204,11 +220,13 @@ func (c *Calendar) applyStructures(r *domain.Reader) {
 	offsets := column(p, "moon_offset", offsetElem, false)
 	colours := column(p, "moon_colour", optional(stringElem(MaxColourLength)), false)
 	ids := column(p, "moon_id", optional(intElem(1, maxInt32)), false)
+	moonExtra := readMoonColumns(p)
 	if p.done() {
 		c.Moons = make([]calengine.Moon, p.n)
 		for i := range c.Moons {
 			c.Moons[i] = calengine.Moon{ID: int(ids.at(i, int64(i+1))), Name: moons.at(i, ""), Fullmoon: fullmoons.at(i, ""),
 				Offset: offsets.at(i, ""), Colour: colours.at(i, DefaultMoonColour)}
+			moonExtra.apply(&c.Moons[i], i)
 		}
 	}
 	p = newParallel(r, "epoch_name", MaxEpochs)
@@ -244,6 +262,7 @@ func (c *Calendar) applySettings(r *domain.Reader) {
 	if f := r.Bool("has_leap_year"); f.Set && !r.Errs.Has("has_leap_year") {
 		c.HasLeapYear = f.Value
 	}
+	c.applyStructureSettings(r)
 	if c.Date.Month == 0 {
 		c.Date = DefaultCalendarDate
 	}
@@ -265,7 +284,10 @@ func (c *Calendar) calendarParts() map[string]int {
 	const per = 48
 	s := map[string]int{"entry": len(c.Entry), "": 4096 + len(c.Name) + len(c.Type) + len(c.ImageURL) + len(c.Suffix) + 24*len(c.Tags)}
 	for _, m := range c.Months {
-		s["month_name"] += len(m.Name) + len(m.Type) + per
+		s["month_name"] += len(m.Name) + len(m.Type) + len(m.Interval) + per
+		for _, w := range m.Weekdays {
+			s["month_weekdays"] += len(w) + per
+		}
 	}
 	for _, w := range c.Weekdays {
 		s["weekday"] += len(w) + per
@@ -274,16 +296,17 @@ func (c *Calendar) calendarParts() map[string]int {
 		s["year_name"] += len(y) + per
 	}
 	for _, x := range c.Seasons {
-		s["season_name"] += len(x.Name) + per
+		s["season_name"] += len(x.Name) + len(x.Duration) + len(x.Transition) + 2*per
 	}
 	for _, m := range c.Moons {
 		s["moon_name"] += len(m.Name) + len(m.Fullmoon) + len(m.Offset) + len(m.Colour) + 2*per
+		s["moon_custom_cycle"] += 8 * len(m.CustomCycle)
 	}
 	for _, e := range c.Epochs {
 		s["epoch_name"] += len(e) + per
 	}
 	for _, l := range c.LeapDays {
-		s["leap_days"] += len(l.Name) + len(l.Interval) + 4*per
+		s["leap_days"] += len(l.Name) + len(l.Interval) + len(l.Weekday) + 4*per
 	}
 	for _, e := range c.Eras {
 		s["eras"] += len(e.Name) + len(e.Abbreviation) + 2*per

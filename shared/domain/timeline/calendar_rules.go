@@ -52,7 +52,8 @@ func (c *Calendar) UseDefinition(def calengine.Definition) {
 	if c.Years == nil {
 		c.Years = map[int64]string{}
 	}
-	c.Suffix, c.StartOffset, c.SkipYearZero = def.Suffix, def.StartOffset, def.SkipYearZero
+	c.Suffix, c.StartOffset, c.SkipYearZero, c.WeekRestart = def.Suffix, def.StartOffset, def.SkipYearZero, def.WeekRestart
+	c.PeriodicSeasons, c.SeasonOffset = def.PeriodicSeasons, def.SeasonOffset
 	c.HasLeapYear, c.LeapYearAmount, c.LeapYearMonth, c.LeapYearOffset, c.LeapYearStart =
 		def.HasLeapYear, def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart
 	c.LeapDays = def.LeapDays
@@ -182,6 +183,12 @@ func readLeapDay(r *domain.Reader, prefix string, v any) (calengine.LeapDay, boo
 		if f := s.Int("amount", 1, calengine.MaxLeapAmount); f.Present() {
 			l.Amount = int(f.Value)
 		}
+		if f := s.String("weekday", domain.MaxNameLength); f.Present() {
+			l.Weekday = strings.TrimSpace(f.Value)
+		}
+		if f := s.Bool("not_numbered"); f.Present() {
+			l.NotNumbered = f.Value
+		}
 	})
 }
 
@@ -206,6 +213,12 @@ func readEra(r *domain.Reader, prefix string, v any) (calengine.Era, bool) {
 		}
 		if f := s.Bool("restart"); f.Present() {
 			e.Restart = f.Value
+		}
+		if f := s.Int("month", 0, MaxMonths); f.Present() {
+			e.Month = int(f.Value)
+		}
+		if f := s.Int("day", 0, maxInt32); f.Present() {
+			e.Day = int(f.Value)
 		}
 	})
 }
@@ -246,13 +259,17 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 		weekdays = append(weekdays, w)
 	}
 	in["month_name"], in["month_length"], in["month_type"], in["weekday"] = names, lengths, types, weekdays
+	structureInput(in, def)
+	moonInput(in, def)
 	if len(def.Seasons) > 0 {
 		var sn, sm, sd []any
 		for _, x := range def.Seasons {
 			sn, sm, sd = append(sn, x.Name), append(sm, num(int64(x.Month))), append(sd, num(int64(x.Day)))
 		}
 		in["season_name"], in["season_month"], in["season_day"] = sn, sm, sd
+		seasonInput(in, def)
 	}
+	in["periodic_seasons"], in["season_offset"] = def.PeriodicSeasons, json.Number(strconv.FormatInt(def.SeasonOffset, 10))
 	if len(def.Moons) > 0 {
 		var mn, mf, mo, mc, mi []any
 		for _, m := range def.Moons {
@@ -274,12 +291,19 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 		if l.Amount > 0 {
 			m["amount"] = num(int64(l.Amount))
 		}
+		if l.Weekday != "" {
+			m["weekday"] = l.Weekday
+		}
+		if l.NotNumbered {
+			m["not_numbered"] = true
+		}
 		rules[i] = m
 	}
 	in["leap_days"] = rules
 	eras := make([]any, len(def.Eras))
 	for i, e := range def.Eras {
-		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart}
+		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart,
+			"month": num(int64(e.Month)), "day": num(int64(e.Day))}
 	}
 	in["eras"] = eras
 	if k := def.Clock; k != nil {
