@@ -16,5 +16,5 @@ type Store interface {
 	ChildLocationIDs(ctx context.Context, cid, lid int64, hidePrivate bool) ([]int64, error)
 	LocationLinks(ctx context.Context, cid int64, ids []int64) (map[int64]domain.AncestorLink, error)
 	AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error)
-	RelationsOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Relation, error)
+	RelatedOf(ctx context.Context, cid int64, eids, lids []int64) (timeline.Related, error)
 }

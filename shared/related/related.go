@@ -74,17 +74,85 @@ func ByID(r *httpapi.Request, st Store, subjects []Subject) (map[int64]*Arrays, 
 	if err != nil || !on {
 		return out, err
 	}
-	arrays, err := Load(r, st, subjects)
+	arrays, err := load(r, st, subjects)
 	for i, a := range arrays {
 		out[subjects[i].ID] = a
 	}
 	return out, err
 }
 
-// Concurrency bounds the reads of one request in flight at once.
-const Concurrency = 10
+// load is Load; a test swaps in loadByRanges to compare the two.
+var load = Load
 
-// Load reads and renders the related arrays of subjects (one record, or one page of a list).
+// Load reads and renders the related arrays of subjects (one record, or one page of a list):
+// the notes, events and relations of their entities and the child links of the locations from
+// their related buckets (one Query per bucket: one or two for a page of neighbouring ids), the
+// attribute packs in one batch and the ancestors level by level (one batch per level for the
+// whole page, the page's own rows need no read), all concurrently; then the entities the posts
+// mention, one batch. Round trips: max(buckets/10, levels, 1) + 1, whatever the page size.
+// What the caller may not see is left out here, by the rules its list ranges apply.
+func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
+	ctx, a := r.Context(), r.Access
+	g, gctx := errgroup.WithContext(ctx)
+	var parents [][]int64
+	g.Go(func() error {
+		var err error
+		parents, err = ancestors(gctx, st, a, subjects)
+		return err
+	})
+	eids := make([]int64, len(subjects))
+	var lids []int64
+	for i, s := range subjects {
+		eids[i] = s.EntityID
+		if s.Location != nil {
+			lids = append(lids, s.Location.ID)
+		}
+	}
+	var attrs map[int64][]domain.Attribute
+	g.Go(func() error {
+		var err error
+		attrs, err = st.AttributesOf(gctx, a.CampaignID, eids)
+		return err
+	})
+	var rel timeline.Related
+	g.Go(func() error {
+		var err error
+		rel, err = st.RelatedOf(gctx, a.CampaignID, eids, lids)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	res := make([]related, len(subjects))
+	var notes []domain.Note
+	for i, s := range subjects {
+		res[i].notes, res[i].events = rel.VisibleNotes(s.EntityID, a), rel.VisibleEvents(s.EntityID, a)
+		if s.Location != nil {
+			res[i].children = rel.VisibleChildren(s.Location.ID, a)
+		}
+		notes = append(notes, res[i].notes...)
+	}
+	entityNotes, posts, err := notewire.Embedded(r, st, notes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Arrays, len(subjects))
+	for i, s := range subjects {
+		f := res[i]
+		n := len(f.notes)
+		j := &Arrays{Attributes: attrwire.Embedded(a.VisibleAttributes(attrs[s.EntityID])), Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
+			EntityEvents: eventwire.RenderEvents(f.events), Reminders: eventwire.RenderReminders(f.events),
+			Relations: relwire.Embedded(a, rel.Relations[s.EntityID]), Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
+		posts, entityNotes = posts[n:], entityNotes[n:]
+		if s.Location != nil {
+			j.Parents, j.Children = &parents[i], &f.children
+		}
+		out[i] = j
+	}
+	return out, nil
+}
+
+// loadByRanges (the read before the related buckets, kept to compare) reads and renders the related arrays of subjects (one record, or one page of a list).
 // Every read of every subject runs concurrently, at most Concurrency at once: the caller's
 // ranges of each entity's partition (3 Queries for an admin, 2 for anyone else) and each
 // location's child links (1 Query; their privacy, for non-admins, one read for the page, usually
@@ -92,12 +160,12 @@ const Concurrency = 10
 // rows need no read); then the entities every post mentions, one batch. So a page of n
 // locations costs 4n Queries for an admin (3n for others) in parallel, plus its tree's depth in
 // batches, plus one for mentions.
-func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
+func loadByRanges(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 	res := make([]related, len(subjects))
 	parents := make([][]int64, len(subjects))
 	ctx, a := r.Context(), r.Access
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(Concurrency)
+	g.SetLimit(10)
 	g.Go(func() error {
 		var err error
 		parents, err = ancestors(gctx, st, a, subjects)
@@ -117,8 +185,8 @@ func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 		return err
 	})
 	g.Go(func() error {
-		var err error
-		rels, err = st.RelationsOf(gctx, a.CampaignID, eids)
+		rel, err := st.RelatedOf(gctx, a.CampaignID, eids, nil)
+		rels = rel.Relations
 		return err
 	})
 	var mu sync.Mutex
