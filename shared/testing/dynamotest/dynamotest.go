@@ -127,7 +127,7 @@ func sanitize(s string) string {
 // concurrently show it above one).
 type Counter struct {
 	n, scanned, fetched, bytes, inFlight, maxInFlight atomic.Int64
-	counterItems, counterBytes                        atomic.Int64
+	counterItems, counterBytes, waves                 atomic.Int64
 }
 
 // countCounters adds the counter items among items (a read's answer) and their sizes.
@@ -190,6 +190,9 @@ func (c *Counter) Attach(cfg *aws.Config) {
 		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-count", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			c.n.Add(1)
 			now := c.inFlight.Add(1)
+			if now == 1 {
+				c.waves.Add(1)
+			}
 			defer c.inFlight.Add(-1)
 			for m := c.maxInFlight.Load(); now > m && !c.maxInFlight.CompareAndSwap(m, now); m = c.maxInFlight.Load() {
 			}
@@ -227,6 +230,7 @@ func (c *Counter) Reset() {
 	c.bytes.Store(0)
 	c.fetched.Store(0)
 	c.maxInFlight.Store(0)
+	c.waves.Store(0)
 	c.counterItems.Store(0)
 	c.counterBytes.Store(0)
 }
@@ -253,6 +257,11 @@ func (c *Counter) Scanned() int64 { return c.scanned.Load() }
 
 // MaxInFlight is the most calls in flight at once since the last Reset.
 func (c *Counter) MaxInFlight() int64 { return c.maxInFlight.Load() }
+
+// Waves is the number of round trips since the last Reset as a client waits for them: calls
+// that start while another is in flight overlap it and count once (a request whose reads run
+// concurrently costs its longest chain of calls, not their number).
+func (c *Counter) Waves() int64 { return c.waves.Load() }
 
 // N is the number of calls since the last Reset.
 func (c *Counter) N() int64 { return c.n.Load() }
