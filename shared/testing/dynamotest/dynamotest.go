@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -128,6 +129,33 @@ func sanitize(s string) string {
 type Counter struct {
 	n, scanned, fetched, bytes, inFlight, maxInFlight atomic.Int64
 	counterItems, counterBytes, waves                 atomic.Int64
+	recording                                         atomic.Bool
+	mu                                                sync.Mutex
+	recorded                                          []Call
+}
+
+// Call is one recorded DynamoDB call: its input (*dynamodb.QueryInput...) and the round trip
+// (Waves) it started in.
+type Call struct {
+	Wave  int64
+	Input any
+}
+
+// Record starts (true) or stops recording the calls' inputs; starting forgets what was recorded.
+func (c *Counter) Record(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if on {
+		c.recorded = nil
+	}
+	c.recording.Store(on)
+}
+
+// Recorded are the calls recorded, in the order they started.
+func (c *Counter) Recorded() []Call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Call(nil), c.recorded...)
 }
 
 // countCounters adds the counter items among items (a read's answer) and their sizes.
@@ -192,6 +220,11 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			now := c.inFlight.Add(1)
 			if now == 1 {
 				c.waves.Add(1)
+			}
+			if c.recording.Load() {
+				c.mu.Lock()
+				c.recorded = append(c.recorded, Call{Wave: c.waves.Load(), Input: in.Parameters})
+				c.mu.Unlock()
 			}
 			defer c.inFlight.Add(-1)
 			for m := c.maxInFlight.Load(); now > m && !c.maxInFlight.CompareAndSwap(m, now); m = c.maxInFlight.Load() {
