@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,14 +67,24 @@ func (e *Env) PairRaw(b *testing.B, token, path string) {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				var apiOps, rawOps float64
+				var apiCPU, rawCPU time.Duration
 				for round := 0; round < 3; round++ {
-					apiOps += throughput(b, clients, api)
-					rawOps += throughput(b, clients, raw)
+					ops, cpu := throughput(b, clients, api)
+					apiOps, apiCPU = apiOps+ops, apiCPU+cpu
+					ops, cpu = throughput(b, clients, raw)
+					rawOps, rawCPU = rawOps+ops, rawCPU+cpu
 				}
+				// CPU per request of this process (the API or the bare SDK calls; DynamoDB
+				// Local is another process): steadier than throughput on a busy machine.
+				apiPer := float64(apiCPU.Microseconds()) / (apiOps * pairRound.Seconds())
+				rawPer := float64(rawCPU.Microseconds()) / (rawOps * pairRound.Seconds())
 				b.ReportMetric(apiOps/rawOps, "api/raw")
 				b.ReportMetric(apiOps/3, "api-req/s")
 				b.ReportMetric(rawOps/3, "raw-req/s")
-				fmt.Printf("pair %s clients=%d: api %.0f/s raw %.0f/s (%d calls) api/raw %.2f\n", b.Name(), clients, apiOps/3, rawOps/3, len(calls), apiOps/rawOps)
+				b.ReportMetric(apiPer, "api-cpu-µs/req")
+				b.ReportMetric(rawPer, "raw-cpu-µs/req")
+				fmt.Printf("pair %s: api %.0f/s raw %.0f/s (%d calls) api/raw %.2f; CPU per request api %.0f µs raw %.0f µs\n",
+					b.Name(), apiOps/3, rawOps/3, len(calls), apiOps/rawOps, apiPer, rawPer)
 			}
 		})
 	}
@@ -82,8 +93,10 @@ func (e *Env) PairRaw(b *testing.B, token, path string) {
 // pairRound is how long one side of a round runs.
 const pairRound = 300 * time.Millisecond
 
-// throughput runs op from clients goroutines for pairRound: operations per second.
-func throughput(b *testing.B, clients int, op func(context.Context) error) float64 {
+// throughput runs op from clients goroutines for pairRound: operations per second, and the CPU
+// time the process used meanwhile.
+func throughput(b *testing.B, clients int, op func(context.Context) error) (float64, time.Duration) {
+	cpu0 := cpuTime()
 	var n atomic.Int64
 	var failed atomic.Value
 	deadline := time.Now().Add(pairRound)
@@ -105,7 +118,16 @@ func throughput(b *testing.B, clients int, op func(context.Context) error) float
 	if err, _ := failed.Load().(error); err != nil {
 		b.Fatal(err)
 	}
-	return float64(n.Load()) / pairRound.Seconds()
+	return float64(n.Load()) / pairRound.Seconds(), cpuTime() - cpu0
+}
+
+// cpuTime is the user and system CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // recordCalls makes the request once (warm) and records the DynamoDB calls of a second.
