@@ -12,7 +12,7 @@ import (
 // with the DynamoDB calls it makes, made directly (apitest.Env.PairRaw, issue 20): api/raw at
 // 1, 8 and 32 clients.
 func BenchmarkReadPathVsRaw(b *testing.B) {
-	e := apitest.New(b, families.Register)
+	e := apitest.NewWith(b, families.Register, apitest.WithCachedAuth())
 	id := create(b, e, e.Campaign, e.Admin, plainBody("Reckoning"))
 	calEntity := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()["entity_id"]
 	for i := 0; i < 10; i++ {

@@ -11,7 +11,7 @@ import (
 // DynamoDB calls each makes, made directly (apitest.Env.PairRaw, issue 20): api/raw at 1, 8 and
 // 32 clients, for a member (the common reader: public copies).
 func BenchmarkReadPathVsRaw(b *testing.B) {
-	e := apitest.New(b, locations.Register)
+	e := apitest.NewWith(b, locations.Register, apitest.WithCachedAuth())
 	e.SeedLocations(e.Campaign, 1000, 10)
 	b.Run("show", func(b *testing.B) { e.PairRaw(b, e.Member, loc(e.Campaign, 501)) })
 	b.Run("list-page", func(b *testing.B) { e.PairRaw(b, e.Member, apitest.Path(e.Campaign, "/locations?limit=45")) })

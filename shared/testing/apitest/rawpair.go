@@ -24,7 +24,9 @@ import (
 // concurrently as the API makes them), alternating, three rounds of each, at 1, 8 and 32
 // concurrent clients. It reports api/raw per client count (1.0: the API costs nothing beyond
 // its DynamoDB calls) and prints a line per client count. Figures only: nothing is asserted.
-// The request log is formatted as in production but written nowhere.
+// The request log is formatted as in production but written nowhere. Build the Env
+// WithCachedAuth, so that the API, like a function behind API Gateway's authorizer cache, reads
+// no token.
 func (e *Env) PairRaw(b *testing.B, token, path string) {
 	calls := e.recordCalls(b, token, path)
 	client := e.Store.Client()
