@@ -53,3 +53,33 @@ func TestWriteRowsIsWriteJSON(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkEnvelope is a page of 45 rendered location-sized rows written by the envelope: spliced
+// (writeRows, what Reply.write does) against encoding/json re-encoding the rows (before).
+func BenchmarkEnvelope(b *testing.B) {
+	rows := NewRows(-1, true)
+	for i := 0; i < 45; i++ {
+		_, _ = rows.Add(map[string]any{"id": i, "name": "Place", "entry": "<p>A place of the campaign, with a line of text.</p>",
+			"entry_parsed": "<p>A place of the campaign, with a line of text.</p>", "tags": []int{}, "created_at": "2024-01-01T00:00:00.000000Z",
+			"updated_at": "2024-01-01T00:00:00.000000Z", "type": "Town", "is_private": false, "parent_location_id": nil})
+	}
+	r := httptest.NewRequest("GET", "/", nil)
+	rest := struct {
+		Sync string `json:"sync"`
+	}{"2024-01-01T00:00:00.000000Z"}
+	b.Run("spliced", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			writeRows(httptest.NewRecorder(), r, rows.rows, rest)
+		}
+	})
+	b.Run("re-encoded", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			writeJSON(httptest.NewRecorder(), r, 200, struct {
+				Data []json.RawMessage `json:"data"`
+				Sync string            `json:"sync"`
+			}{rows.rows, rest.Sync})
+		}
+	})
+}
