@@ -62,13 +62,21 @@ func BenchmarkLocationListRelated(b *testing.B) {
 // (every tenth private), pages 1 and 50 by number and by cursor, for an admin and a member.
 // Beside the time it reports round trips per request (the token's read included, as the
 // authorizer makes it on AWS), items DynamoDB evaluated (Query ScannedCount), items read by key
-// (BatchGetItem), the range counter items read and their bytes (issue 20's growth table), and the
-// median latency. The lastSync cases follow 10 changes and 5 deletes among them (issue 20: their
+// (BatchGetItem), the bytes of the items read, the range counter items read and their bytes
+// (issue 20's growth table), and the median latency. The related=1 cases are a page of 45 whose
+// rows each have a post (issue 20: a bounded number of round trips whatever the page or
+// campaign size); the types case is `entities?types=location` (its kind's own range). The lastSync cases follow 10 changes and 5 deletes among them (issue 20: their
 // cost grows with the changes, not with the campaign).
 func BenchmarkGrowth(b *testing.B) {
 	for _, size := range []int{100, 1000, 10000} {
-		e := apitest.New(b, locations.Register)
+		e := apitest.New(b, families.Register)
 		e.SeedLocations(e.Campaign, size, 10)
+		for id := int64(1); id <= 46; id++ {
+			n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: id, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
+			if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+				b.Fatal(err)
+			}
+		}
 		since := url.QueryEscape(domain.FormatTime(time.Now().UTC()))
 		time.Sleep(5 * time.Millisecond)
 		for id := 1; id <= 15; id++ {
@@ -101,6 +109,9 @@ func BenchmarkGrowth(b *testing.B) {
 			{"lastSync-10-changed/admin", e.Admin, "/locations?lastSync=" + since},
 			{"lastSync-10-changed/member", e.Member, "/locations?lastSync=" + since},
 			{"lastSync-5-deleted/member", e.Member, "/locations?deleted=1&lastSync=" + since},
+			{"related-page45/admin", e.Admin, "/locations?related=1&limit=45"},
+			{"related-page45/member", e.Member, "/locations?related=1&limit=45"},
+			{"types-location/member", e.Member, "/entities?types=location"},
 		} {
 			path := apitest.Path(e.Campaign, c.path)
 			if c.path == "" {
@@ -126,6 +137,7 @@ func BenchmarkGrowth(b *testing.B) {
 				b.ReportMetric(float64(e.Counter.N())/float64(b.N)+1, "roundtrips/op")
 				b.ReportMetric(float64(e.Counter.Scanned())/float64(b.N), "evaluated/op")
 				b.ReportMetric(float64(e.Counter.Fetched())/float64(b.N), "fetched/op")
+				b.ReportMetric(float64(e.Counter.Bytes())/float64(b.N), "bytes/op")
 				b.ReportMetric(float64(e.Counter.CounterItems())/float64(b.N), "counter-items/op")
 				b.ReportMetric(float64(e.Counter.CounterBytes())/float64(b.N), "counter-bytes/op")
 				b.ReportMetric(float64(took[b.N/2].Microseconds()), "p50-µs")

@@ -1,12 +1,14 @@
 package locations_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/domain"
+
 	"github.com/lorekeep/lorekeep/shared/families"
-	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -171,36 +173,34 @@ func TestRelatedListPageMatchesEachShow(t *testing.T) {
 	}
 }
 
-// TestRelatedRoundTrips holds ?related=1 to its budget: per row the admin's three ranges of the
-// entity's partition (its notes, its events, its own) and (locations) the child links, made
-// concurrently; one batch per tree level for ancestors not on the page; one batch for the
-// entities posts mention.
+// TestRelatedRoundTrips holds ?related=1 to its budget whatever the page's size: beside the
+// record or page, one BatchGetItem of attribute packs, one Query per related bucket (the world's
+// entities and locations fall in one of each), one batch per tree level for ancestors not on
+// the page, all concurrent; then one batch for the entities the posts mention. calls counts
+// every DynamoDB call, waves the round trips a client waits for (calls that overlap count once).
 func TestRelatedRoundTrips(t *testing.T) {
 	w := newRelatedWorld(t)
-	// Ten more roots, so that the page has rows enough to show the reads overlap.
+	// Ten more roots, so that the page has rows enough to show the reads do not grow with it.
 	for i := 0; i < 10; i++ {
 		create(t, w.Env, w.Campaign, w.Admin, map[string]any{"name": fmt.Sprint("Extra ", i)})
 	}
-	// page: the page's attribute packs (one batch) and relations (one Query per related bucket:
-	// the world's entities all fall in one), whatever the page's size.
-	const rows, depth, perRow, page = 16, 3, 3 + 1, 2
+	const rows, depth = 16, 3
 	cases := []struct {
-		name string
-		path string
-		max  int64
+		name         string
+		path         string
+		calls, waves int64
 	}{
-		// access and record (read ahead), the row's reads, ancestors (Mid, Hidden, Root: one per
-		// level), mentions
-		{"show", loc(w.Campaign, w.leaf) + "?related=1", 1 + perRow + depth + 1 + page},
-		// access and counters, the page, the rows' reads; ancestors are all on the page; mentions
-		{"list page", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), 2 + perRow*rows + 1 + page},
-		// a page without the leaf's ancestors: they are read level by level (the name filter
-		// reads the name shards, then the page: one call more than a page)
-		{"list page of the leaf alone", apitest.Path(w.Campaign, "/locations?related=1&name=leaf!"), 3 + perRow + depth + 1 + page},
-		{"calendar show", apitest.Path(w.Campaign, fmt.Sprintf("/calendars/%d?related=1", w.cal)), 1 + 3 + page},
-		// a member: two ranges per partition, the 14 rows it may see, the children's privacy
-		// (one read for the page, if not read ahead)
-		{"member list page", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), 2 + (2+1)*(rows-2) + 1 + 1 + page},
+		// access and record (read ahead); attributes, 2 buckets and the ancestors (Mid, Hidden,
+		// Root: one per level) concurrently; mentions
+		{"show", loc(w.Campaign, w.leaf) + "?related=1", 1 + 3 + depth + 1, 1 + depth + 1},
+		// access and counters, the page; attributes, 2 buckets (ancestors are all on the page); mentions
+		{"list page", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), 2 + 3 + 1, 2 + 1 + 1},
+		// a page without the leaf's ancestors: read level by level (the name filter reads the
+		// name shards, then the page: one call more than a page)
+		{"list page of the leaf alone", apitest.Path(w.Campaign, "/locations?related=1&name=leaf!"), 3 + 3 + depth + 1, 3 + depth + 1},
+		// a calendar has no children: one bucket
+		{"calendar show", apitest.Path(w.Campaign, fmt.Sprintf("/calendars/%d?related=1", w.cal)), 1 + 2 + 1, 1 + 1 + 1},
+		{"member list page", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), 2 + 3 + 1, 2 + 1 + 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -213,8 +213,8 @@ func TestRelatedRoundTrips(t *testing.T) {
 			if r.Status != 200 {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
-			if n := w.Counter.N(); n > c.max {
-				t.Fatalf("%d DynamoDB calls, budget %d", n, c.max)
+			if n, waves := w.Counter.N(), w.Counter.Waves(); n > c.calls || waves > c.waves {
+				t.Fatalf("%d DynamoDB calls in %d round trips, budget %d in %d", n, waves, c.calls, c.waves)
 			}
 		})
 	}
@@ -222,10 +222,57 @@ func TestRelatedRoundTrips(t *testing.T) {
 	if r := w.Do("GET", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), w.Admin, nil); len(r.List()) != rows {
 		t.Fatalf("%d rows, want %d", len(r.List()), rows)
 	}
-	// The page's own query and total overlap (2); the rows' reads must overlap beyond that, and
-	// stay within the bound.
-	if m := w.Counter.MaxInFlight(); m < 3 || m > related.Concurrency {
-		t.Fatalf("at most %d DynamoDB calls in flight: want the rows read concurrently, at most %d at once", m, related.Concurrency)
+}
+
+// TestRelatedRoundTripsByPageSize: pages of 10, 45 and 100 locations, each with posts, events
+// and children, cost the same round trips (v2: four Queries per row). Items evaluated grow with
+// the page's owners' children (and those of owners between them in the buckets), not with the
+// campaign.
+func TestRelatedRoundTripsByPageSize(t *testing.T) {
+	e := apitest.New(t, families.Register)
+	e.SeedLocations(e.Campaign, 300, 10)
+	ctx := context.Background()
+	for id := int64(1); id <= 100; id++ {
+		n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: id, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
+		if err := e.Store.CreateNote(ctx, &n); err != nil {
+			t.Fatal(err)
+		}
+		if id%10 == 1 { // a child for every tenth: the location buckets hold links
+			create(t, e, e.Campaign, e.Admin, map[string]any{"name": fmt.Sprint("Child of ", id), "parent_location_id": id})
+		}
+	}
+	for _, c := range []struct {
+		token        string
+		limit        int
+		calls, waves int64
+		evaluated    int64
+	}{
+		// access and counters, page; attributes, 2 entity and 2 location buckets at most; no mentions
+		{e.Admin, 10, 2 + 1 + 2, 3, 10 + 1 + 10 + 1},
+		{e.Admin, 45, 2 + 1 + 2, 3, 45 + 1 + 45 + 5},
+		{e.Admin, 100, 2 + 1 + 4, 3, 100 + 1 + 100 + 10},
+		{e.Member, 10, 2 + 1 + 2, 3, 10 + 1 + 11 + 2}, // the 10 public rows span ids 1-11
+		{e.Member, 45, 2 + 1 + 4, 3, 45 + 1 + 50 + 5},
+		{e.Member, 100, 2 + 1 + 4, 3, 100 + 1 + 111 + 12},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", map[bool]string{true: "admin", false: "member"}[c.token == e.Admin], c.limit), func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/locations?related=1&limit=%d", c.limit)), c.token, nil)
+			if r.Status != 200 || len(r.List()) != c.limit {
+				t.Fatalf("%d, %d rows %s", r.Status, len(r.List()), r.Raw)
+			}
+			for _, row := range r.List() {
+				row := row.(map[string]any)
+				if id := row["id"].(float64); id <= 100 && len(row["posts"].([]any)) != 1 {
+					t.Fatalf("location %v: posts %v", id, row["posts"])
+				}
+			}
+			n, waves, ev := e.Counter.N(), e.Counter.Waves(), e.Counter.Scanned()
+			t.Logf("page of %d: %d calls, %d round trips, %d items evaluated, %d bytes", c.limit, n, waves, ev, e.Counter.Bytes())
+			if n > c.calls || waves > c.waves || ev > c.evaluated {
+				t.Errorf("%d calls in %d round trips evaluating %d items; budget %d in %d, %d", n, waves, ev, c.calls, c.waves, c.evaluated)
+			}
+		})
 	}
 }
 

@@ -7,10 +7,7 @@
 package related
 
 import (
-	"cmp"
 	"context"
-	"slices"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -81,76 +78,53 @@ func ByID(r *httpapi.Request, st Store, subjects []Subject) (map[int64]*Arrays, 
 	return out, err
 }
 
-// Concurrency bounds the reads of one request in flight at once.
-const Concurrency = 10
-
-// Load reads and renders the related arrays of subjects (one record, or one page of a list).
-// Every read of every subject runs concurrently, at most Concurrency at once: the caller's
-// ranges of each entity's partition (3 Queries for an admin, 2 for anyone else) and each
-// location's child links (1 Query; their privacy, for non-admins, one read for the page, usually
-// read ahead); ancestors level by level, one batch per level for the whole page (the page's own
-// rows need no read); then the entities every post mentions, one batch. So a page of n
-// locations costs 4n Queries for an admin (3n for others) in parallel, plus its tree's depth in
-// batches, plus one for mentions.
+// Load reads and renders the related arrays of subjects (one record, or one page of a list):
+// the notes, events and relations of their entities and the child links of the locations from
+// their related buckets (one Query per bucket: one or two for a page of neighbouring ids), the
+// attribute packs in one batch and the ancestors level by level (one batch per level for the
+// whole page, the page's own rows need no read), all concurrently; then the entities the posts
+// mention, one batch. Round trips: max(buckets/10, levels, 1) + 1, whatever the page size.
+// What the caller may not see is left out here, by the rules its list ranges apply.
 func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
-	res := make([]related, len(subjects))
-	parents := make([][]int64, len(subjects))
 	ctx, a := r.Context(), r.Access
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(Concurrency)
+	var parents [][]int64
 	g.Go(func() error {
 		var err error
 		parents, err = ancestors(gctx, st, a, subjects)
 		return err
 	})
-	// Attributes and relations: one batch of packs and one Query per related bucket, for the
-	// whole page.
 	eids := make([]int64, len(subjects))
+	var lids []int64
 	for i, s := range subjects {
 		eids[i] = s.EntityID
+		if s.Location != nil {
+			lids = append(lids, s.Location.ID)
+		}
 	}
 	var attrs map[int64][]domain.Attribute
-	var rels map[int64][]domain.Relation
 	g.Go(func() error {
 		var err error
 		attrs, err = st.AttributesOf(gctx, a.CampaignID, eids)
 		return err
 	})
+	var rel timeline.Related
 	g.Go(func() error {
 		var err error
-		rels, err = st.RelationsOf(gctx, a.CampaignID, eids)
+		rel, err = st.RelatedOf(gctx, a.CampaignID, eids, lids)
 		return err
 	})
-	var mu sync.Mutex
-	for i, s := range subjects {
-		for _, read := range st.VisibleNotesAndEvents(a.CampaignID, s.EntityID, a) {
-			g.Go(func() error {
-				notes, evs, err := read(gctx)
-				mu.Lock()
-				defer mu.Unlock()
-				res[i].notes, res[i].events = append(res[i].notes, notes...), append(res[i].events, evs...)
-				return err
-			})
-		}
-		if s.Location != nil {
-			g.Go(func() error {
-				var err error
-				res[i].children, err = st.ChildLocationIDs(gctx, a.CampaignID, s.Location.ID, !a.CanSee(true))
-				return err
-			})
-		}
-	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	for i := range res { // several ranges each: id order
-		slices.SortFunc(res[i].notes, func(x, y domain.Note) int { return cmp.Compare(x.ID, y.ID) })
-		slices.SortFunc(res[i].events, func(x, y timeline.Event) int { return cmp.Compare(x.ID, y.ID) })
-	}
-
+	res := make([]related, len(subjects))
 	var notes []domain.Note
-	for _, f := range res {
-		notes = append(notes, f.notes...)
+	for i, s := range subjects {
+		res[i].notes, res[i].events = rel.VisibleNotes(s.EntityID, a), rel.VisibleEvents(s.EntityID, a)
+		if s.Location != nil {
+			res[i].children = rel.VisibleChildren(s.Location.ID, a)
+		}
+		notes = append(notes, res[i].notes...)
 	}
 	entityNotes, posts, err := notewire.Embedded(r, st, notes)
 	if err != nil {
@@ -162,11 +136,10 @@ func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 		n := len(f.notes)
 		j := &Arrays{Attributes: attrwire.Embedded(a.VisibleAttributes(attrs[s.EntityID])), Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
 			EntityEvents: eventwire.RenderEvents(f.events), Reminders: eventwire.RenderReminders(f.events),
-			Relations: relwire.Embedded(a, rels[s.EntityID]), Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
+			Relations: relwire.Embedded(a, rel.Relations[s.EntityID]), Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
 		posts, entityNotes = posts[n:], entityNotes[n:]
 		if s.Location != nil {
-			children := append([]int64{}, f.children...)
-			j.Parents, j.Children = &parents[i], &children
+			j.Parents, j.Children = &parents[i], &f.children
 		}
 		out[i] = j
 	}

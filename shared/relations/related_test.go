@@ -90,7 +90,7 @@ func TestRelatedReadsArePerPage(t *testing.T) {
 	}{{"10 rows", eids[:10], 1, 1, 1}, {"100 rows", eids[:100], 2, 2, 2}, {"the last 50", eids[100:], 1, 1, 1}} {
 		t.Run(c.name, func(t *testing.T) {
 			e.Counter.Reset()
-			rels, err := e.Store.RelationsOf(ctx, e.Campaign, c.page)
+			rels, err := e.Store.RelatedOf(ctx, e.Campaign, c.page, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,8 +105,8 @@ func TestRelatedReadsArePerPage(t *testing.T) {
 			if n := e.Counter.N(); n != 1 {
 				t.Errorf("attributes: %d DynamoDB calls, want 1", n)
 			}
-			if len(rels) != c.rels || len(attrs) != c.attrs {
-				t.Errorf("relations of %d owners, attributes of %d; want %d, %d", len(rels), len(attrs), c.rels, c.attrs)
+			if len(rels.Relations) != c.rels || len(attrs) != c.attrs {
+				t.Errorf("relations of %d owners, attributes of %d; want %d, %d", len(rels.Relations), len(attrs), c.rels, c.attrs)
 			}
 		})
 	}

@@ -22,7 +22,9 @@ import (
 //   - every range counter (totals, segments and their buckets) equals the items of its range,
 //     and every record has exactly the copies its audiences need, each as new as its home;
 //   - a location's public copy shows its parent only when the parent is public, and its link
-//     in its parent carries its privacy;
+//     in its parent (and that link's related=1 copy) carries its privacy;
+//   - every note and event has its related=1 copy, as new as its home, and no copy outlives
+//     its record;
 //   - no delete is left pending (a tombstone: finished by the sweeper, a retry of the DELETE
 //     or lorekeep migrate), every pending delete has its sweeper marker and every marker of
 //     the campaign its pending delete;
@@ -104,6 +106,15 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		kind, _, _ := strings.Cut(sk, "#")
 		if isRangeCounter(sk) {
 			counters[counterKey{pk, sk}] = it
+			continue
+		}
+		if isRelatedBucket(pk) && !isRelationItem(pk, sk) { // related=1 copies of notes, events, child links
+			if strings.Contains(sk, "#"+relatedChildKind+"#") {
+				stored[itemKey{pk, sk}] = 0
+				links[itemKey{pk, sk}] = boolean(it, "is_private")
+			} else {
+				stored[itemKey{pk, sk}] = num(it, "version")
+			}
 			continue
 		}
 		if strings.HasPrefix(sk, publicCopy+locationPrefix+"#") && pk == prefix {
@@ -299,10 +310,11 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	for id, l := range locations {
 		if l.parent != nil {
-			k := childLinkKey(cid, *l.parent, id)
-			expected[k] = 0
-			if p, ok := links[k]; ok && p != l.private {
-				report("location %d: its link in parent %d says private %v", id, *l.parent, p)
+			for _, k := range []itemKey{childLinkKey(cid, *l.parent, id), relatedChildKey(cid, *l.parent, id)} {
+				expected[k] = 0
+				if p, ok := links[k]; ok && p != l.private {
+					report("location %d: its link %s %s says private %v", id, k.pk, k.sk, p)
+				}
 			}
 		}
 		// The public copy is the non-admins' projection: a parent only when the parent is public.

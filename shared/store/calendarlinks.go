@@ -301,7 +301,7 @@ func (s *Store) relinkEvents(ctx context.Context, cid, eid int64, private bool) 
 			if ok && was.EntityPrivate == private && was.Version == ev.Version {
 				continue
 			}
-			if len(txs) == 0 || txs[len(txs)-1].size()+12 > maxTx {
+			if len(txs) == 0 || txs[len(txs)-1].size()+13 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			next := *ev
@@ -404,7 +404,9 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 			_ = dynamo.Unmarshal(raw["id"], &id)
 			if strings.TrimPrefix(k.sk, selfHome) != recordSK(eventPrefix, id) {
 				rest = append(rest, dynamo.Keys{k.pk, k.sk})
-				if strings.TrimPrefix(k.sk, selfHome) == recordSK(notePrefix, id) { // its mentions' reverse items
+				if strings.TrimPrefix(k.sk, selfHome) == recordSK(notePrefix, id) { // its related copy, its mentions' reverse items
+					r := relatedSlot(cid, eid, notePrefix, id)
+					rest = append(rest, dynamo.Keys{r.pk, r.sk})
 					var entry string
 					_ = dynamo.Unmarshal(raw["entry"], &entry)
 					for _, t := range targetsOf(entry, eid) {
@@ -431,7 +433,7 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 		var txs []*txBuilder
 		for i := range evs {
 			ev := &evs[i]
-			if len(txs) == 0 || txs[len(txs)-1].size()+12 > maxTx {
+			if len(txs) == 0 || txs[len(txs)-1].size()+13 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]

@@ -304,7 +304,7 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			return err
 		}
 		var txs []*txBuilder
-		for k, raw := range items {
+		for _, raw := range items {
 			var it eventItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return err
@@ -312,13 +312,14 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			if it.CalendarID != calID {
 				continue
 			}
-			// An event writes at most 3 items, 2 counters, its sync pointer and its tombstone.
-			if len(txs) == 0 || txs[len(txs)-1].size()+9 > maxTx {
+			// An event writes at most 3 items, its related copy, 2 counters, its sync pointer
+			// and its tombstone.
+			if len(txs) == 0 || txs[len(txs)-1].size()+10 > maxTx {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
-			b.remove(childSlots(eventPrefix, k.pk, it.ID, it.CreatedBy, domain.Visibility(it.Visibility), it.IsPrivate), it.Version)
 			ev := it.event()
+			b.remove(eventSlots(&ev), it.Version)
 			b.syncMove(eventRef(&ev), nil) // its entity lives on: its list learns of the delete
 		}
 		err = runTxs(ctx, txs)

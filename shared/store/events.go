@@ -138,5 +138,6 @@ func (s *Store) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
 }
 
 func eventSlots(ev *timeline.Event) []slot {
-	return childSlots(eventPrefix, entityPK(ev.CampaignID, ev.EntityID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate)
+	return append(childSlots(eventPrefix, entityPK(ev.CampaignID, ev.EntityID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate),
+		relatedSlot(ev.CampaignID, ev.EntityID, eventPrefix, ev.ID))
 }

@@ -41,7 +41,11 @@ import (
 //	relation, campaign-wide list      CAMPAIGN#c                      REL#id, MEM#REL#id, PUB#REL#id,
 //	                                                                  OWN#uid#A|R#REL#id (copies only)
 //	relation pointing at an entity    CAMPAIGN#c#ENTITY#target        RELIN#id
-//	relation, related=1 bucket        CAMPAIGN#c#RELATED#<owner/100>  <owner>#RELATION#id
+//	related=1 bucket of an entity:    CAMPAIGN#c#RELATED#<owner/100>  <owner>#RELATION#id, <owner>#NOTE#id,
+//	  copies of its relations, notes                                  <owner>#EVENT#id (owner: entity id)
+//	  and events
+//	related=1 bucket of a location:   CAMPAIGN#c#RELATED#LOCATION#    <lid>#CHILD#child
+//	  copies of its child links       <lid/100>
 //	an entity's attributes (one pack) CAMPAIGN#c#ENTITY#eid           ATTRS
 //	user; a user's campaigns; count   USER#uid                        META; CAMPAIGN#c; COUNT#CAMPAIGN
 //	user name                         USERNAME#name                   META
@@ -250,8 +254,32 @@ func incomingKey(cid, target, id int64) itemKey {
 	return itemKey{entityPK(cid, target), incomingPrefix + pad(id)}
 }
 
-// relatedPK is the related=1 bucket of owner entity eid; relatedSK one relation in it.
+// relatedPK is the related=1 bucket of owner entity eid; relatedSK one relation, note or event
+// in it.
 func relatedPK(cid, eid int64) string { return childPK(cid, relatedPrefix, eid/relatedWidth) }
 func relatedSK(eid int64, kind string, id int64) string {
 	return pad(eid) + "#" + kind + "#" + pad(id)
 }
+
+// relatedSlot is the copy of child id (kind NOTE or EVENT) of entity eid in its related bucket:
+// not counted, never read by id, written and removed with the child's other slots.
+func relatedSlot(cid, eid int64, kind string, id int64) slot {
+	return slot{pk: relatedPK(cid, eid), sk: relatedSK(eid, kind, id), id: id}
+}
+
+// relatedLocationPK is the related=1 bucket of location lid's child links, keyed by location
+// (not entity) id: the link writers know the parent location only.
+func relatedLocationPK(cid, lid int64) string {
+	return childPK(cid, relatedPrefix+"#"+locationPrefix, lid/relatedWidth)
+}
+
+// relatedChildKey is the copy of location child's link in its parent's related bucket.
+func relatedChildKey(cid, parent, child int64) itemKey {
+	return itemKey{relatedLocationPK(cid, parent), relatedSK(parent, relatedChildKind, child)}
+}
+
+// relatedChildKind is the kind of child link copies in a location's related bucket.
+const relatedChildKind = "CHILD"
+
+// isRelatedBucket reports whether pk is a related=1 bucket (of entities or of locations).
+func isRelatedBucket(pk string) bool { return strings.Contains(pk, "#"+relatedPrefix+"#") }

@@ -137,17 +137,20 @@ type childLink struct {
 }
 
 // linkParent moves location id's link from parent prev to parent next (either may be nil), and
-// rewrites it when the location's privacy changes.
+// rewrites it when the location's privacy changes; the link's copy in the parent's related
+// bucket (related=1) follows it.
 func (s *Store) linkParent(cid, id int64, prev, next *int64, prevPrivate, private bool) func(*txBuilder) {
 	return func(b *txBuilder) {
 		moved := prev == nil || next == nil || *prev != *next
 		if prev != nil && moved {
-			k := childLinkKey(cid, *prev, id)
-			b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+			for _, k := range []itemKey{childLinkKey(cid, *prev, id), relatedChildKey(cid, *prev, id)} {
+				b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+			}
 		}
 		if next != nil && (moved || prevPrivate != private) {
-			k := childLinkKey(cid, *next, id)
-			b.put(s.table.Put(childLink{PK: k.pk, SK: k.sk, ID: id, IsPrivate: private}))
+			for _, k := range []itemKey{childLinkKey(cid, *next, id), relatedChildKey(cid, *next, id)} {
+				b.put(s.table.Put(childLink{PK: k.pk, SK: k.sk, ID: id, IsPrivate: private}))
+			}
 		}
 	}
 }
@@ -333,11 +336,13 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 		now := s.now()
 		var txs []*txBuilder
 		for _, link := range links {
-			if len(txs) == 0 || txs[len(txs)-1].size()+9 > maxTx-10 {
+			if len(txs) == 0 || txs[len(txs)-1].size()+10 > maxTx-10 {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
 			b.del(s.table.Delete("pk", link.PK).Range("sk", link.SK))
+			r := relatedChildKey(cid, pid, link.ID)
+			b.del(s.table.Delete("pk", r.pk).Range("sk", r.sk))
 			raw, ok := items[itemKey{campaignPK(cid), recordSK(locationPrefix, link.ID)}]
 			if !ok {
 				continue // a stale link: the child is gone

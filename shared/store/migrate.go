@@ -178,6 +178,8 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			_ = dynamo.Unmarshal(it["is_private"], &private)
 			k := childLinkKey(cid, parent, sls[0].id)
 			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id, IsPrivate: private})
+			r := relatedChildKey(cid, parent, sls[0].id)
+			puts = append(puts, childLink{PK: r.pk, SK: r.sk, ID: sls[0].id, IsPrivate: private})
 			// The public copy shows the parent only when it is public (a missing one: none).
 			if hidden, known := parentPrivate[itemKey{pk, recordSK(locationPrefix, parent)}]; hidden || !known {
 				it[parentHidden] = &types.AttributeValueMemberBOOL{Value: true}
@@ -374,7 +376,10 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 		if skKind == notePrefix {
 			private = false
 		}
-		return childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), private)
+		var cid, eid int64
+		_ = dynamo.Unmarshal(it["campaign_id"], &cid)
+		_ = dynamo.Unmarshal(it["entity_id"], &eid)
+		return append(childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), private), relatedSlot(cid, eid, skKind, id))
 	}
 	return nil
 }

@@ -82,3 +82,84 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 		t.Errorf("mentions in: %+v %v, want %+v", rows, err, want)
 	}
 }
+
+// The related buckets (layout 3, related=1) are built by the migration from the notes and
+// child links of a table that has none, idempotently; Audit reports each missing copy.
+func TestMigrateBuildsRelatedBuckets(t *testing.T) {
+	st, cfg := dynamotest.NewStore(t)
+	ctx := context.Background()
+	admin, _ := st.EnsureUser(ctx, "admin")
+	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
+	root := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Root"}}
+	if err := st.CreateLocation(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	var kids []int64
+	for i, private := range []bool{false, true} {
+		l := &domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("Kid ", i), IsPrivate: private}, ParentID: &root.ID}
+		if err := st.CreateLocation(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		kids = append(kids, l.ID)
+	}
+	var notes []int64
+	for _, v := range []domain.Visibility{domain.VisibilityAll, domain.VisibilitySelf} {
+		n := &domain.Note{Meta: meta, EntityID: root.EntityID, Name: "n", Visibility: v}
+		if err := st.CreateNote(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		notes = append(notes, n.ID)
+	}
+	check := func(when string) {
+		t.Helper()
+		rel, err := st.RelatedOf(ctx, c.ID, []int64{root.EntityID}, []int64{root.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gotNotes, gotKids []int64
+		for _, n := range rel.Notes[root.EntityID] {
+			gotNotes = append(gotNotes, n.ID)
+		}
+		for _, k := range rel.Children[root.ID] {
+			gotKids = append(gotKids, k.ID)
+		}
+		if !reflect.DeepEqual(gotNotes, notes) || !reflect.DeepEqual(gotKids, kids) || !rel.Children[root.ID][1].IsPrivate {
+			t.Fatalf("%s: notes %v children %+v, want %v %v", when, gotNotes, rel.Children[root.ID], notes, kids)
+		}
+	}
+	check("as written")
+	// Back to a table without buckets.
+	out, err := st.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(cfg.TableName), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := 0
+	for _, it := range out.Items {
+		if strings.Contains(it["pk"].(*types.AttributeValueMemberS).Value, "#RELATED#") {
+			removed++
+			if _, err := st.Client().DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(cfg.TableName),
+				Key: map[string]types.AttributeValue{"pk": it["pk"], "sk": it["sk"]}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if removed != 4 {
+		t.Fatalf("removed %d bucket items, want 4 (2 notes, 2 links)", removed)
+	}
+	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) != 4 || !strings.Contains(strings.Join(problems, "\n"), "#RELATED#LOCATION#") {
+		t.Fatalf("audit of the table without buckets: %v %q", err, problems)
+	}
+	for run := 0; run < 2; run++ {
+		if _, err := st.Migrate(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+			t.Fatalf("run %d: audit %v %q", run, err, problems)
+		}
+		check(fmt.Sprint("migration run ", run))
+	}
+}

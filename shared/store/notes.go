@@ -32,7 +32,8 @@ func (it noteItem) note() domain.Note {
 }
 
 func noteSlots(n *domain.Note) []slot {
-	return childSlots(notePrefix, entityPK(n.CampaignID, n.EntityID), n.ID, n.CreatedBy, n.Visibility, false)
+	return append(childSlots(notePrefix, entityPK(n.CampaignID, n.EntityID), n.ID, n.CreatedBy, n.Visibility, false),
+		relatedSlot(n.CampaignID, n.EntityID, notePrefix, n.ID))
 }
 
 // getWithEntity reads an entity and one record (of kind, at either home key) of its partition

@@ -3,91 +3,18 @@ package store
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
 // What ?related=1 reads besides the record (DESIGN.md 9).
-
-// NotesAndEvents is one read of an entity's notes and events.
-type NotesAndEvents = func(ctx context.Context) ([]domain.Note, []timeline.Event, error)
-
-// VisibleNotesAndEvents returns the reads of every note and event of an entity that the caller
-// may see: one Query per range of the caller's (childRanges), which hold only what it may see.
-// A note range and an event range that differ only by kind (MEM#NOTE#, MEM#EVENT#) are read as
-// one: two Queries for a member or reader, three for an admin. The caller runs them, concurrently
-// with the other reads of its page, and orders what they found by id.
-func (s *Store) VisibleNotesAndEvents(cid, eid int64, a domain.Access) []NotesAndEvents {
-	pk := entityPK(cid, eid)
-	var prefixes []string
-	events := childRanges(eventPrefix, pk, a)
-	for i, nr := range childRanges(notePrefix, pk, a) {
-		if common, ok := strings.CutSuffix(nr.prefix, notePrefix+"#"); ok && common != "" && events[i].prefix == common+eventPrefix+"#" {
-			prefixes = append(prefixes, common)
-			continue
-		}
-		prefixes = append(prefixes, nr.prefix, events[i].prefix)
-	}
-	reads := make([]NotesAndEvents, len(prefixes))
-	for i, prefix := range prefixes {
-		reads[i] = func(ctx context.Context) ([]domain.Note, []timeline.Event, error) {
-			var rows []dynamo.Item
-			if err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, prefix).Consistent(true).All(ctx, &rows); err != nil {
-				return nil, nil, wrap(err)
-			}
-			var notes []domain.Note
-			var evs []timeline.Event
-			for _, row := range rows {
-				var sk string
-				_ = dynamo.Unmarshal(row["sk"], &sk)
-				switch {
-				case isKind(sk, notePrefix):
-					var it noteItem
-					if err := dynamo.UnmarshalItem(row, &it); err != nil {
-						return nil, nil, err
-					}
-					notes = append(notes, it.note())
-				case isKind(sk, eventPrefix):
-					var it eventItem
-					if err := dynamo.UnmarshalItem(row, &it); err != nil {
-						return nil, nil, err
-					}
-					evs = append(evs, it.event())
-				}
-			}
-			return notes, evs, nil
-		}
-	}
-	return reads
-}
-
-// isKind reports whether sk is a key of a kind item: its home (KIND#id, SELF#KIND#id) or a copy
-// (MEM#KIND#id, OWN#uid#A#KIND#id...).
-func isKind(sk, kind string) bool {
-	return strings.HasPrefix(sk, kind+"#") || strings.Contains(sk, "#"+kind+"#")
-}
-
-// ChildLocationIDs reads the ids of a location's direct children, from their links in its
-// partition (strongly consistent): one Query. With hidePrivate, the private ones (by the
-// privacy their links carry) are left out.
-func (s *Store) ChildLocationIDs(ctx context.Context, cid, lid int64, hidePrivate bool) ([]int64, error) {
-	var links []childLink
-	err := s.table.Get("pk", mapPointsPK(cid, lid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	ids := make([]int64, 0, len(links))
-	for _, l := range links {
-		if !hidePrivate || !l.IsPrivate {
-			ids = append(ids, l.ID)
-		}
-	}
-	return ids, nil
-}
 
 // LocationLinks reads the id, privacy and parent of the campaign's locations with the given ids:
 // one BatchGetItem per 100 ids. Missing ones are absent from the map.
@@ -118,3 +45,102 @@ func (s *Store) LocationLinks(ctx context.Context, cid int64, ids []int64) (map[
 	}
 	return out, nil
 }
+
+// RelatedOf reads the notes, events and relations of entities eids and the child links of
+// locations lids, all of them (the caller filters what its reader may see), from their related
+// buckets (keys.go): one Query per bucket over the sort keys between
+// the first and the last of the page's owners in it, at most relatedConcurrency at once. A page
+// of owners with neighbouring ids costs one or two Queries of each bucket kind whatever its
+// size, and at most one per owner however its ids are spread.
+func (s *Store) RelatedOf(ctx context.Context, cid int64, eids, lids []int64) (timeline.Related, error) {
+	out := timeline.NewRelated()
+	type span struct{ lo, hi int64 }
+	spans := func(ids []int64, pk func(int64) string) map[string]*span {
+		m := map[string]*span{}
+		for _, id := range ids {
+			if sp := m[pk(id)]; sp == nil {
+				m[pk(id)] = &span{id, id}
+			} else {
+				sp.lo, sp.hi = min(sp.lo, id), max(sp.hi, id)
+			}
+		}
+		return m
+	}
+	wantE, wantL := map[int64]bool{}, map[int64]bool{}
+	for _, id := range eids {
+		wantE[id] = true
+	}
+	for _, id := range lids {
+		wantL[id] = true
+	}
+	var mu sync.Mutex
+	add := func(raw dynamo.Item) error {
+		var sk string
+		_ = dynamo.Unmarshal(raw["sk"], &sk)
+		owner, rest, _ := strings.Cut(sk, "#")
+		kind, _, _ := strings.Cut(rest, "#")
+		id, _ := strconv.ParseInt(owner, 10, 64)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case kind == relatedChildKind && wantL[id]:
+			var l childLink
+			if err := dynamo.UnmarshalItem(raw, &l); err != nil {
+				return err
+			}
+			out.Children[id] = append(out.Children[id], domain.AncestorLink{ID: l.ID, IsPrivate: l.IsPrivate, ParentID: &id})
+		case kind == relatedChildKind || !wantE[id]: // an owner between the page's in the bucket
+		case kind == notePrefix:
+			var it noteItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			out.Notes[id] = append(out.Notes[id], it.note())
+		case kind == eventPrefix:
+			var it eventItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			out.Events[id] = append(out.Events[id], it.event())
+		case kind == relationPrefix:
+			var it relationItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			out.Relations[id] = append(out.Relations[id], it.relation())
+		}
+		return nil
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(relatedConcurrency)
+	query := func(pk string, sp *span) {
+		g.Go(func() error {
+			var rows []dynamo.Item
+			err := s.table.Get("pk", pk).Range("sk", dynamo.Between, pad(sp.lo)+"#", pad(sp.hi)+"#~").Consistent(true).All(gctx, &rows)
+			if err != nil {
+				return wrap(err)
+			}
+			for _, raw := range rows {
+				if err := add(raw); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	for pk, sp := range spans(eids, func(id int64) string { return relatedPK(cid, id) }) {
+		query(pk, sp)
+	}
+	for pk, sp := range spans(lids, func(id int64) string { return relatedLocationPK(cid, id) }) {
+		query(pk, sp)
+	}
+	if err := g.Wait(); err != nil {
+		return out, err
+	}
+	// Each owner's children lie in one bucket, in key (id) order; the buckets answered in
+	// any order, but an owner's rows all come from one Query, so each list is already sorted.
+	return out, nil
+}
+
+// relatedConcurrency bounds the bucket Queries of one related=1 read in flight at once.
+const relatedConcurrency = 10

@@ -3,10 +3,8 @@ package store
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
@@ -290,57 +288,6 @@ func (s *Store) unlink(b *txBuilder, mirror *domain.Relation) {
 	s.stampUpdate(&mirror.Meta, &next.Meta)
 	b.placeRelation(mirror, next)
 }
-
-// RelationsOf reads the relations owned by the entities eids (a related=1 page) from their
-// related buckets: one Query per bucket, over the sort keys between the first and the last of
-// the page's owners in it, at most Concurrency at once; so a page of owners with neighbouring
-// ids costs one or two Queries whatever its size. The caller filters what its reader may see.
-func (s *Store) RelationsOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Relation, error) {
-	type span struct{ lo, hi int64 }
-	buckets := map[int64]*span{}
-	want := map[int64]bool{}
-	for _, e := range eids {
-		want[e] = true
-		b := e / relatedWidth
-		if sp := buckets[b]; sp == nil {
-			buckets[b] = &span{e, e}
-		} else {
-			sp.lo, sp.hi = min(sp.lo, e), max(sp.hi, e)
-		}
-	}
-	out := map[int64][]domain.Relation{}
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(relatedConcurrency)
-	for b, sp := range buckets {
-		g.Go(func() error {
-			var items []relationItem
-			err := s.table.Get("pk", childPK(cid, relatedPrefix, b)).
-				Range("sk", dynamo.Between, pad(sp.lo)+"#", pad(sp.hi)+"#~").Consistent(true).All(gctx, &items)
-			if err != nil {
-				return wrap(err)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, it := range items {
-				if want[it.OwnerID] && strings.Contains(it.SK, "#"+relationPrefix+"#") {
-					out[it.OwnerID] = append(out[it.OwnerID], it.relation())
-				}
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	for _, rs := range out {
-		slices.SortFunc(rs, func(x, y domain.Relation) int { return int(x.ID - y.ID) })
-	}
-	return out, nil
-}
-
-// relatedConcurrency bounds the bucket Queries of one related=1 read in flight at once.
-const relatedConcurrency = 10
 
 // deleteEntityRelations removes every relation owned by entity eid or pointing at it (rows:
 // the items of its partition, where its relations' homes and the RELIN# pointers of the others

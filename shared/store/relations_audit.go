@@ -11,7 +11,7 @@ import (
 // campaign-wide copies, its related=1 bucket copy or its incoming pointer. Audit checks them
 // with auditRelations.
 func isRelationItem(pk, sk string) bool {
-	if strings.HasPrefix(sk, incomingPrefix) || strings.Contains(pk, "#"+relatedPrefix+"#") {
+	if strings.HasPrefix(sk, incomingPrefix) && !isRelatedBucket(pk) {
 		return true
 	}
 	parts := strings.Split(sk, "#")

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -127,7 +128,34 @@ func sanitize(s string) string {
 // concurrently show it above one).
 type Counter struct {
 	n, scanned, fetched, bytes, inFlight, maxInFlight atomic.Int64
-	counterItems, counterBytes                        atomic.Int64
+	counterItems, counterBytes, waves                 atomic.Int64
+	recording                                         atomic.Bool
+	mu                                                sync.Mutex
+	recorded                                          []Call
+}
+
+// Call is one recorded DynamoDB call: its input (*dynamodb.QueryInput...) and the round trip
+// (Waves) it started in.
+type Call struct {
+	Wave  int64
+	Input any
+}
+
+// Record starts (true) or stops recording the calls' inputs; starting forgets what was recorded.
+func (c *Counter) Record(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if on {
+		c.recorded = nil
+	}
+	c.recording.Store(on)
+}
+
+// Recorded are the calls recorded, in the order they started.
+func (c *Counter) Recorded() []Call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Call(nil), c.recorded...)
 }
 
 // countCounters adds the counter items among items (a read's answer) and their sizes.
@@ -190,6 +218,14 @@ func (c *Counter) Attach(cfg *aws.Config) {
 		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-count", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			c.n.Add(1)
 			now := c.inFlight.Add(1)
+			if now == 1 {
+				c.waves.Add(1)
+			}
+			if c.recording.Load() {
+				c.mu.Lock()
+				c.recorded = append(c.recorded, Call{Wave: c.waves.Load(), Input: in.Parameters})
+				c.mu.Unlock()
+			}
 			defer c.inFlight.Add(-1)
 			for m := c.maxInFlight.Load(); now > m && !c.maxInFlight.CompareAndSwap(m, now); m = c.maxInFlight.Load() {
 			}
@@ -227,6 +263,7 @@ func (c *Counter) Reset() {
 	c.bytes.Store(0)
 	c.fetched.Store(0)
 	c.maxInFlight.Store(0)
+	c.waves.Store(0)
 	c.counterItems.Store(0)
 	c.counterBytes.Store(0)
 }
@@ -253,6 +290,11 @@ func (c *Counter) Scanned() int64 { return c.scanned.Load() }
 
 // MaxInFlight is the most calls in flight at once since the last Reset.
 func (c *Counter) MaxInFlight() int64 { return c.maxInFlight.Load() }
+
+// Waves is the number of round trips since the last Reset as a client waits for them: calls
+// that start while another is in flight overlap it and count once (a request whose reads run
+// concurrently costs its longest chain of calls, not their number).
+func (c *Counter) Waves() int64 { return c.waves.Load() }
 
 // N is the number of calls since the last Reset.
 func (c *Counter) N() int64 { return c.n.Load() }

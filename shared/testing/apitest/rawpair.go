@@ -1,0 +1,166 @@
+package apitest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+)
+
+// PairRaw is issue 20's measure of the read path's own CPU: the throughput of GET path through
+// the API handler against the throughput of the very DynamoDB calls that request makes
+// (recorded from one request, then replayed with the same SDK client, calls of one round trip
+// concurrently as the API makes them), alternating, three rounds of each, at 1, 8 and 32
+// concurrent clients. It reports api/raw per client count (1.0: the API costs nothing beyond
+// its DynamoDB calls) and prints a line per client count. Figures only: nothing is asserted.
+// The request log is formatted as in production but written nowhere. Build the Env
+// WithCachedAuth, so that the API, like a function behind API Gateway's authorizer cache, reads
+// no token.
+func (e *Env) PairRaw(b *testing.B, token, path string) {
+	calls := e.recordCalls(b, token, path)
+	client := e.Store.Client()
+	raw := func(ctx context.Context) error {
+		for start := 0; start < len(calls); {
+			end := start
+			for end < len(calls) && calls[end].Wave == calls[start].Wave {
+				end++
+			}
+			var wg sync.WaitGroup
+			errs := make([]error, end-start)
+			for i, c := range calls[start:end] {
+				wg.Add(1)
+				go func() { defer wg.Done(); errs[i] = replay(ctx, client, c.Input) }()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					return err
+				}
+			}
+			start = end
+		}
+		return nil
+	}
+	api := func(ctx context.Context) error {
+		req := httptest.NewRequest("GET", path, nil).WithContext(ctx)
+		req.Header.Set("Authorization", "Bearer "+token)
+		w := httptest.NewRecorder()
+		e.API.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			return fmt.Errorf("%d %s", w.Code, w.Body)
+		}
+		return nil
+	}
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	defer slog.SetDefault(prev)
+	for _, clients := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				var apiOps, rawOps float64
+				var apiCPU, rawCPU time.Duration
+				for round := 0; round < 3; round++ {
+					ops, cpu := throughput(b, clients, api)
+					apiOps, apiCPU = apiOps+ops, apiCPU+cpu
+					ops, cpu = throughput(b, clients, raw)
+					rawOps, rawCPU = rawOps+ops, rawCPU+cpu
+				}
+				// CPU per request of this process (the API or the bare SDK calls; DynamoDB
+				// Local is another process): steadier than throughput on a busy machine.
+				apiPer := float64(apiCPU.Microseconds()) / (apiOps * pairRound.Seconds())
+				rawPer := float64(rawCPU.Microseconds()) / (rawOps * pairRound.Seconds())
+				b.ReportMetric(apiOps/rawOps, "api/raw")
+				b.ReportMetric(apiOps/3, "api-req/s")
+				b.ReportMetric(rawOps/3, "raw-req/s")
+				b.ReportMetric(apiPer, "api-cpu-µs/req")
+				b.ReportMetric(rawPer, "raw-cpu-µs/req")
+				fmt.Printf("pair %s: api %.0f/s raw %.0f/s (%d calls) api/raw %.2f; CPU per request api %.0f µs raw %.0f µs\n",
+					b.Name(), apiOps/3, rawOps/3, len(calls), apiOps/rawOps, apiPer, rawPer)
+			}
+		})
+	}
+}
+
+// pairRound is how long one side of a round runs.
+const pairRound = 300 * time.Millisecond
+
+// throughput runs op from clients goroutines for pairRound: operations per second, and the CPU
+// time the process used meanwhile.
+func throughput(b *testing.B, clients int, op func(context.Context) error) (float64, time.Duration) {
+	cpu0 := cpuTime()
+	var n atomic.Int64
+	var failed atomic.Value
+	deadline := time.Now().Add(pairRound)
+	var wg sync.WaitGroup
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				if err := op(context.Background()); err != nil {
+					failed.Store(err)
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		b.Fatal(err)
+	}
+	return float64(n.Load()) / pairRound.Seconds(), cpuTime() - cpu0
+}
+
+// cpuTime is the user and system CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// recordCalls makes the request once (warm) and records the DynamoDB calls of a second.
+func (e *Env) recordCalls(b *testing.B, token, path string) []dynamotest.Call {
+	if r := e.Do("GET", path, token, nil); r.Status != 200 {
+		b.Fatalf("%s: %d %s", path, r.Status, r.Raw)
+	}
+	e.Counter.Reset()
+	e.Counter.Record(true)
+	r := e.Do("GET", path, token, nil)
+	e.Counter.Record(false)
+	if r.Status != 200 {
+		b.Fatalf("%s: %d %s", path, r.Status, r.Raw)
+	}
+	return e.Counter.Recorded()
+}
+
+// replay makes one recorded call again.
+func replay(ctx context.Context, c *dynamodb.Client, in any) error {
+	var err error
+	switch v := in.(type) {
+	case *dynamodb.GetItemInput:
+		_, err = c.GetItem(ctx, v)
+	case *dynamodb.BatchGetItemInput:
+		_, err = c.BatchGetItem(ctx, v)
+	case *dynamodb.QueryInput:
+		_, err = c.Query(ctx, v)
+	case *dynamodb.ScanInput:
+		_, err = c.Scan(ctx, v)
+	default:
+		err = fmt.Errorf("apitest: cannot replay %T", in)
+	}
+	return err
+}
