@@ -91,6 +91,8 @@ type dayEventJSON struct {
 	Colour   string `json:"colour"`
 	Start    string `json:"start"`
 	End      string `json:"end"`
+	// Time is the event's time of day on the calendar's clock ("H:MM"), null without one.
+	Time *string `json:"time"`
 }
 
 // days answers GET calendars/{id}/days?from=Y-M-D&to=Y-M-D: each day's weekday, month, season,
@@ -198,6 +200,10 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 	}
 	out := map[int64][]dayEventJSON{}
 	entries := 0
+	clock := calengine.Clock{Hours: 24, Minutes: 60} // a time kept after its clock was removed
+	if k, ok := eng.Clock(); ok {
+		clock = k
+	}
 	for i := range evs {
 		if r.Context().Err() != nil {
 			return nil, apperr.ErrUnavailable // the deadline passed: a read, nothing written
@@ -210,13 +216,18 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 		if err != nil { // a date the calendar no longer has (its months changed): not shown
 			continue
 		}
+		var tm *string
+		if ev.Time != nil {
+			s := ev.Time.String(clock)
+			tm = &s
+		}
 		for _, o := range occs {
 			start, err1 := eng.DayNumber(o.Start)
 			end, err2 := eng.DayNumber(o.End)
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String()}
+			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm}
 			lo, hi := max(start, from), min(end, to)
 			if entries += int(hi - lo + 1); entries > MaxDayEvents {
 				return nil, timeline.TooManyDayEvents(MaxDayEvents)

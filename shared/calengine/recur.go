@@ -380,3 +380,11 @@ func (c *Calendar) nthWeekdayOfYear(y int64, w, ordinal int) (int64, bool) {
 	}
 	return 0, false
 }
+
+// Clock is the calendar's clock, ok false without one (cheaper than Definition's copy).
+func (c *Calendar) Clock() (Clock, bool) {
+	if c.def.Clock == nil {
+		return Clock{}, false
+	}
+	return *c.def.Clock, true
+}
