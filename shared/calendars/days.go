@@ -71,6 +71,16 @@ type dayJSON struct {
 	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON  `json:"moons"`
 	Events        []dayEventJSON `json:"events"`
+	Weather       *weatherJSON   `json:"weather"` // null without a climate
+}
+
+// weatherJSON is a day's procedural weather (calengine.Climate): the temperature in tenths of
+// a degree, precipitation and its intensity (per-mille), and a word for it.
+type weatherJSON struct {
+	Temperature   int    `json:"temperature"`
+	Precipitation bool   `json:"precipitation"`
+	Intensity     int    `json:"intensity"`
+	Kind          string `json:"kind"`
 }
 
 // dayMoonJSON is a moon on a day one of its phases begins; phases merged on one day are listed
@@ -165,6 +175,10 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		if day.Events == nil {
 			day.Events = []dayEventJSON{}
+		}
+		if c.Climate != nil {
+			w := eng.WeatherOf(*c.Climate, di.Number, d)
+			day.Weather = &weatherJSON{Temperature: w.Temp, Precipitation: w.Precipitation, Intensity: w.Intensity, Kind: w.Kind}
 		}
 		if fits, rerr = rows.Add(day); rerr != nil || !fits {
 			return false

@@ -38,15 +38,15 @@ type Weather struct {
 	Kind          string // clear, cloudy, rain, heavy rain, snow, heavy snow
 }
 
-// ClimateProblems checks a climate against a calendar of nSeasons seasons, naming fields
-// under prefix ("climate").
+// ClimateProblems checks a climate against a calendar of nSeasons seasons, naming the seasons'
+// fields under prefix ("weather_climate.0.temp_low").
 func ClimateProblems(k Climate, nSeasons int, prefix string) []Problem {
 	var probs []Problem
 	if len(k.Seasons) != nSeasons {
-		probs = append(probs, Problem{prefix + ".seasons", "The climate must have one entry per season (" + strconv.Itoa(nSeasons) + ")."})
+		probs = append(probs, Problem{prefix, "The climate must have one entry per season (" + strconv.Itoa(nSeasons) + ")."})
 	}
 	for i, s := range k.Seasons {
-		f := prefix + ".seasons." + strconv.Itoa(i)
+		f := prefix + "." + strconv.Itoa(i)
 		switch {
 		case s.TempLow < -MaxClimateTemp || s.TempHigh > MaxClimateTemp:
 			probs = append(probs, Problem{f + ".temp_low", "The temperatures must be between -" + strconv.Itoa(MaxClimateTemp) + " and " + strconv.Itoa(MaxClimateTemp) + " tenths of a degree."})
@@ -111,10 +111,9 @@ func (k Climate) WeatherOn(n int64, si int) Weather {
 	return w
 }
 
-// WeatherOf is WeatherOn for a date of c, its season found by the calendar (clear when the
-// calendar has no seasons).
-func (c *Calendar) WeatherOf(k Climate, n int64) Weather {
-	d := c.DateOf(n)
+// WeatherOf is WeatherOn for day number n, date d, of c: its season found by the calendar
+// (clear when the calendar has no seasons).
+func (c *Calendar) WeatherOf(k Climate, n int64, d Date) Weather {
 	i, ok := c.seasonIndex(d)
 	if !ok {
 		return Weather{Kind: "clear"}

@@ -86,7 +86,7 @@ func TestWeatherOfFollowsTheSeason(t *testing.T) {
 		if c.DateOf(n).Month == 2 {
 			si = 1
 		}
-		if got, want := c.WeatherOf(testClimate, n), testClimate.WeatherOn(n, si); got != want {
+		if got, want := c.WeatherOf(testClimate, n, c.DateOf(n)), testClimate.WeatherOn(n, si); got != want {
 			t.Fatalf("day %d: %+v, want %+v", n, got, want)
 		}
 	}
@@ -99,11 +99,11 @@ func TestClimateProblems(t *testing.T) {
 		n     int
 		field string
 	}{
-		{"one per season", testClimate, 3, "climate.seasons"},
-		{"low above high", Climate{Seasons: []ClimateSeason{{TempLow: 10, TempHigh: 0}}}, 1, "climate.seasons.0.temp_high"},
-		{"too cold", Climate{Seasons: []ClimateSeason{{TempLow: -10001, TempHigh: 0}}}, 1, "climate.seasons.0.temp_low"},
-		{"chance", Climate{Seasons: []ClimateSeason{{Precipitation: 1001}}}, 1, "climate.seasons.0.precipitation"},
-		{"intensity", Climate{Seasons: []ClimateSeason{{PrecipitationIntensity: -1}}}, 1, "climate.seasons.0.precipitation_intensity"},
+		{"one per season", testClimate, 3, "climate"},
+		{"low above high", Climate{Seasons: []ClimateSeason{{TempLow: 10, TempHigh: 0}}}, 1, "climate.0.temp_high"},
+		{"too cold", Climate{Seasons: []ClimateSeason{{TempLow: -10001, TempHigh: 0}}}, 1, "climate.0.temp_low"},
+		{"chance", Climate{Seasons: []ClimateSeason{{Precipitation: 1001}}}, 1, "climate.0.precipitation"},
+		{"intensity", Climate{Seasons: []ClimateSeason{{PrecipitationIntensity: -1}}}, 1, "climate.0.precipitation_intensity"},
 	}
 	for _, c := range cases {
 		probs := ClimateProblems(c.k, c.n, "climate")

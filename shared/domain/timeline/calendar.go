@@ -46,6 +46,8 @@ type Calendar struct {
 	Time        calengine.Time
 	Cycles      []calengine.Cycle
 	CycleFormat string
+	// Climate is the procedural weather's settings (calendar_weather.go), nil for none.
+	Climate *calengine.Climate
 }
 
 // Limits on a calendar's structures. With names of at most domain.MaxNameLength bytes and the entry
@@ -141,6 +143,7 @@ func (c *Calendar) Apply(in domain.Input, a domain.Access) error {
 	c.applyStructures(r)
 	c.applySettings(r)
 	c.applyClock(r)
+	c.applyClimate(r)
 	c.applyRules(r)
 	if len(r.Errs.Fields()) == before {
 		c.check(r)
