@@ -291,6 +291,9 @@ func (c *Calendar) calendarParts() map[string]int {
 	for _, e := range c.Eras {
 		s["eras"] += len(e.Name) + len(e.Abbreviation) + 2*per
 	}
+	if c.Climate != nil {
+		s["weather_climate"] = per + 4*per*len(c.Climate.Seasons)
+	}
 	s["cycles"] = len(c.CycleFormat)
 	for _, cy := range c.Cycles {
 		s["cycles"] += 2 * per
