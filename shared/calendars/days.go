@@ -1,7 +1,9 @@
 package calendars
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -103,6 +105,8 @@ type dayEventJSON struct {
 	End      string `json:"end"`
 	// Time is the event's time of day on the calendar's clock ("H:MM"), null without one.
 	Time *string `json:"time"`
+	// at orders a day's events: -1 (no time: the whole day) first, then by minute of the day.
+	at int64
 }
 
 // days answers GET calendars/{id}/days?from=Y-M-D&to=Y-M-D: each day's weekday, month, season,
@@ -231,9 +235,10 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 			continue
 		}
 		var tm *string
+		at := int64(-1)
 		if ev.Time != nil {
 			s := ev.Time.String(clock)
-			tm = &s
+			tm, at = &s, int64(ev.Time.Hour)*int64(clock.Minutes)+int64(ev.Time.Minute)
 		}
 		for _, o := range occs {
 			start, err1 := eng.DayNumber(o.Start)
@@ -241,7 +246,7 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm}
+			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm, at: at}
 			lo, hi := max(start, from), min(end, to)
 			if entries += int(hi - lo + 1); entries > MaxDayEvents {
 				return nil, timeline.TooManyDayEvents(MaxDayEvents)
@@ -250,6 +255,9 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 				out[n] = append(out[n], j)
 			}
 		}
+	}
+	for _, day := range out { // the whole-day events first, then by time; ties keep link order
+		slices.SortStableFunc(day, func(a, b dayEventJSON) int { return cmp.Compare(a.at, b.at) })
 	}
 	return out, nil
 }

@@ -273,3 +273,17 @@ func TestRuleEventsAreRecurLinks(t *testing.T) {
 		t.Errorf("on %v", got)
 	}
 }
+
+// TestDayEventsOrderedByTime: a day lists its whole-day events first, then the timed ones by
+// time, whatever order they were made in.
+func TestDayEventsOrderedByTime(t *testing.T) {
+	f := clockFixture(t)
+	late := f.create(t, f.entity, f.Member, f.event("name", "Late", "hour", 20))["id"].(float64)
+	early := f.create(t, f.entity, f.Member, f.event("name", "Early", "hour", 9, "minute", 5, "recurrence", "days"))["id"].(float64)
+	allDay := f.create(t, f.entity, f.Member, f.event("name", "All day"))["id"].(float64)
+	noon := f.create(t, f.entity, f.Member, f.event("name", "Noon", "hour", 12))["id"].(float64)
+	view, _ := f.dayView(t, f.Member, "100-1-5", "100-1-5")
+	if got, want := view["100-1-5"], []float64{allDay, early, noon, late}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}
