@@ -1,7 +1,9 @@
 package calendars
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -75,6 +77,16 @@ type dayJSON struct {
 	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON  `json:"moons"`
 	Events        []dayEventJSON `json:"events"`
+	Weather       *weatherJSON   `json:"weather"` // null without a climate
+}
+
+// weatherJSON is a day's procedural weather (calengine.Climate): the temperature in tenths of
+// a degree, precipitation and its intensity (per-mille), and a word for it.
+type weatherJSON struct {
+	Temperature   int    `json:"temperature"`
+	Precipitation bool   `json:"precipitation"`
+	Intensity     int    `json:"intensity"`
+	Kind          string `json:"kind"`
 }
 
 // dayMoonJSON is a moon on a day one of its phases begins; phases merged on one day are listed
@@ -98,6 +110,10 @@ type dayEventJSON struct {
 	Colour   string `json:"colour"`
 	Start    string `json:"start"`
 	End      string `json:"end"`
+	// Time is the event's time of day on the calendar's clock ("H:MM"), null without one.
+	Time *string `json:"time"`
+	// at orders a day's events: -1 (no time: the whole day) first, then by minute of the day.
+	at int64
 }
 
 // days answers GET calendars/{id}/days?from=Y-M-D&to=Y-M-D: each day's weekday, month, season,
@@ -196,6 +212,10 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		if day.Events == nil {
 			day.Events = []dayEventJSON{}
 		}
+		if c.Climate != nil {
+			w := eng.WeatherOf(*c.Climate, di.Number, d)
+			day.Weather = &weatherJSON{Temperature: w.Temp, Precipitation: w.Precipitation, Intensity: w.Intensity, Kind: w.Kind}
+		}
 		if fits, rerr = rows.Add(day); rerr != nil || !fits {
 			return false
 		}
@@ -230,6 +250,10 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 	}
 	out := map[int64][]dayEventJSON{}
 	entries := 0
+	clock := calengine.Clock{Hours: 24, Minutes: 60} // a time kept after its clock was removed
+	if k, ok := eng.Clock(); ok {
+		clock = k
+	}
 	for i := range evs {
 		if r.Context().Err() != nil {
 			return nil, apperr.ErrUnavailable // the deadline passed: a read, nothing written
@@ -242,13 +266,19 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 		if err != nil { // a date the calendar no longer has (its months changed): not shown
 			continue
 		}
+		var tm *string
+		at := int64(-1)
+		if ev.Time != nil {
+			s := ev.Time.String(clock)
+			tm, at = &s, int64(ev.Time.Hour)*int64(clock.Minutes)+int64(ev.Time.Minute)
+		}
 		for _, o := range occs {
 			start, err1 := eng.DayNumber(o.Start)
 			end, err2 := eng.DayNumber(o.End)
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String()}
+			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm, at: at}
 			lo, hi := max(start, from), min(end, to)
 			if entries += int(hi - lo + 1); entries > MaxDayEvents {
 				return nil, timeline.TooManyDayEvents(MaxDayEvents)
@@ -257,6 +287,9 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 				out[n] = append(out[n], j)
 			}
 		}
+	}
+	for _, day := range out { // the whole-day events first, then by time; ties keep link order
+		slices.SortStableFunc(day, func(a, b dayEventJSON) int { return cmp.Compare(a.at, b.at) })
 	}
 	return out, nil
 }

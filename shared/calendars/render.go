@@ -42,7 +42,16 @@ type calendarJSON struct {
 	Cycles          []cycleJSON       `json:"cycles"`
 	CycleFormat     string            `json:"cycle_format"`
 	Cycle           *string           `json:"cycle"` // the current year's cycle text
+	WeatherClimate  []climateJSON     `json:"weather_climate"`
+	WeatherSeed     *int64            `json:"weather_seed"` // null without a climate
 	*related.Arrays                   // ?related=1
+}
+
+type climateJSON struct {
+	TempLow                int `json:"temp_low"`
+	TempHigh               int `json:"temp_high"`
+	Precipitation          int `json:"precipitation"`
+	PrecipitationIntensity int `json:"precipitation_intensity"`
 }
 
 type clockJSON struct {
@@ -208,6 +217,14 @@ func render(c *timeline.Calendar) calendarJSON {
 	if len(c.Cycles) > 0 { // stored cycles were validated: no engine needed
 		text := calengine.CycleText(c.Cycles, c.CycleFormat, c.SkipYearZero, c.Date.Year)
 		j.Cycle = &text
+	}
+	j.WeatherClimate = []climateJSON{}
+	if k := c.Climate; k != nil {
+		seed := k.Seed
+		j.WeatherSeed = &seed
+		for _, cs := range k.Seasons {
+			j.WeatherClimate = append(j.WeatherClimate, climateJSON(cs))
+		}
 	}
 	return j
 }

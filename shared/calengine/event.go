@@ -117,6 +117,8 @@ type Event struct {
 	Length     int
 	Recurrence Recurrence
 	Until      *int64
+	// Rule, when set, is the recurrence instead of Recurrence (recur.go).
+	Rule *Rule
 }
 
 // Occurrence is one run of an event, Start and End (its last day) included.
@@ -132,6 +134,9 @@ func (c *Calendar) checkEvent(ev Event) (int64, error) {
 	}
 	if err := c.CheckRecurrence(ev.Recurrence); err != nil {
 		return 0, err
+	}
+	if ev.Rule != nil && len(c.CheckRule(*ev.Rule, ev.Start)) > 0 {
+		return 0, errRule
 	}
 	return c.DayNumber(ev.Start)
 }
@@ -184,6 +189,9 @@ func (c *Calendar) Occurrences(ev Event, from, to Date) ([]Occurrence, error) {
 func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, fn func(int64)) {
 	lo = max(lo, anchor)
 	kind := ev.Recurrence.Kind
+	if ev.Rule != nil {
+		kind = -1 // recurring, by the rule
+	}
 	if ev.Until != nil && kind != RecurNone {
 		if *ev.Until < ev.Start.Year {
 			return
@@ -200,6 +208,8 @@ func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, fn func(int64)) {
 		return
 	}
 	switch kind {
+	case -1:
+		c.ruleStarts(ev.Rule, ev.Start, anchor, lo, hi, fn)
 	case RecurNone:
 		if lo == anchor { // lo was raised to the anchor unless the window starts later
 			fn(anchor)

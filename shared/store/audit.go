@@ -349,6 +349,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		if l, ok := dayLinks[k]; ok && (l.EntityPrivate != ev.EntityPrivate || l.IsPrivate != ev.IsPrivate || l.Visibility != string(ev.Visibility)) {
 			report("item %s %s: its event's placement differs (entity private %v, private %v, %s)", k.pk, k.sk, ev.EntityPrivate, ev.IsPrivate, ev.Visibility)
 		}
+		if l, ok := dayLinks[k]; ok && !sameWhen(toDayLink(ev), l) {
+			report("item %s %s: its event's recurrence or time differs", k.pk, k.sk)
+		}
 		for _, sl := range reminderSlots(ev) {
 			expected[itemKey{sl.pk, sl.sk}] = ev.Version
 		}
@@ -412,4 +415,11 @@ func sum(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// sameWhen reports whether two day links say the same of when their event happens: the
+// day view computes occurrences and times from the link alone.
+func sameWhen(a, b dayLinkItem) bool {
+	eq := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	return a.Recurrence == b.Recurrence && a.Periodicity == b.Periodicity && eq(a.Hour, b.Hour) && eq(a.Minute, b.Minute)
 }

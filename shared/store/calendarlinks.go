@@ -46,6 +46,9 @@ type dayLinkItem struct {
 	Length         int    `dynamo:"length"`
 	Periodicity    string `dynamo:"recurring_periodicity,omitempty"`
 	RecurringUntil *int64 `dynamo:"recurring_until,omitempty"`
+	Recurrence     string `dynamo:"recurrence,omitempty"`
+	Hour           *int   `dynamo:"hour,omitempty"`
+	Minute         *int   `dynamo:"minute,omitempty"`
 	Colour         string `dynamo:"colour,omitempty"`
 	IsPrivate      bool   `dynamo:"is_private"`
 	Visibility     string `dynamo:"visibility"`
@@ -56,7 +59,8 @@ type dayLinkItem struct {
 
 func toDayLink(ev *timeline.Event) dayLinkItem {
 	k := eventDayKey(ev)
-	return dayLinkItem{PK: k.pk, SK: k.sk, ID: ev.ID, EntityID: ev.EntityID, CampaignID: ev.CampaignID,
+	ei := toEventItem(ev)
+	return dayLinkItem{Recurrence: ei.Recurrence, Hour: ei.Hour, Minute: ei.Minute, PK: k.pk, SK: k.sk, ID: ev.ID, EntityID: ev.EntityID, CampaignID: ev.CampaignID,
 		CalendarID: ev.CalendarID, Name: ev.Name, Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day,
 		Length: ev.Length, Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil,
 		Colour: ev.Colour, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy,
@@ -72,7 +76,7 @@ func (it dayLinkItem) event() timeline.Event {
 	ei := eventItem{metaAttrs: metaAttrs{ID: it.ID, CampaignID: it.CampaignID, CreatedBy: it.CreatedBy, Version: it.Version},
 		EntityID: it.EntityID, CalendarID: it.CalendarID, Name: it.Name, Year: it.Year, Month: it.Month, Day: it.Day,
 		Length: it.Length, Periodicity: it.Periodicity, RecurringUntil: it.RecurringUntil, Colour: it.Colour,
-		IsPrivate: it.IsPrivate, Visibility: it.Visibility}
+		IsPrivate: it.IsPrivate, Visibility: it.Visibility, Recurrence: it.Recurrence, Hour: it.Hour, Minute: it.Minute}
 	ev := ei.event()
 	ev.EntityPrivate = it.EntityPrivate
 	return ev

@@ -45,6 +45,16 @@ type calendarItem struct {
 	Minute      int         `dynamo:"minute,omitempty"`
 	Cycles      []cycleAttr `dynamo:"cycles,omitempty"`
 	CycleFormat string      `dynamo:"cycle_format,omitempty"`
+	// The procedural weather's climate and seed: absent without one.
+	Climate     []climateAttr `dynamo:"climate,omitempty"`
+	WeatherSeed int64         `dynamo:"weather_seed,omitempty"`
+}
+
+type climateAttr struct {
+	TempLow                int `dynamo:"temp_low"`
+	TempHigh               int `dynamo:"temp_high"`
+	Precipitation          int `dynamo:"precipitation"`
+	PrecipitationIntensity int `dynamo:"precipitation_intensity"`
 }
 
 type clockAttr struct {
@@ -193,6 +203,12 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 		it.Cycles = append(it.Cycles, cycleAttr{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
 	}
 	it.CycleFormat = c.CycleFormat
+	if k := c.Climate; k != nil {
+		it.WeatherSeed = k.Seed
+		for _, cs := range k.Seasons {
+			it.Climate = append(it.Climate, climateAttr(cs))
+		}
+	}
 	return it
 }
 
@@ -237,6 +253,13 @@ func (it calendarItem) calendar() timeline.Calendar {
 		c.Cycles = append(c.Cycles, calengine.Cycle{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
 	}
 	c.CycleFormat = it.CycleFormat
+	if len(it.Climate) > 0 {
+		k := calengine.Climate{Seed: it.WeatherSeed}
+		for _, cs := range it.Climate {
+			k.Seasons = append(k.Seasons, calengine.ClimateSeason(cs))
+		}
+		c.Climate = &k
+	}
 	return c
 }
 

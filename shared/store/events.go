@@ -26,6 +26,9 @@ type eventItem struct {
 	Length         int    `dynamo:"length"`
 	Periodicity    string `dynamo:"recurring_periodicity,omitempty"`
 	RecurringUntil *int64 `dynamo:"recurring_until,omitempty"`
+	Recurrence     string `dynamo:"recurrence,omitempty"` // calengine.Rule's text
+	Hour           *int   `dynamo:"hour,omitempty"`
+	Minute         *int   `dynamo:"minute,omitempty"`
 	Colour         string `dynamo:"colour,omitempty"`
 	Comment        string `dynamo:"comment,omitempty"`
 	IsPrivate      bool   `dynamo:"is_private"`
@@ -35,16 +38,46 @@ type eventItem struct {
 
 func toEventItem(ev *timeline.Event) eventItem {
 	m := toMetaAttrs(entityPK(ev.CampaignID, ev.EntityID), recordSK(eventPrefix, ev.ID), ev.Meta)
-	return eventItem{metaAttrs: m,
+	it := eventItem{metaAttrs: m,
 		EntityID: ev.EntityID, CalendarID: ev.CalendarID, Name: ev.Name, NameLC: strings.ToLower(ev.Name),
 		Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day, Length: ev.Length,
 		Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil, Colour: ev.Colour,
-		Comment: ev.Comment, IsPrivate: ev.IsPrivate, TypeID: ev.TypeID, Visibility: string(ev.Visibility)}
+		Comment: ev.Comment, IsPrivate: ev.IsPrivate, TypeID: ev.TypeID, Visibility: string(ev.Visibility),
+		Recurrence: ruleText(ev.Rule)}
+	if ev.Time != nil {
+		h, m := ev.Time.Hour, ev.Time.Minute
+		it.Hour, it.Minute = &h, &m
+	}
+	return it
+}
+
+func ruleText(r *calengine.Rule) string {
+	if r == nil {
+		return ""
+	}
+	return r.String()
+}
+
+// ruleAndTime reads back what toEventItem wrote of the rule and the time.
+func ruleAndTime(text string, hour, minute *int) (*calengine.Rule, *calengine.Time) {
+	var rule *calengine.Rule
+	if r, err := calengine.ParseRule(text); text != "" && err == nil { // written by String(): always parses
+		rule = &r
+	}
+	var t *calengine.Time
+	if hour != nil {
+		t = &calengine.Time{Hour: *hour}
+		if minute != nil {
+			t.Minute = *minute
+		}
+	}
+	return rule, t
 }
 
 func (it eventItem) event() timeline.Event {
 	rec, _ := calengine.ParsePeriodicity(it.Periodicity) // written by Periodicity(): always parses
-	return timeline.Event{Meta: it.meta(), EntityID: it.EntityID, CalendarID: it.CalendarID,
+	rule, tm := ruleAndTime(it.Recurrence, it.Hour, it.Minute)
+	return timeline.Event{Rule: rule, Time: tm, Meta: it.meta(), EntityID: it.EntityID, CalendarID: it.CalendarID,
 		Name: it.Name, Date: calengine.Date{Year: it.Year, Month: it.Month, Day: it.Day}, Length: it.Length,
 		Recurrence: rec, RecurringUntil: it.RecurringUntil, Colour: it.Colour, Comment: it.Comment,
 		IsPrivate: it.IsPrivate, TypeID: it.TypeID, Visibility: domain.Visibility(it.Visibility)}

@@ -50,6 +50,8 @@ type Calendar struct {
 	Time        calengine.Time
 	Cycles      []calengine.Cycle
 	CycleFormat string
+	// Climate is the procedural weather's settings (calendar_weather.go), nil for none.
+	Climate *calengine.Climate
 }
 
 // Limits on a calendar's structures. With names of at most domain.MaxNameLength bytes and the entry
@@ -152,6 +154,7 @@ func (c *Calendar) Apply(in domain.Input, a domain.Access) error {
 	c.applyStructures(r)
 	c.applySettings(r)
 	c.applyClock(r)
+	c.applyClimate(r)
 	c.applyRules(r)
 	if len(r.Errs.Fields()) == before {
 		c.check(r)
@@ -310,6 +313,9 @@ func (c *Calendar) calendarParts() map[string]int {
 	}
 	for _, e := range c.Eras {
 		s["eras"] += len(e.Name) + len(e.Abbreviation) + 2*per
+	}
+	if c.Climate != nil {
+		s["weather_climate"] = per + 4*per*len(c.Climate.Seasons)
 	}
 	s["cycles"] = len(c.CycleFormat)
 	for _, cy := range c.Cycles {

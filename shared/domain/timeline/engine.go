@@ -90,6 +90,7 @@ func (ev *Event) CheckOnCalendar(c *Calendar, a domain.Access) error {
 	if ev.RecurringUntil != nil && *ev.RecurringUntil < ev.Date.Year {
 		f.Add("recurring_until", "The recurring until must be at least the year of the event.")
 	}
+	ev.checkRuleAndTime(cal, &f)
 	return f.Err()
 }
 

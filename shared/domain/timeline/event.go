@@ -24,6 +24,11 @@ type Event struct {
 	IsPrivate      bool
 	TypeID         *int64
 	Visibility     domain.Visibility
+	// Rule is Lorekeep's recurrence beyond Kanka's periodicities (recurrence, recurrence_*),
+	// kept apart from Recurrence: an event has at most one of them.
+	Rule *calengine.Rule
+	// Time is the time of day on the calendar's clock, nil for none.
+	Time *calengine.Time
 	// EntityPrivate is where its entity's links were placed when it was read (the entity's
 	// LinksPrivate): its calendar links are placed by it. Never rendered.
 	EntityPrivate bool
@@ -71,11 +76,13 @@ const (
 func (ev *Event) FoundByDate() bool { return !ev.IsRecurring() && ev.Length <= DayLinkMaxLength }
 
 // IsRecurring is derived from the recurrence, never stored apart from it.
-func (ev *Event) IsRecurring() bool { return ev.Recurrence.Kind != calengine.RecurNone }
+func (ev *Event) IsRecurring() bool {
+	return ev.Recurrence.Kind != calengine.RecurNone || ev.Rule != nil
+}
 
 // Engine is the engine's view of the event.
 func (ev *Event) Engine() calengine.Event {
-	return calengine.Event{Start: ev.Date, Length: ev.Length, Recurrence: ev.Recurrence, Until: ev.RecurringUntil}
+	return calengine.Event{Start: ev.Date, Length: ev.Length, Recurrence: ev.Recurrence, Until: ev.RecurringUntil, Rule: ev.Rule}
 }
 
 // Apply merges the sent fields of an entity event (the spec's 2022 body) into ev, the event of
@@ -133,6 +140,18 @@ func (ev *Event) apply(in domain.Input, e *domain.Entity, a domain.Access, remin
 			ev.RecurringUntil = &u
 		}
 	}
+	readRule(r, ev)
+	switch {
+	case !r.Has("recurring_periodicity"):
+	case !r.Has("recurrence"):
+		ev.Rule = nil // a Kanka client's periodicity, even none, replaces the rule
+	case ev.Rule != nil && ev.Recurrence.Kind != calengine.RecurNone:
+		r.Errs.Add("recurrence", "The recurrence field is prohibited when recurring periodicity is present.")
+	}
+	if ev.Rule != nil {
+		ev.Recurrence = calengine.Recurrence{}
+	}
+	readTime(r, ev)
 	if f := r.String("colour", 32); f.Set && !r.Errs.Has("colour") {
 		ev.Colour = ""
 		if f.Present() && !colourPattern.MatchString(f.Value) {
@@ -190,7 +209,7 @@ func (ev *Event) apply(in domain.Input, e *domain.Entity, a domain.Access, remin
 }
 
 // eventDateFields are the fields whose change must be checked against the calendar.
-var eventDateFields = []string{"calendar_id", "day", "month", "year", "recurring_periodicity", "recurring_until"}
+var eventDateFields = append([]string{"calendar_id", "day", "month", "year", "recurring_periodicity", "recurring_until", "hour", "minute"}, ruleFields...)
 
 func sentAny(in domain.Input, names []string) bool {
 	for _, n := range names {

@@ -3,6 +3,7 @@
 package eventwire
 
 import (
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -32,7 +33,55 @@ type Fields struct {
 	IsPrivate            bool    `json:"is_private"`
 	Visibility           string  `json:"visibility"`
 	VisibilityID         int     `json:"visibility_id"` // Kanka's number for Visibility
+	Schedule
 	httpapi.AuditJSON
+}
+
+// Schedule is Lorekeep's addition to both shapes: the time of day and the recurrence beyond
+// Kanka's periodicities (all null when unset; recurrence_count null is no limit).
+type Schedule struct {
+	Hour               *int    `json:"hour"`
+	Minute             *int    `json:"minute"`
+	Recurrence         *string `json:"recurrence"`
+	RecurrenceInterval *int64  `json:"recurrence_interval"`
+	RecurrenceWeekday  *int    `json:"recurrence_weekday"`
+	RecurrenceOrdinal  *int    `json:"recurrence_ordinal"`
+	RecurrenceMoonID   *int    `json:"recurrence_moon_id"`
+	RecurrencePhase    *string `json:"recurrence_phase"`
+	RecurrenceCount    *int64  `json:"recurrence_count"`
+	RecurrenceUntil    *string `json:"recurrence_until"`
+}
+
+// RenderSchedule is ev's time and rule.
+func RenderSchedule(ev *timeline.Event) Schedule {
+	var s Schedule
+	if t := ev.Time; t != nil {
+		h, m := t.Hour, t.Minute
+		s.Hour, s.Minute = &h, &m
+	}
+	r := ev.Rule
+	if r == nil {
+		return s
+	}
+	u, iv := string(r.Unit), r.Interval
+	s.Recurrence, s.RecurrenceInterval = &u, &iv
+	switch r.Unit {
+	case calengine.UnitMonthWeekday, calengine.UnitYearWeekday:
+		w, o := r.Weekday, r.Ordinal
+		s.RecurrenceWeekday, s.RecurrenceOrdinal = &w, &o
+	case calengine.UnitMoon:
+		m, p := r.MoonID, r.Phase
+		s.RecurrenceMoonID, s.RecurrencePhase = &m, &p
+	}
+	if r.Count > 0 {
+		c := r.Count
+		s.RecurrenceCount = &c
+	}
+	if r.Until != nil {
+		d := r.Until.String()
+		s.RecurrenceUntil = &d
+	}
+	return s
 }
 
 // Render is ev in the entity event shape.
@@ -40,10 +89,13 @@ func Render(ev *timeline.Event) Event {
 	j := Event{ID: ev.ID, EntityID: ev.EntityID, Fields: Fields{CalendarID: ev.CalendarID, Comment: ev.Comment,
 		Date: ev.Date.String(), Day: ev.Date.Day, Month: ev.Date.Month, Year: ev.Date.Year, Length: ev.Length,
 		IsRecurring: ev.IsRecurring(), TypeID: ev.TypeID, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), VisibilityID: ev.Visibility.ID(),
-		AuditJSON: httpapi.RenderAudit(ev.Meta)}}
+		Schedule: RenderSchedule(ev), AuditJSON: httpapi.RenderAudit(ev.Meta)}}
 	if ev.IsRecurring() {
+		j.RecurringUntil = ev.RecurringUntil
+	}
+	if ev.Recurrence.Kind != calengine.RecurNone { // a rule has no Kanka spelling: null
 		p := ev.Recurrence.Periodicity()
-		j.RecurringPeriodicity, j.RecurringUntil = &p, ev.RecurringUntil
+		j.RecurringPeriodicity = &p
 	}
 	if ev.Name != "" {
 		n := ev.Name
