@@ -64,7 +64,11 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		private      bool
 		linksPrivate bool
 	}
-	locations, calendars := map[int64]*owner{}, map[int64]*owner{}
+	owners := map[string]map[int64]*owner{} // entity type -> records of that owner kind
+	for _, k := range ownerKinds {
+		owners[k.entityType] = map[int64]*owner{}
+	}
+	locations, calendars := owners[locationKind.entityType], owners[calendarKind.entityType]
 	entities := map[int64]entity{}
 	counters := map[counterKey]dynamo.Item{}
 	pubParents := map[int64]bool{} // public copies of locations: whether they show a parent
@@ -102,6 +106,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for _, it := range items {
 		pk, sk := str(it, "pk"), str(it, "sk")
 		kind, _, _ := strings.Cut(sk, "#")
+		spec, _ := kindOf(kind)
 		if isRangeCounter(sk) {
 			counters[counterKey{pk, sk}] = it
 			continue
@@ -156,9 +161,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			_ = dynamo.UnmarshalItem(it, &ev)
 			eventHomes = append(eventHomes, ev.event())
 		}
-		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || kind == locationPrefix || kind == calendarPrefix || kind == reminderKind ||
-			strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) ||
-			kind == notePrefix || kind == eventPrefix || kind == mapPointPrefix || (kind == entityPrefix && pk == prefix) {
+		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || spec.placement != placeNone || kind == reminderKind ||
+			strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) || (kind == entityPrefix && pk == prefix) {
 			stored[itemKey{pk, sk}] = num(it, "version")
 		}
 		for _, sl := range homeSlots(pk, sk, it) {
@@ -194,19 +198,15 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 			continue
 		}
-		switch kind {
-		case locationPrefix, calendarPrefix:
+		switch {
+		case spec.owner:
 			o := &owner{id: num(it, "id"), entityID: num(it, "entity_id"), name: str(it, "name"), private: boolean(it, "is_private")}
 			if _, ok := it["parent_location_id"]; ok {
 				p := num(it, "parent_location_id")
 				o.parent = &p
 			}
-			if kind == locationPrefix {
-				locations[o.id] = o
-			} else {
-				calendars[o.id] = o
-			}
-		case entityPrefix:
+			owners[spec.entityType][o.id] = o
+		case kind == entityPrefix:
 			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private"),
 				linksPrivate: boolean(it, "links_private")}
 		}
@@ -237,7 +237,6 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 
 	// Records and their entities.
-	owners := map[string]map[int64]*owner{"location": locations, "calendar": calendars}
 	for typ, recs := range owners {
 		for id, o := range recs {
 			e, ok := entities[o.entityID]
@@ -263,13 +262,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		kind, idText, _ := strings.Cut(rest, "#")
 		id, _ := strconv.ParseInt(idText, 10, 64)
 		var exists bool
-		switch kind {
-		case locationPrefix:
-			exists = locations[id] != nil
-		case entityPrefix:
+		if k, ok := kindOf(kind); ok && k.owner {
+			exists = owners[k.entityType][id] != nil
+		} else if kind == entityPrefix {
 			_, exists = entities[id]
-		case calendarPrefix:
-			exists = calendars[id] != nil
 		}
 		if !exists {
 			report("partition %s: %s %d does not exist, %d items left (%v)", pk, strings.ToLower(kind), id, sum(kinds), kinds)

@@ -25,10 +25,7 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 	case onlyName(f.Filter): // the name shards answer it (names.go)
 		return s.entitiesMatching(ctx, cid, served, !hidePrivate, termsMatch(f.Name), p)
 	case len(served) == 1:
-		k := locationKind
-		if served[0] == calendarKind.entityType {
-			k = calendarKind
-		}
+		k, _ := ownerKindOf(served[0]) // served types are owner kinds
 		l.ranges = ownerRanges(k.prefix, cid, !hidePrivate)
 		l.filter(f.Filter)
 		return listPage(ctx, s, l, p, func(it struct {

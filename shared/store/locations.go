@@ -20,8 +20,6 @@ type locationItem struct {
 	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
 }
 
-var locationKind = ownerKind{prefix: locationPrefix, entityType: "location"}
-
 func toLocationItem(l *domain.Location) locationItem {
 	it := locationItem{metaAttrs: toMetaAttrs(campaignPK(l.CampaignID), recordSK(locationPrefix, l.ID), l.Meta),
 		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate,

@@ -203,7 +203,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 		// The entity of a location or calendar mirrors it (layout 1 kept only its name and
 		// privacy) and is placed like it: rewritten from the record, never from itself.
-		if k, ok := map[string]ownerKind{locationPrefix: locationKind, calendarPrefix: calendarKind}[sls[0].sk[:strings.Index(sls[0].sk, "#")]]; ok && sls[0].pk == pk {
+		if k, ok := kindOf(sls[0].sk[:strings.Index(sls[0].sk, "#")]); ok && k.owner && sls[0].pk == pk {
 			var rec struct {
 				metaAttrs
 				ownerAttrs
@@ -360,17 +360,21 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 	if sk != recordSK(skKind, id) && sk != selfHome+recordSK(skKind, id) {
 		return nil
 	}
-	switch {
-	case len(pkParts) == 2 && pkParts[0] == "CAMPAIGN" && (skKind == locationPrefix || skKind == calendarPrefix):
+	k, _ := kindOf(skKind)
+	if (k.parent == "" && len(pkParts) != 2) || (k.parent != "" && (len(pkParts) != 4 || pkParts[2] != k.parent)) || pkParts[0] != "CAMPAIGN" {
+		return nil
+	}
+	switch k.placement {
+	case placeOwner:
 		var cid int64
 		_ = dynamo.Unmarshal(it["campaign_id"], &cid)
 		if campaignPK(cid) != pk {
 			return nil
 		}
 		return ownerSlots(skKind, cid, id, private)
-	case len(pkParts) == 4 && pkParts[2] == locationPrefix && skKind == mapPointPrefix:
-		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(mapPointPrefix), attr: classAdmin, id: id}}
-	case len(pkParts) == 4 && pkParts[2] == entityPrefix && (skKind == notePrefix || skKind == eventPrefix):
+	case placeMapPoint:
+		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(skKind), attr: classAdmin, id: id}}
+	case placeChild:
 		if skKind == notePrefix {
 			private = false
 		}

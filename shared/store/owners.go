@@ -12,34 +12,13 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// ownerKind is a kind of record that owns an entity (a location, a calendar). The entity mirrors
-// its name and privacy; the record is counted in its kind's ranges (ownerSlots). Creating,
-// updating and deleting the record keep all of them in step in one transaction.
-type ownerKind struct {
-	prefix     string // key prefix: "LOCATION", "CALENDAR"
-	entityType string // "location", "calendar"; also the name of its id sequence
-}
-
-// ownerKinds are every owner kind: adding a kind here gives it name shards, search and mentions.
-var ownerKinds = []ownerKind{locationKind, calendarKind}
-
-// ownerKindOf is the owner kind of an entity type.
-func ownerKindOf(entityType string) (ownerKind, bool) {
-	for _, k := range ownerKinds {
-		if k.entityType == entityType {
-			return k, true
-		}
-	}
-	return ownerKind{}, false
-}
-
-func (k ownerKind) slots(m *domain.Meta, o *domain.Owner) []slot {
+func (k kindSpec) slots(m *domain.Meta, o *domain.Owner) []slot {
 	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
 }
 
 // entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
 // record (name, privacy, tags, image, write history), so that its list reads entity items only.
-func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
+func entityItemOf(k kindSpec, m *domain.Meta, o *domain.Owner) entityItem {
 	tags := o.Tags
 	if tags == nil {
 		tags = []int64{}
@@ -59,7 +38,7 @@ func entitySlots(m *domain.Meta, o *domain.Owner) []slot {
 // createOwner stores a new record (item builds it once the ids are set), its copies, its entity
 // and its counts in one transaction, with ids from the campaign's sequences (one round trip);
 // checks add the conditions the record depends on (its parent).
-func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), k.entityType, "entity")
 	if err != nil {
 		return err
@@ -87,7 +66,7 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
 // since (ErrConflict otherwise) and of checks. The entity mirrors the record, its update time
 // included, so it is rewritten in the same transaction.
-func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	mentions, err := s.mentionPlan(ctx, prev.Entry, next.Entry, entryOf(prevM, prev), entryOf(nextM, next), false)
 	if err != nil {
 		return err
@@ -137,7 +116,7 @@ type tombstone struct {
 // every reader and writer) and the answer says so: a failure of the cascade leaves it pending,
 // logged, for the sweeper to finish within PendingDeleteAge and a minute (or a retry of the
 // DELETE, sooner).
-func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
+func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
 	cid := m.CampaignID
 	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(s.now(), cid, k.prefix, m.ID), CID: cid, Kind: k.prefix, ID: m.ID}
 	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid,
