@@ -68,11 +68,11 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for _, k := range ownerKinds {
 		owners[k.entityType] = map[int64]*owner{}
 	}
-	locations, calendars := owners[locationKind.entityType], owners[calendarKind.entityType]
+	calendars := owners[calendarKind.entityType]
 	entities := map[int64]entity{}
 	counters := map[counterKey]dynamo.Item{}
-	pubParents := map[int64]bool{} // public copies of locations: whether they show a parent
-	links := map[itemKey]bool{}    // child links: the privacy they carry
+	pubParents := map[itemKey]bool{} // public copies of nested records (kind, id): whether they show a parent
+	links := map[itemKey]bool{}      // child links: the privacy they carry
 	tallies := map[counterKey]map[string]int{}
 	stored := map[itemKey]int64{}             // every home and copy, by key: its version
 	expected := map[itemKey]int64{}           // the slots of every home: its version
@@ -111,8 +111,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			counters[counterKey{pk, sk}] = it
 			continue
 		}
-		if strings.HasPrefix(sk, publicCopy+locationPrefix+"#") && pk == prefix {
-			pubParents[num(it, "id")] = it["parent_location_id"] != nil
+		if pk == prefix && strings.HasPrefix(sk, publicCopy) {
+			if k, ok := kindOf(strings.Split(sk, "#")[1]); ok && k.parentAttr != "" {
+				pubParents[itemKey{k.prefix, pad(num(it, "id"))}] = it[k.parentAttr] != nil
+			}
 		}
 		if strings.HasPrefix(sk, childLinkPrefix) {
 			links[itemKey{pk, sk}] = boolean(it, "is_private")
@@ -201,8 +203,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		switch {
 		case spec.owner:
 			o := &owner{id: num(it, "id"), entityID: num(it, "entity_id"), name: str(it, "name"), private: boolean(it, "is_private")}
-			if _, ok := it["parent_location_id"]; ok {
-				p := num(it, "parent_location_id")
+			if _, ok := it[spec.parentAttr]; ok && spec.parentAttr != "" {
+				p := num(it, spec.parentAttr)
 				o.parent = &p
 			}
 			owners[spec.entityType][o.id] = o
@@ -212,27 +214,33 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 	}
 
-	// Parents and cycles.
-	for id, l := range locations {
-		if l.parent != nil && locations[*l.parent] == nil {
-			report("location %d: parent %d does not exist", id, *l.parent)
+	// Parents and cycles, of every nested kind.
+	for _, k := range ownerKinds {
+		if k.parentAttr == "" {
+			continue
 		}
-	}
-	for id := range locations {
-		seen := map[int64]bool{}
-		for at := id; ; {
-			if seen[at] {
-				if at == id {
-					report("location %d: its parent chain is a cycle", id)
+		recs := owners[k.entityType]
+		for id, l := range recs {
+			if l.parent != nil && recs[*l.parent] == nil {
+				report("%s %d: parent %d does not exist", k.entityType, id, *l.parent)
+			}
+		}
+		for id := range recs {
+			seen := map[int64]bool{}
+			for at := id; ; {
+				if seen[at] {
+					if at == id {
+						report("%s %d: its parent chain is a cycle", k.entityType, id)
+					}
+					break
 				}
-				break
+				seen[at] = true
+				l := recs[at]
+				if l == nil || l.parent == nil {
+					break
+				}
+				at = *l.parent
 			}
-			seen[at] = true
-			l := locations[at]
-			if l == nil || l.parent == nil {
-				break
-			}
-			at = *l.parent
 		}
 	}
 
@@ -293,19 +301,25 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 		}
 	}
-	for id, l := range locations {
-		if l.parent != nil {
-			k := childLinkKey(cid, *l.parent, id)
-			expected[k] = 0
-			if p, ok := links[k]; ok && p != l.private {
-				report("location %d: its link in parent %d says private %v", id, *l.parent, p)
-			}
+	for _, nk := range ownerKinds {
+		if nk.parentAttr == "" {
+			continue
 		}
-		// The public copy is the non-admins' projection: a parent only when the parent is public.
-		if shows, ok := pubParents[id]; ok {
-			want := l.parent != nil && locations[*l.parent] != nil && !locations[*l.parent].private
-			if shows != want {
-				report("location %d: its public copy shows parent %v, want %v", id, shows, want)
+		recs := owners[nk.entityType]
+		for id, l := range recs {
+			if l.parent != nil {
+				k := childLinkKeyOf(nk, cid, *l.parent, id)
+				expected[k] = 0
+				if p, ok := links[k]; ok && p != l.private {
+					report("%s %d: its link in parent %d says private %v", nk.entityType, id, *l.parent, p)
+				}
+			}
+			// The public copy is the non-admins' projection: a parent only when the parent is public.
+			if shows, ok := pubParents[itemKey{nk.prefix, pad(id)}]; ok {
+				want := l.parent != nil && recs[*l.parent] != nil && !recs[*l.parent].private
+				if shows != want {
+					report("%s %d: its public copy shows parent %v, want %v", nk.entityType, id, shows, want)
+				}
 			}
 		}
 	}

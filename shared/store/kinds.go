@@ -36,12 +36,21 @@ type kindSpec struct {
 	parent string
 	// gone is the ?deleted=1 list of the kind (domain.Gone*), "" when deletions are not kept.
 	gone string
+	// parentAttr is a nested owner's parent attribute (nesting.go), parentField the body field
+	// its errors name; "" for kinds that do not nest.
+	parentAttr, parentField string
 }
+
+// tagParentAttr is a tag's parent tag.
+const tagParentAttr = "tag_id"
 
 // kinds is the kind table.
 var kinds = []kindSpec{
-	{prefix: locationPrefix, entityType: "location", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneLocations},
+	{prefix: locationPrefix, entityType: "location", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneLocations,
+		parentAttr: "parent_location_id", parentField: "parent_location_id"},
 	{prefix: calendarPrefix, entityType: "calendar", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneCalendars},
+	{prefix: tagPrefix, entityType: "tag", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneTags,
+		parentAttr: tagParentAttr, parentField: tagParentAttr},
 	{prefix: entityPrefix, synced: true, counted: classAdmin, gone: domain.GoneEntities}, // placed by its record (entitySlots)
 	{prefix: mapPointPrefix, synced: true, counted: classAdmin, placement: placeMapPoint, parent: locationPrefix, gone: domain.GoneMapPoints},
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
@@ -112,4 +121,5 @@ func goneKind(list string) (kindSpec, bool) {
 var (
 	locationKind = mustKind(locationPrefix)
 	calendarKind = mustKind(calendarPrefix)
+	tagKind      = mustKind(tagPrefix)
 )

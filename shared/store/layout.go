@@ -302,7 +302,11 @@ func copyItem(item dynamo.Item, sl slot) dynamo.Item {
 		delete(out, "gsi1sk")
 	}
 	if h, ok := out[parentHidden].(*types.AttributeValueMemberBOOL); ok && h.Value && strings.HasPrefix(sl.sk, publicCopy) {
-		delete(out, "parent_location_id")
+		for _, k := range kinds {
+			if k.parentAttr != "" {
+				delete(out, k.parentAttr)
+			}
+		}
 	}
 	delete(out, parentHidden)
 	return out

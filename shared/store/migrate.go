@@ -171,15 +171,15 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			delete(it, "gsi1sk")
 		}
 		var cid, parent int64
-		if _, hasParent := it["parent_location_id"]; hasParent && strings.HasPrefix(sk, locationPrefix+"#") {
+		if nk, hasParent := nestedParent(sk, it); hasParent {
 			var private bool
 			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
-			_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
+			_ = dynamo.Unmarshal(it[nk.parentAttr], &parent)
 			_ = dynamo.Unmarshal(it["is_private"], &private)
-			k := childLinkKey(cid, parent, sls[0].id)
+			k := childLinkKeyOf(nk, cid, parent, sls[0].id)
 			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id, IsPrivate: private})
 			// The public copy shows the parent only when it is public (a missing one: none).
-			if hidden, known := parentPrivate[itemKey{pk, recordSK(locationPrefix, parent)}]; hidden || !known {
+			if hidden, known := parentPrivate[itemKey{pk, recordSK(nk.prefix, parent)}]; hidden || !known {
 				it[parentHidden] = &types.AttributeValueMemberBOOL{Value: true}
 			}
 		}
@@ -241,7 +241,14 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	return n, s.batchDelete(ctx, dels)
 }
 
-// parentsOf reads the privacy of the parents of the location homes in items (one
+// nestedParent is the nested kind of the home (sk) item it, when it names a parent.
+func nestedParent(sk string, it dynamo.Item) (kindSpec, bool) {
+	kind, _, _ := strings.Cut(sk, "#")
+	k, ok := kindOf(kind)
+	return k, ok && k.parentAttr != "" && it[k.parentAttr] != nil
+}
+
+// parentsOf reads the privacy of the parents of the nested homes in items (one
 // BatchGetItem per 100 parents): the placement of their public copies. Absent: no such parent.
 func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
 	var keys []dynamo.Keyed
@@ -251,11 +258,12 @@ func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey
 		var parent int64
 		_ = dynamo.Unmarshal(it["pk"], &pk)
 		_ = dynamo.Unmarshal(it["sk"], &sk)
-		if !strings.HasPrefix(sk, locationPrefix+"#") || it["parent_location_id"] == nil {
+		nk, ok := nestedParent(sk, it)
+		if !ok {
 			continue
 		}
-		_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
-		k := itemKey{pk, recordSK(locationPrefix, parent)}
+		_ = dynamo.Unmarshal(it[nk.parentAttr], &parent)
+		k := itemKey{pk, recordSK(nk.prefix, parent)}
 		if !seen[k] {
 			seen[k] = true
 			keys = append(keys, dynamo.Keys{k.pk, k.sk})

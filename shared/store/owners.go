@@ -156,10 +156,17 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
-			if err := s.orphanChildren(gctx, t.CID, t.ID); err != nil {
+			if err := s.orphanChildren(gctx, locationKind, t.CID, t.ID); err != nil {
 				return err
 			}
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
+		})
+	case tagPrefix:
+		g.Go(func() error {
+			if err := s.orphanChildren(gctx, tagKind, t.CID, t.ID); err != nil {
+				return err
+			}
+			return s.deletePartition(gctx, childPK(t.CID, tagPrefix, t.ID))
 		})
 	case calendarPrefix:
 		g.Go(func() error { // its entity's events first: some may be linked in its partition,
