@@ -16,6 +16,9 @@ type Tag struct {
 	ParentPrivate bool
 }
 
+// MaxTagEntities bounds a tag's `entities` (the entities it links), answered by entity id.
+const MaxTagEntities = 1000
+
 // TagColours are the colour keys Kanka accepts for a tag ("" is none).
 var TagColours = []string{"", "aqua", "black", "blue", "brown", "green", "grey", "light-blue", "maroon", "navy",
 	"orange", "pink", "purple", "red", "teal", "yellow"}

@@ -56,6 +56,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		name         string
 		private      bool
 		parent       *int64
+		tags         []int64
 	}
 	type entity struct {
 		typ          string
@@ -71,6 +72,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	calendars := owners[calendarKind.entityType]
 	entities := map[int64]entity{}
 	counters := map[counterKey]dynamo.Item{}
+	tagMembers := map[itemKey]bool{} // TM# items (taglinks.go)
 	pubParents := map[itemKey]bool{} // public copies of nested records (kind, id): whether they show a parent
 	links := map[itemKey]bool{}      // child links: the privacy they carry
 	tallies := map[counterKey]map[string]int{}
@@ -118,6 +120,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 		if strings.HasPrefix(sk, childLinkPrefix) {
 			links[itemKey{pk, sk}] = boolean(it, "is_private")
+		}
+		if strings.HasPrefix(sk, tagMemberPrefix) {
+			tagMembers[itemKey{pk, sk}] = true
 		}
 		if strings.HasPrefix(sk, tombstonePrefix) {
 			what := strings.ToLower(strings.TrimPrefix(sk, tombstonePrefix))
@@ -207,6 +212,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				p := num(it, spec.parentAttr)
 				o.parent = &p
 			}
+			_ = dynamo.Unmarshal(it["tags"], &o.tags)
 			owners[spec.entityType][o.id] = o
 		case kind == entityPrefix:
 			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private"),
@@ -241,6 +247,29 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				}
 				at = *l.parent
 			}
+		}
+	}
+
+	// Tag links: each tag a record names exists and has the record's member item, placed by
+	// the record's privacy; each member item is such a link.
+	wantMembers := map[itemKey]bool{}
+	for _, k := range ownerKinds {
+		for id, o := range owners[k.entityType] {
+			for _, t := range o.tags {
+				if owners[tagKind.entityType][t] == nil {
+					report("%s %d: tag %d does not exist", k.entityType, id, t)
+				}
+				key := tagMemberKey(cid, t, o.private, k.prefix, id)
+				wantMembers[key] = true
+				if !tagMembers[key] {
+					report("%s %d: its link in tag %d is missing", k.entityType, id, t)
+				}
+			}
+		}
+	}
+	for key := range tagMembers {
+		if !wantMembers[key] {
+			report("tag member %s %s: no record carries the tag", key.pk, key.sk)
 		}
 	}
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -140,6 +141,10 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	tagsKnown, err := s.tagsOf(ctx, items)
+	if err != nil {
+		return 0, err
+	}
 	for _, it := range items {
 		var pk, sk string
 		_ = dynamo.Unmarshal(it["pk"], &pk)
@@ -166,6 +171,28 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 		n++
 		lowerCopies(it)
+		if k, ok := kindOf(sk[:strings.Index(sk, "#")]); ok && k.owner && sls[0].pk == pk {
+			// Layout 3: tags are links; an id naming no tag of the campaign is dropped.
+			var tags []int64
+			var cid, id, eid int64
+			var private bool
+			_ = dynamo.Unmarshal(it["tags"], &tags)
+			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
+			_ = dynamo.Unmarshal(it["id"], &id)
+			_ = dynamo.Unmarshal(it["entity_id"], &eid)
+			_ = dynamo.Unmarshal(it["is_private"], &private)
+			kept := []int64{}
+			for _, t := range tags {
+				if tagsKnown[itemKey{pk, recordSK(tagPrefix, t)}] && !slices.Contains(kept, t) {
+					kept = append(kept, t)
+					key := tagMemberKey(cid, t, private, k.prefix, id)
+					puts = append(puts, tagMember{PK: key.pk, SK: key.sk, EntityID: eid})
+				}
+			}
+			if tags != nil {
+				it["tags"], _ = dynamo.Marshal(kept)
+			}
+		}
 		if strings.HasPrefix(sk, locationPrefix+"#") { // layout 1 indexed parents: links now
 			delete(it, "gsi1pk")
 			delete(it, "gsi1sk")
@@ -239,6 +266,38 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 	}
 	return n, s.batchDelete(ctx, dels)
+}
+
+// tagsOf reads which tags the owner homes in items name exist (one BatchGetItem per 100).
+func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
+	var keys []itemKey
+	seen := map[itemKey]bool{}
+	for _, it := range items {
+		var pk, sk string
+		var tags []int64
+		_ = dynamo.Unmarshal(it["pk"], &pk)
+		_ = dynamo.Unmarshal(it["sk"], &sk)
+		kind, _, _ := strings.Cut(sk, "#")
+		if !isOwnerPrefix(kind) {
+			continue
+		}
+		_ = dynamo.Unmarshal(it["tags"], &tags)
+		for _, t := range tags {
+			if k := (itemKey{pk, recordSK(tagPrefix, t)}); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	out := map[itemKey]bool{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	got, err := s.getItems(ctx, keys...)
+	for k := range got {
+		out[k] = true
+	}
+	return out, err
 }
 
 // nestedParent is the nested kind of the home (sk) item it, when it names a parent.

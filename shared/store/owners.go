@@ -49,18 +49,31 @@ func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	if err != nil {
 		return err
 	}
+	tags, err := s.tagPlan(ctx, k, m, nil, o)
+	if err != nil {
+		return err
+	}
 	b := s.newTx()
 	b.place(marshal(item()), nil, k.slots(m, o), 0)
 	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
 	b.syncMove(nil, ownerRef(k.prefix, m, o))
 	b.syncMove(nil, entityRef(m, o))
 	b.setName(m.CampaignID, o.EntityID, k.entityType, m.ID, o.IsPrivate, o.Name)
-	for _, c := range append(checks, mentions) {
+	for _, c := range append(checks, mentions, tags) {
 		if c != nil {
 			c(b)
 		}
 	}
-	return b.run(ctx)
+	return tagsChanged(b.run(ctx))
+}
+
+// tagsChanged is a write's error: a linked tag deleted or made private since it was read
+// answers as an unknown tag would.
+func tagsChanged(err error) error {
+	if errors.Is(err, errTagGone) {
+		return apperr.Invalid("tags", "The selected tags are invalid.")
+	}
+	return err
 }
 
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
@@ -68,6 +81,10 @@ func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 // included, so it is rewritten in the same transaction.
 func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	mentions, err := s.mentionPlan(ctx, prev.Entry, next.Entry, entryOf(prevM, prev), entryOf(nextM, next), false)
+	if err != nil {
+		return err
+	}
+	tags, err := s.tagPlan(ctx, k, nextM, prev, next)
 	if err != nil {
 		return err
 	}
@@ -81,12 +98,12 @@ func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domai
 		if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
 			b.setName(nextM.CampaignID, next.EntityID, k.entityType, nextM.ID, next.IsPrivate, next.Name)
 		}
-		for _, c := range append(checks, mentions) {
+		for _, c := range append(checks, mentions, tags) {
 			if c != nil {
 				c(b)
 			}
 		}
-		return b.run(ctx)
+		return tagsChanged(b.run(ctx))
 	}
 	if prev.IsPrivate != next.IsPrivate { // the entity's links move too (calendarlinks.go)
 		return s.updateOwnerPrivacy(ctx, k, prevM, prev, next, write)
@@ -133,7 +150,7 @@ func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	b.removeName(cid, o.EntityID)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions) {
+	for _, f := range append(also, mentions, s.tagLinksGone(k, m, o)) {
 		if f != nil {
 			f(b)
 		}
@@ -162,8 +179,11 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
 		})
 	case tagPrefix:
-		g.Go(func() error {
+		g.Go(func() error { // its members lose its id first: they are found in its partition
 			if err := s.orphanChildren(gctx, tagKind, t.CID, t.ID); err != nil {
+				return err
+			}
+			if err := s.tagMembersGone(gctx, t.CID, t.ID); err != nil {
 				return err
 			}
 			return s.deletePartition(gctx, childPK(t.CID, tagPrefix, t.ID))

@@ -25,6 +25,7 @@ type Store interface {
 	DeleteTag(ctx context.Context, t *domain.Tag) error
 	ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error)
 	TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error)
+	TagEntities(ctx context.Context, cid, id int64, admin bool) ([]int64, error)
 }
 
 // Register mounts the family's routes.
@@ -41,6 +42,12 @@ func Register(api *httpapi.API, st Store) {
 			}
 			j := render(t, r.Access)
 			j.Arrays = arrays[t.ID]
+			ids, err := st.TagEntities(r.Context(), r.Access.CampaignID, t.ID, r.Access.IsAdmin())
+			if err != nil {
+				return nil, err
+			}
+			n := len(ids)
+			j.Entities, j.EntitiesCount = &ids, &n
 			return httpapi.OwnerRender(r, st, "tag", j, ownerOf)
 		},
 		Item: httpapi.ReadAhead(domain.ReadTag, "id", ""), Resume: st.ResumeTagDelete,

@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // SeedLocations adds n root locations (ids 1..n, every privateEvery-th private; 0: none) to
@@ -60,5 +62,18 @@ func (e *Env) SeedLocations(cid int64, n, privateEvery int) {
 	}
 	if _, err := e.Store.Migrate(ctx, nil); err != nil {
 		e.T.Fatal(err)
+	}
+}
+
+// SeedTags adds n public tags (ids 1..n when the campaign has none yet) to campaign cid
+// through the store, so that records may name tags 1..n (tags are links: an id naming no tag
+// is refused). Call it after SeedLocations, which resets the campaign's sequences.
+func (e *Env) SeedTags(cid int64, n int) {
+	e.T.Helper()
+	for i := 1; i <= n; i++ {
+		t := &domain.Tag{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID, UpdatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("Tag %d", i)}}
+		if err := e.Store.CreateTag(context.Background(), t); err != nil {
+			e.T.Fatal(err)
+		}
 	}
 }
