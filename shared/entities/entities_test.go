@@ -17,6 +17,7 @@ func ents(cid int64, query string) string { return apitest.Path(cid, "/entities"
 
 func create(t *testing.T, e *apitest.Env, cid int64, token, collection string, body map[string]any) map[string]any {
 	t.Helper()
+	e.EnsureBodyTags(cid, body)
 	r := e.Do("POST", apitest.Path(cid, "/"+collection), token, body)
 	if r.Status != 200 {
 		t.Fatalf("create %s %v: %d %s", collection, body, r.Status, r.Raw)
