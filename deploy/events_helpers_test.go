@@ -27,6 +27,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -41,7 +42,10 @@ var lambdaEnv = map[string]string{"RATE_LIMIT": "90", "REQUEST_TIMEOUT": "30s"}
 // familyRegisters are the family functions and the Register each main mounts: the template's
 // routes are checked against what these register (codeRoutes).
 var familyRegisters = map[string]func(*httpapi.API, *store.Store){
-	"LocationsFunction":    func(api *httpapi.API, st *store.Store) { locations.Register(api, st) },
+	"LocationsFunction": func(api *httpapi.API, st *store.Store) {
+		locations.Register(api, st)
+		tags.Register(api, st)
+	},
 	"CalendarsFunction":    func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
 	"EntityEventsFunction": func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
 	"EntityNotesFunction": func(api *httpapi.API, st *store.Store) {

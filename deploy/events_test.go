@@ -168,6 +168,37 @@ var locationsReplay = []replayStep{
 			t.Errorf("the location's entity after delete: %v, want not found", err)
 		}
 	}},
+	// Tags, served by the same function (the location above is gone: the tag's entity is 2).
+	{"tags-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "created tag", r.data(), map[string]any{
+			"id": 1, "name": "Villains", "type": "Faction", "colour": "red", "tag_id": nil, "is_private": false,
+			"is_hidden": false, "entities": []any{}, "tags": []any{}, "entity_id": 2,
+		})
+		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || tag.Name != "Villains" || tag.Colour != "red" {
+			t.Errorf("stored tag = %+v, %v", tag, err)
+		}
+	}},
+	{"tags-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one tag", r.body["data"])
+		}
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/tags"})
+	}},
+	{"tags-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "tag", r.data(), map[string]any{"id": 1, "name": "Villains", "colour": "red"})
+	}},
+	{"tags-update-patch.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "patched tag", r.data(), map[string]any{"id": 1, "name": "Villains", "colour": "navy", "is_hidden": true})
+		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || tag.Colour != "navy" || !tag.IsHidden {
+			t.Errorf("stored tag = %+v, %v", tag, err)
+		}
+	}},
+	{"tags-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted tag", r.data(), map[string]any{"id": 1, "deleted": true})
+		if _, err := st.GetTag(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+			t.Errorf("tag after delete: %v, want not found", err)
+		}
+	}},
 }
 
 // authorizerEvents are replayed by TestAuthorizerEvent, and the sweeper's schedule by

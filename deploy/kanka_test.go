@@ -52,19 +52,19 @@ var firstScreenSteps = []replayStep{
 		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/users"})
 	}},
 	{"campaign-entity-types.json", func(t *testing.T, _ *store.Store, r response) {
-		if len(r.list()) != 2 {
-			t.Fatalf("data = %v, want location and calendar", r.body["data"])
+		if len(r.list()) != 3 {
+			t.Fatalf("data = %v, want location, calendar and tag", r.body["data"])
 		}
 		hasFields(t, "module", r.list()[0].(map[string]any), map[string]any{"id": 3, "code": "location", "is_enabled": true, "is_nested": true})
 	}},
 	{"entity-types.json", func(t *testing.T, _ *store.Store, r response) {
-		if len(r.list()) != 2 {
-			t.Fatalf("data = %v, want location and calendar", r.body["data"])
+		if len(r.list()) != 3 {
+			t.Fatalf("data = %v, want location, calendar and tag", r.body["data"])
 		}
 		hasFields(t, "module", r.list()[1].(map[string]any), map[string]any{"id": 8, "code": "calendar", "plural": "Calendars"})
 	}},
 	{"entity-types-underscore.json", func(t *testing.T, _ *store.Store, r response) {
-		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 2, "current_page": 1})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 3, "current_page": 1})
 	}},
 }
 

@@ -1,4 +1,5 @@
-// Command locations is the Lambda of the locations family (locations and their map points).
+// Command locations is the Lambda of the locations family (locations and their map points)
+// and of tags, nested like locations.
 // It wires everything once at cold start; requests only run the shared handler.
 package main
 
@@ -6,10 +7,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/tags"
 )
 
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
 	locations.Register(api, st)
+	tags.Register(api, st)
 	lambdaapi.Start(api)
 }

@@ -14,6 +14,7 @@ import (
 
 func TestCreateWithEveryArrayReadsBackTheExactStructures(t *testing.T) {
 	e := apitest.New(t, calendars.Register)
+	e.EnsureTags(e.Campaign, 3)
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, fullBody())
 	if r.Status != 200 {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)

@@ -50,6 +50,7 @@ func fullBody() map[string]any {
 
 func create(t testing.TB, e *apitest.Env, cid int64, token string, body map[string]any) int64 {
 	t.Helper()
+	e.EnsureBodyTags(cid, body)
 	r := e.Do("POST", apitest.Path(cid, "/calendars"), token, body)
 	if r.Status != 200 {
 		t.Fatalf("create %v: %d %s", body["name"], r.Status, r.Raw)

@@ -42,6 +42,7 @@ func newWorld(t *testing.T) *world {
 	for _, name := range []string{"Calendar of Harptos", "Tide Reckoning"} {
 		w.calendars[name] = must(e.Do("POST", api("/calendars"), e.Admin, calendarBody(name)))
 	}
+	e.EnsureTags(e.Campaign, 1)
 	root := must(e.Do("POST", api("/locations"), e.Admin, map[string]any{"name": "Sword Coast", "type": "Region", "tags": []int{1}}))
 	w.locations["Sword Coast"] = root
 	for i, name := range []string{"Waterdeep", "Neverwinter", "Baldur's Gate", "Luskan", "Candlekeep"} {

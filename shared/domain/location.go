@@ -27,7 +27,7 @@ const (
 	MaxNameLength  = 191
 	MaxEntryLength = 200_000
 	MaxURLLength   = 2048
-	MaxTags        = 100
+	MaxTags        = 20 // each a link written in the record's transaction (DESIGN 3.3)
 )
 
 // Apply merges the fields sent in `in` into l and validates the result: absent fields keep their

@@ -16,6 +16,7 @@ type Module struct {
 var Modules = []Module{
 	{ID: 3, Code: "location", Singular: "Location", Plural: "Locations", Nested: true},
 	{ID: 8, Code: "calendar", Singular: "Calendar", Plural: "Calendars"},
+	{ID: 12, Code: "tag", Singular: "Tag", Plural: "Tags", Nested: true},
 }
 
 // ModuleOf is the module of an entity type ("location"), ok false for a type Lorekeep does not serve.

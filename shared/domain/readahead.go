@@ -26,6 +26,8 @@ const (
 	ReadRelation             // a relation and its owner entity (Ref.Parent)
 	ReadRelationList         // an entity's relation counts
 	ReadCampaignRelationList // the campaign-wide relation counts
+	ReadTag                  // a tag and its public copy
+	ReadTagList              // the tags' counts
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

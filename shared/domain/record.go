@@ -3,6 +3,7 @@ package domain
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -102,13 +103,15 @@ type Record[T any] interface {
 
 // Owner is what the records that own an entity (calendars, locations) share.
 type Owner struct {
-	EntityID         int64
-	Name             string
-	Entry            string
-	Type             string
-	ImageURL         string
-	IsPrivate        bool
-	Tags             []int64
+	EntityID  int64
+	Name      string
+	Entry     string
+	Type      string
+	ImageURL  string
+	IsPrivate bool
+	Tags      []int64
+	// TagsByAdmin: the writer may name private tags (set by ApplyOwner, never stored).
+	TagsByAdmin      bool
 	EntityImageUUID  string
 	EntityHeaderUUID string
 }
@@ -125,8 +128,9 @@ func (o *Owner) ApplyOwner(r *Reader, a Access) {
 		o.Type = strings.TrimSpace(f.Value)
 	}
 	if f := r.IDs("tags", MaxTags); f.Set && !r.Errs.Has("tags") {
-		o.Tags = f.Value
+		o.Tags = distinct(f.Value)
 	}
+	o.TagsByAdmin = a.IsAdmin()
 	if f := r.Bool("is_private"); f.Present() {
 		o.IsPrivate = f.Value
 	}
@@ -158,4 +162,15 @@ func Finish(r *Reader, a Access, was, now bool) error {
 		return err
 	}
 	return a.CheckPrivacy(was, now)
+}
+
+// distinct keeps the first of each id, in order: a record carries a tag once.
+func distinct(ids []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -17,6 +17,7 @@ const (
 	GoneLocations = "location"
 	GoneCalendars = "calendar"
 	GoneEntities  = "entity"
+	GoneTags      = "tag"
 	GoneNotes     = "note"
 	GoneEvents    = "event"
 	GoneMapPoints = "map_point"

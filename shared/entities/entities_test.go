@@ -17,6 +17,7 @@ func ents(cid int64, query string) string { return apitest.Path(cid, "/entities"
 
 func create(t *testing.T, e *apitest.Env, cid int64, token, collection string, body map[string]any) map[string]any {
 	t.Helper()
+	e.EnsureBodyTags(cid, body)
 	r := e.Do("POST", apitest.Path(cid, "/"+collection), token, body)
 	if r.Status != 200 {
 		t.Fatalf("create %s %v: %d %s", collection, body, r.Status, r.Raw)
@@ -43,7 +44,7 @@ func TestEntitiesMirrorTheirRecords(t *testing.T) {
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour", "tags": []int{3, 4}, "image_url": "https://img.example/h.png"})
 	cal := create(t, e, e.Campaign, e.Member, "calendars", calendarBody("Tides"))
 
-	r := e.Do("GET", ents(e.Campaign, ""), e.Member, nil)
+	r := e.Do("GET", ents(e.Campaign, "?types=location,calendar"), e.Member, nil)
 	if r.Status != 200 || len(r.List()) != 2 {
 		t.Fatalf("%d %s", r.Status, r.Raw)
 	}
@@ -68,6 +69,7 @@ func TestEntitiesMirrorTheirRecords(t *testing.T) {
 	}
 
 	// An update of the record (name, tags, image) shows on its entity.
+	e.EnsureTags(e.Campaign, 5)
 	up := e.Do("PATCH", apitest.Path(e.Campaign, fmt.Sprintf("/locations/%v", loc["id"])), e.Member, map[string]any{"name": "Old Harbour", "tags": []int{5}})
 	if up.Status != 200 {
 		t.Fatalf("%d %s", up.Status, up.Raw)
@@ -156,6 +158,7 @@ func TestHiddenEntitiesStayHidden(t *testing.T) {
 func TestEntityListFiltersAndPages(t *testing.T) {
 	e := apitest.New(t, families.Register)
 	before := time.Now().UTC().Add(-time.Hour)
+	e.EnsureTags(e.Campaign, 1, 2) // tags are entities too: entities 1 and 2
 	var all []int64
 	for i := 0; i < 5; i++ {
 		all = append(all, eid(create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": fmt.Sprintf("Port %d", i), "tags": []int{i%2 + 1}})))
@@ -163,7 +166,8 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 	calRec := create(t, e, e.Campaign, e.Admin, "calendars", calendarBody("Harbour Reckoning"))
 	cal := eid(calRec)
 	all = append(all, cal)
-	mid := calRec["updated_at"].(string) // the last write before the update below
+	every := append([]int64{1, 2}, all...) // with the tags' entities
+	mid := calRec["updated_at"].(string)   // the last write before the update below
 	if r := e.Do("PATCH", apitest.Path(e.Campaign, "/locations/2"), e.Admin, map[string]any{"type": "Dock"}); r.Status != 200 {
 		t.Fatal(r.Status)
 	}
@@ -171,9 +175,9 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 		query string
 		want  []int64
 	}{
-		{"", all},
+		{"", every},
 		{"?types=location,calendar", all},
-		{"?types=", all},
+		{"?types=", every},
 		{"?types=calendar", []int64{cal}},
 		{"?types=location", all[:5]},
 		{"?types=character,family", nil},
@@ -181,7 +185,7 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 		{"?name=harbour", []int64{cal}},
 		{"?name=PORT+3", []int64{all[3]}},
 		{"?tags[]=2", []int64{all[1], all[3]}},
-		{"?lastSync=" + url.QueryEscape(before.Format(time.RFC3339Nano)), all},
+		{"?lastSync=" + url.QueryEscape(before.Format(time.RFC3339Nano)), every},
 		{"?lastSync=" + url.QueryEscape(mid), []int64{all[1]}},
 	}
 	for _, c := range cases {
@@ -197,15 +201,15 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 	}
 	// Pages by number, as Kanka clients page, and by the next link.
 	var byNumber []int64
-	for p := 1; p <= 3; p++ {
+	for p := 1; p <= 4; p++ {
 		r := e.Do("GET", ents(e.Campaign, fmt.Sprintf("?limit=2&page=%d", p)), e.Admin, nil)
-		if r.Status != 200 || len(r.List()) != 2 || r.Body["meta"].(map[string]any)["last_page"] != float64(3) {
+		if r.Status != 200 || len(r.List()) != 2 || r.Body["meta"].(map[string]any)["last_page"] != float64(4) {
 			t.Fatalf("page %d: %d %s", p, r.Status, r.Raw)
 		}
 		byNumber = append(byNumber, ids(r)...)
 	}
-	if !slices.Equal(byNumber, all) {
-		t.Errorf("pages by number = %v, want %v", byNumber, all)
+	if !slices.Equal(byNumber, every) {
+		t.Errorf("pages by number = %v, want %v", byNumber, every)
 	}
 	var byLink []int64
 	next := e.Server.URL + ents(e.Campaign, "?limit=4")
@@ -214,8 +218,8 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 		byLink = append(byLink, ids(r)...)
 		next, _ = r.Body["links"].(map[string]any)["next"].(string)
 	}
-	if !slices.Equal(byLink, all) {
-		t.Errorf("pages by link = %v, want %v", byLink, all)
+	if !slices.Equal(byLink, every) {
+		t.Errorf("pages by link = %v, want %v", byLink, every)
 	}
 	// Bad filters are 422s naming the parameter.
 	for q, field := range map[string]string{"?tags[]=x": "tags.0", "?is_private=maybe": "is_private"} {

@@ -17,6 +17,7 @@ import (
 // every family, since they all mount on the same API.
 func TestHTTPContract(t *testing.T) {
 	e := apitest.New(t, locations.Register)
+	e.EnsureTags(e.Campaign, 3)
 	base := apitest.Path(e.Campaign, "/locations")
 	created := e.Do("POST", base, e.Admin, map[string]any{"name": "Candlekeep"})
 	one := base + "/1"

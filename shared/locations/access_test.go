@@ -16,6 +16,7 @@ import (
 
 func create(t *testing.T, e *apitest.Env, cid int64, token string, body map[string]any) int64 {
 	t.Helper()
+	e.EnsureBodyTags(cid, body)
 	r := e.Do("POST", apitest.Path(cid, "/locations"), token, body)
 	if r.Status != 200 {
 		t.Fatalf("create %v: %d %s", body, r.Status, r.Raw)

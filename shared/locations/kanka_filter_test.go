@@ -30,6 +30,7 @@ func names(t *testing.T, r apitest.Response) []string {
 // kankaFixtures stores a small campaign: a root, a city under it, an island, a private city
 // and a location without type or tags.
 func kankaFixtures(t *testing.T, e *apitest.Env) []domain.Location {
+	e.EnsureTags(e.Campaign, 1, 2)
 	t.Helper()
 	mk := func(by int64, o domain.Owner) domain.Location {
 		return domain.Location{Meta: domain.Meta{CreatedBy: by}, Owner: o}

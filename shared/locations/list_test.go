@@ -131,6 +131,7 @@ func TestPaginationFollowsNextLinks(t *testing.T) {
 
 func TestListFilters(t *testing.T) {
 	e := apitest.New(t, locations.Register)
+	e.EnsureTags(e.Campaign, 1, 2, 3)
 	parent := int64(1)
 	createMany(t, e, e.Campaign, 1, func(int) domain.Location {
 		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Root"}}
@@ -237,6 +238,7 @@ func TestConcurrentCreatesGetDistinctIdsAndExactTotal(t *testing.T) {
 
 func TestConcurrentUpdatesNeverLoseAWrite(t *testing.T) {
 	e := apitest.New(t, locations.Register)
+	e.EnsureTags(e.Campaign, 1, 2, 3, 9)
 	id := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Contested"})
 	// Each writer adds a different field; a lost update would drop one of them.
 	const writers = 8

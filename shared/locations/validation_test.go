@@ -95,6 +95,7 @@ func TestBadLocationInputIsRefusedWithTheFieldNamed(t *testing.T) {
 
 func TestFormBodiesAndLenientTypesAreAccepted(t *testing.T) {
 	e := apitest.New(t, locations.Register)
+	e.EnsureTags(e.Campaign, 7)
 	p := apitest.Path(e.Campaign, "/locations")
 	form := url.Values{"name": {"Neverwinter"}, "tags[]": {"4", "2"}, "is_private": {"0"}, "type": {""}}
 	r := e.DoRaw("POST", p, e.Admin, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
@@ -114,6 +115,7 @@ func TestFormBodiesAndLenientTypesAreAccepted(t *testing.T) {
 
 func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 	e := apitest.New(t, locations.Register)
+	e.EnsureTags(e.Campaign, 7)
 	p := apitest.Path(e.Campaign, "/locations")
 	parent := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Sword Coast"})
 	r := e.Do("POST", p, e.Admin, map[string]any{

@@ -54,6 +54,15 @@ func Locations(ls []domain.Location) []Subject {
 	return out
 }
 
+// Tags: see Locations (their parents and children are not embedded).
+func Tags(ts []domain.Tag) []Subject {
+	out := make([]Subject, len(ts))
+	for i := range ts {
+		out[i] = Subject{ID: ts[i].ID, EntityID: ts[i].EntityID}
+	}
+	return out
+}
+
 // Calendars: see Locations.
 func Calendars(cs []timeline.Calendar) []Subject {
 	out := make([]Subject, len(cs))

@@ -58,6 +58,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		name         string
 		private      bool
 		parent       *int64
+		tags         []int64
 	}
 	type entity struct {
 		typ          string
@@ -66,11 +67,16 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		private      bool
 		linksPrivate bool
 	}
-	locations, calendars := map[int64]*owner{}, map[int64]*owner{}
+	owners := map[string]map[int64]*owner{} // entity type -> records of that owner kind
+	for _, k := range ownerKinds {
+		owners[k.entityType] = map[int64]*owner{}
+	}
+	calendars := owners[calendarKind.entityType]
 	entities := map[int64]entity{}
 	counters := map[counterKey]dynamo.Item{}
-	pubParents := map[int64]bool{} // public copies of locations: whether they show a parent
-	links := map[itemKey]bool{}    // child links: the privacy they carry
+	tagMembers := map[itemKey]bool{} // TM# items (taglinks.go)
+	pubParents := map[itemKey]bool{} // public copies of nested records (kind, id): whether they show a parent
+	links := map[itemKey]bool{}      // child links: the privacy they carry
 	tallies := map[counterKey]map[string]int{}
 	stored := map[itemKey]int64{}             // every home and copy, by key: its version
 	expected := map[itemKey]int64{}           // the slots of every home: its version
@@ -104,6 +110,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for _, it := range items {
 		pk, sk := str(it, "pk"), str(it, "sk")
 		kind, _, _ := strings.Cut(sk, "#")
+		spec, _ := kindOf(kind)
 		if isRangeCounter(sk) {
 			counters[counterKey{pk, sk}] = it
 			continue
@@ -117,11 +124,16 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 			continue
 		}
-		if strings.HasPrefix(sk, publicCopy+locationPrefix+"#") && pk == prefix {
-			pubParents[num(it, "id")] = it["parent_location_id"] != nil
+		if pk == prefix && strings.HasPrefix(sk, publicCopy) {
+			if k, ok := kindOf(strings.Split(sk, "#")[1]); ok && k.parentAttr != "" {
+				pubParents[itemKey{k.prefix, pad(num(it, "id"))}] = it[k.parentAttr] != nil
+			}
 		}
 		if strings.HasPrefix(sk, childLinkPrefix) {
 			links[itemKey{pk, sk}] = boolean(it, "is_private")
+		}
+		if strings.HasPrefix(sk, tagMemberPrefix) {
+			tagMembers[itemKey{pk, sk}] = true
 		}
 		if strings.HasPrefix(sk, tombstonePrefix) {
 			what := strings.ToLower(strings.TrimPrefix(sk, tombstonePrefix))
@@ -167,9 +179,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			_ = dynamo.UnmarshalItem(it, &ev)
 			eventHomes = append(eventHomes, ev.event())
 		}
-		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || kind == locationPrefix || kind == calendarPrefix || kind == reminderKind ||
-			strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) ||
-			kind == notePrefix || kind == eventPrefix || kind == mapPointPrefix || (kind == entityPrefix && pk == prefix) {
+		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || spec.placement != placeNone || kind == reminderKind ||
+			strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) || (kind == entityPrefix && pk == prefix) {
 			stored[itemKey{pk, sk}] = num(it, "version")
 		}
 		for _, sl := range homeSlots(pk, sk, it) {
@@ -205,50 +216,75 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 			continue
 		}
-		switch kind {
-		case locationPrefix, calendarPrefix:
+		switch {
+		case spec.owner:
 			o := &owner{id: num(it, "id"), entityID: num(it, "entity_id"), name: str(it, "name"), private: boolean(it, "is_private")}
-			if _, ok := it["parent_location_id"]; ok {
-				p := num(it, "parent_location_id")
+			if _, ok := it[spec.parentAttr]; ok && spec.parentAttr != "" {
+				p := num(it, spec.parentAttr)
 				o.parent = &p
 			}
-			if kind == locationPrefix {
-				locations[o.id] = o
-			} else {
-				calendars[o.id] = o
-			}
-		case entityPrefix:
+			_ = dynamo.Unmarshal(it["tags"], &o.tags)
+			owners[spec.entityType][o.id] = o
+		case kind == entityPrefix:
 			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private"),
 				linksPrivate: boolean(it, "links_private")}
 		}
 	}
 
-	// Parents and cycles.
-	for id, l := range locations {
-		if l.parent != nil && locations[*l.parent] == nil {
-			report("location %d: parent %d does not exist", id, *l.parent)
+	// Parents and cycles, of every nested kind.
+	for _, k := range ownerKinds {
+		if k.parentAttr == "" {
+			continue
+		}
+		recs := owners[k.entityType]
+		for id, l := range recs {
+			if l.parent != nil && recs[*l.parent] == nil {
+				report("%s %d: parent %d does not exist", k.entityType, id, *l.parent)
+			}
+		}
+		for id := range recs {
+			seen := map[int64]bool{}
+			for at := id; ; {
+				if seen[at] {
+					if at == id {
+						report("%s %d: its parent chain is a cycle", k.entityType, id)
+					}
+					break
+				}
+				seen[at] = true
+				l := recs[at]
+				if l == nil || l.parent == nil {
+					break
+				}
+				at = *l.parent
+			}
 		}
 	}
-	for id := range locations {
-		seen := map[int64]bool{}
-		for at := id; ; {
-			if seen[at] {
-				if at == id {
-					report("location %d: its parent chain is a cycle", id)
+
+	// Tag links: each tag a record names exists and has the record's member item, placed by
+	// the record's privacy; each member item is such a link.
+	wantMembers := map[itemKey]bool{}
+	for _, k := range ownerKinds {
+		for id, o := range owners[k.entityType] {
+			for _, t := range o.tags {
+				if owners[tagKind.entityType][t] == nil {
+					report("%s %d: tag %d does not exist", k.entityType, id, t)
 				}
-				break
+				key := tagMemberKey(cid, t, o.private, k.prefix, id)
+				wantMembers[key] = true
+				if !tagMembers[key] {
+					report("%s %d: its link in tag %d is missing", k.entityType, id, t)
+				}
 			}
-			seen[at] = true
-			l := locations[at]
-			if l == nil || l.parent == nil {
-				break
-			}
-			at = *l.parent
+		}
+	}
+	for key := range tagMembers {
+		if !wantMembers[key] {
+			report("tag member %s %s: no record carries the tag", key.pk, key.sk)
 		}
 	}
 
 	// Records and their entities.
-	owners := map[string]map[int64]*owner{"location": locations, "calendar": calendars}
 	for typ, recs := range owners {
 		for id, o := range recs {
 			e, ok := entities[o.entityID]
@@ -274,13 +310,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		kind, idText, _ := strings.Cut(rest, "#")
 		id, _ := strconv.ParseInt(idText, 10, 64)
 		var exists bool
-		switch kind {
-		case locationPrefix:
-			exists = locations[id] != nil
-		case entityPrefix:
+		if k, ok := kindOf(kind); ok && k.owner {
+			exists = owners[k.entityType][id] != nil
+		} else if kind == entityPrefix {
 			_, exists = entities[id]
-		case calendarPrefix:
-			exists = calendars[id] != nil
 		}
 		if !exists {
 			report("partition %s: %s %d does not exist, %d items left (%v)", pk, strings.ToLower(kind), id, sum(kinds), kinds)
@@ -308,20 +341,30 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 		}
 	}
-	for id, l := range locations {
-		if l.parent != nil {
-			for _, k := range []itemKey{childLinkKey(cid, *l.parent, id), relatedChildKey(cid, *l.parent, id)} {
-				expected[k] = 0
-				if p, ok := links[k]; ok && p != l.private {
-					report("location %d: its link %s %s says private %v", id, k.pk, k.sk, p)
+	for _, nk := range ownerKinds {
+		if nk.parentAttr == "" {
+			continue
+		}
+		recs := owners[nk.entityType]
+		for id, l := range recs {
+			if l.parent != nil {
+				keys := []itemKey{childLinkKeyOf(nk, cid, *l.parent, id)}
+				if nk.prefix == locationPrefix { // and its copy in the parent's related bucket
+					keys = append(keys, relatedChildKey(cid, *l.parent, id))
+				}
+				for _, k := range keys {
+					expected[k] = 0
+					if p, ok := links[k]; ok && p != l.private {
+						report("%s %d: its link %s %s says private %v", nk.entityType, id, k.pk, k.sk, p)
+					}
 				}
 			}
-		}
-		// The public copy is the non-admins' projection: a parent only when the parent is public.
-		if shows, ok := pubParents[id]; ok {
-			want := l.parent != nil && locations[*l.parent] != nil && !locations[*l.parent].private
-			if shows != want {
-				report("location %d: its public copy shows parent %v, want %v", id, shows, want)
+			// The public copy is the non-admins' projection: a parent only when the parent is public.
+			if shows, ok := pubParents[itemKey{nk.prefix, pad(id)}]; ok {
+				want := l.parent != nil && recs[*l.parent] != nil && !recs[*l.parent].private
+				if shows != want {
+					report("%s %d: its public copy shows parent %v, want %v", nk.entityType, id, shows, want)
+				}
 			}
 		}
 	}

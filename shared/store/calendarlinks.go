@@ -355,7 +355,7 @@ func (s *Store) reconcileLinks(ctx context.Context, cid, eid int64, markerSK str
 // (write) and the re-placing of its entity's links, hiding before the record turns private and
 // showing after it turns public. A failure once something is written leaves the marker for
 // the sweeper; the links are then under-exposed, never over-exposed.
-func (s *Store) updateOwnerPrivacy(ctx context.Context, k ownerKind, prevM *domain.Meta, prev, next *domain.Owner, write func() error) error {
+func (s *Store) updateOwnerPrivacy(ctx context.Context, k kindSpec, prevM *domain.Meta, prev, next *domain.Owner, write func() error) error {
 	cid, eid := prevM.CampaignID, prev.EntityID
 	// write keeps the request's context: the Idempotency-Key's record goes with the record's
 	// transaction, never with the steps around it.

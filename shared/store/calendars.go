@@ -158,8 +158,6 @@ func (d *decimal) UnmarshalDynamo(av types.AttributeValue) error {
 	return nil
 }
 
-var calendarKind = ownerKind{prefix: calendarPrefix, entityType: "calendar"}
-
 func toCalendarItem(c *timeline.Calendar) calendarItem {
 	it := calendarItem{
 		metaAttrs:  toMetaAttrs(campaignPK(c.CampaignID), recordSK(calendarPrefix, c.ID), c.Meta),

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -25,10 +27,7 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 	case onlyName(f.Filter): // the name shards answer it (names.go)
 		return s.entitiesMatching(ctx, cid, served, !hidePrivate, termsMatch(f.Name), p)
 	case len(served) == 1:
-		k := locationKind
-		if served[0] == calendarKind.entityType {
-			k = calendarKind
-		}
+		k, _ := ownerKindOf(served[0]) // served types are owner kinds
 		l.ranges = ownerRanges(k.prefix, cid, !hidePrivate)
 		l.filter(f.Filter)
 		return listPage(ctx, s, l, p, func(it struct {
@@ -40,6 +39,18 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 		})
 	}
 	l.filter(f.Filter)
+	if len(served) < len(domain.EntityTypes) { // some kinds only: a filtered read of the entities
+		conds, args := make([]string, len(served)), make([]any, len(served))
+		for i, t := range served {
+			conds[i], args[i] = "'type' = ?", t
+		}
+		l.where("("+strings.Join(conds, " OR ")+")", args...)
+		l.keep = func(it dynamo.Item) bool {
+			var typ string
+			_ = dynamo.Unmarshal(it["type"], &typ)
+			return slices.Contains(served, typ)
+		}
+	}
 	return listPage(ctx, s, l, p, func(it entityItem) domain.Entity { return *it.entity() })
 }
 

@@ -66,6 +66,7 @@ const (
 	locationPrefix = "LOCATION"
 	entityPrefix   = "ENTITY"
 	calendarPrefix = "CALENDAR"
+	tagPrefix      = "TAG"
 	eventPrefix    = "EVENT"
 	mapPointPrefix = "MAPPOINT"
 	notePrefix     = "NOTE"
@@ -160,7 +161,12 @@ func ownPrefix(kind string, uid int64, which string) string {
 func tombstoneSK(kind string, id int64) string { return tombstonePrefix + recordSK(kind, id) }
 
 func childLinkKey(cid, parentID, id int64) itemKey {
-	return itemKey{mapPointsPK(cid, parentID), childLinkPrefix + pad(id)}
+	return childLinkKeyOf(locationKind, cid, parentID, id)
+}
+
+// childLinkKeyOf is the link of record id of nested kind k in its parent's partition.
+func childLinkKeyOf(k kindSpec, cid, parentID, id int64) itemKey {
+	return itemKey{childPK(cid, k.prefix, parentID), childLinkPrefix + pad(id)}
 }
 
 func legacyEventLinkKey(cid, calID, eid, id int64) itemKey {

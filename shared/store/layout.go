@@ -302,7 +302,11 @@ func copyItem(item dynamo.Item, sl slot) dynamo.Item {
 		delete(out, "gsi1sk")
 	}
 	if h, ok := out[parentHidden].(*types.AttributeValueMemberBOOL); ok && h.Value && strings.HasPrefix(sl.sk, publicCopy) {
-		delete(out, "parent_location_id")
+		for _, k := range kinds {
+			if k.parentAttr != "" {
+				delete(out, k.parentAttr)
+			}
+		}
 	}
 	delete(out, parentHidden)
 	return out
@@ -339,11 +343,10 @@ func countedRange(sk string) (counter, attr string, id int64, ok bool) {
 	}
 	kind := parts[last-1]
 	switch {
-	case last == 1 && (kind == locationPrefix || kind == calendarPrefix || kind == entityPrefix || kind == mapPointPrefix || kind == notePrefix || kind == eventPrefix || kind == reminderKind ||
-		kind == relationPrefix || kind == relationIndexPrefix):
-		return counterSK(kind), classAdmin, id, true
-	case last == 1 && (kind == memberKind || kind == campaignKind): // memberships (campaigns.go)
-		return counterSK(kind), classAll, id, true
+	case last == 1:
+		if k, ok := kindOf(kind); ok && k.counted != "" {
+			return counterSK(kind), k.counted, id, true
+		}
 	case last == 2 && parts[0]+"#" == publicCopy:
 		return counterSK(kind), classPublic, id, true
 	case last == 2 && parts[0]+"#" == memberCopy:

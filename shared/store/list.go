@@ -114,7 +114,7 @@ type row struct {
 }
 
 func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, error) {
-	if l.f != nil && l.f.UpdatedAfter != nil && len(l.ranges) > 0 && syncedKinds[rangeKind(l.ranges[0].prefix)] {
+	if l.f != nil && l.f.UpdatedAfter != nil && len(l.ranges) > 0 && isSynced(rangeKind(l.ranges[0].prefix)) {
 		if rows, total, next, ok, err := s.listSync(ctx, l, p); ok || err != nil {
 			return rows, total, next, err
 		}

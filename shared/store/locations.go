@@ -20,8 +20,6 @@ type locationItem struct {
 	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
 }
 
-var locationKind = ownerKind{prefix: locationPrefix, entityType: "location"}
-
 func toLocationItem(l *domain.Location) locationItem {
 	it := locationItem{metaAttrs: toMetaAttrs(campaignPK(l.CampaignID), recordSK(locationPrefix, l.ID), l.Meta),
 		ownerAttrs: toOwnerAttrs(l.Owner), ParentID: l.ParentID, MapURL: l.MapURL, IsMapPrivate: l.IsMapPrivate,
@@ -60,30 +58,6 @@ func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Locatio
 	return &l, nil
 }
 
-// LocationAncestry reads the chain from location id upwards (id first), at most max links: the
-// input of the parent and cycle checks, and of the conditions that make the write depend on it.
-// A missing first location gives an empty chain.
-func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
-	var chain []domain.AncestorLink
-	for next := &id; next != nil && len(chain) < max; {
-		var it struct {
-			ID        int64  `dynamo:"id"`
-			IsPrivate bool   `dynamo:"is_private"`
-			ParentID  *int64 `dynamo:"parent_location_id"`
-		}
-		err := s.getItem(ctx, campaignPK(cid), recordSK(locationPrefix, *next), &it, "id", "is_private", "parent_location_id")
-		if errors.Is(err, apperr.ErrNotFound) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate, ParentID: it.ParentID})
-		next = it.ParentID
-	}
-	return chain, nil
-}
-
 // ListLocations reads one page of the campaign's locations, ordered by id: an admin's range
 // holds every location, everyone else's only the public ones.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
@@ -95,70 +69,6 @@ func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, h
 	return listPage(ctx, s, l, p, locationItem.location)
 }
 
-// parentChecks makes a location write depend on its parent chain as read: every link still
-// exists and still has the parent it had, so two concurrent moves cannot close a cycle (one of
-// them fails its check and is retried on fresh data) and no location lands under a deleted one.
-// The parent's check also holds its privacy as read, which placed the public copy.
-func (s *Store) parentChecks(ctx context.Context, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), bool, error) {
-	if len(chain) == 0 || chain[0].ID != parentID {
-		var err error
-		if chain, err = s.LocationAncestry(ctx, cid, parentID, depth); err != nil {
-			return nil, false, err
-		}
-		if len(chain) == 0 {
-			return nil, false, apperr.ErrConflict // the parent went since it was checked
-		}
-	}
-	chain = chain[:min(len(chain), depth)]
-	return func(b *txBuilder) {
-		for i, link := range chain {
-			c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(locationPrefix, link.ID))
-			cond, args := "attribute_exists(pk) AND attribute_not_exists('parent_location_id')", []any{}
-			if link.ParentID != nil {
-				cond, args = "'parent_location_id' = ?", []any{*link.ParentID}
-			}
-			if i == 0 {
-				cond, args = cond+" AND 'is_private' = ?", append(args, link.IsPrivate)
-			}
-			b.check(c.If(cond, args...))
-		}
-	}, chain[0].IsPrivate, nil
-}
-
-// childLink is the item that lists a child location in its parent's partition (beside the
-// parent's map points), written with the child: the parent's delete and privacy change find
-// its children there, strongly consistent, where an index could lag behind a child written
-// just before. It carries the child's privacy (related=1 lists a non-admin's children by it).
-type childLink struct {
-	PK        string `dynamo:"pk"`
-	SK        string `dynamo:"sk"`
-	ID        int64  `dynamo:"id"`
-	IsPrivate bool   `dynamo:"is_private"`
-}
-
-// linkParent moves location id's link from parent prev to parent next (either may be nil), and
-// rewrites it when the location's privacy changes; the link's copy in the parent's related
-// bucket (related=1) follows it.
-func (s *Store) linkParent(cid, id int64, prev, next *int64, prevPrivate, private bool) func(*txBuilder) {
-	return func(b *txBuilder) {
-		moved := prev == nil || next == nil || *prev != *next
-		if prev != nil && moved {
-			for _, k := range []itemKey{childLinkKey(cid, *prev, id), relatedChildKey(cid, *prev, id)} {
-				b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
-			}
-		}
-		if next != nil && (moved || prevPrivate != private) {
-			for _, k := range []itemKey{childLinkKey(cid, *next, id), relatedChildKey(cid, *next, id)} {
-				b.put(s.table.Put(childLink{PK: k.pk, SK: k.sk, ID: id, IsPrivate: private}))
-			}
-		}
-	}
-}
-
-// errParentChanged is a failed check of a new location's parent: gone, or of another privacy
-// than the one its public copy was placed by. CreateLocation reads the parent again.
-var errParentChanged = errors.New("store: the parent location changed")
-
 // CreateLocation stores a new location, its entity and its link in its parent in one
 // transaction, with ids from the campaign's sequences, on condition that its parent still
 // exists with the privacy read (which places the public copy): two round trips (three when the
@@ -167,19 +77,12 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 	for attempt := 0; ; attempt++ {
 		var checks []func(*txBuilder)
 		if l.ParentID != nil {
-			private, ok, err := s.parentPrivacy(ctx, l.CampaignID, *l.ParentID, l.Ancestry)
+			c, private, err := s.newParentCheck(ctx, locationKind, &l.Meta, l.IsPrivate, l.ParentID, l.Ancestry)
 			if err != nil {
 				return err
 			}
-			if !ok {
-				return apperr.Invalid("parent_location_id", "The selected parent location id is invalid.")
-			}
 			l.ParentPrivate = private
-			pk, sk := campaignPK(l.CampaignID), recordSK(locationPrefix, *l.ParentID)
-			checks = append(checks, func(b *txBuilder) {
-				b.needIf(pk, sk, errParentChanged, "attribute_exists(pk) AND 'is_private' = ?", private)
-				s.linkParent(l.CampaignID, l.ID, nil, l.ParentID, false, l.IsPrivate)(b)
-			})
+			checks = append(checks, c)
 		}
 		err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
 		if !errors.Is(err, errParentChanged) {
@@ -192,17 +95,6 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 	}
 }
 
-// parentPrivacy is whether parent is private, from the chain read for the parent checks when
-// it starts there, else read (one GetItem); ok is false when the parent does not exist.
-func (s *Store) parentPrivacy(ctx context.Context, cid, parent int64, chain []domain.AncestorLink) (private, ok bool, err error) {
-	if len(chain) == 0 || chain[0].ID != parent {
-		if chain, err = s.LocationAncestry(ctx, cid, parent, 1); err != nil || len(chain) == 0 {
-			return false, false, err
-		}
-	}
-	return chain[0].IsPrivate, true, nil
-}
-
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise), and, when the parent changes, that the new parent chain is still the
 // one read (next.Ancestry). The entity, the counts and the link follow in the same transaction;
@@ -213,7 +105,7 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 	var checks []func(*txBuilder)
 	switch {
 	case next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID):
-		c, private, err := s.parentChecks(ctx, cid, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
+		c, private, err := s.parentChecks(ctx, locationKind, cid, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
 		if err != nil {
 			return err
 		}
@@ -221,22 +113,16 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 		checks = append(checks, c)
 	case next.ParentID != nil && !next.IsPrivate:
 		// The public copy shows the parent only when it is public: read it and hold it.
-		private, ok, err := s.parentPrivacy(ctx, cid, *next.ParentID, next.Ancestry)
+		c, hidden, err := s.keptParentCheck(ctx, locationKind, cid, *next.ParentID, next.Ancestry)
 		if err != nil {
 			return err
 		}
-		next.ParentPrivate = private || !ok // a parent being deleted is shown as none
-		c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(locationPrefix, *next.ParentID))
-		if ok {
-			c = c.If("attribute_exists(pk) AND 'is_private' = ?", private)
-		} else {
-			c = c.If("attribute_not_exists(pk)")
-		}
-		checks = append(checks, func(b *txBuilder) { b.check(c) })
+		next.ParentPrivate = hidden
+		checks = append(checks, c)
 	}
-	checks = append(checks, s.linkParent(cid, next.ID, prev.ParentID, next.ParentID, prev.IsPrivate, next.IsPrivate))
+	checks = append(checks, s.linkParent(locationKind, cid, next.ID, prev.ParentID, next.ParentID, prev.IsPrivate, next.IsPrivate))
 	if prev.IsPrivate != next.IsPrivate {
-		c, err := s.childCopies(ctx, cid, next.ID, next.IsPrivate)
+		c, err := s.childCopies(ctx, locationKind, cid, next.ID, next.IsPrivate)
 		if err != nil {
 			return err
 		}
@@ -245,68 +131,10 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) }, checks...)
 }
 
-// childCopies re-places the public copies of location pid's public children when pid becomes
-// private (their parent leaves the copy) or public (it returns), in pid's own transaction: each
-// copy's update is conditional on the child's version read, and every child write checks its
-// parent's privacy, so no copy shows a private parent. The children are a variable part of
-// the transaction budget: more than fit answer 422 (is_private) and change nothing. Cost: one
-// Query of the links (at most maxTx+1) and one BatchGetItem of the children's versions.
-func (s *Store) childCopies(ctx context.Context, cid, pid int64, private bool) (func(*txBuilder), error) {
-	var links []childLink
-	err := s.table.Get("pk", mapPointsPK(cid, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).
-		Consistent(true).Limit(maxTx+1).All(ctx, &links)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	var public []dynamo.Keyed
-	for _, l := range links {
-		if !l.IsPrivate {
-			public = append(public, dynamo.Keys{campaignPK(cid), recordSK(locationPrefix, l.ID)})
-		}
-	}
-	if len(public) > maxTx { // refused whatever else the write holds: read no more
-		return func(b *txBuilder) { b.reserve("is_private", "child locations", len(public)) }, nil
-	}
-	var rows []struct {
-		ID        int64  `dynamo:"id"`
-		Version   int64  `dynamo:"version"`
-		IsPrivate bool   `dynamo:"is_private"`
-		ParentID  *int64 `dynamo:"parent_location_id"`
-	}
-	if len(public) > 0 {
-		err = s.table.Batch("pk", "sk").Get(public...).Project("id", "version", "is_private", "parent_location_id").Consistent(true).All(ctx, &rows)
-		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, wrap(err)
-		}
-	}
-	return func(b *txBuilder) {
-		n := 0
-		for _, r := range rows {
-			if !r.IsPrivate && r.ParentID != nil && *r.ParentID == pid {
-				n++
-			}
-		}
-		b.part("is_private", "child locations", n, func() {
-			for _, r := range rows {
-				if r.IsPrivate || r.ParentID == nil || *r.ParentID != pid {
-					continue // a stale link, or a child made private since
-				}
-				u := s.table.Update("pk", campaignPK(cid)).Range("sk", publicCopy+recordSK(locationPrefix, r.ID)).If("'version' = ?", r.Version)
-				if private {
-					u = u.Remove("parent_location_id")
-				} else {
-					u = u.Set("parent_location_id", pid)
-				}
-				b.update(u)
-			}
-		})
-	}, nil
-}
-
 // DeleteLocation deletes a location and what hangs from it: children become roots, map points
 // and the entity's events and notes go (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
+	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(locationKind, l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
 }
 
 // ResumeLocationDelete finishes a delete of location id that failed after its first step; it
@@ -315,58 +143,8 @@ func (s *Store) ResumeLocationDelete(ctx context.Context, cid, id int64) (bool, 
 	return s.resumeDelete(ctx, cid, locationPrefix, id)
 }
 
-// orphanChildren makes the children of location pid roots, as Kanka does: found by their links
-// in its partition, read consistently, and rewritten (with their copies, their links removed)
-// in transactions of 30, conditional on the version read. A child moved meanwhile is read again.
-func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
-	for attempt := 0; ; attempt++ {
-		var links []childLink
-		err := s.table.Get("pk", mapPointsPK(cid, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
-		if err != nil || len(links) == 0 {
-			return wrap(err)
-		}
-		keys := make([]itemKey, len(links))
-		for i, k := range links {
-			keys[i] = itemKey{campaignPK(cid), recordSK(locationPrefix, k.ID)}
-		}
-		items, err := s.getItems(ctx, keys...)
-		if err != nil {
-			return err
-		}
-		now := s.now()
-		var txs []*txBuilder
-		for _, link := range links {
-			if len(txs) == 0 || txs[len(txs)-1].size()+10 > maxTx-10 {
-				txs = append(txs, s.newTx())
-			}
-			b := txs[len(txs)-1]
-			b.del(s.table.Delete("pk", link.PK).Range("sk", link.SK))
-			r := relatedChildKey(cid, pid, link.ID)
-			b.del(s.table.Delete("pk", r.pk).Range("sk", r.sk))
-			raw, ok := items[itemKey{campaignPK(cid), recordSK(locationPrefix, link.ID)}]
-			if !ok {
-				continue // a stale link: the child is gone
-			}
-			var it locationItem
-			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
-				return err
-			}
-			prev := it.location()
-			if prev.ParentID == nil || *prev.ParentID != pid {
-				continue
-			}
-			next := prev.Clone()
-			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
-			b.place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
-				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
-			b.syncMove(ownerRef(locationPrefix, &prev.Meta, &prev.Owner), ownerRef(locationPrefix, &next.Meta, &next.Owner))
-			// Its entity mirrors it, update time included (so does its sync pointer).
-			b.mirror(marshal(entityItemOf(locationKind, &next.Meta, &next.Owner)), entitySlots(&prev.Meta, &prev.Owner), entitySlots(&next.Meta, &next.Owner))
-			b.syncMove(entityRef(&prev.Meta, &prev.Owner), entityRef(&next.Meta, &next.Owner))
-		}
-		err = runTxs(ctx, txs)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
-			return err
-		}
-	}
+// LocationAncestry reads the chain from location id upwards (id first), at most max links
+// (see ancestry).
+func (s *Store) LocationAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
+	return s.ancestry(ctx, locationKind, cid, id, max)
 }

@@ -299,15 +299,6 @@ func mentionItemsOf(pk, sk string, it dynamo.Item) []mentionItem {
 	return out
 }
 
-func isOwnerPrefix(prefix string) bool {
-	for _, k := range ownerKinds {
-		if k.prefix == prefix {
-			return true
-		}
-	}
-	return false
-}
-
 // existingTargets keeps the items whose target is an entity of the campaign (BatchGetItem of
 // the distinct targets, 100 keys a call).
 func (s *Store) existingTargets(ctx context.Context, items []mentionItem) ([]mentionItem, error) {

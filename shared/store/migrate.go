@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -140,6 +141,10 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	tagsKnown, err := s.tagsOf(ctx, items)
+	if err != nil {
+		return 0, err
+	}
 	for _, it := range items {
 		var pk, sk string
 		_ = dynamo.Unmarshal(it["pk"], &pk)
@@ -166,22 +171,43 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 		n++
 		lowerCopies(it)
+		if k, ok := kindOf(sk[:strings.Index(sk, "#")]); ok && k.owner && sls[0].pk == pk {
+			// Layout 3: tags are links; an id naming no tag of the campaign is dropped.
+			var tags []int64
+			var cid, id, eid int64
+			var private bool
+			_ = dynamo.Unmarshal(it["tags"], &tags)
+			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
+			_ = dynamo.Unmarshal(it["id"], &id)
+			_ = dynamo.Unmarshal(it["entity_id"], &eid)
+			_ = dynamo.Unmarshal(it["is_private"], &private)
+			kept := []int64{}
+			for _, t := range tags {
+				if tagsKnown[itemKey{pk, recordSK(tagPrefix, t)}] && !slices.Contains(kept, t) {
+					kept = append(kept, t)
+					key := tagMemberKey(cid, t, private, k.prefix, id)
+					puts = append(puts, tagMember{PK: key.pk, SK: key.sk, EntityID: eid})
+				}
+			}
+			if tags != nil {
+				it["tags"], _ = dynamo.Marshal(kept)
+			}
+		}
 		if strings.HasPrefix(sk, locationPrefix+"#") { // layout 1 indexed parents: links now
 			delete(it, "gsi1pk")
 			delete(it, "gsi1sk")
 		}
 		var cid, parent int64
-		if _, hasParent := it["parent_location_id"]; hasParent && strings.HasPrefix(sk, locationPrefix+"#") {
+		if nk, hasParent := nestedParent(sk, it); hasParent {
 			var private bool
 			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
-			_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
+			_ = dynamo.Unmarshal(it[nk.parentAttr], &parent)
 			_ = dynamo.Unmarshal(it["is_private"], &private)
-			k := childLinkKey(cid, parent, sls[0].id)
-			puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id, IsPrivate: private})
-			r := relatedChildKey(cid, parent, sls[0].id)
-			puts = append(puts, childLink{PK: r.pk, SK: r.sk, ID: sls[0].id, IsPrivate: private})
+			for _, k := range linkKeys(nk, cid, parent, sls[0].id) {
+				puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id, IsPrivate: private})
+			}
 			// The public copy shows the parent only when it is public (a missing one: none).
-			if hidden, known := parentPrivate[itemKey{pk, recordSK(locationPrefix, parent)}]; hidden || !known {
+			if hidden, known := parentPrivate[itemKey{pk, recordSK(nk.prefix, parent)}]; hidden || !known {
 				it[parentHidden] = &types.AttributeValueMemberBOOL{Value: true}
 			}
 		}
@@ -205,7 +231,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 		// The entity of a location or calendar mirrors it (layout 1 kept only its name and
 		// privacy) and is placed like it: rewritten from the record, never from itself.
-		if k, ok := map[string]ownerKind{locationPrefix: locationKind, calendarPrefix: calendarKind}[sls[0].sk[:strings.Index(sls[0].sk, "#")]]; ok && sls[0].pk == pk {
+		if k, ok := kindOf(sls[0].sk[:strings.Index(sls[0].sk, "#")]); ok && k.owner && sls[0].pk == pk {
 			var rec struct {
 				metaAttrs
 				ownerAttrs
@@ -243,7 +269,46 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	return n, s.batchDelete(ctx, dels)
 }
 
-// parentsOf reads the privacy of the parents of the location homes in items (one
+// tagsOf reads which tags the owner homes in items name exist (one BatchGetItem per 100).
+func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
+	var keys []itemKey
+	seen := map[itemKey]bool{}
+	for _, it := range items {
+		var pk, sk string
+		var tags []int64
+		_ = dynamo.Unmarshal(it["pk"], &pk)
+		_ = dynamo.Unmarshal(it["sk"], &sk)
+		kind, _, _ := strings.Cut(sk, "#")
+		if !isOwnerPrefix(kind) {
+			continue
+		}
+		_ = dynamo.Unmarshal(it["tags"], &tags)
+		for _, t := range tags {
+			if k := (itemKey{pk, recordSK(tagPrefix, t)}); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	out := map[itemKey]bool{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	got, err := s.getItems(ctx, keys...)
+	for k := range got {
+		out[k] = true
+	}
+	return out, err
+}
+
+// nestedParent is the nested kind of the home (sk) item it, when it names a parent.
+func nestedParent(sk string, it dynamo.Item) (kindSpec, bool) {
+	kind, _, _ := strings.Cut(sk, "#")
+	k, ok := kindOf(kind)
+	return k, ok && k.parentAttr != "" && it[k.parentAttr] != nil
+}
+
+// parentsOf reads the privacy of the parents of the nested homes in items (one
 // BatchGetItem per 100 parents): the placement of their public copies. Absent: no such parent.
 func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
 	var keys []dynamo.Keyed
@@ -253,11 +318,12 @@ func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey
 		var parent int64
 		_ = dynamo.Unmarshal(it["pk"], &pk)
 		_ = dynamo.Unmarshal(it["sk"], &sk)
-		if !strings.HasPrefix(sk, locationPrefix+"#") || it["parent_location_id"] == nil {
+		nk, ok := nestedParent(sk, it)
+		if !ok {
 			continue
 		}
-		_ = dynamo.Unmarshal(it["parent_location_id"], &parent)
-		k := itemKey{pk, recordSK(locationPrefix, parent)}
+		_ = dynamo.Unmarshal(it[nk.parentAttr], &parent)
+		k := itemKey{pk, recordSK(nk.prefix, parent)}
 		if !seen[k] {
 			seen[k] = true
 			keys = append(keys, dynamo.Keys{k.pk, k.sk})
@@ -362,17 +428,21 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 	if sk != recordSK(skKind, id) && sk != selfHome+recordSK(skKind, id) {
 		return nil
 	}
-	switch {
-	case len(pkParts) == 2 && pkParts[0] == "CAMPAIGN" && (skKind == locationPrefix || skKind == calendarPrefix):
+	k, _ := kindOf(skKind)
+	if (k.parent == "" && len(pkParts) != 2) || (k.parent != "" && (len(pkParts) != 4 || pkParts[2] != k.parent)) || pkParts[0] != "CAMPAIGN" {
+		return nil
+	}
+	switch k.placement {
+	case placeOwner:
 		var cid int64
 		_ = dynamo.Unmarshal(it["campaign_id"], &cid)
 		if campaignPK(cid) != pk {
 			return nil
 		}
 		return ownerSlots(skKind, cid, id, private)
-	case len(pkParts) == 4 && pkParts[2] == locationPrefix && skKind == mapPointPrefix:
-		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(mapPointPrefix), attr: classAdmin, id: id}}
-	case len(pkParts) == 4 && pkParts[2] == entityPrefix && (skKind == notePrefix || skKind == eventPrefix):
+	case placeMapPoint:
+		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(skKind), attr: classAdmin, id: id}}
+	case placeChild:
 		if skKind == notePrefix {
 			private = false
 		}

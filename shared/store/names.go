@@ -19,7 +19,7 @@ import (
 // is one attribute `e<eid>` = "<kind>#<child id>#<0|1 private>#<lower-case name>", set and
 // removed with SET and REMOVE; 400 names of 191 characters (4 bytes each at most) stay under
 // 320 KB.
-// Any owner kind (ownerKind) writes its shard entry through createOwner, updateOwner and
+// Any owner kind (kindSpec) writes its shard entry through createOwner, updateOwner and
 // deleteOwner: a new kind adds nothing here.
 
 // namesWidth is the number of entities (by entity id) one shard holds.
@@ -159,7 +159,7 @@ func (s *Store) Search(ctx context.Context, cid int64, term string, admin bool, 
 // listByName is a ?name= list of one owner kind served from the shards: the matching records the
 // reader may see, by id, one page of them read from the reader's range (home for admins,
 // public copy for the others) in one BatchGetItem. Three round trips with the access.
-func listByName[I any, T any](ctx context.Context, s *Store, cid int64, k ownerKind, terms []domain.Term, admin bool, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
+func listByName[I any, T any](ctx context.Context, s *Store, cid int64, k kindSpec, terms []domain.Term, admin bool, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
 	all, err := s.readNames(ctx, cid)
 	if err != nil {
 		return domain.Page[T]{}, err

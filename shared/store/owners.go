@@ -12,34 +12,13 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// ownerKind is a kind of record that owns an entity (a location, a calendar). The entity mirrors
-// its name and privacy; the record is counted in its kind's ranges (ownerSlots). Creating,
-// updating and deleting the record keep all of them in step in one transaction.
-type ownerKind struct {
-	prefix     string // key prefix: "LOCATION", "CALENDAR"
-	entityType string // "location", "calendar"; also the name of its id sequence
-}
-
-// ownerKinds are every owner kind: adding a kind here gives it name shards, search and mentions.
-var ownerKinds = []ownerKind{locationKind, calendarKind}
-
-// ownerKindOf is the owner kind of an entity type.
-func ownerKindOf(entityType string) (ownerKind, bool) {
-	for _, k := range ownerKinds {
-		if k.entityType == entityType {
-			return k, true
-		}
-	}
-	return ownerKind{}, false
-}
-
-func (k ownerKind) slots(m *domain.Meta, o *domain.Owner) []slot {
+func (k kindSpec) slots(m *domain.Meta, o *domain.Owner) []slot {
 	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
 }
 
 // entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
 // record (name, privacy, tags, image, write history), so that its list reads entity items only.
-func entityItemOf(k ownerKind, m *domain.Meta, o *domain.Owner) entityItem {
+func entityItemOf(k kindSpec, m *domain.Meta, o *domain.Owner) entityItem {
 	tags := o.Tags
 	if tags == nil {
 		tags = []int64{}
@@ -59,7 +38,7 @@ func entitySlots(m *domain.Meta, o *domain.Owner) []slot {
 // createOwner stores a new record (item builds it once the ids are set), its copies, its entity
 // and its counts in one transaction, with ids from the campaign's sequences (one round trip);
 // checks add the conditions the record depends on (its parent).
-func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), k.entityType, "entity")
 	if err != nil {
 		return err
@@ -70,25 +49,42 @@ func (s *Store) createOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	if err != nil {
 		return err
 	}
+	tags, err := s.tagPlan(ctx, k, m, nil, o)
+	if err != nil {
+		return err
+	}
 	b := s.newTx()
 	b.place(marshal(item()), nil, k.slots(m, o), 0)
 	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
 	b.syncMove(nil, ownerRef(k.prefix, m, o))
 	b.syncMove(nil, entityRef(m, o))
 	b.setName(m.CampaignID, o.EntityID, k.entityType, m.ID, o.IsPrivate, o.Name)
-	for _, c := range append(checks, mentions) {
+	for _, c := range append(checks, mentions, tags) {
 		if c != nil {
 			c(b)
 		}
 	}
-	return b.run(ctx)
+	return tagsChanged(b.run(ctx))
+}
+
+// tagsChanged is a write's error: a linked tag deleted or made private since it was read
+// answers as an unknown tag would.
+func tagsChanged(err error) error {
+	if errors.Is(err, errTagGone) {
+		return apperr.Invalid("tags", "The selected tags are invalid.")
+	}
+	return err
 }
 
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
 // since (ErrConflict otherwise) and of checks. The entity mirrors the record, its update time
 // included, so it is rewritten in the same transaction.
-func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	mentions, err := s.mentionPlan(ctx, prev.Entry, next.Entry, entryOf(prevM, prev), entryOf(nextM, next), false)
+	if err != nil {
+		return err
+	}
+	tags, err := s.tagPlan(ctx, k, nextM, prev, next)
 	if err != nil {
 		return err
 	}
@@ -102,12 +98,12 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 		if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
 			b.setName(nextM.CampaignID, next.EntityID, k.entityType, nextM.ID, next.IsPrivate, next.Name)
 		}
-		for _, c := range append(checks, mentions) {
+		for _, c := range append(checks, mentions, tags) {
 			if c != nil {
 				c(b)
 			}
 		}
-		return b.run(ctx)
+		return tagsChanged(b.run(ctx))
 	}
 	if prev.IsPrivate != next.IsPrivate { // the entity's links move too (calendarlinks.go)
 		return s.updateOwnerPrivacy(ctx, k, prevM, prev, next, write)
@@ -137,7 +133,7 @@ type tombstone struct {
 // every reader and writer) and the answer says so: a failure of the cascade leaves it pending,
 // logged, for the sweeper to finish within PendingDeleteAge and a minute (or a retry of the
 // DELETE, sooner).
-func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
+func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
 	cid := m.CampaignID
 	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(s.now(), cid, k.prefix, m.ID), CID: cid, Kind: k.prefix, ID: m.ID}
 	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid,
@@ -154,7 +150,7 @@ func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o 
 	b.removeName(cid, o.EntityID)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions) {
+	for _, f := range append(also, mentions, s.tagLinksGone(k, m, o)) {
 		if f != nil {
 			f(b)
 		}
@@ -177,10 +173,20 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
-			if err := s.orphanChildren(gctx, t.CID, t.ID); err != nil {
+			if err := s.orphanChildren(gctx, locationKind, t.CID, t.ID); err != nil {
 				return err
 			}
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
+		})
+	case tagPrefix:
+		g.Go(func() error { // its members lose its id first: they are found in its partition
+			if err := s.orphanChildren(gctx, tagKind, t.CID, t.ID); err != nil {
+				return err
+			}
+			if err := s.tagMembersGone(gctx, t.CID, t.ID); err != nil {
+				return err
+			}
+			return s.deletePartition(gctx, childPK(t.CID, tagPrefix, t.ID))
 		})
 	case calendarPrefix:
 		g.Go(func() error { // its entity's events first: some may be linked in its partition,

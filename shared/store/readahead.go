@@ -58,6 +58,10 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 	switch ref.Read {
 	case domain.ReadLocation: // and its public copy, which says whether its parent is public
 		return []itemKey{{cpk, recordSK(locationPrefix, ref.ID)}, {cpk, publicCopy + recordSK(locationPrefix, ref.ID)}}
+	case domain.ReadTag:
+		return []itemKey{{cpk, recordSK(tagPrefix, ref.ID)}, {cpk, publicCopy + recordSK(tagPrefix, ref.ID)}}
+	case domain.ReadTagList:
+		return []itemKey{{cpk, counterSK(tagPrefix)}}
 	case domain.ReadCalendar:
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
 	case domain.ReadEntity:

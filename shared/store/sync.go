@@ -195,10 +195,12 @@ func readerKey(ranges []listRange, kind string, p syncPointer) (itemKey, bool) {
 	return itemKey{}, false
 }
 
-// syncedKinds are the record kinds whose writes move a sync pointer; a lastSync read of any
-// other list (members, reminder links, relations) filters its range instead.
-var syncedKinds = map[string]bool{locationPrefix: true, calendarPrefix: true, entityPrefix: true,
-	notePrefix: true, eventPrefix: true, mapPointPrefix: true}
+// isSynced reports whether the writes of kind move a sync pointer (its row's synced); a
+// lastSync read of any other list (members, reminder links, relations) filters its range instead.
+func isSynced(kind string) bool {
+	k, ok := kindOf(kind)
+	return ok && k.synced
+}
 
 // rangeKind is the record kind a list range holds ("LOCATION" of "PUB#LOCATION#").
 func rangeKind(prefix string) string {
@@ -334,19 +336,17 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 		since = q.Since
 	}
 	out := domain.Page[domain.Gone]{Items: []domain.Gone{}}
-	var kind string
 	var ranges []listRange
-	switch q.List {
-	case domain.GoneLocations, domain.GoneCalendars, domain.GoneEntities:
-		kind = map[string]string{domain.GoneLocations: locationPrefix, domain.GoneCalendars: calendarPrefix, domain.GoneEntities: entityPrefix}[q.List]
+	k, _ := goneKind(q.List)
+	kind := k.prefix
+	switch {
+	case k.parent == "" && k.prefix != "":
 		ranges = ownerRanges(kind, cid, a.IsAdmin())
-	case domain.GoneNotes, domain.GoneEvents:
-		kind = map[string]string{domain.GoneNotes: notePrefix, domain.GoneEvents: eventPrefix}[q.List]
-		ranges = childRanges(kind, entityPK(cid, q.Parent), a)
-	case domain.GoneMapPoints:
-		kind = mapPointPrefix
-		pk := mapPointsPK(cid, q.Parent)
-		ranges = []listRange{{pk, mapPointPrefix + "#", counterSK(mapPointPrefix), classAdmin}}
+	case k.placement == placeChild:
+		ranges = childRanges(kind, childPK(cid, k.parent, q.Parent), a)
+	case k.placement == placeMapPoint:
+		pk := childPK(cid, k.parent, q.Parent)
+		ranges = []listRange{{pk, kind + "#", counterSK(kind), classAdmin}}
 	default:
 		return out, since, apperr.ErrNotFound
 	}

@@ -294,6 +294,7 @@ func TestDeliveriesAreSignedAndInOrder(t *testing.T) {
 	e := newEnv(t, webhooks.Settings{})
 	rc := newReceiver(t, nil)
 	wid, secret := e.createHook(t, map[string]any{"url": rc.URL})
+	e.EnsureTags(e.Campaign, 4)
 	loc := e.do(t, "POST", "/locations", map[string]any{"name": "Saltmarsh", "type": "Town", "tags": []any{4}})
 	lid := int64(loc["id"].(float64))
 	for i := 1; i <= 3; i++ {
@@ -467,6 +468,7 @@ func TestVisibilityFiltersAndFormats(t *testing.T) {
 	e.createHook(t, map[string]any{"url": dates.URL, "events": []any{"calendar.date_changed"}})
 	e.createHook(t, map[string]any{"url": discord.URL, "format": "discord", "events": []any{"location.created"}})
 
+	e.EnsureTags(e.Campaign, 7)
 	hidden := e.do(t, "POST", "/locations", map[string]any{"name": "Secret base", "is_private": true, "tags": []any{7}})
 	open := e.do(t, "POST", "/locations", map[string]any{"name": "Market @everyone"})
 	openEntity := int64(open["entity_id"].(float64))

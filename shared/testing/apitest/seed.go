@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // SeedLocations adds n root locations (ids 1..n, every privateEvery-th private; 0: none) to
@@ -61,4 +63,57 @@ func (e *Env) SeedLocations(cid int64, n, privateEvery int) {
 	if _, err := e.Store.Migrate(ctx, nil); err != nil {
 		e.T.Fatal(err)
 	}
+}
+
+// SeedTags adds n public tags (ids 1..n when the campaign has none yet) to campaign cid
+// through the store, so that records may name tags 1..n (tags are links: an id naming no tag
+// is refused). Call it after SeedLocations, which resets the campaign's sequences.
+func (e *Env) SeedTags(cid int64, n int) {
+	e.T.Helper()
+	for i := 1; i <= n; i++ {
+		t := &domain.Tag{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID, UpdatedBy: e.AdminID}, Owner: domain.Owner{Name: "Seeded tag"}}
+		if err := e.Store.CreateTag(context.Background(), t); err != nil {
+			e.T.Fatal(err)
+		}
+	}
+}
+
+// EnsureTags creates public tags in campaign cid until every id of ids names one (tags get
+// ids in order), for tests whose records name tags by number: a record's tags must exist.
+func (e *Env) EnsureTags(cid int64, ids ...int64) {
+	e.T.Helper()
+	for _, id := range ids {
+		for n := 0; n <= int(id); n++ {
+			if _, err := e.Store.GetTag(context.Background(), cid, id); err == nil {
+				break
+			}
+			e.SeedTags(cid, 1)
+		}
+	}
+}
+
+// EnsureBodyTags is EnsureTags for the ids a request body's `tags` names (ints of any type).
+func (e *Env) EnsureBodyTags(cid int64, body map[string]any) {
+	e.T.Helper()
+	var ids []int64
+	switch v := body["tags"].(type) {
+	case []int:
+		for _, x := range v {
+			ids = append(ids, int64(x))
+		}
+	case []int64:
+		ids = v
+	case []any:
+		for _, x := range v {
+			switch n := x.(type) {
+			case int:
+				ids = append(ids, int64(n))
+			case int64:
+				ids = append(ids, n)
+			case float64:
+				ids = append(ids, int64(n))
+			}
+		}
+	}
+	e.EnsureTags(cid, ids...)
 }

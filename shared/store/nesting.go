@@ -1,0 +1,297 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Nested owner kinds (locations under parent_location_id, tags under tag_id; the kind table's
+// parentAttr): the ancestry read, the conditions that make a write depend on it, the child
+// links in the parent's partition, the children's public copies, and the children made roots
+// when their parent is deleted. One code for every nested kind.
+
+// nestRow is what the ancestry read takes of a record.
+type nestRow struct {
+	ID          int64  `dynamo:"id"`
+	Version     int64  `dynamo:"version"`
+	IsPrivate   bool   `dynamo:"is_private"`
+	ParentLocID *int64 `dynamo:"parent_location_id"`
+	ParentTagID *int64 `dynamo:"tag_id"`
+}
+
+func (r nestRow) parent(k kindSpec) *int64 {
+	if k.parentAttr == tagParentAttr {
+		return r.ParentTagID
+	}
+	return r.ParentLocID
+}
+
+// ancestry reads the chain from record id of kind k upwards (id first), at most max links: the
+// input of the parent and cycle checks, and of the conditions that make the write depend on it.
+// A missing first record gives an empty chain.
+func (s *Store) ancestry(ctx context.Context, k kindSpec, cid, id int64, max int) ([]domain.AncestorLink, error) {
+	var chain []domain.AncestorLink
+	for next := &id; next != nil && len(chain) < max; {
+		var it nestRow
+		err := s.getItem(ctx, campaignPK(cid), recordSK(k.prefix, *next), &it, "id", "is_private", k.parentAttr)
+		if errors.Is(err, apperr.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate, ParentID: it.parent(k)})
+		next = it.parent(k)
+	}
+	return chain, nil
+}
+
+// parentChecks makes a write of kind k depend on its parent chain as read: every link still
+// exists and still has the parent it had, so two concurrent moves cannot close a cycle (one of
+// them fails its check and is retried on fresh data) and no record lands under a deleted one.
+// The parent's check also holds its privacy as read, which placed the public copy.
+func (s *Store) parentChecks(ctx context.Context, k kindSpec, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), bool, error) {
+	if len(chain) == 0 || chain[0].ID != parentID {
+		var err error
+		if chain, err = s.ancestry(ctx, k, cid, parentID, depth); err != nil {
+			return nil, false, err
+		}
+		if len(chain) == 0 {
+			return nil, false, apperr.ErrConflict // the parent went since it was checked
+		}
+	}
+	chain = chain[:min(len(chain), depth)]
+	return func(b *txBuilder) {
+		for i, link := range chain {
+			c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(k.prefix, link.ID))
+			cond, args := "attribute_exists(pk) AND attribute_not_exists($)", []any{k.parentAttr}
+			if link.ParentID != nil {
+				cond, args = "$ = ?", []any{k.parentAttr, *link.ParentID}
+			}
+			if i == 0 {
+				cond, args = cond+" AND 'is_private' = ?", append(args, link.IsPrivate)
+			}
+			b.check(c.If(cond, args...))
+		}
+	}, chain[0].IsPrivate, nil
+}
+
+// parentPrivacy is whether parent is private, from the chain read for the parent checks when
+// it starts there, else read (one GetItem); ok is false when the parent does not exist.
+func (s *Store) parentPrivacy(ctx context.Context, k kindSpec, cid, parent int64, chain []domain.AncestorLink) (private, ok bool, err error) {
+	if len(chain) == 0 || chain[0].ID != parent {
+		if chain, err = s.ancestry(ctx, k, cid, parent, 1); err != nil || len(chain) == 0 {
+			return false, false, err
+		}
+	}
+	return chain[0].IsPrivate, true, nil
+}
+
+// newParentCheck is the condition of a new record of kind k on its parent (exists, with the
+// privacy read, which placed the public copy) and its link there.
+func (s *Store) newParentCheck(ctx context.Context, k kindSpec, m *domain.Meta, private bool, parent *int64, chain []domain.AncestorLink) (func(*txBuilder), bool, error) {
+	parentPrivate, ok, err := s.parentPrivacy(ctx, k, m.CampaignID, *parent, chain)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		return nil, false, apperr.Invalid(k.parentField, "The selected "+domain.Label(k.parentField)+" is invalid.")
+	}
+	pk, sk := campaignPK(m.CampaignID), recordSK(k.prefix, *parent)
+	return func(b *txBuilder) {
+		b.needIf(pk, sk, errParentChanged, "attribute_exists(pk) AND 'is_private' = ?", parentPrivate)
+		s.linkParent(k, m.CampaignID, m.ID, nil, parent, false, private)(b)
+	}, parentPrivate, nil
+}
+
+// keptParentCheck holds the privacy of an unchanged parent of a public record (its public copy
+// shows the parent only when the parent is public); a parent being deleted is shown as none.
+func (s *Store) keptParentCheck(ctx context.Context, k kindSpec, cid, parent int64, chain []domain.AncestorLink) (func(*txBuilder), bool, error) {
+	private, ok, err := s.parentPrivacy(ctx, k, cid, parent, chain)
+	if err != nil {
+		return nil, false, err
+	}
+	c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(k.prefix, parent))
+	if ok {
+		c = c.If("attribute_exists(pk) AND 'is_private' = ?", private)
+	} else {
+		c = c.If("attribute_not_exists(pk)")
+	}
+	return func(b *txBuilder) { b.check(c) }, private || !ok, nil
+}
+
+// childLink is the item that lists a child record in its parent's partition (beside a
+// location's map points), written with the child: the parent's delete and privacy change find
+// its children there, strongly consistent, where an index could lag behind a child written
+// just before. It carries the child's privacy (related=1 lists a non-admin's children by it).
+type childLink struct {
+	PK        string `dynamo:"pk"`
+	SK        string `dynamo:"sk"`
+	ID        int64  `dynamo:"id"`
+	IsPrivate bool   `dynamo:"is_private"`
+}
+
+// linkParent moves record id's link from parent prev to parent next (either may be nil), and
+// rewrites it when the record's privacy changes; a location's link has a copy in its parent's
+// related bucket (related=1), which follows it.
+func (s *Store) linkParent(k kindSpec, cid, id int64, prev, next *int64, prevPrivate, private bool) func(*txBuilder) {
+	return func(b *txBuilder) {
+		moved := prev == nil || next == nil || *prev != *next
+		if prev != nil && moved {
+			for _, l := range linkKeys(k, cid, *prev, id) {
+				b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+			}
+		}
+		if next != nil && (moved || prevPrivate != private) {
+			for _, l := range linkKeys(k, cid, *next, id) {
+				b.put(s.table.Put(childLink{PK: l.pk, SK: l.sk, ID: id, IsPrivate: private}))
+			}
+		}
+	}
+}
+
+// linkKeys are the items that list child id under parent: its link, and for a location the
+// link's copy in the parent's related bucket.
+func linkKeys(k kindSpec, cid, parent, id int64) []itemKey {
+	keys := []itemKey{childLinkKeyOf(k, cid, parent, id)}
+	if k.prefix == locationPrefix {
+		keys = append(keys, relatedChildKey(cid, parent, id))
+	}
+	return keys
+}
+
+// errParentChanged is a failed check of a new record's parent: gone, or of another privacy
+// than the one its public copy was placed by. The create reads the parent again.
+var errParentChanged = errors.New("store: the parent changed")
+
+// childCopies re-places the public copies of record pid's public children when pid becomes
+// private (their parent leaves the copy) or public (it returns), in pid's own transaction: each
+// copy's update is conditional on the child's version read, and every child write checks its
+// parent's privacy, so no copy shows a private parent. The children are a variable part of
+// the transaction budget: more than fit answer 422 (is_private) and change nothing. Cost: one
+// Query of the links (at most maxTx+1) and one BatchGetItem of the children's versions.
+func (s *Store) childCopies(ctx context.Context, k kindSpec, cid, pid int64, private bool) (func(*txBuilder), error) {
+	var links []childLink
+	err := s.table.Get("pk", childPK(cid, k.prefix, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).
+		Consistent(true).Limit(maxTx+1).All(ctx, &links)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	var public []dynamo.Keyed
+	for _, l := range links {
+		if !l.IsPrivate {
+			public = append(public, dynamo.Keys{campaignPK(cid), recordSK(k.prefix, l.ID)})
+		}
+	}
+	what := "child " + k.entityType + "s"
+	if len(public) > maxTx { // refused whatever else the write holds: read no more
+		return func(b *txBuilder) { b.reserve("is_private", what, len(public)) }, nil
+	}
+	var rows []nestRow
+	if len(public) > 0 {
+		err = s.table.Batch("pk", "sk").Get(public...).Project("id", "version", "is_private", k.parentAttr).Consistent(true).All(ctx, &rows)
+		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
+			return nil, wrap(err)
+		}
+	}
+	under := func(r nestRow) bool { p := r.parent(k); return !r.IsPrivate && p != nil && *p == pid }
+	return func(b *txBuilder) {
+		n := 0
+		for _, r := range rows {
+			if under(r) {
+				n++
+			}
+		}
+		b.part("is_private", what, n, func() {
+			for _, r := range rows {
+				if !under(r) {
+					continue // a stale link, or a child made private since
+				}
+				u := s.table.Update("pk", campaignPK(cid)).Range("sk", publicCopy+recordSK(k.prefix, r.ID)).If("'version' = ?", r.Version)
+				if private {
+					u = u.Remove(k.parentAttr)
+				} else {
+					u = u.Set(k.parentAttr, pid)
+				}
+				b.update(u)
+			}
+		})
+	}, nil
+}
+
+// orphanChildren makes the children of record pid of kind k roots, as Kanka does: found by
+// their links in its partition, read consistently, and rewritten (with their copies, entity
+// and pointers; their links removed) in transactions of 30, conditional on the version read.
+// A child moved meanwhile is read again.
+func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64) error {
+	for attempt := 0; ; attempt++ {
+		var links []childLink
+		err := s.table.Get("pk", childPK(cid, k.prefix, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
+		if err != nil || len(links) == 0 {
+			return wrap(err)
+		}
+		keys := make([]itemKey, len(links))
+		for i, l := range links {
+			keys[i] = itemKey{campaignPK(cid), recordSK(k.prefix, l.ID)}
+		}
+		items, err := s.getItems(ctx, keys...)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		var txs []*txBuilder
+		for _, link := range links {
+			if len(txs) == 0 || txs[len(txs)-1].size()+10 > maxTx-10 {
+				txs = append(txs, s.newTx())
+			}
+			b := txs[len(txs)-1]
+			for _, l := range linkKeys(k, cid, pid, link.ID) {
+				b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+			}
+			raw, ok := items[itemKey{campaignPK(cid), recordSK(k.prefix, link.ID)}]
+			if !ok {
+				continue // a stale link: the child is gone
+			}
+			var rec struct {
+				metaAttrs
+				ownerAttrs
+			}
+			var row nestRow
+			if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
+				return err
+			}
+			if err := dynamo.UnmarshalItem(raw, &row); err != nil {
+				return err
+			}
+			if p := row.parent(k); p == nil || *p != pid {
+				continue
+			}
+			prevM, prevO := rec.meta(), rec.owner()
+			nextM := prevM
+			nextM.Version, nextM.UpdatedAt = prevM.Version+1, now
+			next := make(dynamo.Item, len(raw))
+			for name, v := range raw {
+				next[name] = v
+			}
+			delete(next, k.parentAttr)
+			next["version"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(nextM.Version, 10)}
+			next["updated_at"] = attrS(formatTime(now))
+			b.place(next, k.slots(&prevM, &prevO), k.slots(&nextM, &prevO), prevM.Version)
+			b.syncMove(ownerRef(k.prefix, &prevM, &prevO), ownerRef(k.prefix, &nextM, &prevO))
+			// Its entity mirrors it, update time included (so does its sync pointer).
+			b.mirror(marshal(entityItemOf(k, &nextM, &prevO)), entitySlots(&prevM, &prevO), entitySlots(&nextM, &prevO))
+			b.syncMove(entityRef(&prevM, &prevO), entityRef(&nextM, &prevO))
+		}
+		err = runTxs(ctx, txs)
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+			return err
+		}
+	}
+}

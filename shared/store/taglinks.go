@@ -1,0 +1,234 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Tag links (round3 5.11). A record's `tags` (locations, calendars, tags: every owner kind)
+// name tags of its campaign; each (tag, record) pair is a member item in the tag's partition,
+//
+//	CAMPAIGN#c#TAG#tid   TM#<A|P>#<KIND>#<child id>   (entity_id)
+//
+// A when the record is private (admins only), P otherwise: the member items of a tag that a
+// reader may see are one range. They are written in the record's own transaction, diffed
+// against the record as read, each put beside a ConditionCheck that its tag exists with the
+// privacy read (so no link names a deleted tag, and a private tag is named by admins only). A
+// tag's delete removes its id from every member (tagMembersGone), then its partition.
+
+const tagMemberPrefix = "TM#"
+
+func tagMemberKey(cid, tid int64, private bool, kind string, child int64) itemKey {
+	class := "P"
+	if private {
+		class = "A"
+	}
+	return itemKey{childPK(cid, tagPrefix, tid), tagMemberPrefix + class + "#" + kind + "#" + pad(child)}
+}
+
+type tagMember struct {
+	PK       string `dynamo:"pk"`
+	SK       string `dynamo:"sk"`
+	EntityID int64  `dynamo:"entity_id"`
+}
+
+// errTagGone is a failed check of a tag a write links: deleted or made private since read.
+var errTagGone = errors.New("store: a linked tag changed")
+
+// tagPlan validates the tags next names that prev did not (prev nil: a create), reading them
+// in one BatchGetItem, and returns the transaction part that moves the record's member items
+// (m.ID is read when the part runs, after a create's ids are set). Unknown, deleting or, for
+// a writer who is not an admin, private tags are a 422 naming tags.N.
+func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, next *domain.Owner) (func(*txBuilder), error) {
+	var prevTags []int64
+	prevPrivate := false
+	if prev != nil {
+		prevTags, prevPrivate = prev.Tags, prev.IsPrivate
+	}
+	moved := prevPrivate != next.IsPrivate
+	var checked []int64 // tags that get a member item put: checked in the transaction
+	for _, t := range next.Tags {
+		if moved || !slices.Contains(prevTags, t) {
+			checked = append(checked, t)
+		}
+	}
+	var removed []int64
+	for _, t := range prevTags {
+		if moved || !slices.Contains(next.Tags, t) {
+			removed = append(removed, t)
+		}
+	}
+	if len(checked) == 0 && len(removed) == 0 {
+		return nil, nil
+	}
+	cid := m.CampaignID
+	keys := make([]itemKey, len(checked))
+	for i, t := range checked {
+		keys[i] = itemKey{campaignPK(cid), recordSK(tagPrefix, t)}
+	}
+	privacy := map[int64]bool{}
+	if len(keys) > 0 {
+		got, err := s.getItems(ctx, keys...)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range checked {
+			raw, ok := got[keys[i]]
+			var private bool
+			if ok {
+				_ = dynamo.Unmarshal(raw["is_private"], &private)
+			}
+			isNew := !slices.Contains(prevTags, t)
+			if !ok || (private && !next.TagsByAdmin && isNew) {
+				return nil, apperr.Invalid(fmt.Sprintf("tags.%d", slices.Index(next.Tags, t)), "The selected tags."+strconv.Itoa(slices.Index(next.Tags, t))+" is invalid.")
+			}
+			privacy[t] = private
+		}
+	}
+	return func(b *txBuilder) {
+		b.part("tags", "tags", len(checked)+len(removed), func() {
+			for _, t := range removed {
+				key := tagMemberKey(cid, t, prevPrivate, k.prefix, m.ID)
+				b.del(s.table.Delete("pk", key.pk).Range("sk", key.sk))
+			}
+			for _, t := range checked {
+				key := tagMemberKey(cid, t, next.IsPrivate, k.prefix, m.ID)
+				b.needIf(campaignPK(cid), recordSK(tagPrefix, t), errTagGone, "attribute_exists(pk) AND 'is_private' = ?", privacy[t])
+				b.put(s.table.Put(tagMember{PK: key.pk, SK: key.sk, EntityID: next.EntityID}))
+			}
+		})
+	}, nil
+}
+
+// tagLinksGone removes the member items of a record being deleted (in its delete's transaction).
+func (s *Store) tagLinksGone(k kindSpec, m *domain.Meta, o *domain.Owner) func(*txBuilder) {
+	return func(b *txBuilder) {
+		for _, t := range o.Tags {
+			key := tagMemberKey(m.CampaignID, t, o.IsPrivate, k.prefix, m.ID)
+			b.del(s.table.Delete("pk", key.pk).Range("sk", key.sk))
+		}
+	}
+}
+
+// tagMembersGone removes deleted tag tid from every record that carries it, found by its
+// member items (read consistently), in transactions of at most maxTx items: each member's
+// home, public copy and entity (and its copy) lose the id, conditional on the version read
+// (bumped: a concurrent write of the record conflicts and is retried on fresh data), and its
+// member item goes in the same transaction. Its update time is kept, as Kanka's. Idempotent:
+// the tag's delete, its retry, the sweeper or the migration finish it.
+func (s *Store) tagMembersGone(ctx context.Context, cid, tid int64) error {
+	for attempt := 0; ; attempt++ {
+		var members []tagMember
+		err := s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix).Consistent(true).All(ctx, &members)
+		if err != nil || len(members) == 0 {
+			return wrap(err)
+		}
+		type member struct {
+			k   kindSpec
+			id  int64
+			key tagMember
+		}
+		var ms []member
+		var homes []itemKey
+		for _, tm := range members {
+			parts := strings.Split(tm.SK, "#") // TM, class, KIND, id
+			if len(parts) != 4 {
+				continue
+			}
+			k, ok := kindOf(parts[2])
+			id, err := strconv.ParseInt(parts[3], 10, 64)
+			if !ok || err != nil {
+				continue
+			}
+			ms = append(ms, member{k, id, tm})
+			homes = append(homes, itemKey{campaignPK(cid), recordSK(k.prefix, id)})
+		}
+		items, err := s.getItems(ctx, homes...)
+		if err != nil {
+			return err
+		}
+		var txs []*txBuilder
+		for i, mb := range ms {
+			if len(txs) == 0 || txs[len(txs)-1].size()+5 > maxTx {
+				txs = append(txs, s.newTx())
+			}
+			b := txs[len(txs)-1]
+			b.del(s.table.Delete("pk", mb.key.PK).Range("sk", mb.key.SK))
+			raw, ok := items[homes[i]]
+			if !ok {
+				continue // a stale member item: the record is gone
+			}
+			var rec struct {
+				metaAttrs
+				ownerAttrs
+			}
+			if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
+				return err
+			}
+			m, o := rec.meta(), rec.owner()
+			if !slices.Contains(o.Tags, tid) {
+				continue
+			}
+			tags := slices.DeleteFunc(slices.Clone(o.Tags), func(t int64) bool { return t == tid })
+			for _, sl := range mb.k.slots(&m, &o) {
+				b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", tags).Set("version", m.Version+1).If("'version' = ?", m.Version))
+			}
+			for _, sl := range entitySlots(&m, &o) {
+				b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", tags).If("attribute_exists(pk)"))
+			}
+		}
+		err = runTxs(ctx, txs)
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+			return err
+		}
+	}
+}
+
+// tagMembersOf reads the entity ids of the records tag tid links that a reader sees (admins:
+// every member; others: the public records'), at most max (a show's `entities`), and their
+// number when it is below max. One Query per class, run concurrently.
+func (s *Store) tagMembersOf(ctx context.Context, cid, tid int64, admin bool, max int) ([]int64, error) {
+	classes := []string{"P"}
+	if admin {
+		classes = append(classes, "A")
+	}
+	res := make([][]tagMember, len(classes))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, c := range classes {
+		g.Go(func() error {
+			return wrap(s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix+c+"#").
+				Project("pk", "sk", "entity_id").Consistent(true).Limit(max).All(gctx, &res[i]))
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, r := range res {
+		for _, m := range r {
+			out = append(out, m.EntityID)
+		}
+	}
+	slices.Sort(out)
+	return out[:min(len(out), max)], nil
+}
+
+// TagEntities answers a tag's `entities` for the caller: the entity ids of the records it links
+// that the caller may see, the first domain.MaxTagEntities by id.
+func (s *Store) TagEntities(ctx context.Context, cid, tid int64, admin bool) ([]int64, error) {
+	ids, err := s.tagMembersOf(ctx, cid, tid, admin, domain.MaxTagEntities)
+	if ids == nil {
+		ids = []int64{}
+	}
+	return ids, err
+}

@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Tags are an owner kind nested like locations (kinds.go, nesting.go): home TAG#id, public
+// copy PUB#TAG#id (no tag_id when the parent tag is private), entity of type tag, child links
+// CHILD#id in CAMPAIGN#c#TAG#parent.
+
+type tagItem struct {
+	metaAttrs
+	ownerAttrs
+	ParentID      *int64 `dynamo:"tag_id,omitempty"`
+	Colour        string `dynamo:"colour,omitempty"`
+	IsAutoApplied bool   `dynamo:"is_auto_applied"`
+	IsHidden      bool   `dynamo:"is_hidden"`
+	// ParentHidden: the parent is private, so the public copy leaves it out (copyItem).
+	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
+}
+
+func toTagItem(t *domain.Tag) tagItem {
+	return tagItem{metaAttrs: toMetaAttrs(campaignPK(t.CampaignID), recordSK(tagPrefix, t.ID), t.Meta),
+		ownerAttrs: toOwnerAttrs(t.Owner), ParentID: t.ParentID, Colour: t.Colour, IsAutoApplied: t.IsAutoApplied,
+		IsHidden: t.IsHidden, ParentHidden: t.ParentID != nil && t.ParentPrivate}
+}
+
+func (it tagItem) tag() domain.Tag {
+	return domain.Tag{Meta: it.meta(), Owner: it.owner(), ParentID: it.ParentID, Colour: it.Colour,
+		IsAutoApplied: it.IsAutoApplied, IsHidden: it.IsHidden}
+}
+
+// GetTag reads one tag and its public copy (read ahead on tag routes: one round trip);
+// ErrNotFound when there is none. ParentPrivate as GetLocation's.
+func (s *Store) GetTag(ctx context.Context, cid, id int64) (*domain.Tag, error) {
+	home := itemKey{campaignPK(cid), recordSK(tagPrefix, id)}
+	pub := itemKey{campaignPK(cid), publicCopy + recordSK(tagPrefix, id)}
+	items, err := s.getItems(ctx, home, pub)
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := items[home]
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	var it tagItem
+	if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+		return nil, err
+	}
+	t := it.tag()
+	if c, ok := items[pub]; ok && t.ParentID != nil {
+		_, shown := c[tagParentAttr]
+		t.ParentPrivate = !shown
+	}
+	return &t, nil
+}
+
+// TagAncestry reads the chain from tag id upwards (id first), at most max links (ancestry).
+func (s *Store) TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
+	return s.ancestry(ctx, tagKind, cid, id, max)
+}
+
+// ListTags reads one page of the campaign's tags, ordered by id, as ListLocations.
+func (s *Store) ListTags(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Tag], error) {
+	if onlyName(f) {
+		return listByName(ctx, s, cid, tagKind, f.Name, !hidePrivate, p, tagItem.tag)
+	}
+	l := listSpec{ranges: ownerRanges(tagPrefix, cid, !hidePrivate)}
+	l.filter(f)
+	return listPage(ctx, s, l, p, tagItem.tag)
+}
+
+// CreateTag stores a new tag, its entity and its link in its parent tag in one transaction,
+// as CreateLocation.
+func (s *Store) CreateTag(ctx context.Context, t *domain.Tag) error {
+	for attempt := 0; ; attempt++ {
+		var checks []func(*txBuilder)
+		if t.ParentID != nil {
+			c, private, err := s.newParentCheck(ctx, tagKind, &t.Meta, t.IsPrivate, t.ParentID, t.Ancestry)
+			if err != nil {
+				return err
+			}
+			t.ParentPrivate = private
+			checks = append(checks, c)
+		}
+		err := s.createOwner(ctx, tagKind, &t.Meta, &t.Owner, func() any { return toTagItem(t) }, checks...)
+		if !errors.Is(err, errParentChanged) {
+			return err
+		}
+		if attempt >= domain.WriteAttempts {
+			return apperr.ErrConflict
+		}
+		t.Ancestry = nil
+	}
+}
+
+// UpdateTag writes next over prev, as UpdateLocation: conditional on the version read and on
+// the new parent chain; the link, the entity and the children's public copies follow in the
+// same transaction.
+func (s *Store) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
+	cid := next.CampaignID
+	var checks []func(*txBuilder)
+	switch {
+	case next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID):
+		c, private, err := s.parentChecks(ctx, tagKind, cid, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
+		if err != nil {
+			return err
+		}
+		next.ParentPrivate = private
+		checks = append(checks, c)
+	case next.ParentID != nil && !next.IsPrivate:
+		c, hidden, err := s.keptParentCheck(ctx, tagKind, cid, *next.ParentID, next.Ancestry)
+		if err != nil {
+			return err
+		}
+		next.ParentPrivate = hidden
+		checks = append(checks, c)
+	}
+	checks = append(checks, s.linkParent(tagKind, cid, next.ID, prev.ParentID, next.ParentID, prev.IsPrivate, next.IsPrivate))
+	if prev.IsPrivate != next.IsPrivate {
+		c, err := s.childCopies(ctx, tagKind, cid, next.ID, next.IsPrivate)
+		if err != nil {
+			return err
+		}
+		checks = append(checks, c)
+	}
+	return s.updateOwner(ctx, tagKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toTagItem(next) }, checks...)
+}
+
+// DeleteTag deletes a tag: its children become roots, its entity's posts, events, attributes
+// and relations go (deleteOwner).
+func (s *Store) DeleteTag(ctx context.Context, t *domain.Tag) error {
+	return s.deleteOwner(ctx, tagKind, &t.Meta, &t.Owner, s.linkParent(tagKind, t.CampaignID, t.ID, t.ParentID, nil, t.IsPrivate, t.IsPrivate))
+}
+
+// ResumeTagDelete finishes a delete of tag id that failed after its first step.
+func (s *Store) ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error) {
+	return s.resumeDelete(ctx, cid, tagPrefix, id)
+}

@@ -1,0 +1,34 @@
+package tags
+
+import (
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
+)
+
+// tagJSON is a tag as Kanka clients read it (TagResource).
+type tagJSON struct {
+	httpapi.OwnerJSON
+	TagID         *int64 `json:"tag_id"`
+	Colour        string `json:"colour"`
+	IsAutoApplied bool   `json:"is_auto_applied"`
+	IsHidden      bool   `json:"is_hidden"`
+	// Entities are the entities tagged that the caller may see (Kanka's `entities`, at most
+	// domain.MaxTagEntities), EntitiesCount their number: on a show only (a list would read
+	// every row's links; the member packs of round3 5.11 that would serve it are not built).
+	Entities        *[]int64 `json:"entities,omitempty"`
+	EntitiesCount   *int     `json:"entities_count,omitempty"`
+	*related.Arrays          // ?related=1
+}
+
+// render shapes a tag for the caller: a private parent shows as none to non-admins.
+func render(t *domain.Tag, a domain.Access) tagJSON {
+	parent := t.ParentID
+	if parent != nil && t.ParentPrivate && !a.CanSee(true) {
+		parent = nil
+	}
+	return tagJSON{OwnerJSON: httpapi.RenderOwner(t.Meta, t.Owner), TagID: parent, Colour: t.Colour,
+		IsAutoApplied: t.IsAutoApplied, IsHidden: t.IsHidden}
+}
+
+func ownerOf(j *tagJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }

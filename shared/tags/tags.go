@@ -1,0 +1,117 @@
+// Package tags is the tags family's HTTP surface: Kanka's tag module under
+// /api/1.0/campaigns/{campaign_id}/tags. Tags own an entity and nest under a parent tag
+// (`tag_id`) like locations; rules live in domain (tag.go), storage in store (tags.go,
+// nesting.go).
+package tags
+
+import (
+	"context"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
+)
+
+// Store is the storage the tags family uses (package store serves it).
+type Store interface {
+	httpapi.GoneReader
+	related.Store
+	httpapi.EntityReader
+	GetTag(ctx context.Context, cid, id int64) (*domain.Tag, error)
+	ListTags(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Tag], error)
+	CreateTag(ctx context.Context, t *domain.Tag) error
+	UpdateTag(ctx context.Context, prev, next *domain.Tag) error
+	DeleteTag(ctx context.Context, t *domain.Tag) error
+	ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error)
+	TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error)
+	TagEntities(ctx context.Context, cid, id int64, admin bool) ([]int64, error)
+}
+
+// Register mounts the family's routes.
+func Register(api *httpapi.API, st Store) {
+	h := handlers{st: st}
+	api.Handle("GET", "/tags", h.list, httpapi.ReadAhead(domain.ReadTagList, "", ""))
+	httpapi.Mount(api, "/tags", "/tags/{id}", httpapi.Kind[domain.Tag, *domain.Tag, httpapi.None]{
+		Visible: h.visible, Apply: h.apply,
+		Create: st.CreateTag, Update: st.UpdateTag, Delete: st.DeleteTag,
+		Render: func(r *httpapi.Request, t *domain.Tag) (any, error) {
+			arrays, err := related.ByID(r, st, related.Tags([]domain.Tag{*t}))
+			if err != nil {
+				return nil, err
+			}
+			j := render(t, r.Access)
+			j.Arrays = arrays[t.ID]
+			ids, err := st.TagEntities(r.Context(), r.Access.CampaignID, t.ID, r.Access.IsAdmin())
+			if err != nil {
+				return nil, err
+			}
+			n := len(ids)
+			j.Entities, j.EntitiesCount = &ids, &n
+			return httpapi.OwnerRender(r, st, "tag", j, ownerOf)
+		},
+		Item: httpapi.ReadAhead(domain.ReadTag, "id", ""), Resume: st.ResumeTagDelete,
+	})
+}
+
+type handlers struct{ st Store }
+
+func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	if reply, ok, err := r.Deletions(h.st, domain.GoneTags, 0); ok {
+		return reply, err
+	}
+	f, err := r.Filter(domain.FilterRecords)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	page := r.Page()
+	res, err := h.st.ListTags(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	arrays, err := related.ByID(r, h.st, related.Tags(res.Items))
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.OwnerPage(r, h.st, "tag", res, page, func(t *domain.Tag) tagJSON {
+		j := render(t, r.Access)
+		j.Arrays = arrays[t.ID]
+		return j
+	}, ownerOf)
+}
+
+// visible reads a tag the caller may see; a hidden one is a 404 like a missing one.
+func (h handlers) visible(r *httpapi.Request) (httpapi.None, *domain.Tag, error) {
+	id, err := r.PathID("id")
+	if err != nil {
+		return httpapi.None{}, nil, err
+	}
+	t, err := h.st.GetTag(r.Context(), r.Access.CampaignID, id)
+	if err == nil && !r.Access.CanSee(t.IsPrivate) {
+		err = apperr.ErrNotFound
+	}
+	return httpapi.None{}, t, err
+}
+
+// apply merges the body into next and checks the parent tag: visible, no cycle, not too deep.
+func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Tag) error {
+	if err := next.Apply(in, r.Access); err != nil {
+		return err
+	}
+	if prev != nil && prev.ParentID != nil && next.ParentID == nil && prev.ParentPrivate && !r.Access.CanSee(true) {
+		next.ParentID = prev.ParentID // a hidden parent sent back as none stays (as locations)
+	}
+	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {
+		return nil
+	}
+	depth := domain.MaxLocationDepth
+	if prev == nil {
+		depth = 1
+	}
+	chain, err := h.st.TagAncestry(r.Context(), next.CampaignID, *next.ParentID, depth)
+	if err != nil {
+		return err
+	}
+	next.Ancestry = chain
+	return domain.CheckTagParent(next.ID, chain, r.Access)
+}

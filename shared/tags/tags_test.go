@@ -1,0 +1,324 @@
+package tags_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/tags"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+// register mounts tags and the entities routes (to see tags among the entities and in search).
+func register(api *httpapi.API, st *store.Store) {
+	tags.Register(api, st)
+	entities.Register(api, st)
+}
+
+func create(t *testing.T, e *apitest.Env, cid int64, token string, body map[string]any) int64 {
+	t.Helper()
+	r := e.Do("POST", apitest.Path(cid, "/tags"), token, body)
+	if r.Status != 200 {
+		t.Fatalf("create %v: %d %s", body, r.Status, r.Raw)
+	}
+	return int64(r.Data()["id"].(float64))
+}
+
+func tagPath(cid, id int64) string { return apitest.Path(cid, fmt.Sprintf("/tags/%d", id)) }
+
+func audit(t *testing.T, e *apitest.Env, cid int64) {
+	t.Helper()
+	if problems, err := e.Store.Audit(context.Background(), cid); err != nil || len(problems) > 0 {
+		t.Fatalf("audit: %v %v", err, problems)
+	}
+}
+
+func TestTagCRUD(t *testing.T) {
+	e := apitest.New(t, register)
+	ctx := context.Background()
+	r := e.Do("POST", apitest.Path(e.Campaign, "/tags"), e.Admin, map[string]any{
+		"name": " Villains ", "type": "Faction", "colour": "red", "entry": "<p>Bad <script>x</script>folk</p>",
+		"is_auto_applied": true, "is_hidden": "1",
+	})
+	if r.Status != 200 {
+		t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	d := r.Data()
+	for k, want := range map[string]any{"name": "Villains", "type": "Faction", "colour": "red", "is_auto_applied": true,
+		"is_hidden": true, "is_private": false, "tag_id": nil, "entities_count": float64(0)} {
+		if d[k] != want {
+			t.Errorf("%s = %v, want %v", k, d[k], want)
+		}
+	}
+	if strings.Contains(d["entry"].(string), "script") {
+		t.Errorf("entry not sanitised: %v", d["entry"])
+	}
+	id, eid := int64(d["id"].(float64)), int64(d["entity_id"].(float64))
+	child := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Cultists", "tag_id": id})
+	if got, _ := e.Store.GetTag(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
+		t.Fatalf("stored child = %+v", got)
+	}
+	// The entity is a tag entity, listed among the entities and found by search.
+	ent := e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d", eid)), e.Admin, nil)
+	if ent.Status != 200 || ent.Data()["type"] != "tag" || ent.Data()["child_id"] != float64(id) {
+		t.Fatalf("entity: %d %s", ent.Status, ent.Raw)
+	}
+	if l := e.Do("GET", apitest.Path(e.Campaign, "/entities?types=tag"), e.Admin, nil); l.Status != 200 || len(l.List()) != 2 {
+		t.Fatalf("entities?types=tag: %d %s", l.Status, l.Raw)
+	}
+	if l := e.Do("GET", apitest.Path(e.Campaign, "/entities?type_id[]=12"), e.Admin, nil); l.Status != 200 || len(l.List()) != 2 {
+		t.Fatalf("entities?type_id[]=12: %d %s", l.Status, l.Raw)
+	}
+	if s := e.Do("GET", apitest.Path(e.Campaign, "/search/cult"), e.Admin, nil); s.Status != 200 || len(s.List()) != 1 {
+		t.Fatalf("search: %d %s", s.Status, s.Raw)
+	}
+	if l := e.Do("GET", apitest.Path(e.Campaign, "/tags?name=vill"), e.Admin, nil); l.Status != 200 || len(l.List()) != 1 {
+		t.Fatalf("name filter: %d %s", l.Status, l.Raw)
+	}
+	// Update, then delete the parent: the child becomes a root, as Kanka does.
+	if u := e.Do("PATCH", tagPath(e.Campaign, id), e.Admin, map[string]any{"colour": "", "name": "Foes"}); u.Status != 200 || u.Data()["colour"] != "" || u.Data()["name"] != "Foes" {
+		t.Fatalf("update: %d %s", u.Status, u.Raw)
+	}
+	audit(t, e, e.Campaign)
+	if del := e.Do("DELETE", tagPath(e.Campaign, id), e.Admin, nil); del.Status != 200 {
+		t.Fatalf("delete: %d %s", del.Status, del.Raw)
+	}
+	if _, err := e.Store.GetTag(ctx, e.Campaign, id); !errors.Is(err, apperr.ErrNotFound) {
+		t.Fatalf("deleted tag: %v", err)
+	}
+	if got, _ := e.Store.GetTag(ctx, e.Campaign, child); got == nil || got.ParentID != nil {
+		t.Fatalf("orphaned child = %+v, want a root", got)
+	}
+	gone := e.Do("GET", apitest.Path(e.Campaign, "/tags?deleted=1"), e.Admin, nil)
+	if gone.Status != 200 || len(gone.List()) != 1 || gone.List()[0].(map[string]any)["id"] != float64(id) {
+		t.Fatalf("?deleted=1: %d %s", gone.Status, gone.Raw)
+	}
+	audit(t, e, e.Campaign)
+}
+
+func TestTagValidation(t *testing.T) {
+	e := apitest.New(t, register)
+	parent := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Parent"})
+	theirs := create(t, e, e.OtherCampaign, e.Stranger, map[string]any{"name": "Theirs"})
+	for i := 0; i < 3; i++ { // their ids run past ours
+		create(t, e, e.OtherCampaign, e.Stranger, map[string]any{"name": "Filler"})
+	}
+	hidden := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Hidden", "is_private": true})
+	cases := []struct {
+		name  string
+		body  map[string]any
+		field string
+	}{
+		{"no name", map[string]any{"type": "x"}, "name"},
+		{"blank name", map[string]any{"name": "   "}, "name"},
+		{"name too long", map[string]any{"name": strings.Repeat("n", 192)}, "name"},
+		{"name not a string", map[string]any{"name": 12}, "name"},
+		{"type too long", map[string]any{"name": "x", "type": strings.Repeat("t", 192)}, "type"},
+		{"unknown colour", map[string]any{"name": "x", "colour": "chartreuse"}, "colour"},
+		{"hex colour", map[string]any{"name": "x", "colour": "#ff0000"}, "colour"},
+		{"colour not a string", map[string]any{"name": "x", "colour": 3}, "colour"},
+		{"parent not a number", map[string]any{"name": "x", "tag_id": "abc"}, "tag_id"},
+		{"parent zero", map[string]any{"name": "x", "tag_id": 0}, "tag_id"},
+		{"parent huge", map[string]any{"name": "x", "tag_id": 1e300}, "tag_id"},
+		{"parent missing", map[string]any{"name": "x", "tag_id": 999999}, "tag_id"},
+		{"parent of another campaign", map[string]any{"name": "x", "tag_id": theirs + 3}, "tag_id"},
+		{"is_hidden not a boolean", map[string]any{"name": "x", "is_hidden": "maybe"}, "is_hidden"},
+		{"is_auto_applied an array", map[string]any{"name": "x", "is_auto_applied": []any{1}}, "is_auto_applied"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Do("POST", apitest.Path(e.Campaign, "/tags"), e.Admin, c.body)
+			if r.Status != 422 || r.Errors()[c.field] == nil {
+				t.Fatalf("got %d %s, want 422 naming %s", r.Status, r.Raw, c.field)
+			}
+		})
+	}
+	// A member may not see a private parent: it is as missing.
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/tags"), e.Member, map[string]any{"name": "x", "tag_id": hidden}); r.Status != 422 || r.Errors()["tag_id"] == nil {
+		t.Fatalf("hidden parent: %d %s", r.Status, r.Raw)
+	}
+	// Cycles: a tag under itself or under its own descendant.
+	child := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Child", "tag_id": parent})
+	grandchild := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Grandchild", "tag_id": child})
+	for name, body := range map[string]map[string]any{
+		"itself":         {"tag_id": parent},
+		"its grandchild": {"tag_id": grandchild},
+	} {
+		t.Run("cycle "+name, func(t *testing.T) {
+			r := e.Do("PATCH", tagPath(e.Campaign, parent), e.Admin, body)
+			if r.Status != 422 || r.Errors()["tag_id"] == nil {
+				t.Fatalf("got %d %s, want 422 naming tag_id", r.Status, r.Raw)
+			}
+		})
+	}
+	// Nothing was stored by a refused write: the admin's total is what was created.
+	if l := e.Do("GET", apitest.Path(e.Campaign, "/tags"), e.Admin, nil); l.Body["meta"].(map[string]any)["total"] != float64(4) {
+		t.Fatalf("total after refused writes: %s", l.Raw)
+	}
+	if p, _ := e.Store.GetTag(context.Background(), e.Campaign, parent); p.ParentID != nil {
+		t.Fatalf("a refused cycle moved the tag: %+v", p)
+	}
+	audit(t, e, e.Campaign)
+}
+
+func TestTagDepthIsBounded(t *testing.T) {
+	e := apitest.New(t, register)
+	prev := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Root"})
+	for i := 1; i < domain.MaxLocationDepth; i++ {
+		prev = create(t, e, e.Campaign, e.Admin, map[string]any{"name": fmt.Sprintf("Level %d", i), "tag_id": prev})
+	}
+	// The chain is MaxLocationDepth long: one more level is refused on a move.
+	leaf := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Leaf"})
+	r := e.Do("PATCH", tagPath(e.Campaign, leaf), e.Admin, map[string]any{"tag_id": prev})
+	if r.Status != 422 || r.Errors()["tag_id"] == nil {
+		t.Fatalf("too deep: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestTagAccessMatrix checks every role against public and private tags, in a private and a
+// public campaign, and what a refused write leaves behind.
+func TestTagAccessMatrix(t *testing.T) {
+	e := apitest.New(t, register)
+	type want struct{ listCount, showOpen, showHidden, create, updateOpen, updateHidden, deleteHidden int }
+	cases := []struct {
+		name     string
+		campaign func() int64
+		token    func() string
+		want     want
+	}{
+		{"admin of private campaign", func() int64 { return e.Campaign }, func() string { return e.Admin }, want{2, 200, 200, 200, 200, 200, 200}},
+		{"member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
+		{"viewer of private campaign", func() int64 { return e.Campaign }, func() string { return e.Viewer }, want{1, 200, 404, 403, 403, 403, 403}},
+		{"non-member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Outsider }, want{-1, 404, 404, 404, 404, 404, 404}},
+		{"non-member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Outsider }, want{1, 200, 404, 403, 403, 403, 403}},
+		{"member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cid, tok := c.campaign(), c.token()
+			typ := fmt.Sprintf("case%d", i)
+			open := create(t, e, cid, e.Admin, map[string]any{"name": "Open", "type": typ})
+			hidden := create(t, e, cid, e.Admin, map[string]any{"name": "Hidden", "type": typ, "is_private": true})
+			list := e.Do("GET", apitest.Path(cid, "/tags?type="+typ), tok, nil)
+			if c.want.listCount < 0 {
+				if list.Status != 404 {
+					t.Fatalf("list: got %d, want 404", list.Status)
+				}
+			} else if list.Status != 200 || len(list.List()) != c.want.listCount || list.Body["meta"].(map[string]any)["total"].(float64) != float64(c.want.listCount) {
+				t.Fatalf("list: got %d %s, want %d items and total", list.Status, list.Raw, c.want.listCount)
+			}
+			check := func(what string, got apitest.Response, want int) {
+				t.Helper()
+				if got.Status != want {
+					t.Errorf("%s: got %d %s, want %d", what, got.Status, got.Raw, want)
+				}
+			}
+			check("show open", e.Do("GET", tagPath(cid, open), tok, nil), c.want.showOpen)
+			check("show hidden", e.Do("GET", tagPath(cid, hidden), tok, nil), c.want.showHidden)
+			check("create", e.Do("POST", apitest.Path(cid, "/tags"), tok, map[string]any{"name": "New"}), c.want.create)
+			check("update open", e.Do("PATCH", tagPath(cid, open), tok, map[string]any{"name": "Renamed"}), c.want.updateOpen)
+			check("update hidden", e.Do("PUT", tagPath(cid, hidden), tok, map[string]any{"name": "Renamed"}), c.want.updateHidden)
+			check("delete hidden", e.Do("DELETE", tagPath(cid, hidden), tok, nil), c.want.deleteHidden)
+			got, err := e.Store.GetTag(context.Background(), cid, hidden)
+			if c.want.deleteHidden != 200 {
+				if err != nil || got.Name != "Hidden" {
+					t.Errorf("hidden tag changed by a refused write: %+v %v", got, err)
+				}
+			} else if !errors.Is(err, apperr.ErrNotFound) {
+				t.Errorf("deleted tag still stored: %v", err)
+			}
+			audit(t, e, cid)
+		})
+	}
+	// Only admins make a tag private.
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/tags"), e.Member, map[string]any{"name": "Secret", "is_private": true}); r.Status != 403 {
+		t.Fatalf("member creates a private tag: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestPrivateParentTagIsHidden: a non-admin sees a public tag under a private one as a root;
+// the parent's privacy change re-places the child's public copy in its own write.
+func TestPrivateParentTagIsHidden(t *testing.T) {
+	e := apitest.New(t, register)
+	parent := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Parent"})
+	child := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Child", "tag_id": parent})
+	shown := func(tok string) any {
+		t.Helper()
+		r := e.Do("GET", tagPath(e.Campaign, child), tok, nil)
+		if r.Status != 200 {
+			t.Fatalf("show child: %d %s", r.Status, r.Raw)
+		}
+		return r.Data()["tag_id"]
+	}
+	if got := shown(e.Member); got != float64(parent) {
+		t.Fatalf("member sees parent %v, want %d", got, parent)
+	}
+	if r := e.Do("PATCH", tagPath(e.Campaign, parent), e.Admin, map[string]any{"is_private": true}); r.Status != 200 {
+		t.Fatalf("privatise parent: %d %s", r.Status, r.Raw)
+	}
+	if got := shown(e.Member); got != nil {
+		t.Fatalf("member sees private parent %v", got)
+	}
+	if got := shown(e.Admin); got != float64(parent) {
+		t.Fatalf("admin sees parent %v", got)
+	}
+	l := e.Do("GET", apitest.Path(e.Campaign, "/tags"), e.Member, nil)
+	if len(l.List()) != 1 || l.List()[0].(map[string]any)["tag_id"] != nil {
+		t.Fatalf("member's list: %s", l.Raw)
+	}
+	// A member writing back what it read (no parent) keeps the hidden parent.
+	if r := e.Do("PUT", tagPath(e.Campaign, child), e.Member, map[string]any{"name": "Child", "tag_id": nil}); r.Status != 200 {
+		t.Fatalf("member update: %d %s", r.Status, r.Raw)
+	}
+	if got, _ := e.Store.GetTag(context.Background(), e.Campaign, child); got.ParentID == nil || *got.ParentID != parent {
+		t.Fatalf("member's write dropped the hidden parent: %+v", got)
+	}
+	audit(t, e, e.Campaign)
+}
+
+// TestTagRoundTrips holds tag routes to DESIGN 3's budgets: a show is one round trip after the
+// access read (read ahead), a list page two, a write one transaction after its reads.
+func TestTagRoundTrips(t *testing.T) {
+	e := apitest.New(t, register)
+	id := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Budget"})
+	for i := 0; i < 50; i++ {
+		create(t, e, e.Campaign, e.Admin, map[string]any{"name": fmt.Sprintf("Filler %d", i)})
+	}
+	cases := []struct {
+		name         string
+		method, path string
+		body         any
+		max, items   int64
+	}{
+		{"show (and its links: one Query per class, concurrent)", "GET", tagPath(e.Campaign, id), nil, 3, 0},
+		{"list page 1", "GET", apitest.Path(e.Campaign, "/tags?limit=10"), nil, 2, 0},
+		{"list page 2", "GET", apitest.Path(e.Campaign, "/tags?limit=10&page=2"), nil, 3, 0},
+		{"create", "POST", apitest.Path(e.Campaign, "/tags"), map[string]any{"name": "New"}, 5, 0},
+		{"create under a parent", "POST", apitest.Path(e.Campaign, "/tags"), map[string]any{"name": "Sub", "tag_id": id}, 6, 0},
+		{"update", "PATCH", tagPath(e.Campaign, id), map[string]any{"type": "Keep"}, 4, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do(c.method, c.path, e.Admin, c.body)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			if n := e.Counter.N(); n > c.max || n == 0 {
+				t.Fatalf("%d DynamoDB calls, budget %d", n, c.max)
+			}
+			if c.method == "GET" && c.path != tagPath(e.Campaign, id) {
+				if got := e.Counter.Fetched(); got > 10+2+1+100 {
+					t.Fatalf("%d items evaluated for a page of 10", got)
+				}
+			}
+		})
+	}
+}
