@@ -34,7 +34,11 @@ import (
 //     audience, and every pointer has its record;
 //   - the name shards and the reverse mention items match their records (auditIndexes);
 //   - every relation has its copies, pointer and bucket copy, is placed by its owner's and
-//     target's privacy, and its mirror names it back (auditRelations).
+//     target's privacy, and its mirror names it back (auditRelations);
+//   - the trash (auditTrash): every trashed entity has its trashed record and purge item and
+//     no live home; its events have no calendar links, its children's partitions are left
+//     as they were; no hidden relation or event, and no child link its trash marked, outlives
+//     the trash (a restore shows them again).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -99,9 +103,22 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		return v
 	}
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	tr, err := s.readTrash(ctx, cid, items)
+	if err != nil {
+		return nil, err
+	}
 	for _, it := range items {
 		pk, sk := str(it, "pk"), str(it, "sk")
 		kind, _, _ := strings.Cut(sk, "#")
+		if strings.HasPrefix(sk, trashedPrefix) || strings.HasPrefix(sk, hiddenPrefix) {
+			continue // auditTrash's
+		}
+		if strings.HasPrefix(sk, childLinkPrefix) && str(it, "orphaned_by") != "" {
+			continue // marked by a trash: auditTrash's
+		}
+		if strings.HasPrefix(sk, mentionPrefix) && tr.hides(pk) {
+			continue // in a trashed entity's partition: mentions of it wait for its restore
+		}
 		if isRangeCounter(sk) {
 			counters[counterKey{pk, sk}] = it
 			continue
@@ -271,7 +288,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		case calendarPrefix:
 			exists = calendars[id] != nil
 		}
-		if !exists {
+		if !exists && !tr.hides(pk) {
 			report("partition %s: %s %d does not exist, %d items left (%v)", pk, strings.ToLower(kind), id, sum(kinds), kinds)
 		}
 	}
@@ -323,6 +340,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			report("entity %d: its links' re-placing is pending", m.ID)
 			delete(marked, m.SK)
 		}
+		if m.Kind == cascadeKind {
+			report("entity %d: its reference cascade is pending", m.ID)
+			delete(marked, m.SK)
+		}
 	}
 	for eid, e := range entities {
 		if e.linksPrivate != e.private && !relinking[eid] {
@@ -331,6 +352,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	for i := range eventHomes {
 		ev := &eventHomes[i]
+		if tr.entities[ev.EntityID] {
+			continue // a trashed entity's events have no links (auditTrash)
+		}
 		ev.EntityPrivate = entities[ev.EntityID].linksPrivate
 		k := eventDayKey(ev)
 		expected[k] = ev.Version
@@ -380,7 +404,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 
 	// Events and their calendars.
 	for _, ev := range events {
-		if calendars[ev.calendarID] == nil {
+		if calendars[ev.calendarID] == nil && !tr.calendars[ev.calendarID] {
 			report("event %s: calendar %d does not exist", ev.key, ev.calendarID)
 		}
 	}
@@ -389,7 +413,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		return nil, err
 	}
 	problems = append(problems, more...)
-	problems = append(problems, auditIndexes(cid, items)...)
+	problems = append(problems, auditIndexes(cid, tr.indexed(items))...)
+	problems = append(problems, tr.audit(cid, items)...)
 	sort.Strings(problems)
 	return problems, nil
 }

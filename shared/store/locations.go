@@ -134,6 +134,10 @@ type childLink struct {
 	SK        string `dynamo:"sk"`
 	ID        int64  `dynamo:"id"`
 	IsPrivate bool   `dynamo:"is_private"`
+	// OrphanedBy (the trash time) and ChildVersion mark the link of a child its parent's trash
+	// made a root: the parent's restore re-parents it if it is still that version.
+	OrphanedBy   string `dynamo:"orphaned_by,omitempty"`
+	ChildVersion int64  `dynamo:"child_version,omitempty"`
 }
 
 // linkParent moves location id's link from parent prev to parent next (either may be nil), and
@@ -300,10 +304,10 @@ func (s *Store) childCopies(ctx context.Context, cid, pid int64, private bool) (
 	}, nil
 }
 
-// DeleteLocation deletes a location and what hangs from it: children become roots, map points
-// and the entity's events and notes go (see deleteOwner for the steps and their failures).
+// DeleteLocation moves a location to the trash (trash.go): its children become roots (put back
+// by a restore), its map points, events and notes stay, unreachable, until the purge.
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
+	return s.trashOwner(ctx, locationKind, &l.Meta, &l.Owner, toLocationItem(l), s.linkParent(l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
 }
 
 // ResumeLocationDelete finishes a delete of location id that failed after its first step; it
@@ -315,7 +319,9 @@ func (s *Store) ResumeLocationDelete(ctx context.Context, cid, id int64) (bool, 
 // orphanChildren makes the children of location pid roots, as Kanka does: found by their links
 // in its partition, read consistently, and rewritten (with their copies, their links removed)
 // in transactions of 30, conditional on the version read. A child moved meanwhile is read again.
-func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
+// For a trash (mark) the links stay, marked with the trash and the child's new version, for the
+// restore (adoptChildren); links marked already are left as they are.
+func (s *Store) orphanChildren(ctx context.Context, cid, pid int64, mark bool) error {
 	for attempt := 0; ; attempt++ {
 		var links []childLink
 		err := s.table.Get("pk", mapPointsPK(cid, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
@@ -337,21 +343,30 @@ func (s *Store) orphanChildren(ctx context.Context, cid, pid int64) error {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
-			b.del(s.table.Delete("pk", link.PK).Range("sk", link.SK))
-			raw, ok := items[itemKey{campaignPK(cid), recordSK(locationPrefix, link.ID)}]
-			if !ok {
-				continue // a stale link: the child is gone
+			if mark && link.OrphanedBy != "" {
+				continue
 			}
+			raw, ok := items[itemKey{campaignPK(cid), recordSK(locationPrefix, link.ID)}]
 			var it locationItem
-			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
-				return err
+			if ok {
+				if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+					return err
+				}
 			}
 			prev := it.location()
-			if prev.ParentID == nil || *prev.ParentID != pid {
+			if !ok || prev.ParentID == nil || *prev.ParentID != pid {
+				b.del(s.table.Delete("pk", link.PK).Range("sk", link.SK)) // a stale link
 				continue
 			}
 			next := prev.Clone()
 			next.ParentID, next.Version, next.UpdatedAt = nil, prev.Version+1, now
+			if mark {
+				b.put(s.table.Put(childLink{PK: link.PK, SK: link.SK, ID: link.ID, IsPrivate: link.IsPrivate,
+					OrphanedBy: formatTime(now), ChildVersion: next.Version}))
+			} else {
+				b.del(s.table.Delete("pk", link.PK).Range("sk", link.SK))
+			}
+
 			b.place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner),
 				locationKind.slots(&next.Meta, &next.Owner), prev.Version)
 			b.syncMove(ownerRef(locationPrefix, &prev.Meta, &prev.Owner), ownerRef(locationPrefix, &next.Meta, &next.Owner))

@@ -2,13 +2,11 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -115,10 +113,9 @@ func (s *Store) updateOwner(ctx context.Context, k ownerKind, prevM, nextM *doma
 	return write()
 }
 
-// tombstone stands for an owner whose delete has begun: its record and entity are gone (so no
-// read finds it and no child write, which checks them, can start), what hung from it is being
-// removed. The delete that wrote it, a retry of it, the sweeper (found by its marker, see
-// sweep.go) or `lorekeep migrate` finishes it.
+// tombstone stands for an owner whose purge has begun (DELETING#KIND#id): its trash is gone,
+// what hung from it is being removed. The purge that wrote it, the sweeper (found by its
+// marker, see sweep.go) or `lorekeep migrate` finishes it. Layout 2's deletes wrote it too.
 type tombstone struct {
 	PK       string `dynamo:"pk"`
 	SK       string `dynamo:"sk"`
@@ -127,45 +124,6 @@ type tombstone struct {
 	CID      int64  `dynamo:"campaign_id"`
 	EntityID int64  `dynamo:"entity_id"`
 	Marker   string `dynamo:"marker,omitempty"` // sk of its marker in pendingPK(CID); "" before markers
-}
-
-// deleteOwner deletes an owner in three steps. First one transaction, conditional on the
-// version read, removes the record, its copies, its entity and its counts and leaves a
-// tombstone and its sweeper marker: a failure here changes nothing. Then the cascade
-// (idempotent, batched and concurrent) removes what hung from it, and finally tombstone and
-// marker go. Once the first step is written the delete has happened (the record is gone for
-// every reader and writer) and the answer says so: a failure of the cascade leaves it pending,
-// logged, for the sweeper to finish within PendingDeleteAge and a minute (or a retry of the
-// DELETE, sooner).
-func (s *Store) deleteOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
-	cid := m.CampaignID
-	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(s.now(), cid, k.prefix, m.ID), CID: cid, Kind: k.prefix, ID: m.ID}
-	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid,
-		EntityID: o.EntityID, Marker: marker.SK}
-	mentions, err := s.mentionPlan(ctx, o.Entry, "", entryOf(m, o), mentionSource{}, true)
-	if err != nil {
-		return err
-	}
-	b := s.newTx()
-	b.remove(k.slots(m, o), m.Version)
-	b.remove(entitySlots(m, o), 0)
-	b.syncMove(ownerRef(k.prefix, m, o), nil) // and their tombstones, for ?deleted=1
-	b.syncMove(entityRef(m, o), nil)
-	b.removeName(cid, o.EntityID)
-	b.put(s.table.Put(t))
-	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions) {
-		if f != nil {
-			f(b)
-		}
-	}
-	if err := b.run(ctx); err != nil {
-		return err
-	}
-	if err := s.finishDelete(ctx, t); err != nil {
-		logPendingDelete(ctx, t, err)
-	}
-	return nil
 }
 
 // finishDelete runs the cascade of a tombstone, then removes it.
@@ -177,7 +135,7 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
-			if err := s.orphanChildren(gctx, t.CID, t.ID); err != nil {
+			if err := s.orphanChildren(gctx, t.CID, t.ID, false); err != nil {
 				return err
 			}
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
@@ -202,15 +160,30 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	return b.run(ctx)
 }
 
-// resumeDelete finishes the pending delete of kind id, if there is one. Like the delete itself,
-// it has happened whether or not the cascade finishes now: a failure is left to the sweeper.
+// resumeDelete finishes what a DELETE of kind id left pending, if anything: the cascade of its
+// trash (a retried DELETE of a record in the trash answers as the first did) or a purge. Like
+// the delete itself, it has happened whether or not the cascade finishes now.
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
-	var t tombstone
-	err := s.getOne(ctx, itemKey{campaignPK(cid), tombstoneSK(kind, id)}, &t)
-	if errors.Is(err, apperr.ErrNotFound) {
+	trashed := itemKey{campaignPK(cid), trashedSK(kind, id)}
+	purging := itemKey{campaignPK(cid), tombstoneSK(kind, id)}
+	got, err := s.getItems(ctx, trashed, purging)
+	if err != nil {
+		return false, err
+	}
+	if raw, ok := got[trashed]; ok {
+		var th trashedHome
+		if err := dynamo.UnmarshalItem(raw, &th); err != nil {
+			return false, err
+		}
+		s.finishCascade(ctx, cid, th.EntityID, "")
+		return true, nil
+	}
+	raw, ok := got[purging]
+	if !ok {
 		return false, nil
 	}
-	if err != nil {
+	var t tombstone
+	if err := dynamo.UnmarshalItem(raw, &t); err != nil {
 		return false, err
 	}
 	if err := s.finishDelete(ctx, t); err != nil {
