@@ -635,10 +635,6 @@ func ignoreCondition(err error) error {
 	return err
 }
 
-// ErrNotTrashed is a restore of an entity that is not in the trash (never trashed, restored
-// already, expired or purged).
-var ErrNotTrashed = errors.New("store: the entity is not in the trash")
-
 // GetTrashed reads the trashed entities of campaign cid among ids (missing, restored and
 // expired ones are absent): the check of a restore request.
 func (s *Store) GetTrashed(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Entity, error) {
@@ -685,7 +681,7 @@ func (s *Store) ListTrash(ctx context.Context, cid int64, p domain.PageRequest) 
 // (ids unchanged, version + 1, updated now so lastSync sees them), with their copies, counts,
 // sync pointers and name, removes the trash, its tombstones and its purge item, re-links a
 // location under its parent when that is live (a root otherwise) and writes the marker of the
-// cascade that then shows its references again. ErrNotTrashed when there is nothing to restore.
+// cascade that then shows its references again. domain.ErrNotTrashed when there is nothing to restore.
 func (s *Store) RestoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	return domain.RetryConflicts(ctx, func() error { return s.restoreEntity(ctx, cid, eid, uid) })
 }
@@ -694,23 +690,23 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	var t trashedEntity
 	err := s.getItem(ctx, campaignPK(cid), trashedSK(entityPrefix, eid), &t)
 	if errors.Is(err, apperr.ErrNotFound) {
-		return ErrNotTrashed
+		return domain.ErrNotTrashed
 	}
 	if err != nil {
 		return err
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	if t.TTL <= now.Unix() {
-		return ErrNotTrashed
+		return domain.ErrNotTrashed
 	}
 	k, ok := ownerKindOf(t.Type)
 	if !ok {
-		return ErrNotTrashed
+		return domain.ErrNotTrashed
 	}
 	var raw dynamo.Item
 	if err := s.getItem(ctx, campaignPK(cid), trashedSK(k.prefix, t.ChildID), &raw); err != nil {
 		if errors.Is(err, apperr.ErrNotFound) {
-			return ErrNotTrashed
+			return domain.ErrNotTrashed
 		}
 		return err
 	}
@@ -750,7 +746,7 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	if b.needs == nil {
 		b.needs = map[int]error{}
 	}
-	b.needs[b.n] = ErrNotTrashed // the trash as read, unexpired: a purge or another restore got there first
+	b.needs[b.n] = domain.ErrNotTrashed // the trash as read, unexpired: a purge or another restore got there first
 	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", trashedSK(entityPrefix, eid)).
 		If("'deleted_at' = ? AND 'ttl' > ?", t.DeletedAt, now.Unix()))
 	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", trashedSK(k.prefix, m.ID)))
