@@ -406,7 +406,9 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it relationIte
 	}
 	err = b.run(ctx)
 	if errors.Is(err, apperr.ErrConflict) {
-		var left struct{ PK string `dynamo:"pk"` }
+		var left struct {
+			PK string `dynamo:"pk"`
+		}
 		if s.getItem(ctx, here.pk, here.sk, &left, "pk") != nil {
 			return nil // shown (or moved) by a concurrent cascade
 		}
@@ -550,7 +552,9 @@ func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) 
 	}
 	err = b.run(ctx)
 	if errors.Is(err, apperr.ErrConflict) {
-		var left struct{ PK string `dynamo:"pk"` }
+		var left struct {
+			PK string `dynamo:"pk"`
+		}
 		if s.getItem(ctx, here.pk, here.sk, &left, "pk") != nil {
 			return nil // shown by a concurrent cascade
 		}
