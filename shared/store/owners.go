@@ -2,11 +2,13 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -161,7 +163,7 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 }
 
 // resumeDelete finishes what a DELETE of kind id left pending, if anything: the cascade of its
-// trash (a retried DELETE of a record in the trash answers as the first did) or a purge. Like
+// trash (while its marker is there, a retried DELETE answers as the first did) or a purge. Like
 // the delete itself, it has happened whether or not the cascade finishes now.
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
 	trashed := itemKey{campaignPK(cid), trashedSK(kind, id)}
@@ -170,12 +172,24 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 	if err != nil {
 		return false, err
 	}
-	if raw, ok := got[trashed]; ok {
-		var th trashedHome
+	if raw, ok := got[trashed]; ok { // its cascade is pending while its marker is there
+		var th struct {
+			EntityID  int64  `dynamo:"entity_id"`
+			DeletedAt string `dynamo:"deleted_at"`
+		}
 		if err := dynamo.UnmarshalItem(raw, &th); err != nil {
 			return false, err
 		}
-		s.finishCascade(ctx, cid, th.EntityID, "")
+		marker := pendingSK(parseTime(th.DeletedAt), cid, cascadeKind, th.EntityID)
+		var m pendingMarker
+		err := s.getItem(ctx, pendingPK(cid), marker, &m)
+		if errors.Is(err, apperr.ErrNotFound) {
+			return false, nil // deleted already: a second DELETE is a 404
+		}
+		if err != nil {
+			return false, err
+		}
+		s.finishCascade(ctx, cid, th.EntityID, marker)
 		return true, nil
 	}
 	raw, ok := got[purging]

@@ -100,7 +100,14 @@ func (s *Store) trashOwner(ctx context.Context, k ownerKind, m *domain.Meta, o *
 	if err := b.run(ctx); err != nil {
 		return err
 	}
-	s.finishCascade(ctx, cid, o.EntityID, marker.SK)
+	// The state is known (trashed): hide at once, without reading it again.
+	err = s.hideRefs(ctx, &e.entityItem)
+	if err == nil {
+		err = wrap(s.table.Delete("pk", marker.PK).Range("sk", marker.SK).Run(ctx))
+	}
+	if err != nil {
+		slog.WarnContext(ctx, "reference cascade pending: the sweeper finishes it", "campaign_id", cid, "entity_id", o.EntityID, "err", err.Error())
+	}
 	return nil
 }
 
@@ -145,9 +152,31 @@ func (s *Store) reconcileCascade(ctx context.Context, cid, eid int64, markerSK s
 // the relations it owns or that point at it, and, by kind, a calendar's other entities' events
 // and a location's children (made roots, as Kanka does, and marked for the restore).
 func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
+	// One Query of its partition finds its events and relations (as the purge's does).
+	var all []dynamo.Item
+	if err := s.table.Get("pk", entityPK(e.CampaignID, e.ID)).Consistent(true).All(ctx, &all); err != nil {
+		return wrap(err)
+	}
+	var evs []timeline.Event
+	var rels []partitionRow
+	for _, raw := range all {
+		k := keyOfItem(raw)
+		var r partitionRow
+		_ = dynamo.UnmarshalItem(raw, &r)
+		switch home := strings.TrimPrefix(k.sk, selfHome); {
+		case home == recordSK(eventPrefix, r.ID):
+			var it eventItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			evs = append(evs, it.event())
+		case home == recordSK(relationPrefix, r.ID) || k.sk == incomingPrefix+pad(r.ID):
+			rels = append(rels, r)
+		}
+	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return s.hideOwnLinks(gctx, e.CampaignID, e.ID) })
-	g.Go(func() error { return s.hideRelations(gctx, e.CampaignID, e.ID) })
+	g.Go(func() error { return s.hideOwnLinks(gctx, e.CampaignID, e.ID, evs) })
+	g.Go(func() error { return s.hideRelations(gctx, e.CampaignID, e.ID, rels) })
 	switch e.Type {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
@@ -203,13 +232,19 @@ func (s *Store) entityEvents(ctx context.Context, cid, eid int64) ([]timeline.Ev
 	return evs, nil
 }
 
-// hideOwnLinks removes the calendar links of entity eid's events (day, recurring and reminder
-// links, with their counts), each on condition of the link as read; a lost race re-reads.
-func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64) error {
+// hideOwnLinks removes the calendar links of entity eid's events evs (day, recurring and
+// reminder links, with their counts), each on condition of the link as read; a lost race
+// reads the events again.
+func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline.Event) error {
 	for attempt := 0; ; attempt++ {
-		evs, err := s.entityEvents(ctx, cid, eid)
-		if err != nil || len(evs) == 0 {
-			return err
+		if attempt > 0 {
+			var err error
+			if evs, err = s.entityEvents(ctx, cid, eid); err != nil {
+				return err
+			}
+		}
+		if len(evs) == 0 {
+			return nil
 		}
 		keys := make([]itemKey, len(evs))
 		for i := range evs {
@@ -302,19 +337,14 @@ func (s *Store) showOwnLinks(ctx context.Context, e *entityItem) error {
 	}
 }
 
-// hideRelations moves every relation entity eid owns or is the target of out of every list:
+// hideRelations moves every relation entity eid owns or is the target of (rows: their homes and
+// RELIN# pointers in its partition) out of every list:
 // each is removed with its copies, pointer and counts and kept whole in eid's partition
 // (HIDDEN#RELATION#id), in one transaction on condition of its version (re-read on conflict).
-func (s *Store) hideRelations(ctx context.Context, cid, eid int64) error {
-	raws, err := s.queryPrefixes(ctx, entityPK(cid, eid), relationPrefix+"#", selfHome+relationPrefix+"#", incomingPrefix)
-	if err != nil {
-		return err
-	}
+func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partitionRow) error {
 	type ref struct{ owner, id int64 }
 	var refs []ref
-	for _, raw := range raws {
-		var r partitionRow
-		_ = dynamo.UnmarshalItem(raw, &r)
+	for _, r := range rows {
 		if strings.HasPrefix(r.SK, incomingPrefix) {
 			refs = append(refs, ref{r.OwnerID, r.ID})
 		} else {
