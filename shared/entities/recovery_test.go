@@ -27,7 +27,7 @@ func TestRecoveryRoundTrip(t *testing.T) {
 	child := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Quay", "parent_location_id": town["id"]})
 	other := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Other"})
 	ev := create(t, e, e.Campaign, e.Admin, "entities/"+itoa(eid(town))+"/entity_events",
-		map[string]any{"name": "Founding", "calendar_id": cal["id"], "date": "5-1-3"})
+		map[string]any{"name": "Founding", "calendar_id": cal["id"], "year": 5, "month": 1, "day": 3, "length": 1})
 	rel := create(t, e, e.Campaign, e.Admin, "entities/"+itoa(eid(other))+"/relations",
 		map[string]any{"relation": "rival", "target_id": eid(town), "two_way": true})
 	audit := func(step string) {
@@ -123,7 +123,10 @@ func TestRecoveryRoundTrip(t *testing.T) {
 func TestRecoveryAccessAndBadInput(t *testing.T) {
 	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Gone"})
-	otherLoc := create(t, e, e.OtherCampaign, e.Stranger, "locations", map[string]any{"name": "Elsewhere"})
+	var otherLoc map[string]any // its entity id is one no entity of e.Campaign has
+	for i := 0; i < 5; i++ {
+		otherLoc = create(t, e, e.OtherCampaign, e.Stranger, "locations", map[string]any{"name": "Elsewhere"})
+	}
 	pub := create(t, e, e.PublicCampaign, e.Admin, "locations", map[string]any{"name": "Public"})
 	for _, l := range []struct {
 		cid   int64
