@@ -51,6 +51,9 @@ var firstScreenSteps = []replayStep{
 		hasFields(t, "user", r.list()[0].(map[string]any), map[string]any{"id": 1, "name": "admin", "avatar": nil})
 		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/users"})
 	}},
+	{"campaign-user.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "user", r.data(), map[string]any{"id": 1, "name": "admin", "avatar": nil})
+	}},
 	{"campaign-entity-types.json", func(t *testing.T, _ *store.Store, r response) {
 		if len(r.list()) != 2 {
 			t.Fatalf("data = %v, want location and calendar", r.body["data"])
