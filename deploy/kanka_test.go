@@ -20,7 +20,7 @@ import (
 var firstScreenSteps = []replayStep{
 	{"profile.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "profile", r.data(), map[string]any{"id": 1, "name": "admin", "last_campaign_id": 1, "locale": "en",
-			"default_pagination": 45, "rate_limit": 90, "avatar": nil})
+			"default_pagination": 45, "rate_limit": 120, "avatar": nil})
 	}},
 	{"campaigns-list.json", func(t *testing.T, _ *store.Store, r response) {
 		if len(r.list()) != 1 {
