@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -195,5 +197,97 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	}
 	if err := st.RestoreEntity(ctx, c.ID, parent.EntityID, admin.ID); !errors.Is(err, domain.ErrNotTrashed) {
 		t.Fatalf("restore of a purged entity: %v", err)
+	}
+}
+
+// Races on a trash, each round audited: a restore against a purge that sees the trash expired
+// (exactly one wins: a restored entity, or a purged one that no restore brings back), and a
+// trash against writes of its children (an event created on its entity, one of another entity
+// created on the trashed calendar: either written before the trash, and then hidden with it,
+// or refused).
+func TestTrashRaces(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	ctx := context.Background()
+	admin, _ := st.EnsureUser(ctx, "admin")
+	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
+	later := st.AtTime(func() time.Time { return time.Now().Add(31 * 24 * time.Hour) })
+	audit := func(round int) {
+		t.Helper()
+		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+			t.Fatalf("round %d: audit %v %q", round, err, problems)
+		}
+	}
+	for round := 0; round < 4; round++ {
+		l := domain.Location{Meta: meta, Owner: domain.Owner{Name: "L"}}
+		if err := st.CreateLocation(ctx, &l); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.DeleteLocation(ctx, &l); err != nil {
+			t.Fatal(err)
+		}
+		var restoreErr, purgeErr error
+		var purged int
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); restoreErr = st.RestoreEntity(ctx, c.ID, l.EntityID, admin.ID) }()
+		go func() { defer wg.Done(); purged, _, purgeErr = later.SweepPurges(ctx) }()
+		wg.Wait()
+		if purgeErr != nil && !errors.Is(purgeErr, apperr.ErrConflict) {
+			t.Fatalf("round %d: purge %v", round, purgeErr)
+		}
+		_, getErr := st.GetLocation(ctx, c.ID, l.ID)
+		switch {
+		case restoreErr == nil && purged == 0 && getErr == nil: // the restore won
+		case errors.Is(restoreErr, domain.ErrNotTrashed) && purged == 1 && errors.Is(getErr, apperr.ErrNotFound): // the purge won
+		default:
+			t.Fatalf("round %d: restore %v, purged %d (%v), read %v", round, restoreErr, purged, purgeErr, getErr)
+		}
+		if _, _, err := later.SweepPurges(ctx); err != nil { // a queue item a lost purge left
+			t.Fatal(err)
+		}
+		audit(round)
+	}
+
+	for round := 0; round < 4; round++ {
+		cal := timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "C"}}
+		if err := st.CreateCalendar(ctx, &cal); err != nil {
+			t.Fatal(err)
+		}
+		other := domain.Location{Meta: meta, Owner: domain.Owner{Name: "O"}}
+		if err := st.CreateLocation(ctx, &other); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 3)
+		newEvent := func(eid int64) *timeline.Event {
+			return &timeline.Event{Meta: meta, EntityID: eid, CalendarID: cal.ID, Name: "E", Length: 1, Visibility: domain.VisibilityAll,
+				Date: calengine.Date{Year: 1, Month: 1, Day: 1}}
+		}
+		wg.Add(3)
+		go func() { defer wg.Done(); errs[0] = st.DeleteCalendar(ctx, &cal) }()
+		go func() { defer wg.Done(); errs[1] = st.CreateEvent(ctx, newEvent(cal.EntityID)) }()
+		go func() { defer wg.Done(); errs[2] = st.CreateEvent(ctx, newEvent(other.EntityID)) }()
+		wg.Wait()
+		if errs[0] != nil {
+			t.Fatalf("round %d: trash %v", round, errs[0])
+		}
+		for _, err := range errs[1:] {
+			// Refused: the entity is gone, a conflict, or the calendar_id names a gone calendar.
+			if code := apperr.ErrorCode(err); err != nil && code != apperr.ENotFound && code != apperr.EConflict && code != apperr.EInvalid {
+				t.Fatalf("round %d: event write %v", round, err)
+			}
+		}
+		audit(round)
+		if p, err := st.ListEvents(ctx, c.ID, other.EntityID, domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 10}); err != nil || p.Total != 0 {
+			t.Fatalf("round %d: the other entity's events on the trashed calendar: %+v %v", round, p.Items, err)
+		}
+		if err := st.RestoreEntity(ctx, c.ID, cal.EntityID, admin.ID); err != nil {
+			t.Fatal(err)
+		}
+		audit(round)
 	}
 }
