@@ -830,3 +830,20 @@ func (s *Store) restoreParent(ctx context.Context, cid, id, parent int64, privat
 }
 
 func formatInt(n int64) string { return strconv.FormatInt(n, 10) }
+
+// reconcileTrash runs the hiding cascade of every trashed entity of the table (a filtered Scan:
+// the migration's, never a request's).
+func (s *Store) reconcileTrash(ctx context.Context) error {
+	var trashed []trashedEntity
+	err := s.table.Scan().Filter("begins_with('sk', ?)", trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]).
+		Consistent(true).All(ctx, &trashed)
+	if err != nil {
+		return wrap(err)
+	}
+	for i := range trashed {
+		if err := s.hideRefs(ctx, &trashed[i].entityItem); err != nil {
+			return err
+		}
+	}
+	return nil
+}
