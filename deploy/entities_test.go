@@ -303,8 +303,9 @@ var deleteSteps = []replayStep{
 			t.Errorf("event after delete: %v, want not found", err)
 		}
 	}},
-	// Deleting the calendar takes its entity, that entity's events and notes, and the events of
-	// other entities on the calendar (found through the calendar index); the town stays.
+	// Deleting the calendar moves it and its entity to the trash and hides the events of other
+	// entities on the calendar (found through its links); the town stays. Its own entity's
+	// events and notes stay where they are, unreachable, until the restore or the purge.
 	{"calendars-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted calendar", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
@@ -320,15 +321,14 @@ var deleteSteps = []replayStep{
 		// Read the partitions themselves, as an admin sees them.
 		admin := domain.Access{UserID: 1, CampaignID: 1, Role: domain.RoleAdmin}
 		page := domain.PageRequest{Page: 1, Limit: 10}
-		for _, eid := range []int64{townEntity, calendarEntity} {
+		for _, eid := range []int64{townEntity} {
 			evs, err := st.ListEvents(ctx, 1, eid, admin, domain.Filter{}, page)
 			if err != nil || evs.Total != 0 || len(evs.Items) != 0 {
 				t.Errorf("events of entity %d after deleting the calendar: total %d, %+v, err %v", eid, evs.Total, evs.Items, err)
 			}
 		}
-		notes, err := st.ListNotes(ctx, 1, calendarEntity, admin, domain.Filter{}, page)
-		if err != nil || notes.Total != 0 || len(notes.Items) != 0 {
-			t.Errorf("notes of the calendar's entity after delete: total %d, %+v, err %v", notes.Total, notes.Items, err)
+		if trash, err := st.ListTrash(ctx, 1, page); err != nil || len(trash.Items) != 1 || trash.Items[0].ID != calendarEntity {
+			t.Errorf("trash after deleting the calendar: %+v %v", trash.Items, err)
 		}
 	}},
 	// The Fantasy-Calendar export becomes calendar 2, which the policy test's later entity
@@ -355,6 +355,29 @@ var deleteSteps = []replayStep{
 		c, err := st.GetCalendar(context.Background(), 1, 2)
 		if err != nil || len(c.Months) != 6 || len(c.LeapDays) != 1 || c.Moons[0].Offset != "-11.5" {
 			t.Errorf("stored import = %+v, %v", c, err)
+		}
+	}},
+	// Kanka's recovery lists the deleted calendar's entity and restores it: the calendar, its
+	// entity and the town's event on it come back, ids unchanged.
+	{"recovery.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the calendar's entity", r.body["data"])
+		}
+		hasFields(t, "trashed entity", r.list()[0].(map[string]any), map[string]any{"id": calendarEntity, "type": "calendar", "child_id": 1})
+	}},
+	{"recover.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "recover", r.body, map[string]any{"success": "Successfully recovered deleted entities"})
+		ctx := context.Background()
+		if _, err := st.GetCalendar(ctx, 1, 1); err != nil {
+			t.Errorf("restored calendar: %v", err)
+		}
+		admin := domain.Access{UserID: 1, CampaignID: 1, Role: domain.RoleAdmin}
+		evs, err := st.ListEvents(ctx, 1, townEntity, admin, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 10})
+		if err != nil || evs.Total != 1 || evs.Items[0].CalendarID != 1 {
+			t.Errorf("the town's events after the restore: %+v %v", evs.Items, err)
+		}
+		if problems, err := st.Audit(ctx, 1); err != nil || len(problems) > 0 {
+			t.Errorf("audit after the restore: %v %q", err, problems)
 		}
 	}},
 }

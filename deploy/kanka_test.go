@@ -20,7 +20,7 @@ import (
 var firstScreenSteps = []replayStep{
 	{"profile.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "profile", r.data(), map[string]any{"id": 1, "name": "admin", "last_campaign_id": 1, "locale": "en",
-			"default_pagination": 45, "rate_limit": 90, "avatar": nil})
+			"default_pagination": 45, "rate_limit": 120, "avatar": nil})
 	}},
 	{"campaigns-list.json", func(t *testing.T, _ *store.Store, r response) {
 		if len(r.list()) != 1 {
@@ -50,6 +50,9 @@ var firstScreenSteps = []replayStep{
 		}
 		hasFields(t, "user", r.list()[0].(map[string]any), map[string]any{"id": 1, "name": "admin", "avatar": nil})
 		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/users"})
+	}},
+	{"campaign-user.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "user", r.data(), map[string]any{"id": 1, "name": "admin", "avatar": nil})
 	}},
 	{"campaign-entity-types.json", func(t *testing.T, _ *store.Store, r response) {
 		if len(r.list()) != 3 {

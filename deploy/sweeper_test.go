@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -71,6 +72,12 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 	// A minute later, as far as the sweeper can tell.
 	if res, err := sweeper.Run(ctx, st, 0); err != nil || res != (store.SweepResult{Finished: 2}) {
 		t.Fatalf("sweep: %+v %v, want 2 deletes finished", res, err)
+	}
+	// 31 days later the trash is purged: the location's and the calendar's partitions and what
+	// they hid go.
+	later := st.AtTime(func() time.Time { return time.Now().Add(31 * 24 * time.Hour) })
+	if res, err := sweeper.Run(ctx, later, 0); err != nil || res.Purged != 2 {
+		t.Fatalf("sweep 31 days on: %+v %v, want 2 purged", res, err)
 	}
 	checkPolicy(t, tpl, "SweeperFunction", rec)
 	problems, err := st.Audit(ctx, 1)

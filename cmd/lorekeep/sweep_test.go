@@ -94,8 +94,8 @@ func TestSweepFinishesPendingDeletes(t *testing.T) {
 		if err != nil || faults == 0 {
 			t.Fatalf("delete: %v after %d failed queries, want it pending", err, faults)
 		}
-		if got := strings.Join(audit(), "\n"); !strings.Contains(got, "delete pending") {
-			t.Fatalf("audit %q, want a delete pending", got)
+		if got := strings.Join(audit(), "\n"); !strings.Contains(got, "reference cascade is pending") {
+			t.Fatalf("audit %q, want the trash's cascade pending", got)
 		}
 	}
 

@@ -2,7 +2,7 @@
 // one campaign, its members, and Kanka's module list (entity types), read only:
 //
 //	/api/1.0/profile, /api/1.0/campaigns, /api/1.0/entity-types (and entity_types),
-//	/api/1.0/campaigns/{campaign_id}, .../users, .../entity_types.
+//	/api/1.0/campaigns/{campaign_id}, .../users, .../users/{user_id}, .../entity_types.
 package campaigns
 
 import (
@@ -26,6 +26,7 @@ func Register(api *httpapi.API, st Store) {
 	api.HandleAccount("/entity_types", entityTypes)
 	api.Handle("GET", "", h.show, httpapi.ReadAhead(domain.ReadMemberList, "", ""))
 	api.Handle("GET", "/users", h.users, httpapi.ReadAhead(domain.ReadMemberList, "", ""))
+	api.Handle("GET", "/users/{user_id}", h.user)
 	api.Handle("GET", "/entity_types", campaignEntityTypes)
 }
 
@@ -123,6 +124,23 @@ func (h handlers) users(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return httpapi.Page(res, page, renderUser), nil
+}
+
+// user is one member of the campaign and its roles (Kanka's users/{user}): to the same readers
+// as the list; a user who is not a member is a 404.
+func (h handlers) user(r *httpapi.Request) (httpapi.Reply, error) {
+	if !r.Access.IsMember() {
+		return httpapi.Reply{}, apperr.ErrForbidden
+	}
+	uid, err := r.PathID("user_id")
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	m, err := h.st.GetMember(r.Context(), r.Access.CampaignID, uid)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	return httpapi.One(renderUser(m)), nil
 }
 
 // entityTypes is Kanka's global module list (EntityTypeResource) of the modules Lorekeep serves.

@@ -321,3 +321,46 @@ func TestAccountRoutesMethods(t *testing.T) {
 		}
 	}
 }
+
+// Kanka's users/{user}: one member and its role, to the readers of the list; a user who is not
+// a member (an outsider, another campaign's member, a bad id) is a 404; one read.
+func TestCampaignUserShow(t *testing.T) {
+	e := apitest.New(t, families.Register)
+	for _, c := range []struct {
+		name   string
+		token  string
+		cid    int64
+		path   string
+		status int
+		role   string
+	}{
+		{"admin reads a viewer", e.Admin, e.Campaign, fmt.Sprint(e.ViewerID), 200, "Viewer"},
+		{"viewer reads an admin", e.Viewer, e.Campaign, fmt.Sprint(e.Admin2ID), 200, "Admin"},
+		{"member reads itself", e.Member, e.Campaign, fmt.Sprint(e.MemberID), 200, "Member"},
+		{"not a member", e.Admin, e.Campaign, fmt.Sprint(e.OutsiderID), 404, ""},
+		{"unknown user", e.Admin, e.Campaign, "999999", 404, ""},
+		{"bad id", e.Admin, e.Campaign, "abc", 404, ""},
+		{"outsider of the public campaign", e.Outsider, e.PublicCampaign, fmt.Sprint(e.AdminID), 403, ""},
+		{"outsider of the private campaign", e.Outsider, e.Campaign, fmt.Sprint(e.AdminID), 404, ""},
+		{"member of another campaign", e.Member, e.OtherCampaign, fmt.Sprint(e.MemberID), 404, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do("GET", campaignPath(c.cid)+"/users/"+c.path, c.token, nil)
+			if r.Status != c.status {
+				t.Fatalf("%d %s, want %d", r.Status, r.Raw, c.status)
+			}
+			if c.status != 200 {
+				return
+			}
+			if n := e.Counter.N(); n > 2 {
+				t.Errorf("%d DynamoDB calls, want at most 2", n)
+			}
+			u := r.Data()
+			role := u["role"].([]any)[0].(map[string]any)
+			if fmt.Sprint(u["id"]) != c.path || role["name"] != c.role || u["avatar"] != nil {
+				t.Errorf("user %v, want %s as %s", u, c.path, c.role)
+			}
+		})
+	}
+}

@@ -25,6 +25,9 @@ type Entity struct {
 	UpdatedAt time.Time
 	CreatedBy int64
 	UpdatedBy int64
+	// DeletedAt and DeletedBy are set on an entity in the trash (recovery).
+	DeletedAt *time.Time
+	DeletedBy int64
 }
 
 // SeeEntity returns apperr.ErrNotFound unless the entity exists and the caller may see it: events and

@@ -72,3 +72,7 @@ func RetryConflicts(ctx context.Context, attempt func() error) error {
 func conflictBackoff(n int) time.Duration {
 	return rand.N(min(conflictBackoffCap, conflictBackoffBase<<n))
 }
+
+// ErrNotTrashed is a restore of an entity that is not in the trash (never trashed, restored
+// already, expired or purged).
+var ErrNotTrashed = errors.New("the entity is not in the trash")

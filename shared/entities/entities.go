@@ -17,6 +17,8 @@ func Register(api *httpapi.API, st Store) {
 	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 	api.Handle("GET", "/entities/{entity_id}/mentions", h.mentions, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 	api.Handle("GET", "/search/{term}", h.search)
+	api.Handle("GET", "/recovery", h.recovery)
+	api.Handle("POST", "/recover", h.recover)
 }
 
 type handlers struct{ st Store }

@@ -32,6 +32,16 @@ type listInfo struct {
 // One replies {"data": v}.
 func One(v any) Reply { return Reply{data: v} }
 
+// Bare replies v itself, without the data envelope: Kanka's few answers that have none
+// (POST recover's {"success": ...}).
+func Bare(v any) Reply {
+	b, err := encodeJSON(v)
+	if err != nil { // unencodable: writeJSON fails the same way, as a logged 500
+		return Reply{data: v}
+	}
+	return Reply{raw: b}
+}
+
 // Deleted replies {"data": {"id": id, "deleted": true}}.
 func Deleted(id int64) Reply {
 	return Reply{data: map[string]any{"id": id, "deleted": true}}

@@ -275,8 +275,8 @@ func TestDeleteMakesChildrenRootsAndRemovesEntityAndMapPoints(t *testing.T) {
 	if _, err := e.Store.GetEntity(ctx, e.Campaign, entity); err != nil {
 		t.Fatalf("child's entity went too: %v", err)
 	}
-	if _, err := e.Store.GetMapPoint(ctx, e.Campaign, a, int64(point.Data()["id"].(float64))); !errors.Is(err, apperr.ErrNotFound) {
-		t.Fatalf("map point of deleted location: %v", err)
+	if r := e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d/map_points/%d", a, int64(point.Data()["id"].(float64)))), e.Admin, nil); r.Status != 404 {
+		t.Fatalf("map point of a trashed location: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Do("GET", loc(e.Campaign, a), e.Admin, nil); r.Status != 404 {
 		t.Fatalf("deleted location readable: %d", r.Status)

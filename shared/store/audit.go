@@ -36,7 +36,11 @@ import (
 //     audience, and every pointer has its record;
 //   - the name shards and the reverse mention items match their records (auditIndexes);
 //   - every relation has its copies, pointer and bucket copy, is placed by its owner's and
-//     target's privacy, and its mirror names it back (auditRelations).
+//     target's privacy, and its mirror names it back (auditRelations);
+//   - the trash (auditTrash): every trashed entity has its trashed record and purge item and
+//     no live home; its events have no calendar links, its children's partitions are left
+//     as they were; no hidden relation or event, and no child link its trash marked, outlives
+//     the trash (a restore shows them again).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -107,10 +111,44 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		return v
 	}
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	tr, err := s.readTrash(ctx, cid, items)
+	if err != nil {
+		return nil, err
+	}
+	// While a trash's cascade is pending (its marker, reported below) its references are not all
+	// hidden yet: they are left out of the checks of what they point at.
+	pendingTrash, pendingLoc := map[int64]bool{}, map[int64]bool{}
+	for _, m := range markers {
+		if e, ok := tr.trashed[m.ID]; ok && m.Kind == cascadeKind {
+			pendingTrash[m.ID] = true
+			if e.Type == locationKind.entityType {
+				pendingLoc[e.ChildID] = true
+			}
+		}
+	}
+	unhidden := func(pk, sk string, it dynamo.Item) bool {
+		if len(pendingTrash) == 0 {
+			return false
+		}
+		if isRelationItem(pk, sk) {
+			return pendingTrash[num(it, "owner_id")] || pendingTrash[num(it, "target_id")] || (tr.hides(pk) && strings.HasPrefix(sk, incomingPrefix))
+		}
+		link := strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) || strings.Contains(sk, reminderKind+"#")
+		return link && strings.Contains(pk, "#"+calendarPrefix+"#") && pendingTrash[num(it, "entity_id")]
+	}
 	for _, it := range items {
 		pk, sk := str(it, "pk"), str(it, "sk")
 		kind, _, _ := strings.Cut(sk, "#")
 		spec, _ := kindOf(kind)
+		if strings.HasPrefix(sk, trashedPrefix) || strings.HasPrefix(sk, hiddenPrefix) {
+			continue // auditTrash's
+		}
+		if strings.HasPrefix(sk, childLinkPrefix) && str(it, "orphaned_by") != "" {
+			continue // marked by a trash: auditTrash's
+		}
+		if strings.HasPrefix(sk, mentionPrefix) && tr.hides(pk) {
+			continue // in a trashed entity's partition: mentions of it wait for its restore
+		}
 		if isRangeCounter(sk) {
 			counters[counterKey{pk, sk}] = it
 			continue
@@ -153,6 +191,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 		if counter, attr, id, ok := countedRange(sk); ok {
 			tally(tallies, pk, counter, attr, id, 1)
+		}
+		if unhidden(pk, sk, it) {
+			continue // counted as it is, but its trash's cascade has yet to hide it
 		}
 		if isRelationItem(pk, sk) {
 			relationItems = append(relationItems, it)
@@ -238,7 +279,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 		recs := owners[k.entityType]
 		for id, l := range recs {
-			if l.parent != nil && recs[*l.parent] == nil {
+			if l.parent != nil && recs[*l.parent] == nil && !(k.prefix == locationPrefix && pendingLoc[*l.parent]) {
 				report("%s %d: parent %d does not exist", k.entityType, id, *l.parent)
 			}
 		}
@@ -315,7 +356,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		} else if kind == entityPrefix {
 			_, exists = entities[id]
 		}
-		if !exists {
+		if !exists && !tr.hides(pk) {
 			report("partition %s: %s %d does not exist, %d items left (%v)", pk, strings.ToLower(kind), id, sum(kinds), kinds)
 		}
 	}
@@ -360,7 +401,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				}
 			}
 			// The public copy is the non-admins' projection: a parent only when the parent is public.
-			if shows, ok := pubParents[itemKey{nk.prefix, pad(id)}]; ok {
+			if shows, ok := pubParents[itemKey{nk.prefix, pad(id)}]; ok && (l.parent == nil || nk.prefix != locationPrefix || !pendingLoc[*l.parent]) {
 				want := l.parent != nil && recs[*l.parent] != nil && !recs[*l.parent].private
 				if shows != want {
 					report("%s %d: its public copy shows parent %v, want %v", nk.entityType, id, shows, want)
@@ -378,6 +419,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			report("entity %d: its links' re-placing is pending", m.ID)
 			delete(marked, m.SK)
 		}
+		if m.Kind == cascadeKind {
+			report("entity %d: its reference cascade is pending", m.ID)
+			delete(marked, m.SK)
+		}
 	}
 	for eid, e := range entities {
 		if e.linksPrivate != e.private && !relinking[eid] {
@@ -386,6 +431,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	for i := range eventHomes {
 		ev := &eventHomes[i]
+		if tr.entities[ev.EntityID] {
+			continue // a trashed entity's events have no links (auditTrash)
+		}
 		ev.EntityPrivate = entities[ev.EntityID].linksPrivate
 		k := eventDayKey(ev)
 		expected[k] = ev.Version
@@ -438,7 +486,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 
 	// Events and their calendars.
 	for _, ev := range events {
-		if calendars[ev.calendarID] == nil {
+		if calendars[ev.calendarID] == nil && !tr.calendars[ev.calendarID] {
 			report("event %s: calendar %d does not exist", ev.key, ev.calendarID)
 		}
 	}
@@ -447,7 +495,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		return nil, err
 	}
 	problems = append(problems, more...)
-	problems = append(problems, auditIndexes(cid, items)...)
+	problems = append(problems, auditIndexes(cid, tr.indexed(items))...)
+	problems = append(problems, tr.audit(cid, items)...)
 	sort.Strings(problems)
 	return problems, nil
 }

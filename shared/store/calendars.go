@@ -288,10 +288,11 @@ func (s *Store) UpdateCalendar(ctx context.Context, prev, next *timeline.Calenda
 	return s.updateOwner(ctx, calendarKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toCalendarItem(next) })
 }
 
-// DeleteCalendar deletes a calendar and what hangs from it: its entity's events and notes, and
-// the events of other entities that use it (see deleteOwner for the steps and their failures).
+// DeleteCalendar moves a calendar to the trash (trash.go): the events of other entities that
+// use it are hidden with it (put back by a restore); its own entity's events and notes stay,
+// unreachable, until the purge.
 func (s *Store) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
-	return s.deleteOwner(ctx, calendarKind, &c.Meta, &c.Owner)
+	return s.trashOwner(ctx, calendarKind, &c.Meta, &c.Owner, toCalendarItem(c))
 }
 
 // ResumeCalendarDelete finishes a delete of calendar id that failed after its first step; it

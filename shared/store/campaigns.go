@@ -198,6 +198,15 @@ func (s *Store) ListMembers(ctx context.Context, cid int64, since *time.Time, p 
 	return listPage(ctx, s, l, p, memberItem.membership)
 }
 
+// GetMember reads user uid's membership of campaign cid; ErrNotFound when it is not a member.
+func (s *Store) GetMember(ctx context.Context, cid, uid int64) (*domain.Membership, error) {
+	m, err := getRecord(ctx, s, campaignPK(cid), memberSK(uid), memberItem.membership)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // FirstMembers reads the campaign's first n members by user id (one Query of at most n items):
 // what a campaign's `members` shows.
 func (s *Store) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Membership, error) {

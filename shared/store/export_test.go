@@ -43,3 +43,26 @@ func PutGone(ctx context.Context, s *Store, cid, id int64, deletedAt, ttl time.T
 	b.put(s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
 	return b.run(ctx)
 }
+
+// ExpireTrash makes the trash of entity eid of campaign cid expired, as if its 30 days had
+// passed: its ttl in the past and its purge queue item due.
+func ExpireTrash(ctx context.Context, s *Store, cid, eid int64) error {
+	var t trashedEntity
+	if err := s.getItem(ctx, campaignPK(cid), trashedSK(entityPrefix, eid), &t); err != nil {
+		return err
+	}
+	at := parseTime(t.DeletedAt)
+	old := purgeKey(cid, at.Add(TrashHistory), eid)
+	var q purgeItem
+	if err := s.getItem(ctx, old.pk, old.sk, &q); err != nil {
+		return err
+	}
+	past := time.Now().Add(-time.Hour)
+	next := purgeKey(cid, past, eid)
+	q.PK, q.SK = next.pk, next.sk
+	b := s.newTx()
+	b.update(s.table.Update("pk", campaignPK(cid)).Range("sk", trashedSK(entityPrefix, eid)).Set("ttl", past.Unix()))
+	b.del(s.table.Delete("pk", old.pk).Range("sk", old.sk))
+	b.put(s.table.Put(q))
+	return b.run(ctx)
+}

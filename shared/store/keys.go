@@ -53,6 +53,14 @@ import (
 //	migration checkpoint              MIGRATION                       LAYOUT#version
 //	pending delete's sweeper marker   PENDING#<c mod 16, 2 digits>    <began>#c#KIND#id
 //	  (or an entity's link re-placing:                                <began>#c#RELINK#eid)
+//	  (or a trash's or restore's                                      <began>#c#CASCADE#eid)
+//	  reference cascade:
+//	trashed record and its entity     CAMPAIGN#c                      TRASHED#KIND#id, TRASHED#ENTITY#eid
+//	  (30 days, ttl; store/trash.go)
+//	its purge, for the sweeper        PURGE#<c mod 16, 2 digits>      <ttl>#c#eid
+//	a relation hidden by a trash      CAMPAIGN#c#ENTITY#eid (trashed) HIDDEN#RELATION#id
+//	an event hidden by a calendar's   CAMPAIGN#c#CALENDAR#calid       HIDDEN#EVENT#<eid>#id
+//	  trash
 //	idempotency key (24 h, ttl)       IDEMPOTENCY#c#uid               KEY#<key>
 //	a caller's rate bucket (ttl)      RATE#<caller>                   RATE
 //	webhook; their count              CAMPAIGN#c                      WEBHOOK#id; COUNT#WEBHOOK
@@ -98,6 +106,9 @@ const (
 	recurLinkPrefix = "RECUR#"
 	reminderKind    = "REM" // an event's reminder link: placed as an event, with its own counters
 	relinkKind      = "RELINK"
+	cascadeKind     = "CASCADE" // a trash's or restore's reference cascade (trash.go)
+	trashedPrefix   = "TRASHED#"
+	hiddenPrefix    = "HIDDEN#"
 	// legacyEventLink is layout 2's event link (EVENTLINK#eid#id): the migration deletes it.
 	legacyEventLink = "EVENTLINK#"
 	syncPrefix      = "SYNC#" // a record's pointer by update time (store/sync.go)
@@ -289,3 +300,24 @@ const relatedChildKind = "CHILD"
 
 // isRelatedBucket reports whether pk is a related=1 bucket (of entities or of locations).
 func isRelatedBucket(pk string) bool { return strings.Contains(pk, "#"+relatedPrefix+"#") }
+
+// trashedSK is a trashed record (or entity) of kind: its home as it was (store/trash.go).
+func trashedSK(kind string, id int64) string { return trashedPrefix + recordSK(kind, id) }
+
+// purgeKey lists the trash of entity eid by its expiry, for the sweeper's purge (the pending
+// markers' scheme: 16 shards, sorted by time).
+func purgeKey(cid int64, expires time.Time, eid int64) itemKey {
+	return itemKey{purgePK(int(cid % pendingShards)), expires.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + pad(eid)}
+}
+
+func purgePK(shard int) string { return fmt.Sprintf("PURGE#%02d", shard) }
+
+// hiddenRelationKey keeps relation id, hidden because trashed entity eid is its owner or target.
+func hiddenRelationKey(cid, eid, id int64) itemKey {
+	return itemKey{entityPK(cid, eid), hiddenPrefix + recordSK(relationPrefix, id)}
+}
+
+// hiddenEventKey keeps event id of entity eid, hidden because its calendar calID is trashed.
+func hiddenEventKey(cid, calID, eid, id int64) itemKey {
+	return itemKey{calendarPK(cid, calID), hiddenPrefix + eventPrefix + "#" + pad(eid) + "#" + pad(id)}
+}

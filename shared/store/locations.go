@@ -134,7 +134,7 @@ func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location)
 // DeleteLocation deletes a location and what hangs from it: children become roots, map points
 // and the entity's events and notes go (see deleteOwner for the steps and their failures).
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
-	return s.deleteOwner(ctx, locationKind, &l.Meta, &l.Owner, s.linkParent(locationKind, l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
+	return s.trashOwner(ctx, locationKind, &l.Meta, &l.Owner, toLocationItem(l), s.linkParent(locationKind, l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
 }
 
 // ResumeLocationDelete finishes a delete of location id that failed after its first step; it

@@ -112,6 +112,15 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 		}
 	}
 	res.Read, res.Rewritten = st.Read, st.Rewritten
+	// Phase 1 wrote every event's links, a trashed entity's too: the trash hides them again,
+	// and every cascade or delete left pending is finished (both idempotent; before the
+	// recount, which counts what they leave).
+	if err := s.reconcileTrash(ctx); err != nil {
+		return res, err
+	}
+	if _, err := s.SweepDeletes(ctx, 0); err != nil {
+		return res, err
+	}
 
 	// Phase 2 reads the whole table again (a recount cannot be resumed half-way) and replaces
 	// every counter item.

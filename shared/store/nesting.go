@@ -136,6 +136,10 @@ type childLink struct {
 	SK        string `dynamo:"sk"`
 	ID        int64  `dynamo:"id"`
 	IsPrivate bool   `dynamo:"is_private"`
+	// OrphanedBy (the trash time) and ChildVersion mark the link of a child its parent's trash
+	// made a root: the parent's restore re-parents it if it is still that version.
+	OrphanedBy   string `dynamo:"orphaned_by,omitempty"`
+	ChildVersion int64  `dynamo:"child_version,omitempty"`
 }
 
 // linkParent moves record id's link from parent prev to parent next (either may be nil), and
@@ -229,8 +233,10 @@ func (s *Store) childCopies(ctx context.Context, k kindSpec, cid, pid int64, pri
 // orphanChildren makes the children of record pid of kind k roots, as Kanka does: found by
 // their links in its partition, read consistently, and rewritten (with their copies, entity
 // and pointers; their links removed) in transactions of 30, conditional on the version read.
-// A child moved meanwhile is read again.
-func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64) error {
+// A child moved meanwhile is read again. For a trash (mark) the links stay, marked with the
+// trash and the child's new version, for the restore (adoptChildren); links marked already are
+// left as they are.
+func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64, mark bool) error {
 	for attempt := 0; ; attempt++ {
 		var links []childLink
 		err := s.table.Get("pk", childPK(cid, k.prefix, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
@@ -252,12 +258,18 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64) 
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
-			for _, l := range linkKeys(k, cid, pid, link.ID) {
-				b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+			if mark && link.OrphanedBy != "" {
+				continue
+			}
+			unlink := func() {
+				for _, l := range linkKeys(k, cid, pid, link.ID) {
+					b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+				}
 			}
 			raw, ok := items[itemKey{campaignPK(cid), recordSK(k.prefix, link.ID)}]
 			if !ok {
-				continue // a stale link: the child is gone
+				unlink() // a stale link: the child is gone
+				continue
 			}
 			var rec struct {
 				metaAttrs
@@ -271,6 +283,7 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64) 
 				return err
 			}
 			if p := row.parent(k); p == nil || *p != pid {
+				unlink() // a stale link
 				continue
 			}
 			prevM, prevO := rec.meta(), rec.owner()
@@ -283,6 +296,15 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64) 
 			delete(next, k.parentAttr)
 			next["version"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(nextM.Version, 10)}
 			next["updated_at"] = attrS(formatTime(now))
+			if mark { // the link stays, marked; its related=1 copy goes until the restore
+				b.put(s.table.Put(childLink{PK: link.PK, SK: link.SK, ID: link.ID, IsPrivate: link.IsPrivate,
+					OrphanedBy: formatTime(now), ChildVersion: nextM.Version}))
+				for _, l := range linkKeys(k, cid, pid, link.ID)[1:] {
+					b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+				}
+			} else {
+				unlink()
+			}
 			b.place(next, k.slots(&prevM, &prevO), k.slots(&nextM, &prevO), prevM.Version)
 			b.syncMove(ownerRef(k.prefix, &prevM, &prevO), ownerRef(k.prefix, &nextM, &prevO))
 			// Its entity mirrors it, update time included (so does its sync pointer).

@@ -111,10 +111,9 @@ func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domai
 	return write()
 }
 
-// tombstone stands for an owner whose delete has begun: its record and entity are gone (so no
-// read finds it and no child write, which checks them, can start), what hung from it is being
-// removed. The delete that wrote it, a retry of it, the sweeper (found by its marker, see
-// sweep.go) or `lorekeep migrate` finishes it.
+// tombstone stands for an owner whose purge has begun (DELETING#KIND#id): its trash is gone,
+// what hung from it is being removed. The purge that wrote it, the sweeper (found by its
+// marker, see sweep.go) or `lorekeep migrate` finishes it. Layout 2's deletes wrote it too.
 type tombstone struct {
 	PK       string `dynamo:"pk"`
 	SK       string `dynamo:"sk"`
@@ -173,14 +172,14 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	switch t.Kind {
 	case locationPrefix:
 		g.Go(func() error { // the children first: their links live in the partition
-			if err := s.orphanChildren(gctx, locationKind, t.CID, t.ID); err != nil {
+			if err := s.orphanChildren(gctx, locationKind, t.CID, t.ID, false); err != nil {
 				return err
 			}
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
 		})
 	case tagPrefix:
 		g.Go(func() error { // its members lose its id first: they are found in its partition
-			if err := s.orphanChildren(gctx, tagKind, t.CID, t.ID); err != nil {
+			if err := s.orphanChildren(gctx, tagKind, t.CID, t.ID, false); err != nil {
 				return err
 			}
 			if err := s.tagMembersGone(gctx, t.CID, t.ID); err != nil {
@@ -208,15 +207,42 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	return b.run(ctx)
 }
 
-// resumeDelete finishes the pending delete of kind id, if there is one. Like the delete itself,
-// it has happened whether or not the cascade finishes now: a failure is left to the sweeper.
+// resumeDelete finishes what a DELETE of kind id left pending, if anything: the cascade of its
+// trash (while its marker is there, a retried DELETE answers as the first did) or a purge. Like
+// the delete itself, it has happened whether or not the cascade finishes now.
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
-	var t tombstone
-	err := s.getOne(ctx, itemKey{campaignPK(cid), tombstoneSK(kind, id)}, &t)
-	if errors.Is(err, apperr.ErrNotFound) {
+	trashed := itemKey{campaignPK(cid), trashedSK(kind, id)}
+	purging := itemKey{campaignPK(cid), tombstoneSK(kind, id)}
+	got, err := s.getItems(ctx, trashed, purging)
+	if err != nil {
+		return false, err
+	}
+	if raw, ok := got[trashed]; ok { // its cascade is pending while its marker is there
+		var th struct {
+			EntityID  int64  `dynamo:"entity_id"`
+			DeletedAt string `dynamo:"deleted_at"`
+		}
+		if err := dynamo.UnmarshalItem(raw, &th); err != nil {
+			return false, err
+		}
+		marker := pendingSK(parseTime(th.DeletedAt), cid, cascadeKind, th.EntityID)
+		var m pendingMarker
+		err := s.getItem(ctx, pendingPK(cid), marker, &m)
+		if errors.Is(err, apperr.ErrNotFound) {
+			return false, nil // deleted already: a second DELETE is a 404
+		}
+		if err != nil {
+			return false, err
+		}
+		s.finishCascade(ctx, cid, th.EntityID, marker)
+		return true, nil
+	}
+	raw, ok := got[purging]
+	if !ok {
 		return false, nil
 	}
-	if err != nil {
+	var t tombstone
+	if err := dynamo.UnmarshalItem(raw, &t); err != nil {
 		return false, err
 	}
 	if err := s.finishDelete(ctx, t); err != nil {

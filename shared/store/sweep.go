@@ -49,6 +49,7 @@ type SweepResult struct {
 	Stale     int  `json:"stale"`     // markers whose delete had already finished, removed
 	Failed    int  `json:"failed"`    // deletes that failed again (the next sweep retries them)
 	Expired   int  `json:"expired"`   // sync tombstones past their 30 days, removed (SweepGone)
+	Purged    int  `json:"purged"`    // trashed records past their 30 days, purged (SweepPurges)
 	Remaining bool `json:"remaining"` // more deletes were pending than one sweep takes
 }
 
@@ -94,8 +95,11 @@ func (s *Store) SweepDeletes(ctx context.Context, olderThan time.Duration) (Swee
 // sweepOne finishes the delete a marker stands for (or the re-placing of an entity's links);
 // false when it had already finished (the marker alone is removed).
 func (s *Store) sweepOne(ctx context.Context, m pendingMarker) (bool, error) {
-	if m.Kind == relinkKind { // a privacy change whose links were left half re-placed
+	switch m.Kind {
+	case relinkKind: // a privacy change whose links were left half re-placed
 		return true, s.reconcileLinks(ctx, m.CID, m.ID, m.SK)
+	case cascadeKind: // a trash's or restore's reference cascade (trash.go)
+		return true, s.reconcileCascade(ctx, m.CID, m.ID, m.SK)
 	}
 	var t tombstone
 	err := s.getOne(ctx, itemKey{campaignPK(m.CID), tombstoneSK(m.Kind, m.ID)}, &t)
@@ -113,4 +117,74 @@ func (s *Store) sweepOne(ctx context.Context, m pendingMarker) (bool, error) {
 func logPendingDelete(ctx context.Context, t tombstone, err error) {
 	slog.WarnContext(ctx, "delete pending: its cascade failed, the sweeper finishes it",
 		"campaign_id", t.CID, "kind", t.Kind, "id", t.ID, "err", err.Error())
+}
+
+// purgeBatch bounds the trashes one sweep purges per shard; the next sweep takes the rest.
+const purgeBatch = 25
+
+// SweepPurges purges the trashes whose time is over (at most purgeBatch per shard; more says
+// whether some are left): for each, one transaction, conditional on the trash being expired (or
+// gone with DynamoDB's TTL) and the entity not live, deletes the trashed items and the queue
+// item and writes the purge's tombstone and marker; then v2's delete cascade (finishDelete)
+// erases its partitions and what the trash hid. A restore and a purge of one trash exclude each
+// other: each is conditional on the trashed entity item the other deletes.
+func (s *Store) SweepPurges(ctx context.Context) (int, bool, error) {
+	now := s.now().UTC()
+	cutoff := now.Format(pendingTimeFmt)
+	n, more := 0, false
+	var firstErr error
+	for shard := 0; shard < pendingShards; shard++ {
+		var due []purgeItem
+		err := s.table.Get("pk", purgePK(shard)).Range("sk", dynamo.Less, cutoff).Consistent(true).Limit(purgeBatch).All(ctx, &due)
+		if err != nil {
+			return n, more, wrap(err)
+		}
+		more = more || len(due) == purgeBatch
+		for _, q := range due {
+			if err := ctx.Err(); err != nil {
+				return n, more, wrap(err)
+			}
+			purged, err := s.purge(ctx, q, now)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("purge entity %d of campaign %d: %w", q.EntityID, q.CID, err)
+				}
+				continue
+			}
+			if purged {
+				n++
+			}
+		}
+	}
+	return n, more, firstErr
+}
+
+// purge purges one trash (see SweepPurges); false when it was restored (the queue item goes).
+func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, error) {
+	cid := q.CID
+	trashed := itemKey{campaignPK(cid), trashedSK(entityPrefix, q.EntityID)}
+	live := itemKey{campaignPK(cid), recordSK(entityPrefix, q.EntityID)}
+	got, err := s.getItems(ctx, trashed, live)
+	if err != nil {
+		return false, err
+	}
+	if got[live] != nil {
+		return false, wrap(s.table.Delete("pk", q.PK).Range("sk", q.SK).Run(ctx))
+	}
+	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(now, cid, q.Kind, q.ID), CID: cid, Kind: q.Kind, ID: q.ID}
+	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK}
+	b := s.newTx()
+	b.del(s.table.Delete("pk", trashed.pk).Range("sk", trashed.sk).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
+	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", trashedSK(q.Kind, q.ID)))
+	b.check(s.table.Check("pk", live.pk).Range("sk", live.sk).If("attribute_not_exists(pk)"))
+	b.del(s.table.Delete("pk", q.PK).Range("sk", q.SK))
+	b.put(s.table.Put(t))
+	b.put(s.table.Put(marker))
+	if err := b.run(ctx); err != nil {
+		return false, err
+	}
+	if err := s.finishDelete(ctx, t); err != nil {
+		logPendingDelete(ctx, t, err)
+	}
+	return true, nil
 }

@@ -112,14 +112,26 @@ func (b *txBuilder) syncMove(prev, next *syncRef) {
 		return
 	}
 	if prev != nil {
-		now := b.s.now()
-		expires := now.Add(domain.GoneHistory)
-		g := goneItem{syncPointer: prev.ptr, EntityID: prev.entityID, DeletedAt: formatTime(now), TTL: expires.Unix()}
-		g.SK = goneSK(prev.kind, g.DeletedAt, prev.ptr.ID)
-		b.put(b.s.table.Put(g))
-		q := goneQueueKey(campaignOf(prev.ptr.PK), expires, prev.kind, prev.ptr.ID)
-		b.put(b.s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+		b.syncGone(prev, b.s.now())
 	}
+}
+
+// syncGone writes the tombstone of prev, deleted at, and its expiry's queue item.
+func (b *txBuilder) syncGone(prev *syncRef, at time.Time) {
+	expires := at.Add(domain.GoneHistory)
+	g := goneItem{syncPointer: prev.ptr, EntityID: prev.entityID, DeletedAt: formatTime(at), TTL: expires.Unix()}
+	g.SK = goneSK(prev.kind, g.DeletedAt, prev.ptr.ID)
+	b.put(b.s.table.Put(g))
+	q := goneQueueKey(campaignOf(prev.ptr.PK), expires, prev.kind, prev.ptr.ID)
+	b.put(b.s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+}
+
+// unGone deletes the tombstone syncGone wrote for ref at, and its queue item: a restored
+// record is no longer deleted.
+func (b *txBuilder) unGone(ref *syncRef, at time.Time) {
+	b.del(b.s.table.Delete("pk", ref.ptr.PK).Range("sk", goneSK(ref.kind, formatTime(at), ref.ptr.ID)))
+	q := goneQueueKey(campaignOf(ref.ptr.PK), at.Add(domain.GoneHistory), ref.kind, ref.ptr.ID)
+	b.del(b.s.table.Delete("pk", q.pk).Range("sk", q.sk))
 }
 
 // goneQueued lists a tombstone by its expiry, so the sweeper removes it where DynamoDB's TTL

@@ -1,4 +1,5 @@
-// Package sweeper finishes the deletes left pending (store.SweepDeletes): on AWS a scheduled
+// Package sweeper finishes the deletes and cascades left pending (store.SweepDeletes), removes
+// expired tombstones and purges expired trash (store.SweepPurges): on AWS a scheduled
 // Lambda (Serve), locally `lorekeep serve` (Every) and `lorekeep sweep` (Run). Each sweep
 // writes one JSON log line, like a request.
 package sweeper
@@ -26,8 +27,13 @@ func Run(ctx context.Context, st *store.Store, olderThan time.Duration) (store.S
 		res.Expired, more, err = st.SweepGone(ctx)
 		res.Remaining = res.Remaining || more
 	}
+	if err == nil { // and the trashes whose 30 days are over
+		var more bool
+		res.Purged, more, err = st.SweepPurges(ctx)
+		res.Remaining = res.Remaining || more
+	}
 	attrs := []slog.Attr{slog.Int("finished", res.Finished), slog.Int("stale", res.Stale), slog.Int("failed", res.Failed),
-		slog.Int("expired", res.Expired), slog.Bool("remaining", res.Remaining), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+		slog.Int("expired", res.Expired), slog.Int("purged", res.Purged), slog.Bool("remaining", res.Remaining), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 		slog.Int("dynamodb_calls", rec.Snapshot().DBCalls)}
 	level := slog.LevelInfo
 	if err != nil {

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+)
+
+// trashState is what Audit knows of a campaign's trash.
+type trashState struct {
+	entities  map[int64]bool // trashed entity ids
+	calendars map[int64]bool // trashed calendar ids
+	locations map[int64]bool
+	trashed   map[int64]trashedEntity
+	purges    map[int64]bool // entity ids with a purge queue item
+}
+
+// readTrash collects the trash of campaign cid from its items and reads its purge queue items
+// (one Query of the campaign's shard).
+func (s *Store) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (*trashState, error) {
+	t := &trashState{entities: map[int64]bool{}, calendars: map[int64]bool{}, locations: map[int64]bool{},
+		trashed: map[int64]trashedEntity{}, purges: map[int64]bool{}}
+	prefix := trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]
+	for _, it := range items {
+		k := keyOfItem(it)
+		if k.pk != campaignPK(cid) || !strings.HasPrefix(k.sk, prefix) {
+			continue
+		}
+		var e trashedEntity
+		if err := dynamo.UnmarshalItem(it, &e); err != nil {
+			return nil, err
+		}
+		t.entities[e.ID], t.trashed[e.ID] = true, e
+		switch e.Type {
+		case calendarKind.entityType:
+			t.calendars[e.ChildID] = true
+		case locationKind.entityType:
+			t.locations[e.ChildID] = true
+		}
+	}
+	var queued []purgeItem
+	if err := s.table.Get("pk", purgePK(int(cid%pendingShards))).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &queued); err != nil {
+		return nil, wrap(err)
+	}
+	for _, q := range queued {
+		t.purges[q.EntityID] = true
+	}
+	return t, nil
+}
+
+// hides reports whether pk is the partition of a trashed entity, location or calendar.
+func (t *trashState) hides(pk string) bool {
+	parts := strings.Split(pk, "#")
+	if len(parts) != 4 {
+		return false
+	}
+	id, err := strconv.ParseInt(parts[3], 10, 64)
+	if err != nil {
+		return false
+	}
+	switch parts[2] {
+	case entityPrefix:
+		return t.entities[id]
+	case calendarPrefix:
+		return t.calendars[id]
+	case locationPrefix:
+		return t.locations[id]
+	}
+	return false
+}
+
+// indexed leaves out the mention items of trashed entities' partitions (they wait for the
+// restore; auditIndexes expects none for a missing target).
+func (t *trashState) indexed(items []dynamo.Item) []dynamo.Item {
+	out := make([]dynamo.Item, 0, len(items))
+	for _, it := range items {
+		k := keyOfItem(it)
+		if strings.HasPrefix(k.sk, mentionPrefix) && t.hides(k.pk) {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// audit checks the trash's invariants (see Audit).
+func (t *trashState) audit(cid int64, items []dynamo.Item) []string {
+	var problems []string
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	present := map[itemKey]bool{}
+	for _, it := range items {
+		present[keyOfItem(it)] = true
+	}
+	p := campaignPK(cid)
+	for eid, e := range t.trashed {
+		k, ok := ownerKindOf(e.Type)
+		if !ok {
+			report("trashed entity %d: unknown type %q", eid, e.Type)
+			continue
+		}
+		if !present[itemKey{p, trashedSK(k.prefix, e.ChildID)}] {
+			report("trashed entity %d: its trashed %s %d is missing", eid, e.Type, e.ChildID)
+		}
+		if present[itemKey{p, recordSK(entityPrefix, eid)}] || present[itemKey{p, recordSK(k.prefix, e.ChildID)}] {
+			report("trashed entity %d: it is live too", eid)
+		}
+		if !t.purges[eid] {
+			report("trashed entity %d: no purge queue item", eid)
+		}
+	}
+	for _, it := range items {
+		key := keyOfItem(it)
+		var eid int64
+		_ = dynamo.Unmarshal(it["entity_id"], &eid)
+		switch {
+		case key.pk == p && strings.HasPrefix(key.sk, trashedPrefix) && !strings.HasPrefix(key.sk, trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]):
+			if !t.entities[eid] {
+				report("item %s %s: trashed record without its trashed entity %d", key.pk, key.sk, eid)
+			}
+		case strings.HasPrefix(key.sk, hiddenPrefix):
+			if !t.hides(key.pk) {
+				report("item %s %s: hidden, but its trash is gone", key.pk, key.sk)
+			}
+		case strings.HasPrefix(key.sk, childLinkPrefix) && it["orphaned_by"] != nil:
+			if !t.hides(key.pk) {
+				report("item %s %s: marked by a trash that is gone", key.pk, key.sk)
+			}
+		}
+	}
+	return problems
+}
