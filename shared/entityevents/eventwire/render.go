@@ -38,18 +38,19 @@ type Fields struct {
 }
 
 // Schedule is Lorekeep's addition to both shapes: the time of day and the recurrence beyond
-// Kanka's periodicities (all null when unset; recurrence_count null is no limit).
+// Kanka's periodicities, left out when unset so that Kanka's shapes stay as they were (no
+// recurrence_count is no limit).
 type Schedule struct {
-	Hour               *int    `json:"hour"`
-	Minute             *int    `json:"minute"`
-	Recurrence         *string `json:"recurrence"`
-	RecurrenceInterval *int64  `json:"recurrence_interval"`
-	RecurrenceWeekday  *int    `json:"recurrence_weekday"`
-	RecurrenceOrdinal  *int    `json:"recurrence_ordinal"`
-	RecurrenceMoonID   *int    `json:"recurrence_moon_id"`
-	RecurrencePhase    *string `json:"recurrence_phase"`
-	RecurrenceCount    *int64  `json:"recurrence_count"`
-	RecurrenceUntil    *string `json:"recurrence_until"`
+	Hour               *int    `json:"hour,omitempty"`
+	Minute             *int    `json:"minute,omitempty"`
+	Recurrence         *string `json:"recurrence,omitempty"`
+	RecurrenceInterval *int64  `json:"recurrence_interval,omitempty"`
+	RecurrenceWeekday  *int    `json:"recurrence_weekday,omitempty"`
+	RecurrenceOrdinal  *int    `json:"recurrence_ordinal,omitempty"`
+	RecurrenceMoonID   *int    `json:"recurrence_moon_id,omitempty"`
+	RecurrencePhase    *string `json:"recurrence_phase,omitempty"`
+	RecurrenceCount    *int64  `json:"recurrence_count,omitempty"`
+	RecurrenceUntil    *string `json:"recurrence_until,omitempty"`
 }
 
 // RenderSchedule is ev's time and rule.
