@@ -2,6 +2,8 @@ package entities
 
 import (
 	"errors"
+	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 
@@ -69,13 +71,38 @@ func (h handlers) recover(r *httpapi.Request) (httpapi.Reply, error) {
 	// Each restore is its own transaction and cascade: an Idempotency-Key is not recorded with
 	// any of them (a retry answers 422 for what is restored already).
 	ctx = domain.WithKeyedWrite(ctx, nil)
-	for _, id := range ids {
-		if err := h.st.RestoreEntity(ctx, cid, id, r.Access.UserID); err != nil {
-			if errors.Is(err, domain.ErrNotTrashed) { // purged or restored since it was read
-				return httpapi.Reply{}, apperr.Invalid("entities", "The selected entities are invalid.")
-			}
-			return httpapi.Reply{}, err
+	recovered := make([]int64, 0, len(ids))
+	for i, id := range ids {
+		err := h.st.RestoreEntity(ctx, cid, id, r.Access.UserID)
+		if err == nil {
+			recovered = append(recovered, id)
+			continue
 		}
+		if len(recovered) > 0 {
+			// Some are restored already: an error answer would say nothing was written (a 503
+			// promises it). The answer says what happened instead; the rest can be retried.
+			slog.WarnContext(ctx, "recover: restored part of the entities", "campaign_id", cid,
+				"recovered", recovered, "not_recovered", ids[i:], "error", err)
+			return httpapi.Bare(recoverAnswer{Success: fmt.Sprintf(recoveryPartial, len(recovered), len(ids)),
+				Recovered: recovered, NotRecovered: ids[i:]}), nil
+		}
+		if errors.Is(err, domain.ErrNotTrashed) { // purged or restored since it was read
+			return httpapi.Reply{}, apperr.Invalid("entities", "The selected entities are invalid.")
+		}
+		return httpapi.Reply{}, err
 	}
-	return httpapi.Bare(map[string]string{"success": recoverySuccess}), nil
+	return httpapi.Bare(recoverAnswer{Success: recoverySuccess, Recovered: recovered}), nil
+}
+
+// recoveryPartial is the success message of a recover that restored only the first of the ids
+// (in restore order) before a failure: DynamoDB unavailable, or an entity purged meanwhile.
+const recoveryPartial = "Recovered %d of %d deleted entities; the others were not recovered (retry them)"
+
+// recoverAnswer is Kanka's answer (success) with Lorekeep's account of which ids were
+// restored: every one, or, when a restore failed after others were written, those before it
+// (recovered) and the rest (not_recovered).
+type recoverAnswer struct {
+	Success      string  `json:"success"`
+	Recovered    []int64 `json:"recovered"`
+	NotRecovered []int64 `json:"not_recovered,omitempty"`
 }

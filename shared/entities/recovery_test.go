@@ -7,9 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
 
 func recovery(cid int64) string    { return apitest.Path(cid, "/recovery") }
@@ -193,3 +197,61 @@ func TestRecoveryAccessAndBadInput(t *testing.T) {
 
 func id(rec map[string]any) int64 { return int64(rec["id"].(float64)) }
 func itoa(n int64) string         { return strconv.FormatInt(n, 10) }
+
+// A recover whose second restore fails (DynamoDB answers 500 to its transaction, no retry)
+// after the first was written answers 200 naming both, never an error that would say nothing
+// was written; the first is back, the second still in the trash, and the campaign audits clean.
+func TestRecoverPartialFailureSaysWhatWasRestored(t *testing.T) {
+	p := faultproxy.Start(t, dynamotest.Endpoint(t))
+	e := apitest.New(t, families.Register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
+	first := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "First"})
+	second := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Second"})
+	// Deleted second then first: restored most recently deleted first, so first goes first.
+	for _, l := range []map[string]any{second, first} {
+		if r := e.Do("DELETE", apitest.Path(e.Campaign, "/locations/"+itoa(id(l))), e.Admin, nil); r.Status != 200 {
+			t.Fatalf("delete: %d %s", r.Status, r.Raw)
+		}
+	}
+	p.Reset()
+	// The first restore's transaction is TransactWriteItems call 1; every later one fails
+	// (retries included).
+	later := make([]int, 500)
+	for i := range later {
+		later[i] = i + 2
+	}
+	p.Inject(faultproxy.Rule{Op: "TransactWriteItems", Calls: later, Fault: faultproxy.InternalServerError})
+	r := e.Do("POST", recoverPath(e.Campaign), e.Admin, map[string]any{"entities": []int64{eid(second), eid(first)}})
+	p.Reset()
+	if r.Status != 200 {
+		t.Fatalf("partial recover: %d %s", r.Status, r.Raw)
+	}
+	got := func(k string) []int64 {
+		var out []int64
+		list, _ := r.Body[k].([]any)
+		for _, v := range list {
+			out = append(out, int64(v.(float64)))
+		}
+		return out
+	}
+	if !slices.Equal(got("recovered"), []int64{eid(first)}) || !slices.Equal(got("not_recovered"), []int64{eid(second)}) ||
+		r.Body["success"] != "Recovered 1 of 2 deleted entities; the others were not recovered (retry them)" {
+		t.Fatalf("partial recover answer: %s", r.Raw)
+	}
+	if g := e.Do("GET", apitest.Path(e.Campaign, "/locations/"+itoa(id(first))), e.Admin, nil); g.Status != 200 {
+		t.Errorf("the recovered location: %d %s", g.Status, g.Raw)
+	}
+	if g := e.Do("GET", apitest.Path(e.Campaign, "/locations/"+itoa(id(second))), e.Admin, nil); g.Status != 404 {
+		t.Errorf("the location not recovered: %d %s", g.Status, g.Raw)
+	}
+	if g := e.Do("GET", recovery(e.Campaign), e.Admin, nil); len(g.List()) != 1 || g.List()[0].(map[string]any)["id"] != float64(eid(second)) {
+		t.Errorf("recovery list after the partial recover: %s", g.Raw)
+	}
+	// The retry of the rest restores it.
+	if g := e.Do("POST", recoverPath(e.Campaign), e.Admin, map[string]any{"entities": []int64{eid(second)}}); g.Status != 200 ||
+		g.Body["success"] != "Successfully recovered deleted entities" {
+		t.Fatalf("retry: %d %s", g.Status, g.Raw)
+	}
+	if problems, err := e.Store.Audit(context.Background(), e.Campaign); err != nil || len(problems) > 0 {
+		t.Fatalf("audit: %v %q", err, problems)
+	}
+}
