@@ -172,3 +172,63 @@ func TestHenrySarabiaReadsTheProfile(t *testing.T) {
 		t.Errorf("profile = %v", p)
 	}
 }
+
+// python-kanka, pykanka and byronwolfman search a campaign by name (`search/{term}`): each hit
+// in Kanka's entity shape, its module code in `type`, its record readable at urls.api; what
+// the caller may not see (a private location for a member) is never a hit.
+func TestClientsSearchTheCampaign(t *testing.T) {
+	w := newWorld(t)
+	search := func(token, term string) map[string]map[string]any {
+		t.Helper()
+		hits := map[string]map[string]any{}
+		for next := fmt.Sprintf("campaigns/%d/search/%s", w.Campaign, url.PathEscape(term)); next != ""; {
+			r := w.get(t, token, next)
+			for _, h := range r.List() {
+				m := h.(map[string]any)
+				hits[m["name"].(string)] = m
+			}
+			next = w.nextOf(t, r.Body)
+		}
+		return hits
+	}
+	names := func(hits map[string]map[string]any) []string {
+		var out []string
+		for n := range hits {
+			out = append(out, n)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, c := range []struct {
+		token, term string
+		want        []string
+	}{
+		{w.Member, "de", []string{"Seeded tag", "Tide Reckoning", "Waterdeep"}},
+		{w.Admin, "de", []string{"Seeded tag", "Tide Reckoning", "Undermountain", "Waterdeep"}},
+		{w.Member, "TIDE", []string{"Tide Reckoning"}},
+		{w.Member, "Baldur's", []string{"Baldur's Gate"}},
+		{w.Member, "no such place", nil},
+	} {
+		hits := search(c.token, c.term)
+		if got := names(hits); !slices.Equal(got, c.want) {
+			t.Errorf("search %q: %v, want %v", c.term, got, c.want)
+			continue
+		}
+		for name, h := range hits {
+			wantType := "location"
+			switch {
+			case strings.HasPrefix(name, "Tide"):
+				wantType = "calendar"
+			case strings.HasPrefix(name, "Seeded"):
+				wantType = "tag"
+			}
+			if h["type"] != wantType || h["entity_id"] == nil || h["id"] == nil {
+				t.Errorf("hit %s: %v", name, h)
+			}
+			api, _ := h["urls"].(map[string]any)["api"].(string)
+			if rec := w.get(t, c.token, api).Data(); rec["name"] != name {
+				t.Errorf("hit %s: urls.api %s answers %v", name, api, rec)
+			}
+		}
+	}
+}
