@@ -114,13 +114,19 @@ func (s *Store) ListEvents(ctx context.Context, cid, eid int64, a domain.Access,
 	return listPage(ctx, s, eventList(cid, eid, a, f), p, eventItem.event)
 }
 
-// LifeEvents reads every birth, founding and death event of an entity that the caller may see.
+// LifeEvents reads the first MaxLifeEvents birth, founding and death events (by id) of an
+// entity that the caller may see.
 func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]timeline.Event, error) {
 	l := eventList(cid, eid, a, domain.Filter{})
 	l.where("'type_id' IN (?, ?, ?)", timeline.EventTypeBirth, timeline.EventTypeFounded, timeline.EventTypeDeath)
-	page, err := listPage(ctx, s, l, domain.PageRequest{Page: 1, Limit: 1 << 30}, eventItem.event)
+	page, err := listPage(ctx, s, l, domain.PageRequest{Page: 1, Limit: MaxLifeEvents}, eventItem.event)
 	return page.Items, err
 }
+
+// MaxLifeEvents bounds the birth, founding and death events ages are computed from (the first
+// of each per calendar, by id): one bounded page, whatever the entity's events; an entity with
+// more life events than this has ages on the calendars of its first ones (DESIGN 5, ages).
+const MaxLifeEvents = 100
 
 // GetCalendars reads the campaign's calendars with the given ids in one batch; missing ones
 // are absent from the map.
