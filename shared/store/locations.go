@@ -101,38 +101,18 @@ func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
 // the public copy is placed by its parent's privacy, checked in it; a change of privacy
 // re-places the public copies of the children (childCopies).
 func (s *Store) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
-	cid := next.CampaignID
-	var checks []func(*txBuilder)
-	switch {
-	case next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID):
-		c, private, err := s.parentChecks(ctx, locationKind, cid, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
-		if err != nil {
-			return err
-		}
-		next.ParentPrivate = private
-		checks = append(checks, c)
-	case next.ParentID != nil && !next.IsPrivate:
-		// The public copy shows the parent only when it is public: read it and hold it.
-		c, hidden, err := s.keptParentCheck(ctx, locationKind, cid, *next.ParentID, next.Ancestry)
-		if err != nil {
-			return err
-		}
-		next.ParentPrivate = hidden
-		checks = append(checks, c)
+	checks, parentPrivate, placed, err := s.nestedUpdate(ctx, locationKind, next.CampaignID, next.ID, prev.ParentID, next.ParentID, next.Ancestry, prev.IsPrivate, next.IsPrivate)
+	if err != nil {
+		return err
 	}
-	checks = append(checks, s.linkParent(locationKind, cid, next.ID, prev.ParentID, next.ParentID, prev.IsPrivate, next.IsPrivate))
-	if prev.IsPrivate != next.IsPrivate {
-		c, err := s.childCopies(ctx, locationKind, cid, next.ID, next.IsPrivate)
-		if err != nil {
-			return err
-		}
-		checks = append(checks, c)
+	if placed {
+		next.ParentPrivate = parentPrivate
 	}
 	return s.updateOwner(ctx, locationKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toLocationItem(next) }, checks...)
 }
 
-// DeleteLocation deletes a location and what hangs from it: children become roots, map points
-// and the entity's events and notes go (see deleteOwner for the steps and their failures).
+// DeleteLocation moves a location to the trash (trash.go): its children become roots (put back
+// by a restore), its map points, events and notes stay, unreachable, until the purge.
 func (s *Store) DeleteLocation(ctx context.Context, l *domain.Location) error {
 	return s.trashOwner(ctx, locationKind, &l.Meta, &l.Owner, toLocationItem(l), s.linkParent(locationKind, l.CampaignID, l.ID, l.ParentID, nil, l.IsPrivate, l.IsPrivate))
 }

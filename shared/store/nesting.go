@@ -317,3 +317,35 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64, 
 		}
 	}
 }
+
+// nestedUpdate is what an update of nested record id of kind k depends on and writes beside
+// it: a move depends on the new parent chain as read, a public record that keeps its parent on
+// the parent's privacy (its public copy shows the parent only when public); the link follows
+// the record; a privacy change re-places its children's public copies. placed says whether
+// parentPrivate (the parent's privacy, which places the public copy) was read.
+func (s *Store) nestedUpdate(ctx context.Context, k kindSpec, cid, id int64, prevParent, nextParent *int64, ancestry []domain.AncestorLink,
+	prevPrivate, nextPrivate bool) (checks []func(*txBuilder), parentPrivate, placed bool, err error) {
+	switch {
+	case nextParent != nil && (prevParent == nil || *prevParent != *nextParent):
+		c, private, err := s.parentChecks(ctx, k, cid, *nextParent, ancestry, domain.MaxLocationDepth)
+		if err != nil {
+			return nil, false, false, err
+		}
+		checks, parentPrivate, placed = append(checks, c), private, true
+	case nextParent != nil && !nextPrivate:
+		c, hidden, err := s.keptParentCheck(ctx, k, cid, *nextParent, ancestry)
+		if err != nil {
+			return nil, false, false, err
+		}
+		checks, parentPrivate, placed = append(checks, c), hidden, true
+	}
+	checks = append(checks, s.linkParent(k, cid, id, prevParent, nextParent, prevPrivate, nextPrivate))
+	if prevPrivate != nextPrivate {
+		c, err := s.childCopies(ctx, k, cid, id, nextPrivate)
+		if err != nil {
+			return nil, false, false, err
+		}
+		checks = append(checks, c)
+	}
+	return checks, parentPrivate, placed, nil
+}

@@ -104,31 +104,12 @@ func (s *Store) CreateTag(ctx context.Context, t *domain.Tag) error {
 // the new parent chain; the link, the entity and the children's public copies follow in the
 // same transaction.
 func (s *Store) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
-	cid := next.CampaignID
-	var checks []func(*txBuilder)
-	switch {
-	case next.ParentID != nil && (prev.ParentID == nil || *prev.ParentID != *next.ParentID):
-		c, private, err := s.parentChecks(ctx, tagKind, cid, *next.ParentID, next.Ancestry, domain.MaxLocationDepth)
-		if err != nil {
-			return err
-		}
-		next.ParentPrivate = private
-		checks = append(checks, c)
-	case next.ParentID != nil && !next.IsPrivate:
-		c, hidden, err := s.keptParentCheck(ctx, tagKind, cid, *next.ParentID, next.Ancestry)
-		if err != nil {
-			return err
-		}
-		next.ParentPrivate = hidden
-		checks = append(checks, c)
+	checks, parentPrivate, placed, err := s.nestedUpdate(ctx, tagKind, next.CampaignID, next.ID, prev.ParentID, next.ParentID, next.Ancestry, prev.IsPrivate, next.IsPrivate)
+	if err != nil {
+		return err
 	}
-	checks = append(checks, s.linkParent(tagKind, cid, next.ID, prev.ParentID, next.ParentID, prev.IsPrivate, next.IsPrivate))
-	if prev.IsPrivate != next.IsPrivate {
-		c, err := s.childCopies(ctx, tagKind, cid, next.ID, next.IsPrivate)
-		if err != nil {
-			return err
-		}
-		checks = append(checks, c)
+	if placed {
+		next.ParentPrivate = parentPrivate
 	}
 	return s.updateOwner(ctx, tagKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toTagItem(next) }, checks...)
 }
