@@ -232,3 +232,82 @@ func (s *Store) TagEntities(ctx context.Context, cid, tid int64, admin bool) ([]
 	}
 	return ids, err
 }
+
+// SetEntityTag adds (add) or removes tag tid on the record of entity eid (Kanka's
+// entities/{id}/entity_tags), with the checks and links of a record update that changes its
+// `tags` (tagPlan): the record's home, public copy and entity get the new list, conditional on
+// the version read (bumped; updated_at kept, as a tag's delete does); a lost race re-reads.
+// It reports whether anything changed: adding a tag already there or removing one absent
+// does not. Errors of the tag name `tag_id`; the record's tags are at most domain.MaxTags.
+func (s *Store) SetEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {
+	for attempt := 0; ; attempt++ {
+		changed, err := s.setEntityTag(ctx, cid, eid, tid, add, byAdmin)
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+			return changed, err
+		}
+	}
+}
+
+func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {
+	e, err := s.GetEntity(ctx, cid, eid)
+	if err != nil {
+		return false, err
+	}
+	k, ok := ownerKindOf(e.Type)
+	if !ok {
+		return false, apperr.ErrNotFound
+	}
+	home := itemKey{campaignPK(cid), recordSK(k.prefix, e.ChildID)}
+	got, err := s.getItems(ctx, home)
+	if err != nil {
+		return false, err
+	}
+	raw, ok := got[home]
+	if !ok {
+		return false, apperr.ErrNotFound
+	}
+	var rec struct {
+		metaAttrs
+		ownerAttrs
+	}
+	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
+		return false, err
+	}
+	m, prev := rec.meta(), rec.owner()
+	next := prev
+	next.TagsByAdmin = byAdmin
+	has := slices.Contains(prev.Tags, tid)
+	switch {
+	case add == has:
+		return false, nil
+	case add && len(prev.Tags) >= domain.MaxTags:
+		return false, apperr.Invalid("tag_id", fmt.Sprintf("The entity may not have more than %d tags.", domain.MaxTags))
+	case add:
+		next.Tags = append(slices.Clone(prev.Tags), tid)
+	default:
+		next.Tags = slices.DeleteFunc(slices.Clone(prev.Tags), func(t int64) bool { return t == tid })
+	}
+	plan, err := s.tagPlan(ctx, k, &m, &prev, &next)
+	if err != nil {
+		return false, entityTagErr(err)
+	}
+	b := s.newTx()
+	for _, sl := range k.slots(&m, &prev) {
+		b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", next.Tags).Set("version", m.Version+1).If("'version' = ?", m.Version))
+	}
+	for _, sl := range entitySlots(&m, &prev) {
+		b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", next.Tags).If("attribute_exists(pk)"))
+	}
+	if plan != nil {
+		plan(b)
+	}
+	return true, entityTagErr(tagsChanged(b.run(ctx)))
+}
+
+// entityTagErr names `tag_id` for a tag refused by tagPlan (which names `tags.N`).
+func entityTagErr(err error) error {
+	if apperr.ErrorCode(err) == apperr.EInvalid {
+		return apperr.Invalid("tag_id", "The selected tag id is invalid.")
+	}
+	return err
+}
