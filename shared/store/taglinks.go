@@ -48,7 +48,7 @@ var errTagGone = errors.New("store: a linked tag changed")
 // tagPlan validates the tags next names that prev did not (prev nil: a create), reading them
 // in one BatchGetItem, and returns the transaction part that moves the record's member items
 // (m.ID is read when the part runs, after a create's ids are set). Unknown, deleting or, for
-// a writer who is not an admin, private tags are a 422 naming tags.N.
+// a writer who is not an admin, private tags, and a tag naming itself are a 422 naming tags.N.
 func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, next *domain.Owner) (func(*txBuilder), error) {
 	var prevTags []int64
 	prevPrivate := false
@@ -57,7 +57,10 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 	}
 	moved := prevPrivate != next.IsPrivate
 	var checked []int64 // tags that get a member item put: checked in the transaction
-	for _, t := range next.Tags {
+	for i, t := range next.Tags {
+		if k.prefix == tagPrefix && t == m.ID && m.ID != 0 { // its home is written beside: one item twice
+			return nil, apperr.Invalid(fmt.Sprintf("tags.%d", i), "A tag cannot be one of its own tags.")
+		}
 		if moved || !slices.Contains(prevTags, t) {
 			checked = append(checked, t)
 		}
