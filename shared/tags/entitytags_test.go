@@ -28,7 +28,9 @@ func TestEntityTags(t *testing.T) {
 	hiddenEid := int64(hidden.Data()["entity_id"].(float64))
 	theirEnt := e.Do("GET", tagPath(e.OtherCampaign, theirs), e.Stranger, nil).Data()["entity_id"].(float64)
 	coll := func(cid, eid int64) string { return apitest.Path(cid, fmt.Sprintf("/entities/%d/entity_tags", eid)) }
-	item := func(eid, id int64) string { return apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d/entity_tags/%d", eid, id)) }
+	item := func(eid, id int64) string {
+		return apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d/entity_tags/%d", eid, id))
+	}
 	stored := func(want string) {
 		t.Helper()
 		l, err := e.Store.GetLocation(ctx, e.Campaign, lid)
