@@ -63,7 +63,7 @@ func TestTagFilterReadsMembers(t *testing.T) {
 	}
 	for _, c := range []struct {
 		q        string
-		matches  int // admin's
+		matches  int   // admin's
 		maxItems int64 // the tags' members + the page (45 by default) + the access read's 3
 	}{
 		{"tags[]=1", 100, 100 + 45 + 3},
