@@ -3,6 +3,7 @@ package tags_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -144,6 +145,47 @@ func TestEntityTags(t *testing.T) {
 	}
 	if tg, err := e.Store.GetTag(ctx, e.Campaign, secret); err != nil || fmt.Sprint(tg.Tags) != fmt.Sprint([]int64{open}) {
 		t.Fatalf("tagged tag: %+v %v", tg, err)
+	}
+	audit(t, e, e.Campaign)
+}
+
+// TestEntityTagsConcurrent: tags added at once to one entity, and a tag deleted meanwhile, all
+// land or are refused whole: the record keeps every added live tag, the audit finds no stray link.
+func TestEntityTagsConcurrent(t *testing.T) {
+	e := apitest.New(t, withLocations)
+	var ids []int64
+	for i := 0; i < 6; i++ {
+		ids = append(ids, create(t, e, e.Campaign, e.Admin, map[string]any{"name": fmt.Sprintf("T%d", i)}))
+	}
+	r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Busy"})
+	lid, eid := int64(r.Data()["id"].(float64)), int64(r.Data()["entity_id"].(float64))
+	path := apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d/entity_tags", eid))
+	status := make([]int, len(ids))
+	done := make(chan struct{})
+	for i, id := range ids {
+		go func() {
+			status[i] = e.Do("POST", path, e.Member, map[string]any{"tag_id": id}).Status
+			done <- struct{}{}
+		}()
+	}
+	gone := e.Do("DELETE", tagPath(e.Campaign, ids[5]), e.Admin, nil).Status
+	for range ids {
+		<-done
+	}
+	if gone != 200 {
+		t.Fatalf("tag delete: %d", gone)
+	}
+	l, err := e.Store.GetLocation(context.Background(), e.Campaign, lid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range ids[:5] {
+		if status[i] != 200 || !slices.Contains(l.Tags, id) {
+			t.Fatalf("tag %d: %d, stored %v", id, status[i], l.Tags)
+		}
+	}
+	if slices.Contains(l.Tags, ids[5]) || (status[5] != 200 && status[5] != 422) {
+		t.Fatalf("deleted tag: %d, stored %v", status[5], l.Tags)
 	}
 	audit(t, e, e.Campaign)
 }
