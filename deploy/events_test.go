@@ -25,7 +25,8 @@ type replayStep struct {
 // prepareBefore writes through the store, before the event of its key is replayed, what that
 // event's checks need beyond what the earlier events made.
 var prepareBefore = map[string]func(t *testing.T, st *store.Store){
-	"calendars-delete.json": prepareCalendarCascade,
+	"calendars-delete.json":   prepareCalendarCascade,
+	"entity-tags-create.json": prepareSecondTag,
 }
 
 const apiBase = "https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/api/1.0/campaigns/1"
@@ -193,6 +194,27 @@ var locationsReplay = []replayStep{
 			t.Errorf("stored tag = %+v, %v", tag, err)
 		}
 	}},
+	// Tag 1's entity (2) tagged with tag 2 (prepareSecondTag), read, then untagged.
+	{"entity-tags-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "entity tag", r.data(), map[string]any{"id": 2, "entity_id": 2, "tag_id": 2})
+		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || !slices.Equal(tag.Tags, []int64{2}) {
+			t.Errorf("stored tag = %+v, %v", tag, err)
+		}
+	}},
+	{"entity-tags-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one tag", r.body["data"])
+		}
+	}},
+	{"entity-tags-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "entity tag", r.data(), map[string]any{"id": 2, "entity_id": 2, "tag_id": 2})
+	}},
+	{"entity-tags-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted entity tag", r.data(), map[string]any{"id": 2, "deleted": true})
+		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || len(tag.Tags) != 0 {
+			t.Errorf("stored tag = %+v, %v", tag, err)
+		}
+	}},
 	{"tags-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted tag", r.data(), map[string]any{"id": 1, "deleted": true})
 		if _, err := st.GetTag(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
@@ -204,6 +226,14 @@ var locationsReplay = []replayStep{
 // authorizerEvents are replayed by TestAuthorizerEvent, and the sweeper's schedule by
 // TestSweeperFinishesPendingDeletesWithinItsPolicy: no HTTP route.
 var authorizerEvents = []string{"authorizer.json", "sweeper-schedule.json"}
+
+// prepareSecondTag writes tag 2, which the entity_tags events put on tag 1.
+func prepareSecondTag(t *testing.T, st *store.Store) {
+	tag := &domain.Tag{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1, UpdatedBy: 1}, Owner: domain.Owner{Name: "Heroes"}}
+	if err := st.CreateTag(context.Background(), tag); err != nil || tag.ID != 2 {
+		t.Fatalf("tag 2: %+v %v", tag, err)
+	}
+}
 
 func mustLocation(t *testing.T, st *store.Store) *domain.Location {
 	t.Helper()

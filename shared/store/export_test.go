@@ -66,3 +66,11 @@ func ExpireTrash(ctx context.Context, s *Store, cid, eid int64) error {
 	b.put(s.table.Put(q))
 	return b.run(ctx)
 }
+
+// SetTagListByMembers switches the tags[] filter between the tags' member items (on) and the
+// filtered scan of the range (off), for tests that compare them.
+func SetTagListByMembers(on bool) func() {
+	old := tagListByMembers
+	tagListByMembers = on
+	return func() { tagListByMembers = old }
+}

@@ -24,6 +24,8 @@ type listSpec struct {
 	// pointers (sync.go), and keep, when set, is the in-memory form of conditions added besides it.
 	f    *domain.Filter
 	keep func(dynamo.Item) bool
+	// byTags: the filter is tags[] (all or any) alone, which the tags' member items answer.
+	byTags bool
 }
 
 func (l *listSpec) where(cond string, args ...any) {
@@ -116,6 +118,11 @@ type row struct {
 func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, error) {
 	if l.f != nil && l.f.UpdatedAfter != nil && len(l.ranges) > 0 && isSynced(rangeKind(l.ranges[0].prefix)) {
 		if rows, total, next, ok, err := s.listSync(ctx, l, p); ok || err != nil {
+			return rows, total, next, err
+		}
+	}
+	if l.byTags && tagListByMembers && len(l.ranges) == 1 {
+		if rows, total, next, ok, err := s.listByTags(ctx, l, p); ok || err != nil {
 			return rows, total, next, err
 		}
 	}
@@ -252,6 +259,7 @@ func (l *listSpec) filter(f domain.Filter) {
 	if f.ParentLocationID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentLocationID)
 	}
+	l.byTags = len(f.Tags) > 0 && (f.TagsMatch == domain.TagsAll || f.TagsMatch == domain.TagsAny) && len(l.conds) == 1
 }
 
 func (l *listSpec) terms(attr string, terms []domain.Term) {

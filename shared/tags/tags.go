@@ -26,6 +26,7 @@ type Store interface {
 	ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error)
 	TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error)
 	TagEntities(ctx context.Context, cid, id int64, admin bool) ([]int64, error)
+	SetEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error)
 }
 
 // Register mounts the family's routes.
@@ -52,6 +53,7 @@ func Register(api *httpapi.API, st Store) {
 		},
 		Item: httpapi.ReadAhead(domain.ReadTag, "id", ""), Resume: st.ResumeTagDelete,
 	})
+	registerEntityTags(api, st)
 }
 
 type handlers struct{ st Store }

@@ -147,14 +147,18 @@ func TestTagValidation(t *testing.T) {
 	// Cycles: a tag under itself or under its own descendant.
 	child := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Child", "tag_id": parent})
 	grandchild := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Grandchild", "tag_id": child})
-	for name, body := range map[string]map[string]any{
-		"itself":         {"tag_id": parent},
-		"its grandchild": {"tag_id": grandchild},
+	for name, c := range map[string]struct {
+		body  map[string]any
+		field string
+	}{
+		"itself":                {map[string]any{"tag_id": parent}, "tag_id"},
+		"its grandchild":        {map[string]any{"tag_id": grandchild}, "tag_id"},
+		"itself among its tags": {map[string]any{"tags": []any{child, parent}}, "tags.1"},
 	} {
 		t.Run("cycle "+name, func(t *testing.T) {
-			r := e.Do("PATCH", tagPath(e.Campaign, parent), e.Admin, body)
-			if r.Status != 422 || r.Errors()["tag_id"] == nil {
-				t.Fatalf("got %d %s, want 422 naming tag_id", r.Status, r.Raw)
+			r := e.Do("PATCH", tagPath(e.Campaign, parent), e.Admin, c.body)
+			if r.Status != 422 || r.Errors()[c.field] == nil {
+				t.Fatalf("got %d %s, want 422 naming %s", r.Status, r.Raw, c.field)
 			}
 		})
 	}

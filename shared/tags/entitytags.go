@@ -1,0 +1,105 @@
+package tags
+
+import (
+	"slices"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// entityTagJSON is one tag of an entity as Kanka answers it (EntityTagResource). The row id is
+// the tag id: an entity's tags are its record's `tags` (their links), not rows of their own.
+type entityTagJSON struct {
+	ID       int64 `json:"id"`
+	EntityID int64 `json:"entity_id"`
+	TagID    int64 `json:"tag_id"`
+}
+
+// registerEntityTags mounts entities/{entity_id}/entity_tags: list and show read the entity
+// (read ahead: 1 round trip); create and delete change its record's tags (SetEntityTag).
+func registerEntityTags(api *httpapi.API, st Store) {
+	const collection, item = "/entities/{entity_id}/entity_tags", "/entities/{entity_id}/entity_tags/{id}"
+	ahead := httpapi.ReadAhead(domain.ReadEntity, "entity_id", "")
+	h := handlers{st: st}
+	api.Handle("GET", collection, h.entityTags, ahead)
+	api.Handle("POST", collection, h.addEntityTag, ahead)
+	api.Handle("GET", item, h.entityTag, ahead)
+	api.Handle("DELETE", item, h.removeEntityTag, ahead)
+}
+
+func entityTagRows(e *domain.Entity) []entityTagJSON {
+	rows := make([]entityTagJSON, 0, len(e.Tags))
+	for _, t := range e.Tags {
+		rows = append(rows, entityTagJSON{ID: t, EntityID: e.ID, TagID: t})
+	}
+	slices.SortFunc(rows, func(a, b entityTagJSON) int { return int(a.ID - b.ID) })
+	return rows
+}
+
+func (h handlers) entityTags(r *httpapi.Request) (httpapi.Reply, error) {
+	e, err := r.VisibleEntity(h.st)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	rows := entityTagRows(e) // at most domain.MaxTags: one page
+	page := r.Page()
+	res := domain.PageOf(rows, page, func(j *entityTagJSON) int64 { return j.ID })
+	return httpapi.Many(res.Items, res.Total, res.Next, res.Cursors, page), nil
+}
+
+func (h handlers) entityTag(r *httpapi.Request) (httpapi.Reply, error) {
+	e, err := r.VisibleEntity(h.st)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	id, err := r.PathID("id")
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	if !slices.Contains(e.Tags, id) {
+		return httpapi.Reply{}, apperr.ErrNotFound
+	}
+	return httpapi.One(entityTagJSON{ID: id, EntityID: e.ID, TagID: id}), nil
+}
+
+func (h handlers) addEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
+	e, err := r.VisibleEntity(h.st)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	in, err := r.Input()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	rd := domain.NewReader(in)
+	f := rd.ID("tag_id")
+	rd.Required("tag_id", f.Present())
+	if err := rd.Err(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return r.Commit(func() error {
+		_, err := h.st.SetEntityTag(r.Context(), e.CampaignID, e.ID, f.Value, true, r.Access.IsAdmin())
+		return err
+	}, func() (httpapi.Reply, error) {
+		return httpapi.One(entityTagJSON{ID: f.Value, EntityID: e.ID, TagID: f.Value}), nil
+	})
+}
+
+func (h handlers) removeEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
+	e, err := r.VisibleEntity(h.st)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	id, err := r.PathID("id")
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	if !slices.Contains(e.Tags, id) {
+		return httpapi.Reply{}, apperr.ErrNotFound
+	}
+	return r.Commit(func() error {
+		_, err := h.st.SetEntityTag(r.Context(), e.CampaignID, e.ID, id, false, r.Access.IsAdmin())
+		return err
+	}, func() (httpapi.Reply, error) { return httpapi.Deleted(id), nil })
+}
