@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -74,25 +73,7 @@ func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, h
 // exists with the privacy read (which places the public copy): two round trips (three when the
 // parent was not read before, by the parent checks).
 func (s *Store) CreateLocation(ctx context.Context, l *domain.Location) error {
-	for attempt := 0; ; attempt++ {
-		var checks []func(*txBuilder)
-		if l.ParentID != nil {
-			c, private, err := s.newParentCheck(ctx, locationKind, &l.Meta, l.IsPrivate, l.ParentID, l.Ancestry)
-			if err != nil {
-				return err
-			}
-			l.ParentPrivate = private
-			checks = append(checks, c)
-		}
-		err := s.createOwner(ctx, locationKind, &l.Meta, &l.Owner, func() any { return toLocationItem(l) }, checks...)
-		if !errors.Is(err, errParentChanged) {
-			return err
-		}
-		if attempt >= domain.WriteAttempts {
-			return apperr.ErrConflict
-		}
-		l.Ancestry = nil // read the parent again: gone (a 422) or of another privacy
-	}
+	return s.createNested(ctx, locationKind, &l.Meta, &l.Owner, l.ParentID, &l.Ancestry, &l.ParentPrivate, func() any { return toLocationItem(l) })
 }
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read

@@ -349,3 +349,30 @@ func (s *Store) nestedUpdate(ctx context.Context, k kindSpec, cid, id int64, pre
 	}
 	return checks, parentPrivate, placed, nil
 }
+
+// createNested stores a new record of nested kind k (createOwner), on condition that its
+// parent (nil: a root) still exists with the privacy read, which places the public copy
+// (*parentPrivate, set here): a parent changed in between is read again (its ancestry
+// dropped), a conflict after WriteAttempts.
+func (s *Store) createNested(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, parentID *int64,
+	ancestry *[]domain.AncestorLink, parentPrivate *bool, item func() any) error {
+	for attempt := 0; ; attempt++ {
+		var checks []func(*txBuilder)
+		if parentID != nil {
+			c, private, err := s.newParentCheck(ctx, k, m, o.IsPrivate, parentID, *ancestry)
+			if err != nil {
+				return err
+			}
+			*parentPrivate = private
+			checks = append(checks, c)
+		}
+		err := s.createOwner(ctx, k, m, o, item, checks...)
+		if !errors.Is(err, errParentChanged) {
+			return err
+		}
+		if attempt >= domain.WriteAttempts {
+			return apperr.ErrConflict
+		}
+		*ancestry = nil // read the parent again: gone (a 422) or of another privacy
+	}
+}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -79,25 +78,7 @@ func (s *Store) ListTags(ctx context.Context, cid int64, f domain.Filter, hidePr
 // CreateTag stores a new tag, its entity and its link in its parent tag in one transaction,
 // as CreateLocation.
 func (s *Store) CreateTag(ctx context.Context, t *domain.Tag) error {
-	for attempt := 0; ; attempt++ {
-		var checks []func(*txBuilder)
-		if t.ParentID != nil {
-			c, private, err := s.newParentCheck(ctx, tagKind, &t.Meta, t.IsPrivate, t.ParentID, t.Ancestry)
-			if err != nil {
-				return err
-			}
-			t.ParentPrivate = private
-			checks = append(checks, c)
-		}
-		err := s.createOwner(ctx, tagKind, &t.Meta, &t.Owner, func() any { return toTagItem(t) }, checks...)
-		if !errors.Is(err, errParentChanged) {
-			return err
-		}
-		if attempt >= domain.WriteAttempts {
-			return apperr.ErrConflict
-		}
-		t.Ancestry = nil
-	}
+	return s.createNested(ctx, tagKind, &t.Meta, &t.Owner, t.ParentID, &t.Ancestry, &t.ParentPrivate, func() any { return toTagItem(t) })
 }
 
 // UpdateTag writes next over prev, as UpdateLocation: conditional on the version read and on
