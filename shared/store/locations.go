@@ -3,9 +3,6 @@ package store
 import (
 	"context"
 
-	"github.com/guregu/dynamo/v2"
-
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -35,37 +32,19 @@ func (it locationItem) location() domain.Location {
 // comes from the public copy, which has no parent when the parent is private (layout 3), so
 // it is known for public locations, the only ones a non-admin sees.
 func (s *Store) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
-	home := itemKey{campaignPK(cid), recordSK(locationPrefix, id)}
-	pub := itemKey{campaignPK(cid), publicCopy + recordSK(locationPrefix, id)}
-	items, err := s.getItems(ctx, home, pub)
+	it, parentHidden, err := getNested[locationItem](ctx, s, locationKind, cid, id)
 	if err != nil {
 		return nil, err
 	}
-	raw, ok := items[home]
-	if !ok {
-		return nil, apperr.ErrNotFound
-	}
-	var it locationItem
-	if err := dynamo.UnmarshalItem(raw, &it); err != nil {
-		return nil, err
-	}
 	l := it.location()
-	if c, ok := items[pub]; ok && l.ParentID != nil {
-		_, shown := c["parent_location_id"]
-		l.ParentPrivate = !shown
-	}
+	l.ParentPrivate = l.ParentID != nil && parentHidden
 	return &l, nil
 }
 
 // ListLocations reads one page of the campaign's locations, ordered by id: an admin's range
 // holds every location, everyone else's only the public ones.
 func (s *Store) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
-	if onlyName(f) { // the name shards answer it (names.go)
-		return listByName(ctx, s, cid, locationKind, f.Name, !hidePrivate, p, locationItem.location)
-	}
-	l := listSpec{ranges: ownerRanges(locationPrefix, cid, !hidePrivate)}
-	l.filter(f)
-	return listPage(ctx, s, l, p, locationItem.location)
+	return listNested(ctx, s, locationKind, cid, f, hidePrivate, p, locationItem.location)
 }
 
 // CreateLocation stores a new location, its entity and its link in its parent in one

@@ -376,3 +376,40 @@ func (s *Store) createNested(ctx context.Context, k kindSpec, m *domain.Meta, o 
 		*ancestry = nil // read the parent again: gone (a 422) or of another privacy
 	}
 }
+
+// getNested reads record id of nested kind k and its public copy (one round trip, read ahead
+// on the kind's routes); ErrNotFound when there is none. parentHidden: the public copy leaves
+// the parent out, which it does when the parent is private (layout 3), so the parent's
+// privacy is known for public records, the only ones a non-admin sees.
+func getNested[I any](ctx context.Context, s *Store, k kindSpec, cid, id int64) (it I, parentHidden bool, err error) {
+	home := itemKey{campaignPK(cid), recordSK(k.prefix, id)}
+	pub := itemKey{campaignPK(cid), publicCopy + recordSK(k.prefix, id)}
+	items, err := s.getItems(ctx, home, pub)
+	if err != nil {
+		return it, false, err
+	}
+	raw, ok := items[home]
+	if !ok {
+		return it, false, apperr.ErrNotFound
+	}
+	if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+		return it, false, err
+	}
+	if c, ok := items[pub]; ok {
+		_, shown := c[k.parentAttr]
+		parentHidden = !shown
+	}
+	return it, parentHidden, nil
+}
+
+// listNested reads one page of the campaign's records of nested kind k, ordered by id: an
+// admin's range holds every record, everyone else's only the public ones; a name filter alone
+// is answered by the name shards (names.go).
+func listNested[I any, R any](ctx context.Context, s *Store, k kindSpec, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest, record func(I) R) (domain.Page[R], error) {
+	if onlyName(f) {
+		return listByName(ctx, s, cid, k, f.Name, !hidePrivate, p, record)
+	}
+	l := listSpec{ranges: ownerRanges(k.prefix, cid, !hidePrivate)}
+	l.filter(f)
+	return listPage(ctx, s, l, p, record)
+}

@@ -3,9 +3,6 @@ package store
 import (
 	"context"
 
-	"github.com/guregu/dynamo/v2"
-
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -38,25 +35,12 @@ func (it tagItem) tag() domain.Tag {
 // GetTag reads one tag and its public copy (read ahead on tag routes: one round trip);
 // ErrNotFound when there is none. ParentPrivate as GetLocation's.
 func (s *Store) GetTag(ctx context.Context, cid, id int64) (*domain.Tag, error) {
-	home := itemKey{campaignPK(cid), recordSK(tagPrefix, id)}
-	pub := itemKey{campaignPK(cid), publicCopy + recordSK(tagPrefix, id)}
-	items, err := s.getItems(ctx, home, pub)
+	it, parentHidden, err := getNested[tagItem](ctx, s, tagKind, cid, id)
 	if err != nil {
 		return nil, err
 	}
-	raw, ok := items[home]
-	if !ok {
-		return nil, apperr.ErrNotFound
-	}
-	var it tagItem
-	if err := dynamo.UnmarshalItem(raw, &it); err != nil {
-		return nil, err
-	}
 	t := it.tag()
-	if c, ok := items[pub]; ok && t.ParentID != nil {
-		_, shown := c[tagParentAttr]
-		t.ParentPrivate = !shown
-	}
+	t.ParentPrivate = t.ParentID != nil && parentHidden
 	return &t, nil
 }
 
@@ -67,12 +51,7 @@ func (s *Store) TagAncestry(ctx context.Context, cid, id int64, max int) ([]doma
 
 // ListTags reads one page of the campaign's tags, ordered by id, as ListLocations.
 func (s *Store) ListTags(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Tag], error) {
-	if onlyName(f) {
-		return listByName(ctx, s, cid, tagKind, f.Name, !hidePrivate, p, tagItem.tag)
-	}
-	l := listSpec{ranges: ownerRanges(tagPrefix, cid, !hidePrivate)}
-	l.filter(f)
-	return listPage(ctx, s, l, p, tagItem.tag)
+	return listNested(ctx, s, tagKind, cid, f, hidePrivate, p, tagItem.tag)
 }
 
 // CreateTag stores a new tag, its entity and its link in its parent tag in one transaction,
