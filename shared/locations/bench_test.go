@@ -65,8 +65,10 @@ func BenchmarkLocationListRelated(b *testing.B) {
 // (BatchGetItem), the bytes of the items read, the range counter items read and their bytes
 // (issue 20's growth table), and the median latency. The related=1 cases are a page of 45 whose
 // rows each have a post (issue 20: a bounded number of round trips whatever the page or
-// campaign size); the types case is `entities?types=location` (its kind's own range). The lastSync cases follow 10 changes and 5 deletes among them (issue 20: their
-// cost grows with the changes, not with the campaign).
+// campaign size); the types case is `entities?types=location` (its kind's own range). The
+// lastSync cases follow 10 changes and 5 deletes among them (issue 20: their cost grows with the
+// changes, not with the campaign). The tags cases filter by a tag on every 100th location (and
+// one on every 1,000th) and list the tags.
 func BenchmarkGrowth(b *testing.B) {
 	for _, size := range []int{100, 1000, 10000} {
 		e := apitest.New(b, families.Register)
@@ -75,6 +77,19 @@ func BenchmarkGrowth(b *testing.B) {
 			n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: id, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
 			if err := e.Store.CreateNote(b.Context(), &n); err != nil {
 				b.Fatal(err)
+			}
+		}
+		// One location in 100 carries tag 1 and one in 1,000 tag 2 too (public ones: every
+		// tenth is private): the tag filters' cost grows with the tag's members, not with the
+		// campaign.
+		e.SeedTags(e.Campaign, 2)
+		for id := 1; id <= size; id += 100 {
+			ts := []int64{1}
+			if id%1000 == 1 {
+				ts = append(ts, 2)
+			}
+			if r := e.Do("PATCH", apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", id)), e.Admin, map[string]any{"tags": ts}); r.Status != 200 {
+				b.Fatalf("tag %d: %d %s", id, r.Status, r.Raw)
 			}
 		}
 		since := url.QueryEscape(domain.FormatTime(time.Now().UTC()))
@@ -112,6 +127,9 @@ func BenchmarkGrowth(b *testing.B) {
 			{"related-page45/admin", e.Admin, "/locations?related=1&limit=45"},
 			{"related-page45/member", e.Member, "/locations?related=1&limit=45"},
 			{"types-location/member", e.Member, "/entities?types=location"},
+			{"tags-filter-one/member", e.Member, "/locations?tags[]=1"},
+			{"tags-filter-all/member", e.Member, "/locations?tags[]=1&tags[]=2"},
+			{"tags-list/member", e.Member, "/tags"},
 		} {
 			path := apitest.Path(e.Campaign, c.path)
 			if c.path == "" {
