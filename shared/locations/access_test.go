@@ -2,13 +2,11 @@ package locations_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -71,59 +69,17 @@ func TestUnauthenticatedRequestsGet401(t *testing.T) {
 // public campaign: reads, writes, and what a refused write leaves behind.
 func TestAccessMatrix(t *testing.T) {
 	e := apitest.New(t, locations.Register)
-	type want struct{ listCount, showOpen, showHidden, create, updateOpen, updateHidden, deleteHidden int }
-	cases := []struct {
-		name     string
-		campaign func() int64
-		token    func() string
-		want     want
-	}{
-		{"admin of private campaign", func() int64 { return e.Campaign }, func() string { return e.Admin }, want{2, 200, 200, 200, 200, 200, 200}},
-		{"member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
-		{"viewer of private campaign", func() int64 { return e.Campaign }, func() string { return e.Viewer }, want{1, 200, 404, 403, 403, 403, 403}},
-		{"non-member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Outsider }, want{-1, 404, 404, 404, 404, 404, 404}},
-		{"non-member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Outsider }, want{1, 200, 404, 403, 403, 403, 403}},
-		{"member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
-	}
-	for i, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cid, tok := c.campaign(), c.token()
-			// Each case counts only its own two locations, typed with a name of its own.
-			typ := fmt.Sprintf("case%d", i)
-			open := create(t, e, cid, e.Admin, map[string]any{"name": "Open", "type": typ})
-			hidden := create(t, e, cid, e.Admin, map[string]any{"name": "Hidden", "type": typ, "is_private": true})
-			list := e.Do("GET", apitest.Path(cid, "/locations?type="+typ), tok, nil)
-			if c.want.listCount < 0 {
-				if list.Status != 404 {
-					t.Fatalf("list: got %d, want 404", list.Status)
-				}
-			} else if list.Status != 200 || len(list.List()) != c.want.listCount || list.Body["meta"].(map[string]any)["total"].(float64) != float64(c.want.listCount) {
-				t.Fatalf("list: got %d %s, want %d items and total", list.Status, list.Raw, c.want.listCount)
+	e.OwnerAccessMatrix(t, apitest.AccessMatrix{
+		Collection: "/locations",
+		Create:     func(t *testing.T, cid int64, body map[string]any) int64 { return create(t, e, cid, e.Admin, body) },
+		Unchanged: func(ctx context.Context, cid, id int64) (string, error) {
+			l, err := e.Store.GetLocation(ctx, cid, id)
+			if err == nil && l.Name != "Hidden" {
+				return "renamed " + l.Name, nil
 			}
-			check := func(what string, got apitest.Response, want int) {
-				t.Helper()
-				if got.Status != want {
-					t.Errorf("%s: got %d %s, want %d", what, got.Status, got.Raw, want)
-				}
-			}
-			check("show open", e.Do("GET", loc(cid, open), tok, nil), c.want.showOpen)
-			check("show hidden", e.Do("GET", loc(cid, hidden), tok, nil), c.want.showHidden)
-			check("create", e.Do("POST", apitest.Path(cid, "/locations"), tok, map[string]any{"name": "New"}), c.want.create)
-			check("update open", e.Do("PATCH", loc(cid, open), tok, map[string]any{"name": "Renamed"}), c.want.updateOpen)
-			check("update hidden", e.Do("PUT", loc(cid, hidden), tok, map[string]any{"name": "Renamed"}), c.want.updateHidden)
-			check("delete hidden", e.Do("DELETE", loc(cid, hidden), tok, nil), c.want.deleteHidden)
-
-			// A refused write leaves the record as it was.
-			l, err := e.Store.GetLocation(context.Background(), cid, hidden)
-			if c.want.deleteHidden != 200 {
-				if err != nil || l.Name != "Hidden" {
-					t.Errorf("hidden location changed by a refused write: %+v %v", l, err)
-				}
-			} else if !errors.Is(err, apperr.ErrNotFound) {
-				t.Errorf("deleted location still stored: %v", err)
-			}
-		})
-	}
+			return "", err
+		},
+	})
 }
 
 func TestOnlyAdminsMakeLocationsPrivate(t *testing.T) {
