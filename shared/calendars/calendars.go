@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
 )
 
@@ -18,28 +19,29 @@ type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	cal := httpapi.ReadAhead(domain.ReadCalendar, "id", "")
-	h.kind = kind{
-		Visible: h.visibleCalendar,
-		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
-			return next.Apply(in, r.Access)
-		},
-		Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
-		Render: func(r *httpapi.Request, c *timeline.Calendar) (any, error) {
-			arrays, err := related.ByID(r, st, related.Calendars([]timeline.Calendar{*c}))
-			if err != nil {
-				return nil, err
-			}
-			j := render(c)
-			j.Arrays = arrays[c.ID]
-			hideMoons(r, &j)
-			return httpapi.OwnerRender(r, st, "calendar", j, ownerOf)
-		},
-		Item: cal, Resume: st.ResumeCalendarDelete,
-	}
-	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead(domain.ReadCalendarList, "", ""))
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
-	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)
+	h.kind = ownerkind.Mount(api, st, ownerkind.Kind[timeline.Calendar, *timeline.Calendar, calendarJSON]{
+		Type: "calendar", Collection: "/calendars", Gone: domain.GoneCalendars,
+		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(domain.ReadCalendarList, "", ""),
+		Subjects: related.Calendars,
+		Row: func(r *httpapi.Request, _ []timeline.Calendar) (func(*timeline.Calendar) calendarJSON, error) {
+			return func(c *timeline.Calendar) calendarJSON {
+				j := render(c)
+				hideMoons(r, &j)
+				return j
+			}, nil
+		},
+		Arrays: func(j *calendarJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		CRUD: kind{
+			Visible: h.visibleCalendar,
+			Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
+				return next.Apply(in, r.Access)
+			},
+			Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
+			Item: cal, Resume: st.ResumeCalendarDelete,
+		},
+	})
 	api.Handle("POST", "/calendars/{id}/advance", h.advance, cal)
 	api.Handle("POST", "/calendars/{id}/retreat", h.retreat, cal)
 	api.Handle("GET", "/calendars/{id}/days", h.days, cal)
@@ -49,31 +51,6 @@ func Register(api *httpapi.API, st Store) {
 type handlers struct {
 	st   Store
 	kind kind
-}
-
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	if reply, ok, err := r.Deletions(h.st, domain.GoneCalendars, 0); ok {
-		return reply, err
-	}
-	f, err := r.Filter(domain.FilterRecords)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	res, err := h.st.ListCalendars(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	arrays, err := related.ByID(r, h.st, related.Calendars(res.Items))
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *timeline.Calendar) calendarJSON {
-		j := render(c)
-		j.Arrays = arrays[c.ID]
-		hideMoons(r, &j)
-		return j
-	}, ownerOf)
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.

@@ -9,26 +9,29 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/locations", h.list, httpapi.ReadAhead(domain.ReadLocationList, "", ""))
-	httpapi.Mount(api, "/locations", "/locations/{id}", httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
-		Visible: h.visibleLocation, Apply: h.apply,
-		Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
-		Render: func(r *httpapi.Request, l *domain.Location) (any, error) {
-			arrays, err := related.ByID(r, st, related.Locations([]domain.Location{*l}))
-			if err != nil {
-				return nil, err
-			}
-			j := render(l, r.Access, hiddenParents(r, []domain.Location{*l}))
-			j.Arrays = arrays[l.ID]
-			return httpapi.OwnerRender(r, st, "location", j, ownerOf)
+	ownerkind.Mount(api, st, ownerkind.Kind[domain.Location, *domain.Location, locationJSON]{
+		Type: "location", Collection: "/locations", Gone: domain.GoneLocations,
+		// A non-admin lists public copies, which show a parent only when it is public:
+		// filtering by a parent the caller may not see matches nothing, as by a missing one.
+		Filter: h.parseFilter, List: st.ListLocations, ListAhead: httpapi.ReadAhead(domain.ReadLocationList, "", ""),
+		Subjects: related.Locations,
+		Row: func(r *httpapi.Request, ls []domain.Location) (func(*domain.Location) locationJSON, error) {
+			hidden := hiddenParents(r, ls)
+			return func(l *domain.Location) locationJSON { return render(l, r.Access, hidden) }, nil
 		},
-		Item: httpapi.ReadAhead(domain.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
+		Arrays: func(j *locationJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		CRUD: httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
+			Visible: h.visibleLocation, Apply: h.apply,
+			Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
+			Item: httpapi.ReadAhead(domain.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
+		},
 	})
 	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints, httpapi.ReadAhead(domain.ReadMapPointList, "", "id"))
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
@@ -43,33 +46,6 @@ func Register(api *httpapi.API, st Store) {
 }
 
 type handlers struct{ st Store }
-
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	if reply, ok, err := r.Deletions(h.st, domain.GoneLocations, 0); ok {
-		return reply, err
-	}
-	f, err := h.parseFilter(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	// A non-admin lists public copies, which show a parent only when it is public: filtering
-	// by a parent the caller may not see matches nothing, as filtering by a missing one.
-	res, err := h.st.ListLocations(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	hidden := hiddenParents(r, res.Items)
-	arrays, err := related.ByID(r, h.st, related.Locations(res.Items))
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.OwnerPage(r, h.st, "location", res, page, func(l *domain.Location) locationJSON {
-		j := render(l, r.Access, hidden)
-		j.Arrays = arrays[l.ID]
-		return j
-	}, ownerOf)
-}
 
 // parseFilter reads the list's filters. parent_id names the parent by its entity: one that is
 // not a location the caller may see matches nothing, like a missing one (one read).
