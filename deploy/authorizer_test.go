@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/lorekeep/lorekeep/shared/authorizer"
-	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/token"
@@ -35,7 +34,7 @@ func authorizerEvent(t *testing.T, token string) events.APIGatewayV2CustomAuthor
 
 func mintToken(t *testing.T, st *store.Store, uid int64, ttl time.Duration, now time.Time) string {
 	t.Helper()
-	raw, tok, err := domain.NewToken(uid, ttl, now)
+	raw, tok, err := token.New(uid, ttl, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +75,11 @@ func TestAuthorizerEvent(t *testing.T) {
 
 	valid := mintToken(t, st, 1, 0, now)
 	revoked := mintToken(t, st, 1, 0, now)
-	if err := st.RevokeToken(ctx, domain.HashToken(revoked)); err != nil {
+	if err := st.RevokeToken(ctx, token.Hash(revoked)); err != nil {
 		t.Fatal(err)
 	}
 	expired := mintToken(t, st, 1, time.Hour, now.Add(-2*time.Hour))
-	unknown, _, err := domain.NewToken(1, 0, now) // well formed, never stored
+	unknown, _, err := token.New(1, 0, now) // well formed, never stored
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
+	"github.com/lorekeep/lorekeep/shared/token"
 )
 
 // command is one subcommand: its usage line, and run, which defines its flags on fs, parses
@@ -290,7 +291,7 @@ func tokenCreate(c *cli, fs *flag.FlagSet, args []string) error {
 }
 
 func tokenRevoke(c *cli, fs *flag.FlagSet, args []string) error {
-	token := fs.String("token", "", "the token to revoke")
+	raw := fs.String("token", "", "the token to revoke")
 	if err := parse(c, fs, args); err != nil {
 		return err
 	}
@@ -301,7 +302,7 @@ func tokenRevoke(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := st.RevokeToken(c.ctx, domain.HashToken(*token)); err != nil {
+	if err := st.RevokeToken(c.ctx, token.Hash(*raw)); err != nil {
 		return fmt.Errorf("revoke: %w", err)
 	}
 	return c.emit(map[string]any{"revoked": true})
@@ -378,7 +379,7 @@ func demoCmd(c *cli, fs *flag.FlagSet, args []string) error {
 }
 
 func issueToken(ctx context.Context, st *store.Store, uid int64, ttl time.Duration) (string, error) {
-	raw, t, err := domain.NewToken(uid, ttl, time.Now())
+	raw, t, err := token.New(uid, ttl, time.Now())
 	if err != nil {
 		return "", err
 	}

@@ -1,7 +1,6 @@
 // Package apperr holds the error type every layer shares: a code (mapped to an HTTP status in
 // one place, package httpapi), a client-facing message and per-field validation messages. It is a
-// leaf, so the authorizer can use it without linking the domain's sanitiser and calendar engine;
-// package domain re-exports it.
+// leaf, so the authorizer can use it without linking the domain's sanitiser and calendar engine.
 package apperr
 
 import "errors"

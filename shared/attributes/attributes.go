@@ -102,7 +102,7 @@ func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
 func (h handlers) write(r *httpapi.Request, change func(rd read) ([]domain.Attribute, func() httpapi.Reply, error)) (httpapi.Reply, error) {
 	var reply func() httpapi.Reply
 	return r.Commit(func() error {
-		return domain.RetryConflicts(r.Context(), func() error {
+		return apperr.RetryConflicts(r.Context(), func() error {
 			rd, err := h.read(r)
 			if err != nil {
 				return err

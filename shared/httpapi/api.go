@@ -23,6 +23,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
+	"github.com/lorekeep/lorekeep/shared/token"
 )
 
 // Prefix is the path every campaign route lives under.
@@ -397,9 +398,9 @@ func requestID(r *http.Request) string {
 
 // BearerAuth authenticates with the token store directly: the local server's and the tests'
 // twin of the authorizer Lambda.
-func BearerAuth(tokens domain.TokenStore, now func() time.Time) Identifier {
+func BearerAuth(tokens token.Store, now func() time.Time) Identifier {
 	return func(r *http.Request) (int64, error) {
-		return domain.Authenticate(r.Context(), tokens, r.Header.Get("Authorization"), now())
+		return token.Authenticate(r.Context(), tokens, r.Header.Get("Authorization"), now())
 	}
 }
 

@@ -101,7 +101,7 @@ func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
 func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error) (Reply, error) {
 	var next PT
 	return r.Commit(func() error {
-		return domain.RetryConflicts(r.Context(), func() error {
+		return apperr.RetryConflicts(r.Context(), func() error {
 			p, prev, err := k.Visible(r)
 			if err != nil {
 				return err
@@ -119,7 +119,7 @@ func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error)
 func (k Kind[T, PT, P]) delete(r *Request) (Reply, error) {
 	var id int64
 	reply, err := r.Commit(func() error {
-		return domain.RetryConflicts(r.Context(), func() error {
+		return apperr.RetryConflicts(r.Context(), func() error {
 			_, t, err := k.Visible(r)
 			if err != nil {
 				return err

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+	"github.com/lorekeep/lorekeep/shared/token"
 )
 
 func create(t *testing.T, e *apitest.Env, cid int64, token string, body map[string]any) int64 {
@@ -28,14 +28,14 @@ func TestUnauthenticatedRequestsGet401(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	open := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Open"})
 	revoked := e.Token(e.AdminID, 0)
-	if err := e.Store.RevokeToken(context.Background(), domain.HashToken(revoked)); err != nil {
+	if err := e.Store.RevokeToken(context.Background(), token.Hash(revoked)); err != nil {
 		t.Fatal(err)
 	}
-	raw, tok, _ := domain.NewToken(e.AdminID, time.Hour, time.Now().Add(-2*time.Hour))
+	raw, tok, _ := token.New(e.AdminID, time.Hour, time.Now().Add(-2*time.Hour))
 	if err := e.Store.PutToken(context.Background(), tok); err != nil {
 		t.Fatal(err)
 	}
-	unknown, _, _ := domain.NewToken(e.AdminID, 0, time.Now())
+	unknown, _, _ := token.New(e.AdminID, 0, time.Now())
 	for name, header := range map[string]string{
 		"no token":      "",
 		"not bearer":    "Basic " + e.Admin,

@@ -319,7 +319,7 @@ func (s *Store) relinkEvents(ctx context.Context, cid, eid int64, private bool) 
 			}
 		}
 		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}
@@ -453,7 +453,7 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 		if err == nil {
 			return s.batchDelete(ctx, rest) // event copies included: idempotent deletes
 		}
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}

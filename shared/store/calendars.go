@@ -352,7 +352,7 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			}
 			return s.batchDelete(ctx, keys)
 		}
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}

@@ -151,7 +151,7 @@ func (s *Store) CreateEvent(ctx context.Context, ev *timeline.Event) error {
 	for attempt := 0; ; attempt++ {
 		err := s.createChild(ctx, &ev.Meta, "event", func() any { return toEventItem(ev) }, func() []slot { return eventSlots(ev) },
 			s.checkEntityLinks(ev), s.checkCalendar(ev), s.linkEvent(nil, ev), synced(nil, func() *syncRef { return eventRef(ev) }))
-		if !errors.Is(err, apperr.ErrNotFound) || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrNotFound) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 		var e entityItem

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lorekeep/lorekeep/shared/token"
+
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -185,10 +187,10 @@ func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...dom
 func (s *Store) tokens() tokens.Table { return tokens.Table{DB: s.Client(), Name: s.table.Name()} }
 
 // PutToken stores a new token (its hash only).
-func (s *Store) PutToken(ctx context.Context, t domain.Token) error { return s.tokens().Put(ctx, t) }
+func (s *Store) PutToken(ctx context.Context, t token.Token) error { return s.tokens().Put(ctx, t) }
 
-// GetToken implements domain.TokenStore (see tokens.Table.Get).
-func (s *Store) GetToken(ctx context.Context, hash string) (*domain.Token, error) {
+// GetToken implements token.Store (see tokens.Table.Get).
+func (s *Store) GetToken(ctx context.Context, hash string) (*token.Token, error) {
 	return s.tokens().Get(ctx, hash)
 }
 

@@ -312,7 +312,7 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64, 
 			b.syncMove(entityRef(&prevM, &prevO), entityRef(&nextM, &prevO))
 		}
 		err = runTxs(ctx, txs)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}
@@ -370,7 +370,7 @@ func (s *Store) createNested(ctx context.Context, k kindSpec, m *domain.Meta, o 
 		if !errors.Is(err, errParentChanged) {
 			return err
 		}
-		if attempt >= domain.WriteAttempts {
+		if attempt >= apperr.WriteAttempts {
 			return apperr.ErrConflict
 		}
 		*ancestry = nil // read the parent again: gone (a 422) or of another privacy

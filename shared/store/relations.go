@@ -310,7 +310,7 @@ func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64, rows 
 	w.SetLimit(writeConcurrency)
 	for _, rf := range refs {
 		w.Go(func() error {
-			return domain.RetryConflicts(wctx, func() error {
+			return apperr.RetryConflicts(wctx, func() error {
 				r, err := s.getRelation(wctx, cid, rf.owner, rf.id)
 				if errors.Is(err, apperr.ErrNotFound) {
 					return nil // deleted already (its pointer goes with the partition)

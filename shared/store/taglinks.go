@@ -191,7 +191,7 @@ func (s *Store) tagMembersGone(ctx context.Context, cid, tid int64) error {
 			}
 		}
 		err = runTxs(ctx, txs)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}
@@ -245,7 +245,7 @@ func (s *Store) TagEntities(ctx context.Context, cid, tid int64, admin bool) ([]
 func (s *Store) SetEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {
 	for attempt := 0; ; attempt++ {
 		changed, err := s.setEntityTag(ctx, cid, eid, tid, add, byAdmin)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return changed, err
 		}
 	}

@@ -270,7 +270,7 @@ func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline
 			s.linkEvent(&ev, nil)(txs[len(txs)-1])
 		}
 		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}
@@ -331,7 +331,7 @@ func (s *Store) showOwnLinks(ctx context.Context, e *entityItem) error {
 			s.linkEvent(nil, &ev)(b)
 		}
 		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}
@@ -355,7 +355,7 @@ func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partit
 	w.SetLimit(writeConcurrency)
 	for _, rf := range refs {
 		w.Go(func() error {
-			return domain.RetryConflicts(wctx, func() error {
+			return apperr.RetryConflicts(wctx, func() error {
 				r, err := s.getRelation(wctx, cid, rf.owner, rf.id)
 				if errors.Is(err, apperr.ErrNotFound) {
 					return nil
@@ -390,7 +390,7 @@ func (s *Store) showRelations(ctx context.Context, cid, eid int64) error {
 	w.SetLimit(writeConcurrency)
 	for _, it := range hidden {
 		w.Go(func() error {
-			return domain.RetryConflicts(wctx, func() error { return s.showRelation(wctx, cid, eid, it) })
+			return apperr.RetryConflicts(wctx, func() error { return s.showRelation(wctx, cid, eid, it) })
 		})
 	}
 	return w.Wait()
@@ -520,7 +520,7 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 			b.put(s.table.Put(hidden))
 		}
 		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
 		}
 	}
@@ -547,7 +547,7 @@ func (s *Store) showCalendarEvents(ctx context.Context, cid, calID int64) error 
 	w.SetLimit(writeConcurrency)
 	for _, h := range hidden {
 		w.Go(func() error {
-			return domain.RetryConflicts(wctx, func() error { return s.showEvent(wctx, cid, calID, h) })
+			return apperr.RetryConflicts(wctx, func() error { return s.showEvent(wctx, cid, calID, h) })
 		})
 	}
 	return w.Wait()
@@ -609,7 +609,7 @@ func (s *Store) adoptChildren(ctx context.Context, cid, pid int64) error {
 			continue
 		}
 		w.Go(func() error {
-			return domain.RetryConflicts(wctx, func() error { return s.adoptChild(wctx, cid, pid, link) })
+			return apperr.RetryConflicts(wctx, func() error { return s.adoptChild(wctx, cid, pid, link) })
 		})
 	}
 	return w.Wait()
@@ -719,7 +719,7 @@ func (s *Store) ListTrash(ctx context.Context, cid int64, p domain.PageRequest) 
 // location under its parent when that is live (a root otherwise) and writes the marker of the
 // cascade that then shows its references again. domain.ErrNotTrashed when there is nothing to restore.
 func (s *Store) RestoreEntity(ctx context.Context, cid, eid, uid int64) error {
-	return domain.RetryConflicts(ctx, func() error { return s.restoreEntity(ctx, cid, eid, uid) })
+	return apperr.RetryConflicts(ctx, func() error { return s.restoreEntity(ctx, cid, eid, uid) })
 }
 
 func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {

@@ -21,6 +21,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/token"
 )
 
 // Env is a running API and the people who call it.
@@ -179,7 +180,7 @@ func (e *Env) Bench(b *testing.B, path string) {
 
 // Token issues a token for uid (ttl 0: never expires).
 func (e *Env) Token(uid int64, ttl time.Duration) string {
-	raw, tok, err := domain.NewToken(uid, ttl, time.Now())
+	raw, tok, err := token.New(uid, ttl, time.Now())
 	if err != nil {
 		e.T.Fatal(err)
 	}

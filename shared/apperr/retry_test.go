@@ -1,12 +1,10 @@
-package domain
+package apperr
 
 import (
 	"context"
 	"errors"
 	"testing"
 	"time"
-
-	"github.com/lorekeep/lorekeep/shared/apperr"
 )
 
 func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
@@ -25,7 +23,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 		{"wins at once", 0, nil, nil, 1},
 		{"wins after losing twice", 2, nil, nil, 3},
 		{"another error is not retried", 0, other, other, 1},
-		{"keeps losing: a conflict after WriteAttempts", WriteAttempts + 5, nil, apperr.ErrConflict, WriteAttempts},
+		{"keeps losing: a conflict after WriteAttempts", WriteAttempts + 5, nil, ErrConflict, WriteAttempts},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -34,7 +32,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 			err := RetryConflicts(context.Background(), func() error {
 				attempts++
 				if attempts <= c.conflicts {
-					return apperr.ErrConflict
+					return ErrConflict
 				}
 				return c.last
 			})
@@ -74,15 +72,15 @@ func TestRetryConflictsStopsWaitingWhenTheRequestEnds(t *testing.T) {
 	err := RetryConflicts(ctx, func() error {
 		attempts++
 		cancel() // the client goes away during the first attempt
-		return apperr.ErrConflict
+		return ErrConflict
 	})
-	if !errors.Is(err, apperr.ErrConflict) || attempts != 1 {
+	if !errors.Is(err, ErrConflict) || attempts != 1 {
 		t.Fatalf("got %v after %d attempts, want the conflict after 1", err, attempts)
 	}
 }
 
 // Contention under a deadline is a prompt 409: no retry starts that the deadline would cut,
-// and a retry the deadline cut before it wrote (the store's apperr.ErrUnavailable past the deadline)
+// and a retry the deadline cut before it wrote (the store's ErrUnavailable past the deadline)
 // reports the conflict it retried, not an outage. A first attempt cut by the deadline is an
 // outage.
 func TestRetryConflictsUnderADeadline(t *testing.T) {
@@ -95,19 +93,19 @@ func TestRetryConflictsUnderADeadline(t *testing.T) {
 	}{
 		{"a retry cut by the deadline reports the conflict", 50 * time.Millisecond, func(ctx context.Context, n int) error {
 			if n == 1 {
-				return apperr.ErrConflict
+				return ErrConflict
 			}
 			<-ctx.Done()
-			return apperr.ErrUnavailable
-		}, apperr.ErrConflict, 2},
+			return ErrUnavailable
+		}, ErrConflict, 2},
 		{"a first attempt cut by the deadline is an outage", 50 * time.Millisecond, func(ctx context.Context, n int) error {
 			<-ctx.Done()
-			return apperr.ErrUnavailable
-		}, apperr.ErrUnavailable, 1},
+			return ErrUnavailable
+		}, ErrUnavailable, 1},
 		{"no retry starts that the deadline would cut", time.Second, func(ctx context.Context, n int) error {
 			time.Sleep(300 * time.Millisecond) // a retry starts only while twice this is left
-			return apperr.ErrConflict
-		}, apperr.ErrConflict, 0},
+			return ErrConflict
+		}, ErrConflict, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
