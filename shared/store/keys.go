@@ -70,6 +70,13 @@ import (
 // GSI1 holds only the webhooks' due queue (layout 2 also indexed events by calendar there).
 
 // Record kinds: the KIND of their keys.
+// Prefixes of items kept in their own partitions: a delete's pending marker (sweep.go) and a
+// tag's member link (taglinks.go).
+const (
+	pendingPrefix   = "PENDING#"
+	tagMemberPrefix = "TM#"
+)
+
 const (
 	locationPrefix = "LOCATION"
 	entityPrefix   = "ENTITY"

@@ -25,7 +25,6 @@ import (
 // keep the markers of a busy table off one partition's write limit.
 const (
 	pendingShards  = 16
-	pendingPrefix  = "PENDING#"
 	sweepBatch     = 25 // markers one shard gives one sweep; the next sweep takes the rest
 	pendingTimeFmt = "2006-01-02T15:04:05.000000Z"
 )

@@ -26,8 +26,6 @@ import (
 // privacy read (so no link names a deleted tag, and a private tag is named by admins only). A
 // tag's delete removes its id from every member (tagMembersGone), then its partition.
 
-const tagMemberPrefix = "TM#"
-
 func tagMemberKey(cid, tid int64, private bool, kind string, child int64) itemKey {
 	class := "P"
 	if private {
