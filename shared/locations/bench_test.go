@@ -18,6 +18,7 @@ import (
 
 func BenchmarkLocationShow(b *testing.B) {
 	e := apitest.New(b, locations.Register)
+	e.SeedTags(e.Campaign, 3)
 	l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Bench", Entry: "<p>text</p>", Tags: []int64{1, 2, 3}}}
 	if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
 		b.Fatal(err)
