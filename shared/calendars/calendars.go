@@ -1,11 +1,12 @@
 // Package calendars is the calendars family's HTTP surface: calendars under
 // /api/1.0/campaigns/{campaign_id}/calendars, plus Lorekeep's advance, retreat and day view.
-// Rules live in domain (calendar.go), date maths in the calendar engine, storage in store
-// (calendars.go).
+// Rules live in domain/timeline, date maths in the calendar engine (calengine), storage in
+// store (calendars.go), the wire shape in calwire. The Fantasy-Calendar import and export are
+// package transfer's, a Lambda of their own, so this function does not link them.
 package calendars
 
 import (
-	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -29,22 +30,27 @@ func Register(api *httpapi.API, st Store) {
 			if err != nil {
 				return nil, err
 			}
-			j := render(c)
-			j.Arrays = arrays[c.ID]
-			hideMoons(r, &j)
+			j := calendarJSON{Calendar: calwire.Render(c), Arrays: arrays[c.ID]}
+			calwire.HideMoons(r, &j.Calendar)
 			return httpapi.OwnerRender(r, st, "calendar", j, ownerOf)
 		},
 		Item: cal, Resume: st.ResumeCalendarDelete,
 	}
 	api.Handle("GET", "/calendars", h.list, httpapi.ReadAhead(domain.ReadCalendarList, "", ""))
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
-	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
 	httpapi.Mount(api, "/calendars", "/calendars/{id}", h.kind)
 	api.Handle("POST", "/calendars/{id}/advance", h.advance, cal)
 	api.Handle("POST", "/calendars/{id}/retreat", h.retreat, cal)
 	api.Handle("GET", "/calendars/{id}/days", h.days, cal)
-	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, cal)
 }
+
+// calendarJSON is a calendar as the family answers it: the wire shape, with ?related=1's arrays.
+type calendarJSON struct {
+	calwire.Calendar
+	*related.Arrays
+}
+
+func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
 type handlers struct {
 	st   Store
@@ -69,22 +75,14 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *timeline.Calendar) calendarJSON {
-		j := render(c)
-		j.Arrays = arrays[c.ID]
-		hideMoons(r, &j)
+		j := calendarJSON{Calendar: calwire.Render(c), Arrays: arrays[c.ID]}
+		calwire.HideMoons(r, &j.Calendar)
 		return j
 	}, ownerOf)
 }
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.
 func (h handlers) visibleCalendar(r *httpapi.Request) (httpapi.None, *timeline.Calendar, error) {
-	id, err := r.PathID("id")
-	if err != nil {
-		return httpapi.None{}, nil, err
-	}
-	c, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, id)
-	if err == nil && !r.Access.CanSee(c.IsPrivate) {
-		err = apperr.ErrNotFound
-	}
+	c, err := calwire.Visible(r, h.st)
 	return httpapi.None{}, c, err
 }

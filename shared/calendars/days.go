@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -60,24 +61,24 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 
 // dayJSON is one day of the day view.
 type dayJSON struct {
-	Date          string         `json:"date"`
-	Weekday       *string        `json:"weekday"`               // also a leap day's own weekday
-	WeekdayIndex  *int           `json:"weekday_index"`         // into the month's week; null outside it
-	IsNumbered    *bool          `json:"is_numbered,omitempty"` // false on a leap day shown without a number; absent otherwise
-	MonthName     string         `json:"month_name"`
-	IsIntercalary bool           `json:"is_intercalary"`
-	IsLeapDay     bool           `json:"is_leap_day"`
-	LeapDayName   *string        `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
-	Era           *dateEraJSON   `json:"era"`
-	Season        *string        `json:"season"`
-	SeasonPart    *float64       `json:"season_progress,omitempty"` // how far through its season the day is, 0 to below 1
-	Sunrise       *string        `json:"sunrise,omitempty"`         // "H:MM", where the seasons give it
-	Sunset        *string        `json:"sunset,omitempty"`
-	Cycle         *string        `json:"cycle"`       // the year's cycle text; null without cycles
-	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
-	Moons         []dayMoonJSON  `json:"moons"`
-	Events        []dayEventJSON `json:"events"`
-	Weather       *weatherJSON   `json:"weather"` // null without a climate
+	Date          string           `json:"date"`
+	Weekday       *string          `json:"weekday"`               // also a leap day's own weekday
+	WeekdayIndex  *int             `json:"weekday_index"`         // into the month's week; null outside it
+	IsNumbered    *bool            `json:"is_numbered,omitempty"` // false on a leap day shown without a number; absent otherwise
+	MonthName     string           `json:"month_name"`
+	IsIntercalary bool             `json:"is_intercalary"`
+	IsLeapDay     bool             `json:"is_leap_day"`
+	LeapDayName   *string          `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
+	Era           *calwire.DateEra `json:"era"`
+	Season        *string          `json:"season"`
+	SeasonPart    *float64         `json:"season_progress,omitempty"` // how far through its season the day is, 0 to below 1
+	Sunrise       *string          `json:"sunrise,omitempty"`         // "H:MM", where the seasons give it
+	Sunset        *string          `json:"sunset,omitempty"`
+	Cycle         *string          `json:"cycle"`       // the year's cycle text; null without cycles
+	CycleNames    []string         `json:"cycle_names"` // the year's name in each cycle`
+	Moons         []dayMoonJSON    `json:"moons"`
+	Events        []dayEventJSON   `json:"events"`
+	Weather       *weatherJSON     `json:"weather"` // null without a climate
 }
 
 // weatherJSON is a day's procedural weather (calengine.Climate): the temperature in tenths of
@@ -143,7 +144,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	var phases []calengine.MoonDay
 	phasesTo := from - 1
 	eras := calengine.SortEras(c.Eras)
-	hidden := map[int]bool{} // the moons the caller may not see (hideMoons)
+	hidden := map[int]bool{} // the moons the caller may not see (calwire.HideMoons)
 	if r.Access.CanWrite() != nil {
 		for _, m := range c.Moons {
 			hidden[m.ID] = m.Hidden
@@ -161,7 +162,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		m := c.Months[d.Month-1]
 		day := dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
-			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d),
+			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: calwire.EraOf(eras, c.SkipYearZero, d),
 		}
 		if di.NotNumbered {
 			no := false

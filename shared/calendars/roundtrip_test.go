@@ -3,7 +3,6 @@ package calendars_test
 import (
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -13,7 +12,7 @@ import (
 // look-ups, for the entity's events and notes and for other entities' events on the calendar,
 // aside).
 func TestRoundTripsStayWithinBudget(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	cases := []struct {
 		name         string
