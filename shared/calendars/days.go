@@ -78,7 +78,10 @@ type dayJSON struct {
 	CycleNames    []string         `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON    `json:"moons"`
 	Events        []dayEventJSON   `json:"events"`
-	Weather       *weatherJSON     `json:"weather"` // null without a climate
+	Weather       *weatherJSON     `json:"weather"` // null without a climate, or with a manual weather
+	// Manual is the day's calendar_weather the caller may see (it wins over the procedural
+	// weather, which is then null); null without one.
+	Manual *dayWeatherJSON `json:"calendar_weather"`
 }
 
 // weatherJSON is a day's procedural weather (calengine.Climate): the temperature in tenths of
@@ -136,6 +139,10 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	events, err := h.dayEvents(r, c, eng, from, to)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	manual, err := h.dayWeather(r, c, eng.DateOf(from), eng.DateOf(to))
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -213,7 +220,13 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		if day.Events == nil {
 			day.Events = []dayEventJSON{}
 		}
-		if c.Climate != nil {
+		for len(manual) > 0 && manual[0].Date != d && !after(manual[0].Date, d) {
+			manual = manual[1:] // a date the calendar no longer has
+		}
+		if len(manual) > 0 && manual[0].Date == d {
+			w := renderDayWeather(&manual[0])
+			day.Manual = &w
+		} else if c.Climate != nil {
 			w := eng.WeatherOf(*c.Climate, di.Number, d)
 			day.Weather = &weatherJSON{Temperature: w.Temp, Precipitation: w.Precipitation, Intensity: w.Intensity, Kind: w.Kind}
 		}
@@ -293,4 +306,28 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 		slices.SortStableFunc(day, func(a, b dayEventJSON) int { return cmp.Compare(a.at, b.at) })
 	}
 	return out, nil
+}
+
+// dayWeather reads the manual weathers of the days from..to the caller may see, in date order:
+// one Query of their day keys (at most one a day of the view).
+func (h handlers) dayWeather(r *httpapi.Request, c *timeline.Calendar, from, to calengine.Date) ([]timeline.DayWeather, error) {
+	ws, err := h.st.DayWeatherBetween(r.Context(), c.CampaignID, c.ID, from, to)
+	out := ws[:0]
+	for _, w := range ws {
+		if r.Access.CanSeeVisibility(w.Visibility, w.CreatedBy) {
+			out = append(out, w)
+		}
+	}
+	return out, err
+}
+
+// after reports whether a is a later date than b (the order of the day keys).
+func after(a, b calengine.Date) bool {
+	if a.Year != b.Year {
+		return a.Year > b.Year
+	}
+	if a.Month != b.Month {
+		return a.Month > b.Month
+	}
+	return a.Day > b.Day
 }
