@@ -183,6 +183,13 @@ var eventSteps = []replayStep{
 		})
 	}},
 	{"entity-ages-head.json", nil},
+	// Kanka's manual weather of one day, shown by the day view below.
+	{"calendar-weather-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "weather", r.data(), map[string]any{
+			"id": 1, "calendar_id": 1, "year": 1201, "month": 2, "day": 5, "weather": "rain", "temperature": "Cold",
+			"wind": "North gale", "name": "Founding storm", "visibility_id": 1,
+		})
+	}},
 	// The founding day recurs on 2-5 and lasts two days: its 1201 occurrence covers 2-5 and 2-6.
 	{"calendars-days.json", func(t *testing.T, _ *store.Store, r response) {
 		days := r.list()
@@ -204,6 +211,9 @@ var eventSteps = []replayStep{
 				t.Errorf("day %s: weekday_index %v after %v", date, day["weekday_index"], prevWeekday)
 			}
 			prevWeekday = wd
+			if w, _ := day["calendar_weather"].(map[string]any); (i == 1) != (w != nil) || (w != nil && w["weather"] != "rain") {
+				t.Errorf("day %s: calendar_weather = %v, want the rain on 1201-2-5 only", date, day["calendar_weather"])
+			}
 			if _, ok := day["moons"].([]any); !ok {
 				t.Errorf("day %s: moons = %v, want an array", date, day["moons"])
 			}
@@ -221,6 +231,24 @@ var eventSteps = []replayStep{
 		}
 	}},
 	{"calendars-days-head.json", nil},
+	{"calendar-weather-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if l := r.list(); len(l) != 1 {
+			t.Fatalf("data = %v, want the one weather", r.body["data"])
+		}
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1})
+	}},
+	{"calendar-weather-list-head.json", nil},
+	{"calendar-weather-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "weather", r.data(), map[string]any{"id": 1, "weather": "rain", "precipitation": "Heavy"})
+	}},
+	{"calendar-weather-show-head.json", nil},
+	{"calendar-weather-update-put.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "weather", r.data(), map[string]any{"id": 1, "weather": "snow", "temperature": "Freezing", "wind": "North gale", "day": 5})
+	}},
+	{"calendar-weather-update-patch.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "weather", r.data(), map[string]any{"id": 1, "weather": "snow", "visibility": "member", "visibility_id": 5})
+	}},
+	{"calendar-weather-delete.json", nil},
 	// The calendar as a Fantasy-Calendar export: its name, months and current date.
 	{"calendars-export.json", func(t *testing.T, _ *store.Store, r response) {
 		ex := r.data()

@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entities"
@@ -47,8 +48,9 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 		locations.Register(api, st)
 		tags.Register(api, st)
 	},
-	"CalendarsFunction":    func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
-	"EntityEventsFunction": func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
+	"CalendarsFunction":        func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
+	"CalendarTransferFunction": func(api *httpapi.API, st *store.Store) { transfer.Register(api, st) },
+	"EntityEventsFunction":     func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
 	"EntityNotesFunction": func(api *httpapi.API, st *store.Store) {
 		entitynotes.Register(api, st)
 		attributes.Register(api, st)

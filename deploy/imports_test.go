@@ -67,15 +67,16 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	const mod = "github.com/lorekeep/lorekeep/"
 	// served: the packages that only the function named serves.
 	served := map[string][]string{
-		"LocationsFunction":    {"shared/locations"},
-		"CalendarsFunction":    {"shared/calendars"},
-		"EntityEventsFunction": {"shared/entityevents"},
-		"EntityNotesFunction":  {"shared/entitynotes"},
-		"EntitiesFunction":     {"shared/entities"},
-		"MetaFunction":         {"shared/apidoc"},
-		"AuthorizerFunction":   {"shared/authorizer"},
-		"SweeperFunction":      {"shared/sweeper"},
-		"WebhooksFunction":     {"shared/webhooks/stream"},
+		"LocationsFunction":        {"shared/locations"},
+		"CalendarsFunction":        {"shared/calendars"},
+		"CalendarTransferFunction": {"shared/calendars/transfer"},
+		"EntityEventsFunction":     {"shared/entityevents"},
+		"EntityNotesFunction":      {"shared/entitynotes"},
+		"EntitiesFunction":         {"shared/entities"},
+		"MetaFunction":             {"shared/apidoc"},
+		"AuthorizerFunction":       {"shared/authorizer"},
+		"SweeperFunction":          {"shared/sweeper"},
+		"WebhooksFunction":         {"shared/webhooks/stream"},
 	}
 	// Webhooks' routes and delivery are one family served by two functions: the others link
 	// neither.

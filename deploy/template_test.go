@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"debug/elf"
 	"os"
@@ -27,16 +28,17 @@ const prefix = "/api/1.0/campaigns/{campaign_id}"
 
 // functionPackages maps each function of the template to the Go package it is built from.
 var functionPackages = map[string]string{
-	"AuthorizerFunction":    "functions/authorizer",
-	"LocationsFunction":     "functions/locations",
-	"CalendarsFunction":     "functions/calendars",
-	"EntityEventsFunction":  "functions/entity-events",
-	"EntityNotesFunction":   "functions/entity-notes",
-	"MetaFunction":          "functions/meta",
-	"EntitiesFunction":      "functions/entities",
-	"SweeperFunction":       "functions/sweeper",
-	"WebhookRoutesFunction": "functions/webhook-routes",
-	"WebhooksFunction":      "functions/webhooks",
+	"AuthorizerFunction":       "functions/authorizer",
+	"LocationsFunction":        "functions/locations",
+	"CalendarsFunction":        "functions/calendars",
+	"CalendarTransferFunction": "functions/calendar-transfer",
+	"EntityEventsFunction":     "functions/entity-events",
+	"EntityNotesFunction":      "functions/entity-notes",
+	"MetaFunction":             "functions/meta",
+	"EntitiesFunction":         "functions/entities",
+	"SweeperFunction":          "functions/sweeper",
+	"WebhookRoutesFunction":    "functions/webhook-routes",
+	"WebhooksFunction":         "functions/webhooks",
 }
 
 // Every authorized route is a campaign's (under the campaign prefix, or the campaign itself) or
@@ -222,6 +224,18 @@ func TestFunctionsHaveTheMakefileTargetSamBuildCalls(t *testing.T) {
 	}
 }
 
+// unlinkedFuncs are functions of a package a Lambda links that its binary must not hold: the
+// linker drops what nothing reaches, so a route moved to another function takes its code with
+// it. A stripped Go binary keeps its functions' names (for stack traces), which this reads.
+var unlinkedFuncs = map[string][]string{
+	// The Fantasy-Calendar import and export are CalendarTransferFunction's (package transfer):
+	// the engine is linked, its importer and exporter are not.
+	"CalendarsFunction": {
+		"github.com/lorekeep/lorekeep/shared/calengine.ImportFantasyCalendar",
+		"github.com/lorekeep/lorekeep/shared/calengine.(*Calendar).ExportFantasyCalendar",
+	},
+}
+
 // lambdaSizeBudget is the largest a Lambda's bootstrap may be (bytes), as in scripts/sizes.sh.
 const lambdaSizeBudget = 10_000_000
 
@@ -272,6 +286,15 @@ func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
 			st, err := os.Stat(bin)
 			if err != nil || st.Mode()&0o111 == 0 {
 				t.Fatalf("bootstrap is not executable: %v", err)
+			}
+			body, err := os.ReadFile(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range unlinkedFuncs[fn] {
+				if bytes.Contains(body, []byte(name)) {
+					t.Errorf("%s links %s", fn, name)
+				}
 			}
 			t.Logf("%s bootstrap: %d bytes", fn, st.Size())
 			if st.Size() > lambdaSizeBudget {
@@ -385,6 +408,8 @@ var wantActions = map[string][]string{
 	// exists; they never batch-write; a calendar's reminders are its links. The store reads records by
 	// BatchGetItem only (read ahead with the campaign access, or a few keys at once): GetItem
 	// is the authorizer's token read only.
+	// The transfer reads a calendar ahead and creates one with its entity; it never deletes.
+	"CalendarTransferFunction": {"dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	"EntityEventsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",

@@ -6,13 +6,13 @@ cd "$(dirname "$0")/.."
 budget=${SIZE_BUDGET:-10000000}
 make -s build >/dev/null
 status=0
-printf '%-22s %12s  %s\n' function bytes verdict
+printf '%-26s %12s  %s\n' function bytes verdict
 for dir in .aws-sam/build/*/; do
   f=$(basename "$dir")
   [ -f "$dir/bootstrap" ] || continue
   size=$(stat -c %s "$dir/bootstrap")
   verdict=ok
   if [ "$size" -gt "$budget" ]; then verdict="OVER by $((size - budget))"; status=1; fi
-  printf '%-22s %12s  %s\n' "$f" "$size" "$verdict"
+  printf '%-26s %12s  %s\n' "$f" "$size" "$verdict"
 done
 exit $status

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -15,7 +14,7 @@ import (
 // public campaign: reads, writes (Lorekeep's advance, retreat and day view included), and what a
 // refused write leaves behind.
 func TestAccessMatrix(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	type want struct{ listCount, showOpen, showHidden, daysHidden, create, updateOpen, advanceOpen, updateHidden, retreatHidden, deleteHidden int }
 	cases := []struct {
 		name     string
@@ -81,7 +80,7 @@ func TestAccessMatrix(t *testing.T) {
 }
 
 func TestOnlyAdminsMakeCalendarsPrivate(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	p := apitest.Path(e.Campaign, "/calendars")
 	if r := e.Do("POST", p, e.Member, with(plainBody("Secret"), "is_private", true)); r.Status != 403 {
 		t.Fatalf("member create private: %d %s", r.Status, r.Raw)
@@ -113,7 +112,7 @@ func TestOnlyAdminsMakeCalendarsPrivate(t *testing.T) {
 }
 
 func TestOtherCampaignsCalendarsAreNotFound(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	// Ids count per campaign: theirs are made to run past ours, so that they name nothing here.
 	for i := 0; i < 3; i++ {
 		create(t, e, e.OtherCampaign, e.Stranger, plainBody("Filler"))

@@ -17,7 +17,7 @@ import (
 // Benchmarks go through the API handler against DynamoDB Local (apitest.Env.Bench).
 
 func BenchmarkCalendarShow(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	id := create(b, e, e.Campaign, e.Admin, fullBody())
 	e.Bench(b, cal(e.Campaign, id))
 }
@@ -25,7 +25,7 @@ func BenchmarkCalendarShow(b *testing.B) {
 // BenchmarkCalendarDays1000ThreeMoons is the largest day view: 1000 days of a calendar with
 // three moons, one of which begins a phase every day.
 func BenchmarkCalendarDays1000ThreeMoons(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	id := create(b, e, e.Campaign, e.Admin, with(fullBody(),
 		"moon_name", []any{"Selune", "Tiny", "Ghost"}, "moon_fullmoon", []any{29.5, 2.5, "7.25"},
 		"moon_offset", []any{0, -1, 3}, "moon_colour", nil, "moon_id", nil))
@@ -57,7 +57,7 @@ func worstLeapCalendar(b *testing.B, e *apitest.Env) (int64, *calengine.Calendar
 }
 
 func benchWorstLeapDays(b *testing.B, from calengine.Date) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	id, eng := worstLeapCalendar(b, e)
 	n, err := eng.DayNumber(from)
 	if err != nil {
@@ -79,7 +79,7 @@ func BenchmarkDaysWorstLeapRulesNearMaxID(b *testing.B) {
 // BenchmarkDaysWorstMoons: 100 moons beginning all eight phases every day, with names of 191
 // characters that JSON escapes six-fold, over the longest range that fits the answer budget.
 func BenchmarkDaysWorstMoons(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	names, periods := make([]any, 100), make([]any, 100)
 	for i := range names {
 		names[i], periods[i] = strings.Repeat("<", 191), "0.0000000001"
@@ -96,7 +96,7 @@ func BenchmarkDaysWorstMoons(b *testing.B) {
 
 // BenchmarkDaysRefusedOverBudget: the 990-day range of those moons, refused once the budget ends.
 func BenchmarkDaysRefusedOverBudget(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	names, periods := make([]any, 100), make([]any, 100)
 	for i := range names {
 		names[i], periods[i] = strings.Repeat("<", 191), "0.0000000001"
@@ -107,7 +107,7 @@ func BenchmarkDaysRefusedOverBudget(b *testing.B) {
 
 // BenchmarkAdvanceWorstLeapRules: advance by MaxMoveDays on the worst leap rules, near 2^53.
 func BenchmarkAdvanceWorstLeapRules(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	id, _ := worstLeapCalendar(b, e)
 	if r := e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"current_year": 1<<53 - 1001, "current_month": 1, "current_day": 1}); r.Status != 200 {
 		b.Fatalf("%d %s", r.Status, r.Raw)
@@ -118,7 +118,7 @@ func BenchmarkAdvanceWorstLeapRules(b *testing.B) {
 // BenchmarkImportHostileNumbers: an export whose every moon cycle is "1e999999" (43 s before
 // the digits and exponent were capped), refused.
 func BenchmarkImportHostileNumbers(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	moons := make([]string, 100)
 	for i := range moons {
 		moons[i] = `{"name":"M","cycle":"1e999999","shift":"9` + strings.Repeat("9", 1000) + `"}`
@@ -161,7 +161,7 @@ func cpuTime() time.Duration {
 // BenchmarkImportHostileLeapDays: an export of 100 leap days of twelve coprime intervals (each
 // 4,095 terms), refused within the expansion budget.
 func BenchmarkImportHostileLeapDays(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	rules := make([]string, 100)
 	for i := range rules {
 		rules[i] = `{"name":"L","timespan":0,"interval":"` + hostileInterval + `","offset":` + strconv.Itoa(i) + `}`
@@ -175,7 +175,7 @@ func BenchmarkImportHostileLeapDays(b *testing.B) {
 // most cycles allowed, their format naming a cycle in every place it can: each year the walk
 // enters names every cycle once; a day then costs what it did without cycles.
 func BenchmarkDaysWorstCycles(b *testing.B) {
-	e := apitest.New(b, calendars.Register)
+	e := apitest.New(b, register)
 	cycles := make([]any, 100)
 	for i := range cycles {
 		cycles[i] = map[string]any{"length": i + 1, "offset": -i, "names": []any{"Rat", "Ox", "Tiger", "Rabbit", "Dragon", "Snake", "Horse", "Goat"}}

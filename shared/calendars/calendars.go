@@ -1,11 +1,12 @@
 // Package calendars is the calendars family's HTTP surface: calendars under
 // /api/1.0/campaigns/{campaign_id}/calendars, plus Lorekeep's advance, retreat and day view.
-// Rules live in domain (calendar.go), date maths in the calendar engine, storage in store
-// (calendars.go).
+// Rules live in domain/timeline, date maths in the calendar engine (calengine), storage in
+// store (calendars.go), the wire shape in calwire. The Fantasy-Calendar import and export are
+// package transfer's, a Lambda of their own, so this function does not link them.
 package calendars
 
 import (
-	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -20,15 +21,14 @@ func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	cal := httpapi.ReadAhead(domain.ReadCalendar, "id", "")
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
-	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
 	h.kind = ownerkind.Mount(api, st, ownerkind.Kind[timeline.Calendar, *timeline.Calendar, calendarJSON]{
 		Type: "calendar", Collection: "/calendars", Gone: domain.GoneCalendars,
 		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(domain.ReadCalendarList, "", ""),
 		Subjects: related.Calendars,
 		Row: func(r *httpapi.Request, _ []timeline.Calendar) (func(*timeline.Calendar) calendarJSON, error) {
 			return func(c *timeline.Calendar) calendarJSON {
-				j := render(c)
-				hideMoons(r, &j)
+				j := calendarJSON{Calendar: calwire.Render(c)}
+				calwire.HideMoons(r, &j.Calendar)
 				return j
 			}, nil
 		},
@@ -45,8 +45,16 @@ func Register(api *httpapi.API, st Store) {
 	api.Handle("POST", "/calendars/{id}/advance", h.advance, cal)
 	api.Handle("POST", "/calendars/{id}/retreat", h.retreat, cal)
 	api.Handle("GET", "/calendars/{id}/days", h.days, cal)
-	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, cal)
+	h.mountWeather(api)
 }
+
+// calendarJSON is a calendar as the family answers it: the wire shape, with ?related=1's arrays.
+type calendarJSON struct {
+	calwire.Calendar
+	*related.Arrays
+}
+
+func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
 type handlers struct {
 	st   Store
@@ -55,13 +63,6 @@ type handlers struct {
 
 // visibleCalendar reads a calendar the caller may see; a hidden one is a 404 like a missing one.
 func (h handlers) visibleCalendar(r *httpapi.Request) (httpapi.None, *timeline.Calendar, error) {
-	id, err := r.PathID("id")
-	if err != nil {
-		return httpapi.None{}, nil, err
-	}
-	c, err := h.st.GetCalendar(r.Context(), r.Access.CampaignID, id)
-	if err == nil && !r.Access.CanSee(c.IsPrivate) {
-		err = apperr.ErrNotFound
-	}
+	c, err := calwire.Visible(r, h.st)
 	return httpapi.None{}, c, err
 }

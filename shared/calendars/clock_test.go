@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -21,7 +20,7 @@ func clockBody(name string) map[string]any {
 }
 
 func TestClockAndCyclesAreStoredAndAnswered(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked"))
 	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)
 	d := r.Data()
@@ -55,7 +54,7 @@ func TestClockAndCyclesAreStoredAndAnswered(t *testing.T) {
 }
 
 func TestClockAndCycleValidation(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked"))
 	plain := create(t, e, e.Campaign, e.Admin, plainBody("Plain"))
 	tests := []struct {
@@ -97,7 +96,7 @@ func TestClockAndCycleValidation(t *testing.T) {
 }
 
 func TestAdvanceAndRetreatByHoursAndMinutes(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked")) // 1-1-1 19:49 on a 20x50 clock
 	steps := []struct {
 		name, route string
@@ -151,7 +150,7 @@ func TestAdvanceAndRetreatByHoursAndMinutes(t *testing.T) {
 }
 
 func TestDayViewShowsTheYearsCycle(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked")) // 60-day years
 	r := e.Do("GET", cal(e.Campaign, id)+"/days?from=2-2-30&to=3-1-1", e.Admin, nil)
 	days := r.List()
@@ -179,7 +178,7 @@ func TestDayViewShowsTheYearsCycle(t *testing.T) {
 // Every Lorekeep preset, given a clock and a cycle, comes back from GET export through POST
 // import as the same calendar; and an import's export imports as the same calendar again.
 func TestExportImportRoundTrip(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	same := func(t *testing.T, a, b map[string]any) {
 		t.Helper()
 		for _, k := range []string{"id", "entity_id", "created_at", "updated_at", "warnings", "entry", "entry_parsed", "type"} {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -60,24 +61,27 @@ func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
 
 // dayJSON is one day of the day view.
 type dayJSON struct {
-	Date          string         `json:"date"`
-	Weekday       *string        `json:"weekday"`               // also a leap day's own weekday
-	WeekdayIndex  *int           `json:"weekday_index"`         // into the month's week; null outside it
-	IsNumbered    *bool          `json:"is_numbered,omitempty"` // false on a leap day shown without a number; absent otherwise
-	MonthName     string         `json:"month_name"`
-	IsIntercalary bool           `json:"is_intercalary"`
-	IsLeapDay     bool           `json:"is_leap_day"`
-	LeapDayName   *string        `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
-	Era           *dateEraJSON   `json:"era"`
-	Season        *string        `json:"season"`
-	SeasonPart    *float64       `json:"season_progress,omitempty"` // how far through its season the day is, 0 to below 1
-	Sunrise       *string        `json:"sunrise,omitempty"`         // "H:MM", where the seasons give it
-	Sunset        *string        `json:"sunset,omitempty"`
-	Cycle         *string        `json:"cycle"`       // the year's cycle text; null without cycles
-	CycleNames    []string       `json:"cycle_names"` // the year's name in each cycle`
-	Moons         []dayMoonJSON  `json:"moons"`
-	Events        []dayEventJSON `json:"events"`
-	Weather       *weatherJSON   `json:"weather"` // null without a climate
+	Date          string           `json:"date"`
+	Weekday       *string          `json:"weekday"`               // also a leap day's own weekday
+	WeekdayIndex  *int             `json:"weekday_index"`         // into the month's week; null outside it
+	IsNumbered    *bool            `json:"is_numbered,omitempty"` // false on a leap day shown without a number; absent otherwise
+	MonthName     string           `json:"month_name"`
+	IsIntercalary bool             `json:"is_intercalary"`
+	IsLeapDay     bool             `json:"is_leap_day"`
+	LeapDayName   *string          `json:"leap_day_name"` // the rule's name; null on other days and unnamed rules
+	Era           *calwire.DateEra `json:"era"`
+	Season        *string          `json:"season"`
+	SeasonPart    *float64         `json:"season_progress,omitempty"` // how far through its season the day is, 0 to below 1
+	Sunrise       *string          `json:"sunrise,omitempty"`         // "H:MM", where the seasons give it
+	Sunset        *string          `json:"sunset,omitempty"`
+	Cycle         *string          `json:"cycle"`       // the year's cycle text; null without cycles
+	CycleNames    []string         `json:"cycle_names"` // the year's name in each cycle`
+	Moons         []dayMoonJSON    `json:"moons"`
+	Events        []dayEventJSON   `json:"events"`
+	Weather       *weatherJSON     `json:"weather"` // null without a climate, or with a manual weather
+	// Manual is the day's calendar_weather the caller may see (it wins over the procedural
+	// weather, which is then null); null without one.
+	Manual *dayWeatherJSON `json:"calendar_weather"`
 }
 
 // weatherJSON is a day's procedural weather (calengine.Climate): the temperature in tenths of
@@ -138,12 +142,16 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	manual, err := h.dayWeather(r, c, eng.DateOf(from), eng.DateOf(to))
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	// Moon phases are read a chunk of days ahead of the walk: a range refused for its size
 	// computes little more than what fitted.
 	var phases []calengine.MoonDay
 	phasesTo := from - 1
 	eras := calengine.SortEras(c.Eras)
-	hidden := map[int]bool{} // the moons the caller may not see (hideMoons)
+	hidden := map[int]bool{} // the moons the caller may not see (calwire.HideMoons)
 	if r.Access.CanWrite() != nil {
 		for _, m := range c.Moons {
 			hidden[m.ID] = m.Hidden
@@ -161,7 +169,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		m := c.Months[d.Month-1]
 		day := dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
-			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: eraOf(eras, c.SkipYearZero, d),
+			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: calwire.EraOf(eras, c.SkipYearZero, d),
 		}
 		if di.NotNumbered {
 			no := false
@@ -212,7 +220,13 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		if day.Events == nil {
 			day.Events = []dayEventJSON{}
 		}
-		if c.Climate != nil {
+		for len(manual) > 0 && manual[0].Date != d && !after(manual[0].Date, d) {
+			manual = manual[1:] // a date the calendar no longer has
+		}
+		if len(manual) > 0 && manual[0].Date == d {
+			w := renderDayWeather(&manual[0])
+			day.Manual = &w
+		} else if c.Climate != nil {
 			w := eng.WeatherOf(*c.Climate, di.Number, d)
 			day.Weather = &weatherJSON{Temperature: w.Temp, Precipitation: w.Precipitation, Intensity: w.Intensity, Kind: w.Kind}
 		}
@@ -292,4 +306,28 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 		slices.SortStableFunc(day, func(a, b dayEventJSON) int { return cmp.Compare(a.at, b.at) })
 	}
 	return out, nil
+}
+
+// dayWeather reads the manual weathers of the days from..to the caller may see, in date order:
+// one Query of their day keys (at most one a day of the view).
+func (h handlers) dayWeather(r *httpapi.Request, c *timeline.Calendar, from, to calengine.Date) ([]timeline.DayWeather, error) {
+	ws, err := h.st.DayWeatherBetween(r.Context(), c.CampaignID, c.ID, from, to)
+	out := ws[:0]
+	for _, w := range ws {
+		if r.Access.CanSeeVisibility(w.Visibility, w.CreatedBy) {
+			out = append(out, w)
+		}
+	}
+	return out, err
+}
+
+// after reports whether a is a later date than b (the order of the day keys).
+func after(a, b calengine.Date) bool {
+	if a.Year != b.Year {
+		return a.Year > b.Year
+	}
+	if a.Month != b.Month {
+		return a.Month > b.Month
+	}
+	return a.Day > b.Day
 }

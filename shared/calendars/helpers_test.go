@@ -6,6 +6,10 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -69,3 +73,10 @@ func total(t *testing.T, e *apitest.Env, cid int64) float64 {
 
 // jsonOf renders a decoded JSON value compactly for comparisons.
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// register mounts the family and its Fantasy-Calendar transfer, as lorekeep serve does (on
+// Lambda they are two functions).
+func register(api *httpapi.API, st *store.Store) {
+	calendars.Register(api, st)
+	transfer.Register(api, st)
+}

@@ -32,7 +32,7 @@ func leapRules(interval string, n int) []any {
 // naming the rule's interval and the limit; nothing is stored. The most the limit allows is
 // accepted and its day view answers.
 func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Member, plainBody("Plain"))
 	before := total(t, e, e.Campaign)
 	limit := "256 terms"
@@ -99,7 +99,7 @@ func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
 // of "1e999999" cost 43 s, a 900 KB integer 2.8 s) the import is a 422 naming the export's
 // field and the limits.
 func TestImportNumbersAreCappedBeforeExactArithmetic(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	path := apitest.Path(e.Campaign, "/calendars/import")
 	before := total(t, e, e.Campaign)
 	huge := json.Number("9" + strings.Repeat("0", 900_000))
@@ -140,7 +140,7 @@ func TestImportNumbersAreCappedBeforeExactArithmetic(t *testing.T) {
 // 34 MB answer (Lambda refuses 6 MB). A range whose answer would pass httpapi.MaxPageBytes is
 // a 422 naming `to`, the limit and the last date that fits, and that range answers.
 func TestDaysAnswerWithinTheBudget(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	names, periods := make([]any, 100), make([]any, 100)
 	for i := range names {
 		names[i] = strings.Repeat("<", 190) + string(rune('A'+i%26))

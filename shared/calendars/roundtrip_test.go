@@ -3,7 +3,6 @@ package calendars_test
 import (
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -13,7 +12,7 @@ import (
 // look-ups, for the entity's events and notes and for other entities' events on the calendar,
 // aside).
 func TestRoundTripsStayWithinBudget(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	cases := []struct {
 		name         string
@@ -32,8 +31,8 @@ func TestRoundTripsStayWithinBudget(t *testing.T) {
 		{"advance", "POST", cal(e.Campaign, id) + "/advance", map[string]any{"days": 400}, 1 + 2},
 		{"retreat", "POST", cal(e.Campaign, id) + "/retreat", nil, 1 + 2},
 		// The calendar with the access, then its links: two concurrent Queries (RECUR#, DAY#), no
-		// entity read.
-		{"days", "GET", cal(e.Campaign, id) + "/days?from=1-1-1&to=10-1-1", nil, 1 + 2},
+		// entity read; then the days' manual weather (WDAY#), one Query.
+		{"days", "GET", cal(e.Campaign, id) + "/days?from=1-1-1&to=10-1-1", nil, 1 + 3},
 		{"export (the calendar alone)", "GET", cal(e.Campaign, id) + "/export", nil, 1 + 1},
 		// Read, mark deleted (one transaction), two cascade look-ups (the entity's partition, the
 		// calendar's links), nothing found, remove the tombstone.

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -29,7 +28,7 @@ func gregorianRules() map[string]any {
 }
 
 func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, gregorianRules())
 	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
 	d := r.Data()
@@ -94,7 +93,7 @@ func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
 }
 
 func TestKankaLeapMonthMissingIsTheFirst(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Clamped"), "has_leap_year", true, "leap_year_amount", 1, "leap_year_offset", 4))
 	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
 	if r.Data()["leap_year_month"] != float64(1) {
@@ -107,7 +106,7 @@ func TestKankaLeapMonthMissingIsTheFirst(t *testing.T) {
 }
 
 func TestDecimalMoonOffsetsRoundTrip(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Moons"), "moon_name", []any{"A", "B"}, "moon_fullmoon", []any{29.5, 8},
 		"moon_offset", []any{json.Number("2.25"), "-0.5"}))
 	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
@@ -131,7 +130,7 @@ func TestDecimalMoonOffsetsRoundTrip(t *testing.T) {
 }
 
 func TestNewCalendarFieldsRefusedWithTheFieldNamed(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	plain := plainBody("Bad")
 	rule := func(kv ...any) map[string]any {
 		m := map[string]any{"month": 1, "interval": "4"}
@@ -172,7 +171,7 @@ func TestNewCalendarFieldsRefusedWithTheFieldNamed(t *testing.T) {
 }
 
 func TestPresets(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	r := e.Do("GET", apitest.Path(e.Campaign, "/calendars/presets"), e.Viewer, nil)
 	var keys []string
 	for _, p := range r.List() {
@@ -223,7 +222,7 @@ func TestPresets(t *testing.T) {
 }
 
 func TestImportFantasyCalendarExport(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	raw, err := os.ReadFile("testdata/fantasy-calendar-export.json")
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -32,7 +31,7 @@ func structureBody() map[string]any {
 }
 
 func TestCalendarStructureIsStoredShownAndWalked(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, structureBody())
 	show := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()
 	months := show["months"].([]any)
@@ -123,7 +122,7 @@ func TestCalendarStructureIsStoredShownAndWalked(t *testing.T) {
 }
 
 func TestCalendarStructureRoundTripsThroughExport(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, structureBody())
 	ex := e.Do("GET", cal(e.Campaign, id)+"/export", e.Admin, nil).Data()
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, map[string]any{
@@ -141,7 +140,7 @@ func TestCalendarStructureRoundTripsThroughExport(t *testing.T) {
 }
 
 func TestBadCalendarStructureIsRefused(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	p := apitest.Path(e.Campaign, "/calendars")
 	plain := plainBody("Bad")
 	moons := with(plain, "moon_name", []any{"M"}, "moon_fullmoon", []any{29.5})
@@ -184,7 +183,7 @@ func TestBadCalendarStructureIsRefused(t *testing.T) {
 }
 
 func TestPeriodicSeasonsInTheDayView(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	body := with(plainBody("Seasonal"), "periodic_seasons", true, "season_offset", -2,
 		"season_name", []any{"Dry", "Wet"}, "season_duration", []any{4, "1.5"}, "season_transition", []any{2, "0.5"},
 		"season_sunrise", []any{"6:00", "8:00"}, "season_sunset", []any{"18:00", nil})

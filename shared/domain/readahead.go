@@ -28,6 +28,8 @@ const (
 	ReadCampaignRelationList // the campaign-wide relation counts
 	ReadTag                  // a tag and its public copy
 	ReadTagList              // the tags' counts
+	ReadWeather              // a calendar (Ref.Parent) and one of its weathers
+	ReadWeatherList          // a calendar (Ref.Parent) and its weathers' counts
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

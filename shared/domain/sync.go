@@ -21,6 +21,7 @@ const (
 	GoneNotes     = "note"
 	GoneEvents    = "event"
 	GoneMapPoints = "map_point"
+	GoneWeather   = "calendar_weather"
 )
 
 // GoneQuery names the deletions a reader asks for: those of List (under Parent, the entity of

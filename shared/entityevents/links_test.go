@@ -85,8 +85,8 @@ func TestDayViewReadsItsWindowNotTheCalendar(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f.Counter.Reset()
 			view, _ := f.dayView(t, f.Member, c.from, c.to)
-			if n := f.Counter.N(); n != 1+2 {
-				t.Errorf("%d DynamoDB calls, want 3 (access, two concurrent Queries)", n)
+			if n := f.Counter.N(); n != 1+3 {
+				t.Errorf("%d DynamoDB calls, want 4 (access, two concurrent Queries, the days' weather)", n)
 			}
 			if n := f.Counter.Scanned(); n > c.maxItems {
 				t.Errorf("evaluated %d items with 1,000 events outside the window, want <= %d", n, c.maxItems)

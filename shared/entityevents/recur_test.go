@@ -111,8 +111,8 @@ func TestRuleOccurrencesInTheDayView(t *testing.T) {
 	}
 	f.Counter.Reset()
 	view, _ := f.dayView(t, f.Member, from, to)
-	if n := f.Counter.N(); n != 1+2 {
-		t.Errorf("%d DynamoDB calls, want 3 (access, two concurrent Queries)", n)
+	if n := f.Counter.N(); n != 1+3 {
+		t.Errorf("%d DynamoDB calls, want 4 (access, two concurrent Queries, the days' weather)", n)
 	}
 	for _, c := range cases {
 		if got := datesWith(view, ids[c.name]); !reflect.DeepEqual(got, sortedCopy(c.want)) {
@@ -263,8 +263,8 @@ func TestRuleEventsAreRecurLinks(t *testing.T) {
 	}
 	f.Counter.Reset()
 	view, _ := f.dayView(t, f.Member, "500-1-1", "500-1-3")
-	if n := f.Counter.N(); n != 1+2 {
-		t.Errorf("%d DynamoDB calls, want 3", n)
+	if n := f.Counter.N(); n != 1+3 {
+		t.Errorf("%d DynamoDB calls, want 4", n)
 	}
 	if n := f.Counter.Scanned(); n > 5 {
 		t.Errorf("evaluated %d items, want the recurring link and the calendar", n)

@@ -5,6 +5,7 @@ package families
 import (
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
@@ -22,6 +23,7 @@ func Register(api *httpapi.API, st *store.Store) {
 	locations.Register(api, st)
 	tags.Register(api, st)
 	calendars.Register(api, st)
+	transfer.Register(api, st)
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
 	attributes.Register(api, st)

@@ -93,6 +93,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	pointers := map[itemKey]syncPointer{} // stored sync pointers
 	wantPointers := map[itemKey]syncPointer{}
+	// a calendar weather's day key, by the weather's id (dayweather.go)
+	weatherDays, wantWeatherDays := map[itemKey]int64{}, map[itemKey]int64{}
 	var problems []string
 	var relationItems []dynamo.Item
 	str := func(it dynamo.Item, name string) string {
@@ -214,6 +216,14 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			var l dayLinkItem
 			_ = dynamo.UnmarshalItem(it, &l)
 			dayLinks[itemKey{pk, sk}] = l
+		}
+		if strings.HasPrefix(sk, weatherDayPrefix) {
+			weatherDays[itemKey{pk, sk}] = num(it, "id")
+		}
+		if strings.TrimPrefix(sk, selfHome) == recordSK(weatherPrefix, num(it, "id")) && pk != prefix {
+			var w dayWeatherItem
+			_ = dynamo.UnmarshalItem(it, &w)
+			wantWeatherDays[itemKey{pk, weatherDaySK(w.dayWeather().Date)}] = w.ID
 		}
 		if strings.TrimPrefix(sk, selfHome) == recordSK(eventPrefix, num(it, "id")) && pk != prefix {
 			var ev eventItem
@@ -462,6 +472,18 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 
 	for sk := range marked {
 		report("sweeper marker %s %s: no delete pending", pendingPK(cid), sk)
+	}
+
+	// Calendar weathers and their day keys: one each, in the same partition.
+	for k, id := range wantWeatherDays {
+		if got, ok := weatherDays[k]; !ok || got != id {
+			report("calendar weather %d: day key %s %s missing or held by %d", id, k.pk, k.sk, got)
+		}
+	}
+	for k, id := range weatherDays {
+		if wantWeatherDays[k] != id {
+			report("calendar weather day key %s %s: weather %d has another day or is gone", k.pk, k.sk, id)
+		}
 	}
 
 	// Sync pointers.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/calengine"
 )
 
 // Every key of the table is built here; the layout it makes is this table (the package doc says
@@ -60,6 +62,11 @@ import (
 //	its purge, for the sweeper        PURGE#<c mod 16, 2 digits>      <ttl>#c#eid
 //	a relation hidden by a trash      CAMPAIGN#c#ENTITY#eid (trashed) HIDDEN#RELATION#id
 //	an event hidden by a calendar's   CAMPAIGN#c#CALENDAR#calid       HIDDEN#EVENT#<eid>#id
+//	calendar weather (one a day)      CAMPAIGN#c#CALENDAR#calid       CALWEATHER#id or SELF#CALWEATHER#id
+//	                                                                  (home), MEM#, PUB#, OWN# copies
+//	                                                                  by visibility, as notes
+//	  its day key (a copy; unique)    CAMPAIGN#c#CALENDAR#calid       WDAY#<year^2^63, 20 digits>#<month,
+//	                                                                  6>#<day, 9>
 //	  trash
 //	idempotency key (24 h, ttl)       IDEMPOTENCY#c#uid               KEY#<key>
 //	a caller's rate bucket (ttl)      RATE#<caller>                   RATE
@@ -85,6 +92,7 @@ const (
 	eventPrefix    = "EVENT"
 	mapPointPrefix = "MAPPOINT"
 	notePrefix     = "NOTE"
+	weatherPrefix  = "CALWEATHER" // a calendar's manual weather of one day (calendar_weather)
 	// relationPrefix keys relations in their owner's partition, relationIndexPrefix their
 	// copies in the campaign's (the campaign-wide list).
 	relationPrefix      = "RELATION"
@@ -101,21 +109,22 @@ const (
 
 // Prefixes of sort keys.
 const (
-	campaignPrefix  = "CAMPAIGN#"
-	publicCopy      = "PUB#" // a record's copy in the public readers' range
-	memberCopy      = "MEM#" // a record's copy in the members' range
-	ownCopy         = "OWN#" // a record's copy in its creator's own range
-	selfHome        = "SELF#"
-	counterPrefix   = "COUNT#"
-	tombstonePrefix = "DELETING#"
-	childLinkPrefix = "CHILD#"
-	dayLinkPrefix   = "DAY#"
-	recurLinkPrefix = "RECUR#"
-	reminderKind    = "REM" // an event's reminder link: placed as an event, with its own counters
-	relinkKind      = "RELINK"
-	cascadeKind     = "CASCADE" // a trash's or restore's reference cascade (trash.go)
-	trashedPrefix   = "TRASHED#"
-	hiddenPrefix    = "HIDDEN#"
+	campaignPrefix   = "CAMPAIGN#"
+	publicCopy       = "PUB#" // a record's copy in the public readers' range
+	memberCopy       = "MEM#" // a record's copy in the members' range
+	ownCopy          = "OWN#" // a record's copy in its creator's own range
+	selfHome         = "SELF#"
+	counterPrefix    = "COUNT#"
+	tombstonePrefix  = "DELETING#"
+	childLinkPrefix  = "CHILD#"
+	dayLinkPrefix    = "DAY#"
+	recurLinkPrefix  = "RECUR#"
+	weatherDayPrefix = "WDAY#" // a manual weather's day key (weatherDaySK)
+	reminderKind     = "REM"   // an event's reminder link: placed as an event, with its own counters
+	relinkKind       = "RELINK"
+	cascadeKind      = "CASCADE" // a trash's or restore's reference cascade (trash.go)
+	trashedPrefix    = "TRASHED#"
+	hiddenPrefix     = "HIDDEN#"
 	// legacyEventLink is layout 2's event link (EVENTLINK#eid#id): the migration deletes it.
 	legacyEventLink = "EVENTLINK#"
 	syncPrefix      = "SYNC#" // a record's pointer by update time (store/sync.go)
@@ -152,6 +161,13 @@ func childPK(cid int64, parent string, id int64) string {
 func mapPointsPK(cid, lid int64) string  { return childPK(cid, locationPrefix, lid) }
 func entityPK(cid, eid int64) string     { return childPK(cid, entityPrefix, eid) }
 func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
+
+// weatherDaySK is the day key of a calendar's manual weather on d: one per day (its
+// uniqueness), ordered as dates so that a day view reads its days' weather in one Query. Keyed
+// by the date, not the day number, so a change of the calendar's months leaves it in place.
+func weatherDaySK(d calengine.Date) string {
+	return fmt.Sprintf("%s%020d#%06d#%09d", weatherDayPrefix, uint64(d.Year)^(1<<63), d.Month, d.Day)
+}
 
 func userPK(uid int64) string       { return "USER#" + pad(uid) }
 func userNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }

@@ -55,6 +55,7 @@ var kinds = []kindSpec{
 	{prefix: mapPointPrefix, synced: true, counted: classAdmin, placement: placeMapPoint, parent: locationPrefix, gone: domain.GoneMapPoints},
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
 	{prefix: eventPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneEvents},
+	{prefix: weatherPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: calendarPrefix, gone: domain.GoneWeather},
 	{prefix: reminderKind, counted: classAdmin},        // an event's reminder link in its calendar
 	{prefix: relationPrefix, counted: classAdmin},      // relations.go places them
 	{prefix: relationIndexPrefix, counted: classAdmin}, // the campaign-wide relation copies

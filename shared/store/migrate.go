@@ -402,7 +402,7 @@ func homePointer(home slot, it dynamo.Item) syncPointer {
 	kind, _, _ := strings.Cut(strings.TrimPrefix(home.sk, selfHome), "#")
 	p := syncPointer{PK: home.pk, SK: syncSK(kind, formatTime(parseTime(x.UpdatedAt)), home.id), ID: home.id, IsPrivate: x.IsPrivate}
 	switch kind {
-	case notePrefix:
+	case notePrefix, weatherPrefix:
 		p.IsPrivate, p.Visibility, p.CreatedBy = false, x.Visibility, x.CreatedBy
 	case eventPrefix:
 		p.Visibility, p.CreatedBy = x.Visibility, x.CreatedBy
@@ -452,6 +452,9 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 	case placeMapPoint:
 		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(skKind), attr: classAdmin, id: id}}
 	case placeChild:
+		if skKind == weatherPrefix { // no related=1 copy: a calendar's weather is not an entity's
+			return childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), false)
+		}
 		if skKind == notePrefix {
 			private = false
 		}

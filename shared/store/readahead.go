@@ -108,6 +108,15 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 		}
 		pk := entityPK(cid, ref.Parent)
 		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, {pk, counterSK(kind)}, {pk, ownCounterSK(kind, uid)}}
+	case domain.ReadWeather:
+		out := []itemKey{{cpk, recordSK(calendarPrefix, ref.Parent)}}
+		for _, sk := range childHomeSKs(weatherPrefix, ref.ID) {
+			out = append(out, itemKey{calendarPK(cid, ref.Parent), sk})
+		}
+		return out
+	case domain.ReadWeatherList:
+		pk := calendarPK(cid, ref.Parent)
+		return []itemKey{{cpk, recordSK(calendarPrefix, ref.Parent)}, {pk, counterSK(weatherPrefix)}, {pk, ownCounterSK(weatherPrefix, uid)}}
 	case domain.ReadReminderList:
 		pk := calendarPK(cid, ref.ID)
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}, {pk, counterSK(reminderKind)}, {pk, ownCounterSK(reminderKind, uid)}}

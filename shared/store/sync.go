@@ -75,6 +75,11 @@ func eventRef(ev *timeline.Event) *syncRef {
 		IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy}, updated: ev.UpdatedAt}
 }
 
+func weatherRef(w *timeline.DayWeather) *syncRef {
+	return &syncRef{kind: weatherPrefix, ptr: syncPointer{PK: calendarPK(w.CampaignID, w.CalendarID), ID: w.ID,
+		Visibility: string(w.Visibility), CreatedBy: w.CreatedBy}, updated: w.UpdatedAt}
+}
+
 func mapPointRef(p *domain.MapPoint) *syncRef {
 	return &syncRef{kind: mapPointPrefix, ptr: syncPointer{PK: mapPointsPK(p.CampaignID, p.LocationID), ID: p.ID}, updated: p.UpdatedAt}
 }
@@ -182,7 +187,7 @@ func (s *Store) SweepGone(ctx context.Context) (int, bool, error) {
 // placement its write gave it, from the audience the pointer carries.
 func pointerSlots(kind string, p syncPointer) []slot {
 	switch kind {
-	case notePrefix, eventPrefix:
+	case notePrefix, eventPrefix, weatherPrefix:
 		return childSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
 	case mapPointPrefix:
 		return []slot{{pk: p.PK, sk: recordSK(kind, p.ID), home: true}}

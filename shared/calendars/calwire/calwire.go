@@ -1,18 +1,23 @@
-package calendars
+// Package calwire is a calendar's wire shape, as Kanka clients read it: the calendars family
+// answers it, and so does the Fantasy-Calendar transfer (package transfer, a Lambda of its
+// own), which links this and not the family's handlers.
+package calwire
 
 import (
+	"context"
+
 	"encoding/json"
 	"strconv"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/related"
 )
 
-// calendarJSON is a calendar as Kanka clients read it, every field of the spec's table, plus
-// Lorekeep's skip_year_zero and epochs.
-type calendarJSON struct {
+// Calendar is a calendar as Kanka clients read it, every field of the spec's table, plus
+// Lorekeep's skip_year_zero and epochs (the family adds ?related=1's arrays beside).
+type Calendar struct {
 	httpapi.OwnerJSON
 	Date            string            `json:"date"`
 	Parameters      *string           `json:"parameters"`
@@ -35,7 +40,7 @@ type calendarJSON struct {
 	LeapYearStart   int64             `json:"leap_year_start"`
 	LeapDays        []leapDayJSON     `json:"leap_days"`
 	Eras            []eraJSON         `json:"eras"`
-	Era             *dateEraJSON      `json:"era"` // of the current date
+	Era             *DateEra          `json:"era"` // of the current date
 	Clock           *clockJSON        `json:"clock"`
 	CurrentHour     *int              `json:"current_hour"` // null without a clock
 	CurrentMinute   *int              `json:"current_minute"`
@@ -44,7 +49,6 @@ type calendarJSON struct {
 	Cycle           *string           `json:"cycle"` // the current year's cycle text
 	WeatherClimate  []climateJSON     `json:"weather_climate"`
 	WeatherSeed     *int64            `json:"weather_seed"` // null without a climate
-	*related.Arrays                   // ?related=1
 }
 
 type climateJSON struct {
@@ -90,20 +94,20 @@ type eraJSON struct {
 	Day          *int   `json:"day,omitempty"`
 }
 
-// dateEraJSON is the era of a date and the date's year in it.
-type dateEraJSON struct {
+// DateEra is the era of a date and the date's year in it.
+type DateEra struct {
 	Name         string `json:"name"`
 	Abbreviation string `json:"abbreviation"`
 	Year         int64  `json:"year"`
 }
 
-// eraOf is the era of date d on c, or nil.
-func eraOf(eras []calengine.Era, skipZero bool, d calengine.Date) *dateEraJSON {
+// EraOf is the era of date d on c, or nil.
+func EraOf(eras []calengine.Era, skipZero bool, d calengine.Date) *DateEra {
 	e, n, ok := calengine.EraAt(eras, skipZero, d)
 	if !ok {
 		return nil
 	}
-	return &dateEraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: n}
+	return &DateEra{Name: e.Name, Abbreviation: e.Abbreviation, Year: n}
 }
 
 type monthJSON struct {
@@ -144,10 +148,12 @@ type epochJSON struct {
 	Name string `json:"name"`
 }
 
-func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
+// OwnerOf is the owner part of j, for httpapi.OwnerRender and Request.ParseOwners.
+func OwnerOf(j *Calendar) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
-func render(c *timeline.Calendar) calendarJSON {
-	j := calendarJSON{
+// Render is c as clients read it.
+func Render(c *timeline.Calendar) Calendar {
+	j := Calendar{
 		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
 		SkipYearZero: c.SkipYearZero, WeekRestart: c.WeekRestart,
 		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
@@ -204,7 +210,7 @@ func render(c *timeline.Calendar) calendarJSON {
 			j.Eras[i].Month, j.Eras[i].Day = &m, &d
 		}
 	}
-	j.Era = eraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date)
+	j.Era = EraOf(calengine.SortEras(c.Eras), c.SkipYearZero, c.Date)
 	if k := c.Clock; k != nil {
 		h, m := c.Time.Hour, c.Time.Minute
 		j.Clock, j.CurrentHour, j.CurrentMinute = &clockJSON{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}, &h, &m
@@ -237,9 +243,9 @@ func moonOffset(s string) json.Number {
 	return json.Number(s)
 }
 
-// hideMoons drops the hidden moons from j for a caller who cannot edit the calendar (as
+// HideMoons drops the hidden moons from j for a caller who cannot edit the calendar (as
 // Fantasy-Calendar shows them to its owner only).
-func hideMoons(r *httpapi.Request, j *calendarJSON) {
+func HideMoons(r *httpapi.Request, j *Calendar) {
 	if r.Access.CanWrite() == nil {
 		return
 	}
@@ -250,4 +256,23 @@ func hideMoons(r *httpapi.Request, j *calendarJSON) {
 		}
 	}
 	j.Moons = shown
+}
+
+// Getter reads a calendar by id (package store serves it).
+type Getter interface {
+	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
+}
+
+// Visible reads the calendar of the path's id that the caller may see; a hidden one is a 404
+// like a missing one.
+func Visible(r *httpapi.Request, st Getter) (*timeline.Calendar, error) {
+	id, err := r.PathID("id")
+	if err != nil {
+		return nil, err
+	}
+	c, err := st.GetCalendar(r.Context(), r.Access.CampaignID, id)
+	if err == nil && !r.Access.CanSee(c.IsPrivate) {
+		err = apperr.ErrNotFound
+	}
+	return c, err
 }

@@ -1,6 +1,7 @@
-package calendars
+package transfer
 
 import (
+	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
@@ -9,11 +10,11 @@ import (
 // itself reads differently; POST calendars/import takes it back unchanged. One read; the
 // answer is bounded by the calendar's own size (HTML escaping at most sextuples a character).
 func (h handlers) exportCalendar(r *httpapi.Request) (httpapi.Reply, error) {
-	_, c, err := h.visibleCalendar(r)
+	c, err := calwire.Visible(r, h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	if r.Access.CanWrite() != nil { // hidden moons are the editors' (hideMoons)
+	if r.Access.CanWrite() != nil { // hidden moons are the editors' (calwire.HideMoons)
 		shown := c.Moons[:0:0]
 		for _, m := range c.Moons {
 			if !m.Hidden {

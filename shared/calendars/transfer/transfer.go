@@ -1,0 +1,33 @@
+// Package transfer is the Fantasy-Calendar transfer of the calendars family: POST
+// calendars/import makes a calendar from a Fantasy-Calendar export, GET calendars/{id}/export
+// writes one. It is a Lambda of its own (functions/calendar-transfer): the importer's decoding
+// and the exporter are as large as the rest of the family's code, and the calendars function
+// stays within its size budget without them (DESIGN, "Functions"). It shares the calendar's
+// wire shape (calwire), not the family's handlers.
+package transfer
+
+import (
+	"context"
+
+	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+)
+
+// Store is the storage the transfer uses (package store serves it).
+type Store interface {
+	httpapi.EntityBatchReader
+	calwire.Getter
+	CreateCalendar(ctx context.Context, c *timeline.Calendar) error
+}
+
+// Register mounts the transfer's routes. The import is a literal path beside the family's
+// calendars/{id}: in one API (lorekeep serve) the family's routes answer its other methods.
+func Register(api *httpapi.API, st Store) {
+	h := handlers{st: st}
+	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
+	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(domain.ReadCalendar, "id", ""))
+}
+
+type handlers struct{ st Store }
