@@ -7,8 +7,8 @@ import (
 	"github.com/guregu/dynamo/v2"
 )
 
-// Hand-written decoders for the items every read path decodes by the page (owner records,
-// entities, notes): guregu's reflective decoder walks the struct's fields on every item, which
+// Hand-written decoders for the items every request decodes (the campaign and the caller's
+// membership) or decodes by the page (owner records, entities, notes): guregu's reflective decoder walks the struct's fields on every item, which
 // was the largest share of a list page's own allocations (issue 20). Each decoder reads every
 // attribute its struct declares, exactly as guregu would (TestHandDecodersMatchReflection
 // checks each against guregu on items with every field set, empty and absent). An attribute
@@ -165,4 +165,26 @@ func (it *noteItem) UnmarshalDynamoItem(item dynamo.Item) error {
 		it.EntityID, it.Name, it.NameLC, it.Entry = a.int("entity_id"), a.str("name"), a.str("name_lc"), a.str("entry")
 		it.Position, it.Visibility, it.Collapsed = a.optInt("position"), a.str("visibility"), a.boolean("collapsed")
 	}, (*reflectedNote)(it))
+}
+
+type reflectedCampaign campaignItem
+
+// UnmarshalDynamoItem decodes a campaign item by hand (every request's access read has one).
+func (it *campaignItem) UnmarshalDynamoItem(item dynamo.Item) error {
+	return decodeBy(item, func(a *attrs) {
+		*it = campaignItem{PK: a.str("pk"), SK: a.str("sk"), ID: a.int("id"), Name: a.str("name"),
+			IsPublic: a.boolean("is_public"), Boost: a.str("boost"), OwnerID: a.int("owner_id"), Locale: a.str("locale"),
+			Entry: a.str("entry"), ImageURL: a.str("image_url"), CreatedAt: a.str("created_at"),
+			UpdatedAt: a.str("updated_at"), Version: a.int("version")}
+	}, (*reflectedCampaign)(it))
+}
+
+type reflectedMember memberItem
+
+// UnmarshalDynamoItem decodes a membership item by hand (every request's access read has one).
+func (it *memberItem) UnmarshalDynamoItem(item dynamo.Item) error {
+	return decodeBy(item, func(a *attrs) {
+		*it = memberItem{PK: a.str("pk"), SK: a.str("sk"), CampaignID: a.int("campaign_id"), UserID: a.int("user_id"),
+			Role: a.str("role"), Name: a.str("name"), CreatedAt: a.str("created_at"), UpdatedAt: a.str("updated_at")}
+	}, (*reflectedMember)(it))
 }

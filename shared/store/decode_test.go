@@ -50,6 +50,8 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 		{"tag", func() any { return new(tagItem) }, func() any { return new(reflectedTag) }},
 		{"entity", func() any { return new(entityItem) }, func() any { return new(reflectedEntity) }},
 		{"note", func() any { return new(noteItem) }, func() any { return new(reflectedNote) }},
+		{"campaign", func() any { return new(campaignItem) }, func() any { return new(reflectedCampaign) }},
+		{"member", func() any { return new(memberItem) }, func() any { return new(reflectedMember) }},
 	} {
 		full := c.reflected()
 		n := 0
