@@ -45,32 +45,36 @@ func fitRowsAll[T any](items []T) ([]json.RawMessage, error) { return renderRows
 
 func renderRows[T any](items []T, budget int) ([]json.RawMessage, error) {
 	rows := NewRows(budget, true)
-	for _, it := range items {
+	for i, it := range items {
 		if fits, err := rows.Add(it); err != nil {
 			return nil, err
 		} else if !fits {
 			break
 		}
+		if i == 0 && len(items) > 1 { // room for the rest, guessed from the first row
+			rows.buf.Grow(rows.buf.Len() * (len(items) - 1) * 5 / 4)
+		}
 	}
-	return rows.rows, nil
+	return rows.raw(), nil
 }
 
 // Rows renders an answer's rows one at a time within a byte budget (MaxPageBytes, as Lambda
 // counts them), for answers built a row at a time that must stop as soon as the budget ends
-// rather than build what they cannot send.
+// rather than build what they cannot send. The rows are encoded one after another into one
+// buffer (ends says where each ends), not each into a copy of its own.
 type Rows struct {
-	rows      []json.RawMessage
+	buf       bytes.Buffer
+	ends      []int
 	used      int
 	budget    int // negative: none
 	keepFirst bool
-	buf       bytes.Buffer
 	enc       *json.Encoder
 }
 
 // NewRows starts rows within budget bytes (negative: no budget); keepFirst keeps a first row
 // that alone passes it (a list's row is bounded by the record limits).
 func NewRows(budget int, keepFirst bool) *Rows {
-	r := &Rows{rows: []json.RawMessage{}, budget: budget, keepFirst: keepFirst}
+	r := &Rows{budget: budget, keepFirst: keepFirst}
 	r.enc = json.NewEncoder(&r.buf)
 	r.enc.SetEscapeHTML(false)
 	return r
@@ -79,22 +83,35 @@ func NewRows(budget int, keepFirst bool) *Rows {
 // Add renders v as writeJSON would and keeps it when it fits; false: it does not (nothing is
 // kept, and no later row should be added).
 func (r *Rows) Add(v any) (bool, error) {
-	r.buf.Reset()
+	start := r.buf.Len()
 	if err := r.enc.Encode(v); err != nil {
+		r.buf.Truncate(start)
 		return false, err
 	}
-	row := bytes.TrimSuffix(r.buf.Bytes(), []byte("\n"))
-	size := envelopeSize(row) + 1 // the comma
-	if r.budget >= 0 && r.used+size > r.budget && (len(r.rows) > 0 || !r.keepFirst) {
+	r.buf.Truncate(r.buf.Len() - 1)                 // the encoder's newline
+	size := envelopeSize(r.buf.Bytes()[start:]) + 1 // the comma
+	if r.budget >= 0 && r.used+size > r.budget && (len(r.ends) > 0 || !r.keepFirst) {
+		r.buf.Truncate(start)
 		return false, nil
 	}
 	r.used += size
-	r.rows = append(r.rows, append(json.RawMessage(nil), row...))
+	r.ends = append(r.ends, r.buf.Len())
 	return true, nil
 }
 
+// raw answers the kept rows, each a slice of the one buffer.
+func (r *Rows) raw() []json.RawMessage {
+	out := make([]json.RawMessage, len(r.ends))
+	b, start := r.buf.Bytes(), 0
+	for i, end := range r.ends {
+		out[i] = b[start:end:end]
+		start = end
+	}
+	return out
+}
+
 // Len is the number of rows kept.
-func (r *Rows) Len() int { return len(r.rows) }
+func (r *Rows) Len() int { return len(r.ends) }
 
 // Reply answers {"data": [rows]}.
-func (r *Rows) Reply() Reply { return One(r.rows) }
+func (r *Rows) Reply() Reply { return One(r.raw()) }

@@ -28,9 +28,9 @@ func TestWriteRowsIsWriteJSON(t *testing.T) {
 		rows []json.RawMessage
 		rest any
 	}{
-		{"rows and tail", rows.rows, tail{map[string]any{"total": 3, "path": "http://h/x?a=<b>"}, "2024-01-01T00:00:00.000000Z"}},
+		{"rows and tail", rows.raw(), tail{map[string]any{"total": 3, "path": "http://h/x?a=<b>"}, "2024-01-01T00:00:00.000000Z"}},
 		{"no rows", []json.RawMessage{}, tail{Sync: "s"}},
-		{"no tail", rows.rows, struct{}{}},
+		{"no tail", rows.raw(), struct{}{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := httptest.NewRequest("GET", "/", nil)
@@ -70,7 +70,7 @@ func BenchmarkEnvelope(b *testing.B) {
 	b.Run("spliced", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			writeRows(httptest.NewRecorder(), r, rows.rows, rest)
+			writeRows(httptest.NewRecorder(), r, rows.raw(), rest)
 		}
 	})
 	b.Run("re-encoded", func(b *testing.B) {
@@ -79,7 +79,7 @@ func BenchmarkEnvelope(b *testing.B) {
 			writeJSON(httptest.NewRecorder(), r, 200, struct {
 				Data []json.RawMessage `json:"data"`
 				Sync string            `json:"sync"`
-			}{rows.rows, rest.Sync})
+			}{rows.raw(), rest.Sync})
 		}
 	})
 }

@@ -99,13 +99,14 @@ func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.
 	}
 	out.Total, out.Next = total, next
 	// Cursors[i] continues right after row i, for a page cut short by its size in bytes.
+	// The items are decoded into one slice: one allocation for the page, not one per row.
 	out.Items, out.Cursors = make([]T, len(rows)), make([]string, len(rows))
+	items := make([]I, len(rows))
 	for i, r := range rows {
-		var it I
-		if err := dynamo.UnmarshalItem(r.item, &it); err != nil {
+		if err := dynamo.UnmarshalItem(r.item, &items[i]); err != nil {
 			return out, err
 		}
-		out.Items[i], out.Cursors[i] = record(it), domain.EncodeCursor(r.id)
+		out.Items[i], out.Cursors[i] = record(items[i]), domain.EncodeCursor(r.id)
 	}
 	return out, nil
 }
