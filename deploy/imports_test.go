@@ -85,7 +85,9 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	extra := map[string][]string{
 		"MetaFunction":        {"shared/store", "shared/calengine", "shared/domain/timeline", "shared/related"},
 		"EntityNotesFunction": {"shared/related"},
-		"SweeperFunction":     {"shared/httpapi", "shared/lambdaapi"},
+		// The transfer answers a calendar without ?related=1's arrays: no other family's wire.
+		"CalendarTransferFunction": {"shared/related", "shared/entityevents/eventwire", "shared/entitynotes/notewire"},
+		"SweeperFunction":          {"shared/httpapi", "shared/lambdaapi"},
 	}
 	for fn, pkg := range functionPackages {
 		linked := deps(t, pkg)

@@ -1,6 +1,9 @@
 package calendars_test
 
 import (
+	"encoding/json"
+	"strings"
+
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
@@ -118,5 +121,145 @@ func TestClimateRefused(t *testing.T) {
 	plain := create(t, e, e.Campaign, e.Admin, plainBody("Plain"))
 	if r := e.Do("PATCH", cal(e.Campaign, plain), e.Admin, map[string]any{"weather_seed": 3}); r.Status != 422 || r.Errors()["weather_seed"] == nil {
 		t.Fatalf("seed without a climate: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestWeatherExportRoundTrip: the export writes the climate and the seed as Fantasy-Calendar
+// holds them (a custom location chosen by dynamic_data, the seed in global_settings), exactly;
+// importing it gives back the same climate, seed and day-view weather.
+func TestWeatherExportRoundTrip(t *testing.T) {
+	e := apitest.New(t, register)
+	k := []any{
+		map[string]any{"temp_low": -15, "temp_high": 182, "precipitation": 25, "precipitation_intensity": 400},
+		map[string]any{"temp_low": -200, "temp_high": -10, "precipitation": 1000, "precipitation_intensity": 0},
+	}
+	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", k, "weather_seed", 826116802))
+	orig := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()
+	ex := e.Do("GET", cal(e.Campaign, id)+"/export", e.Admin, nil)
+	if ex.Status != 200 {
+		t.Fatalf("export: %d %s", ex.Status, ex.Raw)
+	}
+	static := ex.Data()["static_data"].(map[string]any)
+	seasons := static["seasons"].(map[string]any)
+	g := seasons["global_settings"].(map[string]any)
+	if g["seed"] != float64(826116802) || g["enable_weather"] != true || g["temp_sys"] != "metric" {
+		t.Fatalf("global_settings: %v", g)
+	}
+	locs := seasons["locations"].([]any)
+	if len(locs) != 1 {
+		t.Fatalf("locations: %v", locs)
+	}
+	want := `[{"name":"Spring","weather":{"precipitation":0.025,"precipitation_intensity":0.4,"temp_high":18.2,"temp_low":-1.5}},` +
+		`{"name":"Winter","weather":{"precipitation":1,"precipitation_intensity":0,"temp_high":-1,"temp_low":-20}}]`
+	if got := jsonOf(locs[0].(map[string]any)["seasons"]); got != want {
+		t.Fatalf("location seasons\n got %s\nwant %s", got, want)
+	}
+	dyn := ex.Data()["dynamic_data"].(map[string]any)
+	if dyn["custom_location"] != true || dyn["location"] != "0" {
+		t.Fatalf("dynamic_data: %v", dyn)
+	}
+	im := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, ex.Data())
+	if im.Status != 200 {
+		t.Fatalf("import of the export: %d %s", im.Status, im.Raw)
+	}
+	if jsonOf(im.Data()["weather_climate"]) != jsonOf(orig["weather_climate"]) || im.Data()["weather_seed"] != orig["weather_seed"] {
+		t.Fatalf("climate after the round trip: %v %v, want %v %v", im.Data()["weather_climate"], im.Data()["weather_seed"], orig["weather_climate"], orig["weather_seed"])
+	}
+	for _, w := range im.Data()["warnings"].([]any) {
+		if w == "Weather and locations are not imported." {
+			t.Errorf("warnings: %v", im.Data()["warnings"])
+		}
+	}
+	copyID := int64(im.Data()["id"].(float64))
+	stored := e.Do("GET", cal(e.Campaign, copyID), e.Admin, nil).Data()
+	if jsonOf(stored["weather_climate"]) != jsonOf(orig["weather_climate"]) || stored["weather_seed"] != orig["weather_seed"] {
+		t.Fatalf("stored climate: %v %v", stored["weather_climate"], stored["weather_seed"])
+	}
+	weather := func(id int64) string {
+		r := e.Do("GET", cal(e.Campaign, id)+"/days?from=4-1-1&to=5-4-30", e.Admin, nil)
+		if r.Status != 200 {
+			t.Fatalf("days: %d %s", r.Status, r.Raw)
+		}
+		var ws []any
+		for _, d := range r.List() {
+			ws = append(ws, d.(map[string]any)["weather"])
+		}
+		return jsonOf(ws)
+	}
+	if a, b := weather(id), weather(copyID); a != b || a == "null" {
+		t.Fatalf("day-view weather differs after the round trip\n got %s\nwant %s", b, a)
+	}
+}
+
+// TestWeatherImportEdges: Fahrenheit is converted; a built-in location, weather off, a
+// location that does not fit the seasons or is out of bounds import the calendar without
+// weather (the warning stays); a climate sent beside the export wins.
+func TestWeatherImportEdges(t *testing.T) {
+	e := apitest.New(t, register)
+	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate(), "weather_seed", 7))
+	base := e.Do("GET", cal(e.Campaign, id)+"/export", e.Admin, nil).Data()
+	// variant returns a copy of the export with fn applied to its (decoded) parts.
+	variant := func(fn func(seasons, dyn map[string]any)) map[string]any {
+		var ex map[string]any
+		if err := json.Unmarshal([]byte(jsonOf(base)), &ex); err != nil {
+			t.Fatal(err)
+		}
+		fn(ex["static_data"].(map[string]any)["seasons"].(map[string]any), ex["dynamic_data"].(map[string]any))
+		return ex
+	}
+	weatherOf := func(seasons map[string]any, i int) map[string]any {
+		loc := seasons["locations"].([]any)[0].(map[string]any)
+		return loc["seasons"].([]any)[i].(map[string]any)["weather"].(map[string]any)
+	}
+	noWeather := func(t *testing.T, r apitest.Response) {
+		t.Helper()
+		if r.Status != 200 || r.Data()["weather_seed"] != nil || jsonOf(r.Data()["weather_climate"]) != "[]" {
+			t.Fatalf("%d %s, want a calendar without weather", r.Status, r.Raw)
+		}
+		if !strings.Contains(jsonOf(r.Data()["warnings"]), "Weather and locations are not imported.") {
+			t.Errorf("warnings: %v", r.Data()["warnings"])
+		}
+	}
+	cases := []struct {
+		name  string
+		body  map[string]any
+		check func(t *testing.T, r apitest.Response)
+	}{
+		{"fahrenheit", variant(func(s, _ map[string]any) {
+			s["global_settings"].(map[string]any)["temp_sys"] = "imperial"
+			w := weatherOf(s, 0)
+			w["temp_low"], w["temp_high"] = 14, 50 // -10 C, 10 C
+		}), func(t *testing.T, r apitest.Response) {
+			c := r.Data()["weather_climate"].([]any)[0].(map[string]any)
+			if r.Status != 200 || c["temp_low"] != float64(-100) || c["temp_high"] != float64(100) {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+		}},
+		{"built-in location", variant(func(_, d map[string]any) { d["custom_location"], d["location"] = false, "Equatorial" }), noWeather},
+		{"weather off", variant(func(s, _ map[string]any) { s["global_settings"].(map[string]any)["enable_weather"] = false }), func(t *testing.T, r apitest.Response) {
+			if r.Status != 200 || r.Data()["weather_seed"] != nil {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+		}},
+		{"location index out of range", variant(func(_, d map[string]any) { d["location"] = "5" }), noWeather},
+		{"one season short", variant(func(s, _ map[string]any) {
+			loc := s["locations"].([]any)[0].(map[string]any)
+			loc["seasons"] = loc["seasons"].([]any)[:1]
+		}), noWeather},
+		{"chance above one", variant(func(s, _ map[string]any) { weatherOf(s, 1)["precipitation"] = 2 }), noWeather},
+		{"temperature text", variant(func(s, _ map[string]any) { weatherOf(s, 0)["temp_low"] = "cold" }), noWeather},
+		{"seed huge", variant(func(s, _ map[string]any) { s["global_settings"].(map[string]any)["seed"] = 1e30 }), noWeather},
+		{"climate beside wins", with(variant(func(map[string]any, map[string]any) {}), "weather_climate", climate(), "weather_seed", 99),
+			func(t *testing.T, r apitest.Response) {
+				if r.Status != 200 || r.Data()["weather_seed"] != float64(99) || jsonOf(r.Data()["weather_climate"]) != jsonOf(climate()) {
+					t.Fatalf("%d %s", r.Status, r.Raw)
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, c.body)
+			c.check(t, r)
+		})
 	}
 }

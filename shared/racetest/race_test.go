@@ -292,6 +292,39 @@ var scenarios = []scenario{
 			req{"DELETE", r.path("/calendars/%d", cal), nil},
 		)
 	}},
+	// Kanka's calendar_weather (issue 21): one weather a day, kept by its day key in the
+	// write's transaction, and counted; the calendar's delete takes them to the trash.
+	{"create weathers for one day, move another onto it, while the calendar is deleted", func(r *round) {
+		cal, _ := r.calendar("Skies")
+		w := func(day int) map[string]any {
+			return map[string]any{"weather": "Rain", "year": 1, "month": 1, "day": day}
+		}
+		other := r.must("POST", r.path("/calendars/%d/calendar_weather", cal), w(9)).id()
+		answers := r.race(
+			req{"POST", r.path("/calendars/%d/calendar_weather", cal), w(3)},
+			req{"POST", r.path("/calendars/%d/calendar_weather", cal), w(3)},
+			req{"PATCH", r.path("/calendars/%d/calendar_weather/%d", cal, other), map[string]any{"day": 3}},
+			req{"POST", r.path("/calendars/%d/calendar_weather", cal), w(4)},
+		)
+		won := 0
+		for _, a := range answers[:3] {
+			if a.Status == 200 {
+				won++
+			}
+		}
+		if won > 1 {
+			r.checks = append(r.checks, fmt.Sprintf("%d weathers took day 3", won))
+		}
+	}},
+	{"create and delete weathers while the calendar is deleted", func(r *round) {
+		cal, _ := r.calendar("Doomed skies")
+		w := r.must("POST", r.path("/calendars/%d/calendar_weather", cal), map[string]any{"weather": "Fog", "year": 1, "month": 1, "day": 2}).id()
+		r.race(
+			req{"POST", r.path("/calendars/%d/calendar_weather", cal), map[string]any{"weather": "Snow", "year": 1, "month": 1, "day": 5}},
+			req{"DELETE", r.path("/calendars/%d/calendar_weather/%d", cal, w), nil},
+			req{"DELETE", r.path("/calendars/%d", cal), nil},
+		)
+	}},
 	{"move events to a calendar while it is deleted", func(r *round) {
 		keep, _ := r.calendar("Kept")
 		doomed, _ := r.calendar("Doomed")

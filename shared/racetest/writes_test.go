@@ -134,6 +134,12 @@ var lostWrites = []lostWrite{
 			"dynamic_data": map[string]any{"year": 1, "timespan": 0, "day": 1}})
 		return a, func() []string { return r.wantTotal("/calendars", 1) }
 	}},
+	{"calendar weather", func(r *round, arm func()) (answer, func() []string) {
+		cal, _ := r.calendar("Skies")
+		arm()
+		a, _ := r.h.send("POST", r.path("/calendars/%d/calendar_weather", cal), map[string]any{"weather": "Rain", "year": 1, "month": 1, "day": 3})
+		return a, func() []string { return r.wantTotal(fmt.Sprintf("/calendars/%d/calendar_weather", cal), 1) }
+	}},
 	{"delete", func(r *round, arm func()) (answer, func() []string) {
 		_, eid := r.location(map[string]any{"name": "Host"})
 		n := r.must("POST", r.path("/entities/%d/entity_notes", eid), map[string]any{"name": "Note"}).id()

@@ -31,5 +31,14 @@ func (h handlers) exportCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	if k := c.Climate; k != nil {
+		names := make([]string, len(c.Seasons))
+		for i, s := range c.Seasons {
+			names[i] = s.Name
+		}
+		if ex.StaticData, ex.DynamicData, err = withClimate(ex.StaticData, ex.DynamicData, *k, names); err != nil {
+			return httpapi.Reply{}, err
+		}
+	}
 	return httpapi.One(ex), nil
 }

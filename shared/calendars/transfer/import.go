@@ -71,10 +71,31 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 			rest[k], beside[k] = v, true
 		}
 	}
-	if err := c.Apply(rest, r.Access); err != nil {
+	// The climate of the export's custom location, unless sent beside (weather.go). The engine's
+	// importer does not read it; its warning that weather is not imported is then not true.
+	w := im.Warnings
+	_, climateBeside := rest["weather_climate"]
+	_, seedBeside := rest["weather_seed"]
+	k, seed, withWeather := climateOf(body)
+	withWeather = withWeather && !climateBeside && !seedBeside
+	if withWeather {
+		rest["weather_climate"], rest["weather_seed"] = k, seed
+	}
+	err = c.Apply(rest, r.Access)
+	if err != nil && withWeather {
+		// A climate the imported seasons do not fit: the calendar comes without it, as before.
+		delete(rest, "weather_climate")
+		delete(rest, "weather_seed")
+		c = &timeline.Calendar{}
+		c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
+		withWeather, err = false, c.Apply(rest, r.Access)
+	}
+	if err != nil {
 		return httpapi.Reply{}, timeline.ImportProblems(err, &im, beside)
 	}
-	w := im.Warnings
+	if withWeather {
+		w = slices.DeleteFunc(slices.Clone(w), func(s string) bool { return s == weatherNotImported })
+	}
 	if w == nil {
 		w = []string{}
 	}
