@@ -14,6 +14,29 @@ import (
 // checks each against guregu on items with every field set, empty and absent). An attribute
 // of a type the struct does not expect sets bad, and the item is decoded by reflection
 // instead, so a surprise in stored data is never a silent zero.
+//
+// They are not guregu's ItemUnmarshaler: a method would be promoted to every struct that embeds
+// the item (a trashed entity embeds entityItem) and decode only the embedded part. unmarshalItem
+// picks them by the exact type instead, on the read paths that decode by the page.
+
+// unmarshalItem decodes item into out: by hand for the types above, by reflection otherwise.
+func unmarshalItem(item dynamo.Item, out any) error {
+	switch v := out.(type) {
+	case *locationItem:
+		return v.decode(item)
+	case *tagItem:
+		return v.decode(item)
+	case *entityItem:
+		return v.decode(item)
+	case *noteItem:
+		return v.decode(item)
+	case *campaignItem:
+		return v.decode(item)
+	case *memberItem:
+		return v.decode(item)
+	}
+	return dynamo.UnmarshalItem(item, out)
+}
 
 // attrs reads the attributes of one item.
 type attrs struct {
@@ -121,8 +144,8 @@ func decodeBy(item dynamo.Item, read func(*attrs), fallback any) error {
 
 type reflectedLocation locationItem
 
-// UnmarshalDynamoItem decodes a location item by hand.
-func (it *locationItem) UnmarshalDynamoItem(item dynamo.Item) error {
+// decode decodes a location item by hand.
+func (it *locationItem) decode(item dynamo.Item) error {
 	return decodeBy(item, func(a *attrs) {
 		it.metaAttrs.read(a)
 		it.ownerAttrs.read(a)
@@ -133,8 +156,8 @@ func (it *locationItem) UnmarshalDynamoItem(item dynamo.Item) error {
 
 type reflectedTag tagItem
 
-// UnmarshalDynamoItem decodes a tag item by hand.
-func (it *tagItem) UnmarshalDynamoItem(item dynamo.Item) error {
+// decode decodes a tag item by hand.
+func (it *tagItem) decode(item dynamo.Item) error {
 	return decodeBy(item, func(a *attrs) {
 		it.metaAttrs.read(a)
 		it.ownerAttrs.read(a)
@@ -145,8 +168,8 @@ func (it *tagItem) UnmarshalDynamoItem(item dynamo.Item) error {
 
 type reflectedEntity entityItem
 
-// UnmarshalDynamoItem decodes an entity item by hand.
-func (it *entityItem) UnmarshalDynamoItem(item dynamo.Item) error {
+// decode decodes an entity item by hand.
+func (it *entityItem) decode(item dynamo.Item) error {
 	return decodeBy(item, func(a *attrs) {
 		*it = entityItem{PK: a.str("pk"), SK: a.str("sk"), ID: a.int("id"), CampaignID: a.int("campaign_id"),
 			Type: a.str("type"), ChildID: a.int("child_id"), Name: a.str("name"), IsPrivate: a.boolean("is_private"),
@@ -158,8 +181,8 @@ func (it *entityItem) UnmarshalDynamoItem(item dynamo.Item) error {
 
 type reflectedNote noteItem
 
-// UnmarshalDynamoItem decodes a note item by hand.
-func (it *noteItem) UnmarshalDynamoItem(item dynamo.Item) error {
+// decode decodes a note item by hand.
+func (it *noteItem) decode(item dynamo.Item) error {
 	return decodeBy(item, func(a *attrs) {
 		it.metaAttrs.read(a)
 		it.EntityID, it.Name, it.NameLC, it.Entry = a.int("entity_id"), a.str("name"), a.str("name_lc"), a.str("entry")
@@ -169,8 +192,8 @@ func (it *noteItem) UnmarshalDynamoItem(item dynamo.Item) error {
 
 type reflectedCampaign campaignItem
 
-// UnmarshalDynamoItem decodes a campaign item by hand (every request's access read has one).
-func (it *campaignItem) UnmarshalDynamoItem(item dynamo.Item) error {
+// decode decodes a campaign item by hand (every request's access read has one).
+func (it *campaignItem) decode(item dynamo.Item) error {
 	return decodeBy(item, func(a *attrs) {
 		*it = campaignItem{PK: a.str("pk"), SK: a.str("sk"), ID: a.int("id"), Name: a.str("name"),
 			IsPublic: a.boolean("is_public"), Boost: a.str("boost"), OwnerID: a.int("owner_id"), Locale: a.str("locale"),
@@ -181,8 +204,8 @@ func (it *campaignItem) UnmarshalDynamoItem(item dynamo.Item) error {
 
 type reflectedMember memberItem
 
-// UnmarshalDynamoItem decodes a membership item by hand (every request's access read has one).
-func (it *memberItem) UnmarshalDynamoItem(item dynamo.Item) error {
+// decode decodes a membership item by hand (every request's access read has one).
+func (it *memberItem) decode(item dynamo.Item) error {
 	return decodeBy(item, func(a *attrs) {
 		*it = memberItem{PK: a.str("pk"), SK: a.str("sk"), CampaignID: a.int("campaign_id"), UserID: a.int("user_id"),
 			Role: a.str("role"), Name: a.str("name"), CreatedAt: a.str("created_at"), UpdatedAt: a.str("updated_at")}

@@ -84,7 +84,7 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 		for name, it := range variants {
 			t.Run(c.name+"/"+name, func(t *testing.T) {
 				hand, refl := c.hand(), c.reflected()
-				herr, rerr := dynamo.UnmarshalItem(it, hand), dynamo.UnmarshalItem(it, refl)
+				herr, rerr := unmarshalItem(it, hand), dynamo.UnmarshalItem(it, refl)
 				if (herr != nil) != (rerr != nil) {
 					t.Fatalf("errors differ: hand %v, reflection %v", herr, rerr)
 				}
@@ -95,5 +95,19 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A struct that embeds a hand-decoded item is decoded whole, its own fields included (a
+// decoder method would be promoted to it and decode only the embedded part).
+func TestItemsEmbeddingAHandDecodedOneDecodeWhole(t *testing.T) {
+	want := trashedEntity{entityItem: entityItem{ID: 7, Name: "Gone", Tags: []int64{1}}, DeletedAt: "2026-01-01T00:00:00.000000Z", DeletedBy: 3, TTL: 99}
+	item, err := dynamo.MarshalItem(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got trashedEntity
+	if err := unmarshalItem(item, &got); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v (%v), want %+v", got, err, want)
 	}
 }

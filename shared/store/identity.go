@@ -166,14 +166,14 @@ func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...dom
 	var m *domain.Membership
 	if it, ok := byKey[meta]; ok {
 		var ci campaignItem
-		if err := dynamo.UnmarshalItem(it, &ci); err != nil {
+		if err := unmarshalItem(it, &ci); err != nil {
 			return ctx, nil, nil, err
 		}
 		c = ci.campaign()
 	}
 	if it, ok := byKey[member]; ok {
 		var mi memberItem
-		if err := dynamo.UnmarshalItem(it, &mi); err != nil {
+		if err := unmarshalItem(it, &mi); err != nil {
 			return ctx, nil, nil, err
 		}
 		if mm := mi.membership(); mm.Role != "" {

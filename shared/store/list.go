@@ -103,7 +103,7 @@ func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.
 	out.Items, out.Cursors = make([]T, len(rows)), make([]string, len(rows))
 	items := make([]I, len(rows))
 	for i, r := range rows {
-		if err := dynamo.UnmarshalItem(r.item, &items[i]); err != nil {
+		if err := unmarshalItem(r.item, &items[i]); err != nil {
 			return out, err
 		}
 		out.Items[i], out.Cursors[i] = record(items[i]), domain.EncodeCursor(r.id)

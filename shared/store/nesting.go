@@ -392,7 +392,7 @@ func getNested[I any](ctx context.Context, s *Store, k kindSpec, cid, id int64) 
 	if !ok {
 		return it, false, apperr.ErrNotFound
 	}
-	if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+	if err := unmarshalItem(raw, &it); err != nil {
 		return it, false, err
 	}
 	if c, ok := items[pub]; ok {

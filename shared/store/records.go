@@ -128,7 +128,7 @@ func getRecords[I any, T any](ctx context.Context, s *Store, cid int64, prefix s
 	out := make(map[int64]*T, len(items))
 	for _, raw := range items {
 		var it I
-		if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+		if err := unmarshalItem(raw, &it); err != nil {
 			return nil, err
 		}
 		id, t := record(it)

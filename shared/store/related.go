@@ -85,26 +85,26 @@ func (s *Store) RelatedOf(ctx context.Context, cid int64, eids, lids []int64) (t
 		switch {
 		case kind == relatedChildKind && wantL[id]:
 			var l childLink
-			if err := dynamo.UnmarshalItem(raw, &l); err != nil {
+			if err := unmarshalItem(raw, &l); err != nil {
 				return err
 			}
 			out.Children[id] = append(out.Children[id], domain.AncestorLink{ID: l.ID, IsPrivate: l.IsPrivate, ParentID: &id})
 		case kind == relatedChildKind || !wantE[id]: // an owner between the page's in the bucket
 		case kind == notePrefix:
 			var it noteItem
-			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+			if err := unmarshalItem(raw, &it); err != nil {
 				return err
 			}
 			out.Notes[id] = append(out.Notes[id], it.note())
 		case kind == eventPrefix:
 			var it eventItem
-			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+			if err := unmarshalItem(raw, &it); err != nil {
 				return err
 			}
 			out.Events[id] = append(out.Events[id], it.event())
 		case kind == relationPrefix:
 			var it relationItem
-			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+			if err := unmarshalItem(raw, &it); err != nil {
 				return err
 			}
 			out.Relations[id] = append(out.Relations[id], it.relation())
