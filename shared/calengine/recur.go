@@ -230,9 +230,10 @@ func stepsIn(o0, oLo, oHi i128, iv, count int64) (kLo, kHi int64, ok bool) {
 }
 
 // ruleStarts visits, ascending, the days in [lo, hi] (lo at or after anchor, the start's day
-// number) on which an occurrence of rule r starts. Its cost is proportional to the steps
-// whose month, year or cycle meets the window, never to the distance from the anchor.
-func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func(int64)) {
+// number) on which an occurrence of rule r starts, until fn answers false. Its cost is
+// proportional to the steps whose month, year or cycle meets the window, never to the
+// distance from the anchor.
+func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func(int64) bool) {
 	if r.Until != nil {
 		u, err := c.DayNumber(*r.Until)
 		if err != nil {
@@ -244,15 +245,16 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 		return
 	}
 	iv := max(r.Interval, 1)
+	more := true
 	emit := func(n int64) {
-		if n >= lo && n <= hi && n >= anchor {
-			fn(n)
+		if more && n >= lo && n <= hi && n >= anchor {
+			more = fn(n)
 		}
 	}
 	switch r.Unit {
 	case UnitDays:
 		kLo, kHi, ok := stepsIn(i64(anchor), i64(lo), i64(hi), iv, r.Count)
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			emit(anchor + k*iv) // within [lo, hi]: no overflow
 		}
 	case UnitMonths, UnitMonthWeekday:
@@ -260,7 +262,7 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 		ord := func(d Date) i128 { return i64(c.yearOrd(d.Year)).mul64(nm).add64(int64(d.Month - 1)) }
 		o0 := ord(start)
 		kLo, kHi, ok := stepsIn(o0, ord(c.DateOf(lo)), ord(c.DateOf(hi)), iv, r.Count)
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			yo, mi := o0.add(i64(k).mul64(iv)).divFloor(nm)
 			y := c.yearOfOrd(narrowYear(yo))
 			if r.Unit == UnitMonths {
@@ -274,7 +276,7 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 	case UnitYears, UnitYearWeekday:
 		o0 := i64(c.yearOrd(start.Year))
 		kLo, kHi, ok := stepsIn(o0, i64(c.yearOrd(c.DateOf(lo).Year)), i64(c.yearOrd(c.DateOf(hi).Year)), iv, r.Count)
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			y := c.yearOfOrd(narrowYear(o0.add(i64(k).mul64(iv))))
 			if r.Unit == UnitYears {
 				if n, ok := c.dayOfDate(Date{Year: y, Month: start.Month, Day: start.Day}); ok {
@@ -298,7 +300,7 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 		cHi, _ := m.firstEvent(i64(hi).add64(1)).add64(-1 - pp).divFloor(8)
 		kLo, kHi, ok := stepsIn(k0, cLo, cHi, iv, r.Count)
 		prev := lo - 1
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			d := m.dayOf(k0.add(i64(k).mul64(iv)).mul64(8).add64(pp))
 			n, nok := d.int64()
 			if nok && n > prev { // a period under a day puts cycles on one day: once

@@ -138,7 +138,7 @@ func refRuleStarts(t *testing.T, c *Calendar, r Rule, start Date, lo, hi int64) 
 func ruleStartsOf(c *Calendar, r Rule, start Date, lo, hi int64) []int64 {
 	var out []int64
 	anchor, _ := c.DayNumber(start)
-	c.ruleStarts(&r, start, anchor, max(lo, anchor), hi, func(n int64) { out = append(out, n) })
+	c.ruleStarts(&r, start, anchor, max(lo, anchor), hi, func(n int64) bool { out = append(out, n); return true })
 	return out
 }
 
@@ -316,9 +316,32 @@ func TestRuleFarFromAnchorIsCheap(t *testing.T) {
 	} {
 		lo, _ := c.DayNumber(d(1_000_000_000, 1, 1))
 		n := 0
-		c.ruleStarts(&r, d(0, 1, 1), 0, lo, lo+99, func(int64) { n++ })
+		c.ruleStarts(&r, d(0, 1, 1), 0, lo, lo+99, func(int64) bool { n++; return true })
 		if n == 0 || n > 100 {
 			t.Fatalf("%s: %d starts in 100 days", r.String(), n)
+		}
+	}
+}
+
+// TestEachOccurrenceStops: the walk ends when its visitor says so, whatever the event's
+// overlapping occurrences (every day, 100,000 days long: 100,000 overlap each day), for each
+// kind of recurrence, so a bounded caller never builds more than its bound.
+func TestEachOccurrenceStops(t *testing.T) {
+	c := calA(t)
+	for _, ev := range []Event{
+		{Start: d(0, 1, 1), Length: 100_000, Rule: &Rule{Unit: UnitDays, Interval: 1}},
+		{Start: d(0, 1, 1), Length: 100_000, Rule: &Rule{Unit: UnitMonths, Interval: 1}},
+		{Start: d(0, 1, 1), Length: 100_000, Rule: &Rule{Unit: UnitMonthWeekday, Interval: 1, Ordinal: 1}},
+		{Start: d(0, 1, 1), Length: 100_000, Recurrence: Recurrence{Kind: RecurMonthly}},
+		{Start: d(0, 1, 1), Length: 100_000, Recurrence: Recurrence{Kind: RecurYearly}},
+	} {
+		calls := 0
+		if err := c.EachOccurrence(ev, d(200, 1, 1), d(200, 2, 1), func(Occurrence) bool { calls++; return calls < 5 }); err != nil {
+			t.Fatal(err)
+		}
+		all, _ := c.Occurrences(ev, d(200, 1, 1), d(200, 2, 1))
+		if calls != 5 || len(all) <= 5 {
+			t.Fatalf("%+v: %d visits after asking to stop at 5 (%d in all)", ev, calls, len(all))
 		}
 	}
 }
@@ -349,12 +372,13 @@ func FuzzRule(f *testing.F) {
 		}
 		prev := int64(minDay)
 		n := 0
-		c.ruleStarts(&r, start, 0, max(lo, 0), lo+width, func(day int64) {
+		c.ruleStarts(&r, start, 0, max(lo, 0), lo+width, func(day int64) bool {
 			if day < max(lo, 0) || day > lo+width || (n > 0 && day <= prev) {
 				t.Fatalf("%q: start %d out of order or window [%d, %d] (prev %d)", text, day, lo, lo+width, prev)
 			}
 			prev = day
 			n++
+			return true
 		})
 	})
 }
