@@ -160,7 +160,8 @@ func (c *Calendar) Occurrences(ev Event, from, to Date) ([]Occurrence, error) {
 		t, err2 := c.DayNumber(to)
 		if err1 == nil && err2 == nil && f <= t {
 			lo := i64(f).add64(1 - int64(max(ev.Length, 1))).clamp()
-			n, _ := i64(t).sub(i64(lo)).mul64(m.b).divFloor(8 * m.a)
+			q, _ := i64(t).sub(i64(lo)).mul64(m.b).divFloor(m.a) // 8·a may pass int64 (a rounding moon's doubled step)
+			n, _ := q.divFloor(8)
 			days := i64(t).sub(i64(lo)).add64(1).clamp()
 			out = make([]Occurrence, 0, min(n.clamp(), days-1, 1<<20)+1)
 		}
