@@ -218,9 +218,11 @@ type fcMoon struct {
 	CustomCycle fcNumber `json:"custom_cycle"`
 	Granularity fcNumber `json:"granularity"`
 	Hidden      bool     `json:"hidden"`
+	Rounding    *string  `json:"cycle_rounding"`
 	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
-	ID     fcNumber `json:"id"`
-	Colour *string  `json:"colour"`
+	Instant bool     `json:"lorekeep_instant"`
+	ID      fcNumber `json:"id"`
+	Colour  *string  `json:"colour"`
 }
 
 type fcSeason struct {
@@ -514,8 +516,19 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 				continue
 			}
 		}
+		rounding := "round" // Fantasy-Calendar's default
+		if m.Rounding != nil && *m.Rounding != "" {
+			rounding = strings.ToLower(strings.TrimSpace(*m.Rounding))
+			if rounding != "round" && rounding != "floor" && rounding != "ceil" {
+				add(f+".cycle_rounding", "The cycle rounding must be round, floor or ceil.")
+				continue
+			}
+		}
+		if m.Instant || custom != nil { // a custom cycle's phases are per day: no rounding
+			rounding = ""
+		}
 		def.Moons = append(def.Moons, Moon{ID: int(id), Name: name, Fullmoon: period, Offset: off, Colour: colour,
-			Granularity: g, CustomCycle: custom, Hidden: m.Hidden})
+			Granularity: g, CustomCycle: custom, Hidden: m.Hidden, Rounding: rounding})
 		out.From.Moons = append(out.From.Moons, i)
 	}
 
@@ -742,6 +755,7 @@ var exportPaths = map[string]struct {
 	"moon_offset":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "shift"},
 	"moon_colour":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "color"},
 	"moon_id":           {"static_data.moons", func(im *Import) []int { return im.From.Moons }, ""},
+	"moon_rounding":     {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "cycle_rounding"},
 	"season_name":       {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "name"},
 	"season_month":      {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "timespan"},
 	"season_day":        {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
