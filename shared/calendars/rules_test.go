@@ -243,7 +243,7 @@ func TestImportFantasyCalendarExport(t *testing.T) {
 	}
 	d := r.Data()
 	if d["name"] != "Harptos & friends" || d["is_private"] != true || d["date"] != "1492-10-1" || len(d["months"].([]any)) != 17 ||
-		len(d["leap_days"].([]any)) != 2 || jsonOf(d["moons"].([]any)[0]) != `{"colour":"#ffffff","fullmoon":"30.4375","granularity":24,"id":1,"name":"Selûne","offset":-14.71875}` {
+		len(d["leap_days"].([]any)) != 2 || jsonOf(d["moons"].([]any)[0]) != `{"colour":"#ffffff","fullmoon":"30.4375","granularity":24,"id":1,"name":"Selûne","offset":-14.71875,"rounding":"round"}` {
 		t.Errorf("imported: %s", r.Raw)
 	}
 	// What the model holds is no warning any more (issue 21): only weather, an era ending its

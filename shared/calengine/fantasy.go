@@ -26,6 +26,9 @@ type Import struct {
 	Date       Date
 	Time       Time // the current time, when Definition has a clock
 	Warnings   []string
+	// Events are the export's events that map onto Lorekeep's recurrences (fantasy_events.go),
+	// to be written as reminders on the calendar's entity.
+	Events []ImportedEvent
 	// From records, for each item of Definition's lists, the index of the export's item it came
 	// from: the converter drops some (with a warning), so positions differ. Weekdays and months
 	// are the export's global_week and timespans, one for one.
@@ -173,8 +176,8 @@ type fcStatic struct {
 		Data   []fcCycle `json:"data"`
 	} `json:"cycles"`
 	EventData *struct {
-		Categories []any `json:"categories"`
-		Events     []any `json:"events"`
+		Categories []json.RawMessage `json:"categories"`
+		Events     []json.RawMessage `json:"events"`
 	} `json:"event_data"`
 	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
 	Years  map[string]string `json:"years"`
@@ -649,9 +652,8 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			out.From.Cycles = append(out.From.Cycles, i)
 		}
 	}
-	if e := sd.EventData; e != nil && (len(e.Events) > 0 || len(e.Categories) > 0) {
-		warn(strconv.Itoa(len(e.Events)) + " event(s) and " + strconv.Itoa(len(e.Categories)) +
-			" event categories are not imported (Fantasy-Calendar's events are conditions, not dates).")
+	if e := sd.EventData; e != nil && len(e.Events) > MaxImportEvents {
+		add("static_data.event_data.events", "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
 	}
 
 	out.Date = Date{Year: 1, Month: 1, Day: 1}
@@ -729,6 +731,12 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		return fail()
 	}
 	out.Definition = c.Definition()
+	if e := sd.EventData; e != nil {
+		readEvents(c, e.Events, e.Categories, &out, add)
+	}
+	if len(probs) > 0 {
+		return fail()
+	}
 	return out, nil
 }
 
