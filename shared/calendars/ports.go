@@ -20,5 +20,6 @@ type Store interface {
 	UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error
 	DeleteCalendar(ctx context.Context, c *timeline.Calendar) error
 	ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error)
+	CreateImportedEvents(ctx context.Context, evs []*timeline.Event) (int, error)
 	DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error)
 }

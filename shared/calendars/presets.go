@@ -3,6 +3,7 @@ package calendars
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -94,7 +95,20 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if w == nil {
 		w = []string{}
 	}
-	return r.Commit(func() error { return h.st.CreateCalendar(r.Context(), c) }, func() (httpapi.Reply, error) {
+	write := func() error {
+		if err := h.st.CreateCalendar(r.Context(), c); err != nil {
+			return err
+		}
+		// The export's events, as reminders on the new calendar's entity, right after it: each
+		// whole or not at all. A failure leaves the calendar (written) and says which were not.
+		evs, ew := timeline.ImportedReminders(c, im.Events, r.Access)
+		w = append(w, ew...)
+		if n, err := h.st.CreateImportedEvents(r.Context(), evs); err != nil {
+			w = append(w, strconv.Itoa(len(evs)-n)+" of the "+strconv.Itoa(len(evs))+" events were not written (the database was unavailable); the calendar and the others were.")
+		}
+		return nil
+	}
+	return r.Commit(write, func() (httpapi.Reply, error) {
 		j := importJSON{calendarJSON: render(c), Warnings: w}
 		if err := r.ParseOwners(h.st, "calendar", ownerOf(&j.calendarJSON)); err != nil {
 			return httpapi.Reply{}, err

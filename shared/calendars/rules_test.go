@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -247,9 +249,9 @@ func TestImportFantasyCalendarExport(t *testing.T) {
 		t.Errorf("imported: %s", r.Raw)
 	}
 	// What the model holds is no warning any more (issue 21): only weather, an era ending its
-	// year, an era's description and the events are left.
+	// year, an era's description and the two events without conditions are left.
 	warnings, _ := d["warnings"].([]any)
-	if len(warnings) != 4 || !strings.Contains(jsonOf(warnings), "Weather") || strings.Contains(jsonOf(warnings), "Nightal") {
+	if len(warnings) != 5 || !strings.Contains(jsonOf(warnings), `Event \"Greengrass\" is not imported`) || !strings.Contains(jsonOf(warnings), "Weather") || strings.Contains(jsonOf(warnings), "Nightal") {
 		t.Errorf("warnings: %v", warnings)
 	}
 	id := int64(d["id"].(float64))
@@ -303,4 +305,73 @@ func withTimespanName(body map[string]any, name string) map[string]any {
 	yd := out["static_data"].(map[string]any)["year_data"].(map[string]any)
 	yd["timespans"].([]any)[0].(map[string]any)["name"] = name
 	return out
+}
+
+// TestImportFantasyCalendarEventsAsReminders: the export's events that map onto recurrences are
+// reminders on the new calendar's entity (shown by the day view, a hidden one to admins only),
+// the others warnings naming them; the ids in one round trip and one transaction per event.
+func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	raw, err := os.ReadFile("testdata/fantasy-calendar-export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	var events any
+	_ = json.Unmarshal([]byte(`{"categories":[{"id":1,"name":"Holiday","event_settings":{"color":"Green","hide":true}}],"events":[
+		{"name":"New Dawn","description":"<p>first <script>x</script></p>","data":{"conditions":[["Month","0",["0"]],["&&"],["Day","0",["1"]]]},"settings":{"color":"Red"}},
+		{"name":"Market","event_category_id":1,"data":{"has_duration":true,"duration":2,"conditions":[["Day","0",["10"]]]}},
+		{"name":"Either","data":{"conditions":[["Month","0",["0"]],["||"],["Day","0",["1"]]]}}]}`), &events)
+	body["static_data"].(map[string]any)["event_data"] = events
+	e.Counter.Reset()
+	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, body)
+	if r.Status != 200 {
+		t.Fatalf("import: %d %s", r.Status, r.Raw)
+	}
+	if n := e.Counter.N(); n > 3+1+2 {
+		t.Errorf("import with 2 events: %d DynamoDB calls, budget 6", n)
+	}
+	warnings := jsonOf(r.Data()["warnings"])
+	if !strings.Contains(warnings, `Event \"Either\" is not imported`) || strings.Contains(warnings, "New Dawn") || strings.Contains(warnings, "Market") {
+		t.Errorf("warnings: %s", warnings)
+	}
+	id := int64(r.Data()["id"].(float64))
+	names := func(token string) map[string]string {
+		got := map[string]string{}
+		days := e.Do("GET", cal(e.Campaign, id)+"/days?from=1492-1-1&to=1492-1-11", token, nil)
+		if days.Status != 200 {
+			t.Fatalf("days: %d %s", days.Status, days.Raw)
+		}
+		for _, d := range days.List() {
+			for _, ev := range d.(map[string]any)["events"].([]any) {
+				m := ev.(map[string]any)
+				got[d.(map[string]any)["date"].(string)+" "+m["name"].(string)] = m["colour"].(string)
+			}
+		}
+		return got
+	}
+	admin := names(e.Admin)
+	want := map[string]string{"1492-1-1 New Dawn": "#f44336", "1492-1-10 Market": "#4caf50", "1492-1-11 Market": "#4caf50"}
+	if !reflect.DeepEqual(admin, want) {
+		t.Errorf("admin's days: %v, want %v", admin, want)
+	}
+	if member := names(e.Member); !reflect.DeepEqual(member, map[string]string{"1492-1-1 New Dawn": "#f44336"}) {
+		t.Errorf("member's days: %v (the hidden category's event must not show)", member)
+	}
+	// More events than the limit: refused naming the field, nothing written.
+	before := total(t, e, e.Campaign)
+	many := make([]any, calengine.MaxImportEvents+1)
+	for i := range many {
+		many[i] = map[string]any{"name": "E", "data": map[string]any{"conditions": []any{[]any{"Day", "0", []any{"1"}}}}}
+	}
+	body["static_data"].(map[string]any)["event_data"] = map[string]any{"events": many}
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, body); r.Status != 422 || r.Errors()["static_data.event_data.events"] == nil {
+		t.Errorf("too many events: %d %s", r.Status, r.Raw)
+	}
+	if after := total(t, e, e.Campaign); after != before {
+		t.Errorf("a refused import stored a calendar: %v -> %v", before, after)
+	}
 }
