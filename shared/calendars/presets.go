@@ -81,6 +81,15 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
 	rest := timeline.DefinitionInput(im.Definition, im.Date, im.Time)
 	rest["name"] = im.Name
+	if k := im.Climate; k != nil {
+		num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+		climate := make([]any, len(k.Seasons))
+		for i, cs := range k.Seasons {
+			climate[i] = map[string]any{"temp_low": num(int64(cs.TempLow)), "temp_high": num(int64(cs.TempHigh)),
+				"precipitation": num(int64(cs.Precipitation)), "precipitation_intensity": num(int64(cs.PrecipitationIntensity))}
+		}
+		rest["weather_climate"], rest["weather_seed"] = climate, num(k.Seed)
+	}
 	beside := map[string]bool{}
 	for k, v := range in {
 		// An export of ours carries its warnings beside: they are the export's, not fields.

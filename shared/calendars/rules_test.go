@@ -251,7 +251,7 @@ func TestImportFantasyCalendarExport(t *testing.T) {
 	// What the model holds is no warning any more (issue 21): only weather, an era ending its
 	// year, an era's description and the two events without conditions are left.
 	warnings, _ := d["warnings"].([]any)
-	if len(warnings) != 5 || !strings.Contains(jsonOf(warnings), `Event \"Greengrass\" is not imported`) || !strings.Contains(jsonOf(warnings), "Weather") || strings.Contains(jsonOf(warnings), "Nightal") {
+	if len(warnings) != 5 || !strings.Contains(jsonOf(warnings), `Event \"Greengrass\" is not imported`) || !strings.Contains(jsonOf(warnings), "weather") || strings.Contains(jsonOf(warnings), "Nightal") {
 		t.Errorf("warnings: %v", warnings)
 	}
 	id := int64(d["id"].(float64))
@@ -360,6 +360,17 @@ func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
 	}
 	if member := names(e.Member); !reflect.DeepEqual(member, map[string]string{"1492-1-1 New Dawn": "#f44336"}) {
 		t.Errorf("member's days: %v (the hidden category's event must not show)", member)
+	}
+	// The current custom location's weather is the calendar's climate, with the export's seed.
+	se := body["static_data"].(map[string]any)["seasons"].(map[string]any)
+	se["global_settings"] = map[string]any{"enable_weather": true, "seed": 42}
+	w := map[string]any{"weather": map[string]any{"temp_low": -5.5, "temp_high": 3, "precipitation": 0.25, "precipitation_intensity": 0.5}}
+	se["locations"] = []any{map[string]any{"name": "Home", "seasons": []any{w, w}}}
+	dyn := body["dynamic_data"].(map[string]any)
+	dyn["location"], dyn["custom_location"] = "0", true
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, body); r.Status != 200 || r.Data()["weather_seed"] != 42.0 ||
+		jsonOf(r.Data()["weather_climate"].([]any)[1]) != `{"precipitation":250,"precipitation_intensity":500,"temp_high":30,"temp_low":-55}` {
+		t.Errorf("weather: %d %s", r.Status, r.Raw)
 	}
 	// More events than the limit: refused naming the field, nothing written.
 	before := total(t, e, e.Campaign)

@@ -26,6 +26,8 @@ type Import struct {
 	Date       Date
 	Time       Time // the current time, when Definition has a clock
 	Warnings   []string
+	// Climate is the weather of the export's current custom location, nil without one.
+	Climate *Climate
 	// Events are the export's events that map onto Lorekeep's recurrences (fantasy_events.go),
 	// to be written as reminders on the calendar's entity.
 	Events []ImportedEvent
@@ -166,7 +168,7 @@ type fcStatic struct {
 	} `json:"clock"`
 	Seasons *struct {
 		Data      []fcSeason     `json:"data"`
-		Locations []any          `json:"locations"`
+		Locations []fcLocation   `json:"locations"`
 		Global    map[string]any `json:"global_settings"`
 	} `json:"seasons"`
 	Eras     []fcEra        `json:"eras"`
@@ -271,12 +273,14 @@ type fcCycle struct {
 }
 
 type fcDynamic struct {
-	Year     fcNumber `json:"year"`
-	Timespan fcNumber `json:"timespan"`
-	Month    fcNumber `json:"month"` // older exports
-	Day      fcNumber `json:"day"`
-	Hour     fcNumber `json:"hour"`
-	Minute   fcNumber `json:"minute"`
+	Location       any      `json:"location"`
+	CustomLocation bool     `json:"custom_location"`
+	Year           fcNumber `json:"year"`
+	Timespan       fcNumber `json:"timespan"`
+	Month          fcNumber `json:"month"` // older exports
+	Day            fcNumber `json:"day"`
+	Hour           fcNumber `json:"hour"`
+	Minute         fcNumber `json:"minute"`
 }
 
 // ImportFantasyCalendar reads a Fantasy-Calendar export: its timespans
@@ -568,9 +572,6 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		if n := len(s.Data) - dated; n > 0 && len(probs) == 0 {
 			warn(strconv.Itoa(n) + " season(s) have no start date (periodic seasons); they are not imported.")
 		}
-		if w, _ := s.Global["enable_weather"].(bool); w || len(s.Locations) > 0 {
-			warn("Weather and locations are not imported.")
-		}
 	}
 
 	for i, e := range sd.Eras {
@@ -706,6 +707,12 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 				}
 			}
 		}
+	}
+	if len(probs) > 0 {
+		return fail()
+	}
+	if s := sd.Seasons; s != nil {
+		fcWeather(s.Locations, s.Global, ex.Dynamic, &out, add, warn)
 	}
 	if len(probs) > 0 {
 		return fail()
@@ -984,4 +991,84 @@ func fcSeasonTimes(se fcSeason, f string, add func(field, msg string)) (rise, se
 		return &Time{Hour: int(h), Minute: int(m)}
 	}
 	return read(se.Time.Sunrise, "sunrise"), read(se.Time.Sunset, "sunset")
+}
+
+// fcLocation is a custom location of the export: its name and each season's weather.
+type fcLocation struct {
+	Name    string `json:"name"`
+	Seasons []struct {
+		Weather *struct {
+			TempLow   fcNumber `json:"temp_low"`
+			TempHigh  fcNumber `json:"temp_high"`
+			Precip    fcNumber `json:"precipitation"`
+			Intensity fcNumber `json:"precipitation_intensity"`
+		} `json:"weather"`
+	} `json:"seasons"`
+}
+
+// fcWeather reads the weather of the export's current location (dynamic_data.location, an
+// index into seasons.locations when custom_location) into out.Climate, with the global seed:
+// temperatures in the export's own unit, as tenths; precipitation and its intensity (0 to 1)
+// as per-mille. Fantasy-Calendar's built-in climates (a location by name) are its own tables:
+// a warning. Weather disabled, or no seasons, is no climate.
+func fcWeather(locs []fcLocation, global map[string]any, dynamic *json.RawMessage, out *Import, add func(field, msg string), warn func(string)) {
+	if on, _ := global["enable_weather"].(bool); !on || len(out.Definition.Seasons) == 0 {
+		return
+	}
+	var dyn fcDynamic
+	if dynamic != nil {
+		_ = json.Unmarshal(*dynamic, &dyn) // its problems are the current date's, reported there
+	}
+	idx := -1
+	switch v := dyn.Location.(type) {
+	case float64:
+		idx = int(v)
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+			idx = n
+		} else if !dyn.CustomLocation {
+			warn("The weather of Fantasy-Calendar's built-in climate " + strconv.Quote(html.UnescapeString(v)) + " is not imported (its tables are Fantasy-Calendar's own).")
+			return
+		}
+	}
+	if !dyn.CustomLocation || idx < 0 || idx >= len(locs) {
+		warn("The export's weather has no custom location of the calendar to read; it is not imported.")
+		return
+	}
+	loc := locs[idx]
+	f := "static_data.seasons.locations." + strconv.Itoa(idx)
+	k := Climate{}
+	if seed, ok := global["seed"].(float64); ok && seed == float64(int64(seed)) && seed > -1e15 && seed < 1e15 {
+		k.Seed = int64(seed)
+	}
+	tenths := func(n fcNumber, scale int64, field string) int {
+		r := n.rat()
+		if r == nil {
+			add(field, "The "+field[strings.LastIndex(field, ".")+1:]+" must be a number.")
+			return 0
+		}
+		v := new(big.Rat).Mul(r, big.NewRat(scale, 1))
+		q := new(big.Int).Div(new(big.Int).Add(new(big.Int).Mul(v.Num(), big.NewInt(2)), v.Denom()), new(big.Int).Mul(v.Denom(), big.NewInt(2))) // nearest, halves up
+		if !q.IsInt64() || q.Int64() < -MaxClimateTemp*10 || q.Int64() > MaxClimateTemp*10 {
+			add(field, "The "+field[strings.LastIndex(field, ".")+1:]+" is out of range.")
+			return 0
+		}
+		return int(q.Int64())
+	}
+	for _, from := range out.From.Seasons { // the calendar's seasons, each from one of the export's
+		sf := f + ".seasons." + strconv.Itoa(from)
+		if from >= len(loc.Seasons) || loc.Seasons[from].Weather == nil {
+			add(sf+".weather", "The location must give each season its weather.")
+			return
+		}
+		w := loc.Seasons[from].Weather
+		k.Seasons = append(k.Seasons, ClimateSeason{
+			TempLow: tenths(w.TempLow, 10, sf+".weather.temp_low"), TempHigh: tenths(w.TempHigh, 10, sf+".weather.temp_high"),
+			Precipitation: tenths(w.Precip, 1000, sf+".weather.precipitation"), PrecipitationIntensity: tenths(w.Intensity, 1000, sf+".weather.precipitation_intensity"),
+		})
+	}
+	for _, p := range ClimateProblems(k, len(out.Definition.Seasons), f+".seasons") {
+		add(p.Field, p.Message)
+	}
+	out.Climate = &k
 }

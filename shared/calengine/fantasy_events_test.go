@@ -114,3 +114,50 @@ func TestImportFantasyCalendarEventsBounded(t *testing.T) {
 		t.Fatalf("%d events, %v", len(im.Events), err)
 	}
 }
+
+// TestImportFantasyCalendarWeather: the current custom location's weather is the climate, one
+// entry per season (temperatures as tenths, chances as per-mille), with the global seed.
+func TestImportFantasyCalendarWeather(t *testing.T) {
+	data, err := os.ReadFile("testdata/fantasy-calendar-harptos.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(loc any, custom bool, weather string) (Import, error) {
+		var ex map[string]any
+		_ = json.Unmarshal(data, &ex)
+		se := ex["static_data"].(map[string]any)["seasons"].(map[string]any)
+		se["global_settings"] = map[string]any{"enable_weather": true, "seed": 42}
+		var w any
+		_ = json.Unmarshal([]byte(weather), &w)
+		se["locations"] = []any{map[string]any{"name": "Home", "seasons": w}}
+		dyn := ex["dynamic_data"].(map[string]any)
+		dyn["location"], dyn["custom_location"] = loc, custom
+		body, _ := json.Marshal(ex)
+		return ImportFantasyCalendar(body)
+	}
+	two := `[{"weather":{"temp_low":-5.5,"temp_high":3,"precipitation":0.25,"precipitation_intensity":0.5}},
+		{"weather":{"temp_low":"15","temp_high":30.04,"precipitation":0.1,"precipitation_intensity":1}}]`
+	im, err := with("0", true, two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Climate{Seed: 42, Seasons: []ClimateSeason{{TempLow: -55, TempHigh: 30, Precipitation: 250, PrecipitationIntensity: 500},
+		{TempLow: 150, TempHigh: 300, Precipitation: 100, PrecipitationIntensity: 1000}}}
+	if !reflect.DeepEqual(im.Climate, want) {
+		t.Fatalf("climate %+v", im.Climate)
+	}
+	if im, err := with("Cool and Rainy", false, two); err != nil || im.Climate != nil || !strings.Contains(strings.Join(im.Warnings, "\n"), "Cool and Rainy") {
+		t.Fatalf("built-in climate: %+v %v %q", im.Climate, err, im.Warnings)
+	}
+	for field, bad := range map[string]string{
+		"static_data.seasons.locations.0.seasons.1.weather":          `[{"weather":{"temp_low":1,"temp_high":2,"precipitation":0,"precipitation_intensity":0}}]`,
+		"static_data.seasons.locations.0.seasons.0.weather.temp_low": `[{"weather":{"temp_low":"cold","temp_high":2,"precipitation":0,"precipitation_intensity":0}},{"weather":{"temp_low":1,"temp_high":2,"precipitation":0,"precipitation_intensity":0}}]`,
+		"static_data.seasons.locations.0.seasons.0.temp_high":        `[{"weather":{"temp_low":5,"temp_high":2,"precipitation":0,"precipitation_intensity":0}},{"weather":{"temp_low":1,"temp_high":2,"precipitation":0,"precipitation_intensity":0}}]`,
+	} {
+		_, err := with(0, true, bad)
+		ve, ok := err.(*ValidationError)
+		if !ok || ve.Problems[0].Field != field {
+			t.Errorf("%s: %v", field, err)
+		}
+	}
+}

@@ -57,7 +57,7 @@ func TestImportFantasyCalendar(t *testing.T) {
 	// Nothing the calendar cannot hold goes silently.
 	all := strings.Join(im.Warnings, "\n")
 	for _, want := range []string{
-		"Weather", `Era "Time of Troubles" ends its year`,
+		"weather of Fantasy-Calendar's built-in climate", `Era "Time of Troubles" ends its year`,
 		`Era "Time of Troubles": its description`, `Event "Greengrass" is not imported`, `Event "Midsummer" is not imported`,
 	} {
 		if !strings.Contains(all, want) {
