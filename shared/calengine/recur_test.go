@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -189,7 +190,23 @@ func TestRuleStartsAgainstDayByDay(t *testing.T) {
 	perUnit := map[RuleUnit]int{}
 	nonEmpty := map[RuleUnit]int{}
 	for seed := uint64(0); runs < 3000 && seed < 20000; seed++ {
-		c, err := New(randomDefinition(seed))
+		// A third of the calendars restart their week each month or give months their own
+		// week (issue 21): the weekday units count in each month's week, as the day view does.
+		def := randomDefinition(seed)
+		rw := rand.New(rand.NewPCG(seed, 99))
+		switch rw.IntN(6) {
+		case 0:
+			def.WeekRestart = true
+		case 1:
+			for i := range def.Months {
+				if rw.IntN(2) == 0 {
+					for j := range 2 + rw.IntN(9) {
+						def.Months[i].Weekdays = append(def.Months[i].Weekdays, "O"+strconv.Itoa(j))
+					}
+				}
+			}
+		}
+		c, err := New(def)
 		if err != nil {
 			continue
 		}
