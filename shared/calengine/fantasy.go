@@ -101,6 +101,9 @@ func numberProblems(v reflect.Value, path string, add func(field, msg string)) {
 			numberProblems(v.Elem(), path, add)
 		}
 	case reflect.Slice:
+		if v.Type() == reflect.TypeOf(json.RawMessage(nil)) {
+			return // events, read on their own (fantasy_events.go): not walked byte by byte
+		}
 		for i := range v.Len() {
 			numberProblems(v.Index(i), path+"."+strconv.Itoa(i), add)
 		}
