@@ -367,15 +367,22 @@ func TestEachOccurrenceStops(t *testing.T) {
 // window, are ascending, inside the window and never before the start, or is refused.
 func FuzzRule(f *testing.F) {
 	for _, s := range []string{"days/1", "months/2;count=3", "years/1;until=5-1-1", "weekday_of_month/1;weekday=1;ordinal=2",
-		"weekday_of_year/3;weekday=0;ordinal=-1", "moon/1;moon=1;phase=full", "moon/2;moon=2;phase=new;count=4"} {
+		"weekday_of_year/3;weekday=0;ordinal=-1", "moon/1;moon=1;phase=full", "moon/2;moon=2;phase=new;count=4", "weekday_of_month/1;weekday=8;ordinal=-1",
+		"weekday_of_year/1;weekday=7;ordinal=3"} {
 		f.Add(s, uint64(1), int64(0), int64(100))
+		f.Add(s, uint64(4), int64(-50), int64(400))
 	}
 	f.Fuzz(func(t *testing.T, text string, seed uint64, lo int64, width int64) {
 		r, err := ParseRule(text)
 		if err != nil {
 			return
 		}
-		c, err := New(randomDefinition(seed))
+		def := randomDefinition(seed)
+		if seed%3 == 1 { // weeks that restart each month, and a month with a longer week of its own
+			def.WeekRestart = true
+			def.Months[0].Weekdays = []string{"o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o9"}
+		}
+		c, err := New(def)
 		if err != nil {
 			return
 		}
