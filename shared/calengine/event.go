@@ -285,3 +285,36 @@ func (c *Calendar) eachYear(lo, hi int64, fn func(y int64, start i128, s leapSet
 		ys = ys.add64(c.before(s, len(c.months), false))
 	}
 }
+
+// MaxNextYears bounds the search of NextStart: a recurrence with no occurrence within this many
+// years of the date (a monthly day no month of it has) has none as far as callers are told.
+const MaxNextYears = 10_000
+
+// NextStart is the first occurrence of ev starting on or after day from, searched in windows
+// growing from a year to MaxNextYears past from: the walk stops at the first start (closed
+// forms, EachOccurrence), so the cost is the steps before it, at most those of MaxNextYears.
+// ok is false without one (a one-off event before from, or none within the bound).
+func (c *Calendar) NextStart(ev Event, from Date) (Date, bool) {
+	f, err := c.DayNumber(from)
+	if err != nil {
+		return Date{}, false
+	}
+	ev.Length = 1 // starts only: none that began before from is visited
+	yearLen := max(c.DaysInYear(from.Year), 1)
+	for _, years := range []int64{1, 100, MaxNextYears} {
+		to := i64(f).add(i64(yearLen).mul64(years)).clamp()
+		var found Date
+		ok := false
+		err := c.EachOccurrence(ev, from, c.DateOf(to), func(o Occurrence) bool {
+			found, ok = o.Start, true
+			return false
+		})
+		if err != nil {
+			return Date{}, false
+		}
+		if ok {
+			return found, true
+		}
+	}
+	return Date{}, false
+}

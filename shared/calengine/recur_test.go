@@ -406,3 +406,50 @@ func FuzzRule(f *testing.F) {
 		})
 	})
 }
+
+// TestNextStart: the next start on or after a date is the first of the occurrences listed from
+// it, for random rules and Kanka's periodicities on random calendars; none for a one-off event
+// before the date, and none within the bound for a monthly day no month has.
+func TestNextStart(t *testing.T) {
+	runs := 0
+	for seed := uint64(0); runs < 500 && seed < 5000; seed++ {
+		c, err := New(randomDefinition(seed))
+		if err != nil {
+			continue
+		}
+		rnd := rand.New(rand.NewPCG(seed, 11))
+		start := c.DateOf(int64(rnd.IntN(2000)) - 1000)
+		ev := Event{Start: start, Length: 1 + rnd.IntN(5)}
+		switch rnd.IntN(3) {
+		case 0:
+			ev.Rule = randomRule(rnd, c, start)
+		case 1:
+			ev.Recurrence = Recurrence{Kind: RecurYearly}
+		default:
+			ev.Recurrence = Recurrence{Kind: RecurMonthly}
+		}
+		from := c.DateOf(int64(rnd.IntN(4000)) - 2000)
+		f, _ := c.DayNumber(from)
+		got, ok := c.NextStart(ev, from)
+		list, err := c.Occurrences(Event{Start: ev.Start, Length: 1, Recurrence: ev.Recurrence, Rule: ev.Rule}, from, c.DateOf(f+3*c.DaysInYear(from.Year)+400))
+		if err != nil {
+			continue
+		}
+		runs++
+		if len(list) > 0 && (!ok || got != list[0].Start) {
+			t.Fatalf("seed %d %+v from %v: next %v %v, listed %v", seed, ev, from, got, ok, list[0].Start)
+		}
+		if ok {
+			if n, _ := c.DayNumber(got); n < f {
+				t.Fatalf("seed %d: next %v before %v", seed, got, from)
+			}
+		}
+	}
+	c := calA(t)
+	if _, ok := c.NextStart(Event{Start: d(1, 1, 1), Length: 1}, d(2, 1, 1)); ok {
+		t.Fatal("a one-off event before the date has a next start")
+	}
+	if got, ok := c.NextStart(Event{Start: d(1, 1, 1), Length: 1}, d(1, 1, 1)); !ok || got != d(1, 1, 1) {
+		t.Fatalf("a one-off event on the date: %v %v", got, ok)
+	}
+}
