@@ -104,16 +104,21 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 	if w == nil {
 		w = []string{}
 	}
+	// The export's events, as reminders on the new calendar's entity, checked before anything is
+	// written (so that an Idempotency-Key's stored answer, rendered before the calendar's
+	// transaction, carries their warnings) and written right after the calendar: each whole or
+	// not at all. A failure leaves the calendar (written) and says how many were not.
+	evs, ew := timeline.ImportedReminders(c, im.Events, r.Access)
+	w = append(w, ew...)
 	write := func() error {
 		if err := h.st.CreateCalendar(r.Context(), c); err != nil {
 			return err
 		}
-		// The export's events, as reminders on the new calendar's entity, right after it: each
-		// whole or not at all. A failure leaves the calendar (written) and says which were not.
-		evs, ew := timeline.ImportedReminders(c, im.Events, r.Access)
-		w = append(w, ew...)
+		for _, ev := range evs {
+			ev.EntityID, ev.CalendarID, ev.EntityPrivate = c.EntityID, c.ID, c.IsPrivate
+		}
 		if n, err := h.st.CreateImportedEvents(r.Context(), evs); err != nil {
-			w = append(w, strconv.Itoa(len(evs)-n)+" of the "+strconv.Itoa(len(evs))+" events were not written (the database was unavailable); the calendar and the others were.")
+			w = append(w, strconv.Itoa(len(evs)-n)+" of the "+strconv.Itoa(len(evs))+" events were not written; the calendar and the others were.")
 		}
 		return nil
 	}
