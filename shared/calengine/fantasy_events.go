@@ -178,6 +178,9 @@ func readEvents(c *Calendar, events, categories []json.RawMessage, out *Import, 
 		}
 		im.Colour = fcColours[strings.ToLower(strings.TrimSpace(ev.Settings.Color))]
 		im.Hidden = im.Hidden || ev.Settings.Hide
+		if r := im.Rule; r != nil && r.Unit == UnitMoon && phaseSpansDays(c, r.MoonID) {
+			out.Warnings = append(out.Warnings, "Event "+strconv.Quote(name)+": Fantasy-Calendar shows it on every day of the moon's phase; it is imported on the day the phase begins.")
+		}
 		out.Events = append(out.Events, im)
 	}
 }
@@ -406,6 +409,17 @@ func fcEventOf(c *Calendar, ev fcEvent, skipZero bool) (ImportedEvent, string) {
 
 // MaxImportEventLength bounds an imported event's duration, as the event's length is bounded.
 const MaxImportEventLength = 10_000
+
+// phaseSpansDays reports whether a phase of moon id (of its displayed phases) lasts more than a
+// day: Fantasy-Calendar's moon conditions then hold on several days in a row.
+func phaseSpansDays(c *Calendar, id int) bool {
+	m, err := c.moon(id)
+	if err != nil {
+		return false
+	}
+	num, den, err := ParsePeriod(m.Fullmoon)
+	return err == nil && num > den*int64(moonGranularity(m.Moon))
+}
 
 // monthsEveryYear reports whether every month appears every year.
 func (c *Calendar) monthsEveryYear() bool {

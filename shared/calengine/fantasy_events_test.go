@@ -78,6 +78,11 @@ func TestImportFantasyCalendarEvents(t *testing.T) {
 			if len(im.Events) != 1 || !reflect.DeepEqual(im.Events[0], *tc.want) {
 				t.Fatalf("events %+v\nwant %+v (warnings %q)", im.Events, *tc.want, im.Warnings)
 			}
+			// A moon phase lasting days (Selûne: 30.4375 days, 24 phases) is imported on its
+			// first day, with a warning naming the event.
+			if multi := strings.Contains(strings.Join(im.Warnings, "\n"), "every day of the moon's phase"); multi != (tc.want.Rule != nil && tc.want.Rule.Unit == UnitMoon) {
+				t.Fatalf("warnings %q", im.Warnings)
+			}
 		})
 	}
 }
