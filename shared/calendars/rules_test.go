@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -384,5 +387,42 @@ func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
 	}
 	if after := total(t, e, e.Campaign); after != before {
 		t.Errorf("a refused import stored a calendar: %v -> %v", before, after)
+	}
+}
+
+// TestDayViewRefusesOverlappingEventsBeforeBuilding: an every-day event 100,000 days long
+// overlaps each day 100,000 times; the day view refuses it (422 on `to` naming the limit) after
+// at most MaxDayEvents entries (about 10,000 of its occurrences), in the same round trips as any
+// day view, and a shorter one shows.
+func TestDayViewRefusesOverlappingEventsBeforeBuilding(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Long"), "current_year", 2000, "current_month", 1, "current_day", 1))
+	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)
+	entityID := int64(r.Data()["entity_id"].(float64))
+	for _, length := range []int{100_000, 50} {
+		ev := &timeline.Event{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: id,
+			Name: "L" + strconv.Itoa(length), Length: length, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
+			Rule: &calengine.Rule{Unit: calengine.UnitDays, Interval: 1}, Visibility: domain.VisibilityAll}
+		if err := e.Store.CreateEvent(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		e.Counter.Reset()
+		days := e.Do("GET", cal(e.Campaign, id)+"/days?from=2000-1-1&to=2000-1-2", e.Admin, nil)
+		if length == 100_000 {
+			if days.Status != 422 || days.Errors()["to"] == nil || !strings.Contains(string(days.Raw), strconv.Itoa(calendars.MaxDayEvents)) {
+				t.Fatalf("length %d: %d %s", length, days.Status, days.Raw)
+			}
+			if n := e.Counter.N(); n > 4 {
+				t.Errorf("refused day view: %d DynamoDB calls", n)
+			}
+			// Without the long one, the shorter one shows: 50 starts overlap each day.
+			if err := e.Store.DeleteEvent(context.Background(), ev); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if days.Status != 200 || len(days.List()) != 2 || len(days.List()[0].(map[string]any)["events"].([]any)) != 50 {
+			t.Fatalf("length %d: %d %.300s", length, days.Status, days.Raw)
+		}
 	}
 }
