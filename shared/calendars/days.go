@@ -276,30 +276,37 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 		if !r.Access.CanSee(ev.EntityPrivate) || !ev.VisibleTo(r.Access) {
 			continue
 		}
-		occs, err := eng.Occurrences(ev.Engine(), first, last)
-		if err != nil { // a date the calendar no longer has (its months changed): not shown
-			continue
-		}
 		var tm *string
 		at := int64(-1)
 		if ev.Time != nil {
 			s := ev.Time.String(clock)
 			tm, at = &s, int64(ev.Time.Hour)*int64(clock.Minutes)+int64(ev.Time.Minute)
 		}
-		for _, o := range occs {
+		// The occurrences are walked, not listed: the walk stops at the entries' limit, so an
+		// every-day event 100,000 days long is refused after at most MaxDayEvents entries.
+		over := false
+		err := eng.EachOccurrence(ev.Engine(), first, last, func(o calengine.Occurrence) bool {
 			start, err1 := eng.DayNumber(o.Start)
 			end, err2 := eng.DayNumber(o.End)
 			if err1 != nil || err2 != nil {
-				continue
+				return true
 			}
-			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm, at: at}
 			lo, hi := max(start, from), min(end, to)
 			if entries += int(hi - lo + 1); entries > MaxDayEvents {
-				return nil, timeline.TooManyDayEvents(MaxDayEvents)
+				over = true
+				return false
 			}
+			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm, at: at}
 			for n := lo; n <= hi; n++ {
 				out[n] = append(out[n], j)
 			}
+			return true
+		})
+		if over {
+			return nil, timeline.TooManyDayEvents(MaxDayEvents)
+		}
+		if err != nil { // a date the calendar no longer has (its months changed): not shown
+			continue
 		}
 	}
 	for _, day := range out { // the whole-day events first, then by time; ties keep link order

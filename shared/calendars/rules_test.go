@@ -4,9 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -242,13 +248,13 @@ func TestImportFantasyCalendarExport(t *testing.T) {
 	}
 	d := r.Data()
 	if d["name"] != "Harptos & friends" || d["is_private"] != true || d["date"] != "1492-10-1" || len(d["months"].([]any)) != 17 ||
-		len(d["leap_days"].([]any)) != 2 || jsonOf(d["moons"].([]any)[0]) != `{"colour":"#ffffff","fullmoon":"30.4375","granularity":24,"id":1,"name":"Selûne","offset":-14.71875}` {
+		len(d["leap_days"].([]any)) != 2 || jsonOf(d["moons"].([]any)[0]) != `{"colour":"#ffffff","fullmoon":"30.4375","granularity":24,"id":1,"name":"Selûne","offset":-14.71875,"rounding":"round"}` {
 		t.Errorf("imported: %s", r.Raw)
 	}
 	// What the model holds is no warning any more (issue 21): only weather, an era ending its
-	// year, an era's description and the events are left.
+	// year, an era's description and the two events without conditions are left.
 	warnings, _ := d["warnings"].([]any)
-	if len(warnings) != 4 || !strings.Contains(jsonOf(warnings), "Weather") || strings.Contains(jsonOf(warnings), "Nightal") {
+	if len(warnings) != 5 || !strings.Contains(jsonOf(warnings), `Event \"Greengrass\" is not imported`) || !strings.Contains(jsonOf(warnings), "weather") || strings.Contains(jsonOf(warnings), "Nightal") {
 		t.Errorf("warnings: %v", warnings)
 	}
 	id := int64(d["id"].(float64))
@@ -302,4 +308,121 @@ func withTimespanName(body map[string]any, name string) map[string]any {
 	yd := out["static_data"].(map[string]any)["year_data"].(map[string]any)
 	yd["timespans"].([]any)[0].(map[string]any)["name"] = name
 	return out
+}
+
+// TestImportFantasyCalendarEventsAsReminders: the export's events that map onto recurrences are
+// reminders on the new calendar's entity (shown by the day view, a hidden one to admins only),
+// the others warnings naming them; the ids in one round trip and one transaction per event.
+func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	raw, err := os.ReadFile("testdata/fantasy-calendar-export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	var events any
+	_ = json.Unmarshal([]byte(`{"categories":[{"id":1,"name":"Holiday","event_settings":{"color":"Green","hide":true}}],"events":[
+		{"name":"New Dawn","description":"<p>first <script>x</script></p>","data":{"conditions":[["Month","0",["0"]],["&&"],["Day","0",["1"]]]},"settings":{"color":"Red"}},
+		{"name":"Market","event_category_id":1,"data":{"has_duration":true,"duration":2,"conditions":[["Day","0",["10"]]]}},
+		{"name":"Either","data":{"conditions":[["Month","0",["0"]],["||"],["Day","0",["1"]]]}}]}`), &events)
+	body["static_data"].(map[string]any)["event_data"] = events
+	e.Counter.Reset()
+	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, body)
+	if r.Status != 200 {
+		t.Fatalf("import: %d %s", r.Status, r.Raw)
+	}
+	if n := e.Counter.N(); n > 3+1+2 {
+		t.Errorf("import with 2 events: %d DynamoDB calls, budget 6", n)
+	}
+	warnings := jsonOf(r.Data()["warnings"])
+	if !strings.Contains(warnings, `Event \"Either\" is not imported`) || strings.Contains(warnings, "New Dawn") || strings.Contains(warnings, "Market") {
+		t.Errorf("warnings: %s", warnings)
+	}
+	id := int64(r.Data()["id"].(float64))
+	names := func(token string) map[string]string {
+		got := map[string]string{}
+		days := e.Do("GET", cal(e.Campaign, id)+"/days?from=1492-1-1&to=1492-1-11", token, nil)
+		if days.Status != 200 {
+			t.Fatalf("days: %d %s", days.Status, days.Raw)
+		}
+		for _, d := range days.List() {
+			for _, ev := range d.(map[string]any)["events"].([]any) {
+				m := ev.(map[string]any)
+				got[d.(map[string]any)["date"].(string)+" "+m["name"].(string)] = m["colour"].(string)
+			}
+		}
+		return got
+	}
+	admin := names(e.Admin)
+	want := map[string]string{"1492-1-1 New Dawn": "#f44336", "1492-1-10 Market": "#4caf50", "1492-1-11 Market": "#4caf50"}
+	if !reflect.DeepEqual(admin, want) {
+		t.Errorf("admin's days: %v, want %v", admin, want)
+	}
+	if member := names(e.Member); !reflect.DeepEqual(member, map[string]string{"1492-1-1 New Dawn": "#f44336"}) {
+		t.Errorf("member's days: %v (the hidden category's event must not show)", member)
+	}
+	// The current custom location's weather is the calendar's climate, with the export's seed.
+	se := body["static_data"].(map[string]any)["seasons"].(map[string]any)
+	se["global_settings"] = map[string]any{"enable_weather": true, "seed": 42}
+	w := map[string]any{"weather": map[string]any{"temp_low": -5.5, "temp_high": 3, "precipitation": 0.25, "precipitation_intensity": 0.5}}
+	se["locations"] = []any{map[string]any{"name": "Home", "seasons": []any{w, w}}}
+	dyn := body["dynamic_data"].(map[string]any)
+	dyn["location"], dyn["custom_location"] = "0", true
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, body); r.Status != 200 || r.Data()["weather_seed"] != 42.0 ||
+		jsonOf(r.Data()["weather_climate"].([]any)[1]) != `{"precipitation":250,"precipitation_intensity":500,"temp_high":30,"temp_low":-55}` {
+		t.Errorf("weather: %d %s", r.Status, r.Raw)
+	}
+	// More events than the limit: refused naming the field, nothing written.
+	before := total(t, e, e.Campaign)
+	many := make([]any, calengine.MaxImportEvents+1)
+	for i := range many {
+		many[i] = map[string]any{"name": "E", "data": map[string]any{"conditions": []any{[]any{"Day", "0", []any{"1"}}}}}
+	}
+	body["static_data"].(map[string]any)["event_data"] = map[string]any{"events": many}
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, body); r.Status != 422 || r.Errors()["static_data.event_data.events"] == nil {
+		t.Errorf("too many events: %d %s", r.Status, r.Raw)
+	}
+	if after := total(t, e, e.Campaign); after != before {
+		t.Errorf("a refused import stored a calendar: %v -> %v", before, after)
+	}
+}
+
+// TestDayViewRefusesOverlappingEventsBeforeBuilding: an every-day event 100,000 days long
+// overlaps each day 100,000 times; the day view refuses it (422 on `to` naming the limit) after
+// at most MaxDayEvents entries (about 10,000 of its occurrences), in the same round trips as any
+// day view, and a shorter one shows.
+func TestDayViewRefusesOverlappingEventsBeforeBuilding(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Long"), "current_year", 2000, "current_month", 1, "current_day", 1))
+	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)
+	entityID := int64(r.Data()["entity_id"].(float64))
+	for _, length := range []int{100_000, 50} {
+		ev := &timeline.Event{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: id,
+			Name: "L" + strconv.Itoa(length), Length: length, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
+			Rule: &calengine.Rule{Unit: calengine.UnitDays, Interval: 1}, Visibility: domain.VisibilityAll}
+		if err := e.Store.CreateEvent(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		e.Counter.Reset()
+		days := e.Do("GET", cal(e.Campaign, id)+"/days?from=2000-1-1&to=2000-1-2", e.Admin, nil)
+		if length == 100_000 {
+			if days.Status != 422 || days.Errors()["to"] == nil || !strings.Contains(string(days.Raw), strconv.Itoa(calendars.MaxDayEvents)) {
+				t.Fatalf("length %d: %d %s", length, days.Status, days.Raw)
+			}
+			if n := e.Counter.N(); n > 4 {
+				t.Errorf("refused day view: %d DynamoDB calls", n)
+			}
+			// Without the long one, the shorter one shows: 50 starts overlap each day.
+			if err := e.Store.DeleteEvent(context.Background(), ev); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if days.Status != 200 || len(days.List()) != 2 || len(days.List()[0].(map[string]any)["events"].([]any)) != 50 {
+			t.Fatalf("length %d: %d %.300s", length, days.Status, days.Raw)
+		}
+	}
 }

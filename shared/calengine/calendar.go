@@ -87,6 +87,10 @@ type Moon struct {
 	Granularity int
 	CustomCycle []int
 	Hidden      bool
+	// Rounding says on which day a phase begins (moon_phases.go): "" (Lorekeep's and Kanka's:
+	// the day its instant falls on) or Fantasy-Calendar's cycle_rounding, "round" (its
+	// default: the day nearest), "floor" or "ceil".
+	Rounding string
 }
 
 // Era is a named span of years starting with Year and lasting until the

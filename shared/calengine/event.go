@@ -152,41 +152,60 @@ func (c *Calendar) occurrence(start int64, length int) Occurrence {
 // monthly events, the number of years the window spans), never to the
 // distance from the anchor.
 func (c *Calendar) Occurrences(ev Event, from, to Date) ([]Occurrence, error) {
-	anchor, err := c.checkEvent(ev)
-	if err != nil {
-		return nil, err
-	}
-	f, err := c.DayNumber(from)
-	if err != nil {
-		return nil, err
-	}
-	t, err := c.DayNumber(to)
-	if err != nil {
-		return nil, err
-	}
 	var out []Occurrence
-	if f > t {
-		return out, nil
+	if m, err := c.moon(ev.Recurrence.MoonID); ev.Recurrence.Kind == RecurMoon && ev.Rule == nil && err == nil {
+		// Size the result up front: long windows hold many phases, and regrowing a large
+		// slice would dominate the cost. A phase begins at most once a day.
+		f, err1 := c.DayNumber(from)
+		t, err2 := c.DayNumber(to)
+		if err1 == nil && err2 == nil && f <= t {
+			lo := i64(f).add64(1 - int64(max(ev.Length, 1))).clamp()
+			q, _ := i64(t).sub(i64(lo)).mul64(m.b).divFloor(m.a) // 8·a may pass int64 (a rounding moon's doubled step)
+			n, _ := q.divFloor(8)
+			days := i64(t).sub(i64(lo)).add64(1).clamp()
+			out = make([]Occurrence, 0, min(n.clamp(), days-1, 1<<20)+1)
+		}
 	}
-	lo := i64(f).add64(1 - int64(ev.Length)).clamp()
-	if ev.Recurrence.Kind == RecurMoon {
-		// Size the result up front: long windows hold many phases, and
-		// regrowing a large slice would dominate the cost. A phase begins
-		// at most once a day, so never more than the window's days.
-		m, _ := c.moon(ev.Recurrence.MoonID)
-		n, _ := i64(t).sub(i64(lo)).mul64(m.b).divFloor(8 * m.a)
-		days := i64(t).sub(i64(lo)).add64(1).clamp()
-		out = make([]Occurrence, 0, min(n.clamp(), days-1, 1<<20)+1)
-	}
-	c.eachStart(ev, anchor, lo, t, func(n int64) {
-		out = append(out, c.occurrence(n, ev.Length))
+	err := c.EachOccurrence(ev, from, to, func(o Occurrence) bool {
+		out = append(out, o)
+		return true
 	})
+	if err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
+// EachOccurrence visits, in order, the occurrences Occurrences lists, until fn answers false:
+// a caller bounding what it keeps (the day view's entries) stops the walk at its limit, so
+// that an every-day event lasting 100,000 days costs the limit, not its 100,000 overlapping
+// occurrences.
+func (c *Calendar) EachOccurrence(ev Event, from, to Date, fn func(Occurrence) bool) error {
+	anchor, err := c.checkEvent(ev)
+	if err != nil {
+		return err
+	}
+	f, err := c.DayNumber(from)
+	if err != nil {
+		return err
+	}
+	t, err := c.DayNumber(to)
+	if err != nil {
+		return err
+	}
+	if f > t {
+		return nil
+	}
+	lo := i64(f).add64(1 - int64(ev.Length)).clamp()
+	c.eachStart(ev, anchor, lo, t, func(n int64) bool {
+		return fn(c.occurrence(n, ev.Length))
+	})
+	return nil
+}
+
 // eachStart visits, ascending, the day numbers in [lo, hi] on which an
-// occurrence of ev starts.
-func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, fn func(int64)) {
+// occurrence of ev starts, until fn answers false.
+func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, fn func(int64) bool) {
 	lo = max(lo, anchor)
 	kind := ev.Recurrence.Kind
 	if ev.Rule != nil {
@@ -216,41 +235,43 @@ func (c *Calendar) eachStart(ev Event, anchor, lo, hi int64, fn func(int64)) {
 		}
 	case RecurYearly:
 		m, d := ev.Start.Month, ev.Start.Day
-		c.eachYear(lo, hi, func(y int64, ys i128, s leapSet) {
-			c.visit(ys, s, m, d, lo, hi, fn)
+		c.eachYear(lo, hi, func(y int64, ys i128, s leapSet) bool {
+			return c.visit(ys, s, m, d, lo, hi, fn)
 		})
 	case RecurMonthly:
 		d := ev.Start.Day
-		c.eachYear(lo, hi, func(y int64, ys i128, s leapSet) {
+		c.eachYear(lo, hi, func(y int64, ys i128, s leapSet) bool {
 			for m := 1; m <= len(c.months); m++ {
-				c.visit(ys, s, m, d, lo, hi, fn)
+				if !c.visit(ys, s, m, d, lo, hi, fn) {
+					return false
+				}
 			}
+			return true
 		})
 	case RecurMoon:
 		m, _ := c.moon(ev.Recurrence.MoonID)
 		p, _ := PhaseIndex(ev.Recurrence.Phase)
-		m.phaseDays(p, lo, hi, func(day int64) bool {
-			fn(day)
-			return true
-		})
+		m.phaseDays(p, lo, hi, fn)
 	}
 }
 
 // visit calls fn for day d of month m of the year starting on day ys and
-// taking the rules in s, if that date exists and lies in [lo, hi].
-func (c *Calendar) visit(ys i128, s leapSet, m, d int, lo, hi int64, fn func(int64)) {
+// taking the rules in s, if that date exists and lies in [lo, hi]; it answers fn's answer
+// (true when fn was not called).
+func (c *Calendar) visit(ys i128, s leapSet, m, d int, lo, hi int64, fn func(int64) bool) bool {
 	if int64(d) > c.monthLen(s, m-1) {
-		return
+		return true
 	}
 	n, ok := ys.add64(c.before(s, m-1, false) + int64(d) - 1).int64()
 	if ok && n >= lo && n <= hi {
-		fn(n)
+		return fn(n)
 	}
+	return true
 }
 
 // eachYear visits the years holding days lo..hi in order, with each year's
-// first day number and leap rules.
-func (c *Calendar) eachYear(lo, hi int64, fn func(y int64, start i128, s leapSet)) {
+// first day number and leap rules, until fn answers false.
+func (c *Calendar) eachYear(lo, hi int64, fn func(y int64, start i128, s leapSet) bool) {
 	ya, yb := c.DateOf(lo).Year, c.DateOf(hi).Year
 	ys := c.yearStart(ya) // then each next start from the year's length, cheaper than a count
 	for y := ya; y <= yb; y++ {
@@ -258,7 +279,42 @@ func (c *Calendar) eachYear(lo, hi int64, fn func(y int64, start i128, s leapSet
 			continue // yearStart(0) is where year 1 starts
 		}
 		s := c.activeRaw(y)
-		fn(y, ys, s)
+		if !fn(y, ys, s) {
+			return
+		}
 		ys = ys.add64(c.before(s, len(c.months), false))
 	}
+}
+
+// MaxNextYears bounds the search of NextStart: a recurrence with no occurrence within this many
+// years of the date (a monthly day no month of it has) has none as far as callers are told.
+const MaxNextYears = 10_000
+
+// NextStart is the first occurrence of ev starting on or after day from, searched in windows
+// growing from a year to MaxNextYears past from: the walk stops at the first start (closed
+// forms, EachOccurrence), so the cost is the steps before it, at most those of MaxNextYears.
+// ok is false without one (a one-off event before from, or none within the bound).
+func (c *Calendar) NextStart(ev Event, from Date) (Date, bool) {
+	f, err := c.DayNumber(from)
+	if err != nil {
+		return Date{}, false
+	}
+	ev.Length = 1 // starts only: none that began before from is visited
+	yearLen := max(c.DaysInYear(from.Year), 1)
+	for _, years := range []int64{1, 100, MaxNextYears} {
+		to := i64(f).add(i64(yearLen).mul64(years)).clamp()
+		var found Date
+		ok := false
+		err := c.EachOccurrence(ev, from, c.DateOf(to), func(o Occurrence) bool {
+			found, ok = o.Start, true
+			return false
+		})
+		if err != nil {
+			return Date{}, false
+		}
+		if ok {
+			return found, true
+		}
+	}
+	return Date{}, false
 }

@@ -26,6 +26,11 @@ type Import struct {
 	Date       Date
 	Time       Time // the current time, when Definition has a clock
 	Warnings   []string
+	// Climate is the weather of the export's current custom location, nil without one.
+	Climate *Climate
+	// Events are the export's events that map onto Lorekeep's recurrences (fantasy_events.go),
+	// to be written as reminders on the calendar's entity.
+	Events []ImportedEvent
 	// From records, for each item of Definition's lists, the index of the export's item it came
 	// from: the converter drops some (with a warning), so positions differ. Weekdays and months
 	// are the export's global_week and timespans, one for one.
@@ -96,6 +101,9 @@ func numberProblems(v reflect.Value, path string, add func(field, msg string)) {
 			numberProblems(v.Elem(), path, add)
 		}
 	case reflect.Slice:
+		if v.Type() == reflect.TypeOf(json.RawMessage(nil)) {
+			return // events, read on their own (fantasy_events.go): not walked byte by byte
+		}
 		for i := range v.Len() {
 			numberProblems(v.Index(i), path+"."+strconv.Itoa(i), add)
 		}
@@ -163,7 +171,7 @@ type fcStatic struct {
 	} `json:"clock"`
 	Seasons *struct {
 		Data      []fcSeason     `json:"data"`
-		Locations []any          `json:"locations"`
+		Locations []fcLocation   `json:"locations"`
 		Global    map[string]any `json:"global_settings"`
 	} `json:"seasons"`
 	Eras     []fcEra        `json:"eras"`
@@ -173,8 +181,8 @@ type fcStatic struct {
 		Data   []fcCycle `json:"data"`
 	} `json:"cycles"`
 	EventData *struct {
-		Categories []any `json:"categories"`
-		Events     []any `json:"events"`
+		Categories []json.RawMessage `json:"categories"`
+		Events     []json.RawMessage `json:"events"`
 	} `json:"event_data"`
 	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
 	Years  map[string]string `json:"years"`
@@ -218,9 +226,11 @@ type fcMoon struct {
 	CustomCycle fcNumber `json:"custom_cycle"`
 	Granularity fcNumber `json:"granularity"`
 	Hidden      bool     `json:"hidden"`
+	Rounding    *string  `json:"cycle_rounding"`
 	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
-	ID     fcNumber `json:"id"`
-	Colour *string  `json:"colour"`
+	Instant bool     `json:"lorekeep_instant"`
+	ID      fcNumber `json:"id"`
+	Colour  *string  `json:"colour"`
 }
 
 type fcSeason struct {
@@ -266,12 +276,14 @@ type fcCycle struct {
 }
 
 type fcDynamic struct {
-	Year     fcNumber `json:"year"`
-	Timespan fcNumber `json:"timespan"`
-	Month    fcNumber `json:"month"` // older exports
-	Day      fcNumber `json:"day"`
-	Hour     fcNumber `json:"hour"`
-	Minute   fcNumber `json:"minute"`
+	Location       any      `json:"location"`
+	CustomLocation bool     `json:"custom_location"`
+	Year           fcNumber `json:"year"`
+	Timespan       fcNumber `json:"timespan"`
+	Month          fcNumber `json:"month"` // older exports
+	Day            fcNumber `json:"day"`
+	Hour           fcNumber `json:"hour"`
+	Minute         fcNumber `json:"minute"`
 }
 
 // ImportFantasyCalendar reads a Fantasy-Calendar export: its timespans
@@ -514,8 +526,19 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 				continue
 			}
 		}
+		rounding := "round" // Fantasy-Calendar's default
+		if m.Rounding != nil && *m.Rounding != "" {
+			rounding = strings.ToLower(strings.TrimSpace(*m.Rounding))
+			if rounding != "round" && rounding != "floor" && rounding != "ceil" {
+				add(f+".cycle_rounding", "The cycle rounding must be round, floor or ceil.")
+				continue
+			}
+		}
+		if m.Instant || custom != nil { // a custom cycle's phases are per day: no rounding
+			rounding = ""
+		}
 		def.Moons = append(def.Moons, Moon{ID: int(id), Name: name, Fullmoon: period, Offset: off, Colour: colour,
-			Granularity: g, CustomCycle: custom, Hidden: m.Hidden})
+			Granularity: g, CustomCycle: custom, Hidden: m.Hidden, Rounding: rounding})
 		out.From.Moons = append(out.From.Moons, i)
 	}
 
@@ -551,9 +574,6 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		}
 		if n := len(s.Data) - dated; n > 0 && len(probs) == 0 {
 			warn(strconv.Itoa(n) + " season(s) have no start date (periodic seasons); they are not imported.")
-		}
-		if w, _ := s.Global["enable_weather"].(bool); w || len(s.Locations) > 0 {
-			warn("Weather and locations are not imported.")
 		}
 	}
 
@@ -636,9 +656,8 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			out.From.Cycles = append(out.From.Cycles, i)
 		}
 	}
-	if e := sd.EventData; e != nil && (len(e.Events) > 0 || len(e.Categories) > 0) {
-		warn(strconv.Itoa(len(e.Events)) + " event(s) and " + strconv.Itoa(len(e.Categories)) +
-			" event categories are not imported (Fantasy-Calendar's events are conditions, not dates).")
+	if e := sd.EventData; e != nil && len(e.Events) > MaxImportEvents {
+		add("static_data.event_data.events", "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
 	}
 
 	out.Date = Date{Year: 1, Month: 1, Day: 1}
@@ -695,6 +714,12 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 	if len(probs) > 0 {
 		return fail()
 	}
+	if s := sd.Seasons; s != nil {
+		fcWeather(s.Locations, s.Global, ex.Dynamic, &out, add, warn)
+	}
+	if len(probs) > 0 {
+		return fail()
+	}
 	c, err := New(out.Definition)
 	if err != nil {
 		ve := err.(*ValidationError)
@@ -716,6 +741,12 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		return fail()
 	}
 	out.Definition = c.Definition()
+	if e := sd.EventData; e != nil {
+		readEvents(c, e.Events, e.Categories, &out, add)
+	}
+	if len(probs) > 0 {
+		return fail()
+	}
 	return out, nil
 }
 
@@ -742,6 +773,7 @@ var exportPaths = map[string]struct {
 	"moon_offset":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "shift"},
 	"moon_colour":       {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "color"},
 	"moon_id":           {"static_data.moons", func(im *Import) []int { return im.From.Moons }, ""},
+	"moon_rounding":     {"static_data.moons", func(im *Import) []int { return im.From.Moons }, "cycle_rounding"},
 	"season_name":       {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "name"},
 	"season_month":      {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "timespan"},
 	"season_day":        {"static_data.seasons.data", func(im *Import) []int { return im.From.Seasons }, "day"},
@@ -962,4 +994,84 @@ func fcSeasonTimes(se fcSeason, f string, add func(field, msg string)) (rise, se
 		return &Time{Hour: int(h), Minute: int(m)}
 	}
 	return read(se.Time.Sunrise, "sunrise"), read(se.Time.Sunset, "sunset")
+}
+
+// fcLocation is a custom location of the export: its name and each season's weather.
+type fcLocation struct {
+	Name    string `json:"name"`
+	Seasons []struct {
+		Weather *struct {
+			TempLow   fcNumber `json:"temp_low"`
+			TempHigh  fcNumber `json:"temp_high"`
+			Precip    fcNumber `json:"precipitation"`
+			Intensity fcNumber `json:"precipitation_intensity"`
+		} `json:"weather"`
+	} `json:"seasons"`
+}
+
+// fcWeather reads the weather of the export's current location (dynamic_data.location, an
+// index into seasons.locations when custom_location) into out.Climate, with the global seed:
+// temperatures in the export's own unit, as tenths; precipitation and its intensity (0 to 1)
+// as per-mille. Fantasy-Calendar's built-in climates (a location by name) are its own tables:
+// a warning. Weather disabled, or no seasons, is no climate.
+func fcWeather(locs []fcLocation, global map[string]any, dynamic *json.RawMessage, out *Import, add func(field, msg string), warn func(string)) {
+	if on, _ := global["enable_weather"].(bool); !on || len(out.Definition.Seasons) == 0 {
+		return
+	}
+	var dyn fcDynamic
+	if dynamic != nil {
+		_ = json.Unmarshal(*dynamic, &dyn) // its problems are the current date's, reported there
+	}
+	idx := -1
+	switch v := dyn.Location.(type) {
+	case float64:
+		idx = int(v)
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+			idx = n
+		} else if !dyn.CustomLocation {
+			warn("The weather of Fantasy-Calendar's built-in climate " + strconv.Quote(html.UnescapeString(v)) + " is not imported (its tables are Fantasy-Calendar's own).")
+			return
+		}
+	}
+	if !dyn.CustomLocation || idx < 0 || idx >= len(locs) {
+		warn("The export's weather has no custom location of the calendar to read; it is not imported.")
+		return
+	}
+	loc := locs[idx]
+	f := "static_data.seasons.locations." + strconv.Itoa(idx)
+	k := Climate{}
+	if seed, ok := global["seed"].(float64); ok && seed == float64(int64(seed)) && seed > -1e15 && seed < 1e15 {
+		k.Seed = int64(seed)
+	}
+	tenths := func(n fcNumber, scale int64, field string) int {
+		r := n.rat()
+		if r == nil {
+			add(field, "The "+field[strings.LastIndex(field, ".")+1:]+" must be a number.")
+			return 0
+		}
+		v := new(big.Rat).Mul(r, big.NewRat(scale, 1))
+		q := new(big.Int).Div(new(big.Int).Add(new(big.Int).Mul(v.Num(), big.NewInt(2)), v.Denom()), new(big.Int).Mul(v.Denom(), big.NewInt(2))) // nearest, halves up
+		if !q.IsInt64() || q.Int64() < -MaxClimateTemp*10 || q.Int64() > MaxClimateTemp*10 {
+			add(field, "The "+field[strings.LastIndex(field, ".")+1:]+" is out of range.")
+			return 0
+		}
+		return int(q.Int64())
+	}
+	for _, from := range out.From.Seasons { // the calendar's seasons, each from one of the export's
+		sf := f + ".seasons." + strconv.Itoa(from)
+		if from >= len(loc.Seasons) || loc.Seasons[from].Weather == nil {
+			add(sf+".weather", "The location must give each season its weather.")
+			return
+		}
+		w := loc.Seasons[from].Weather
+		k.Seasons = append(k.Seasons, ClimateSeason{
+			TempLow: tenths(w.TempLow, 10, sf+".weather.temp_low"), TempHigh: tenths(w.TempHigh, 10, sf+".weather.temp_high"),
+			Precipitation: tenths(w.Precip, 1000, sf+".weather.precipitation"), PrecipitationIntensity: tenths(w.Intensity, 1000, sf+".weather.precipitation_intensity"),
+		})
+	}
+	for _, p := range ClimateProblems(k, len(out.Definition.Seasons), f+".seasons") {
+		add(p.Field, p.Message)
+	}
+	out.Climate = &k
 }

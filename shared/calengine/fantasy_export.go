@@ -58,10 +58,14 @@ type exMoon struct {
 	Granularity int         `json:"granularity"`
 	Color       string      `json:"color"`
 	Hidden      bool        `json:"hidden"`
-	CustomPhase bool        `json:"custom_phase"`
-	CustomCycle string      `json:"custom_cycle,omitempty"`
-	ID          int         `json:"id"`
-	Colour      *string     `json:"colour,omitempty"`
+	Rounding    string      `json:"cycle_rounding"`
+	// Lorekeep's own: the moon's phases begin on the day their instant falls on, a rounding
+	// Fantasy-Calendar lacks (it reads "round" above).
+	Instant     bool    `json:"lorekeep_instant,omitempty"`
+	CustomPhase bool    `json:"custom_phase"`
+	CustomCycle string  `json:"custom_cycle,omitempty"`
+	ID          int     `json:"id"`
+	Colour      *string `json:"colour,omitempty"`
 }
 
 type exClockTime struct {
@@ -280,7 +284,13 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		// gives the offset back.
 		shift := strings.TrimRight(strings.TrimRight(new(big.Rat).Add(off, new(big.Rat).Quo(cycle, big.NewRat(2, 1))).FloatString(MaxMoonDecimals+1), "0"), ".")
 		g := moonGranularity(m)
-		x := exMoon{Name: esc(m.Name), Cycle: json.Number(m.Fullmoon), Shift: json.Number(shift), Granularity: g, ID: m.ID, Color: m.Colour, Hidden: m.Hidden}
+		x := exMoon{Name: esc(m.Name), Cycle: json.Number(m.Fullmoon), Shift: json.Number(shift), Granularity: g, ID: m.ID, Color: m.Colour, Hidden: m.Hidden, Rounding: m.Rounding}
+		if len(m.CustomCycle) > 0 {
+			x.Rounding = "round" // unread: a custom cycle gives each day its phase
+		} else if m.Rounding == "" {
+			x.Rounding, x.Instant = "floor", true
+			warn("Moon " + strconv.Quote(m.Name) + ": its phases begin on the day their instant falls on; Fantasy-Calendar rounds it (floor: up to a day later).")
+		}
 		if len(m.CustomCycle) > 0 {
 			phases := make([]string, len(m.CustomCycle))
 			for i, p := range m.CustomCycle { // Fantasy-Calendar counts from the new moon

@@ -249,6 +249,14 @@ func FuzzImportFantasyCalendar(f *testing.F) {
 	f.Add([]byte(`{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":3},{"name":"B","length":"2"}],"leap_days":[{"name":"L","timespan":0,"interval":"400,!100,4"}]},"moons":[{"name":"M","cycle":"29.5","shift":2}]},"dynamic_data":{"year":4,"timespan":0,"day":4}}`))
 	f.Add([]byte(`{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":1},{"name":"B","length":1}]},"moons":[{"name":"M","cycle":"1e999999"}]}}`))
 	f.Add([]byte(`{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":1e40},{"name":"B","length":0x10}]}},"dynamic_data":{"year":-1E-41}}`))
+	// Issue 21: events of each mapped kind and hostile ones, weather, moon rounding.
+	f.Add([]byte(`{"name":"X","static_data":{"year_data":{"global_week":["a","b"],"timespans":[{"name":"A","length":30},{"name":"B","length":30}]},"moons":[{"name":"M","cycle":29.5,"shift":3,"granularity":24,"cycle_rounding":"ceil"}],` +
+		`"seasons":{"data":[{"name":"S","timespan":0,"day":1}],"locations":[{"seasons":[{"weather":{"temp_low":-1e3,"temp_high":1e3,"precipitation":2,"precipitation_intensity":-1}}]}],"global_settings":{"enable_weather":true,"seed":1e300}},` +
+		`"event_data":{"categories":[{"id":"x","name":"<b>C</b>"}],"events":[{"name":"Y","event_category_id":"x","data":{"conditions":[["Month","0",["1"]],["&&"],["Day","0",["30"]]]}},` +
+		`{"name":"E","data":{"has_duration":true,"duration":"99999999999","conditions":[["Epoch","6",["1e9","-5"]]]}},{"name":"W","data":{"conditions":[["Weekday","0",["b"]],["&&"],["Weekday","8",["-1"]]]}},` +
+		`{"name":"L","data":{"limited_repeat":true,"limited_repeat_num":"3","conditions":[["Year","6",["4","9007199254740993"]],["&&"],["Month","0",["0"]],["&&"],["Day","0",["1"]]]}},` +
+		`{"name":"M","data":{"conditions":[["Moons","0",["0","12"]]]}},{"name":"D","data":{"conditions":[["Date","0",[-1e20,0,1]]]}},{"data":{"conditions":[[[["Day","0",["1"]]]]]}}]}},` +
+		`"dynamic_data":{"year":1,"timespan":0,"day":1,"location":"0","custom_location":true}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		im, err := ImportFantasyCalendar(data)
 		if err != nil {
@@ -267,6 +275,36 @@ func FuzzImportFantasyCalendar(f *testing.F) {
 		c, err := New(im.Definition)
 		if err != nil || !c.Valid(im.Date) {
 			t.Fatalf("imported %+v, date %v: %v", im.Definition, im.Date, err)
+		}
+		if len(im.Events) > MaxImportEvents {
+			t.Fatalf("%d events imported", len(im.Events))
+		}
+		for _, ev := range im.Events { // each event a reminder the calendar accepts
+			if _, err := c.DayNumber(ev.Start); err != nil || ev.Length < 1 || ev.Length > MaxImportEventLength ||
+				(ev.Rule != nil && len(c.CheckRule(*ev.Rule, ev.Start)) > 0) || (ev.Rule != nil && ev.Recurrence.Kind != RecurNone) {
+				t.Fatalf("imported event %+v", ev)
+			}
+			if _, err := c.Occurrences(Event{Start: ev.Start, Length: ev.Length, Recurrence: ev.Recurrence, Rule: ev.Rule, Until: ev.RecurringUntil}, ev.Start, ev.Start); err != nil {
+				t.Fatalf("imported event %+v: %v", ev, err)
+			}
+		}
+		if im.Climate != nil && len(ClimateProblems(*im.Climate, len(im.Definition.Seasons), "c")) > 0 {
+			t.Fatalf("imported climate %+v", im.Climate)
+		}
+		if len(im.Events) > MaxImportEvents {
+			t.Fatalf("%d events imported", len(im.Events))
+		}
+		for _, ev := range im.Events { // each event a reminder the calendar accepts
+			if _, err := c.DayNumber(ev.Start); err != nil || ev.Length < 1 || ev.Length > MaxImportEventLength ||
+				(ev.Rule != nil && len(c.CheckRule(*ev.Rule, ev.Start)) > 0) || (ev.Rule != nil && ev.Recurrence.Kind != RecurNone) {
+				t.Fatalf("imported event %+v", ev)
+			}
+			if _, err := c.Occurrences(Event{Start: ev.Start, Length: ev.Length, Recurrence: ev.Recurrence, Rule: ev.Rule, Until: ev.RecurringUntil}, ev.Start, ev.Start); err != nil {
+				t.Fatalf("imported event %+v: %v", ev, err)
+			}
+		}
+		if im.Climate != nil && len(ClimateProblems(*im.Climate, len(im.Definition.Seasons), "c")) > 0 {
+			t.Fatalf("imported climate %+v", im.Climate)
 		}
 		terms := 0
 		for _, l := range c.leaps {

@@ -164,7 +164,9 @@ func newMoonCalcG(m Moon, g int64) (moonCalc, error) {
 	k := gcd(a, b)
 	a, b = a/k, b/k
 	l := b / gcd(b, od) * od
-	return moonCalc{Moon: m, a: a * (l / b), b: l, u: on.mul64(l / od), g: g}, nil
+	mc := moonCalc{Moon: m, a: a * (l / b), b: l, u: on.mul64(l / od), g: g}
+	fcRounding(&mc)
+	return mc, nil
 }
 
 // dayOf is the day phase event j (= 8k+p) begins on.

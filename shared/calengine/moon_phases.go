@@ -16,6 +16,29 @@ var Granularities = []int{4, 8, 16, 24, 32, 40}
 // MaxCustomCycle bounds a moon's custom cycle.
 const MaxCustomCycle = 1000
 
+// MoonRoundings are the values of Moon.Rounding: Lorekeep's ("") and Fantasy-Calendar's
+// cycle_rounding.
+var MoonRoundings = []string{"", "round", "floor", "ceil"}
+
+// fcRounding moves m's phase days to Fantasy-Calendar's rounding. Fantasy-Calendar gives day e
+// the phase J(e) = R((e - shift)·g/P) mod g, R its rounding; Lorekeep's event j, at the instant
+// t = (j·a + u)/b (a/b = P/g), begins on floor(t). Phase j thus begins, in Fantasy-Calendar, on
+// the first day e with J(e) >= j: ceil(t - P/2g) when rounding (Math.round takes halves up),
+// ceil(t) flooring, floor(t - P/g) + 1 ceiling. With integer numerators each is again a floor
+// of (j·a' + u')/b' (ceil(x/b) = floor((x + b - 1)/b)), so nothing else in the engine changes:
+// round doubles a and b to keep the half step whole (2a <= 2·10^18, within int64).
+func fcRounding(m *moonCalc) {
+	switch m.Rounding {
+	case "floor":
+		m.u = m.u.add64(m.b - 1)
+	case "ceil":
+		m.u = m.u.add64(m.b - m.a)
+	case "round":
+		m.u = m.u.mul64(2).add64(2*m.b - 1 - m.a)
+		m.a, m.b = 2*m.a, 2*m.b
+	}
+}
+
 // moonGranularity is m's phase count.
 func moonGranularity(m Moon) int {
 	if m.Granularity == 0 {
@@ -34,6 +57,9 @@ func PhaseName(g, k int) string {
 func displayProblems(mc *moonCalc, at string) []Problem {
 	m := mc.Moon
 	g := moonGranularity(m)
+	if !slices.Contains(MoonRoundings, m.Rounding) {
+		return []Problem{{"moon_rounding" + at, "The moon rounding must be one of round, floor or ceil (or null)."}}
+	}
 	if !slices.Contains(Granularities, g) {
 		return []Problem{{"moon_granularity" + at, "The moon granularity must be one of 4, 8, 16, 24, 32 or 40."}}
 	}

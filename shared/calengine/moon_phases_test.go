@@ -1,7 +1,9 @@
 package calengine
 
 import (
+	"math"
 	"math/big"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -101,5 +103,84 @@ func TestMoonDisplayValidation(t *testing.T) {
 	}
 	if PhaseName(4, 1) != "last_quarter" || PhaseName(16, 1) != "full" || PhaseName(40, 39) != "waxing_gibbous" {
 		t.Errorf("phase names")
+	}
+}
+
+// fcPhase is the phase Fantasy-Calendar shows on day (epoch) e for a moon of cycle p, shift s
+// and granularity g under rounding: R((e - s)/p - floor((e - s)/p)) · g) mod g, 0 the new moon,
+// computed exactly (exact reports whether float64 arithmetic, as Fantasy-Calendar's
+// JavaScript does it, gives the same).
+func fcPhase(e int64, p, s *big.Rat, g int64, rounding string) (phase int64, exact bool) {
+	x := new(big.Rat).Quo(new(big.Rat).Sub(big.NewRat(e, 1), s), p)
+	x.Sub(x, new(big.Rat).SetInt(new(big.Int).Div(x.Num(), x.Denom())))
+	x.Mul(x, big.NewRat(g, 1))
+	floor := func(r *big.Rat) int64 { return new(big.Int).Div(r.Num(), r.Denom()).Int64() }
+	pf, _ := p.Float64()
+	sf, _ := s.Float64()
+	pos := (float64(e) - sf) / pf
+	xf := (pos - math.Floor(pos)) * float64(g)
+	var f float64
+	switch rounding {
+	case "floor":
+		phase, f = floor(x), math.Floor(xf)
+	case "ceil":
+		phase, f = -floor(new(big.Rat).Neg(x)), math.Ceil(xf)
+	default: // Math.round: halves up
+		phase, f = floor(new(big.Rat).Add(x, big.NewRat(1, 2))), math.Floor(xf+0.5)
+	}
+	return phase % g, int64(f)%g == phase%g
+}
+
+// TestMoonRoundingMatchesFantasyCalendar: for moons of every granularity and rounding, over
+// windows from a billion days back to a trillion ahead, the phase each day shows (the last
+// phase begun on or before it) is Fantasy-Calendar's, computed exactly; float64 (what
+// Fantasy-Calendar's browser computes) differs only on exact ties, counted and bounded.
+func TestMoonRoundingMatchesFantasyCalendar(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(21, 6))
+	days, floatDiffs := 0, 0
+	for i := 0; i < 400; i++ {
+		g := int64(Granularities[rnd.IntN(len(Granularities))])
+		rounding := []string{"round", "floor", "ceil"}[rnd.IntN(3)]
+		// Cycles of at least a day per phase, so that each day shows one phase change at most g apart.
+		pn := g*1000 + rnd.Int64N(100_000_000)
+		p := big.NewRat(pn, 1000)
+		sn := rnd.Int64N(2_000_000) - 1_000_000
+		s := big.NewRat(sn, 1000)
+		period, _ := decimalText(p)
+		off, _ := decimalText(new(big.Rat).Sub(s, new(big.Rat).Quo(p, big.NewRat(2, 1))))
+		gran := int(g)
+		if g == 8 {
+			gran = 0
+		}
+		m := Moon{ID: 1, Name: "M", Fullmoon: period, Offset: off, Granularity: gran, Rounding: rounding}
+		c := mustNew(t, Definition{Months: []Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"x", "y"}, Moons: []Moon{m}})
+		from := []int64{-1_000_000_000, -5000, 0, 1_000_000, 1_000_000_000_000}[i%5] + rnd.Int64N(10_000)
+		const width = 200
+		// Phases begun from a cycle before the window, so its first day has one.
+		back := pn/1000 + 2
+		listed := c.MoonPhases(from-back, from+width)
+		shown := int64(-1)
+		for e := from - back; e <= from+width; e++ {
+			for len(listed) > 0 && listed[0].Day == e {
+				md := listed[0]
+				shown = (int64(md.PhaseIndex) + int64(len(md.Phases)) - 1 + g/2) % g // Lorekeep counts from the full moon
+				listed = listed[1:]
+			}
+			if e < from {
+				continue
+			}
+			want, exact := fcPhase(e, p, s, g, rounding)
+			if shown != want {
+				t.Fatalf("moon %s/%s g %d %s day %d: shows phase %d, Fantasy-Calendar %d", period, off, g, rounding, e, shown, want)
+			}
+			days++
+			if !exact {
+				floatDiffs++
+			}
+		}
+	}
+	t.Logf("%d days, %d where float64 differs from the exact phase", days, floatDiffs)
+	if floatDiffs*1000 > days {
+		t.Fatalf("float64 differs on %d of %d days: more than ties", floatDiffs, days)
 	}
 }

@@ -99,7 +99,7 @@ func (c *Calendar) CheckRule(r Rule, start Date) []Problem {
 	if len(probs) > 0 {
 		return probs
 	}
-	if (r.Unit == UnitMonthWeekday || r.Unit == UnitYearWeekday) && int64(r.Weekday) >= c.nWeekdays {
+	if (r.Unit == UnitMonthWeekday || r.Unit == UnitYearWeekday) && int64(r.Weekday) >= c.maxWeek(r.Unit) {
 		probs = append(probs, Problem{"recurrence_weekday", "The recurrence weekday must be a weekday index of the calendar."})
 	}
 	if r.Unit == UnitMoon {
@@ -230,9 +230,10 @@ func stepsIn(o0, oLo, oHi i128, iv, count int64) (kLo, kHi int64, ok bool) {
 }
 
 // ruleStarts visits, ascending, the days in [lo, hi] (lo at or after anchor, the start's day
-// number) on which an occurrence of rule r starts. Its cost is proportional to the steps
-// whose month, year or cycle meets the window, never to the distance from the anchor.
-func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func(int64)) {
+// number) on which an occurrence of rule r starts, until fn answers false. Its cost is
+// proportional to the steps whose month, year or cycle meets the window, never to the
+// distance from the anchor.
+func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func(int64) bool) {
 	if r.Until != nil {
 		u, err := c.DayNumber(*r.Until)
 		if err != nil {
@@ -244,15 +245,16 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 		return
 	}
 	iv := max(r.Interval, 1)
+	more := true
 	emit := func(n int64) {
-		if n >= lo && n <= hi && n >= anchor {
-			fn(n)
+		if more && n >= lo && n <= hi && n >= anchor {
+			more = fn(n)
 		}
 	}
 	switch r.Unit {
 	case UnitDays:
 		kLo, kHi, ok := stepsIn(i64(anchor), i64(lo), i64(hi), iv, r.Count)
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			emit(anchor + k*iv) // within [lo, hi]: no overflow
 		}
 	case UnitMonths, UnitMonthWeekday:
@@ -260,7 +262,7 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 		ord := func(d Date) i128 { return i64(c.yearOrd(d.Year)).mul64(nm).add64(int64(d.Month - 1)) }
 		o0 := ord(start)
 		kLo, kHi, ok := stepsIn(o0, ord(c.DateOf(lo)), ord(c.DateOf(hi)), iv, r.Count)
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			yo, mi := o0.add(i64(k).mul64(iv)).divFloor(nm)
 			y := c.yearOfOrd(narrowYear(yo))
 			if r.Unit == UnitMonths {
@@ -274,7 +276,7 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 	case UnitYears, UnitYearWeekday:
 		o0 := i64(c.yearOrd(start.Year))
 		kLo, kHi, ok := stepsIn(o0, i64(c.yearOrd(c.DateOf(lo).Year)), i64(c.yearOrd(c.DateOf(hi).Year)), iv, r.Count)
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			y := c.yearOfOrd(narrowYear(o0.add(i64(k).mul64(iv))))
 			if r.Unit == UnitYears {
 				if n, ok := c.dayOfDate(Date{Year: y, Month: start.Month, Day: start.Day}); ok {
@@ -298,7 +300,7 @@ func (c *Calendar) ruleStarts(r *Rule, start Date, anchor, lo, hi int64, fn func
 		cHi, _ := m.firstEvent(i64(hi).add64(1)).add64(-1 - pp).divFloor(8)
 		kLo, kHi, ok := stepsIn(k0, cLo, cHi, iv, r.Count)
 		prev := lo - 1
-		for k := kLo; ok && k <= kHi; k++ {
+		for k := kLo; ok && more && k <= kHi; k++ {
 			d := m.dayOf(k0.add(i64(k).mul64(iv)).mul64(8).add64(pp))
 			n, nok := d.int64()
 			if nok && n > prev { // a period under a day puts cycles on one day: once
@@ -328,19 +330,39 @@ func (c *Calendar) weekIndexDay(s leapSet, i int, k int64) int64 {
 	return day
 }
 
-// pickWeekday is the 0-based index, among total consecutive days in the week whose first has
-// weekday w0, of the ordinal-th (LastOrdinal: last) day with weekday w.
-func (c *Calendar) pickWeekday(w0, total int64, w, ordinal int) (int64, bool) {
-	if total <= 0 {
+// pickWeekday is the 0-based index, among total consecutive days in a week of n days whose
+// first has weekday w0, of the ordinal-th (LastOrdinal: last) day with weekday w.
+func pickWeekday(w0, total, n int64, w, ordinal int) (int64, bool) {
+	if total <= 0 || int64(w) >= n {
 		return 0, false
 	}
 	var k int64
 	if ordinal == LastOrdinal {
-		k = total - 1 - mod(w0+total-1-int64(w), c.nWeekdays)
+		k = total - 1 - mod(w0+total-1-int64(w), n)
 	} else {
-		k = mod(int64(w)-w0, c.nWeekdays) + int64(ordinal-1)*c.nWeekdays
+		k = mod(int64(w)-w0, n) + int64(ordinal-1)*n
 	}
 	return k, k >= 0 && k < total
+}
+
+// monthWeek is how month index i of year y (rules s) counts its days in the week: the weekday
+// w0 of its first day in the week, the week's length n and its days in the week. A month whose
+// week restarts with it (its own week, or week_restart) starts at 0 in that week, as Weekday
+// does; the others continue the calendar's running week.
+func (c *Calendar) monthWeek(y int64, s leapSet, i int) (w0, n, total int64) {
+	n, total = c.nWeekdays, int64(c.months[i].Length)+c.extra(s, i, true)
+	if c.local[i] { // its days are not in the running week's count (std): its own leap runs say
+		total = c.monthLen(s, i)
+		var buf [8]leapRun
+		for _, r := range c.monthRuns(s, i, buf[:0]) {
+			if !r.week {
+				total -= r.last - r.first + 1
+			}
+		}
+		return 0, int64(len(c.weekOf(i))), total
+	}
+	_, w0 = c.stdYearStart(y).add64(c.before(s, i, true) + c.startOffset).divFloor(c.nWeekdays)
+	return w0, n, total
 }
 
 // nthWeekdayOfMonth is the day number of the ordinal-th weekday w of month index i of year y.
@@ -349,36 +371,59 @@ func (c *Calendar) nthWeekdayOfMonth(y int64, i, w, ordinal int) (int64, bool) {
 	if !ok || c.months[i].Type == Intercalary {
 		return 0, false
 	}
-	_, w0 := c.stdYearStart(y).add64(c.before(s, i, true) + c.startOffset).divFloor(c.nWeekdays)
-	k, ok := c.pickWeekday(w0, int64(c.months[i].Length)+c.extra(s, i, true), w, ordinal)
+	w0, n, total := c.monthWeek(y, s, i)
+	k, ok := pickWeekday(w0, total, n, w, ordinal)
 	if !ok {
 		return 0, false
 	}
 	return c.dayOfDate(Date{Year: y, Month: i + 1, Day: int(c.weekIndexDay(s, i, k))})
 }
 
-// nthWeekdayOfYear is the day number of the ordinal-th weekday w of year y.
+// nthWeekdayOfYear is the day number of the ordinal-th weekday w of year y: the months' days
+// with weekday w (each in its own week) counted in order, one closed form per month.
 func (c *Calendar) nthWeekdayOfYear(y int64, w, ordinal int) (int64, bool) {
 	s, ok := c.yearSet(y)
 	if !ok {
 		return 0, false
 	}
-	_, w0 := c.stdYearStart(y).add64(c.startOffset).divFloor(c.nWeekdays)
-	k, ok := c.pickWeekday(w0, c.before(s, len(c.months), true), w, ordinal)
-	if !ok {
-		return 0, false
-	}
+	counts := make([]int64, len(c.months))
+	var all int64
 	for i := range c.months {
 		if c.months[i].Type == Intercalary {
 			continue
 		}
-		in := int64(c.months[i].Length) + c.extra(s, i, true)
-		if k < in {
-			return c.dayOfDate(Date{Year: y, Month: i + 1, Day: int(c.weekIndexDay(s, i, k))})
+		w0, n, total := c.monthWeek(y, s, i)
+		if f := mod(int64(w)-w0, n); int64(w) < n && f < total {
+			counts[i] = (total-1-f)/n + 1
 		}
-		k -= in
+		all += counts[i]
+	}
+	want := int64(ordinal) // the ordinal-th, counted from the year's first
+	if ordinal == LastOrdinal {
+		want = all
+	}
+	if want < 1 || want > all {
+		return 0, false
+	}
+	for i, k := range counts {
+		if want <= k {
+			return c.nthWeekdayOfMonth(y, i, w, int(want))
+		}
+		want -= k
 	}
 	return 0, false
+}
+
+// maxWeek is the largest week a weekday rule of unit u may name a day of: for the months, the
+// longest of their weeks (a month's own week may be longer than the calendar's).
+func (c *Calendar) maxWeek(u RuleUnit) int64 {
+	n := c.nWeekdays
+	if u == UnitMonthWeekday || u == UnitYearWeekday {
+		for i := range c.months {
+			n = max(n, int64(len(c.weekOf(i))))
+		}
+	}
+	return n
 }
 
 // Clock is the calendar's clock, ok false without one (cheaper than Definition's copy).

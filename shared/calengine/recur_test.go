@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -138,7 +139,7 @@ func refRuleStarts(t *testing.T, c *Calendar, r Rule, start Date, lo, hi int64) 
 func ruleStartsOf(c *Calendar, r Rule, start Date, lo, hi int64) []int64 {
 	var out []int64
 	anchor, _ := c.DayNumber(start)
-	c.ruleStarts(&r, start, anchor, max(lo, anchor), hi, func(n int64) { out = append(out, n) })
+	c.ruleStarts(&r, start, anchor, max(lo, anchor), hi, func(n int64) bool { out = append(out, n); return true })
 	return out
 }
 
@@ -189,7 +190,23 @@ func TestRuleStartsAgainstDayByDay(t *testing.T) {
 	perUnit := map[RuleUnit]int{}
 	nonEmpty := map[RuleUnit]int{}
 	for seed := uint64(0); runs < 3000 && seed < 20000; seed++ {
-		c, err := New(randomDefinition(seed))
+		// A third of the calendars restart their week each month or give months their own
+		// week (issue 21): the weekday units count in each month's week, as the day view does.
+		def := randomDefinition(seed)
+		rw := rand.New(rand.NewPCG(seed, 99))
+		switch rw.IntN(6) {
+		case 0:
+			def.WeekRestart = true
+		case 1:
+			for i := range def.Months {
+				if rw.IntN(2) == 0 {
+					for j := range 2 + rw.IntN(9) {
+						def.Months[i].Weekdays = append(def.Months[i].Weekdays, "O"+strconv.Itoa(j))
+					}
+				}
+			}
+		}
+		c, err := New(def)
 		if err != nil {
 			continue
 		}
@@ -316,9 +333,32 @@ func TestRuleFarFromAnchorIsCheap(t *testing.T) {
 	} {
 		lo, _ := c.DayNumber(d(1_000_000_000, 1, 1))
 		n := 0
-		c.ruleStarts(&r, d(0, 1, 1), 0, lo, lo+99, func(int64) { n++ })
+		c.ruleStarts(&r, d(0, 1, 1), 0, lo, lo+99, func(int64) bool { n++; return true })
 		if n == 0 || n > 100 {
 			t.Fatalf("%s: %d starts in 100 days", r.String(), n)
+		}
+	}
+}
+
+// TestEachOccurrenceStops: the walk ends when its visitor says so, whatever the event's
+// overlapping occurrences (every day, 100,000 days long: 100,000 overlap each day), for each
+// kind of recurrence, so a bounded caller never builds more than its bound.
+func TestEachOccurrenceStops(t *testing.T) {
+	c := calA(t)
+	for _, ev := range []Event{
+		{Start: d(0, 1, 1), Length: 100_000, Rule: &Rule{Unit: UnitDays, Interval: 1}},
+		{Start: d(0, 1, 1), Length: 100_000, Rule: &Rule{Unit: UnitMonths, Interval: 1}},
+		{Start: d(0, 1, 1), Length: 100_000, Rule: &Rule{Unit: UnitMonthWeekday, Interval: 1, Ordinal: 1}},
+		{Start: d(0, 1, 1), Length: 100_000, Recurrence: Recurrence{Kind: RecurMonthly}},
+		{Start: d(0, 1, 1), Length: 100_000, Recurrence: Recurrence{Kind: RecurYearly}},
+	} {
+		calls := 0
+		if err := c.EachOccurrence(ev, d(200, 1, 1), d(200, 2, 1), func(Occurrence) bool { calls++; return calls < 5 }); err != nil {
+			t.Fatal(err)
+		}
+		all, _ := c.Occurrences(ev, d(200, 1, 1), d(200, 2, 1))
+		if calls != 5 || len(all) <= 5 {
+			t.Fatalf("%+v: %d visits after asking to stop at 5 (%d in all)", ev, calls, len(all))
 		}
 	}
 }
@@ -327,15 +367,22 @@ func TestRuleFarFromAnchorIsCheap(t *testing.T) {
 // window, are ascending, inside the window and never before the start, or is refused.
 func FuzzRule(f *testing.F) {
 	for _, s := range []string{"days/1", "months/2;count=3", "years/1;until=5-1-1", "weekday_of_month/1;weekday=1;ordinal=2",
-		"weekday_of_year/3;weekday=0;ordinal=-1", "moon/1;moon=1;phase=full", "moon/2;moon=2;phase=new;count=4"} {
+		"weekday_of_year/3;weekday=0;ordinal=-1", "moon/1;moon=1;phase=full", "moon/2;moon=2;phase=new;count=4", "weekday_of_month/1;weekday=8;ordinal=-1",
+		"weekday_of_year/1;weekday=7;ordinal=3"} {
 		f.Add(s, uint64(1), int64(0), int64(100))
+		f.Add(s, uint64(4), int64(-50), int64(400))
 	}
 	f.Fuzz(func(t *testing.T, text string, seed uint64, lo int64, width int64) {
 		r, err := ParseRule(text)
 		if err != nil {
 			return
 		}
-		c, err := New(randomDefinition(seed))
+		def := randomDefinition(seed)
+		if seed%3 == 1 { // weeks that restart each month, and a month with a longer week of its own
+			def.WeekRestart = true
+			def.Months[0].Weekdays = []string{"o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o9"}
+		}
+		c, err := New(def)
 		if err != nil {
 			return
 		}
@@ -349,12 +396,60 @@ func FuzzRule(f *testing.F) {
 		}
 		prev := int64(minDay)
 		n := 0
-		c.ruleStarts(&r, start, 0, max(lo, 0), lo+width, func(day int64) {
+		c.ruleStarts(&r, start, 0, max(lo, 0), lo+width, func(day int64) bool {
 			if day < max(lo, 0) || day > lo+width || (n > 0 && day <= prev) {
 				t.Fatalf("%q: start %d out of order or window [%d, %d] (prev %d)", text, day, lo, lo+width, prev)
 			}
 			prev = day
 			n++
+			return true
 		})
 	})
+}
+
+// TestNextStart: the next start on or after a date is the first of the occurrences listed from
+// it, for random rules and Kanka's periodicities on random calendars; none for a one-off event
+// before the date, and none within the bound for a monthly day no month has.
+func TestNextStart(t *testing.T) {
+	runs := 0
+	for seed := uint64(0); runs < 500 && seed < 5000; seed++ {
+		c, err := New(randomDefinition(seed))
+		if err != nil {
+			continue
+		}
+		rnd := rand.New(rand.NewPCG(seed, 11))
+		start := c.DateOf(int64(rnd.IntN(2000)) - 1000)
+		ev := Event{Start: start, Length: 1 + rnd.IntN(5)}
+		switch rnd.IntN(3) {
+		case 0:
+			ev.Rule = randomRule(rnd, c, start)
+		case 1:
+			ev.Recurrence = Recurrence{Kind: RecurYearly}
+		default:
+			ev.Recurrence = Recurrence{Kind: RecurMonthly}
+		}
+		from := c.DateOf(int64(rnd.IntN(4000)) - 2000)
+		f, _ := c.DayNumber(from)
+		got, ok := c.NextStart(ev, from)
+		list, err := c.Occurrences(Event{Start: ev.Start, Length: 1, Recurrence: ev.Recurrence, Rule: ev.Rule}, from, c.DateOf(f+3*c.DaysInYear(from.Year)+400))
+		if err != nil {
+			continue
+		}
+		runs++
+		if len(list) > 0 && (!ok || got != list[0].Start) {
+			t.Fatalf("seed %d %+v from %v: next %v %v, listed %v", seed, ev, from, got, ok, list[0].Start)
+		}
+		if ok {
+			if n, _ := c.DayNumber(got); n < f {
+				t.Fatalf("seed %d: next %v before %v", seed, got, from)
+			}
+		}
+	}
+	c := calA(t)
+	if _, ok := c.NextStart(Event{Start: d(1, 1, 1), Length: 1}, d(2, 1, 1)); ok {
+		t.Fatal("a one-off event before the date has a next start")
+	}
+	if got, ok := c.NextStart(Event{Start: d(1, 1, 1), Length: 1}, d(1, 1, 1)); !ok || got != d(1, 1, 1) {
+		t.Fatalf("a one-off event on the date: %v %v", got, ok)
+	}
 }

@@ -11,7 +11,8 @@ import (
 // worstStructure is the most costly structure the API's limits allow for the day view: 100
 // months, 99 of them appearing by rules that together spend the leap terms, each with its own
 // week of 100 names; 85 leap rules on the months; 100 moons of 40 phases (half of them custom
-// cycles of 1000 days), 100 periodic seasons with times.
+// cycles of 1000 days, the others rounded as Fantasy-Calendar does), 100 periodic seasons with
+// times.
 func worstStructure() Definition {
 	def := Definition{Weekdays: []string{"a", "b"}}
 	for i := range 100 {
@@ -35,6 +36,8 @@ func worstStructure() Definition {
 		m := Moon{ID: i + 1, Name: "Moon", Fullmoon: "0.0000000001", Granularity: 40}
 		if i%2 == 0 {
 			m.CustomCycle = cyc
+		} else {
+			m.Rounding = "round" // Fantasy-Calendar's, the costliest: a doubled step
 		}
 		def.Moons = append(def.Moons, m)
 	}

@@ -94,6 +94,10 @@ type ageJSON struct {
 	Death           *string `json:"death"`
 	Age             *int64  `json:"age"`
 	YearsSinceDeath *int64  `json:"years_since_death"`
+	// NextAnniversary is, for a living entity whose birth (or founding) recurs (Kanka's yearly
+	// periodicity or a recurrence rule: a birthday every year, every 4 years, the first full
+	// moon...), the next occurrence on or after the calendar's current date; null otherwise.
+	NextAnniversary *string `json:"next_anniversary"`
 }
 
 // ages answers, for each visible calendar on which the entity has a visible birth or death
@@ -107,7 +111,10 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	type life struct{ birth, death *calengine.Date }
+	type life struct {
+		birth, death *calengine.Date
+		birthEv      *timeline.Event
+	}
 	lives := map[int64]*life{}
 	var order []int64
 	for i := range evs { // ids ascending: the first birth and death of each calendar count
@@ -121,7 +128,7 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 		d := ev.Date
 		switch {
 		case ev.StartsLife() && l.birth == nil:
-			l.birth = &d
+			l.birth, l.birthEv = &d, ev
 		case ev.EndsLife() && l.death == nil:
 			l.death = &d
 		}
@@ -149,6 +156,10 @@ func (h handlers) ages(r *httpapi.Request) (httpapi.Reply, error) {
 		if l.death != nil {
 			since := engine.Age(*l.death, nil, cal.Date)
 			a.YearsSinceDeath = &since
+		} else if l.birthEv != nil && l.birthEv.IsRecurring() {
+			if next, ok := engine.NextStart(l.birthEv.Engine(), cal.Date); ok {
+				a.NextAnniversary = dateString(&next)
+			}
 		}
 		out = append(out, a)
 	}

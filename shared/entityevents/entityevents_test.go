@@ -253,18 +253,29 @@ func TestAges(t *testing.T) {
 	f.create(t, ahead, f.Admin, f.event("type_id", 2, "day", 1, "month", 3, "year", 109))
 	secret := makeEntity(t, f.Env, f.Campaign, false)
 	f.create(t, secret, f.Admin, f.event("type_id", 2, "year", 50, "is_private", true))
+	// Ages read recurrences (issue 21): a recurring birth answers its next anniversary.
+	yearly := makeEntity(t, f.Env, f.Campaign, false)
+	f.create(t, yearly, f.Admin, f.event("type_id", 2, "day", 11, "month", 2, "year", 60, "recurring_periodicity", "yearly"))
+	every4 := makeEntity(t, f.Env, f.Campaign, false)
+	f.create(t, every4, f.Admin, f.event("type_id", 2, "day", 1, "month", 3, "year", 61, "recurrence", "years", "recurrence_interval", 4))
+	deadYearly := makeEntity(t, f.Env, f.Campaign, false)
+	f.create(t, deadYearly, f.Admin, f.event("type_id", 2, "day", 1, "month", 3, "year", 20, "recurring_periodicity", "yearly"))
+	f.create(t, deadYearly, f.Admin, f.event("type_id", 3, "day", 2, "month", 3, "year", 70))
 	cases := []struct {
 		name   string
 		entity int64
 		token  string
 		want   string
 	}{
-		{"birth only: 39, the birthday not yet reached", birthOnly, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"60-2-11","death":null,"age":39,"years_since_death":null}]`, f.cal)},
-		{"birth and death: age at death and years since", dead, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"20-3-1","death":"70-3-2","age":50,"years_since_death":29}]`, f.cal)},
-		{"a future birth is a negative age", unborn, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"105-2-10","death":null,"age":-5,"years_since_death":null}]`, f.cal)},
-		{"a birth 9.2 years ahead is -10, not -9", ahead, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"109-3-1","death":null,"age":-10,"years_since_death":null}]`, f.cal)},
-		{"a private birth counts for admins", secret, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"50-1-5","death":null,"age":50,"years_since_death":null}]`, f.cal)},
+		{"birth only: 39, the birthday not yet reached", birthOnly, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"60-2-11","death":null,"age":39,"years_since_death":null,"next_anniversary":null}]`, f.cal)},
+		{"birth and death: age at death and years since", dead, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"20-3-1","death":"70-3-2","age":50,"years_since_death":29,"next_anniversary":null}]`, f.cal)},
+		{"a future birth is a negative age", unborn, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"105-2-10","death":null,"age":-5,"years_since_death":null,"next_anniversary":null}]`, f.cal)},
+		{"a birth 9.2 years ahead is -10, not -9", ahead, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"109-3-1","death":null,"age":-10,"years_since_death":null,"next_anniversary":null}]`, f.cal)},
+		{"a private birth counts for admins", secret, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"50-1-5","death":null,"age":50,"years_since_death":null,"next_anniversary":null}]`, f.cal)},
 		{"and not for members", secret, f.Member, `[]`},
+		{"a yearly birth: its next birthday", yearly, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"60-2-11","death":null,"age":39,"years_since_death":null,"next_anniversary":"100-2-11"}]`, f.cal)},
+		{"every 4 years from 61: 101", every4, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"61-3-1","death":null,"age":38,"years_since_death":null,"next_anniversary":"101-3-1"}]`, f.cal)},
+		{"the dead have no next birthday", deadYearly, f.Admin, fmt.Sprintf(`[{"calendar_id":%d,"birth":"20-3-1","death":"70-3-2","age":50,"years_since_death":29,"next_anniversary":null}]`, f.cal)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -133,9 +133,10 @@ type moonAttr struct {
 	Offset   decimal `dynamo:"offset"`
 	Colour   string  `dynamo:"colour"`
 	// The display beyond Kanka's: absent on moons without it (and on older records).
-	Granularity int   `dynamo:"granularity,omitempty"`
-	CustomCycle []int `dynamo:"custom_cycle,omitempty"`
-	Hidden      bool  `dynamo:"hidden,omitempty"`
+	Granularity int    `dynamo:"granularity,omitempty"`
+	CustomCycle []int  `dynamo:"custom_cycle,omitempty"`
+	Hidden      bool   `dynamo:"hidden,omitempty"`
+	Rounding    string `dynamo:"rounding,omitempty"`
 }
 
 // decimal is a decimal text stored as a DynamoDB number, so records written when moon offsets
@@ -184,7 +185,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 	}
 	for _, m := range c.Moons {
 		it.Moons = append(it.Moons, moonAttr{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: decimal(m.Offset), Colour: m.Colour,
-			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden})
+			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden, Rounding: m.Rounding})
 	}
 	for _, l := range c.LeapDays {
 		it.LeapDays = append(it.LeapDays, leapDayAttr{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,
@@ -234,7 +235,7 @@ func (it calendarItem) calendar() timeline.Calendar {
 	}
 	for _, m := range it.Moons {
 		c.Moons = append(c.Moons, calengine.Moon{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: string(m.Offset), Colour: m.Colour,
-			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden})
+			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden, Rounding: m.Rounding})
 	}
 	for _, l := range it.LeapDays {
 		c.LeapDays = append(c.LeapDays, calengine.LeapDay{Name: l.Name, Month: l.Month, Day: l.Day, Interval: l.Interval,

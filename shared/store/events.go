@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
+
+	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
@@ -179,4 +183,53 @@ func (s *Store) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
 func eventSlots(ev *timeline.Event) []slot {
 	return append(childSlots(eventPrefix, entityPK(ev.CampaignID, ev.EntityID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate),
 		relatedSlot(ev.CampaignID, ev.EntityID, eventPrefix, ev.ID))
+}
+
+// CreateImportedEvents stores the reminders an import read (evs, all on one calendar and its
+// entity, just created): their ids in one round trip, then one transaction each (the event,
+// its copies, calendar links and sync pointer, on condition that the entity and the calendar
+// still exist), at most writeConcurrency at once: 1 + len(evs) round trips, bounded by the
+// import's limit on events. A transaction's failure is the error; the events written before it
+// stay (each is whole), and the caller reports which were not.
+func (s *Store) CreateImportedEvents(ctx context.Context, evs []*timeline.Event) (written int, err error) {
+	if len(evs) == 0 {
+		return 0, nil
+	}
+	var raw dynamo.Item
+	if err := s.table.Update("pk", campaignPK(evs[0].CampaignID)).Range("sk", seqSK).Add("event", len(evs)).Value(ctx, &raw); err != nil {
+		return 0, wrap(err)
+	}
+	var last int64
+	if err := dynamo.Unmarshal(raw["event"], &last); err != nil {
+		return 0, err
+	}
+	if last-int64(len(evs))+1 <= 0 || last > domain.MaxID {
+		return 0, errors.New("store: id sequence event exhausted")
+	}
+	txs := make([]*txBuilder, len(evs))
+	for i, ev := range evs {
+		s.stampNew(&ev.Meta, last-int64(len(evs))+1+int64(i))
+		b := s.newTx()
+		for _, c := range []func(*txBuilder){s.checkEntityLinks(ev), s.checkCalendar(ev), s.linkEvent(nil, ev),
+			synced(nil, func() *syncRef { return eventRef(ev) })} {
+			c(b)
+		}
+		b.place(marshal(toEventItem(ev)), nil, eventSlots(ev), 0)
+		txs[i] = b
+	}
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(writeConcurrency)
+	for _, b := range txs {
+		g.Go(func() error {
+			if err := conflictIsNotFound(b.run(gctx)); err != nil {
+				return err
+			}
+			mu.Lock()
+			written++
+			mu.Unlock()
+			return nil
+		})
+	}
+	return written, g.Wait()
 }

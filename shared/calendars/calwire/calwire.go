@@ -142,6 +142,8 @@ type moonJSON struct {
 	Granularity int   `json:"granularity,omitempty"`
 	CustomCycle []int `json:"custom_cycle,omitempty"`
 	Hidden      bool  `json:"hidden,omitempty"`
+	// Rounding is Fantasy-Calendar's cycle_rounding (round, floor, ceil); absent: Lorekeep's.
+	Rounding string `json:"rounding,omitempty"`
 }
 
 type epochJSON struct {
@@ -187,7 +189,7 @@ func Render(c *timeline.Calendar) Calendar {
 	}
 	for i, m := range c.Moons {
 		j.Moons[i] = moonJSON{ID: m.ID, Name: m.Name, Fullmoon: m.Fullmoon, Offset: moonOffset(m.Offset), Colour: m.Colour,
-			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden}
+			Granularity: m.Granularity, CustomCycle: m.CustomCycle, Hidden: m.Hidden, Rounding: m.Rounding}
 	}
 	for i, e := range c.Epochs {
 		j.Epochs[i] = epochJSON{Name: e}

@@ -3,6 +3,7 @@ package transfer
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
@@ -71,35 +72,45 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 			rest[k], beside[k] = v, true
 		}
 	}
-	// The climate of the export's custom location, unless sent beside (weather.go). The engine's
-	// importer does not read it; its warning that weather is not imported is then not true.
-	w := im.Warnings
+	// The climate of the export's current custom location, read by the engine's importer,
+	// unless a climate or seed is sent beside (which wins, like every field beside).
 	_, climateBeside := rest["weather_climate"]
 	_, seedBeside := rest["weather_seed"]
-	k, seed, withWeather := climateOf(body)
-	withWeather = withWeather && !climateBeside && !seedBeside
-	if withWeather {
-		rest["weather_climate"], rest["weather_seed"] = k, seed
+	if k := im.Climate; k != nil && !climateBeside && !seedBeside {
+		num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+		climate := make([]any, len(k.Seasons))
+		for i, cs := range k.Seasons {
+			climate[i] = map[string]any{"temp_low": num(int64(cs.TempLow)), "temp_high": num(int64(cs.TempHigh)),
+				"precipitation": num(int64(cs.Precipitation)), "precipitation_intensity": num(int64(cs.PrecipitationIntensity))}
+		}
+		rest["weather_climate"], rest["weather_seed"] = climate, num(k.Seed)
 	}
-	err = c.Apply(rest, r.Access)
-	if err != nil && withWeather {
-		// A climate the imported seasons do not fit: the calendar comes without it, as before.
-		delete(rest, "weather_climate")
-		delete(rest, "weather_seed")
-		c = &timeline.Calendar{}
-		c.CampaignID, c.CreatedBy = r.Access.CampaignID, r.Access.UserID
-		withWeather, err = false, c.Apply(rest, r.Access)
-	}
-	if err != nil {
+	if err := c.Apply(rest, r.Access); err != nil {
 		return httpapi.Reply{}, timeline.ImportProblems(err, &im, beside)
 	}
-	if withWeather {
-		w = slices.DeleteFunc(slices.Clone(w), func(s string) bool { return s == weatherNotImported })
-	}
+	w := im.Warnings
 	if w == nil {
 		w = []string{}
 	}
-	return r.Commit(func() error { return h.st.CreateCalendar(r.Context(), c) }, func() (httpapi.Reply, error) {
+	// The export's events, as reminders on the new calendar's entity, checked before anything is
+	// written (so that an Idempotency-Key's stored answer, rendered before the calendar's
+	// transaction, carries their warnings) and written right after the calendar: each whole or
+	// not at all. A failure leaves the calendar (written) and says how many were not.
+	evs, ew := timeline.ImportedReminders(c, im.Events, r.Access)
+	w = append(w, ew...)
+	write := func() error {
+		if err := h.st.CreateCalendar(r.Context(), c); err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			ev.EntityID, ev.CalendarID, ev.EntityPrivate = c.EntityID, c.ID, c.IsPrivate
+		}
+		if n, err := h.st.CreateImportedEvents(r.Context(), evs); err != nil {
+			w = append(w, strconv.Itoa(len(evs)-n)+" of the "+strconv.Itoa(len(evs))+" events were not written; the calendar and the others were.")
+		}
+		return nil
+	}
+	return r.Commit(write, func() (httpapi.Reply, error) {
 		j := importJSON{Calendar: calwire.Render(c), Warnings: w}
 		if err := r.ParseOwners(h.st, "calendar", calwire.OwnerOf(&j.Calendar)); err != nil {
 			return httpapi.Reply{}, err

@@ -20,6 +20,7 @@ type Store interface {
 	httpapi.EntityBatchReader
 	calwire.Getter
 	CreateCalendar(ctx context.Context, c *timeline.Calendar) error
+	CreateImportedEvents(ctx context.Context, evs []*timeline.Event) (int, error)
 }
 
 // Register mounts the transfer's routes. The import is a literal path beside the family's

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,6 +130,7 @@ type moonColumns struct {
 	granularity col[int64]
 	cycles      col[[]int]
 	hidden      col[bool]
+	rounding    col[string]
 }
 
 func readMoonColumns(p *parallel) moonColumns {
@@ -136,11 +138,28 @@ func readMoonColumns(p *parallel) moonColumns {
 		granularity: column(p, "moon_granularity", optional(intElem(1, 40)), false),
 		cycles:      column(p, "moon_custom_cycle", phasesElem, false),
 		hidden:      column(p, "moon_hidden", boolElem, false),
+		rounding:    column(p, "moon_rounding", roundingElem, false),
 	}
 }
 
 func (mc moonColumns) apply(m *calengine.Moon, i int) {
 	m.Granularity, m.CustomCycle, m.Hidden = int(mc.granularity.at(i, 0)), mc.cycles.at(i, nil), mc.hidden.at(i, false)
+	m.Rounding = mc.rounding.at(i, "")
+}
+
+// roundingElem reads a moon's rounding: round, floor or ceil (Fantasy-Calendar's); null or "":
+// Lorekeep's own.
+func roundingElem(v any) (string, bool, string) {
+	switch x := v.(type) {
+	case nil:
+		return "", false, ""
+	case string:
+		s := strings.ToLower(strings.TrimSpace(x))
+		if slices.Contains(calengine.MoonRoundings, s) {
+			return s, s != "", ""
+		}
+	}
+	return "", false, "The :attribute must be one of round, floor or ceil (or null)."
 }
 
 // applyStructureSettings reads week_restart.
@@ -177,10 +196,10 @@ func moonInput(in domain.Input, def calengine.Definition) {
 	num := func(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
 	used := false
 	for _, m := range def.Moons {
-		used = used || m.Granularity != 0 || len(m.CustomCycle) > 0 || m.Hidden
+		used = used || m.Granularity != 0 || len(m.CustomCycle) > 0 || m.Hidden || m.Rounding != ""
 	}
 	if used {
-		var gs, cs, hs []any
+		var gs, cs, hs, rs []any
 		for _, m := range def.Moons {
 			cyc := make([]any, len(m.CustomCycle))
 			for i, p := range m.CustomCycle {
@@ -190,9 +209,9 @@ func moonInput(in domain.Input, def calengine.Definition) {
 			if m.Granularity != 0 {
 				g = num(int64(m.Granularity))
 			}
-			gs, cs, hs = append(gs, g), append(cs, cyc), append(hs, m.Hidden)
+			gs, cs, hs, rs = append(gs, g), append(cs, cyc), append(hs, m.Hidden), append(rs, m.Rounding)
 		}
-		in["moon_granularity"], in["moon_custom_cycle"], in["moon_hidden"] = gs, cs, hs
+		in["moon_granularity"], in["moon_custom_cycle"], in["moon_hidden"], in["moon_rounding"] = gs, cs, hs, rs
 	}
 }
 
