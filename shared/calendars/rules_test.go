@@ -314,7 +314,7 @@ func withTimespanName(body map[string]any, name string) map[string]any {
 // reminders on the new calendar's entity (shown by the day view, a hidden one to admins only),
 // the others warnings naming them; the ids in one round trip and one transaction per event.
 func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	raw, err := os.ReadFile("testdata/fantasy-calendar-export.json")
 	if err != nil {
 		t.Fatal(err)
@@ -395,7 +395,7 @@ func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
 // at most MaxDayEvents entries (about 10,000 of its occurrences), in the same round trips as any
 // day view, and a shorter one shows.
 func TestDayViewRefusesOverlappingEventsBeforeBuilding(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Long"), "current_year", 2000, "current_month", 1, "current_day", 1))
 	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)
 	entityID := int64(r.Data()["entity_id"].(float64))

@@ -192,8 +192,9 @@ func TestWeatherExportRoundTrip(t *testing.T) {
 }
 
 // TestWeatherImportEdges: Fahrenheit is converted; a built-in location, weather off, a
-// location that does not fit the seasons or is out of bounds import the calendar without
-// weather (the warning stays); a climate sent beside the export wins.
+// location that is not the calendar's import the calendar without weather, with a warning;
+// weather the export holds that does not fit or is out of bounds is a 422 naming its field; a
+// climate sent beside the export wins.
 func TestWeatherImportEdges(t *testing.T) {
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate(), "weather_seed", 7))
@@ -216,8 +217,17 @@ func TestWeatherImportEdges(t *testing.T) {
 		if r.Status != 200 || r.Data()["weather_seed"] != nil || jsonOf(r.Data()["weather_climate"]) != "[]" {
 			t.Fatalf("%d %s, want a calendar without weather", r.Status, r.Raw)
 		}
-		if !strings.Contains(jsonOf(r.Data()["warnings"]), "Weather and locations are not imported.") {
+		if !strings.Contains(jsonOf(r.Data()["warnings"]), "is not imported") {
 			t.Errorf("warnings: %v", r.Data()["warnings"])
+		}
+	}
+	// refused: weather the export holds but that is wrong is a 422 naming its field.
+	refused := func(field string) func(t *testing.T, r apitest.Response) {
+		return func(t *testing.T, r apitest.Response) {
+			t.Helper()
+			if r.Status != 422 || r.Errors()[field] == nil {
+				t.Fatalf("%d %s, want 422 on %s", r.Status, r.Raw, field)
+			}
 		}
 	}
 	cases := []struct {
@@ -245,10 +255,10 @@ func TestWeatherImportEdges(t *testing.T) {
 		{"one season short", variant(func(s, _ map[string]any) {
 			loc := s["locations"].([]any)[0].(map[string]any)
 			loc["seasons"] = loc["seasons"].([]any)[:1]
-		}), noWeather},
-		{"chance above one", variant(func(s, _ map[string]any) { weatherOf(s, 1)["precipitation"] = 2 }), noWeather},
-		{"temperature text", variant(func(s, _ map[string]any) { weatherOf(s, 0)["temp_low"] = "cold" }), noWeather},
-		{"seed huge", variant(func(s, _ map[string]any) { s["global_settings"].(map[string]any)["seed"] = 1e30 }), noWeather},
+		}), refused("static_data.seasons.locations.0.seasons.1.weather")},
+		{"chance above one", variant(func(s, _ map[string]any) { weatherOf(s, 1)["precipitation"] = 2 }), refused("static_data.seasons.locations.0.seasons.1.precipitation")},
+		{"temperature text", variant(func(s, _ map[string]any) { weatherOf(s, 0)["temp_low"] = "cold" }), refused("static_data.seasons.locations.0.seasons.0.weather.temp_low")},
+		{"seed huge", variant(func(s, _ map[string]any) { s["global_settings"].(map[string]any)["seed"] = 1e30 }), refused("static_data.seasons.global_settings.seed")},
 		{"climate beside wins", with(variant(func(map[string]any, map[string]any) {}), "weather_climate", climate(), "weather_seed", 99),
 			func(t *testing.T, r apitest.Response) {
 				if r.Status != 200 || r.Data()["weather_seed"] != float64(99) || jsonOf(r.Data()["weather_climate"]) != jsonOf(climate()) {

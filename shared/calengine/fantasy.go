@@ -1041,14 +1041,22 @@ func fcWeather(locs []fcLocation, global map[string]any, dynamic *json.RawMessag
 	loc := locs[idx]
 	f := "static_data.seasons.locations." + strconv.Itoa(idx)
 	k := Climate{}
-	if seed, ok := global["seed"].(float64); ok && seed == float64(int64(seed)) && seed > -1e15 && seed < 1e15 {
+	switch seed, ok := global["seed"].(float64); {
+	case ok && seed == float64(int64(seed)) && seed > -1e15 && seed < 1e15:
 		k.Seed = int64(seed)
+	case global["seed"] != nil:
+		add("static_data.seasons.global_settings.seed", "The seed must be a whole number between -10^15 and 10^15.")
 	}
+	// Temperatures are in degrees of temp_sys: Fahrenheit ones are kept in Celsius.
+	fahrenheit := global["temp_sys"] == "imperial"
 	tenths := func(n fcNumber, scale int64, field string) int {
 		r := n.rat()
 		if r == nil {
 			add(field, "The "+field[strings.LastIndex(field, ".")+1:]+" must be a number.")
 			return 0
+		}
+		if fahrenheit && scale == 10 {
+			r = new(big.Rat).Mul(new(big.Rat).Sub(r, big.NewRat(32, 1)), big.NewRat(5, 9))
 		}
 		v := new(big.Rat).Mul(r, big.NewRat(scale, 1))
 		q := new(big.Int).Div(new(big.Int).Add(new(big.Int).Mul(v.Num(), big.NewInt(2)), v.Denom()), new(big.Int).Mul(v.Denom(), big.NewInt(2))) // nearest, halves up
