@@ -29,7 +29,7 @@ func Register(api *httpapi.API, st Store) {
 			if err != nil {
 				return nil, err
 			}
-			j := render(c)
+			j := render(c, r.Access)
 			j.Arrays = arrays[c.ID]
 			hideMoons(r, &j)
 			return httpapi.OwnerRender(r, st, "calendar", j, ownerOf)
@@ -69,7 +69,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *timeline.Calendar) calendarJSON {
-		j := render(c)
+		j := render(c, r.Access)
 		j.Arrays = arrays[c.ID]
 		hideMoons(r, &j)
 		return j

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/related"
@@ -146,9 +147,9 @@ type epochJSON struct {
 
 func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
-func render(c *timeline.Calendar) calendarJSON {
+func render(c *timeline.Calendar, a domain.Access) calendarJSON {
 	j := calendarJSON{
-		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
+		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner, a), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
 		SkipYearZero: c.SkipYearZero, WeekRestart: c.WeekRestart,
 		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
 		LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset, LeapYearStart: c.LeapYearStart,

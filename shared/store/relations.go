@@ -96,15 +96,16 @@ func (b *txBuilder) removeRelation(r *domain.Relation) {
 	b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
 }
 
-// needEntity makes the transaction conditional on entity eid existing with the privacy read
-// (its relations are placed by it); gone is the answer when it does not.
+// needEntity makes the transaction conditional on entity eid existing with the links privacy
+// read (its relations are placed by links_private, which a privacy change of the entity sets
+// before it re-places them: relink.go); gone is the answer when it does not.
 func (b *txBuilder) needEntity(cid, eid int64, private bool, gone error) {
 	if b.needs == nil {
 		b.needs = map[int]error{}
 	}
 	b.needs[b.n] = gone
 	b.check(b.s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, eid)).
-		If("attribute_exists(pk) AND 'is_private' = ?", private))
+		If("attribute_exists(pk) AND 'links_private' = ?", private))
 }
 
 // invalidTarget is the answer for a target that is gone or changed its privacy under a write.

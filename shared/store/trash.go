@@ -882,5 +882,13 @@ func (s *Store) restoredTags(ctx context.Context, k kindSpec, m *domain.Meta, o 
 		return nil, err
 	}
 	item["tags"] = av
-	return s.tagPlan(ctx, k, m, nil, o)
+	plan, err := s.tagPlan(ctx, k, m, nil, o) // sets o.PrivateTags as read
+	if err != nil {
+		return nil, err
+	}
+	delete(item, "private_tags")
+	if len(o.PrivateTags) > 0 {
+		item["private_tags"], _ = dynamo.Marshal(o.PrivateTags)
+	}
+	return plan, nil
 }
