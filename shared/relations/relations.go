@@ -86,6 +86,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	if reply, ok, err := r.Deletions(h.st, domain.GoneRelations, e.ID); ok {
+		return reply, err
+	}
 	res, err := h.st.ListRelations(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -97,6 +100,9 @@ func (h handlers) campaignList(r *httpapi.Request) (httpapi.Reply, error) {
 	f, err := r.Filter(domain.FilterChildren)
 	if err != nil {
 		return httpapi.Reply{}, err
+	}
+	if reply, ok, err := r.Deletions(h.st, domain.GoneCampaignRelations, 0); ok {
+		return reply, err
 	}
 	page := r.Page()
 	res, err := h.st.ListCampaignRelations(r.Context(), r.Access.CampaignID, r.Access, f, page)

@@ -203,6 +203,16 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 		if isRelationItem(pk, sk) {
 			relationItems = append(relationItems, it)
+			if h := strings.TrimPrefix(sk, selfHome); strings.HasPrefix(h, relationPrefix+"#") && !isRelatedBucket(pk) {
+				var ri relationItem
+				_ = dynamo.UnmarshalItem(it, &ri)
+				r := ri.relation()
+				for _, ref := range relationRefs(&r) { // a relation's two pointers (relations.go)
+					p := ref.ptr
+					p.SK = syncSK(ref.kind, formatTime(ref.updated), r.ID)
+					wantPointers[itemKey{p.PK, p.SK}] = p
+				}
+			}
 			continue
 		}
 		if sls := homeSlots(pk, sk, it); sls != nil {

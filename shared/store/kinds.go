@@ -56,8 +56,9 @@ var kinds = []kindSpec{
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
 	{prefix: eventPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneEvents},
 	{prefix: reminderKind, counted: classAdmin},        // an event's reminder link in its calendar
-	{prefix: relationPrefix, counted: classAdmin},      // relations.go places them
-	{prefix: relationIndexPrefix, counted: classAdmin}, // the campaign-wide relation copies
+	// Relations (relations.go places them): synced in their owner's list and in the campaign-wide one.
+	{prefix: relationPrefix, synced: true, counted: classAdmin, gone: domain.GoneRelations},
+	{prefix: relationIndexPrefix, synced: true, counted: classAdmin, gone: domain.GoneCampaignRelations},
 	{prefix: memberKind, counted: classAll},            // memberships (campaigns.go)
 	{prefix: campaignKind, counted: classAll},
 }

@@ -174,6 +174,20 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			}
 			continue
 		}
+		if h := strings.TrimPrefix(sk, selfHome); strings.HasPrefix(h, relationPrefix+"#") && strings.HasPrefix(pk, campaignPrefix) && !isRelatedBucket(pk) {
+			// A relation's sync pointers (issue 19: relations are synced in both lists).
+			var ri relationItem
+			if err := dynamo.UnmarshalItem(it, &ri); err != nil {
+				return n, err
+			}
+			r := ri.relation()
+			for _, ref := range relationRefs(&r) {
+				p := ref.ptr
+				p.SK = syncSK(ref.kind, formatTime(ref.updated), r.ID)
+				puts = append(puts, p)
+			}
+			continue
+		}
 		sls := homeSlots(pk, sk, it)
 		if sls == nil {
 			continue

@@ -68,8 +68,8 @@ func (s *Store) relinkRelations(ctx context.Context, cid, eid int64, private boo
 }
 
 // relationItems bounds the items one relation's re-placing writes (home, copies, campaign
-// copies, bucket copy, counters).
-const relationItems = 24
+// copies, bucket copy, counters, sync pointers).
+const relationItems = 28
 
 // entityRelations reads every relation owned by entity eid or pointing at it, consistently.
 func (s *Store) entityRelations(ctx context.Context, cid, eid int64) ([]*domain.Relation, error) {
