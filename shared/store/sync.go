@@ -355,6 +355,13 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 	var ranges []listRange
 	k, _ := goneKind(q.List)
 	kind := k.prefix
+	if q.List == domain.GoneAttributes { // kept in the pack (attributes.go)
+		rows, err := s.attributeGoneList(ctx, cid, q.Parent, since, a)
+		if err != nil {
+			return out, since, err
+		}
+		return domain.PageOf(rows, p, func(g *domain.Gone) int64 { return g.ID }), since, nil
+	}
 	switch {
 	case kind == relationPrefix:
 		ranges = childRanges(kind, entityPK(cid, q.Parent), a)
