@@ -55,11 +55,11 @@ var kinds = []kindSpec{
 	{prefix: mapPointPrefix, synced: true, counted: classAdmin, placement: placeMapPoint, parent: locationPrefix, gone: domain.GoneMapPoints},
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
 	{prefix: eventPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneEvents},
-	{prefix: reminderKind, counted: classAdmin},        // an event's reminder link in its calendar
+	{prefix: reminderKind, counted: classAdmin}, // an event's reminder link in its calendar
 	// Relations (relations.go places them): synced in their owner's list and in the campaign-wide one.
 	{prefix: relationPrefix, synced: true, counted: classAdmin, gone: domain.GoneRelations},
 	{prefix: relationIndexPrefix, synced: true, counted: classAdmin, gone: domain.GoneCampaignRelations},
-	{prefix: memberKind, counted: classAll},            // memberships (campaigns.go)
+	{prefix: memberKind, counted: classAll}, // memberships (campaigns.go)
 	{prefix: campaignKind, counted: classAll},
 }
 
