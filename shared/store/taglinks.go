@@ -97,6 +97,18 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 		prevTags, prevPrivate = prev.Tags, prev.IsPrivate
 	}
 	moved := prevPrivate != next.IsPrivate
+	// A writer who is not an admin neither sees nor drops the private tags (their ids are
+	// left out of what it reads): they are kept whatever `tags` it sends.
+	if prev != nil && !next.TagsByAdmin {
+		for _, t := range privateTagsOf(prev.Tags, prev.PrivateTags) {
+			if !slices.Contains(next.Tags, t) {
+				next.Tags = append(slices.Clone(next.Tags), t)
+			}
+		}
+		if len(next.Tags) > domain.MaxTags {
+			return nil, apperr.Invalid("tags", fmt.Sprintf("The record may not have more than %d tags.", domain.MaxTags))
+		}
+	}
 	// Tags kept keep the privacy known (a tag's privacy change re-places its members:
 	// relinkTagMembers); the checked ones get the privacy read below.
 	if prev != nil {
