@@ -34,9 +34,9 @@ type handlers struct{ st Store }
 
 // read is the visible entity of the path and its attributes: all of them and the caller's.
 type read struct {
-	entity  *domain.Entity
-	all     []domain.Attribute
-	version int64
+	entity *domain.Entity
+	all    []domain.Attribute
+	set    domain.AttributeSet
 }
 
 func (h handlers) read(r *httpapi.Request) (read, error) {
@@ -44,11 +44,11 @@ func (h handlers) read(r *httpapi.Request) (read, error) {
 	if err != nil {
 		return read{}, err
 	}
-	e, all, v, err := h.st.GetAttributes(r.Context(), r.Access.CampaignID, eid)
+	e, set, err := h.st.GetAttributes(r.Context(), r.Access.CampaignID, eid)
 	if err == nil {
 		err = r.Access.SeeEntity(e)
 	}
-	return read{entity: e, all: all, version: v}, err
+	return read{entity: e, all: set.Items, set: set}, err
 }
 
 // find is the index of the visible attribute {id} in all; a hidden one is a 404.
@@ -65,6 +65,14 @@ func (h handlers) find(r *httpapi.Request, all []domain.Attribute) (int, error) 
 }
 
 func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	eid, err := r.PathID("entity_id")
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	// Deletions read the pack and check the entity themselves (one read, ahead with the access).
+	if reply, ok, err := r.Deletions(h.st, domain.GoneAttributes, eid); ok {
+		return reply, err
+	}
 	rd, err := h.read(r)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -115,7 +123,7 @@ func (h handlers) write(r *httpapi.Request, change func(rd read) ([]domain.Attri
 			if next == nil {
 				return nil // nothing changed
 			}
-			return h.st.SaveAttributes(r.Context(), r.Access.CampaignID, rd.entity.ID, rd.version, next)
+			return h.st.SaveAttributes(r.Context(), r.Access.CampaignID, rd.entity.ID, rd.set, next)
 		})
 	}, func() (httpapi.Reply, error) { return reply(), nil })
 }

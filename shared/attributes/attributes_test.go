@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -43,7 +45,8 @@ func create(t *testing.T, e *apitest.Env, cid, eid int64, token string, body map
 // stored reads the entity's attributes from the store, by name.
 func stored(t *testing.T, e *apitest.Env, cid, eid int64) map[string]domain.Attribute {
 	t.Helper()
-	_, all, _, err := e.Store.GetAttributes(context.Background(), cid, eid)
+	_, set, err := e.Store.GetAttributes(context.Background(), cid, eid)
+	all := set.Items
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,4 +365,60 @@ func snapshot(m map[string]domain.Attribute) string {
 		fmt.Fprintf(&b, "%d %s=%s %d %v %v %d;", a.ID, a.Name, v, a.TypeID, a.IsPrivate, a.IsPinned, a.DefaultOrder)
 	}
 	return b.String()
+}
+
+// TestDeletions: `?deleted=1` answers the attributes deleted after lastSync (one at a time or
+// by a bulk PUT), private ones to admins only, in one read; lastSync lists what changed.
+func TestDeletions(t *testing.T) {
+	e := apitest.New(t, register)
+	cid := e.Campaign
+	eid := entity(t, e, cid, false)
+	hiddenEid := entity(t, e, cid, true)
+	var ids []int64
+	for i := 0; i < 5; i++ {
+		ids = append(ids, create(t, e, cid, eid, e.Admin, map[string]any{"name": fmt.Sprint("A", i), "is_private": i == 1}))
+	}
+	time.Sleep(5 * time.Millisecond)
+	since := time.Now().UTC()
+	time.Sleep(5 * time.Millisecond)
+	for _, id := range ids[:2] {
+		if r := e.Do("DELETE", fmt.Sprintf("%s/%d", attrs(cid, eid), id), e.Admin, nil); r.Status != 200 {
+			t.Fatalf("delete: %d %s", r.Status, r.Raw)
+		}
+	}
+	// A bulk PUT keeps A3 (updated) and A4, so A2 goes.
+	if r := e.Do("PUT", attrs(cid, eid), e.Admin, map[string]any{"attribute": []any{
+		map[string]any{"id": ids[3], "name": "A3", "value": "v"}, map[string]any{"id": ids[4], "name": "A4"}}}); r.Status != 200 {
+		t.Fatalf("bulk: %d %s", r.Status, r.Raw)
+	}
+	ts := url.QueryEscape(domain.FormatTime(since))
+	rows := func(r apitest.Response) string {
+		var out []int64
+		for _, row := range r.List() {
+			out = append(out, int64(row.(map[string]any)["id"].(float64)))
+		}
+		return fmt.Sprint(out)
+	}
+	for _, c := range []struct {
+		name, path, token, want string
+		status                  int
+	}{
+		{"admin", attrs(cid, eid) + "?deleted=1&lastSync=" + ts, e.Admin, fmt.Sprint([]int64{ids[0], ids[1], ids[2]}), 200},
+		{"member", attrs(cid, eid) + "?deleted=1&lastSync=" + ts, e.Member, fmt.Sprint([]int64{ids[0], ids[2]}), 200},
+		{"viewer, no lastSync", attrs(cid, eid) + "?deleted=1", e.Viewer, fmt.Sprint([]int64{ids[0], ids[2]}), 200},
+		{"after them", attrs(cid, eid) + "?deleted=1&lastSync=" + url.QueryEscape(domain.FormatTime(time.Now().UTC())), e.Admin, "[]", 200},
+		{"changed since", attrs(cid, eid) + "?lastSync=" + ts, e.Admin, fmt.Sprint([]int64{ids[3], ids[4]}), 200},
+		{"hidden entity", attrs(cid, hiddenEid) + "?deleted=1", e.Member, "[]", 404},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do("GET", c.path, c.token, nil)
+			if r.Status != c.status || (c.status == 200 && rows(r) != c.want) {
+				t.Fatalf("%d %s, want %d ids %s", r.Status, r.Raw, c.status, c.want)
+			}
+			if n := e.Counter.N(); c.status == 200 && n != 1 {
+				t.Errorf("%d DynamoDB calls, want 1", n)
+			}
+		})
+	}
 }

@@ -27,7 +27,7 @@ func Register(api *httpapi.API, st Store) {
 		Subjects: related.Calendars,
 		Row: func(r *httpapi.Request, _ []timeline.Calendar) (func(*timeline.Calendar) calendarJSON, error) {
 			return func(c *timeline.Calendar) calendarJSON {
-				j := calendarJSON{Calendar: calwire.Render(c)}
+				j := calendarJSON{Calendar: calwire.Render(c, r.Access)}
 				calwire.HideMoons(r, &j.Calendar)
 				return j
 			}, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Attribute is one typed name/value row of an entity (Kanka's attributes). All of an entity's
@@ -331,3 +332,21 @@ func (a Access) VisibleAttributes(all []Attribute) []Attribute {
 	}
 	return out
 }
+
+// AttributeSet is all of an entity's attributes as stored together: the attributes (id order),
+// the version they were read at (0: none yet), and the deletions kept for `?deleted=1`.
+type AttributeSet struct {
+	Items   []Attribute
+	Version int64
+	Gone    []AttributeGone
+}
+
+// AttributeGone is a deleted attribute (kept GoneHistory, at most MaxAttributeGone).
+type AttributeGone struct {
+	ID        int64
+	IsPrivate bool
+	DeletedAt time.Time
+}
+
+// MaxAttributeGone bounds the deletions an entity's attributes keep (the most recent).
+const MaxAttributeGone = 1000

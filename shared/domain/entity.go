@@ -19,12 +19,13 @@ type Entity struct {
 	// links) is placed by: IsPrivate, or true while a change of it re-places them (the store's).
 	LinksPrivate bool
 	// What Kanka's entities endpoint shows of the record, mirrored from it on every write.
-	Tags      []int64
-	ImageURL  string
-	CreatedAt time.Time
-	UpdatedAt time.Time
-	CreatedBy int64
-	UpdatedBy int64
+	Tags        []int64
+	PrivateTags []int64 // as Owner.PrivateTags
+	ImageURL    string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CreatedBy   int64
+	UpdatedBy   int64
 	// DeletedAt and DeletedBy are set on an entity in the trash (recovery).
 	DeletedAt *time.Time
 	DeletedBy int64

@@ -110,6 +110,9 @@ type Owner struct {
 	ImageURL  string
 	IsPrivate bool
 	Tags      []int64
+	// PrivateTags are the ids of Tags naming private tags (kept by the store): non-admins are
+	// answered Tags without them (VisibleTags).
+	PrivateTags []int64
 	// TagsByAdmin: the writer may name private tags (set by ApplyOwner, never stored).
 	TagsByAdmin      bool
 	EntityImageUUID  string
@@ -170,6 +173,18 @@ func distinct(ids []int64) []int64 {
 	for _, id := range ids {
 		if !slices.Contains(out, id) {
 			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// VisibleTags is tags as a reader sees them: admins all, everyone else without the ids of
+// private tags (round3 3.4's projection: the id of a tag the reader may not see is never shown).
+func VisibleTags(tags, private []int64, admin bool) []int64 {
+	out := make([]int64, 0, len(tags))
+	for _, t := range tags {
+		if admin || !slices.Contains(private, t) {
+			out = append(out, t)
 		}
 	}
 	return out

@@ -22,6 +22,10 @@ const (
 	GoneEvents    = "event"
 	GoneMapPoints = "map_point"
 	GoneWeather   = "calendar_weather"
+	// GoneRelations is an entity's relations, GoneCampaignRelations the campaign-wide list.
+	GoneRelations         = "relation"
+	GoneCampaignRelations = "campaign_relation"
+	GoneAttributes        = "attribute"
 )
 
 // GoneQuery names the deletions a reader asks for: those of List (under Parent, the entity of

@@ -58,7 +58,7 @@ type childJSON struct {
 }
 
 func render(r *httpapi.Request, e *domain.Entity) entityJSON {
-	j := entityJSON{ID: e.ID, Name: e.Name, Type: e.Type, ChildID: e.ChildID, Tags: e.Tags, IsPrivate: e.IsPrivate,
+	j := entityJSON{ID: e.ID, Name: e.Name, Type: e.Type, ChildID: e.ChildID, Tags: domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), IsPrivate: e.IsPrivate,
 		CampaignID: e.CampaignID, CreatedAt: domain.Time(e.CreatedAt), CreatedBy: e.CreatedBy,
 		UpdatedAt: domain.Time(e.UpdatedAt), UpdatedBy: e.UpdatedBy, URLs: urlsJSON{API: r.AbsoluteURL(e.APIPath())}}
 	// Every stored entity is of a served module; an unknown one keeps its code and id 0.

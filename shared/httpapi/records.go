@@ -34,11 +34,12 @@ type OwnerJSON struct {
 	AuditJSON
 }
 
-// RenderOwner shapes the shared part of a calendar or location.
-func RenderOwner(m domain.Meta, o domain.Owner) OwnerJSON {
+// RenderOwner shapes the shared part of a calendar, location or tag for a reader with access a:
+// the ids of private tags are shown to admins only.
+func RenderOwner(m domain.Meta, o domain.Owner, a domain.Access) OwnerJSON {
 	j := OwnerJSON{ID: m.ID, Name: o.Name, Entry: o.Entry, Type: o.Type, Image: o.ImageURL, ImageFull: o.ImageURL,
 		ImageThumb: o.ImageURL, HasCustomImage: o.ImageURL != "", IsPrivate: o.IsPrivate, EntityID: o.EntityID,
-		Tags: o.Tags, EntityImageUUID: optional(o.EntityImageUUID), EntityHeaderUUID: optional(o.EntityHeaderUUID),
+		Tags: domain.VisibleTags(o.Tags, o.PrivateTags, a.IsAdmin()), EntityImageUUID: optional(o.EntityImageUUID), EntityHeaderUUID: optional(o.EntityHeaderUUID),
 		AuditJSON: RenderAudit(m)}
 	if j.Tags == nil {
 		j.Tags = []int64{}

@@ -23,7 +23,7 @@ func render(l *domain.Location, a domain.Access, hiddenParents map[int64]bool) l
 	if parent != nil && hiddenParents[*parent] {
 		parent = nil
 	}
-	j := locationJSON{OwnerJSON: httpapi.RenderOwner(l.Meta, l.Owner), LocationID: parent, ParentLocationID: parent, Map: l.MapURL}
+	j := locationJSON{OwnerJSON: httpapi.RenderOwner(l.Meta, l.Owner, a), LocationID: parent, ParentLocationID: parent, Map: l.MapURL}
 	if l.IsMapPrivate {
 		j.IsMapPrivate = 1
 		if !a.IsAdmin() {

@@ -88,6 +88,28 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item})
 			return err
 		}, "calendar {cal+100} does not exist"},
+		{"a private tag's id on a public copy", func(r *round, cp string, a, _, _, _ int64) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, "PUB#LOCATION#"+pad(a)),
+				UpdateExpression: aws.String("SET tags = :t"), ExpressionAttributeValues: map[string]types.AttributeValue{
+					":t": &types.AttributeValueMemberL{Value: []types.AttributeValue{n(999)}}}})
+			return err
+		}, "its public copy PUB#LOCATION#{a} shows tags [999], want []"},
+		{"private_tags out of step with the tags' privacy", func(r *round, cp string, a, _, _, _ int64) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, "LOCATION#"+pad(a)),
+				UpdateExpression: aws.String("SET private_tags = :t"), ExpressionAttributeValues: map[string]types.AttributeValue{
+					":t": &types.AttributeValueMemberL{Value: []types.AttributeValue{n(999)}}}})
+			return err
+		}, "private_tags [999], its private tags are []"},
+		{"a relation's sync pointer missing", func(r *round, cp string, _, _, _, aEntity int64) error {
+			r.must("POST", r.path("/entities/%d/relations", aEntity), map[string]any{"target_id": aEntity + 1, "relation": "x"}) // B's entity
+			out, err := db.Query(ctx, &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p AND begins_with(sk, :s)"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":p": s(cp), ":s": s("SYNC#REL#")}})
+			if err != nil || len(out.Items) != 1 {
+				return fmt.Errorf("pointers %v: %v", out, err)
+			}
+			_, err = db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: map[string]types.AttributeValue{"pk": out.Items[0]["pk"], "sk": out.Items[0]["sk"]}})
+			return err
+		}, "SYNC#REL#"},
 		{"a name shard out of step with its entity", func(r *round, cp string, a, _, _, e int64) error {
 			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key(cp, fmt.Sprintf("NAMES#%012d", e/400)),
 				UpdateExpression: aws.String("SET #e = :v"), ExpressionAttributeNames: map[string]string{"#e": fmt.Sprintf("e%d", e)},

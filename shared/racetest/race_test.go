@@ -416,6 +416,43 @@ var scenarios = []scenario{
 			req{"DELETE", r.path("/locations/%d", doomed), nil},
 		)
 	}},
+	{"tag links under concurrent adds, updates and deletes", func(r *round) {
+		tag := func(body map[string]any) (int64, int64) {
+			a := r.must("POST", r.path("/tags"), body)
+			return a.id(), int64(a.data()["entity_id"].(float64))
+		}
+		t1, _ := tag(map[string]any{"name": "T1"})
+		t2, _ := tag(map[string]any{"name": "T2"})
+		doomed, _ := tag(map[string]any{"name": "Doomed"})
+		secret, _ := tag(map[string]any{"name": "Secret", "is_private": true})
+		a, ae := r.location(map[string]any{"name": "A", "tags": []int64{t1, doomed}})
+		b, be := r.location(map[string]any{"name": "B", "tags": []int64{doomed, secret}})
+		c, _ := r.location(map[string]any{"name": "C", "tags": []int64{t2}})
+		r.race(
+			req{"POST", r.path("/entities/%d/entity_tags", ae), map[string]any{"tag_id": t2}},
+			req{"POST", r.path("/entities/%d/entity_tags", ae), map[string]any{"tag_id": secret}},
+			req{"PATCH", r.path("/locations/%d", a), map[string]any{"tags": []int64{doomed, t2}, "is_private": true}},
+			req{"DELETE", r.path("/entities/%d/entity_tags/%d", be, secret), nil},
+			req{"PATCH", r.path("/locations/%d", b), map[string]any{"tags": []int64{t1, doomed}}},
+			req{"DELETE", r.path("/tags/%d", doomed), nil},
+			req{"PATCH", r.path("/tags/%d", secret), map[string]any{"is_private": false}},
+			req{"PATCH", r.path("/locations/%d", c), map[string]any{"tags": []int64{t1, t2, doomed}}},
+			req{"DELETE", r.path("/locations/%d", c), nil},
+			req{"PATCH", r.path("/tags/%d", t2), map[string]any{"is_private": true}},
+		)
+	}},
+	{"relations while an end's privacy changes", func(r *round) {
+		a, ae := r.location(map[string]any{"name": "A"})
+		_, be := r.location(map[string]any{"name": "B"})
+		x := r.must("POST", r.path("/entities/%d/relations", ae), map[string]any{"target_id": be, "relation": "Old", "two_way": true})
+		r.race(
+			req{"PATCH", r.path("/locations/%d", a), map[string]any{"is_private": true}},
+			req{"POST", r.path("/entities/%d/relations", be), map[string]any{"target_id": ae, "relation": "New", "two_way": true}},
+			req{"POST", r.path("/entities/%d/relations", ae), map[string]any{"target_id": be, "relation": "Out"}},
+			req{"PATCH", r.path("/entities/%d/relations/%d", ae, x.id()), map[string]any{"attitude": 7}},
+			req{"PATCH", r.path("/locations/%d", a), map[string]any{"is_private": false}},
+		)
+	}},
 	{"write one entity's attributes from 6 writers at once", func(r *round) {
 		_, a := r.location(map[string]any{"name": "A"})
 		answers := r.race(

@@ -11,6 +11,7 @@ import (
 type Store interface {
 	httpapi.EntityReader
 	httpapi.EntityBatchReader
+	httpapi.GoneReader
 	GetRelationAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Relation, error)
 	ListRelations(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error)
 	ListCampaignRelations(ctx context.Context, cid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error)

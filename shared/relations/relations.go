@@ -24,7 +24,7 @@ func Register(api *httpapi.API, st Store) {
 		Item:   httpapi.ReadAhead(domain.ReadRelation, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
 		Visible: h.visible,
 		New: func(_ *httpapi.Request, e *domain.Entity) *domain.Relation {
-			return &domain.Relation{OwnerID: e.ID, OwnerPrivate: e.IsPrivate}
+			return &domain.Relation{OwnerID: e.ID, OwnerPrivate: e.LinksPrivate}
 		},
 		Apply:  h.apply,
 		Create: st.CreateRelation, Update: st.UpdateRelation, Delete: st.DeleteRelation,
@@ -53,7 +53,7 @@ func (h handlers) visible(r *httpapi.Request) (*domain.Entity, *domain.Relation,
 // apply merges the body and reads the targets' privacy: every target must be an entity the
 // caller may see (422 naming the field otherwise), and places the relation.
 func (h handlers) apply(r *httpapi.Request, in domain.Input, owner *domain.Entity, prev, next *domain.Relation) error {
-	next.OwnerPrivate = owner.IsPrivate
+	next.OwnerPrivate = owner.LinksPrivate
 	if err := next.Apply(in, prev == nil); err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, owner *domain.Entit
 			}
 			return apperr.Invalid(field, "The selected "+domain.Label(field)+" is invalid.")
 		}
-		next.TargetPrivacy[t] = e.IsPrivate
+		next.TargetPrivacy[t] = e.LinksPrivate
 	}
 	next.TargetPrivate = next.TargetPrivacy[next.TargetID]
 	return nil
@@ -85,6 +85,9 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	e, f, page, err := r.EntityList(h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
+	}
+	if reply, ok, err := r.Deletions(h.st, domain.GoneRelations, e.ID); ok {
+		return reply, err
 	}
 	res, err := h.st.ListRelations(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 	if err != nil {
@@ -97,6 +100,9 @@ func (h handlers) campaignList(r *httpapi.Request) (httpapi.Reply, error) {
 	f, err := r.Filter(domain.FilterChildren)
 	if err != nil {
 		return httpapi.Reply{}, err
+	}
+	if reply, ok, err := r.Deletions(h.st, domain.GoneCampaignRelations, 0); ok {
+		return reply, err
 	}
 	page := r.Page()
 	res, err := h.st.ListCampaignRelations(r.Context(), r.Access.CampaignID, r.Access, f, page)

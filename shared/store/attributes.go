@@ -1,8 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"time"
 
 	"github.com/guregu/dynamo/v2"
 
@@ -22,6 +25,23 @@ type attributePack struct {
 	EntityID   int64           `dynamo:"entity_id"`
 	V          int64           `dynamo:"v"`
 	Items      []attributeItem `dynamo:"items"`
+	// Gone are the deleted attributes (`?deleted=1`): the most recent domain.MaxAttributeGone
+	// of the last domain.GoneHistory, kept by every write.
+	Gone []attributeGone `dynamo:"gone,omitempty"`
+}
+
+type attributeGone struct {
+	ID        int64  `dynamo:"id"`
+	IsPrivate bool   `dynamo:"is_private,omitempty"`
+	DeletedAt string `dynamo:"deleted_at"`
+}
+
+func (p attributePack) set() domain.AttributeSet {
+	out := domain.AttributeSet{Items: p.attributes(), Version: p.V}
+	for _, g := range p.Gone {
+		out.Gone = append(out.Gone, domain.AttributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: parseTime(g.DeletedAt)})
+	}
+	return out
 }
 
 type attributeItem struct {
@@ -53,28 +73,36 @@ func (p attributePack) attributes() []domain.Attribute {
 func packKey(cid, eid int64) itemKey { return itemKey{entityPK(cid, eid), attributesSK} }
 
 // GetAttributes reads entity eid and all its attributes (in id order) in one round trip (read
-// ahead with the campaign access); version is the pack's, 0 when the entity has none yet.
-func (s *Store) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Entity, []domain.Attribute, int64, error) {
+// ahead with the campaign access); the set's version is the pack's, 0 when there is none yet.
+func (s *Store) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Entity, domain.AttributeSet, error) {
+	e, p, err := s.attributePackOf(ctx, cid, eid)
+	if err != nil {
+		return nil, domain.AttributeSet{}, err
+	}
+	return e, p.set(), nil
+}
+
+func (s *Store) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
 	ek, pk := itemKey{campaignPK(cid), recordSK(entityPrefix, eid)}, packKey(cid, eid)
 	items, err := s.getItems(ctx, ek, pk)
+	var p attributePack
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, p, err
 	}
 	raw, ok := items[ek]
 	if !ok {
-		return nil, nil, 0, apperr.ErrNotFound
+		return nil, p, apperr.ErrNotFound
 	}
 	var ei entityItem
 	if err := dynamo.UnmarshalItem(raw, &ei); err != nil {
-		return nil, nil, 0, err
+		return nil, p, err
 	}
-	var p attributePack
 	if raw, ok := items[pk]; ok {
 		if err := dynamo.UnmarshalItem(raw, &p); err != nil {
-			return nil, nil, 0, err
+			return nil, p, err
 		}
 	}
-	return ei.entity(), p.attributes(), p.V, nil
+	return ei.entity(), p, nil
 }
 
 // NewAttributeIDs reserves n attribute ids of the campaign; the first is returned.
@@ -82,21 +110,24 @@ func (s *Store) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64, e
 	return s.reserveIDs(ctx, campaignPK(cid), "attribute", n)
 }
 
-// SaveAttributes replaces entity eid's attributes with all (id order), on condition that the
-// pack is still at version (0: there was none) and the entity exists: one transaction. The
-// attributes whose times are unset (written now) get the time of the write.
-func (s *Store) SaveAttributes(ctx context.Context, cid, eid, version int64, all []domain.Attribute) error {
+// SaveAttributes replaces entity eid's attributes prev (as read) with all (id order), on
+// condition that the pack is still at prev's version (0: there was none) and the entity
+// exists: one transaction. The attributes whose times are unset (written now) get the time of
+// the write; those of prev that all lacks are kept as deletions (attributeGone).
+func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.AttributeSet, all []domain.Attribute) error {
 	k := packKey(cid, eid)
+	version := prev.Version
 	b := s.newTx()
 	b.need(campaignPK(cid), recordSK(entityPrefix, eid), apperr.ErrNotFound)
-	if len(all) == 0 {
+	now := s.now()
+	gone := attributesGone(prev, all, now)
+	if len(all) == 0 && len(gone) == 0 {
 		if version == 0 {
 			return nil
 		}
 		b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk).If("'v' = ?", version))
 		return b.run(ctx)
 	}
-	now := s.now()
 	for i := range all { // the attributes written now (their times unset by the caller)
 		if all[i].UpdatedAt.IsZero() {
 			all[i].UpdatedAt = now
@@ -106,7 +137,7 @@ func (s *Store) SaveAttributes(ctx context.Context, cid, eid, version int64, all
 		}
 		all[i].Version = version + 1
 	}
-	p := attributePack{PK: k.pk, SK: k.sk, CampaignID: cid, EntityID: eid, V: version + 1, Items: make([]attributeItem, len(all))}
+	p := attributePack{PK: k.pk, SK: k.sk, CampaignID: cid, EntityID: eid, V: version + 1, Items: make([]attributeItem, len(all)), Gone: gone}
 	for i, a := range all {
 		p.Items[i] = attributeItem{ID: a.ID, Name: a.Name, Value: a.Value, TypeID: a.TypeID, IsPrivate: a.IsPrivate,
 			IsPinned: a.IsPinned, DefaultOrder: a.DefaultOrder, APIKey: a.APIKey, CreatedAt: formatTime(a.CreatedAt),
@@ -142,4 +173,46 @@ func (s *Store) AttributesOf(ctx context.Context, cid int64, eids []int64) (map[
 		out[p.EntityID] = p.attributes()
 	}
 	return out, nil
+}
+
+// attributesGone are the deletions a save of all over prev keeps: prev's still within
+// GoneHistory, and prev's attributes that all lacks (deleted at now), the most recent
+// domain.MaxAttributeGone.
+func attributesGone(prev domain.AttributeSet, all []domain.Attribute, now time.Time) []attributeGone {
+	var out []attributeGone
+	for _, g := range prev.Gone {
+		if now.Sub(g.DeletedAt) < domain.GoneHistory {
+			out = append(out, attributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: formatTime(g.DeletedAt)})
+		}
+	}
+	for _, a := range prev.Items {
+		if !slices.ContainsFunc(all, func(b domain.Attribute) bool { return b.ID == a.ID }) {
+			out = append(out, attributeGone{ID: a.ID, IsPrivate: a.IsPrivate, DeletedAt: formatTime(now)})
+		}
+	}
+	return out[max(0, len(out)-domain.MaxAttributeGone):] // oldest first
+}
+
+// attributeGoneList answers `?deleted=1` on an entity's attributes: the pack's deletions after
+// since that the reader a sees (private ones for admins only; a hidden entity is a 404), by
+// id. One read (ahead with the access on the attributes routes).
+func (s *Store) attributeGoneList(ctx context.Context, cid, eid int64, since time.Time, a domain.Access) ([]domain.Gone, error) {
+	e, p, err := s.attributePackOf(ctx, cid, eid)
+	if err == nil {
+		err = a.SeeEntity(e)
+	}
+	if err != nil {
+		return nil, err
+	}
+	admin := a.IsAdmin()
+	var rows []domain.Gone
+	seen := map[int64]bool{}
+	for _, g := range p.set().Gone {
+		if g.DeletedAt.After(since) && (admin || !g.IsPrivate) && !seen[g.ID] {
+			seen[g.ID] = true
+			rows = append(rows, domain.Gone{ID: g.ID, DeletedAt: g.DeletedAt})
+		}
+	}
+	slices.SortFunc(rows, func(a, b domain.Gone) int { return cmp.Compare(a.ID, b.ID) })
+	return rows, nil
 }

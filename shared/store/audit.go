@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
@@ -63,6 +65,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		private      bool
 		parent       *int64
 		tags         []int64
+		privateTags  []int64
 	}
 	type entity struct {
 		typ          string
@@ -70,6 +73,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		name         string
 		private      bool
 		linksPrivate bool
+		tags         []int64
+		privateTags  []int64
 	}
 	owners := map[string]map[int64]*owner{} // entity type -> records of that owner kind
 	for _, k := range ownerKinds {
@@ -77,6 +82,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	calendars := owners[calendarKind.entityType]
 	entities := map[int64]entity{}
+	pubTags := map[string][]int64{} // public copies' tags (owners' and entities'), by sort key
 	counters := map[counterKey]dynamo.Item{}
 	tagMembers := map[itemKey]bool{} // TM# items (taglinks.go)
 	pubParents := map[itemKey]bool{} // public copies of nested records (kind, id): whether they show a parent
@@ -199,6 +205,16 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 		if isRelationItem(pk, sk) {
 			relationItems = append(relationItems, it)
+			if h := strings.TrimPrefix(sk, selfHome); strings.HasPrefix(h, relationPrefix+"#") && !isRelatedBucket(pk) {
+				var ri relationItem
+				_ = dynamo.UnmarshalItem(it, &ri)
+				r := ri.relation()
+				for _, ref := range relationRefs(&r) { // a relation's two pointers (relations.go)
+					p := ref.ptr
+					p.SK = syncSK(ref.kind, formatTime(ref.updated), r.ID)
+					wantPointers[itemKey{p.PK, p.SK}] = p
+				}
+			}
 			continue
 		}
 		if sls := homeSlots(pk, sk, it); sls != nil {
@@ -243,6 +259,14 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 		}
 		if isCopy(sk) {
+			if _, has := it["private_tags"]; has {
+				report("copy %s %s: carries private_tags (only homes keep them)", pk, sk)
+			}
+			if strings.HasPrefix(sk, publicCopy) && pk == prefix {
+				var tags []int64
+				_ = dynamo.Unmarshal(it["tags"], &tags)
+				pubTags[sk] = tags
+			}
 			if strings.Contains(sk, eventPrefix+"#") {
 				events = append(events, struct {
 					key        string
@@ -275,10 +299,15 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				o.parent = &p
 			}
 			_ = dynamo.Unmarshal(it["tags"], &o.tags)
+			_ = dynamo.Unmarshal(it["private_tags"], &o.privateTags)
 			owners[spec.entityType][o.id] = o
 		case kind == entityPrefix:
 			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private"),
 				linksPrivate: boolean(it, "links_private")}
+			e := entities[num(it, "id")]
+			_ = dynamo.Unmarshal(it["tags"], &e.tags)
+			_ = dynamo.Unmarshal(it["private_tags"], &e.privateTags)
+			entities[num(it, "id")] = e
 		}
 	}
 
@@ -434,6 +463,39 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			delete(marked, m.SK)
 		}
 	}
+	// Private tags (round3 3.4's projection): a home's private_tags are its tags naming private
+	// tags, its entity's the same, and the public copies (record's and entity's) show the rest,
+	// unless a re-placing of one of its tags is pending.
+	tagRecs := owners[tagKind.entityType]
+	for _, k := range ownerKinds {
+		for id, o := range owners[k.entityType] {
+			var want []int64
+			pending := false
+			for _, t := range o.tags {
+				if tg := tagRecs[t]; tg != nil {
+					pending = pending || relinking[tg.entityID]
+					if tg.private {
+						want = append(want, t)
+					}
+				}
+			}
+			if pending {
+				continue
+			}
+			if !sameIDs(o.privateTags, want) {
+				report("%s %d: private_tags %v, its private tags are %v", k.entityType, id, o.privateTags, want)
+			}
+			if e, ok := entities[o.entityID]; ok && (!sameIDs(e.tags, o.tags) || !sameIDs(e.privateTags, want)) {
+				report("entity %d: tags %v private %v, its %s says %v private %v", o.entityID, e.tags, e.privateTags, k.entityType, o.tags, want)
+			}
+			shown := domain.VisibleTags(o.tags, want, false)
+			for _, sk := range []string{publicCopy + recordSK(k.prefix, id), publicCopy + recordSK(entityPrefix, o.entityID)} {
+				if got, ok := pubTags[sk]; ok && !sameIDs(got, shown) {
+					report("%s %d: its public copy %s shows tags %v, want %v", k.entityType, id, sk, got, shown)
+				}
+			}
+		}
+	}
 	for eid, e := range entities {
 		if e.linksPrivate != e.private && !relinking[eid] {
 			report("entity %d: links placed as private=%v, the entity is private=%v", eid, e.linksPrivate, e.private)
@@ -536,4 +598,12 @@ func sum(m map[string]int) int {
 func sameWhen(a, b dayLinkItem) bool {
 	eq := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	return a.Recurrence == b.Recurrence && a.Periodicity == b.Periodicity && eq(a.Hour, b.Hour) && eq(a.Minute, b.Minute)
+}
+
+// sameIDs reports whether a and b hold the same ids, in any order.
+func sameIDs(a, b []int64) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
 }

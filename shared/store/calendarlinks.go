@@ -329,7 +329,7 @@ func (s *Store) relinkEvents(ctx context.Context, cid, eid int64, private bool) 
 // marker (if any): the end of every re-placing, and what the sweeper runs for one left behind.
 func (s *Store) reconcileLinks(ctx context.Context, cid, eid int64, markerSK string) error {
 	var e entityItem
-	err := s.getItem(ctx, campaignPK(cid), recordSK(entityPrefix, eid), &e, "pk", "sk", "is_private", "links_private")
+	err := s.getItem(ctx, campaignPK(cid), recordSK(entityPrefix, eid), &e, "pk", "sk", "is_private", "links_private", "type", "child_id")
 	switch {
 	case errors.Is(err, apperr.ErrNotFound): // deleted: its delete removes the events and links
 	case err != nil:
@@ -342,6 +342,9 @@ func (s *Store) reconcileLinks(ctx context.Context, cid, eid int64, markerSK str
 			}
 		}
 		if err := s.relinkEvents(ctx, cid, eid, e.IsPrivate); err != nil {
+			return err
+		}
+		if err := s.relinkRefs(ctx, cid, eid, e.Type, e.ChildID, e.IsPrivate); err != nil {
 			return err
 		}
 	}
@@ -368,6 +371,9 @@ func (s *Store) updateOwnerPrivacy(ctx context.Context, k kindSpec, prevM *domai
 	var err error
 	if next.IsPrivate {
 		if err = s.relinkEvents(ctx, cid, eid, true); err == nil {
+			err = s.relinkRefs(ctx, cid, eid, k.entityType, prevM.ID, true)
+		}
+		if err == nil {
 			err = write()
 		}
 	} else {

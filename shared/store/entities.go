@@ -21,18 +21,19 @@ type entityItem struct {
 	// privacy change re-places them.
 	LinksPrivate bool `dynamo:"links_private"`
 	// What Kanka's entities list shows and filters on, mirrored from the record on every write.
-	NameLC    string  `dynamo:"name_lc"`
-	Tags      []int64 `dynamo:"tags"`
-	ImageURL  string  `dynamo:"image_url,omitempty"`
-	CreatedAt string  `dynamo:"created_at"`
-	UpdatedAt string  `dynamo:"updated_at"`
-	CreatedBy int64   `dynamo:"created_by"`
-	UpdatedBy int64   `dynamo:"updated_by"`
+	NameLC      string  `dynamo:"name_lc"`
+	Tags        []int64 `dynamo:"tags"`
+	PrivateTags []int64 `dynamo:"private_tags,omitempty"` // the home's only (copyItem projects)
+	ImageURL    string  `dynamo:"image_url,omitempty"`
+	CreatedAt   string  `dynamo:"created_at"`
+	UpdatedAt   string  `dynamo:"updated_at"`
+	CreatedBy   int64   `dynamo:"created_by"`
+	UpdatedBy   int64   `dynamo:"updated_by"`
 }
 
 func (it entityItem) entity() *domain.Entity {
 	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name,
-		IsPrivate: it.IsPrivate, LinksPrivate: it.LinksPrivate, Tags: it.Tags, ImageURL: it.ImageURL, CreatedAt: parseTime(it.CreatedAt),
+		IsPrivate: it.IsPrivate, LinksPrivate: it.LinksPrivate, Tags: it.Tags, PrivateTags: it.PrivateTags, ImageURL: it.ImageURL, CreatedAt: parseTime(it.CreatedAt),
 		UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy}
 }
 

@@ -74,3 +74,18 @@ func SetTagListByMembers(on bool) func() {
 	tagListByMembers = on
 	return func() { tagListByMembers = old }
 }
+
+// HalfRelink leaves what a privacy change of entity eid that stopped after hiding its
+// references leaves: its marker (begun at began) with links_private set, and the entity's
+// relations and tag members re-placed as private, the record itself unchanged.
+func HalfRelink(ctx context.Context, s *Store, cid, eid int64, began time.Time) error {
+	m := pendingMarker{PK: pendingPK(cid), SK: relinkMarkerSK(began, cid, eid), CID: cid, Kind: relinkKind, ID: eid}
+	if err := s.setLinksPrivate(ctx, cid, eid, true, &m, "", "", 0); err != nil {
+		return err
+	}
+	e, err := s.GetEntity(ctx, cid, eid)
+	if err != nil {
+		return err
+	}
+	return s.relinkRefs(ctx, cid, eid, e.Type, e.ChildID, true)
+}

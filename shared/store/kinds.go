@@ -56,10 +56,11 @@ var kinds = []kindSpec{
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
 	{prefix: eventPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneEvents},
 	{prefix: weatherPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: calendarPrefix, gone: domain.GoneWeather},
-	{prefix: reminderKind, counted: classAdmin},        // an event's reminder link in its calendar
-	{prefix: relationPrefix, counted: classAdmin},      // relations.go places them
-	{prefix: relationIndexPrefix, counted: classAdmin}, // the campaign-wide relation copies
-	{prefix: memberKind, counted: classAll},            // memberships (campaigns.go)
+	{prefix: reminderKind, counted: classAdmin}, // an event's reminder link in its calendar
+	// Relations (relations.go places them): synced in their owner's list and in the campaign-wide one.
+	{prefix: relationPrefix, synced: true, counted: classAdmin, gone: domain.GoneRelations},
+	{prefix: relationIndexPrefix, synced: true, counted: classAdmin, gone: domain.GoneCampaignRelations},
+	{prefix: memberKind, counted: classAll}, // memberships (campaigns.go)
 	{prefix: campaignKind, counted: classAll},
 }
 

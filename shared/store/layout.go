@@ -309,6 +309,9 @@ func copyItem(item dynamo.Item, sl slot) dynamo.Item {
 		}
 	}
 	delete(out, parentHidden)
+	if strings.HasPrefix(sl.sk, publicCopy) {
+		projectTags(out)
+	}
 	return out
 }
 

@@ -174,6 +174,20 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			}
 			continue
 		}
+		if h := strings.TrimPrefix(sk, selfHome); strings.HasPrefix(h, relationPrefix+"#") && strings.HasPrefix(pk, campaignPrefix) && !isRelatedBucket(pk) {
+			// A relation's sync pointers (issue 19: relations are synced in both lists).
+			var ri relationItem
+			if err := dynamo.UnmarshalItem(it, &ri); err != nil {
+				return n, err
+			}
+			r := ri.relation()
+			for _, ref := range relationRefs(&r) {
+				p := ref.ptr
+				p.SK = syncSK(ref.kind, formatTime(ref.updated), r.ID)
+				puts = append(puts, p)
+			}
+			continue
+		}
 		sls := homeSlots(pk, sk, it)
 		if sls == nil {
 			continue
@@ -191,15 +205,23 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			_ = dynamo.Unmarshal(it["entity_id"], &eid)
 			_ = dynamo.Unmarshal(it["is_private"], &private)
 			kept := []int64{}
+			var privateTags []int64 // the homes keep them, the public copies leave them out
 			for _, t := range tags {
-				if tagsKnown[itemKey{pk, recordSK(tagPrefix, t)}] && !slices.Contains(kept, t) {
+				if tagPrivate, ok := tagsKnown[itemKey{pk, recordSK(tagPrefix, t)}]; ok && !slices.Contains(kept, t) {
 					kept = append(kept, t)
+					if tagPrivate {
+						privateTags = append(privateTags, t)
+					}
 					key := tagMemberKey(cid, t, private, k.prefix, id)
 					puts = append(puts, tagMember{PK: key.pk, SK: key.sk, EntityID: eid})
 				}
 			}
 			if tags != nil {
 				it["tags"], _ = dynamo.Marshal(kept)
+			}
+			delete(it, "private_tags")
+			if len(privateTags) > 0 {
+				it["private_tags"], _ = dynamo.Marshal(privateTags)
 			}
 		}
 		if strings.HasPrefix(sk, locationPrefix+"#") { // layout 1 indexed parents: links now
@@ -278,7 +300,8 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	return n, s.batchDelete(ctx, dels)
 }
 
-// tagsOf reads which tags the owner homes in items name exist (one BatchGetItem per 100).
+// tagsOf reads which tags the owner homes in items name exist, and their privacy (one
+// BatchGetItem per 100).
 func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
 	var keys []itemKey
 	seen := map[itemKey]bool{}
@@ -304,8 +327,10 @@ func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bo
 		return out, nil
 	}
 	got, err := s.getItems(ctx, keys...)
-	for k := range got {
-		out[k] = true
+	for k, it := range got {
+		var private bool
+		_ = dynamo.Unmarshal(it["is_private"], &private)
+		out[k] = private
 	}
 	return out, err
 }

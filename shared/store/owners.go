@@ -25,7 +25,7 @@ func entityItemOf(k kindSpec, m *domain.Meta, o *domain.Owner) entityItem {
 	}
 	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
 		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate, LinksPrivate: o.IsPrivate,
-		NameLC: strings.ToLower(o.Name), Tags: tags, ImageURL: o.ImageURL, CreatedAt: formatTime(m.CreatedAt),
+		NameLC: strings.ToLower(o.Name), Tags: tags, PrivateTags: privateTagsOf(tags, o.PrivateTags), ImageURL: o.ImageURL, CreatedAt: formatTime(m.CreatedAt),
 		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
 }
 

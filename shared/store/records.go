@@ -48,6 +48,7 @@ type ownerAttrs struct {
 	ImageURL         string  `dynamo:"image_url,omitempty"`
 	IsPrivate        bool    `dynamo:"is_private"`
 	Tags             []int64 `dynamo:"tags"`
+	PrivateTags      []int64 `dynamo:"private_tags,omitempty"` // homes only: copyItem projects
 	EntityImageUUID  string  `dynamo:"entity_image_uuid,omitempty"`
 	EntityHeaderUUID string  `dynamo:"entity_header_uuid,omitempty"`
 }
@@ -57,13 +58,13 @@ func toOwnerAttrs(o domain.Owner) ownerAttrs {
 		o.Tags = []int64{}
 	}
 	return ownerAttrs{EntityID: o.EntityID, Name: o.Name, NameLC: strings.ToLower(o.Name), Entry: o.Entry, Type: o.Type,
-		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, IsPrivate: o.IsPrivate, Tags: o.Tags, EntityImageUUID: o.EntityImageUUID,
-		EntityHeaderUUID: o.EntityHeaderUUID}
+		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, IsPrivate: o.IsPrivate, Tags: o.Tags, PrivateTags: privateTagsOf(o.Tags, o.PrivateTags),
+		EntityImageUUID: o.EntityImageUUID, EntityHeaderUUID: o.EntityHeaderUUID}
 }
 
 func (a ownerAttrs) owner() domain.Owner {
 	return domain.Owner{EntityID: a.EntityID, Name: a.Name, Entry: a.Entry, Type: a.Type, ImageURL: a.ImageURL,
-		IsPrivate: a.IsPrivate, Tags: a.Tags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID}
+		IsPrivate: a.IsPrivate, Tags: a.Tags, PrivateTags: a.PrivateTags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID}
 }
 
 // getItem reads the item (pk, sk) into out, strongly consistent (or read ahead with the

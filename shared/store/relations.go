@@ -62,13 +62,28 @@ type incomingItem struct {
 // is only read as lists) and its related=1 bucket copy.
 func relationSlots(r *domain.Relation) []slot {
 	out := childSlots(relationPrefix, entityPK(r.CampaignID, r.OwnerID), r.ID, r.CreatedBy, r.Visibility, r.Private())
-	for _, sl := range childSlots(relationIndexPrefix, campaignPK(r.CampaignID), r.ID, r.CreatedBy, r.Visibility, r.Private()) {
+	out = append(out, relationIndexSlots(campaignPK(r.CampaignID), r.ID, r.CreatedBy, r.Visibility, r.Private())...)
+	return append(out, slot{pk: relatedPK(r.CampaignID, r.OwnerID), sk: relatedSK(r.OwnerID, relationPrefix, r.ID), id: r.ID})
+}
+
+// relationIndexSlots are a relation's copies in the campaign-wide list (pk: the campaign's).
+func relationIndexSlots(pk string, id, createdBy int64, vis domain.Visibility, private bool) []slot {
+	var out []slot
+	for _, sl := range childSlots(relationIndexPrefix, pk, id, createdBy, vis, private) {
 		if sl.counter != "" {
 			sl.home = false
 			out = append(out, sl)
 		}
 	}
-	return append(out, slot{pk: relatedPK(r.CampaignID, r.OwnerID), sk: relatedSK(r.OwnerID, relationPrefix, r.ID), id: r.ID})
+	return out
+}
+
+// relationRefs are a relation's two sync pointers: in its owner's list and in the campaign's.
+func relationRefs(r *domain.Relation) []*syncRef {
+	ptr := syncPointer{ID: r.ID, IsPrivate: r.Private(), Visibility: string(r.Visibility), CreatedBy: r.CreatedBy}
+	own, all := ptr, ptr
+	own.PK, all.PK = entityPK(r.CampaignID, r.OwnerID), campaignPK(r.CampaignID)
+	return []*syncRef{{kind: relationPrefix, ptr: own, updated: r.UpdatedAt}, {kind: relationIndexPrefix, ptr: all, updated: r.UpdatedAt}}
 }
 
 // placeRelation writes r over prev (nil for a new one) with its incoming pointer.
@@ -83,6 +98,14 @@ func (b *txBuilder) placeRelation(prev, r *domain.Relation) {
 		}
 	}
 	b.place(marshal(toRelationItem(r)), prevSlots, relationSlots(r), prevVersion)
+	next := relationRefs(r)
+	for i := range next {
+		if prev != nil {
+			b.syncMove(relationRefs(prev)[i], next[i])
+		} else {
+			b.syncMove(nil, next[i])
+		}
+	}
 	if prev == nil || prev.TargetID != r.TargetID {
 		k := incomingKey(r.CampaignID, r.TargetID, r.ID)
 		b.put(b.s.table.Put(incomingItem{PK: k.pk, SK: k.sk, ID: r.ID, OwnerID: r.OwnerID}))
@@ -90,21 +113,32 @@ func (b *txBuilder) placeRelation(prev, r *domain.Relation) {
 }
 
 // removeRelation deletes every item of r, on condition of the version read.
-func (b *txBuilder) removeRelation(r *domain.Relation) {
+// Its sync pointers leave tombstones, but in the partition of entity gone (being deleted:
+// nothing would read them, and its partition is already read for removal; 0 for none).
+func (b *txBuilder) removeRelation(r *domain.Relation, gone int64) {
 	b.remove(relationSlots(r), r.Version)
+	for _, ref := range relationRefs(r) {
+		if ref.kind == relationPrefix && r.OwnerID == gone {
+			k := syncSK(ref.kind, formatTime(ref.updated), r.ID)
+			b.del(b.s.table.Delete("pk", ref.ptr.PK).Range("sk", k))
+			continue
+		}
+		b.syncMove(ref, nil) // its tombstone
+	}
 	k := incomingKey(r.CampaignID, r.TargetID, r.ID)
 	b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
 }
 
-// needEntity makes the transaction conditional on entity eid existing with the privacy read
-// (its relations are placed by it); gone is the answer when it does not.
+// needEntity makes the transaction conditional on entity eid existing with the links privacy
+// read (its relations are placed by links_private, which a privacy change of the entity sets
+// before it re-places them: relink.go); gone is the answer when it does not.
 func (b *txBuilder) needEntity(cid, eid int64, private bool, gone error) {
 	if b.needs == nil {
 		b.needs = map[int]error{}
 	}
 	b.needs[b.n] = gone
 	b.check(b.s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, eid)).
-		If("attribute_exists(pk) AND 'is_private' = ?", private))
+		If("attribute_exists(pk) AND 'links_private' = ?", private))
 }
 
 // invalidTarget is the answer for a target that is gone or changed its privacy under a write.
@@ -259,10 +293,10 @@ func (s *Store) DeleteRelation(ctx context.Context, r *domain.Relation) error {
 		return err
 	}
 	b := s.newTx()
-	b.removeRelation(r)
+	b.removeRelation(r, 0)
 	switch {
 	case mirror != nil && r.DeleteMirrored:
-		b.removeRelation(mirror)
+		b.removeRelation(mirror, 0)
 	case mirror != nil:
 		s.unlink(b, mirror)
 	}
@@ -319,7 +353,7 @@ func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64, rows 
 					return err
 				}
 				b := s.newTx()
-				b.removeRelation(r)
+				b.removeRelation(r, eid)
 				return b.run(wctx)
 			})
 		})

@@ -41,7 +41,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 		}
 	}
 	v := "1200"
-	if err := st.SaveAttributes(ctx, c.ID, eids[0], 0, []domain.Attribute{{Meta: domain.Meta{ID: 1, CreatedBy: admin.ID}, EntityID: eids[0], Name: "Population", Value: &v, TypeID: 6}}); err != nil {
+	if err := st.SaveAttributes(ctx, c.ID, eids[0], domain.AttributeSet{}, []domain.Attribute{{Meta: domain.Meta{ID: 1, CreatedBy: admin.ID}, EntityID: eids[0], Name: "Population", Value: &v, TypeID: 6}}); err != nil {
 		t.Fatal(err)
 	}
 	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
@@ -50,7 +50,8 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	// The snapshot prints a list attribute (the pack's items) by address: the pack is
 	// compared by its reading instead.
 	table := func() (string, string) {
-		_, as, v, err := st.GetAttributes(ctx, c.ID, eids[0])
+		_, set, err := st.GetAttributes(ctx, c.ID, eids[0])
+		as, v := set.Items, set.Version
 		if err != nil || len(as) != 1 {
 			t.Fatalf("attributes: %v %v", as, err)
 		}

@@ -191,6 +191,10 @@ func pointerSlots(kind string, p syncPointer) []slot {
 		return childSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
 	case mapPointPrefix:
 		return []slot{{pk: p.PK, sk: recordSK(kind, p.ID), home: true}}
+	case relationPrefix: // is_private: an end is private (relations.go)
+		return childSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
+	case relationIndexPrefix:
+		return relationIndexSlots(p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
 	}
 	out := []slot{{pk: p.PK, sk: recordSK(kind, p.ID), home: true}}
 	if !p.IsPrivate {
@@ -356,7 +360,18 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 	var ranges []listRange
 	k, _ := goneKind(q.List)
 	kind := k.prefix
+	if q.List == domain.GoneAttributes { // kept in the pack (attributes.go)
+		rows, err := s.attributeGoneList(ctx, cid, q.Parent, since, a)
+		if err != nil {
+			return out, since, err
+		}
+		return domain.PageOf(rows, p, func(g *domain.Gone) int64 { return g.ID }), since, nil
+	}
 	switch {
+	case kind == relationPrefix:
+		ranges = childRanges(kind, entityPK(cid, q.Parent), a)
+	case kind == relationIndexPrefix:
+		ranges = childRanges(kind, campaignPK(cid), a)
 	case k.parent == "" && k.prefix != "":
 		ranges = ownerRanges(kind, cid, a.IsAdmin())
 	case k.placement == placeChild:

@@ -40,6 +40,47 @@ type tagMember struct {
 	EntityID int64  `dynamo:"entity_id"`
 }
 
+// privateTagsOf is the ids of tags that private names (nil when none): a record's PrivateTags
+// kept to its current tags.
+func privateTagsOf(tags, private []int64) []int64 {
+	var out []int64
+	for _, t := range tags {
+		if slices.Contains(private, t) && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// projectTags makes item (a public copy being written) the non-admins' projection of its tags:
+// the ids of private tags left out, and private_tags, which only homes keep, dropped.
+func projectTags(item dynamo.Item) {
+	raw, ok := item["private_tags"]
+	if !ok {
+		return
+	}
+	delete(item, "private_tags")
+	var tags, private []int64
+	_ = dynamo.Unmarshal(item["tags"], &tags)
+	_ = dynamo.Unmarshal(raw, &private)
+	if av, err := dynamo.Marshal(domain.VisibleTags(tags, private, false)); err == nil {
+		item["tags"] = av
+	}
+}
+
+// setTags sets a record's (or entity's) tags on its slot sl: a home gets them all with their
+// private ones, a public copy the projection (as copyItem writes them).
+func setTags(u *dynamo.Update, sl slot, tags, private []int64) *dynamo.Update {
+	if strings.HasPrefix(sl.sk, publicCopy) {
+		return u.Set("tags", domain.VisibleTags(tags, private, false))
+	}
+	u = u.Set("tags", tags)
+	if private = privateTagsOf(tags, private); len(private) > 0 {
+		return u.Set("private_tags", private)
+	}
+	return u.Remove("private_tags")
+}
+
 // errTagGone is a failed check of a tag a write links: deleted or made private since read.
 var errTagGone = errors.New("store: a linked tag changed")
 
@@ -54,6 +95,25 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 		prevTags, prevPrivate = prev.Tags, prev.IsPrivate
 	}
 	moved := prevPrivate != next.IsPrivate
+	// A writer who is not an admin neither sees nor drops the private tags (their ids are
+	// left out of what it reads): they are kept whatever `tags` it sends.
+	if prev != nil && !next.TagsByAdmin {
+		for _, t := range privateTagsOf(prev.Tags, prev.PrivateTags) {
+			if !slices.Contains(next.Tags, t) {
+				next.Tags = append(slices.Clone(next.Tags), t)
+			}
+		}
+		if len(next.Tags) > domain.MaxTags {
+			return nil, apperr.Invalid("tags", fmt.Sprintf("The record may not have more than %d tags.", domain.MaxTags))
+		}
+	}
+	// Tags kept keep the privacy known (a tag's privacy change re-places its members:
+	// relinkTagMembers); the checked ones get the privacy read below.
+	if prev != nil {
+		next.PrivateTags = privateTagsOf(next.Tags, prev.PrivateTags)
+	} else {
+		next.PrivateTags = nil
+	}
 	var checked []int64 // tags that get a member item put: checked in the transaction
 	for i, t := range next.Tags {
 		if k.prefix == tagPrefix && t == m.ID && m.ID != 0 { // its home is written beside: one item twice
@@ -94,6 +154,10 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 				return nil, apperr.Invalid(fmt.Sprintf("tags.%d", slices.Index(next.Tags, t)), "The selected tags."+strconv.Itoa(slices.Index(next.Tags, t))+" is invalid.")
 			}
 			privacy[t] = private
+			next.PrivateTags = slices.DeleteFunc(next.PrivateTags, func(p int64) bool { return p == t })
+			if private {
+				next.PrivateTags = append(next.PrivateTags, t)
+			}
 		}
 	}
 	return func(b *txBuilder) {
@@ -121,13 +185,41 @@ func (s *Store) tagLinksGone(k kindSpec, m *domain.Meta, o *domain.Owner) func(*
 	}
 }
 
-// tagMembersGone removes deleted tag tid from every record that carries it, found by its
-// member items (read consistently), in transactions of at most maxTx items: each member's
-// home, public copy and entity (and its copy) lose the id, conditional on the version read
-// (bumped: a concurrent write of the record conflicts and is retried on fresh data), and its
-// member item goes in the same transaction. Its update time is kept, as Kanka's. Idempotent:
-// the tag's delete, its retry, the sweeper or the migration finish it.
+// tagMembersGone removes deleted tag tid from every record that carries it (rewriteMembers),
+// each member item going in its record's transaction. Its update time is kept, as Kanka's.
+// Idempotent: the tag's delete, its retry, the sweeper or the migration finish it.
 func (s *Store) tagMembersGone(ctx context.Context, cid, tid int64) error {
+	return s.rewriteMembers(ctx, cid, tid, true, func(tags, private []int64) ([]int64, []int64, bool) {
+		if !slices.Contains(tags, tid) {
+			return nil, nil, false
+		}
+		drop := func(t int64) bool { return t == tid }
+		return slices.DeleteFunc(slices.Clone(tags), drop), slices.DeleteFunc(slices.Clone(private), drop), true
+	})
+}
+
+// relinkTagMembers places tag tid's id on its members as private says (a step of the tag's
+// privacy change, calendarlinks.go): each member whose private_tags disagree is rewritten, so a
+// non-admin's copy shows the id only while the tag is public. Idempotent.
+func (s *Store) relinkTagMembers(ctx context.Context, cid, tid int64, private bool) error {
+	return s.rewriteMembers(ctx, cid, tid, false, func(tags, ptags []int64) ([]int64, []int64, bool) {
+		if !slices.Contains(tags, tid) || slices.Contains(ptags, tid) == private {
+			return nil, nil, false
+		}
+		ptags = slices.DeleteFunc(slices.Clone(ptags), func(t int64) bool { return t == tid })
+		if private {
+			ptags = append(ptags, tid)
+		}
+		return tags, ptags, true
+	})
+}
+
+// rewriteMembers rewrites the tags of every record tag tid links, found by its member items
+// (read consistently), in transactions of at most maxTx items: edit says a member's new tags
+// and private tags (false: leave it); its home, public copy and entity (and its copy) get them,
+// conditional on the version read (bumped: a concurrent write of the record conflicts and is
+// retried on fresh data), with its member item deleted in the same transaction when drop.
+func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, edit func(tags, private []int64) ([]int64, []int64, bool)) error {
 	for attempt := 0; ; attempt++ {
 		var members []tagMember
 		err := s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix).Consistent(true).All(ctx, &members)
@@ -164,7 +256,9 @@ func (s *Store) tagMembersGone(ctx context.Context, cid, tid int64) error {
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
-			b.del(s.table.Delete("pk", mb.key.PK).Range("sk", mb.key.SK))
+			if drop {
+				b.del(s.table.Delete("pk", mb.key.PK).Range("sk", mb.key.SK))
+			}
 			raw, ok := items[homes[i]]
 			if !ok {
 				continue // a stale member item: the record is gone
@@ -177,15 +271,16 @@ func (s *Store) tagMembersGone(ctx context.Context, cid, tid int64) error {
 				return err
 			}
 			m, o := rec.meta(), rec.owner()
-			if !slices.Contains(o.Tags, tid) {
+			tags, private, changed := edit(o.Tags, o.PrivateTags)
+			if !changed {
 				continue
 			}
-			tags := slices.DeleteFunc(slices.Clone(o.Tags), func(t int64) bool { return t == tid })
 			for _, sl := range mb.k.slots(&m, &o) {
-				b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", tags).Set("version", m.Version+1).If("'version' = ?", m.Version))
+				u := s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("version", m.Version+1).If("'version' = ?", m.Version)
+				b.update(setTags(u, sl, tags, private))
 			}
 			for _, sl := range entitySlots(&m, &o) {
-				b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", tags).If("attribute_exists(pk)"))
+				b.update(setTags(s.table.Update("pk", sl.pk).Range("sk", sl.sk).If("attribute_exists(pk)"), sl, tags, private))
 			}
 		}
 		err = runTxs(ctx, txs)
@@ -294,10 +389,11 @@ func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAd
 	}
 	b := s.newTx()
 	for _, sl := range k.slots(&m, &prev) {
-		b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", next.Tags).Set("version", m.Version+1).If("'version' = ?", m.Version))
+		u := s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("version", m.Version+1).If("'version' = ?", m.Version)
+		b.update(setTags(u, sl, next.Tags, next.PrivateTags))
 	}
 	for _, sl := range entitySlots(&m, &prev) {
-		b.update(s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("tags", next.Tags).If("attribute_exists(pk)"))
+		b.update(setTags(s.table.Update("pk", sl.pk).Range("sk", sl.sk).If("attribute_exists(pk)"), sl, next.Tags, next.PrivateTags))
 	}
 	if plan != nil {
 		plan(b)
@@ -322,9 +418,9 @@ var tagListByMembers = true
 // class (P; A too for the admins' range), concurrent; ids intersected (all) or united (any) in
 // memory; then the page's records in one BatchGetItem. Items evaluated: the members of those
 // tags of that kind, plus the page. Not ok (the caller scans) for a range that is not an owner
-// kind's. As the scan, a private tag's public members match for non-admins (its id is in their
-// `tags`, round3 3.4's projection not being built). exclude and none select by absence: the
-// filtered scan answers them.
+// kind's. As the scan, a private tag matches nothing for non-admins (their copies' `tags` are
+// projected: its id is not there). exclude and none select by absence: the filtered scan
+// answers them.
 func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, bool, error) {
 	r := l.ranges[0]
 	kind, admin := strings.TrimSuffix(r.prefix, "#"), true
@@ -350,11 +446,35 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 			})
 		}
 	}
+	// A private tag matches nothing for non-admins (their copies' tags leave it out): the tags'
+	// homes are read beside the members.
+	var homes map[itemKey]dynamo.Item
+	if !admin {
+		g.Go(func() error {
+			keys := make([]itemKey, len(tags))
+			for i, t := range tags {
+				keys[i] = itemKey{campaignPK(cid), recordSK(tagPrefix, t)}
+			}
+			var err error
+			homes, err = s.getItems(gctx, keys...)
+			return err
+		})
+	}
 	if err := g.Wait(); err != nil {
 		return nil, 0, "", true, err
 	}
 	hits := map[int64]int{} // child id: how many of the tags name it
-	for i := range tags {
+	for i, t := range tags {
+		if !admin {
+			var private bool
+			home, ok := homes[itemKey{campaignPK(cid), recordSK(tagPrefix, t)}]
+			if ok {
+				_ = dynamo.Unmarshal(home["is_private"], &private)
+			}
+			if !ok || private {
+				continue
+			}
+		}
 		seen := map[int64]bool{}
 		for j := range classes {
 			for _, m := range got[i*len(classes)+j] {

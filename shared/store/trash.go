@@ -364,7 +364,7 @@ func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partit
 					return err
 				}
 				b := s.newTx()
-				b.removeRelation(r)
+				b.removeRelation(r, 0)
 				hidden := marshal(toRelationItem(r))
 				k := hiddenRelationKey(cid, eid, r.ID)
 				hidden["pk"], hidden["sk"] = attrS(k.pk), attrS(k.sk)
@@ -418,11 +418,11 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it relationIte
 		_ = dynamo.UnmarshalItem(owner, &o)
 		_ = dynamo.UnmarshalItem(target, &t)
 		prev := r.Meta
-		r.OwnerPrivate, r.TargetPrivate = o.IsPrivate, t.IsPrivate
+		r.OwnerPrivate, r.TargetPrivate = o.LinksPrivate, t.LinksPrivate // placed as relink.go places
 		s.stampUpdate(&prev, &r.Meta)
-		b.needEntity(cid, r.OwnerID, o.IsPrivate, apperr.ErrConflict)
+		b.needEntity(cid, r.OwnerID, o.LinksPrivate, apperr.ErrConflict)
 		if r.TargetID != r.OwnerID {
-			b.needEntity(cid, r.TargetID, t.IsPrivate, apperr.ErrConflict)
+			b.needEntity(cid, r.TargetID, t.LinksPrivate, apperr.ErrConflict)
 		}
 		b.placeRelation(nil, &r)
 	case got[keys[2]] != nil && other != eid:
@@ -882,5 +882,13 @@ func (s *Store) restoredTags(ctx context.Context, k kindSpec, m *domain.Meta, o 
 		return nil, err
 	}
 	item["tags"] = av
-	return s.tagPlan(ctx, k, m, nil, o)
+	plan, err := s.tagPlan(ctx, k, m, nil, o) // sets o.PrivateTags as read
+	if err != nil {
+		return nil, err
+	}
+	delete(item, "private_tags")
+	if len(o.PrivateTags) > 0 {
+		item["private_tags"], _ = dynamo.Marshal(o.PrivateTags)
+	}
+	return plan, nil
 }

@@ -28,9 +28,10 @@ func registerEntityTags(api *httpapi.API, st Store) {
 	api.Handle("DELETE", item, h.removeEntityTag, ahead)
 }
 
-func entityTagRows(e *domain.Entity) []entityTagJSON {
+// entityTagRows are the rows of e's tags a reader sees (admin: all; others: the public tags').
+func entityTagRows(e *domain.Entity, admin bool) []entityTagJSON {
 	rows := make([]entityTagJSON, 0, len(e.Tags))
-	for _, t := range e.Tags {
+	for _, t := range domain.VisibleTags(e.Tags, e.PrivateTags, admin) {
 		rows = append(rows, entityTagJSON{ID: t, EntityID: e.ID, TagID: t})
 	}
 	slices.SortFunc(rows, func(a, b entityTagJSON) int { return int(a.ID - b.ID) })
@@ -42,7 +43,7 @@ func (h handlers) entityTags(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	rows := entityTagRows(e) // at most domain.MaxTags: one page
+	rows := entityTagRows(e, r.Access.IsAdmin()) // at most domain.MaxTags: one page
 	page := r.Page()
 	res := domain.PageOf(rows, page, func(j *entityTagJSON) int64 { return j.ID })
 	return httpapi.Many(res.Items, res.Total, res.Next, res.Cursors, page), nil
@@ -57,7 +58,7 @@ func (h handlers) entityTag(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	if !slices.Contains(e.Tags, id) {
+	if !slices.Contains(domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), id) {
 		return httpapi.Reply{}, apperr.ErrNotFound
 	}
 	return httpapi.One(entityTagJSON{ID: id, EntityID: e.ID, TagID: id}), nil
@@ -95,7 +96,7 @@ func (h handlers) removeEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	if !slices.Contains(e.Tags, id) {
+	if !slices.Contains(domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), id) {
 		return httpapi.Reply{}, apperr.ErrNotFound
 	}
 	return r.Commit(func() error {

@@ -27,7 +27,7 @@ func render(t *domain.Tag, a domain.Access) tagJSON {
 	if parent != nil && t.ParentPrivate && !a.CanSee(true) {
 		parent = nil
 	}
-	return tagJSON{OwnerJSON: httpapi.RenderOwner(t.Meta, t.Owner), TagID: parent, Colour: t.Colour,
+	return tagJSON{OwnerJSON: httpapi.RenderOwner(t.Meta, t.Owner, a), TagID: parent, Colour: t.Colour,
 		IsAutoApplied: t.IsAutoApplied, IsHidden: t.IsHidden}
 }
 
