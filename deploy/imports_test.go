@@ -111,3 +111,25 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		}
 	}
 }
+
+// Only the functions that store images link image decoding (imageproc, images) and only those
+// and the sweeper, which deletes them, link the bucket (imagestore).
+func TestOnlyImageFunctionsLinkImagesAndS3(t *testing.T) {
+	const mod = "github.com/lorekeep/lorekeep/"
+	processing := []string{"LocationsFunction", "CalendarsFunction"}
+	s3 := []string{"LocationsFunction", "CalendarsFunction", "SweeperFunction"}
+	for fn, pkg := range functionPackages {
+		linked := deps(t, pkg)
+		for _, c := range []struct {
+			pkg string
+			fns []string
+		}{
+			{mod + "shared/imageproc", processing}, {mod + "shared/images", processing}, {"golang.org/x/image/webp", processing},
+			{mod + "shared/imagestore", s3},
+		} {
+			if got, want := slices.Contains(linked, c.pkg), slices.Contains(c.fns, fn); got != want {
+				t.Errorf("%s links %s: %v, want %v", fn, c.pkg, got, want)
+			}
+		}
+	}
+}

@@ -211,9 +211,39 @@ func (c cfn) statements(t testing.TB, fn string) []map[string]any {
 		}
 		for _, s := range sts {
 			m, _ := s.(map[string]any)
-			out = append(out, m)
+			if !isImageStatement(m) { // checked by TestOnlyImageFunctionsMayWriteImages
+				out = append(out, m)
+			}
 		}
 	}
+	return out
+}
+
+// imageObjects is the resource of the statements on stored images.
+var imageObjects = map[string]any{"Fn::Sub": "${ImageBucket.Arn}/img/*"}
+
+func isImageStatement(st map[string]any) bool {
+	for _, r := range asList(st["Resource"]) {
+		if reflect.DeepEqual(r, imageObjects) {
+			return true
+		}
+	}
+	return false
+}
+
+// imageActions are the actions a function's inline policies allow on stored images.
+func (c cfn) imageActions(fn string) []string {
+	var out []string
+	for _, p := range list(c.functionProp(fn, "Policies")) {
+		for _, s := range list(at(p, "Statement")) {
+			if m, _ := s.(map[string]any); isImageStatement(m) && m["Effect"] == "Allow" {
+				for _, a := range asList(m["Action"]) {
+					out = append(out, str(a))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

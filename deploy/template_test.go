@@ -675,3 +675,23 @@ func TestEntitiesWritesOnlyRateBuckets(t *testing.T) {
 		}
 	}
 }
+
+// Only the image functions put stored images, only the sweeper deletes them, nobody reads them
+// (CloudFront does, through the bucket policy), and every statement on them is for img/ only.
+func TestOnlyImageFunctionsMayWriteImages(t *testing.T) {
+	tpl := loadTemplate(t)
+	want := map[string][]string{
+		"LocationsFunction": {"s3:PutObject"}, "CalendarsFunction": {"s3:PutObject"}, "SweeperFunction": {"s3:DeleteObject"},
+	}
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		if got := tpl.imageActions(fn); !slices.Equal(got, want[fn]) {
+			t.Errorf("%s: image actions %v, want %v", fn, got, want[fn])
+		}
+	}
+	block := at(tpl.resources()["ImageBucket"], "Properties", "PublicAccessBlockConfiguration")
+	for _, k := range []string{"BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets"} {
+		if at(block, k) != true {
+			t.Errorf("ImageBucket: %s is not true", k)
+		}
+	}
+}

@@ -21,7 +21,10 @@ func Register(api *httpapi.API, st Store) {
 	h.kind = kind{
 		Visible: h.visibleCalendar,
 		Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
-			return next.Apply(in, r.Access)
+			if err := next.Apply(in, r.Access); err != nil {
+				return err
+			}
+			return httpapi.ApplyImage(r, in, &next.Owner)
 		},
 		Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
 		Render: func(r *httpapi.Request, c *timeline.Calendar) (any, error) {
@@ -29,7 +32,7 @@ func Register(api *httpapi.API, st Store) {
 			if err != nil {
 				return nil, err
 			}
-			j := render(c)
+			j := render(r, c)
 			j.Arrays = arrays[c.ID]
 			hideMoons(r, &j)
 			return httpapi.OwnerRender(r, st, "calendar", j, ownerOf)
@@ -69,7 +72,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return httpapi.OwnerPage(r, h.st, "calendar", res, page, func(c *timeline.Calendar) calendarJSON {
-		j := render(c)
+		j := render(r, c)
 		j.Arrays = arrays[c.ID]
 		hideMoons(r, &j)
 		return j

@@ -95,7 +95,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		w = []string{}
 	}
 	return r.Commit(func() error { return h.st.CreateCalendar(r.Context(), c) }, func() (httpapi.Reply, error) {
-		j := importJSON{calendarJSON: render(c), Warnings: w}
+		j := importJSON{calendarJSON: render(r, c), Warnings: w}
 		if err := r.ParseOwners(h.st, "calendar", ownerOf(&j.calendarJSON)); err != nil {
 			return httpapi.Reply{}, err
 		}

@@ -21,6 +21,7 @@ type Entity struct {
 	// What Kanka's entities endpoint shows of the record, mirrored from it on every write.
 	Tags      []int64
 	ImageURL  string
+	ImagePath string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	CreatedBy int64

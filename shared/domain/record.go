@@ -103,15 +103,18 @@ type Record[T any] interface {
 
 // Owner is what the records that own an entity (calendars, locations) share.
 type Owner struct {
-	EntityID  int64
-	Name      string
-	Entry     string
-	Type      string
-	ImageURL  string
-	IsPrivate bool
-	Tags      []int64
+	EntityID int64
+	Name     string
+	Entry    string
+	Type     string
+	// ImageURL is an image address stored before images were fetched (layout 3 and older);
+	// ImagePath the object path of the stored image (ImageLinks), which replaces it.
+	ImageURL         string
+	ImagePath        string
+	IsPrivate        bool
+	Tags             []int64
 	// TagsByAdmin: the writer may name private tags (set by ApplyOwner, never stored).
-	TagsByAdmin      bool
+	TagsByAdmin bool
 	EntityImageUUID  string
 	EntityHeaderUUID string
 }
@@ -134,9 +137,8 @@ func (o *Owner) ApplyOwner(r *Reader, a Access) {
 	if f := r.Bool("is_private"); f.Present() {
 		o.IsPrivate = f.Value
 	}
-	if f := readURL(r, "image_url"); f.Set {
-		o.ImageURL = f.Value
-	}
+	// image and image_url are read by the family (httpapi.Request.ReadImage): they are fetched,
+	// decoded and stored, which needs more than the body.
 	readGalleryImages(r, a, &o.EntityImageUUID, &o.EntityHeaderUUID)
 	r.Required("name", o.Name != "")
 }
@@ -173,4 +175,13 @@ func distinct(ids []int64) []int64 {
 		}
 	}
 	return out
+}
+
+// ImageThumbPath is the object path of the thumbnail of the stored image at path
+// ("img/1/x.png" has "img/1/x.thumb.png").
+func ImageThumbPath(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i > strings.LastIndexByte(path, '/') {
+		return path[:i] + ".thumb" + path[i:]
+	}
+	return path + ".thumb"
 }

@@ -35,11 +35,11 @@ type OwnerJSON struct {
 }
 
 // RenderOwner shapes the shared part of a calendar or location.
-func RenderOwner(m domain.Meta, o domain.Owner) OwnerJSON {
-	j := OwnerJSON{ID: m.ID, Name: o.Name, Entry: o.Entry, Type: o.Type, Image: o.ImageURL, ImageFull: o.ImageURL,
-		ImageThumb: o.ImageURL, HasCustomImage: o.ImageURL != "", IsPrivate: o.IsPrivate, EntityID: o.EntityID,
+func RenderOwner(r *Request, m domain.Meta, o domain.Owner) OwnerJSON {
+	j := OwnerJSON{ID: m.ID, Name: o.Name, Entry: o.Entry, Type: o.Type, IsPrivate: o.IsPrivate, EntityID: o.EntityID,
 		Tags: o.Tags, EntityImageUUID: optional(o.EntityImageUUID), EntityHeaderUUID: optional(o.EntityHeaderUUID),
 		AuditJSON: RenderAudit(m)}
+	j.Image, j.ImageFull, j.ImageThumb, j.HasCustomImage = r.ImageLinks(o.ImagePath, o.ImageURL)
 	if j.Tags == nil {
 		j.Tags = []int64{}
 	}

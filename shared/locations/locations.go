@@ -24,7 +24,7 @@ func Register(api *httpapi.API, st Store) {
 			if err != nil {
 				return nil, err
 			}
-			j := render(l, r.Access, hiddenParents(r, []domain.Location{*l}))
+			j := render(r, l, r.Access, hiddenParents(r, []domain.Location{*l}))
 			j.Arrays = arrays[l.ID]
 			return httpapi.OwnerRender(r, st, "location", j, ownerOf)
 		},
@@ -65,7 +65,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return httpapi.OwnerPage(r, h.st, "location", res, page, func(l *domain.Location) locationJSON {
-		j := render(l, r.Access, hidden)
+		j := render(r, l, r.Access, hidden)
 		j.Arrays = arrays[l.ID]
 		return j
 	}, ownerOf)
@@ -134,8 +134,16 @@ func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.In
 }
 
 // apply merges the body into next and checks what needs the store: the parent, which must be
-// visible and not make a cycle. parent_id is resolved to its location first.
-func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Location) error {
+// visible and not make a cycle (parent_id is resolved to its location first); then the image,
+// stored once every rule passed.
+func (h handlers) apply(r *httpapi.Request, in domain.Input, p httpapi.None, prev, next *domain.Location) error {
+	if err := h.applyFields(r, in, p, prev, next); err != nil {
+		return err
+	}
+	return httpapi.ApplyImage(r, in, &next.Owner)
+}
+
+func (h handlers) applyFields(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Location) error {
 	in, err := h.parentByEntity(r, in)
 	if err != nil {
 		return err

@@ -1,0 +1,20 @@
+package images
+
+import (
+	"log/slog"
+	"os"
+
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/imagestore"
+)
+
+// Serve gives api the images of a Lambda: the bucket IMAGE_BUCKET, listed in q. A bucket that
+// cannot be configured ends the process (Lambda reports the failed init).
+func Serve(api *httpapi.API, q Queue) {
+	b, err := imagestore.Open(imagestore.ConfigFromEnv(os.Getenv))
+	if err != nil {
+		slog.Error("configure the image bucket", "err", err)
+		os.Exit(1)
+	}
+	api.SetImages(New(b, q, Options{}))
+}
