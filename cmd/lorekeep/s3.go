@@ -17,8 +17,8 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3afero"
 	"github.com/spf13/afero"
 
-	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 )
 
@@ -84,8 +84,8 @@ func localImages(ctx context.Context, getenv func(string) string) (*imagestore.B
 
 // localFetch is how the local server fetches image_url: http allowed, and loopback only when
 // IMAGES_ALLOW_LOOPBACK is set (a picture served on this machine).
-func localFetch(getenv func(string) string) images.Options {
-	return images.Options{AllowHTTP: true, AllowLoopback: getenv("IMAGES_ALLOW_LOOPBACK") == "1"}
+func localFetch(getenv func(string) string) imagework.Options {
+	return imagework.Options{AllowHTTP: true, AllowLoopback: getenv("IMAGES_ALLOW_LOOPBACK") == "1"}
 }
 
 // sweepBucket is bucket as the sweeper takes it: a nil interface when there is none.

@@ -19,6 +19,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
@@ -31,7 +32,10 @@ func newHandler(st *store.Store, getenv func(string) string, docsDir string, buc
 	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st, time.Now), st))
 	families.Register(api, st)
 	if len(bucket) > 0 && bucket[0] != nil {
-		api.SetImages(images.New(bucket[0], st, localFetch(getenv)))
+		// In process: the image work ImagesFunction does on AWS (DESIGN 13).
+		svc := images.New(imagework.New(bucket[0], st, localFetch(getenv)), st)
+		api.SetImages(svc)
+		images.Register(api, st, svc)
 	}
 	apidoc.Register(api, "/docs")
 	page := docsPage(docsDir)

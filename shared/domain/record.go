@@ -109,12 +109,12 @@ type Owner struct {
 	Type     string
 	// ImageURL is an image address stored before images were fetched (layout 3 and older);
 	// ImagePath the object path of the stored image (ImageLinks), which replaces it.
-	ImageURL         string
-	ImagePath        string
-	IsPrivate        bool
-	Tags             []int64
+	ImageURL  string
+	ImagePath string
+	IsPrivate bool
+	Tags      []int64
 	// TagsByAdmin: the writer may name private tags (set by ApplyOwner, never stored).
-	TagsByAdmin bool
+	TagsByAdmin      bool
 	EntityImageUUID  string
 	EntityHeaderUUID string
 }

@@ -8,13 +8,19 @@ import (
 	"github.com/lorekeep/lorekeep/shared/imagestore"
 )
 
-// Serve gives api the images of a Lambda: the bucket IMAGE_BUCKET, listed in q. A bucket that
-// cannot be configured ends the process (Lambda reports the failed init).
+// Serve gives api the images of a family Lambda: uploads put in the bucket IMAGE_BUCKET under
+// incoming/, every job run by the function IMAGES_FUNCTION, paths listed in q. A bucket or
+// function that cannot be configured ends the process (Lambda reports the failed init).
 func Serve(api *httpapi.API, q Queue) {
 	b, err := imagestore.Open(imagestore.ConfigFromEnv(os.Getenv))
 	if err != nil {
 		slog.Error("configure the image bucket", "err", err)
 		os.Exit(1)
 	}
-	api.SetImages(New(b, q, Options{}))
+	inv, err := NewInvoker(b, InvokeConfigFromEnv(os.Getenv))
+	if err != nil {
+		slog.Error("configure the image function", "err", err)
+		os.Exit(1)
+	}
+	api.SetImages(New(inv, q))
 }

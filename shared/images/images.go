@@ -1,76 +1,67 @@
-// Package images is what a write does with the image it brings: the multipart file `image` or
-// the `image_url` fetched through the shared outbound guard (netguard: public addresses only,
-// on every redirect; bounded in bytes and time), made a full picture and a thumbnail
-// (imageproc) and put in the bucket under a path the image queue lists first (store), so that
-// no object is ever left without a record or a queue item naming it. Families reach it
-// through httpapi.Images; only the functions that serve images link it.
+// Package images is what a write does with the image it brings, on the side of the functions
+// that serve records: it reads the multipart file `image` (bounded) or the `image_url`, and
+// hands it to a Processor, which decodes, bounds, strips, re-encodes and stores it, and answers
+// the stored path. The family functions use Invoker, which puts the upload's raw bytes under
+// incoming/ in the bucket and invokes ImagesFunction (DESIGN 13): image decoding lives only
+// there (package imagework), never in a family function. `lorekeep serve` and the tests wire
+// an imagework.Worker in process. Nothing here decodes an image.
 package images
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/imageproc"
-	"github.com/lorekeep/lorekeep/shared/netguard"
 )
 
-// Fetch bounds of an image_url: the whole fetch (redirects included) within FetchTimeout, at
-// most MaxRedirects redirects, at most imageproc.MaxBytes read.
-const (
-	FetchTimeout = 8 * time.Second
-	MaxRedirects = 3
-)
+// MaxBytes bounds an image file, uploaded or fetched.
+const MaxBytes = 4 << 20
 
-// Bucket holds the objects (imagestore.Bucket).
-type Bucket interface {
-	Put(ctx context.Context, key, contentType string, data []byte) error
-	Delete(ctx context.Context, paths []string) error
+// Job is one image to store for campaign CampaignID: the upload's bytes (Data; Incoming once
+// an Invoker has put them in the bucket) or the address URL to fetch. Field is the body field
+// that brought it, which a bad image's 422 names.
+type Job struct {
+	CampaignID int64  `json:"campaign_id"`
+	Field      string `json:"field"`
+	Data       []byte `json:"-"`
+	Incoming   string `json:"incoming,omitempty"`
+	URL        string `json:"url,omitempty"`
 }
 
-// Queue lists object paths until a record holds them (store.Store).
+// Processor stores a Job's image and answers its path (store.ReserveImage lists it in the
+// image queue); a bad image is an apperr.Invalid naming Job.Field.
+type Processor interface {
+	Process(ctx context.Context, j Job) (string, error)
+}
+
+// Queue lets a stored path go when its write failed (store.Store).
 type Queue interface {
-	ReserveImage(ctx context.Context, cid int64, ext string) (string, error)
 	DiscardImage(ctx context.Context, cid int64, path string) error
 }
 
-// Options are for local use only: a fetch may use http, and reach loopback addresses (never
-// private, link-local or metadata ones).
-type Options struct {
-	AllowHTTP, AllowLoopback bool
-}
-
-// Service implements httpapi.Images.
+// Service implements httpapi.Images over a Processor.
 type Service struct {
-	bucket Bucket
-	queue  Queue
-	client *http.Client
-	opts   Options
+	proc  Processor
+	queue Queue
 }
 
 // New builds the service once per process.
-func New(b Bucket, q Queue, o Options) *Service {
-	return &Service{bucket: b, queue: q, client: netguard.Client(o.AllowLoopback, FetchTimeout, MaxRedirects), opts: o}
-}
+func New(p Processor, q Queue) *Service { return &Service{proc: p, queue: q} }
 
 var _ httpapi.Images = (*Service)(nil)
 
 // Read reads and stores the write's image (httpapi.Request.ReadImage calls it once a request).
 func (s *Service) Read(r *httpapi.Request, in domain.Input) (httpapi.ImageChange, error) {
 	if v, ok := in["image"]; ok && v != nil {
-		data, err := uploaded(r, v)
+		data, err := Uploaded(r, "image", v)
 		if err != nil {
 			return httpapi.ImageChange{}, err
 		}
-		return s.store(r.Context(), r.Access.CampaignID, "image", data)
+		return s.store(r.Context(), Job{CampaignID: r.Access.CampaignID, Field: "image", Data: data})
 	}
 	rd := domain.NewReader(in)
 	f := rd.String("image_url", domain.MaxURLLength)
@@ -83,102 +74,50 @@ func (s *Service) Read(r *httpapi.Request, in domain.Input) (httpapi.ImageChange
 	if !f.Present() || f.Value == "" {
 		return httpapi.ImageChange{Set: true}, nil // null or "": no image
 	}
-	data, err := s.fetch(r.Context(), f.Value)
+	return s.store(r.Context(), Job{CampaignID: r.Access.CampaignID, Field: "image_url", URL: f.Value})
+}
+
+// ReadFile stores the multipart file field (Kanka's entities/{id}/image).
+func (s *Service) ReadFile(r *httpapi.Request, field string, v any) (httpapi.ImageChange, error) {
+	data, err := Uploaded(r, field, v)
 	if err != nil {
 		return httpapi.ImageChange{}, err
 	}
-	return s.store(r.Context(), r.Access.CampaignID, "image_url", data)
+	return s.store(r.Context(), Job{CampaignID: r.Access.CampaignID, Field: field, Data: data})
 }
 
-// uploaded reads the multipart file `image`, bounded.
-func uploaded(r *httpapi.Request, v any) ([]byte, error) {
-	if !httpapi.IsFile(v) || r.MultipartForm == nil || len(r.MultipartForm.File["image"]) != 1 {
-		return nil, apperr.Invalid("image", "The image must be one file (a multipart/form-data upload).")
-	}
-	fh := r.MultipartForm.File["image"][0]
-	if fh.Size > imageproc.MaxBytes {
-		return nil, tooLarge("image")
-	}
-	f, err := fh.Open()
+func (s *Service) store(ctx context.Context, j Job) (httpapi.ImageChange, error) {
+	path, err := s.proc.Process(ctx, j)
 	if err != nil {
-		return nil, apperr.Invalid("image", "The image could not be read.")
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, imageproc.MaxBytes+1))
-	if err != nil {
-		return nil, apperr.Invalid("image", "The image could not be read.")
-	}
-	return data, nil
-}
-
-func tooLarge(field string) error {
-	return apperr.Invalid(field, "The "+domain.Label(field)+" must not be larger than "+strconv.Itoa(imageproc.MaxBytes>>10)+" KiB.")
-}
-
-// fetch GETs an image_url through the guard.
-func (s *Service) fetch(ctx context.Context, raw string) ([]byte, error) {
-	if msg := netguard.CheckURL(raw, s.opts.AllowHTTP, s.opts.AllowLoopback); msg != "" {
-		return nil, apperr.Invalid("image_url", "The image url "+msg)
-	}
-	ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
-	if err != nil {
-		return nil, apperr.Invalid("image_url", "The image url must be a valid URL.")
-	}
-	req.Header.Set("Accept", "image/png, image/jpeg, image/gif, image/webp")
-	req.Header.Set("User-Agent", "Lorekeep image fetch")
-	resp, err := s.client.Do(req)
-	if err != nil {
-		if errors.Is(err, netguard.ErrForbiddenAddress) {
-			return nil, apperr.Invalid("image_url", "The image url must point to a public internet address (redirects included).")
-		}
-		return nil, apperr.Invalid("image_url", "The image url could not be fetched.")
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		if resp.StatusCode/100 == 3 {
-			return nil, apperr.Invalid("image_url", fmt.Sprintf("The image url redirects more than %d times.", MaxRedirects))
-		}
-		return nil, apperr.Invalid("image_url", fmt.Sprintf("The image url could not be fetched (HTTP %d).", resp.StatusCode))
-	}
-	if resp.ContentLength > imageproc.MaxBytes {
-		return nil, tooLarge("image_url")
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, imageproc.MaxBytes+1))
-	if err != nil {
-		return nil, apperr.Invalid("image_url", "The image url could not be fetched.")
-	}
-	if len(data) > imageproc.MaxBytes {
-		return nil, tooLarge("image_url")
-	}
-	return data, nil
-}
-
-// store checks and re-encodes data, then lists its path in the image queue and puts its two
-// objects. A failed put leaves the path queued, due now.
-func (s *Service) store(ctx context.Context, cid int64, field string, data []byte) (httpapi.ImageChange, error) {
-	res, err := imageproc.Process(data)
-	var p *imageproc.Problem
-	if errors.As(err, &p) {
-		return httpapi.ImageChange{}, apperr.Invalid(field, "The "+domain.Label(field)+" "+p.Text)
-	}
-	if err != nil {
-		return httpapi.ImageChange{}, err
-	}
-	path, err := s.queue.ReserveImage(ctx, cid, res.Full.Ext)
-	if err != nil {
-		return httpapi.ImageChange{}, err
-	}
-	err = s.bucket.Put(ctx, path, res.Full.ContentType, res.Full.Data)
-	if err == nil {
-		err = s.bucket.Put(ctx, domain.ImageThumbPath(path), res.Thumb.ContentType, res.Thumb.Data)
-	}
-	if err != nil {
-		s.Settle(ctx, cid, path, err)
 		return httpapi.ImageChange{}, err
 	}
 	return httpapi.ImageChange{Set: true, Path: path}, nil
+}
+
+// Uploaded reads the multipart file field (its input value v), bounded by MaxBytes.
+func Uploaded(r *httpapi.Request, field string, v any) ([]byte, error) {
+	if !httpapi.IsFile(v) || r.MultipartForm == nil || len(r.MultipartForm.File[field]) != 1 {
+		return nil, apperr.Invalid(field, "The "+domain.Label(field)+" must be one file (a multipart/form-data upload).")
+	}
+	fh := r.MultipartForm.File[field][0]
+	if fh.Size > MaxBytes {
+		return nil, TooLarge(field)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, apperr.Invalid(field, "The "+domain.Label(field)+" could not be read.")
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil || len(data) > MaxBytes {
+		return nil, TooLarge(field)
+	}
+	return data, nil
+}
+
+// TooLarge is the 422 of a file over MaxBytes.
+func TooLarge(field string) error {
+	return apperr.Invalid(field, "The "+domain.Label(field)+" must not be larger than "+strconv.Itoa(MaxBytes>>10)+" KiB.")
 }
 
 // Settle lets a stored path go when the write that was to hold it failed (after its retries):

@@ -22,6 +22,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/imageproc"
 	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
@@ -36,25 +37,32 @@ type env struct {
 	base   string
 }
 
-func newEnv(t *testing.T, opts images.Options) env {
+func newEnv(t *testing.T, opts imagework.Options) env {
 	b, base := s3test.Bucket(t)
 	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		calendars.Register(api, st)
-		api.SetImages(images.New(b, st, opts))
+		svc := images.New(imagework.New(b, st, opts), st)
+		api.SetImages(svc)
+		images.Register(api, st, svc)
 	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
 	return env{Env: e, bucket: b, base: base}
 }
 
 // form is a multipart body: fields, and the file `image` when data is not nil.
 func form(fields map[string]string, data []byte) (string, io.Reader) {
+	return formFile(fields, "image", data)
+}
+
+// formFile is form with the file under name.
+func formFile(fields map[string]string, name string, data []byte) (string, io.Reader) {
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for k, v := range fields {
 		_ = w.WriteField(k, v)
 	}
 	if data != nil {
-		f, _ := w.CreateFormFile("image", "picture.png") // the name and type say nothing
+		f, _ := w.CreateFormFile(name, "picture.png") // the name and type say nothing
 		_, _ = f.Write(data)
 	}
 	_ = w.Close()
@@ -120,7 +128,7 @@ func (e env) audit(t *testing.T) {
 }
 
 func TestUploadEachFormat(t *testing.T) {
-	e := newEnv(t, images.Options{})
+	e := newEnv(t, imagework.Options{})
 	for _, c := range []struct {
 		name, ext string
 		data      []byte
@@ -180,7 +188,7 @@ func (e env) listCount(t *testing.T) int {
 }
 
 func TestBadFilesWriteNothing(t *testing.T) {
-	e := newEnv(t, images.Options{})
+	e := newEnv(t, imagework.Options{})
 	png := imagetest.PNG(20, 20)
 	for _, c := range []struct {
 		name, want string
@@ -247,7 +255,7 @@ func TestImageURLGuard(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	local := newEnv(t, images.Options{AllowHTTP: true, AllowLoopback: true}) // as `make run` may
+	local := newEnv(t, imagework.Options{AllowHTTP: true, AllowLoopback: true}) // as `make run` may
 	res := local.Do("POST", apitest.Path(local.Campaign, "/locations"), local.Admin, map[string]any{"name": "Fetched", "image_url": srv.URL + "/pic.jpg"})
 	if res.Status != 200 {
 		t.Fatalf("fetch: %d %s", res.Status, res.Raw)
@@ -273,7 +281,7 @@ func TestImageURLGuard(t *testing.T) {
 
 	// The service's own guard: no loopback, private, link-local or metadata address, by IP or
 	// name, and https only.
-	e := newEnv(t, images.Options{})
+	e := newEnv(t, imagework.Options{})
 	for _, u := range []string{
 		srv.URL + "/pic.jpg", // loopback (and http)
 		"https://127.0.0.1/pic.jpg", "https://[::1]/pic.jpg", "https://localhost/pic.jpg",
@@ -293,7 +301,7 @@ func TestImageURLGuard(t *testing.T) {
 }
 
 func TestReplacedAndDeletedImagesAreSwept(t *testing.T) {
-	e := newEnv(t, images.Options{})
+	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Keep"}, imagetest.PNG(50, 50))
 	if res.Status != 200 {
@@ -352,7 +360,7 @@ func TestReplacedAndDeletedImagesAreSwept(t *testing.T) {
 }
 
 func TestImageClearedByNull(t *testing.T) {
-	e := newEnv(t, images.Options{})
+	e := newEnv(t, imagework.Options{})
 	res := e.upload("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, withCalendar(map[string]string{"name": "C"}), imagetest.PNG(5, 5))
 	if res.Status != 200 {
 		t.Fatalf("%d %s", res.Status, res.Raw)
@@ -369,7 +377,7 @@ func TestImageClearedByNull(t *testing.T) {
 }
 
 func TestImageAccess(t *testing.T) {
-	e := newEnv(t, images.Options{})
+	e := newEnv(t, imagework.Options{})
 	res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Mine"}, imagetest.PNG(8, 8))
 	if res.Status != 200 {
 		t.Fatalf("%d %s", res.Status, res.Raw)
@@ -417,7 +425,7 @@ func withCalendar(f map[string]string) map[string]string {
 // A write that answered an error after its transaction committed settles its image as failed:
 // the discard is conditional on the reservation, so the held image is never queued.
 func TestDiscardNeverTakesAHeldImage(t *testing.T) {
-	e := newEnv(t, images.Options{})
+	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Held"}, imagetest.PNG(9, 9))
 	if res.Status != 200 {

@@ -81,24 +81,33 @@ func (b *Bucket) do(ctx context.Context, method, key string, body []byte, header
 	for k, v := range header {
 		req.Header[k] = v
 	}
+	status, _, out, err := Signed(ctx, b.cfg, b.signer, "s3", req, body, 16<<20)
+	return status, out, err
+}
+
+// Signed sends req with body signed by Signature V4 for service (s3; lambda for the image
+// function's invoke) and answers its status, header and body (at most limit bytes read).
+func Signed(ctx context.Context, cfg aws.Config, signer *v4.Signer, service string, req *http.Request, body []byte, limit int64) (int, http.Header, []byte, error) {
 	req.ContentLength = int64(len(body))
 	sum := sha256.Sum256(body)
 	hash := hex.EncodeToString(sum[:])
-	req.Header.Set("X-Amz-Content-Sha256", hash)
-	creds, err := b.cfg.Credentials.Retrieve(ctx)
-	if err != nil {
-		return 0, nil, err
+	if service == "s3" {
+		req.Header.Set("X-Amz-Content-Sha256", hash)
 	}
-	if err := b.signer.SignHTTP(ctx, creds, req, hash, "s3", b.cfg.Region, time.Now().UTC()); err != nil {
-		return 0, nil, err
-	}
-	res, err := b.cfg.HTTPClient.Do(req)
+	creds, err := cfg.Credentials.Retrieve(ctx)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
+	}
+	if err := signer.SignHTTP(ctx, creds, req, hash, service, cfg.Region, time.Now().UTC()); err != nil {
+		return 0, nil, nil, err
+	}
+	res, err := cfg.HTTPClient.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
 	}
 	defer res.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
-	return res.StatusCode, out, err
+	out, err := io.ReadAll(io.LimitReader(res.Body, limit))
+	return res.StatusCode, res.Header, out, err
 }
 
 // call is do for an operation that must answer 2xx (or one of ok).
@@ -150,6 +159,12 @@ func (b *Bucket) Get(ctx context.Context, key string) ([]byte, error) {
 		return nil, fmt.Errorf("%w (s3 get %s: HTTP %d)", apperr.ErrUnavailable, key, status)
 	}
 	return out, nil
+}
+
+// DeleteObject removes one object (an upload read from incoming/); a missing one is no error.
+func (b *Bucket) DeleteObject(ctx context.Context, key string) error {
+	_, err := b.call(ctx, "delete", http.MethodDelete, key, nil, nil, http.StatusNotFound)
+	return err
 }
 
 // Delete removes the objects of stored images (each path and its thumbnail); a missing object

@@ -12,6 +12,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // Stored images (the bucket holds them; package imagestore) are never orphaned: every object
@@ -177,4 +178,72 @@ func (s *Store) auditImages(ctx context.Context, cid int64, held map[string]stri
 		}
 	}
 	return out, nil
+}
+
+// SetEntityImage makes path (a reserved one; "" for none) the image of entity eid's record
+// (Kanka's entities/{id}/image), with the checks and queue items of a record update that
+// changes its image: the record's home, public copy and entity get the new path (an image
+// address stored before images were fetched goes), conditional on the version read (bumped;
+// updated_at kept, as SetEntityTag does); the path is claimed and the one it replaces queued
+// for the sweeper in the same transaction; a lost race re-reads. It answers the entity as
+// written. Every owner kind holds an image (domain.Owner), so a new owner kind has this too.
+func (s *Store) SetEntityImage(ctx context.Context, cid, eid int64, path string) (*domain.Entity, error) {
+	for attempt := 0; ; attempt++ {
+		e, err := s.setEntityImage(ctx, cid, eid, path)
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= domain.WriteAttempts {
+			return e, err
+		}
+	}
+}
+
+func (s *Store) setEntityImage(ctx context.Context, cid, eid int64, path string) (*domain.Entity, error) {
+	e, err := s.GetEntity(ctx, cid, eid)
+	if err != nil {
+		return nil, err
+	}
+	k, ok := ownerKindOf(e.Type)
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	home := itemKey{campaignPK(cid), recordSK(k.prefix, e.ChildID)}
+	got, err := s.getItems(ctx, home)
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := got[home]
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	var rec struct {
+		metaAttrs
+		ownerAttrs
+	}
+	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
+		return nil, err
+	}
+	m, prev := rec.meta(), rec.owner()
+	if prev.ImagePath == path && prev.ImageURL == "" {
+		return e, nil
+	}
+	b := s.newTx()
+	set := func(u *dynamo.Update) *dynamo.Update {
+		if path == "" {
+			u = u.Remove("image_path")
+		} else {
+			u = u.Set("image_path", path)
+		}
+		return u.Remove("image_url")
+	}
+	for _, sl := range k.slots(&m, &prev) {
+		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).Set("version", m.Version+1).If("'version' = ?", m.Version))
+	}
+	for _, sl := range entitySlots(&m, &prev) {
+		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).If("attribute_exists(pk)"))
+	}
+	b.images(cid, prev.ImagePath, path)
+	if err := b.run(ctx); err != nil {
+		return nil, err
+	}
+	e.ImagePath, e.ImageURL = path, ""
+	return e, nil
 }
