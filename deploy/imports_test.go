@@ -76,6 +76,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"AuthorizerFunction":   {"shared/authorizer"},
 		"SweeperFunction":      {"shared/sweeper"},
 		"WebhooksFunction":     {"shared/webhooks/stream"},
+		"ImagesFunction":       {"shared/imagework"},
 	}
 	// Webhooks' routes and delivery are one family served by two functions: the others link
 	// neither.
@@ -112,23 +113,35 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	}
 }
 
-// Only the functions that store images link image decoding (imageproc, images) and only those
-// and the sweeper, which deletes them, link the bucket (imagestore).
-func TestOnlyImageFunctionsLinkImagesAndS3(t *testing.T) {
+// Image decoding (the standard library's decoders, golang.org/x/image, imageproc, imagework)
+// is linked by ImagesFunction only: the family functions reach it through the invoke protocol
+// (shared/images), and only those, ImagesFunction and the sweeper, which deletes stored images,
+// link the bucket (imagestore). `go list -deps` decides.
+func TestOnlyImagesFunctionDecodesImages(t *testing.T) {
 	const mod = "github.com/lorekeep/lorekeep/"
-	processing := []string{"LocationsFunction", "CalendarsFunction"}
-	s3 := []string{"LocationsFunction", "CalendarsFunction", "SweeperFunction"}
+	decoding := []string{"ImagesFunction"}
+	front := []string{"LocationsFunction", "CalendarsFunction", "ImagesFunction"}
+	s3 := []string{"LocationsFunction", "CalendarsFunction", "ImagesFunction", "SweeperFunction"}
 	for fn, pkg := range functionPackages {
 		linked := deps(t, pkg)
 		for _, c := range []struct {
 			pkg string
 			fns []string
 		}{
-			{mod + "shared/imageproc", processing}, {mod + "shared/images", processing}, {"golang.org/x/image/webp", processing},
-			{mod + "shared/imagestore", s3},
+			{mod + "shared/imageproc", decoding}, {mod + "shared/imagework", decoding},
+			{"image/png", decoding}, {"image/jpeg", decoding}, {"image/gif", decoding}, {"golang.org/x/image/webp", decoding},
+			{mod + "shared/images", front}, {mod + "shared/imagestore", s3},
 		} {
 			if got, want := slices.Contains(linked, c.pkg), slices.Contains(c.fns, fn); got != want {
 				t.Errorf("%s links %s: %v, want %v", fn, c.pkg, got, want)
+			}
+		}
+		if slices.Contains(decoding, fn) {
+			continue
+		}
+		for _, p := range linked {
+			if strings.HasPrefix(p, "golang.org/x/image/") || p == "image/draw" {
+				t.Errorf("%s links %s (image decoding belongs to ImagesFunction)", fn, p)
 			}
 		}
 	}

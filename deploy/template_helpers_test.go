@@ -219,26 +219,37 @@ func (c cfn) statements(t testing.TB, fn string) []map[string]any {
 	return out
 }
 
-// imageObjects is the resource of the statements on stored images.
-var imageObjects = map[string]any{"Fn::Sub": "${ImageBucket.Arn}/img/*"}
+// imageObjects is the resource of a statement on the bucket's objects ("" otherwise): the
+// prefix after the bucket's ARN ("img/*", "incoming/*").
+func imageObjects(r any) string {
+	sub, _ := at(r, "Fn::Sub").(string)
+	p, _ := strings.CutPrefix(sub, "${ImageBucket.Arn}/")
+	if p == sub {
+		return ""
+	}
+	return p
+}
 
 func isImageStatement(st map[string]any) bool {
 	for _, r := range asList(st["Resource"]) {
-		if reflect.DeepEqual(r, imageObjects) {
+		if imageObjects(r) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// imageActions are the actions a function's inline policies allow on stored images.
+// imageActions are the actions a function's inline policies allow on the bucket's objects,
+// each as "action prefix".
 func (c cfn) imageActions(fn string) []string {
 	var out []string
 	for _, p := range list(c.functionProp(fn, "Policies")) {
 		for _, s := range list(at(p, "Statement")) {
 			if m, _ := s.(map[string]any); isImageStatement(m) && m["Effect"] == "Allow" {
 				for _, a := range asList(m["Action"]) {
-					out = append(out, str(a))
+					for _, r := range asList(m["Resource"]) {
+						out = append(out, str(a)+" "+imageObjects(r))
+					}
 				}
 			}
 		}
