@@ -394,6 +394,9 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
+	// Images: the image queue (reservations, discards) and the entity image routes' record
+	// update, in transactions; reads by BatchGetItem.
+	"ImagesFunction": {"dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	// Kanka's entities endpoint reads, counts its callers' requests in their rate buckets, and
 	// restores trashed entities (recovery) in transactions: TestEntitiesWritesOnlyRateBuckets.
 	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:PutItem",
