@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/imagework"
@@ -151,6 +152,52 @@ func TestEntityImageRefusals(t *testing.T) {
 	}
 	if r, err := sweeper.Run(ctx, e.Store, 0, e.bucket); err != nil || r.Images != 0 {
 		t.Fatalf("sweep: %+v %v", r, err)
+	}
+	e.audit(t)
+}
+
+// Concurrent image writes on one record, through the entity route and the record's own update:
+// one image is held at the end, every other stored one is swept, and the audit is clean.
+func TestEntityImageRaces(t *testing.T) {
+	e := newEnv(t, imagework.Options{})
+	ctx := context.Background()
+	loc := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Contested"})
+	if loc.Status != 200 {
+		t.Fatalf("%d %s", loc.Status, loc.Raw)
+	}
+	entityPath := apitest.Path(e.Campaign, "/entities/"+itoa(loc.Data()["entity_id"])+"/image")
+	recordPath := apitest.Path(e.Campaign, "/locations/"+itoa(loc.Data()["id"]))
+	const writers = 6
+	statuses := make([]int, writers)
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				statuses[i] = e.uploadAs("POST", entityPath, e.Admin, "file", nil, imagetest.PNG(10+i, 10)).Status
+			} else {
+				statuses[i] = e.upload("PATCH", recordPath, e.Admin, map[string]string{"name": "Contested"}, imagetest.PNG(10+i, 10)).Status
+			}
+		}()
+	}
+	wg.Wait()
+	for i, s := range statuses {
+		if s != 200 && s != 409 {
+			t.Errorf("writer %d: %d, want 200 or 409", i, s)
+		}
+	}
+	held := e.Do("GET", entityPath, e.Admin, nil)
+	path := str(held.Data()["image"])
+	if held.Status != 200 || path == "" {
+		t.Fatalf("held: %d %s", held.Status, held.Raw)
+	}
+	// Every reservation but the held one is due now (replaced, or its write failed).
+	if r, err := sweeper.Run(ctx, e.Store, 0, e.bucket); err != nil || r.Images != writers-1 {
+		t.Fatalf("sweep: %+v %v, want %d images", r, err, writers-1)
+	}
+	if _, err := e.bucket.Get(ctx, path); err != nil {
+		t.Fatalf("the held image: %v", err)
 	}
 	e.audit(t)
 }
