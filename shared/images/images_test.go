@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
@@ -343,15 +344,24 @@ func TestReplacedAndDeletedImagesAreSwept(t *testing.T) {
 	if str(res.Data()["image"]) != second {
 		t.Fatalf("image after an update without one: %v", res.Data()["image"])
 	}
-	// Delete: the image goes with the record.
+	// Delete: the trash keeps the image (a restore brings it back); the purge, 30 days on,
+	// queues it and the sweep deletes it.
 	if res := e.Do("DELETE", apitest.Path(e.Campaign, "/locations/"+id), e.Admin, nil); res.Status != 200 && res.Status != 204 {
 		t.Fatalf("delete: %d", res.Status)
 	}
-	if r := sweep(); r.Images != 1 {
-		t.Fatalf("sweep after delete: %+v", r)
+	if r := sweep(); r.Images != 0 {
+		t.Fatalf("sweep after delete: %+v, want the trashed record's image kept", r)
+	}
+	if _, err := e.bucket.Get(ctx, second); err != nil {
+		t.Fatalf("the trashed record's image: %v", err)
+	}
+	e.audit(t)
+	later := e.Store.AtTime(func() time.Time { return time.Now().Add(31 * 24 * time.Hour) })
+	if r, err := sweeper.Run(ctx, later, 0, e.bucket); err != nil || r.Purged != 1 || r.Images != 1 {
+		t.Fatalf("sweep 31 days on: %+v %v, want the record purged and its image deleted", r, err)
 	}
 	if _, err := e.bucket.Get(ctx, second); !errors.Is(err, apperr.ErrNotFound) {
-		t.Fatalf("the deleted record's image: %v", err)
+		t.Fatalf("the purged record's image: %v", err)
 	}
 	if r := sweep(); r.Images != 0 {
 		t.Fatalf("a second sweep: %+v", r)
