@@ -154,6 +154,8 @@ type Request struct {
 	images    Images
 	imageBase string
 	image     *memoImage
+	// imageDeadline ends the longer deadline AllowImageTime gave (its timer, else).
+	imageDeadline context.CancelFunc
 }
 
 func (r *Request) logger() *slog.Logger {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -28,6 +29,22 @@ type Images interface {
 	Read(r *Request, in domain.Input) (ImageChange, error)
 	// Settle reports the outcome of the write that held path: a failed one lets it go.
 	Settle(ctx context.Context, cid int64, path string, err error)
+}
+
+// ImageTimeout is the deadline of a request from the moment it reads an image: the upload's
+// put, the image function's work (20 s at most) and the write after it, within the family
+// functions' 29 s. Every other request keeps Options.Timeout (1.8 s).
+const ImageTimeout = 24 * time.Second
+
+// AllowImageTime gives the request ImageTimeout from now (never less than it had), for a
+// write that stores an image.
+func (r *Request) AllowImageTime() {
+	if d, ok := r.Context().Deadline(); !ok || time.Until(d) >= ImageTimeout || r.imageDeadline != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), ImageTimeout)
+	r.Request = r.Request.WithContext(ctx)
+	r.imageDeadline = cancel
 }
 
 // ReadImage is Options.Images' Read, once a request (a retried write reuses what it stored),
@@ -73,6 +90,9 @@ func (r *Request) readImage(in domain.Input) (ImageChange, error) {
 			}
 		}
 		return ImageChange{}, nil
+	}
+	if v, ok := in["image"]; ok && v != nil || in["image_url"] != nil && in["image_url"] != "" {
+		r.AllowImageTime()
 	}
 	return r.images.Read(r, in)
 }

@@ -470,3 +470,26 @@ func TestDiscardNeverTakesAHeldImage(t *testing.T) {
 	}
 	e.audit(t)
 }
+
+// A write that stores an image has httpapi.ImageTimeout, not the 1.8 s of every other request:
+// a slow image_url (2.5 s) is stored.
+func TestImageWritesOutliveTheRequestDeadline(t *testing.T) {
+	pic := imagetest.JPEG(40, 20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(2500 * time.Millisecond)
+		_, _ = w.Write(pic)
+	}))
+	defer srv.Close()
+	b, base := s3test.Bucket(t)
+	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
+		locations.Register(api, st)
+		api.SetImages(images.New(imagework.New(b, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
+	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL, o.Timeout = base, httpapi.DefaultTimeout }))
+	env := env{Env: e, bucket: b, base: base}
+	res := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Slow", "image_url": srv.URL + "/pic.jpg"})
+	if res.Status != 200 {
+		t.Fatalf("slow image_url: %d %s", res.Status, res.Raw)
+	}
+	env.checkImage(t, res.Data(), "jpg", 40, 20)
+	env.audit(t)
+}

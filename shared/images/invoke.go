@@ -59,8 +59,9 @@ func Answer(ctx context.Context, p Processor, j Job) (InvokeResponse, error) {
 // the bucket's lifecycle rule expires what is left there after a day.
 func IncomingPrefix(cid int64) string { return fmt.Sprintf("incoming/%d/", cid) }
 
-// InvokeTimeout bounds one invoke: ImagesFunction's own timeout and a margin.
-const InvokeTimeout = 25 * time.Second
+// InvokeTimeout bounds one invoke: the work's bound (imagework.WorkTimeout, 20 s) and a
+// margin for a cold start, within httpapi.ImageTimeout.
+const InvokeTimeout = 22 * time.Second
 
 // Incoming is the bucket as the family functions use it: put an upload under incoming/.
 type Incoming interface {

@@ -72,6 +72,7 @@ func (h entityImages) put(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, apperr.Invalid("is_header", "Header images are not stored by this service; send the main image without is_header.")
 	}
 	var c httpapi.ImageChange
+	r.AllowImageTime()
 	switch {
 	case in["image"] != nil:
 		c, err = h.svc.ReadFile(r, "image", in["image"])

@@ -32,6 +32,9 @@ const (
 	MaxRedirects = 3
 )
 
+// WorkTimeout bounds a job: the fetch or the upload's read, decoding, re-encoding, the puts.
+const WorkTimeout = 20 * time.Second
+
 // Bucket holds the objects (imagestore.Bucket).
 type Bucket interface {
 	Put(ctx context.Context, key, contentType string, data []byte) error
@@ -69,6 +72,8 @@ var _ images.Processor = (*Worker)(nil)
 // Process reads or fetches the job's image, checks and re-encodes it, then lists its path in
 // the image queue and puts its two objects. A failed put leaves the path queued, due now.
 func (w *Worker) Process(ctx context.Context, j images.Job) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, WorkTimeout)
+	defer cancel()
 	if j.Field == "" {
 		j.Field = "image"
 	}
