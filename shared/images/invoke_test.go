@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -82,6 +83,28 @@ func TestInvokeProtocol(t *testing.T) {
 				t.Fatalf("%d %s", res.Status, res.Raw)
 			}
 		})
+	}
+	// An unknown function and a throttled or failing Invoke API are 503s, nothing stored.
+	other, err := images.NewInvoker(b, images.InvokeConfig{Function: "NoSuchFunction", Endpoint: fn.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	throttled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"Type":"User","message":"Rate Exceeded."}`))
+	}))
+	defer throttled.Close()
+	slow, err := images.NewInvoker(b, images.InvokeConfig{Function: "ImagesFunction", Endpoint: throttled.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, inv := range map[string]*images.Invoker{"unknown function": other, "throttled": slow} {
+		if _, err := inv.Process(ctx, images.Job{CampaignID: e.Campaign, Field: "image", Data: imagetest.PNG(3, 3)}); !errors.Is(err, apperr.ErrUnavailable) {
+			t.Errorf("%s: %v, want unavailable", name, err)
+		}
+	}
+	if _, err := images.NewInvoker(b, images.InvokeConfig{}); err == nil {
+		t.Error("an invoker without IMAGES_FUNCTION")
 	}
 	crash = true
 	if res := env.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Crash"}, imagetest.PNG(5, 5)); res.Status != http.StatusServiceUnavailable {
