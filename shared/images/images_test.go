@@ -491,5 +491,11 @@ func TestImageWritesOutliveTheRequestDeadline(t *testing.T) {
 		t.Fatalf("slow image_url: %d %s", res.Status, res.Raw)
 	}
 	env.checkImage(t, res.Data(), "jpg", 40, 20)
+	// And an update (read, conflict retries, write) the same.
+	res = e.Do("PATCH", apitest.Path(e.Campaign, "/locations/"+itoa(res.Data()["id"])), e.Admin, map[string]any{"image_url": srv.URL + "/again.jpg"})
+	if res.Status != 200 {
+		t.Fatalf("slow image_url on update: %d %s", res.Status, res.Raw)
+	}
+	env.checkImage(t, res.Data(), "jpg", 40, 20)
 	env.audit(t)
 }
