@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -24,6 +25,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/relations"
@@ -61,6 +65,23 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 		campaigns.Register(api, st)
 	},
 	"WebhookRoutesFunction": registerWebhooks,
+	"ImagesFunction":        registerImages,
+}
+
+// registerImages is functions/images' wiring over the local S3 server `make test` starts
+// (LOREKEEP_TEST_S3; without it the bucket is unreachable and the image events fail).
+func registerImages(api *httpapi.API, st *store.Store) {
+	ep := cmp.Or(os.Getenv("LOREKEEP_TEST_S3"), "http://127.0.0.1:1")
+	b, err := imagestore.Open(imagestore.Config{Bucket: "deploy-events", Endpoint: ep})
+	if err == nil {
+		err = b.Ensure(context.Background())
+	}
+	if err != nil {
+		panic("the test bucket: " + err.Error())
+	}
+	svc := images.New(imagework.New(b, st, imagework.Options{}), st)
+	api.SetImages(svc)
+	images.Register(api, st, svc)
 }
 
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.
@@ -68,6 +89,20 @@ var functionHandlers = func() map[string]func(st *store.Store) lambdaHandler {
 	m := map[string]func(st *store.Store) lambdaHandler{"MetaFunction": metaHandler}
 	for fn, register := range familyRegisters {
 		m[fn] = familyHandler(register)
+	}
+	// ImagesFunction's main hands lambda.Start imagework.LambdaHandler, which takes raw JSON
+	// (a job or an API Gateway request): the events go through it as Lambda sends them.
+	m["ImagesFunction"] = func(st *store.Store) lambdaHandler {
+		h := imagework.LambdaHandler(imagework.HTTPHandler(familyHandler(registerImages)(st)), nil)
+		return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+			raw, err := json.Marshal(ev)
+			if err != nil {
+				return events.APIGatewayV2HTTPResponse{}, err
+			}
+			out, err := h(ctx, raw)
+			res, _ := out.(events.APIGatewayV2HTTPResponse)
+			return res, err
+		}
 	}
 	return m
 }()

@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -157,6 +158,23 @@ var locationsReplay = []replayStep{
 		hasFields(t, "deleted map point", r.data(), map[string]any{"id": 1, "deleted": true})
 		if _, err := st.GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("map point after delete: %v, want not found", err)
+		}
+	}},
+	// Kanka's entities/{id}/image on location 1's entity (ImagesFunction; a multipart upload,
+	// base64-encoded by API Gateway): stored, shown, removed.
+	{"entity-image-upload.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "entity image", r.data(), map[string]any{"entity_id": 1, "child_id": 1, "has_custom_image": true})
+		if l := mustLocation(t, st); !strings.HasPrefix(l.ImagePath, "img/1/") || !strings.HasSuffix(l.ImagePath, ".png") {
+			t.Errorf("stored location image = %q", l.ImagePath)
+		}
+	}},
+	{"entity-image-show.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "entity image", r.data(), map[string]any{"entity_id": 1, "has_custom_image": true, "image": mustLocation(t, st).ImagePath})
+	}},
+	{"entity-image-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "entity image", r.data(), map[string]any{"entity_id": 1, "has_custom_image": false, "image": ""})
+		if l := mustLocation(t, st); l.ImagePath != "" {
+			t.Errorf("stored location image after remove = %q", l.ImagePath)
 		}
 	}},
 	{"locations-delete.json", func(t *testing.T, st *store.Store, r response) {
@@ -400,7 +418,13 @@ func TestEventsAreConsistentWithTheirRoutes(t *testing.T) {
 			}
 			m := rc.HTTP.Method
 			write := m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch
+			// An upload is multipart, base64-encoded by API Gateway as every binary body.
+			multipart := strings.HasPrefix(ev.Headers["content-type"], "multipart/form-data; boundary=")
 			switch {
+			case write && multipart:
+				if raw, err := base64.StdEncoding.DecodeString(ev.Body); !ev.IsBase64Encoded || err != nil || !strings.Contains(string(raw), "Content-Disposition: form-data") {
+					t.Errorf("a multipart body must be base64-encoded form data (isBase64Encoded %v, %v)", ev.IsBase64Encoded, err)
+				}
 			case write && !json.Valid([]byte(ev.Body)):
 				t.Errorf("body of a write must be JSON: %q", ev.Body)
 			case write && ev.Headers["content-type"] != "application/json":

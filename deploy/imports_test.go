@@ -77,6 +77,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"AuthorizerFunction":       {"shared/authorizer"},
 		"SweeperFunction":          {"shared/sweeper"},
 		"WebhooksFunction":         {"shared/webhooks/stream"},
+		"ImagesFunction":           {"shared/imagework"},
 	}
 	// Webhooks' routes and delivery are one family served by two functions: the others link
 	// neither.
@@ -110,6 +111,40 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		for _, own := range served[fn] {
 			if !slices.Contains(linked, mod+own) {
 				t.Errorf("%s does not link %s, which it serves", fn, own)
+			}
+		}
+	}
+}
+
+// Image decoding (the standard library's decoders, golang.org/x/image, imageproc, imagework)
+// is linked by ImagesFunction only: the family functions reach it through the invoke protocol
+// (shared/images), and only those, ImagesFunction and the sweeper, which deletes stored images,
+// link the bucket (imagestore). `go list -deps` decides.
+func TestOnlyImagesFunctionDecodesImages(t *testing.T) {
+	const mod = "github.com/lorekeep/lorekeep/"
+	decoding := []string{"ImagesFunction"}
+	front := []string{"LocationsFunction", "CalendarsFunction", "ImagesFunction"}
+	s3 := []string{"LocationsFunction", "CalendarsFunction", "ImagesFunction", "SweeperFunction"}
+	for fn, pkg := range functionPackages {
+		linked := deps(t, pkg)
+		for _, c := range []struct {
+			pkg string
+			fns []string
+		}{
+			{mod + "shared/imageproc", decoding}, {mod + "shared/imagework", decoding},
+			{"image/png", decoding}, {"image/jpeg", decoding}, {"image/gif", decoding}, {"golang.org/x/image/webp", decoding},
+			{mod + "shared/images", front}, {mod + "shared/imagestore", s3},
+		} {
+			if got, want := slices.Contains(linked, c.pkg), slices.Contains(c.fns, fn); got != want {
+				t.Errorf("%s links %s: %v, want %v", fn, c.pkg, got, want)
+			}
+		}
+		if slices.Contains(decoding, fn) {
+			continue
+		}
+		for _, p := range linked {
+			if strings.HasPrefix(p, "golang.org/x/image/") || p == "image/draw" {
+				t.Errorf("%s links %s (image decoding belongs to ImagesFunction)", fn, p)
 			}
 		}
 	}

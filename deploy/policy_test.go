@@ -97,7 +97,7 @@ func (r *iamRecorder) used() []string {
 func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	tpl := loadTemplate(t)
 	rec := &iamRecorder{}
-	st, _ := dynamotest.NewStore(t, rec.attach)
+	st, stCfg := dynamotest.NewStore(t, rec.attach)
 	seed(t, st)
 	ctx := context.Background()
 
@@ -111,8 +111,15 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	checkPolicy(t, tpl, "AuthorizerFunction", rec)
 
 	// The locations function: every sample event, then a filtered list that fills its page.
+	// The entity image events go to ImagesFunction, whose calls are recorded on their own.
 	rec.reset()
-	replay(t, st, locationsReplay)
+	imagesRec := &iamRecorder{}
+	imagesSt, err := store.Open(ctx, stCfg, imagesRec.attach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayOn(t, st, map[string]*store.Store{"ImagesFunction": imagesSt}, locationsReplay)
+	checkPolicy(t, tpl, "ImagesFunction", imagesRec)
 	h := functionHandlers["LocationsFunction"](st)
 	for _, name := range []string{"Salt flats", "Saltmarsh"} {
 		ev := loadEvent(t, "locations-create.json")

@@ -66,17 +66,17 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 	if ev.DetailType != "Scheduled Event" || ev.Source != "aws.events" {
 		t.Fatalf("events/sweeper-schedule.json is not a scheduled event: %+v", ev)
 	}
-	if res, err := sweeper.Handler(st)(ctx); err != nil || res != (store.SweepResult{}) {
+	if res, err := sweeper.Handler(st, nil)(ctx); err != nil || res != (store.SweepResult{}) {
 		t.Fatalf("the scheduled sweep of deletes pending for seconds: %+v %v, want nothing done", res, err)
 	}
 	// A minute later, as far as the sweeper can tell.
-	if res, err := sweeper.Run(ctx, st, 0); err != nil || res != (store.SweepResult{Finished: 2}) {
+	if res, err := sweeper.Run(ctx, st, 0, nil); err != nil || res != (store.SweepResult{Finished: 2}) {
 		t.Fatalf("sweep: %+v %v, want 2 deletes finished", res, err)
 	}
 	// 31 days later the trash is purged: the location's and the calendar's partitions and what
 	// they hid go.
 	later := st.AtTime(func() time.Time { return time.Now().Add(31 * 24 * time.Hour) })
-	if res, err := sweeper.Run(ctx, later, 0); err != nil || res.Purged != 2 {
+	if res, err := sweeper.Run(ctx, later, 0, nil); err != nil || res.Purged != 2 {
 		t.Fatalf("sweep 31 days on: %+v %v, want 2 purged", res, err)
 	}
 	checkPolicy(t, tpl, "SweeperFunction", rec)

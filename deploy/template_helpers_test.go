@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -211,9 +212,50 @@ func (c cfn) statements(t testing.TB, fn string) []map[string]any {
 		}
 		for _, s := range sts {
 			m, _ := s.(map[string]any)
-			out = append(out, m)
+			if !isImageStatement(m) && !slices.Contains(asList(m["Action"]), any("lambda:InvokeFunction")) { // checked by TestOnlyImageFunctionsMayWriteImages
+				out = append(out, m)
+			}
 		}
 	}
+	return out
+}
+
+// imageObjects is the resource of a statement on the bucket's objects ("" otherwise): the
+// prefix after the bucket's ARN ("img/*", "incoming/*").
+func imageObjects(r any) string {
+	sub, _ := at(r, "Fn::Sub").(string)
+	p, _ := strings.CutPrefix(sub, "${ImageBucket.Arn}/")
+	if p == sub {
+		return ""
+	}
+	return p
+}
+
+func isImageStatement(st map[string]any) bool {
+	for _, r := range asList(st["Resource"]) {
+		if imageObjects(r) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// imageActions are the actions a function's inline policies allow on the bucket's objects,
+// each as "action prefix".
+func (c cfn) imageActions(fn string) []string {
+	var out []string
+	for _, p := range list(c.functionProp(fn, "Policies")) {
+		for _, s := range list(at(p, "Statement")) {
+			if m, _ := s.(map[string]any); isImageStatement(m) && m["Effect"] == "Allow" {
+				for _, a := range asList(m["Action"]) {
+					for _, r := range asList(m["Resource"]) {
+						out = append(out, str(a)+" "+imageObjects(r))
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

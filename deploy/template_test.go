@@ -39,6 +39,7 @@ var functionPackages = map[string]string{
 	"SweeperFunction":          "functions/sweeper",
 	"WebhookRoutesFunction":    "functions/webhook-routes",
 	"WebhooksFunction":         "functions/webhooks",
+	"ImagesFunction":           "functions/images",
 }
 
 // Every authorized route is a campaign's (under the campaign prefix, or the campaign itself) or
@@ -418,6 +419,9 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
+	// Images: the image queue (reservations, discards) and the entity image routes' record
+	// update, in transactions; reads by BatchGetItem.
+	"ImagesFunction": {"dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	// Kanka's entities endpoint reads, counts its callers' requests in their rate buckets, and
 	// restores trashed entities (recovery) in transactions: TestEntitiesWritesOnlyRateBuckets.
 	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:PutItem",
@@ -697,6 +701,50 @@ func TestEntitiesWritesOnlyRateBuckets(t *testing.T) {
 		want := map[string]any{"ForAllValues:StringLike": map[string]any{"dynamodb:LeadingKeys": []any{"RATE#*"}}}
 		if len(asList(st["Action"])) != 1 || !reflect.DeepEqual(st["Condition"], want) {
 			t.Errorf("EntitiesFunction may UpdateItem %v under %v, want only RATE# items", st["Action"], st["Condition"])
+		}
+	}
+}
+
+// Only ImagesFunction puts stored images (under img/) and takes uploads (incoming/); the
+// families only put uploads and invoke it; only the sweeper deletes stored images; nobody else
+// reads them (CloudFront does, through the bucket policy).
+func TestOnlyImageFunctionsMayWriteImages(t *testing.T) {
+	tpl := loadTemplate(t)
+	family := []string{"s3:PutObject incoming/*"}
+	want := map[string][]string{
+		"LocationsFunction": family, "CalendarsFunction": family,
+		"ImagesFunction":  {"s3:DeleteObject incoming/*", "s3:GetObject incoming/*", "s3:PutObject img/*"},
+		"SweeperFunction": {"s3:DeleteObject img/*"},
+	}
+	invokes := map[string]bool{"LocationsFunction": true, "CalendarsFunction": true}
+	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
+		if got := tpl.imageActions(fn); !slices.Equal(got, want[fn]) {
+			t.Errorf("%s: image actions %v, want %v", fn, got, want[fn])
+		}
+		var invoke []any
+		for _, p := range list(tpl.functionProp(fn, "Policies")) {
+			for _, s := range list(at(p, "Statement")) {
+				if slices.Contains(asList(at(s, "Action")), any("lambda:InvokeFunction")) {
+					invoke = append(invoke, asList(at(s, "Resource"))...)
+				}
+			}
+		}
+		wantInvoke := []any{}
+		if invokes[fn] {
+			wantInvoke = []any{map[string]any{"Fn::GetAtt": []any{"ImagesFunction", "Arn"}}}
+		}
+		if len(invoke) != len(wantInvoke) || (len(invoke) == 1 && !reflect.DeepEqual(invoke[0], wantInvoke[0])) {
+			t.Errorf("%s invokes %v, want %v", fn, invoke, wantInvoke)
+		}
+	}
+	rules := list(at(tpl.resources()["ImageBucket"], "Properties", "LifecycleConfiguration", "Rules"))
+	if len(rules) != 1 || at(rules[0], "Prefix") != "incoming/" || at(rules[0], "ExpirationInDays") != 1 || at(rules[0], "Status") != "Enabled" {
+		t.Errorf("ImageBucket lifecycle rules %v, want incoming/ expired after a day", rules)
+	}
+	block := at(tpl.resources()["ImageBucket"], "Properties", "PublicAccessBlockConfiguration")
+	for _, k := range []string{"BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets"} {
+		if at(block, k) != true {
+			t.Errorf("ImageBucket: %s is not true", k)
 		}
 	}
 }

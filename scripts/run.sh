@@ -6,11 +6,22 @@ cd "$(dirname "$0")/.."
 port=${DYNAMODB_LOCAL_PORT:-8000}
 addr=${ADDR:-127.0.0.1:3000}
 data=${LOREKEEP_DATA_DIR:-$PWD/.local/data}
+cleanup=()
+trap 'for c in "${cleanup[@]}"; do $c; done' EXIT
 if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
   scripts/dynamodb-local.sh start "$port" "$data"
-  trap 'scripts/dynamodb-local.sh stop "$port"' EXIT
+  cleanup+=("scripts/dynamodb-local.sh stop $port")
 fi
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$port" TABLE_NAME=${TABLE_NAME:-lorekeep}
+# Images: a local S3-compatible server (lorekeep s3), its files beside DynamoDB Local's data;
+# readers fetch the pictures from it directly (CloudFront's part on AWS).
+s3port=${S3_LOCAL_PORT:-9000}
+if ! (exec 3<>"/dev/tcp/127.0.0.1/$s3port") 2>/dev/null; then
+  scripts/s3-local.sh start "$s3port" "$data/s3"
+  cleanup+=("scripts/s3-local.sh stop $s3port")
+fi
+export S3_ENDPOINT="http://127.0.0.1:$s3port" IMAGE_BUCKET=${IMAGE_BUCKET:-lorekeep-images}
+export IMAGE_BASE_URL="$S3_ENDPOINT/$IMAGE_BUCKET"
 # Webhooks to http:// and to this machine (a receiver on 127.0.0.1): local use only.
 export WEBHOOKS_ALLOW_HTTP=${WEBHOOKS_ALLOW_HTTP:-1} WEBHOOKS_ALLOW_LOOPBACK=${WEBHOOKS_ALLOW_LOOPBACK:-1}
 scripts/docs.sh install >/dev/null || echo "warning: Redoc could not be installed (offline?): /docs will say so" >&2

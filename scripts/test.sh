@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# make test: every test against one in-memory DynamoDB Local that this script starts and stops.
+# make test: every test against one in-memory DynamoDB Local and one S3-compatible server (for
+# the images, `lorekeep s3` over a temporary directory) that this script starts and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=$(scripts/free-port.sh)
 scripts/dynamodb-local.sh start "$port"
-trap 'scripts/dynamodb-local.sh stop "$port"' EXIT
-export LOREKEEP_TEST_DYNAMODB="http://127.0.0.1:$port"
+s3port=$(scripts/free-port.sh)
+trap 'scripts/dynamodb-local.sh stop "$port"; scripts/s3-local.sh stop "$s3port"' EXIT
+scripts/s3-local.sh start "$s3port"
+export LOREKEEP_TEST_DYNAMODB="http://127.0.0.1:$port" LOREKEEP_TEST_S3="http://127.0.0.1:$s3port"
 # QUICK=1 (targeted runs while working on a branch) skips the module-wide checks below.
 if [ -z "${QUICK:-}" ]; then
 go vet ./...

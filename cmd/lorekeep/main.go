@@ -43,6 +43,7 @@ var commands = []command{
 	{"migrate", "migrate                  # rewrite the table to this version's key layout", migrateCmd},
 	{"sweep", "sweep [--older-than 1m]   # finish the deletes left pending", sweepCmd},
 	{"demo", "demo", demoCmd},
+	{"s3", "s3 --dir DIR [--addr 127.0.0.1:9000]   # a local S3-compatible server for the images", s3Cmd},
 }
 
 func usage() string {
@@ -51,7 +52,8 @@ func usage() string {
 	for _, c := range commands {
 		b.WriteString("  lorekeep " + c.usage + "\n")
 	}
-	b.WriteString("\nConfiguration: TABLE_NAME (default lorekeep), DYNAMODB_ENDPOINT (unset: real AWS), AWS_REGION.\n")
+	b.WriteString("\nConfiguration: TABLE_NAME (default lorekeep), DYNAMODB_ENDPOINT (unset: real AWS), AWS_REGION;\n")
+	b.WriteString("images: S3_ENDPOINT and IMAGE_BUCKET (the bucket), IMAGE_BASE_URL (where readers fetch them).\n")
 	b.WriteString("Run `lorekeep COMMAND -h` for a command's flags.\n")
 	return b.String()
 }
@@ -334,7 +336,11 @@ func sweepCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := sweeper.Run(c.ctx, st, *olderThan)
+	bucket, err := localImages(c.ctx, c.getenv)
+	if err != nil {
+		return err
+	}
+	res, err := sweeper.Run(c.ctx, st, *olderThan, sweepBucket(bucket))
 	if err != nil {
 		return fmt.Errorf("sweep (%d finished, %d failed; run it again): %w", res.Finished, res.Failed, err)
 	}

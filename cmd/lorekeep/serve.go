@@ -17,6 +17,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
@@ -24,10 +27,16 @@ import (
 )
 
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the
-// docs page.
-func newHandler(st *store.Store, getenv func(string) string, docsDir string) http.Handler {
+// docs page; images in bucket (nil: writes with an image are refused).
+func newHandler(st *store.Store, getenv func(string) string, docsDir string, bucket ...*imagestore.Bucket) http.Handler {
 	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st, time.Now), st))
 	families.Register(api, st)
+	if len(bucket) > 0 && bucket[0] != nil {
+		// In process: the image work ImagesFunction does on AWS (DESIGN 13).
+		svc := images.New(imagework.New(bucket[0], st, localFetch(getenv)), st)
+		api.SetImages(svc)
+		images.Register(api, st, svc)
+	}
 	apidoc.Register(api, "/docs")
 	page := docsPage(docsDir)
 	files := http.StripPrefix("/docs/", http.FileServer(http.Dir(docsDir)))
@@ -62,7 +71,11 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	handler := newHandler(st, c.getenv, *docs)
+	bucket, err := localImages(c.ctx, c.getenv)
+	if err != nil {
+		return err
+	}
+	handler := newHandler(st, c.getenv, *docs, bucket)
 	// Listen first: "serving" is printed only once a client can connect.
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -79,7 +92,7 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	}()
 	if *sweepEvery > 0 {
 		swept := make(chan struct{})
-		go func() { defer close(swept); sweeper.Every(ctx, st, *sweepEvery, *sweepOlderThan) }()
+		go func() { defer close(swept); sweeper.Every(ctx, st, *sweepEvery, *sweepOlderThan, sweepBucket(bucket)) }()
 		defer func() { stop(); <-swept }() // a sweep under way ends (cancelled) and logs before serve returns
 	}
 	// Webhooks: the table's stream read with the webhooks function's code (DynamoDB Local

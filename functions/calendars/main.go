@@ -4,6 +4,7 @@ package main
 
 import (
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -11,5 +12,6 @@ import (
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
 	calendars.Register(api, st)
+	images.Serve(api, st)
 	lambdaapi.Start(api)
 }

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -14,5 +15,6 @@ func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
 	locations.Register(api, st)
 	tags.Register(api, st)
+	images.Serve(api, st)
 	lambdaapi.Start(api)
 }

@@ -27,7 +27,7 @@ func Register(api *httpapi.API, st Store) {
 		Subjects: related.Calendars,
 		Row: func(r *httpapi.Request, _ []timeline.Calendar) (func(*timeline.Calendar) calendarJSON, error) {
 			return func(c *timeline.Calendar) calendarJSON {
-				j := calendarJSON{Calendar: calwire.Render(c, r.Access)}
+				j := calendarJSON{Calendar: calwire.Render(r, c)}
 				calwire.HideMoons(r, &j.Calendar)
 				return j
 			}, nil
@@ -36,7 +36,10 @@ func Register(api *httpapi.API, st Store) {
 		CRUD: kind{
 			Visible: h.visibleCalendar,
 			Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
-				return next.Apply(in, r.Access)
+				if err := next.Apply(in, r.Access); err != nil {
+					return err
+				}
+				return httpapi.ApplyImage(r, in, &next.Owner)
 			},
 			Create: st.CreateCalendar, Update: st.UpdateCalendar, Delete: st.DeleteCalendar,
 			Item: cal, Resume: st.ResumeCalendarDelete,

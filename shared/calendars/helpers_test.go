@@ -48,7 +48,7 @@ func fullBody() map[string]any {
 		"epoch_name":   []any{"Before", "After"},
 		"current_year": 4, "current_month": 2, "current_day": 28,
 		"has_leap_year": true, "leap_year_amount": 1, "leap_year_month": 2, "leap_year_offset": 4, "leap_year_start": 0,
-		"start_offset": 2, "suffix": "DR", "skip_year_zero": false, "image_url": "https://img.example/cal.png",
+		"start_offset": 2, "suffix": "DR", "skip_year_zero": false,
 	}
 }
 

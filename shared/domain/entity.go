@@ -22,6 +22,7 @@ type Entity struct {
 	Tags        []int64
 	PrivateTags []int64 // as Owner.PrivateTags
 	ImageURL    string
+	ImagePath   string
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	CreatedBy   int64

@@ -103,11 +103,14 @@ type Record[T any] interface {
 
 // Owner is what the records that own an entity (calendars, locations) share.
 type Owner struct {
-	EntityID  int64
-	Name      string
-	Entry     string
-	Type      string
+	EntityID int64
+	Name     string
+	Entry    string
+	Type     string
+	// ImageURL is an image address stored before images were fetched (layout 3 and older);
+	// ImagePath the object path of the stored image (ImageLinks), which replaces it.
 	ImageURL  string
+	ImagePath string
 	IsPrivate bool
 	Tags      []int64
 	// PrivateTags are the ids of Tags naming private tags (kept by the store): non-admins are
@@ -137,9 +140,8 @@ func (o *Owner) ApplyOwner(r *Reader, a Access) {
 	if f := r.Bool("is_private"); f.Present() {
 		o.IsPrivate = f.Value
 	}
-	if f := readURL(r, "image_url"); f.Set {
-		o.ImageURL = f.Value
-	}
+	// image and image_url are read by the family (httpapi.Request.ReadImage): they are fetched,
+	// decoded and stored, which needs more than the body.
 	readGalleryImages(r, a, &o.EntityImageUUID, &o.EntityHeaderUUID)
 	r.Required("name", o.Name != "")
 }
@@ -188,4 +190,13 @@ func VisibleTags(tags, private []int64, admin bool) []int64 {
 		}
 	}
 	return out
+}
+
+// ImageThumbPath is the object path of the thumbnail of the stored image at path
+// ("img/1/x.png" has "img/1/x.thumb.png").
+func ImageThumbPath(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i > strings.LastIndexByte(path, '/') {
+		return path[:i] + ".thumb" + path[i:]
+	}
+	return path + ".thumb"
 }

@@ -69,7 +69,9 @@ func render(r *httpapi.Request, e *domain.Entity) entityJSON {
 		j.Tags = []int64{}
 	}
 	if q := r.URL.Query(); truthy(q.Get("image")) || truthy(q.Get("related")) {
-		j.Child = &childJSON{Image: e.ImageURL, ImageFull: e.ImageURL, ImageThumb: e.ImageURL, HasCustomImage: e.ImageURL != ""}
+		c := &childJSON{}
+		c.Image, c.ImageFull, c.ImageThumb, c.HasCustomImage = r.ImageLinks(e.ImagePath, e.ImageURL)
+		j.Child = c
 	}
 	return j
 }

@@ -60,8 +60,9 @@ func (h handlers) search(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	return httpapi.Page(res, page, func(e *domain.Entity) hitJSON {
 		m, _ := domain.ModuleOf(e.Type)
-		return hitJSON{ID: e.ChildID, EntityID: e.ID, Name: e.Name, Image: e.ImageURL, ImageThumb: e.ImageURL,
-			HasCustomImage: e.ImageURL != "", Type: e.Type, TypeID: m.ID, EntityType: e.Type, IsPrivate: e.IsPrivate,
+		image, _, thumb, custom := r.ImageLinks(e.ImagePath, e.ImageURL)
+		return hitJSON{ID: e.ChildID, EntityID: e.ID, Name: e.Name, Image: image, ImageThumb: thumb,
+			HasCustomImage: custom, Type: e.Type, TypeID: m.ID, EntityType: e.Type, IsPrivate: e.IsPrivate,
 			CreatedAt: domain.Time(e.CreatedAt), CreatedBy: e.CreatedBy, UpdatedAt: domain.Time(e.UpdatedAt),
 			UpdatedBy: e.UpdatedBy, URLs: urlsJSON{API: r.AbsoluteURL(e.APIPath())}}
 	}), nil

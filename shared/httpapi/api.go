@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -89,6 +90,11 @@ type Options struct {
 	// only behind a proxy that sets them itself, since a client can send anything there.
 	TrustForwardedHeaders bool
 	Now                   func() time.Time
+	// Images reads and stores the images writes bring (nil: the function serves none).
+	Images Images
+	// ImageBaseURL is where stored images are read (CloudFront's domain; locally the bucket's
+	// address): image_full and image_thumb are under it.
+	ImageBaseURL string
 	// Timeout is the per-request deadline (DefaultTimeout when zero, none when negative).
 	Timeout time.Duration
 	Logger  *slog.Logger // the request log (slog.Default() when nil)
@@ -145,6 +151,12 @@ type Request struct {
 	decoded  bool
 	// log is Options.Logger, for what a request reports beside its one request line.
 	log *slog.Logger
+	// images and imageBase: Options.Images and Options.ImageBaseURL.
+	images    Images
+	imageBase string
+	image     *memoImage
+	// imageDeadline ends the longer deadline AllowImageTime gave (its timer, else).
+	imageDeadline context.CancelFunc
 }
 
 func (r *Request) logger() *slog.Logger {
@@ -258,13 +270,13 @@ func (a *API) enter(r *http.Request, ahead []Ahead) (*Request, error) {
 		return nil, err
 	}
 	return &Request{Request: r, Access: acc, Campaign: c, RateLimit: a.opts.RateLimit, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders,
-		query: parseQuery(r.URL.RawQuery), log: a.opts.logger()}, nil
+		query: parseQuery(r.URL.RawQuery), log: a.opts.logger(), images: a.opts.Images, imageBase: a.opts.ImageBaseURL}, nil
 }
 
 // enterAccount is enter for a route outside any campaign: the caller alone.
 func (a *API) enterAccount(r *http.Request, _ []Ahead) (*Request, error) {
 	return &Request{Request: r, Access: domain.Access{UserID: userID(r.Context())}, RateLimit: a.opts.RateLimit, now: a.opts.Now(), trustForwarded: a.opts.TrustForwardedHeaders,
-		query: parseQuery(r.URL.RawQuery), log: a.opts.logger()}, nil
+		query: parseQuery(r.URL.RawQuery), log: a.opts.logger(), images: a.opts.Images, imageBase: a.opts.ImageBaseURL}, nil
 }
 
 func (a *API) allow(pattern string) string {
@@ -347,11 +359,15 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		a.preflight(w, r)
 		return
 	}
-	if r.ContentLength > MaxBodyBytes {
+	limit := int64(MaxBodyBytes)
+	if media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); media == "multipart/form-data" {
+		limit = MaxUploadBytes
+	}
+	if r.ContentLength > limit {
 		writeError(w, r, errTooLarge)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if public {
 		a.servePublic(w, r)
 		return
@@ -364,6 +380,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // preflight answers CORS preflight requests without authentication.
+// SetImages sets Options.Images, for the functions that serve images.
+func (a *API) SetImages(images Images) { a.opts.Images = images }
+
 func (a *API) preflight(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	methods := "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"

@@ -19,6 +19,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
+// fileMarker is the value of a form field that is a file (its content: Request.MultipartForm).
+const fileMarker = "\x00file"
+
+// IsFile reports whether v, an input value, is a file of the multipart body.
+func IsFile(v any) bool { return v == fileMarker }
+
 // MaxBodyBytes bounds every request body (413 beyond).
 const MaxBodyBytes = 1 << 20
 
@@ -53,10 +59,17 @@ func decodeInput(r *http.Request) (domain.Input, error) {
 		return formInput(vals), nil
 	case media == "multipart/form-data":
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if params["boundary"] == "" || r.ParseMultipartForm(MaxBodyBytes) != nil {
+		if params["boundary"] == "" || r.ParseMultipartForm(MaxUploadBytes) != nil {
 			return nil, apperr.Invalid("body", "The request body is not a valid form.")
 		}
-		return formInput(r.MultipartForm.Value), nil
+		in := formInput(r.MultipartForm.Value)
+		for name, files := range r.MultipartForm.File {
+			if len(files) > 0 {
+				in[name] = fileMarker // what images read; the fingerprint of a keyed write sees the file's size
+				in[name+"#size"] = files[0].Size
+			}
+		}
+		return in, nil
 	}
 	return nil, errMedia
 }

@@ -85,7 +85,9 @@ func (k Kind[T, PT, P]) create(r *Request) (Reply, error) {
 	if err := k.Apply(r, in, p, nil, t); err != nil {
 		return Reply{}, err
 	}
-	return r.Commit(func() error { return k.Create(r.Context(), t) }, func() (Reply, error) { return k.reply(r, t) })
+	reply, err := r.Commit(func() error { return k.Create(r.Context(), t) }, func() (Reply, error) { return k.reply(r, t) })
+	r.settleImage(err)
+	return reply, err
 }
 
 func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
@@ -98,8 +100,9 @@ func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
 
 // Write reads the visible record of the path, changes a copy with change and stores it on
 // condition of the version read; a lost race re-reads and re-applies the change.
-func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error) (Reply, error) {
+func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error) (reply Reply, err error) {
 	var next PT
+	defer func() { r.settleImage(err) }()
 	return r.Commit(func() error {
 		return apperr.RetryConflicts(r.Context(), func() error {
 			p, prev, err := k.Visible(r)

@@ -13,5 +13,6 @@ func OptionsFromEnv(getenv func(string) string, id Identifier, campaigns Campaig
 	n, _ := strconv.Atoi(getenv("RATE_LIMIT"))
 	trust, _ := strconv.ParseBool(getenv("TRUST_FORWARDED_HEADERS"))
 	timeout, _ := time.ParseDuration(getenv("REQUEST_TIMEOUT"))
-	return Options{Identify: id, Campaigns: campaigns, RateLimit: n, TrustForwardedHeaders: trust, Now: time.Now, Timeout: timeout}
+	return Options{Identify: id, Campaigns: campaigns, RateLimit: n, TrustForwardedHeaders: trust, Now: time.Now, Timeout: timeout,
+		ImageBaseURL: getenv("IMAGE_BASE_URL")}
 }

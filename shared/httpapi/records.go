@@ -34,13 +34,13 @@ type OwnerJSON struct {
 	AuditJSON
 }
 
-// RenderOwner shapes the shared part of a calendar, location or tag for a reader with access a:
-// the ids of private tags are shown to admins only.
-func RenderOwner(m domain.Meta, o domain.Owner, a domain.Access) OwnerJSON {
-	j := OwnerJSON{ID: m.ID, Name: o.Name, Entry: o.Entry, Type: o.Type, Image: o.ImageURL, ImageFull: o.ImageURL,
-		ImageThumb: o.ImageURL, HasCustomImage: o.ImageURL != "", IsPrivate: o.IsPrivate, EntityID: o.EntityID,
-		Tags: domain.VisibleTags(o.Tags, o.PrivateTags, a.IsAdmin()), EntityImageUUID: optional(o.EntityImageUUID), EntityHeaderUUID: optional(o.EntityHeaderUUID),
+// RenderOwner shapes the shared part of a calendar, location or tag for the reader of r: the
+// ids of private tags are shown to admins only.
+func RenderOwner(r *Request, m domain.Meta, o domain.Owner) OwnerJSON {
+	j := OwnerJSON{ID: m.ID, Name: o.Name, Entry: o.Entry, Type: o.Type, IsPrivate: o.IsPrivate, EntityID: o.EntityID,
+		Tags: domain.VisibleTags(o.Tags, o.PrivateTags, r.Access.IsAdmin()), EntityImageUUID: optional(o.EntityImageUUID), EntityHeaderUUID: optional(o.EntityHeaderUUID),
 		AuditJSON: RenderAudit(m)}
+	j.Image, j.ImageFull, j.ImageThumb, j.HasCustomImage = r.ImageLinks(o.ImagePath, o.ImageURL)
 	if j.Tags == nil {
 		j.Tags = []int64{}
 	}

@@ -24,7 +24,7 @@ func Register(api *httpapi.API, st Store) {
 		Subjects: related.Locations,
 		Row: func(r *httpapi.Request, ls []domain.Location) (func(*domain.Location) locationJSON, error) {
 			hidden := hiddenParents(r, ls)
-			return func(l *domain.Location) locationJSON { return render(l, r.Access, hidden) }, nil
+			return func(l *domain.Location) locationJSON { return render(r, l, r.Access, hidden) }, nil
 		},
 		Arrays: func(j *locationJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
 		CRUD: httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
@@ -110,8 +110,16 @@ func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.In
 }
 
 // apply merges the body into next and checks what needs the store: the parent, which must be
-// visible and not make a cycle. parent_id is resolved to its location first.
-func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Location) error {
+// visible and not make a cycle (parent_id is resolved to its location first); then the image,
+// stored once every rule passed.
+func (h handlers) apply(r *httpapi.Request, in domain.Input, p httpapi.None, prev, next *domain.Location) error {
+	if err := h.applyFields(r, in, p, prev, next); err != nil {
+		return err
+	}
+	return httpapi.ApplyImage(r, in, &next.Owner)
+}
+
+func (h handlers) applyFields(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Location) error {
 	in, err := h.parentByEntity(r, in)
 	if err != nil {
 		return err

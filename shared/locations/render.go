@@ -18,12 +18,12 @@ type locationJSON struct {
 
 // render shapes a location for the caller: a private map's URL is for admins only, and a
 // parent in hiddenParents (see handlers.hiddenParents) shows as none.
-func render(l *domain.Location, a domain.Access, hiddenParents map[int64]bool) locationJSON {
+func render(r *httpapi.Request, l *domain.Location, a domain.Access, hiddenParents map[int64]bool) locationJSON {
 	parent := l.ParentID
 	if parent != nil && hiddenParents[*parent] {
 		parent = nil
 	}
-	j := locationJSON{OwnerJSON: httpapi.RenderOwner(l.Meta, l.Owner, a), LocationID: parent, ParentLocationID: parent, Map: l.MapURL}
+	j := locationJSON{OwnerJSON: httpapi.RenderOwner(r, l.Meta, l.Owner), LocationID: parent, ParentLocationID: parent, Map: l.MapURL}
 	if l.IsMapPrivate {
 		j.IsMapPrivate = 1
 		if !a.IsAdmin() {

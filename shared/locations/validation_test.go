@@ -121,7 +121,7 @@ func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 	r := e.Do("POST", p, e.Admin, map[string]any{
 		"name": "Baldur's Gate", "entry": `<p>A <b>port</b> <a href="javascript:alert(1)">city</a><img src=x onerror=alert(1)></p>`,
 		"type": "City", "parent_location_id": parent, "tags": []int{5, 3, 5}, "is_private": true,
-		"image_url": "https://img.example/bg.png", "map_url": "https://img.example/bg-map.png", "is_map_private": 1,
+		"map_url": "https://img.example/bg-map.png", "is_map_private": 1,
 	})
 	if r.Status != 200 {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
@@ -129,8 +129,8 @@ func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 	d := r.Data()
 	want := map[string]any{
 		"name": "Baldur's Gate", "type": "City", "parent_location_id": float64(parent), "location_id": float64(parent),
-		"is_private": true, "image": "https://img.example/bg.png", "image_full": "https://img.example/bg.png",
-		"has_custom_image": true, "map": "https://img.example/bg-map.png", "is_map_private": float64(1),
+		"is_private": true, "image": "", "image_full": "",
+		"has_custom_image": false, "map": "https://img.example/bg-map.png", "is_map_private": float64(1),
 		"created_by": float64(e.AdminID), "updated_by": float64(e.AdminID),
 	}
 	for k, v := range want {

@@ -374,7 +374,6 @@ var scenarios = []scenario{
 			{"name", "Renamed", "name", "Renamed"}, {"type", "Town", "type", "Town"},
 			{"entry", "<p>Lore</p>", "entry", "<p>Lore</p>"}, {"is_private", true, "is_private", true},
 			{"tags", []int64{1, 2}, "tags", []int64{1, 2}},
-			{"image_url", "https://example.com/a.png", "image_full", "https://example.com/a.png"},
 			{"map_url", "https://example.com/m.png", "map", "https://example.com/m.png"},
 			{"is_map_private", true, "is_map_private", 1},
 		}

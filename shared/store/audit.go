@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -42,7 +43,9 @@ import (
 //   - the trash (auditTrash): every trashed entity has its trashed record and purge item and
 //     no live home; its events have no calendar links, its children's partitions are left
 //     as they were; no hidden relation or event, and no child link its trash marked, outlives
-//     the trash (a restore shows them again).
+//     the trash (a restore shows them again);
+//   - no stored image a record or entity holds (a trashed one too) is queued for the sweeper,
+//     and every queued path is of the campaign (auditImages).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
@@ -581,6 +584,21 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	problems = append(problems, more...)
 	problems = append(problems, auditIndexes(cid, tr.indexed(items))...)
 	problems = append(problems, tr.audit(cid, items)...)
+	held := map[string]string{}
+	for _, it := range items {
+		if p, ok := it["image_path"].(*types.AttributeValueMemberS); ok {
+			pk, _ := it["pk"].(*types.AttributeValueMemberS)
+			sk, _ := it["sk"].(*types.AttributeValueMemberS)
+			if pk != nil && sk != nil {
+				held[p.Value] = pk.Value + " " + sk.Value
+			}
+		}
+	}
+	more, err = s.auditImages(ctx, cid, held)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, more...)
 	sort.Strings(problems)
 	return problems, nil
 }

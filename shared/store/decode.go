@@ -128,7 +128,8 @@ func (m *metaAttrs) read(a *attrs) {
 func (o *ownerAttrs) read(a *attrs) {
 	*o = ownerAttrs{EntityID: a.int("entity_id"), Name: a.str("name"), NameLC: a.str("name_lc"), Entry: a.str("entry"),
 		Type: a.str("type"), TypeLC: a.str("type_lc"), ImageURL: a.str("image_url"), IsPrivate: a.boolean("is_private"),
-		Tags: a.ints("tags"), EntityImageUUID: a.str("entity_image_uuid"), EntityHeaderUUID: a.str("entity_header_uuid")}
+		Tags: a.ints("tags"), PrivateTags: a.ints("private_tags"), ImagePath: a.str("image_path"),
+		EntityImageUUID: a.str("entity_image_uuid"), EntityHeaderUUID: a.str("entity_header_uuid")}
 }
 
 // decodeBy runs read; when it met an unexpected type, the item is decoded by reflection into
@@ -174,7 +175,7 @@ func (it *entityItem) decode(item dynamo.Item) error {
 		*it = entityItem{PK: a.str("pk"), SK: a.str("sk"), ID: a.int("id"), CampaignID: a.int("campaign_id"),
 			Type: a.str("type"), ChildID: a.int("child_id"), Name: a.str("name"), IsPrivate: a.boolean("is_private"),
 			LinksPrivate: a.boolean("links_private"), NameLC: a.str("name_lc"), Tags: a.ints("tags"),
-			ImageURL: a.str("image_url"), CreatedAt: a.str("created_at"), UpdatedAt: a.str("updated_at"),
+			PrivateTags: a.ints("private_tags"), ImageURL: a.str("image_url"), ImagePath: a.str("image_path"), CreatedAt: a.str("created_at"), UpdatedAt: a.str("updated_at"),
 			CreatedBy: a.int("created_by"), UpdatedBy: a.int("updated_by")}
 	}, (*reflectedEntity)(it))
 }

@@ -25,6 +25,7 @@ type entityItem struct {
 	Tags        []int64 `dynamo:"tags"`
 	PrivateTags []int64 `dynamo:"private_tags,omitempty"` // the home's only (copyItem projects)
 	ImageURL    string  `dynamo:"image_url,omitempty"`
+	ImagePath   string  `dynamo:"image_path,omitempty"`
 	CreatedAt   string  `dynamo:"created_at"`
 	UpdatedAt   string  `dynamo:"updated_at"`
 	CreatedBy   int64   `dynamo:"created_by"`
@@ -33,7 +34,7 @@ type entityItem struct {
 
 func (it entityItem) entity() *domain.Entity {
 	return &domain.Entity{ID: it.ID, CampaignID: it.CampaignID, Type: it.Type, ChildID: it.ChildID, Name: it.Name,
-		IsPrivate: it.IsPrivate, LinksPrivate: it.LinksPrivate, Tags: it.Tags, PrivateTags: it.PrivateTags, ImageURL: it.ImageURL, CreatedAt: parseTime(it.CreatedAt),
+		IsPrivate: it.IsPrivate, LinksPrivate: it.LinksPrivate, Tags: it.Tags, PrivateTags: it.PrivateTags, ImageURL: it.ImageURL, ImagePath: it.ImagePath, CreatedAt: parseTime(it.CreatedAt),
 		UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy}
 }
 

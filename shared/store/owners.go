@@ -25,7 +25,7 @@ func entityItemOf(k kindSpec, m *domain.Meta, o *domain.Owner) entityItem {
 	}
 	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
 		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate, LinksPrivate: o.IsPrivate,
-		NameLC: strings.ToLower(o.Name), Tags: tags, PrivateTags: privateTagsOf(tags, o.PrivateTags), ImageURL: o.ImageURL, CreatedAt: formatTime(m.CreatedAt),
+		NameLC: strings.ToLower(o.Name), Tags: tags, PrivateTags: privateTagsOf(tags, o.PrivateTags), ImageURL: o.ImageURL, ImagePath: o.ImagePath, CreatedAt: formatTime(m.CreatedAt),
 		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
 }
 
@@ -59,7 +59,7 @@ func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	b.syncMove(nil, ownerRef(k.prefix, m, o))
 	b.syncMove(nil, entityRef(m, o))
 	b.setName(m.CampaignID, o.EntityID, k.entityType, m.ID, o.IsPrivate, o.Name)
-	for _, c := range append(checks, mentions, tags) {
+	for _, c := range append(checks, mentions, tags, imageChange(m.CampaignID, "", o.ImagePath)) {
 		if c != nil {
 			c(b)
 		}
@@ -98,7 +98,7 @@ func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domai
 		if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
 			b.setName(nextM.CampaignID, next.EntityID, k.entityType, nextM.ID, next.IsPrivate, next.Name)
 		}
-		for _, c := range append(checks, mentions, tags) {
+		for _, c := range append(checks, mentions, tags, imageChange(nextM.CampaignID, prev.ImagePath, next.ImagePath)) {
 			if c != nil {
 				c(b)
 			}
@@ -149,7 +149,7 @@ func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	b.removeName(cid, o.EntityID)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions, s.tagLinksGone(k, m, o)) {
+	for _, f := range append(also, mentions, s.tagLinksGone(k, m, o), imageChange(cid, o.ImagePath, "")) {
 		if f != nil {
 			f(b)
 		}

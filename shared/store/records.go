@@ -46,6 +46,7 @@ type ownerAttrs struct {
 	Type             string  `dynamo:"type,omitempty"`
 	TypeLC           string  `dynamo:"type_lc,omitempty"` // filters ignore case
 	ImageURL         string  `dynamo:"image_url,omitempty"`
+	ImagePath        string  `dynamo:"image_path,omitempty"`
 	IsPrivate        bool    `dynamo:"is_private"`
 	Tags             []int64 `dynamo:"tags"`
 	PrivateTags      []int64 `dynamo:"private_tags,omitempty"` // homes only: copyItem projects
@@ -58,12 +59,12 @@ func toOwnerAttrs(o domain.Owner) ownerAttrs {
 		o.Tags = []int64{}
 	}
 	return ownerAttrs{EntityID: o.EntityID, Name: o.Name, NameLC: strings.ToLower(o.Name), Entry: o.Entry, Type: o.Type,
-		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, IsPrivate: o.IsPrivate, Tags: o.Tags, PrivateTags: privateTagsOf(o.Tags, o.PrivateTags),
+		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, ImagePath: o.ImagePath, IsPrivate: o.IsPrivate, Tags: o.Tags, PrivateTags: privateTagsOf(o.Tags, o.PrivateTags),
 		EntityImageUUID: o.EntityImageUUID, EntityHeaderUUID: o.EntityHeaderUUID}
 }
 
 func (a ownerAttrs) owner() domain.Owner {
-	return domain.Owner{EntityID: a.EntityID, Name: a.Name, Entry: a.Entry, Type: a.Type, ImageURL: a.ImageURL,
+	return domain.Owner{EntityID: a.EntityID, Name: a.Name, Entry: a.Entry, Type: a.Type, ImageURL: a.ImageURL, ImagePath: a.ImagePath,
 		IsPrivate: a.IsPrivate, Tags: a.Tags, PrivateTags: a.PrivateTags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID}
 }
 

@@ -49,6 +49,7 @@ type SweepResult struct {
 	Failed    int  `json:"failed"`    // deletes that failed again (the next sweep retries them)
 	Expired   int  `json:"expired"`   // sync tombstones past their 30 days, removed (SweepGone)
 	Purged    int  `json:"purged"`    // trashed records past their 30 days, purged (SweepPurges)
+	Images    int  `json:"images"`    // stored images deleted from the bucket (SweepImages)
 	Remaining bool `json:"remaining"` // more deletes were pending than one sweep takes
 }
 
@@ -163,9 +164,14 @@ func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, er
 	cid := q.CID
 	trashed := itemKey{campaignPK(cid), trashedSK(entityPrefix, q.EntityID)}
 	live := itemKey{campaignPK(cid), recordSK(entityPrefix, q.EntityID)}
-	got, err := s.getItems(ctx, trashed, live)
+	home := itemKey{campaignPK(cid), trashedSK(q.Kind, q.ID)}
+	got, err := s.getItems(ctx, trashed, live, home)
 	if err != nil {
 		return false, err
+	}
+	var image string // the trash kept the record's stored image (for a restore); the purge queues it
+	if raw := got[home]; raw != nil {
+		_ = dynamo.Unmarshal(raw["image_path"], &image)
 	}
 	if got[live] != nil {
 		return false, wrap(s.table.Delete("pk", q.PK).Range("sk", q.SK).Run(ctx))
@@ -174,7 +180,8 @@ func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, er
 	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK}
 	b := s.newTx()
 	b.del(s.table.Delete("pk", trashed.pk).Range("sk", trashed.sk).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
-	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", trashedSK(q.Kind, q.ID)))
+	b.del(s.table.Delete("pk", home.pk).Range("sk", home.sk))
+	imageChange(cid, image, "")(b)
 	b.check(s.table.Check("pk", live.pk).Range("sk", live.sk).If("attribute_not_exists(pk)"))
 	b.del(s.table.Delete("pk", q.PK).Range("sk", q.SK))
 	b.put(s.table.Put(t))

@@ -22,12 +22,12 @@ type tagJSON struct {
 }
 
 // render shapes a tag for the caller: a private parent shows as none to non-admins.
-func render(t *domain.Tag, a domain.Access) tagJSON {
+func render(r *httpapi.Request, t *domain.Tag, a domain.Access) tagJSON {
 	parent := t.ParentID
 	if parent != nil && t.ParentPrivate && !a.CanSee(true) {
 		parent = nil
 	}
-	return tagJSON{OwnerJSON: httpapi.RenderOwner(t.Meta, t.Owner, a), TagID: parent, Colour: t.Colour,
+	return tagJSON{OwnerJSON: httpapi.RenderOwner(r, t.Meta, t.Owner), TagID: parent, Colour: t.Colour,
 		IsAutoApplied: t.IsAutoApplied, IsHidden: t.IsHidden}
 }
 

@@ -41,7 +41,7 @@ func Register(api *httpapi.API, st Store) {
 			if err != nil {
 				return nil, err
 			}
-			j := render(t, r.Access)
+			j := render(r, t, r.Access)
 			j.Arrays = arrays[t.ID]
 			ids, err := st.TagEntities(r.Context(), r.Access.CampaignID, t.ID, r.Access.IsAdmin())
 			if err != nil {
@@ -76,7 +76,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return httpapi.OwnerPage(r, h.st, "tag", res, page, func(t *domain.Tag) tagJSON {
-		j := render(t, r.Access)
+		j := render(r, t, r.Access)
 		j.Arrays = arrays[t.ID]
 		return j
 	}, ownerOf)

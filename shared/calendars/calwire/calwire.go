@@ -11,7 +11,6 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
-	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
@@ -154,10 +153,10 @@ type epochJSON struct {
 // OwnerOf is the owner part of j, for httpapi.OwnerRender and Request.ParseOwners.
 func OwnerOf(j *Calendar) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
-// Render is c as the caller a reads it (a private tag's id is an admin's only).
-func Render(c *timeline.Calendar, a domain.Access) Calendar {
+// Render is c as the reader of r reads it (a private tag's id is an admin's only).
+func Render(r *httpapi.Request, c *timeline.Calendar) Calendar {
 	j := Calendar{
-		OwnerJSON: httpapi.RenderOwner(c.Meta, c.Owner, a), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
+		OwnerJSON: httpapi.RenderOwner(r, c.Meta, c.Owner), Date: c.Date.String(), StartOffset: c.StartOffset, Weekdays: c.Weekdays, Suffix: c.Suffix,
 		SkipYearZero: c.SkipYearZero, WeekRestart: c.WeekRestart,
 		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset, HasLeapYear: c.HasLeapYear, LeapYearAmount: c.LeapYearAmount,
 		LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset, LeapYearStart: c.LeapYearStart,

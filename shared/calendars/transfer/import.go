@@ -111,7 +111,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		return nil
 	}
 	return r.Commit(write, func() (httpapi.Reply, error) {
-		j := importJSON{Calendar: calwire.Render(c, r.Access), Warnings: w}
+		j := importJSON{Calendar: calwire.Render(r, c), Warnings: w}
 		if err := r.ParseOwners(h.st, "calendar", calwire.OwnerOf(&j.Calendar)); err != nil {
 			return httpapi.Reply{}, err
 		}

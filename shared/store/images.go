@@ -1,0 +1,249 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Stored images (the bucket holds them; package imagestore) are never orphaned: every object
+// path is listed in an image queue item of the table from before its objects are put until
+// a record holds it, and again from when no record holds it until the sweeper has deleted its
+// objects:
+//
+//	pk  IMAGEGC#<campaign id mod 16, two digits>
+//	sk  <due: UTC, six fraction digits>#<path>
+//
+// ReserveImage writes the item of a new path, due ImageClaimWindow after the path's upload
+// time (in the path itself, so that the record's write can name the item); the record's
+// transaction that first holds the path deletes it (conditional on it still being there: a
+// path the sweeper took is refused), and the transaction that drops a path (a new image, the
+// record's delete) writes its item due at once. The sweeper (SweepImages) deletes the objects
+// of each due item, then the item.
+const (
+	imageGCPrefix = "IMAGEGC#"
+	imagePathRoot = "img/"
+	imageTimeFmt  = "20060102T150405Z"
+	// ImageClaimWindow is how long an uploaded image waits for its record's write: far longer
+	// than a request; the sweeper deletes the objects of a path never claimed.
+	ImageClaimWindow = 15 * time.Minute
+)
+
+// errImageExpired: the path was reserved too long ago and may already be swept.
+var errImageExpired = apperr.Invalid("image", "The image upload took too long; send it again.")
+
+type imageGCItem struct {
+	PK   string `dynamo:"pk"`
+	SK   string `dynamo:"sk"`
+	CID  int64  `dynamo:"campaign_id"`
+	Path string `dynamo:"path"`
+}
+
+func imageGCPK(cid int64) string { return fmt.Sprintf("%s%02d", imageGCPrefix, cid%pendingShards) }
+
+func imageGCKey(cid int64, due time.Time, path string) itemKey {
+	return itemKey{imageGCPK(cid), due.UTC().Format(pendingTimeFmt) + "#" + path}
+}
+
+// imagePathTime is the upload time a path carries: img/<cid>/<time>-<random>.<ext>.
+func imagePathTime(cid int64, path string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(path, fmt.Sprintf("%s%d/", imagePathRoot, cid))
+	if !ok || len(rest) < len(imageTimeFmt) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(imageTimeFmt, rest[:len(imageTimeFmt)])
+	return t, err == nil
+}
+
+// ReserveImage makes a new object path for an image of campaign cid (ext: its file extension)
+// and lists it in the image queue, before its objects are put.
+func (s *Store) ReserveImage(ctx context.Context, cid int64, ext string) (string, error) {
+	var rnd [12]byte
+	_, _ = rand.Read(rnd[:])
+	now := s.now().UTC()
+	path := fmt.Sprintf("%s%d/%s-%s.%s", imagePathRoot, cid, now.Format(imageTimeFmt), hex.EncodeToString(rnd[:]), ext)
+	k := imageGCKey(cid, now.Truncate(time.Second).Add(ImageClaimWindow), path)
+	return path, wrap(s.table.Put(imageGCItem{PK: k.pk, SK: k.sk, CID: cid, Path: path}).Run(ctx))
+}
+
+// DiscardImage makes a reserved path due now, so that the sweeper deletes its objects, if no
+// record holds it yet (its reservation is still queued): for a write that failed after its
+// image was put. A path a record did claim (a write that answered an error but committed) is
+// left alone.
+func (s *Store) DiscardImage(ctx context.Context, cid int64, path string) error {
+	up, ok := imagePathTime(cid, path)
+	if !ok {
+		return nil
+	}
+	now := imageGCKey(cid, s.now(), path)
+	b := s.newTx()
+	b.put(s.table.Put(imageGCItem{PK: now.pk, SK: now.sk, CID: cid, Path: path}))
+	k := imageGCKey(cid, up.Add(ImageClaimWindow), path)
+	b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk).If("attribute_exists('pk')"))
+	if err := b.run(ctx); err != nil && !errors.Is(err, apperr.ErrConflict) {
+		return err
+	}
+	return nil
+}
+
+// images adds to a record's transaction the change of its image path from prev to next: next
+// is claimed (its queue item removed, on condition that it is still there), prev is queued for
+// the sweeper.
+func (b *txBuilder) images(cid int64, prev, next string) {
+	if prev == next {
+		return
+	}
+	if next != "" {
+		up, ok := imagePathTime(cid, next)
+		k := imageGCKey(cid, up.Add(ImageClaimWindow), next)
+		if !ok {
+			k = itemKey{imageGCPK(cid), "!"} // never there: the write is refused
+		}
+		if b.needs == nil {
+			b.needs = map[int]error{}
+		}
+		b.needs[b.n] = errImageExpired
+		b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk).If("attribute_exists('pk')"))
+	}
+	if prev != "" {
+		k := imageGCKey(cid, b.s.now(), prev)
+		b.put(b.s.table.Put(imageGCItem{PK: k.pk, SK: k.sk, CID: cid, Path: prev}))
+	}
+}
+
+// imageChange is images as a check of the owner writes.
+func imageChange(cid int64, prev, next string) func(*txBuilder) {
+	return func(b *txBuilder) { b.images(cid, prev, next) }
+}
+
+// SweepImages deletes the objects of every path due in the image queue (remove deletes a
+// path's objects, idempotently), then its item; at most sweepBatch per shard. It answers how
+// many paths it deleted and whether more are due.
+func (s *Store) SweepImages(ctx context.Context, remove func(ctx context.Context, paths []string) error) (int, bool, error) {
+	var res struct {
+		Deleted   int
+		Remaining bool
+	}
+	cutoff := s.now().UTC().Format(pendingTimeFmt)
+	for shard := 0; shard < pendingShards; shard++ {
+		var due []imageGCItem
+		err := s.table.Get("pk", imageGCPK(int64(shard))).Range("sk", dynamo.Less, cutoff).
+			Consistent(true).Limit(sweepBatch).All(ctx, &due)
+		if err != nil {
+			return res.Deleted, res.Remaining, wrap(err)
+		}
+		if len(due) == 0 {
+			continue
+		}
+		res.Remaining = res.Remaining || len(due) == sweepBatch
+		paths := make([]string, len(due))
+		keys := make([]dynamo.Keyed, len(due))
+		for i, it := range due {
+			paths[i], keys[i] = it.Path, dynamo.Keys{it.PK, it.SK}
+		}
+		if err := remove(ctx, paths); err != nil {
+			return res.Deleted, res.Remaining, fmt.Errorf("delete images: %w", err)
+		}
+		if err := s.batchDelete(ctx, keys); err != nil {
+			return res.Deleted, res.Remaining, err
+		}
+		res.Deleted += len(due)
+	}
+	return res.Deleted, res.Remaining, nil
+}
+
+// auditImages checks that no path a record holds is queued for the sweeper (which would delete
+// a live image) and that every queued path is one of the campaign's.
+func (s *Store) auditImages(ctx context.Context, cid int64, held map[string]string) ([]string, error) {
+	var queued []imageGCItem
+	if err := s.table.Get("pk", imageGCPK(cid)).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &queued); err != nil {
+		return nil, wrap(err)
+	}
+	var out []string
+	for _, q := range queued {
+		if _, ok := imagePathTime(cid, q.Path); !ok {
+			out = append(out, fmt.Sprintf("image queue item %s: path %q is not of campaign %d", q.SK, q.Path, cid))
+		}
+		if who, ok := held[q.Path]; ok {
+			out = append(out, fmt.Sprintf("image %s of %s is queued for deletion (%s)", q.Path, who, q.SK))
+		}
+	}
+	return out, nil
+}
+
+// SetEntityImage makes path (a reserved one; "" for none) the image of entity eid's record
+// (Kanka's entities/{id}/image), with the checks and queue items of a record update that
+// changes its image: the record's home, public copy and entity get the new path (an image
+// address stored before images were fetched goes), conditional on the version read (bumped;
+// updated_at kept, as SetEntityTag does); the path is claimed and the one it replaces queued
+// for the sweeper in the same transaction; a lost race re-reads. It answers the entity as
+// written. Every owner kind holds an image (domain.Owner), so a new owner kind has this too.
+func (s *Store) SetEntityImage(ctx context.Context, cid, eid int64, path string) (*domain.Entity, error) {
+	for attempt := 0; ; attempt++ {
+		e, err := s.setEntityImage(ctx, cid, eid, path)
+		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
+			return e, err
+		}
+	}
+}
+
+func (s *Store) setEntityImage(ctx context.Context, cid, eid int64, path string) (*domain.Entity, error) {
+	e, err := s.GetEntity(ctx, cid, eid)
+	if err != nil {
+		return nil, err
+	}
+	k, ok := ownerKindOf(e.Type)
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	home := itemKey{campaignPK(cid), recordSK(k.prefix, e.ChildID)}
+	got, err := s.getItems(ctx, home)
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := got[home]
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	var rec struct {
+		metaAttrs
+		ownerAttrs
+	}
+	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
+		return nil, err
+	}
+	m, prev := rec.meta(), rec.owner()
+	if prev.ImagePath == path && prev.ImageURL == "" {
+		return e, nil
+	}
+	b := s.newTx()
+	set := func(u *dynamo.Update) *dynamo.Update {
+		if path == "" {
+			u = u.Remove("image_path")
+		} else {
+			u = u.Set("image_path", path)
+		}
+		return u.Remove("image_url")
+	}
+	for _, sl := range k.slots(&m, &prev) {
+		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).Set("version", m.Version+1).If("'version' = ?", m.Version))
+	}
+	for _, sl := range entitySlots(&m, &prev) {
+		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).If("attribute_exists(pk)"))
+	}
+	b.images(cid, prev.ImagePath, path)
+	if err := b.run(ctx); err != nil {
+		return nil, err
+	}
+	e.ImagePath, e.ImageURL = path, ""
+	return e, nil
+}
