@@ -223,6 +223,41 @@ var locationsReplay = []replayStep{
 	}},
 }
 
+// mapsReplay replays every MapsFunction event against a fresh table (map 1).
+var mapsReplay = []replayStep{
+	{"maps-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "created map", r.data(), map[string]any{
+			"id": 1, "name": "Pelor's Reach", "type": "Continent", "map_id": nil, "location_id": nil, "grid": 50,
+			"min_zoom": -2, "max_zoom": 3, "initial_zoom": 0, "center_x": 500, "center_y": 422.857,
+			"config": map[string]any{"distance_measure": 2.5}, "layers": []any{}, "groups": []any{}, "is_private": false,
+		})
+		if m, err := st.GetMap(context.Background(), 1, 1); err != nil || m.Name != "Pelor's Reach" || m.CenterY == nil || *m.CenterY != 422857 {
+			t.Errorf("stored map = %+v, %v", m, err)
+		}
+	}},
+	{"maps-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one map", r.body["data"])
+		}
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/maps"})
+	}},
+	{"maps-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "map", r.data(), map[string]any{"id": 1, "name": "Pelor's Reach", "grid": 50})
+	}},
+	{"maps-update-patch.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "patched map", r.data(), map[string]any{"id": 1, "grid": 0, "initial_zoom": 1, "max_zoom": 3})
+		if m, err := st.GetMap(context.Background(), 1, 1); err != nil || m.Grid != 0 || m.InitialZoom == nil || *m.InitialZoom != 100 {
+			t.Errorf("stored map = %+v, %v", m, err)
+		}
+	}},
+	{"maps-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted map", r.data(), map[string]any{"id": 1, "deleted": true})
+		if _, err := st.GetMap(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+			t.Errorf("map after delete: %v, want not found", err)
+		}
+	}},
+}
+
 // authorizerEvents are replayed by TestAuthorizerEvent, and the sweeper's schedule by
 // TestSweeperFinishesPendingDeletesWithinItsPolicy: no HTTP route.
 var authorizerEvents = []string{"authorizer.json", "sweeper-schedule.json"}
@@ -312,6 +347,11 @@ func TestEventsReplayThroughLambdaHandler(t *testing.T) {
 		seed(t, st)
 		replay(t, st, locationsReplay)
 	})
+	t.Run("maps", func(t *testing.T) {
+		st, _ := dynamotest.NewStore(t)
+		seed(t, st)
+		replay(t, st, mapsReplay)
+	})
 	t.Run("public routes", func(t *testing.T) {
 		st, _ := dynamotest.NewStore(t)
 		replay(t, st, metaReplay)
@@ -327,7 +367,7 @@ func TestEventsReplayThroughLambdaHandler(t *testing.T) {
 func TestEveryEventFileIsReplayed(t *testing.T) {
 	replayed := slices.Clone(authorizerEvents)
 	replayed = append(replayed, streamEvents...)
-	for _, s := range slices.Concat(locationsReplay, entitiesReplay, metaReplay, webhooksReplay) {
+	for _, s := range slices.Concat(locationsReplay, mapsReplay, entitiesReplay, metaReplay, webhooksReplay) {
 		if slices.Contains(replayed, s.file) {
 			t.Errorf("events/%s is replayed twice", s.file)
 		}

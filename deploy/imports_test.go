@@ -68,6 +68,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	// served: the packages that only the function named serves.
 	served := map[string][]string{
 		"LocationsFunction":    {"shared/locations"},
+		"MapsFunction":         {"shared/maps"},
 		"CalendarsFunction":    {"shared/calendars"},
 		"EntityEventsFunction": {"shared/entityevents"},
 		"EntityNotesFunction":  {"shared/entitynotes"},

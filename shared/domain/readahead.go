@@ -28,6 +28,8 @@ const (
 	ReadCampaignRelationList // the campaign-wide relation counts
 	ReadTag                  // a tag and its public copy
 	ReadTagList              // the tags' counts
+	ReadMap                  // a map and its public copy
+	ReadMapList              // the maps' counts
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

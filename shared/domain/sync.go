@@ -18,6 +18,7 @@ const (
 	GoneCalendars = "calendar"
 	GoneEntities  = "entity"
 	GoneTags      = "tag"
+	GoneMaps      = "map"
 	GoneNotes     = "note"
 	GoneEvents    = "event"
 	GoneMapPoints = "map_point"

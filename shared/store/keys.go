@@ -75,6 +75,7 @@ const (
 	entityPrefix   = "ENTITY"
 	calendarPrefix = "CALENDAR"
 	tagPrefix      = "TAG"
+	mapPrefix      = "MAP"
 	eventPrefix    = "EVENT"
 	mapPointPrefix = "MAPPOINT"
 	notePrefix     = "NOTE"

@@ -41,8 +41,11 @@ type kindSpec struct {
 	parentAttr, parentField string
 }
 
-// tagParentAttr is a tag's parent tag.
-const tagParentAttr = "tag_id"
+// tagParentAttr is a tag's parent tag, mapParentAttr a map's parent map.
+const (
+	tagParentAttr = "tag_id"
+	mapParentAttr = "map_id"
+)
 
 // kinds is the kind table.
 var kinds = []kindSpec{
@@ -51,6 +54,8 @@ var kinds = []kindSpec{
 	{prefix: calendarPrefix, entityType: "calendar", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneCalendars},
 	{prefix: tagPrefix, entityType: "tag", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneTags,
 		parentAttr: tagParentAttr, parentField: tagParentAttr},
+	{prefix: mapPrefix, entityType: "map", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneMaps,
+		parentAttr: mapParentAttr, parentField: mapParentAttr},
 	{prefix: entityPrefix, synced: true, counted: classAdmin, gone: domain.GoneEntities}, // placed by its record (entitySlots)
 	{prefix: mapPointPrefix, synced: true, counted: classAdmin, placement: placeMapPoint, parent: locationPrefix, gone: domain.GoneMapPoints},
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
@@ -122,4 +127,5 @@ var (
 	locationKind = mustKind(locationPrefix)
 	calendarKind = mustKind(calendarPrefix)
 	tagKind      = mustKind(tagPrefix)
+	mapKind      = mustKind(mapPrefix)
 )

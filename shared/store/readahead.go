@@ -62,6 +62,10 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 		return []itemKey{{cpk, recordSK(tagPrefix, ref.ID)}, {cpk, publicCopy + recordSK(tagPrefix, ref.ID)}}
 	case domain.ReadTagList:
 		return []itemKey{{cpk, counterSK(tagPrefix)}}
+	case domain.ReadMap:
+		return []itemKey{{cpk, recordSK(mapPrefix, ref.ID)}, {cpk, publicCopy + recordSK(mapPrefix, ref.ID)}}
+	case domain.ReadMapList:
+		return []itemKey{{cpk, counterSK(mapPrefix)}}
 	case domain.ReadCalendar:
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
 	case domain.ReadEntity:
