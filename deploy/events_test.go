@@ -250,6 +250,26 @@ var mapsReplay = []replayStep{
 			t.Errorf("stored map = %+v, %v", m, err)
 		}
 	}},
+	// A polygon marker on it (the docs' example, its stray comma tolerated), then the map's
+	// trash takes it.
+	{"map-markers-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "created marker", r.data(), map[string]any{"id": 1, "map_id": 1, "name": "Marsh", "latitude": "422.857",
+			"longitude": "499.000", "shape_id": 5, "icon": "1", "custom_shape": "500,500 500,600 600,600 600,500", "visibility_id": 1})
+	}},
+	{"map-markers-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one marker", r.body["data"])
+		}
+	}},
+	{"map-markers-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "marker", r.data(), map[string]any{"id": 1, "name": "Marsh", "colour": "#008000"})
+	}},
+	{"map-markers-update-patch.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "patched marker", r.data(), map[string]any{"id": 1, "latitude": "430.000", "is_draggable": true})
+	}},
+	{"map-markers-delete.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "deleted marker", r.data(), map[string]any{"id": 1, "deleted": true})
+	}},
 	{"maps-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted map", r.data(), map[string]any{"id": 1, "deleted": true})
 		if _, err := st.GetMap(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {

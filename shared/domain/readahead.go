@@ -30,6 +30,8 @@ const (
 	ReadTagList              // the tags' counts
 	ReadMap                  // a map and its public copy
 	ReadMapList              // the maps' counts
+	ReadMarker               // a map (home and public copy) and one of its markers
+	ReadMarkerList           // a map and its markers' counts
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

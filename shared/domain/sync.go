@@ -19,6 +19,7 @@ const (
 	GoneEntities  = "entity"
 	GoneTags      = "tag"
 	GoneMaps      = "map"
+	GoneMarkers   = "map_marker"
 	GoneNotes     = "note"
 	GoneEvents    = "event"
 	GoneMapPoints = "map_point"

@@ -27,6 +27,11 @@ type Store interface {
 	ResumeMapDelete(ctx context.Context, cid, id int64) (bool, error)
 	MapAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error)
 	GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error)
+	GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domain.Map, *domain.Marker, error)
+	ListMarkers(ctx context.Context, cid, mid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Marker], error)
+	CreateMarker(ctx context.Context, m *domain.Marker) error
+	UpdateMarker(ctx context.Context, prev, next *domain.Marker) error
+	DeleteMarker(ctx context.Context, m *domain.Marker) error
 }
 
 // Register mounts the family's routes.
@@ -47,6 +52,7 @@ func Register(api *httpapi.API, st Store) {
 		},
 		Item: httpapi.ReadAhead(domain.ReadMap, "id", ""), Resume: st.ResumeMapDelete,
 	})
+	registerMarkers(api, st)
 }
 
 type handlers struct{ st Store }

@@ -76,6 +76,7 @@ const (
 	calendarPrefix = "CALENDAR"
 	tagPrefix      = "TAG"
 	mapPrefix      = "MAP"
+	markerPrefix   = "MARKER"
 	eventPrefix    = "EVENT"
 	mapPointPrefix = "MAPPOINT"
 	notePrefix     = "NOTE"
@@ -144,6 +145,9 @@ func childPK(cid int64, parent string, id int64) string {
 }
 
 func mapPointsPK(cid, lid int64) string  { return childPK(cid, locationPrefix, lid) }
+
+// mapPK is the partition of a map's markers (and of its child maps' links).
+func mapPK(cid, mid int64) string { return childPK(cid, mapPrefix, mid) }
 func entityPK(cid, eid int64) string     { return childPK(cid, entityPrefix, eid) }
 func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
 

@@ -58,6 +58,8 @@ var kinds = []kindSpec{
 		parentAttr: mapParentAttr, parentField: mapParentAttr},
 	{prefix: entityPrefix, synced: true, counted: classAdmin, gone: domain.GoneEntities}, // placed by its record (entitySlots)
 	{prefix: mapPointPrefix, synced: true, counted: classAdmin, placement: placeMapPoint, parent: locationPrefix, gone: domain.GoneMapPoints},
+	// a map's markers, in the map's partition; placed private (admins only) when their entity is
+	{prefix: markerPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: mapPrefix, gone: domain.GoneMarkers},
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
 	{prefix: eventPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneEvents},
 	{prefix: reminderKind, counted: classAdmin},        // an event's reminder link in its calendar

@@ -51,12 +51,16 @@ func (it mapItem) record() domain.Map {
 // ErrNotFound when there is none. ParentPrivate comes from what the public copy leaves out, so
 // it is known for public maps, the only ones a non-admin sees.
 func (s *Store) GetMap(ctx context.Context, cid, id int64) (*domain.Map, error) {
-	home := itemKey{campaignPK(cid), recordSK(mapPrefix, id)}
-	pub := itemKey{campaignPK(cid), publicCopy + recordSK(mapPrefix, id)}
-	items, err := s.getItems(ctx, home, pub)
+	keys := mapKeys(cid, id)
+	items, err := s.getItems(ctx, keys...)
 	if err != nil {
 		return nil, err
 	}
+	return mapOf(items, keys[0], keys[1])
+}
+
+// mapOf is the map of home and pub among items; ErrNotFound without its home.
+func mapOf(items map[itemKey]dynamo.Item, home, pub itemKey) (*domain.Map, error) {
 	raw, ok := items[home]
 	if !ok {
 		return nil, apperr.ErrNotFound
