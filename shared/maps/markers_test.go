@@ -28,8 +28,8 @@ func TestMarkerCRUD(t *testing.T) {
 		"name": "<b>Marsh</b>", "latitude": "422.8574", "longitude": 499, "shape_id": 4, "icon": "1",
 		"custom_shape": "500,500 500,600, 600,600\r\n600.1234,500", "colour": "#0F0", "font_colour": "",
 		"polygon_style": map[string]any{"stroke": "00ff00", "stroke-width": 2, "stroke-opacity": 80},
-		"custom_icon": `<i class="fa-solid fa-tree" onclick="x()"></i>`,
-		"entry": fmt.Sprintf("<p>See [location:%d]</p><script>x</script>", locEntity), "visibility": "members",
+		"custom_icon":   `<i class="fa-solid fa-tree" onclick="x()"></i>`,
+		"entry":         fmt.Sprintf("<p>See [location:%d]</p><script>x</script>", locEntity), "visibility": "members",
 		"entity_id": locEntity, "map_id": 999, "is_private": true, "size_id": 3, "opacity": 80,
 	})
 	if r.Status != 200 {
