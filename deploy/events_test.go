@@ -270,6 +270,42 @@ var mapsReplay = []replayStep{
 	{"map-markers-delete.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "deleted marker", r.data(), map[string]any{"id": 1, "deleted": true})
 	}},
+	// A group and a layer, embedded in the map's answer, then deleted.
+	{"map-groups-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "created group", r.data(), map[string]any{"id": 1, "map_id": 1, "name": "Towns", "is_shown": true, "parent_id": nil})
+	}},
+	{"map-groups-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one group", r.body["data"])
+		}
+	}},
+	{"map-groups-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "group", r.data(), map[string]any{"id": 1, "name": "Towns"})
+	}},
+	{"map-groups-update-patch.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "patched group", r.data(), map[string]any{"id": 1, "name": "Ports"})
+	}},
+	{"map-layers-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "created layer", r.data(), map[string]any{"id": 1, "map_id": 1, "name": "Roads", "type_id": 1, "type": "overlay",
+			"image_full": "https://example.org/roads.png"})
+	}},
+	{"map-layers-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one layer", r.body["data"])
+		}
+	}},
+	{"map-layers-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "layer", r.data(), map[string]any{"id": 1, "name": "Roads"})
+	}},
+	{"map-layers-update-patch.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "patched layer", r.data(), map[string]any{"id": 1, "type_id": 2, "type": "overlay_shown"})
+	}},
+	{"map-groups-delete.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "deleted group", r.data(), map[string]any{"id": 1, "deleted": true})
+	}},
+	{"map-layers-delete.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "deleted layer", r.data(), map[string]any{"id": 1, "deleted": true})
+	}},
 	{"maps-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted map", r.data(), map[string]any{"id": 1, "deleted": true})
 		if _, err := st.GetMap(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {

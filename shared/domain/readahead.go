@@ -32,6 +32,7 @@ const (
 	ReadMapList              // the maps' counts
 	ReadMarker               // a map (home and public copy) and one of its markers
 	ReadMarkerList           // a map and its markers' counts
+	ReadMapPacks             // a map and its layers and groups
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

@@ -7,6 +7,7 @@ package maps
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -32,6 +33,10 @@ type Store interface {
 	CreateMarker(ctx context.Context, m *domain.Marker) error
 	UpdateMarker(ctx context.Context, prev, next *domain.Marker) error
 	DeleteMarker(ctx context.Context, m *domain.Marker) error
+	GetMapPacks(ctx context.Context, cid, mid int64) (*domain.MapPack[domain.MapGroup], *domain.MapPack[domain.MapLayer], error)
+	GetPacksOf(ctx context.Context, cid int64, mids []int64) (map[int64]domain.MapPacks, error)
+	WriteMapGroups(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapGroup], time.Time) error) error
+	WriteMapLayers(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapLayer], time.Time) error) error
 }
 
 // Register mounts the family's routes.
@@ -48,11 +53,19 @@ func Register(api *httpapi.API, st Store) {
 			}
 			j := render(m, r.Access)
 			j.Arrays = arrays[m.ID]
+			g, l, err := st.GetMapPacks(r.Context(), r.Access.CampaignID, m.ID)
+			if err != nil {
+				return nil, err
+			}
+			if err := embedPacks(r, st, &j, domain.MapPacks{Groups: g, Layers: l}); err != nil {
+				return nil, err
+			}
 			return httpapi.OwnerRender(r, st, "map", j, ownerOf)
 		},
 		Item: httpapi.ReadAhead(domain.ReadMap, "id", ""), Resume: st.ResumeMapDelete,
 	})
 	registerMarkers(api, st)
+	registerPacks(api, st)
 }
 
 type handlers struct{ st Store }
@@ -74,11 +87,27 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.OwnerPage(r, h.st, "map", res, page, func(m *domain.Map) mapJSON {
+	mids := make([]int64, len(res.Items))
+	for i := range res.Items {
+		mids[i] = res.Items[i].ID
+	}
+	packs, err := h.st.GetPacksOf(r.Context(), r.Access.CampaignID, mids)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	var embedErr error
+	reply, err := httpapi.OwnerPage(r, h.st, "map", res, page, func(m *domain.Map) mapJSON {
 		j := render(m, r.Access)
 		j.Arrays = arrays[m.ID]
+		if err := embedPacks(r, h.st, &j, packs[m.ID]); err != nil && embedErr == nil {
+			embedErr = err
+		}
 		return j
 	}, ownerOf)
+	if embedErr != nil {
+		return httpapi.Reply{}, embedErr
+	}
+	return reply, err
 }
 
 // visible reads a map the caller may see; a hidden one is a 404 like a missing one.

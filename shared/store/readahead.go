@@ -62,8 +62,10 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 		return []itemKey{{cpk, recordSK(tagPrefix, ref.ID)}, {cpk, publicCopy + recordSK(tagPrefix, ref.ID)}}
 	case domain.ReadTagList:
 		return []itemKey{{cpk, counterSK(tagPrefix)}}
-	case domain.ReadMap:
-		return []itemKey{{cpk, recordSK(mapPrefix, ref.ID)}, {cpk, publicCopy + recordSK(mapPrefix, ref.ID)}}
+	case domain.ReadMap: // and its layers and groups, which every map answer embeds
+		return append(mapKeys(cid, ref.ID), packKeys(cid, ref.ID)...)
+	case domain.ReadMapPacks:
+		return append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...)
 	case domain.ReadMapList:
 		return []itemKey{{cpk, counterSK(mapPrefix)}}
 	case domain.ReadMarker:
