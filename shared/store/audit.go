@@ -497,6 +497,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	problems = append(problems, more...)
 	problems = append(problems, auditIndexes(cid, tr.indexed(items))...)
 	problems = append(problems, tr.audit(cid, items)...)
+	problems = append(problems, auditMapPacks(cid, items, tr)...)
 	sort.Strings(problems)
 	return problems, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
@@ -160,4 +162,75 @@ func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, 
 			return err
 		}
 	}
+}
+
+// auditMapPacks checks the packs of campaign cid: each in the partition of a live or trashed
+// map, within its caps, its ids unique and at most its sequence, its groups' parents groups of
+// the pack, with no cycle and at most domain.MaxGroupDepth levels.
+func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
+	var problems []string
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	live := map[string]bool{}
+	for _, it := range items {
+		if k := keyOfItem(it); k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, mapPrefix+"#") {
+			var id int64
+			_ = dynamo.Unmarshal(it["id"], &id)
+			live[mapPK(cid, id)] = true
+		}
+	}
+	for _, it := range items {
+		k := keyOfItem(it)
+		if k.sk != groupsSK && k.sk != layersSK {
+			continue
+		}
+		if !live[k.pk] && !tr.hides(k.pk) {
+			report("pack %s %s: no map", k.pk, k.sk)
+		}
+		var entries []domain.PackEntry
+		var seq int64
+		var raw string
+		_ = dynamo.Unmarshal(it["seq"], &seq)
+		_ = dynamo.Unmarshal(it["items"], &raw)
+		if err := json.Unmarshal([]byte(raw), &entries); err != nil {
+			report("pack %s %s: items unreadable: %v", k.pk, k.sk, err)
+			continue
+		}
+		limit := domain.MaxMapLayers
+		if k.sk == groupsSK {
+			limit = domain.MaxMapGroups
+		}
+		if len(entries) > limit {
+			report("pack %s %s: %d entries, at most %d", k.pk, k.sk, len(entries), limit)
+		}
+		seen := map[int64]bool{}
+		for _, e := range entries {
+			if seen[e.ID] || e.ID < 1 || e.ID > seq {
+				report("pack %s %s: entry %d repeated or beyond its sequence %d", k.pk, k.sk, e.ID, seq)
+			}
+			seen[e.ID] = true
+		}
+		if k.sk != groupsSK {
+			continue
+		}
+		var groups []domain.MapGroup
+		_ = json.Unmarshal([]byte(raw), &groups)
+		parent := map[int64]*int64{}
+		for _, g := range groups {
+			parent[g.ID] = g.ParentID
+		}
+		for _, g := range groups {
+			depth := 1
+			for at := g.ParentID; at != nil; at = parent[*at] {
+				if _, ok := parent[*at]; !ok {
+					report("pack %s %s: group %d under missing group %d", k.pk, k.sk, g.ID, *at)
+					break
+				}
+				if depth++; depth > domain.MaxGroupDepth {
+					report("pack %s %s: group %d nested deeper than %d (or in a cycle)", k.pk, k.sk, g.ID, domain.MaxGroupDepth)
+					break
+				}
+			}
+		}
+	}
+	return problems
 }
