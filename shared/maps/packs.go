@@ -1,6 +1,8 @@
 package maps
 
 import (
+	"cmp"
+	"context"
 	"slices"
 	"strconv"
 	"time"
@@ -24,7 +26,7 @@ type packRoutes[T any] struct {
 	entry func(*T) *domain.PackEntry
 	apply func(r *httpapi.Request, in domain.Input, t *T, pack *domain.MapPack[T]) error
 	// removed fixes what referred to the deleted entry (a group's children become roots).
-	removed func(pack *domain.MapPack[T], id int64)
+	removed func(pack *domain.MapPack[T], id int64, now time.Time, by int64)
 	render  func(r *httpapi.Request, mid int64, items, all []T) ([]any, error)
 }
 
@@ -47,10 +49,10 @@ func registerPacks(api *httpapi.API, st Store) {
 			}
 			return g.Apply(in, pack.Items, func(p *domain.PackEntry) bool { return r.Access.CanSeeVisibility(p.Visibility, p.CreatedBy) })
 		},
-		removed: func(pack *domain.MapPack[domain.MapGroup], id int64) {
-			for i := range pack.Items {
+		removed: func(pack *domain.MapPack[domain.MapGroup], id int64, now time.Time, by int64) {
+			for i := range pack.Items { // changed, so lastSync reports them
 				if p := pack.Items[i].ParentID; p != nil && *p == id {
-					pack.Items[i].ParentID = nil
+					pack.Items[i].ParentID, pack.Items[i].UpdatedAt, pack.Items[i].UpdatedBy = nil, now, by
 				}
 			}
 		},
@@ -67,7 +69,7 @@ func registerPacks(api *httpapi.API, st Store) {
 		apply: func(_ *httpapi.Request, in domain.Input, l *domain.MapLayer, _ *domain.MapPack[domain.MapLayer]) error {
 			return l.Apply(in)
 		},
-		removed: func(*domain.MapPack[domain.MapLayer], int64) {},
+		removed: func(*domain.MapPack[domain.MapLayer], int64, time.Time, int64) {},
 		render: func(r *httpapi.Request, mid int64, ls, _ []domain.MapLayer) ([]any, error) {
 			return renderLayers(r, st, mid, ls)
 		},
@@ -120,8 +122,19 @@ func (k packRoutes[T]) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	if reply, ok, err := r.Deletions(packGone(k.read(p).Gone), "", p.m.ID); ok {
+		return reply, err
+	}
+	f, err := r.Filter(domain.FilterSync)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	rows := visibleEntries(r, k.read(p).Items, k.entry)
+	if f.UpdatedAfter != nil { // lastSync: what changed since, in memory
+		rows = slices.DeleteFunc(rows, func(t T) bool { return !k.entry(&t).UpdatedAt.After(*f.UpdatedAfter) })
+	}
 	page := r.Page()
-	res := domain.PageOf(visibleEntries(r, k.read(p).Items, k.entry), page, func(t *T) int64 { return k.entry(t).ID })
+	res := domain.PageOf(rows, page, func(t *T) int64 { return k.entry(t).ID })
 	out, err := k.render(r, p.m.ID, res.Items, k.read(p).Items)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -243,8 +256,27 @@ func (k packRoutes[T]) remove(r *httpapi.Request) (httpapi.Reply, error) {
 			id = e.ID
 			pack.Items = slices.Delete(pack.Items, i, i+1)
 			pack.Gone = append(pack.Gone, domain.PackGone{ID: e.ID, Visibility: e.Visibility, CreatedBy: e.CreatedBy, DeletedAt: now})
-			k.removed(pack, id)
+			k.removed(pack, id, now, r.Access.UserID)
 			return nil
 		})
 	}, func() (httpapi.Reply, error) { return httpapi.Deleted(id), nil })
+}
+
+// packGone answers ?deleted=1 on a pack's list from its recent deletions (the last
+// domain.MaxPackGone, at most domain.GoneHistory old), as the store's tombstones are answered.
+type packGone []domain.PackGone
+
+func (g packGone) ListGone(_ context.Context, _ int64, q domain.GoneQuery, a domain.Access, p domain.PageRequest) (domain.Page[domain.Gone], time.Time, error) {
+	since := time.Now().Add(-domain.GoneHistory)
+	if q.Since.After(since) {
+		since = q.Since
+	}
+	var rows []domain.Gone
+	for _, e := range g {
+		if e.DeletedAt.After(since) && a.CanSeeVisibility(e.Visibility, e.CreatedBy) {
+			rows = append(rows, domain.Gone{ID: e.ID, DeletedAt: e.DeletedAt})
+		}
+	}
+	slices.SortFunc(rows, func(x, y domain.Gone) int { return cmp.Compare(x.ID, y.ID) })
+	return domain.PageOf(rows, p, func(x *domain.Gone) int64 { return x.ID }), since, nil
 }

@@ -85,9 +85,16 @@ func TestGroupsAndLayers(t *testing.T) {
 	if r := e.Do("POST", groups, e.Member, map[string]any{"name": "x", "parent_id": sid}); r.Status != 422 {
 		t.Fatalf("hidden parent: %d %s", r.Status, r.Raw)
 	}
-	// Deleting a group makes its children roots.
+	// Deleting a group makes its children roots; lastSync and ?deleted=1 report the change.
+	sync := e.Do("GET", groups, e.Admin, nil).Body["sync"].(string)
 	if d := e.Do("DELETE", fmt.Sprintf("%s/%d", groups, tid), e.Admin, nil); d.Status != 200 {
 		t.Fatalf("delete group: %d %s", d.Status, d.Raw)
+	}
+	if g := e.Do("GET", groups+"?deleted=1&lastSync="+sync, e.Member, nil); g.Status != 200 || len(g.List()) != 1 || g.List()[0].(map[string]any)["id"] != float64(tid) {
+		t.Fatalf("?deleted=1: %d %s", g.Status, g.Raw)
+	}
+	if s := e.Do("GET", groups+"?lastSync="+sync, e.Admin, nil); s.Status != 200 || len(s.List()) != 1 || s.List()[0].(map[string]any)["id"] != float64(pid) {
+		t.Fatalf("lastSync: %d %s, want the orphaned child", s.Status, s.Raw)
 	}
 	if s := e.Do("GET", fmt.Sprintf("%s/%d", groups, pid), e.Admin, nil); s.Status != 200 || s.Data()["parent_id"] != nil {
 		t.Fatalf("orphaned group: %d %s", s.Status, s.Raw)
