@@ -6,7 +6,9 @@ package maps
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -126,6 +128,10 @@ func (h handlers) visible(r *httpapi.Request) (httpapi.None, *domain.Map, error)
 // apply merges the body into next and checks the parent map (visible, no cycle, not too deep)
 // and the location (a location of the campaign the writer may see).
 func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Map) error {
+	in, err := h.parentByEntity(r, in)
+	if err != nil {
+		return err
+	}
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
 	}
@@ -147,11 +153,47 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 		depth = 1
 	}
 	chain, err := h.st.MapAncestry(r.Context(), next.CampaignID, *next.ParentID, depth)
+	if err == nil && len(chain) == 0 && in["parent_id"] != nil && in["map_id"] == nil {
+		return apperr.Invalid("parent_id", "The selected parent id is invalid.")
+	}
 	if err != nil {
 		return err
 	}
 	next.Ancestry = chain
 	return domain.CheckMapParent(next.ID, chain, r.Access)
+}
+
+// parentByEntity reads Kanka's current parent_id (the parent map's entity id) when map_id is
+// not sent: the body then carries the map id it names (a map entity the caller may see, else a
+// 422 naming parent_id; null detaches).
+func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.Input, error) {
+	if _, ok := in["map_id"]; ok {
+		return in, nil
+	}
+	if _, ok := in["parent_id"]; !ok {
+		return in, nil
+	}
+	rd := domain.NewReader(in)
+	f := rd.ID("parent_id")
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	out := make(domain.Input, len(in)+1)
+	for k, v := range in {
+		out[k] = v
+	}
+	out["map_id"] = nil
+	if f.Present() {
+		e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, f.Value)
+		if errors.Is(err, apperr.ErrNotFound) || (err == nil && (e.Type != "map" || r.Access.SeeEntity(e) != nil)) {
+			return nil, apperr.Invalid("parent_id", "The selected parent id is invalid.")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out["map_id"] = json.Number(strconv.FormatInt(e.ChildID, 10))
+	}
+	return out, nil
 }
 
 // location reads the map's location (one GetItem) for its privacy, which places the public

@@ -75,7 +75,7 @@ func TestMapCRUD(t *testing.T) {
 		t.Errorf("layers, groups = %v %v, want empty arrays", d["layers"], d["groups"])
 	}
 	id, eid := int64(d["id"].(float64)), int64(d["entity_id"].(float64))
-	child := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Keep", "map_id": id})
+	child := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Keep", "parent_id": eid}) // today's name: the entity id
 	if got, _ := e.Store.GetMap(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
 		t.Fatalf("stored child = %+v", got)
 	}
@@ -146,6 +146,7 @@ func TestMapValidation(t *testing.T) {
 	}
 	hidden := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Hidden", "is_private": true})
 	hiddenLoc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Hidden town", "is_private": true})
+	locEntity := int64(e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", hiddenLoc)), e.Admin, nil).Data()["entity_id"].(float64))
 	big := map[string]any{}
 	for i := 0; i < 21; i++ {
 		big[fmt.Sprintf("k%d", i)] = i
@@ -162,6 +163,9 @@ func TestMapValidation(t *testing.T) {
 		{"parent huge", map[string]any{"name": "x", "map_id": 1e300}, "map_id"},
 		{"parent missing", map[string]any{"name": "x", "map_id": 999999}, "map_id"},
 		{"parent of another campaign", map[string]any{"name": "x", "map_id": theirs + 3}, "map_id"},
+		{"parent_id not a map's entity", map[string]any{"name": "x", "parent_id": 999999}, "parent_id"},
+		{"parent_id a location's entity", map[string]any{"name": "x", "parent_id": locEntity}, "parent_id"},
+		{"parent_id not a number", map[string]any{"name": "x", "parent_id": "x"}, "parent_id"},
 		{"location missing", map[string]any{"name": "x", "location_id": 999999}, "location_id"},
 		{"location of another campaign", map[string]any{"name": "x", "location_id": theirLoc + 1}, "location_id"},
 		{"location a map's id", map[string]any{"name": "x", "location_id": "x1"}, "location_id"},
