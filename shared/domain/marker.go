@@ -16,8 +16,10 @@ type Marker struct {
 	Name  string
 	// EntityID is the linked entity, EntityPrivate its privacy when the marker was written: a
 	// marker linked to a private entity is placed for admins only (its is_private item flag).
-	EntityID            *int64
-	EntityPrivate       bool
+	EntityID      *int64
+	EntityPrivate bool
+	// GroupID is a group of the map's pack (answered null once gone or when hidden).
+	GroupID             *int64
 	Latitude, Longitude int64
 	ShapeID, Icon       int64
 	CustomShape         string // normalised "lat,lng lat,lng ..." (polygons)
@@ -80,6 +82,9 @@ func (m *Marker) Apply(in Input, realMap bool) error {
 	}
 	if f := r.ID("entity_id"); f.Set && !r.Errs.Has("entity_id") {
 		m.EntityID = optional(f)
+	}
+	if f := r.ID("group_id"); f.Set && !r.Errs.Has("group_id") {
+		m.GroupID = optional(f)
 	}
 	for _, c := range []struct {
 		name string

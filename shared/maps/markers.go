@@ -24,7 +24,11 @@ func registerMarkers(api *httpapi.API, st Store) {
 		Apply:  h.applyMarker,
 		Create: st.CreateMarker, Update: st.UpdateMarker, Delete: st.DeleteMarker,
 		Render: func(r *httpapi.Request, m *domain.Marker) (any, error) {
-			out, err := renderMarkers(r, st, *m)
+			groups, err := h.visibleGroups(r, m.MapID)
+			if err != nil {
+				return nil, err
+			}
+			out, err := renderMarkers(r, st, groups, *m)
 			if err != nil {
 				return nil, err
 			}
@@ -73,6 +77,15 @@ func (h handlers) applyMarker(r *httpapi.Request, in domain.Input, m *domain.Map
 	if err := next.Apply(in, m.IsReal); err != nil {
 		return err
 	}
+	if g := next.GroupID; g != nil && (prev == nil || prev.GroupID == nil || *prev.GroupID != *g) {
+		groups, err := h.visibleGroups(r, m.ID)
+		if err != nil {
+			return err
+		}
+		if !groups[*g] { // a group deleted after this check leaves an id answered null
+			return apperr.Invalid("group_id", "The selected group id is invalid.")
+		}
+	}
 	if next.EntityID == nil {
 		next.EntityPrivate = false
 		return nil
@@ -95,6 +108,20 @@ func (h handlers) applyMarker(r *httpapi.Request, in domain.Input, m *domain.Map
 	return nil
 }
 
+// visibleGroups are the ids of the map's groups the caller may see (its pack is read ahead on
+// marker routes): a marker's group_id is answered only when it names one.
+func (h handlers) visibleGroups(r *httpapi.Request, mid int64) (map[int64]bool, error) {
+	g, _, err := h.st.GetMapPacks(r.Context(), r.Access.CampaignID, mid)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]bool{}
+	for _, x := range g.Items {
+		out[x.ID] = r.Access.CanSeeVisibility(x.Visibility, x.CreatedBy)
+	}
+	return out, nil
+}
+
 func (h handlers) listMarkers(r *httpapi.Request) (httpapi.Reply, error) {
 	m, err := h.visibleMap(r)
 	if err != nil {
@@ -112,7 +139,11 @@ func (h handlers) listMarkers(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	out, err := renderMarkers(r, h.st, res.Items...)
+	groups, err := h.visibleGroups(r, m.ID)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	out, err := renderMarkers(r, h.st, groups, res.Items...)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -158,7 +189,7 @@ func orNull(s string) *string {
 }
 
 // renderMarkers shapes markers for the caller, their entries' mentions read in one batch.
-func renderMarkers(r *httpapi.Request, st httpapi.EntityBatchReader, ms ...domain.Marker) ([]markerJSON, error) {
+func renderMarkers(r *httpapi.Request, st httpapi.EntityBatchReader, groups map[int64]bool, ms ...domain.Marker) ([]markerJSON, error) {
 	entries := make([]httpapi.Entry, len(ms))
 	for i, m := range ms {
 		entries[i] = httpapi.Entry{Kind: "map_marker", ID: m.ID, Text: m.Entry}
@@ -177,6 +208,9 @@ func renderMarkers(r *httpapi.Request, st httpapi.EntityBatchReader, ms ...domai
 			CustomIcon: orNull(m.CustomIcon), IsDraggable: m.IsDraggable, IsPopupless: m.IsPopupless,
 			Entry: orNull(m.Entry), Visibility: string(m.Visibility), VisibilityID: m.Visibility.ID(),
 			AuditJSON: httpapi.RenderAudit(m.Meta)}
+		if m.GroupID != nil && groups[*m.GroupID] {
+			j.GroupID = m.GroupID
+		}
 		if m.PolygonStyle != "" {
 			j.PolygonStyle = json.RawMessage(m.PolygonStyle)
 		}

@@ -81,6 +81,27 @@ func TestGroupsAndLayers(t *testing.T) {
 			}
 		})
 	}
+	// Markers join groups of their map: answered while the group lives and the reader sees it.
+	markers := markersPath(e.Campaign, mid)
+	b := pin("In towns")
+	b["group_id"] = tid
+	inTowns := create(t, e, e.Campaign, e.Admin, markers[len(apitest.Path(e.Campaign, "")):], b)
+	b = pin("In secret")
+	b["group_id"] = sid
+	inSecret := create(t, e, e.Campaign, e.Admin, markers[len(apitest.Path(e.Campaign, "")):], b)
+	if s := e.Do("GET", markerPath(e.Campaign, mid, inSecret), e.Member, nil); s.Status != 200 || s.Data()["group_id"] != nil {
+		t.Fatalf("a hidden group's marker for a member: %d %s", s.Status, s.Raw)
+	}
+	if s := e.Do("GET", markerPath(e.Campaign, mid, inTowns), e.Member, nil); s.Status != 200 || s.Data()["group_id"] != float64(tid) {
+		t.Fatalf("marker's group: %d %s", s.Status, s.Raw)
+	}
+	for _, g := range []any{999, sid} {
+		b = pin("x")
+		b["group_id"] = g
+		if r := e.Do("POST", markers, e.Member, b); r.Status != 422 || r.Errors()["group_id"] == nil {
+			t.Fatalf("group %v: %d %s", g, r.Status, r.Raw)
+		}
+	}
 	// A member may not hang a group under one it cannot see.
 	if r := e.Do("POST", groups, e.Member, map[string]any{"name": "x", "parent_id": sid}); r.Status != 422 {
 		t.Fatalf("hidden parent: %d %s", r.Status, r.Raw)
@@ -98,6 +119,9 @@ func TestGroupsAndLayers(t *testing.T) {
 	}
 	if s := e.Do("GET", fmt.Sprintf("%s/%d", groups, pid), e.Admin, nil); s.Status != 200 || s.Data()["parent_id"] != nil {
 		t.Fatalf("orphaned group: %d %s", s.Status, s.Raw)
+	}
+	if s := e.Do("GET", markerPath(e.Campaign, mid, inTowns), e.Admin, nil); s.Status != 200 || s.Data()["group_id"] != nil {
+		t.Fatalf("a deleted group's marker: %d %s", s.Status, s.Raw)
 	}
 	// Another map's and another campaign's paths do not reach these entries.
 	other := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Other"})

@@ -21,6 +21,7 @@ type markerItem struct {
 	Name         string `dynamo:"name"`
 	NameLC       string `dynamo:"name_lc,omitempty"`
 	EntityID     *int64 `dynamo:"entity_id,omitempty"`
+	GroupID      *int64 `dynamo:"group_id,omitempty"`
 	IsPrivate    bool   `dynamo:"is_private"`
 	Latitude     int64  `dynamo:"latitude"`
 	Longitude    int64  `dynamo:"longitude"`
@@ -43,7 +44,7 @@ type markerItem struct {
 
 func toMarkerItem(m *domain.Marker) markerItem {
 	return markerItem{metaAttrs: toMetaAttrs(mapPK(m.CampaignID, m.MapID), recordSK(markerPrefix, m.ID), m.Meta),
-		MapID: m.MapID, Name: m.Name, NameLC: strings.ToLower(m.Name), EntityID: m.EntityID, IsPrivate: m.EntityPrivate,
+		MapID: m.MapID, Name: m.Name, NameLC: strings.ToLower(m.Name), EntityID: m.EntityID, GroupID: m.GroupID, IsPrivate: m.EntityPrivate,
 		Latitude: m.Latitude, Longitude: m.Longitude, ShapeID: m.ShapeID, Icon: m.Icon, CustomShape: m.CustomShape,
 		PolygonStyle: m.PolygonStyle, Colour: m.Colour, FontColour: m.FontColour, Opacity: m.Opacity, SizeID: m.SizeID,
 		CircleRadius: m.CircleRadius, PinSize: m.PinSize, CustomIcon: m.CustomIcon, Entry: m.Entry,
@@ -51,7 +52,7 @@ func toMarkerItem(m *domain.Marker) markerItem {
 }
 
 func (it markerItem) marker() domain.Marker {
-	return domain.Marker{Meta: it.meta(), MapID: it.MapID, Name: it.Name, EntityID: it.EntityID, EntityPrivate: it.IsPrivate,
+	return domain.Marker{Meta: it.meta(), MapID: it.MapID, Name: it.Name, EntityID: it.EntityID, GroupID: it.GroupID, EntityPrivate: it.IsPrivate,
 		Latitude: it.Latitude, Longitude: it.Longitude, ShapeID: it.ShapeID, Icon: it.Icon, CustomShape: it.CustomShape,
 		PolygonStyle: it.PolygonStyle, Colour: it.Colour, FontColour: it.FontColour, Opacity: it.Opacity, SizeID: it.SizeID,
 		CircleRadius: it.CircleRadius, PinSize: it.PinSize, CustomIcon: it.CustomIcon, Entry: it.Entry,

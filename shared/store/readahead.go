@@ -69,14 +69,14 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 	case domain.ReadMapList:
 		return []itemKey{{cpk, counterSK(mapPrefix)}}
 	case domain.ReadMarker:
-		out := mapKeys(cid, ref.Parent)
+		out := append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...) // its groups: group_id
 		for _, sk := range childHomeSKs(markerPrefix, ref.ID) {
 			out = append(out, itemKey{mapPK(cid, ref.Parent), sk})
 		}
 		return out
 	case domain.ReadMarkerList:
 		pk := mapPK(cid, ref.Parent)
-		return append(mapKeys(cid, ref.Parent), itemKey{pk, counterSK(markerPrefix)}, itemKey{pk, ownCounterSK(markerPrefix, uid)})
+		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...), itemKey{pk, counterSK(markerPrefix)}, itemKey{pk, ownCounterSK(markerPrefix, uid)})
 	case domain.ReadCalendar:
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
 	case domain.ReadEntity:
