@@ -18,7 +18,7 @@ LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.no
 .PHONY: run test race-long bench fuzz deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction build-CalendarTransferFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
-	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-ImagesFunction
+	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-ImagesFunction build-MapsFunction
 
 run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
 	scripts/run.sh
@@ -45,7 +45,7 @@ deps: ## Go modules, Java, the DynamoDB Local jar and CloudFormation's resource 
 	scripts/cfnspec.sh install >/dev/null
 
 FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction CalendarTransferFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
-	SweeperFunction WebhookRoutesFunction WebhooksFunction ImagesFunction
+	SweeperFunction WebhookRoutesFunction WebhooksFunction ImagesFunction MapsFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
 	for f in $(FUNCTIONS); do $(MAKE) build-$$f ARTIFACTS_DIR=.aws-sam/build/$$f || exit 1; done
@@ -72,6 +72,9 @@ build-AuthorizerFunction:
 
 build-LocationsFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/locations
+
+build-MapsFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/maps
 
 build-CalendarsFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendars

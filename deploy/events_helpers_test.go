@@ -30,6 +30,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
@@ -52,6 +53,7 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 		locations.Register(api, st)
 		tags.Register(api, st)
 	},
+	"MapsFunction":             func(api *httpapi.API, st *store.Store) { maps.Register(api, st) },
 	"CalendarsFunction":        func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
 	"CalendarTransferFunction": func(api *httpapi.API, st *store.Store) { transfer.Register(api, st) },
 	"EntityEventsFunction":     func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },

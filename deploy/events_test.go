@@ -241,6 +241,97 @@ var locationsReplay = []replayStep{
 	}},
 }
 
+// mapsReplay replays every MapsFunction event against a fresh table (map 1).
+var mapsReplay = []replayStep{
+	{"maps-create.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "created map", r.data(), map[string]any{
+			"id": 1, "name": "Pelor's Reach", "type": "Continent", "map_id": nil, "location_id": nil, "grid": 50,
+			"min_zoom": -2, "max_zoom": 3, "initial_zoom": 0, "center_x": 500, "center_y": 422.857,
+			"config": map[string]any{"distance_measure": 2.5}, "layers": []any{}, "groups": []any{}, "is_private": false,
+		})
+		if m, err := st.GetMap(context.Background(), 1, 1); err != nil || m.Name != "Pelor's Reach" || m.CenterY == nil || *m.CenterY != 422857 {
+			t.Errorf("stored map = %+v, %v", m, err)
+		}
+	}},
+	{"maps-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one map", r.body["data"])
+		}
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 1, "path": apiBase + "/maps"})
+	}},
+	{"maps-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "map", r.data(), map[string]any{"id": 1, "name": "Pelor's Reach", "grid": 50})
+	}},
+	{"maps-update-patch.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "patched map", r.data(), map[string]any{"id": 1, "grid": 0, "initial_zoom": 1, "max_zoom": 3})
+		if m, err := st.GetMap(context.Background(), 1, 1); err != nil || m.Grid != 0 || m.InitialZoom == nil || *m.InitialZoom != 100 {
+			t.Errorf("stored map = %+v, %v", m, err)
+		}
+	}},
+	// A polygon marker on it (the docs' example, its stray comma tolerated), then the map's
+	// trash takes it.
+	{"map-markers-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "created marker", r.data(), map[string]any{"id": 1, "map_id": 1, "name": "Marsh", "latitude": "422.857",
+			"longitude": "499.000", "shape_id": 5, "icon": "1", "custom_shape": "500,500 500,600 600,600 600,500", "visibility_id": 1})
+	}},
+	{"map-markers-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one marker", r.body["data"])
+		}
+	}},
+	{"map-markers-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "marker", r.data(), map[string]any{"id": 1, "name": "Marsh", "colour": "#008000"})
+	}},
+	{"map-markers-update-patch.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "patched marker", r.data(), map[string]any{"id": 1, "latitude": "430.000", "is_draggable": true})
+	}},
+	{"map-markers-delete.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "deleted marker", r.data(), map[string]any{"id": 1, "deleted": true})
+	}},
+	// A group and a layer, embedded in the map's answer, then deleted.
+	{"map-groups-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "created group", r.data(), map[string]any{"id": 1, "map_id": 1, "name": "Towns", "is_shown": true, "parent_id": nil})
+	}},
+	{"map-groups-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one group", r.body["data"])
+		}
+	}},
+	{"map-groups-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "group", r.data(), map[string]any{"id": 1, "name": "Towns"})
+	}},
+	{"map-groups-update-patch.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "patched group", r.data(), map[string]any{"id": 1, "name": "Ports"})
+	}},
+	{"map-layers-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "created layer", r.data(), map[string]any{"id": 1, "map_id": 1, "name": "Roads", "type_id": 1, "type": "overlay",
+			"image_full": "https://example.org/roads.png"})
+	}},
+	{"map-layers-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the one layer", r.body["data"])
+		}
+	}},
+	{"map-layers-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "layer", r.data(), map[string]any{"id": 1, "name": "Roads"})
+	}},
+	{"map-layers-update-patch.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "patched layer", r.data(), map[string]any{"id": 1, "type_id": 2, "type": "overlay_shown"})
+	}},
+	{"map-groups-delete.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "deleted group", r.data(), map[string]any{"id": 1, "deleted": true})
+	}},
+	{"map-layers-delete.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "deleted layer", r.data(), map[string]any{"id": 1, "deleted": true})
+	}},
+	{"maps-delete.json", func(t *testing.T, st *store.Store, r response) {
+		hasFields(t, "deleted map", r.data(), map[string]any{"id": 1, "deleted": true})
+		if _, err := st.GetMap(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+			t.Errorf("map after delete: %v, want not found", err)
+		}
+	}},
+}
+
 // authorizerEvents are replayed by TestAuthorizerEvent, and the sweeper's schedule by
 // TestSweeperFinishesPendingDeletesWithinItsPolicy: no HTTP route.
 var authorizerEvents = []string{"authorizer.json", "sweeper-schedule.json"}
@@ -330,6 +421,11 @@ func TestEventsReplayThroughLambdaHandler(t *testing.T) {
 		seed(t, st)
 		replay(t, st, locationsReplay)
 	})
+	t.Run("maps", func(t *testing.T) {
+		st, _ := dynamotest.NewStore(t)
+		seed(t, st)
+		replay(t, st, mapsReplay)
+	})
 	t.Run("public routes", func(t *testing.T) {
 		st, _ := dynamotest.NewStore(t)
 		replay(t, st, metaReplay)
@@ -345,7 +441,7 @@ func TestEventsReplayThroughLambdaHandler(t *testing.T) {
 func TestEveryEventFileIsReplayed(t *testing.T) {
 	replayed := slices.Clone(authorizerEvents)
 	replayed = append(replayed, streamEvents...)
-	for _, s := range slices.Concat(locationsReplay, entitiesReplay, metaReplay, webhooksReplay) {
+	for _, s := range slices.Concat(locationsReplay, mapsReplay, entitiesReplay, metaReplay, webhooksReplay) {
 		if slices.Contains(replayed, s.file) {
 			t.Errorf("events/%s is replayed twice", s.file)
 		}

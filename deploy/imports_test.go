@@ -78,6 +78,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"SweeperFunction":          {"shared/sweeper"},
 		"WebhooksFunction":         {"shared/webhooks/stream"},
 		"ImagesFunction":           {"shared/imagework"},
+		"MapsFunction":             {"shared/maps"},
 	}
 	// Webhooks' routes and delivery are one family served by two functions: the others link
 	// neither.

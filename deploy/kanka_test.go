@@ -55,19 +55,19 @@ var firstScreenSteps = []replayStep{
 		hasFields(t, "user", r.data(), map[string]any{"id": 1, "name": "admin", "avatar": nil})
 	}},
 	{"campaign-entity-types.json", func(t *testing.T, _ *store.Store, r response) {
-		if len(r.list()) != 3 {
-			t.Fatalf("data = %v, want location, calendar and tag", r.body["data"])
+		if len(r.list()) != 4 {
+			t.Fatalf("data = %v, want location, calendar, tag and map", r.body["data"])
 		}
 		hasFields(t, "module", r.list()[0].(map[string]any), map[string]any{"id": 3, "code": "location", "is_enabled": true, "is_nested": true})
 	}},
 	{"entity-types.json", func(t *testing.T, _ *store.Store, r response) {
-		if len(r.list()) != 3 {
-			t.Fatalf("data = %v, want location, calendar and tag", r.body["data"])
+		if len(r.list()) != 4 {
+			t.Fatalf("data = %v, want location, calendar, tag and map", r.body["data"])
 		}
 		hasFields(t, "module", r.list()[1].(map[string]any), map[string]any{"id": 8, "code": "calendar", "plural": "Calendars"})
 	}},
 	{"entity-types-underscore.json", func(t *testing.T, _ *store.Store, r response) {
-		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 3, "current_page": 1})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 4, "current_page": 1})
 	}},
 }
 

@@ -137,6 +137,30 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	}
 	checkPolicy(t, tpl, "LocationsFunction", rec)
 
+	// The maps function: its sample events on a table of their own, then a filtered list that
+	// fills its page.
+	mrec := &iamRecorder{}
+	mst, _ := dynamotest.NewStore(t, mrec.attach)
+	seed(t, mst)
+	mrec.reset()
+	replay(t, mst, mapsReplay)
+	mh := functionHandlers["MapsFunction"](mst)
+	for _, body := range []string{`{"name":"Salt flats"}`, `{"name":"Saltmarsh","map_id":2}`} { // the second under the first
+		ev := loadEvent(t, "maps-create.json")
+		ev.Body = body
+		delete(ev.Headers, "content-length")
+		if r := invoke(t, mh, ev); r.StatusCode != http.StatusOK {
+			t.Fatalf("create map %s: %d %s", body, r.StatusCode, r.Body)
+		}
+	}
+	mev := loadEvent(t, "maps-list.json")
+	mev.RawQueryString = "name=salt&limit=1"
+	mev.QueryStringParameters = map[string]string{"name": "salt", "limit": "1"}
+	if r := invoke(t, mh, mev); r.StatusCode != http.StatusOK || len(r.list()) != 1 || at(r.body, "links", "next") == nil {
+		t.Fatalf("filtered maps list: %d %s, want one item and a next link", r.StatusCode, r.Body)
+	}
+	checkPolicy(t, tpl, "MapsFunction", mrec)
+
 	// The calendars and entity functions share one table (an event needs a calendar, events and
 	// notes an entity): each function's handler records its calls through a store of its own.
 	est, cfg := dynamotest.NewStore(t)

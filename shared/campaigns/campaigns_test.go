@@ -289,7 +289,7 @@ func TestEntityTypes(t *testing.T) {
 	for _, path := range []string{"/api/1.0/entity-types", "/api/1.0/entity_types", campaignPath(e.PublicCampaign) + "/entity_types"} {
 		e.Counter.Reset()
 		r := e.Do("GET", path, e.Outsider, nil)
-		if r.Status != 200 || !slices.Equal(ids(r, "id"), []int64{3, 8, 12}) {
+		if r.Status != 200 || !slices.Equal(ids(r, "id"), []int64{3, 8, 12, 17}) {
 			t.Fatalf("%s: %d %s", path, r.Status, r.Raw)
 		}
 		if n := e.Counter.N(); n > 1 {

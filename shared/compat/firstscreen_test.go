@@ -48,7 +48,7 @@ func TestFoundryImporterCampaignPicker(t *testing.T) {
 	}
 	types := w.get(t, w.Member, fmt.Sprintf("campaigns/%d/entity_types", w.Campaign)).List()
 	global := w.get(t, w.Member, "entity-types").List()
-	if len(types) != 3 || len(global) != 3 {
+	if len(types) != 4 || len(global) != 4 {
 		t.Fatalf("entity types %v / %v", types, global)
 	}
 	byCode := map[string][]int64{}

@@ -25,7 +25,7 @@ func (v Visibility) ID() int {
 }
 
 // EntityTypes are the entity types Lorekeep stores, as Kanka names them.
-var EntityTypes = []string{"location", "calendar", "tag"}
+var EntityTypes = []string{"location", "calendar", "tag", "map"}
 
 // EntityFilter narrows Kanka's entities list: Types (any of them; none means all) and Kanka's
 // filter language on what an entity mirrors: every record filter but `type`, which on an entity

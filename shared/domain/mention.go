@@ -37,7 +37,7 @@ func element(tag atom.Atom, text string, attrs ...html.Attribute) *html.Node {
 
 // APIPath is the API path of the record an entity belongs to (Kanka's urls.api, relative).
 func (e *Entity) APIPath() string {
-	collection := map[string]string{"location": "locations", "calendar": "calendars", "tag": "tags"}[e.Type]
+	collection := map[string]string{"location": "locations", "calendar": "calendars", "tag": "tags", "map": "maps"}[e.Type]
 	if collection == "" {
 		return "#entity-" + strconv.FormatInt(e.ID, 10)
 	}

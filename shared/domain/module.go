@@ -17,6 +17,7 @@ var Modules = []Module{
 	{ID: 3, Code: "location", Singular: "Location", Plural: "Locations", Nested: true},
 	{ID: 8, Code: "calendar", Singular: "Calendar", Plural: "Calendars"},
 	{ID: 12, Code: "tag", Singular: "Tag", Plural: "Tags", Nested: true},
+	{ID: 17, Code: "map", Singular: "Map", Plural: "Maps", Nested: true},
 }
 
 // ModuleOf is the module of an entity type ("location"), ok false for a type Lorekeep does not serve.

@@ -30,6 +30,11 @@ const (
 	ReadTagList              // the tags' counts
 	ReadWeather              // a calendar (Ref.Parent) and one of its weathers
 	ReadWeatherList          // a calendar (Ref.Parent) and its weathers' counts
+	ReadMap                  // a map and its public copy
+	ReadMapList              // the maps' counts
+	ReadMarker               // a map (home and public copy) and one of its markers
+	ReadMarkerList           // a map and its markers' counts
+	ReadMapPacks             // a map and its layers and groups
 )
 
 // Ref names one read ahead: its kind, the record's id and the parent it hangs from.

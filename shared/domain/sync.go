@@ -18,6 +18,8 @@ const (
 	GoneCalendars = "calendar"
 	GoneEntities  = "entity"
 	GoneTags      = "tag"
+	GoneMaps      = "map"
+	GoneMarkers   = "map_marker"
 	GoneNotes     = "note"
 	GoneEvents    = "event"
 	GoneMapPoints = "map_point"

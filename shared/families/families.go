@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
@@ -22,6 +23,7 @@ import (
 func Register(api *httpapi.API, st *store.Store) {
 	locations.Register(api, st)
 	tags.Register(api, st)
+	maps.Register(api, st)
 	calendars.Register(api, st)
 	transfer.Register(api, st)
 	entityevents.Register(api, st)

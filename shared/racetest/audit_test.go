@@ -44,6 +44,20 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 				UpdateExpression: aws.String("SET parent_location_id = :p"), ExpressionAttributeValues: map[string]types.AttributeValue{":p": n(999)}})
 			return err
 		}, "parent 999 does not exist"},
+		{"a map's group pack with a cycle and no map", func(r *round, cp string, _, _, _, _ int64) error {
+			item := key(cp+"#MAP#"+pad(999), "GROUPS")
+			item["v"], item["seq"] = n(1), n(2)
+			item["items"] = s(`[{"id":1,"name":"a","parent_id":2},{"id":2,"name":"b","parent_id":1}]`)
+			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item})
+			return err
+		}, "GROUPS: group 1 nested deeper than 10 (or in a cycle)"},
+		{"a map's layer pack entry beyond its sequence", func(r *round, cp string, _, _, _, _ int64) error {
+			item := key(cp+"#MAP#"+pad(999), "LAYERS")
+			item["v"], item["seq"] = n(1), n(0)
+			item["items"] = s(`[{"id":1,"name":"a"}]`)
+			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item})
+			return err
+		}, "LAYERS: no map"},
 		{"an orphan partition", func(r *round, cp string, _, _, _, _ int64) error {
 			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: key(cp+"#ENTITY#"+pad(999), "NOTE#"+pad(1))})
 			return err

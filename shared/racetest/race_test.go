@@ -230,6 +230,48 @@ type scenario struct {
 }
 
 var scenarios = []scenario{
+	{"maps: re-parent a pair crosswise", func(r *round) {
+		a := r.must("POST", r.path("/maps"), map[string]any{"name": "A"}).id()
+		b := r.must("POST", r.path("/maps"), map[string]any{"name": "B"}).id()
+		r.race(
+			req{"PATCH", r.path("/maps/%d", a), map[string]any{"map_id": b}},
+			req{"PATCH", r.path("/maps/%d", b), map[string]any{"map_id": a}},
+		)
+	}},
+	{"maps: create markers, groups, layers and child maps while the map is deleted", func(r *round) {
+		m := r.must("POST", r.path("/maps"), map[string]any{"name": "Doomed"}).id()
+		pin := map[string]any{"name": "Pin", "latitude": 1, "longitude": 2, "shape_id": 1, "icon": 1}
+		r.race(
+			req{"POST", r.path("/maps/%d/map_markers", m), pin},
+			req{"POST", r.path("/maps/%d/map_markers", m), pin},
+			req{"POST", r.path("/maps/%d/map_groups", m), map[string]any{"name": "G"}},
+			req{"POST", r.path("/maps/%d/map_layers", m), map[string]any{"name": "L", "image_url": "https://example.org/l.png"}},
+			req{"POST", r.path("/maps"), map[string]any{"name": "Child", "map_id": m}},
+			req{"DELETE", r.path("/maps/%d", m), nil},
+		)
+	}},
+	{"maps: re-parent groups crosswise and create more", func(r *round) {
+		m := r.must("POST", r.path("/maps"), map[string]any{"name": "World"}).id()
+		a := r.must("POST", r.path("/maps/%d/map_groups", m), map[string]any{"name": "A"}).id()
+		b := r.must("POST", r.path("/maps/%d/map_groups", m), map[string]any{"name": "B"}).id()
+		r.race(
+			req{"PATCH", r.path("/maps/%d/map_groups/%d", m, a), map[string]any{"parent_id": b}},
+			req{"PATCH", r.path("/maps/%d/map_groups/%d", m, b), map[string]any{"parent_id": a}},
+			req{"POST", r.path("/maps/%d/map_groups", m), map[string]any{"name": "C", "parent_id": a}},
+			req{"DELETE", r.path("/maps/%d/map_groups/%d", m, b), nil},
+		)
+	}},
+	{"maps: link markers to a location while its privacy flips", func(r *round) {
+		m := r.must("POST", r.path("/maps"), map[string]any{"name": "World"}).id()
+		l, eid := r.location(map[string]any{"name": "Town"})
+		pin := map[string]any{"latitude": 1, "longitude": 2, "shape_id": 1, "icon": 1, "entity_id": eid}
+		r.race(
+			req{"POST", r.path("/maps/%d/map_markers", m), pin},
+			req{"POST", r.path("/maps/%d/map_markers", m), pin},
+			req{"PATCH", r.path("/maps/%d", m), map[string]any{"location_id": l}},
+			req{"PATCH", r.path("/locations/%d", l), map[string]any{"is_private": true}},
+		)
+	}},
 	{"re-parent a pair crosswise", func(r *round) {
 		a, _ := r.location(map[string]any{"name": "A"})
 		b, _ := r.location(map[string]any{"name": "B"})

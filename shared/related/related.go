@@ -63,6 +63,15 @@ func Tags(ts []domain.Tag) []Subject {
 	return out
 }
 
+// Maps: see Locations (their parents and children are not embedded).
+func Maps(ms []domain.Map) []Subject {
+	out := make([]Subject, len(ms))
+	for i := range ms {
+		out[i] = Subject{ID: ms[i].ID, EntityID: ms[i].EntityID}
+	}
+	return out
+}
+
 // Calendars: see Locations.
 func Calendars(cs []timeline.Calendar) []Subject {
 	out := make([]Subject, len(cs))

@@ -599,6 +599,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		return nil, err
 	}
 	problems = append(problems, more...)
+	problems = append(problems, auditMapPacks(cid, items, tr)...)
 	sort.Strings(problems)
 	return problems, nil
 }

@@ -89,6 +89,8 @@ const (
 	entityPrefix   = "ENTITY"
 	calendarPrefix = "CALENDAR"
 	tagPrefix      = "TAG"
+	mapPrefix      = "MAP"
+	markerPrefix   = "MARKER"
 	eventPrefix    = "EVENT"
 	mapPointPrefix = "MAPPOINT"
 	notePrefix     = "NOTE"
@@ -158,7 +160,10 @@ func childPK(cid int64, parent string, id int64) string {
 	return campaignPK(cid) + "#" + parent + "#" + pad(id)
 }
 
-func mapPointsPK(cid, lid int64) string  { return childPK(cid, locationPrefix, lid) }
+func mapPointsPK(cid, lid int64) string { return childPK(cid, locationPrefix, lid) }
+
+// mapPK is the partition of a map's markers (and of its child maps' links).
+func mapPK(cid, mid int64) string        { return childPK(cid, mapPrefix, mid) }
 func entityPK(cid, eid int64) string     { return childPK(cid, entityPrefix, eid) }
 func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
 

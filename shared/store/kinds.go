@@ -41,8 +41,11 @@ type kindSpec struct {
 	parentAttr, parentField string
 }
 
-// tagParentAttr is a tag's parent tag.
-const tagParentAttr = "tag_id"
+// tagParentAttr is a tag's parent tag, mapParentAttr a map's parent map.
+const (
+	tagParentAttr = "tag_id"
+	mapParentAttr = "map_id"
+)
 
 // kinds is the kind table.
 var kinds = []kindSpec{
@@ -51,8 +54,12 @@ var kinds = []kindSpec{
 	{prefix: calendarPrefix, entityType: "calendar", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneCalendars},
 	{prefix: tagPrefix, entityType: "tag", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneTags,
 		parentAttr: tagParentAttr, parentField: tagParentAttr},
+	{prefix: mapPrefix, entityType: "map", owner: true, synced: true, counted: classAdmin, placement: placeOwner, gone: domain.GoneMaps,
+		parentAttr: mapParentAttr, parentField: mapParentAttr},
 	{prefix: entityPrefix, synced: true, counted: classAdmin, gone: domain.GoneEntities}, // placed by its record (entitySlots)
 	{prefix: mapPointPrefix, synced: true, counted: classAdmin, placement: placeMapPoint, parent: locationPrefix, gone: domain.GoneMapPoints},
+	// a map's markers, in the map's partition; placed private (admins only) when their entity is
+	{prefix: markerPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: mapPrefix, gone: domain.GoneMarkers},
 	{prefix: notePrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneNotes},
 	{prefix: eventPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: entityPrefix, gone: domain.GoneEvents},
 	{prefix: weatherPrefix, synced: true, counted: classAdmin, placement: placeChild, parent: calendarPrefix, gone: domain.GoneWeather},
@@ -124,4 +131,5 @@ var (
 	locationKind = mustKind(locationPrefix)
 	calendarKind = mustKind(calendarPrefix)
 	tagKind      = mustKind(tagPrefix)
+	mapKind      = mustKind(mapPrefix)
 )

@@ -308,6 +308,12 @@ func copyItem(item dynamo.Item, sl slot) dynamo.Item {
 			}
 		}
 	}
+	if strings.HasPrefix(sl.sk, publicCopy) {
+		if h, ok := out[locationHidden].(*types.AttributeValueMemberBOOL); ok && h.Value {
+			delete(out, "location_id")
+		}
+		delete(out, locationHidden)
+	}
 	delete(out, parentHidden)
 	if strings.HasPrefix(sl.sk, publicCopy) {
 		projectTags(out)
@@ -318,6 +324,11 @@ func copyItem(item dynamo.Item, sl slot) dynamo.Item {
 // parentHidden marks an item to place whose parent location is private: its public copy leaves
 // the parent out (copyItem). Set by the location writers and the migration; never stored.
 const parentHidden = "parent_hidden"
+
+// locationHidden marks a map whose location was private when it was written: its public copy
+// leaves location_id out (copyItem). Kept on the home, so every rewrite of the raw item (a
+// parent's orphaning or adoption) places the copy alike.
+const locationHidden = "location_hidden"
 
 func marshal(v any) dynamo.Item {
 	it, err := dynamo.MarshalItem(v)

@@ -429,7 +429,7 @@ func homePointer(home slot, it dynamo.Item) syncPointer {
 	switch kind {
 	case notePrefix, weatherPrefix:
 		p.IsPrivate, p.Visibility, p.CreatedBy = false, x.Visibility, x.CreatedBy
-	case eventPrefix:
+	case eventPrefix, markerPrefix:
 		p.Visibility, p.CreatedBy = x.Visibility, x.CreatedBy
 	case mapPointPrefix:
 		p.IsPrivate = false
@@ -486,7 +486,11 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 		var cid, eid int64
 		_ = dynamo.Unmarshal(it["campaign_id"], &cid)
 		_ = dynamo.Unmarshal(it["entity_id"], &eid)
-		return append(childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), private), relatedSlot(cid, eid, skKind, id))
+		sls := childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), private)
+		if k.parent != entityPrefix { // a map's markers have no related=1 copy
+			return sls
+		}
+		return append(sls, relatedSlot(cid, eid, skKind, id))
 	}
 	return nil
 }

@@ -24,11 +24,15 @@ type nestRow struct {
 	IsPrivate   bool   `dynamo:"is_private"`
 	ParentLocID *int64 `dynamo:"parent_location_id"`
 	ParentTagID *int64 `dynamo:"tag_id"`
+	ParentMapID *int64 `dynamo:"map_id"`
 }
 
 func (r nestRow) parent(k kindSpec) *int64 {
-	if k.parentAttr == tagParentAttr {
+	switch k.parentAttr {
+	case tagParentAttr:
 		return r.ParentTagID
+	case mapParentAttr:
+		return r.ParentMapID
 	}
 	return r.ParentLocID
 }
@@ -355,9 +359,14 @@ func (s *Store) nestedUpdate(ctx context.Context, k kindSpec, cid, id int64, pre
 // (*parentPrivate, set here): a parent changed in between is read again (its ancestry
 // dropped), a conflict after WriteAttempts.
 func (s *Store) createNested(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, parentID *int64,
-	ancestry *[]domain.AncestorLink, parentPrivate *bool, item func() any) error {
+	ancestry *[]domain.AncestorLink, parentPrivate *bool, item func() any, also ...func(*txBuilder)) error {
 	for attempt := 0; ; attempt++ {
 		var checks []func(*txBuilder)
+		for _, c := range also {
+			if c != nil {
+				checks = append(checks, c)
+			}
+		}
 		if parentID != nil {
 			c, private, err := s.newParentCheck(ctx, k, m, o.IsPrivate, parentID, *ancestry)
 			if err != nil {

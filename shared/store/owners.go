@@ -187,6 +187,13 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 			}
 			return s.deletePartition(gctx, childPK(t.CID, tagPrefix, t.ID))
 		})
+	case mapPrefix:
+		g.Go(func() error { // its child maps become roots (their links live in its partition)
+			if err := s.orphanChildren(gctx, mapKind, t.CID, t.ID, false); err != nil {
+				return err
+			}
+			return s.deletePartition(gctx, childPK(t.CID, mapPrefix, t.ID))
+		})
 	case calendarPrefix:
 		g.Go(func() error { // its entity's events first: some may be linked in its partition,
 			// whose counters their removal decrements before the partition goes

@@ -62,6 +62,21 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 		return []itemKey{{cpk, recordSK(tagPrefix, ref.ID)}, {cpk, publicCopy + recordSK(tagPrefix, ref.ID)}}
 	case domain.ReadTagList:
 		return []itemKey{{cpk, counterSK(tagPrefix)}}
+	case domain.ReadMap: // and its layers and groups, which every map answer embeds
+		return append(mapKeys(cid, ref.ID), packKeys(cid, ref.ID)...)
+	case domain.ReadMapPacks:
+		return append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...)
+	case domain.ReadMapList:
+		return []itemKey{{cpk, counterSK(mapPrefix)}}
+	case domain.ReadMarker:
+		out := append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...) // its groups: group_id
+		for _, sk := range childHomeSKs(markerPrefix, ref.ID) {
+			out = append(out, itemKey{mapPK(cid, ref.Parent), sk})
+		}
+		return out
+	case domain.ReadMarkerList:
+		pk := mapPK(cid, ref.Parent)
+		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...), itemKey{pk, counterSK(markerPrefix)}, itemKey{pk, ownCounterSK(markerPrefix, uid)})
 	case domain.ReadCalendar:
 		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
 	case domain.ReadEntity:

@@ -187,7 +187,7 @@ func (s *Store) SweepGone(ctx context.Context) (int, bool, error) {
 // placement its write gave it, from the audience the pointer carries.
 func pointerSlots(kind string, p syncPointer) []slot {
 	switch kind {
-	case notePrefix, eventPrefix, weatherPrefix:
+	case notePrefix, eventPrefix, weatherPrefix, markerPrefix:
 		return childSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
 	case mapPointPrefix:
 		return []slot{{pk: p.PK, sk: recordSK(kind, p.ID), home: true}}

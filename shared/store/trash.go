@@ -45,7 +45,13 @@ type trashedEntity struct {
 type trashedHome struct {
 	metaAttrs
 	ownerAttrs
-	ParentID *int64 `dynamo:"parent_location_id,omitempty"`
+	ParentLocID *int64 `dynamo:"parent_location_id,omitempty"`
+	ParentMapID *int64 `dynamo:"map_id,omitempty"`
+}
+
+// parent is the trashed record's parent, for the nested kinds whose trash keeps it.
+func (th trashedHome) parent(k kindSpec) *int64 {
+	return nestRow{ParentLocID: th.ParentLocID, ParentMapID: th.ParentMapID}.parent(k)
 }
 
 // purgeItem lists a trash by its expiry (purgeKey).
@@ -82,6 +88,7 @@ func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *d
 	b.removeName(cid, o.EntityID)
 	home := marshal(item)
 	delete(home, parentHidden)
+	delete(home, locationHidden)
 	home["sk"] = attrS(trashedSK(k.prefix, m.ID))
 	home["deleted_at"] = attrS(formatTime(now))
 	home["ttl"] = &types.AttributeValueMemberN{Value: formatInt(expires.Unix())}
@@ -182,6 +189,8 @@ func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
 		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
 	case locationKind.entityType:
 		g.Go(func() error { return s.orphanChildren(gctx, locationKind, e.CampaignID, e.ChildID, true) })
+	case mapKind.entityType:
+		g.Go(func() error { return s.orphanChildren(gctx, mapKind, e.CampaignID, e.ChildID, true) })
 	}
 	return g.Wait()
 }
@@ -194,8 +203,9 @@ func (s *Store) showRefs(ctx context.Context, e *entityItem) error {
 	switch e.Type {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
-	case locationKind.entityType:
-		g.Go(func() error { return s.adoptChildren(gctx, e.CampaignID, e.ChildID) })
+	case locationKind.entityType, mapKind.entityType:
+		k, _ := ownerKindOf(e.Type)
+		g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
 	}
 	return g.Wait()
 }
@@ -592,13 +602,13 @@ func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) 
 	return err
 }
 
-// adoptChildren puts back under location pid the children its trash made roots: each link it
-// marked (orphaned_by) whose child is still the root at the version the trash left it (no
-// write since) is re-parented, with its parent chain checked as every move's is (no cycle, no
-// depth beyond domain.MaxLocationDepth); any other marked link goes.
-func (s *Store) adoptChildren(ctx context.Context, cid, pid int64) error {
+// adoptChildren puts back under record pid of nested kind k the children its trash made roots:
+// each link it marked (orphaned_by) whose child is still the root at the version the trash
+// left it (no write since) is re-parented, with its parent chain checked as every move's is (no
+// cycle, no depth beyond domain.MaxLocationDepth); any other marked link goes.
+func (s *Store) adoptChildren(ctx context.Context, k kindSpec, cid, pid int64) error {
 	var links []childLink
-	err := s.table.Get("pk", mapPointsPK(cid, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
+	err := s.table.Get("pk", childPK(cid, k.prefix, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
 	if err != nil {
 		return wrap(err)
 	}
@@ -609,27 +619,42 @@ func (s *Store) adoptChildren(ctx context.Context, cid, pid int64) error {
 			continue
 		}
 		w.Go(func() error {
-			return apperr.RetryConflicts(wctx, func() error { return s.adoptChild(wctx, cid, pid, link) })
+			return apperr.RetryConflicts(wctx, func() error { return s.adoptChild(wctx, k, cid, pid, link) })
 		})
 	}
 	return w.Wait()
 }
 
-func (s *Store) adoptChild(ctx context.Context, cid, pid int64, link childLink) error {
+// adoptChild re-parents one child as it is stored (whatever its kind's fields), as
+// orphanChildren made it a root.
+func (s *Store) adoptChild(ctx context.Context, k kindSpec, cid, pid int64, link childLink) error {
 	drop := func() error {
 		return wrap(s.table.Delete("pk", link.PK).Range("sk", link.SK).If("'orphaned_by' = ?", link.OrphanedBy).Run(ctx))
 	}
-	prev, err := s.GetLocation(ctx, cid, link.ID)
-	if errors.Is(err, apperr.ErrNotFound) {
-		return ignoreCondition(drop())
-	}
+	home := itemKey{campaignPK(cid), recordSK(k.prefix, link.ID)}
+	items, err := s.getItems(ctx, home)
 	if err != nil {
 		return err
 	}
-	if prev.Version != link.ChildVersion || prev.ParentID != nil {
+	raw, ok := items[home]
+	if !ok {
 		return ignoreCondition(drop())
 	}
-	chain, err := s.LocationAncestry(ctx, cid, pid, domain.MaxLocationDepth)
+	var rec struct {
+		metaAttrs
+		ownerAttrs
+	}
+	var row nestRow
+	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
+		return err
+	}
+	if err := dynamo.UnmarshalItem(raw, &row); err != nil {
+		return err
+	}
+	if rec.Version != link.ChildVersion || row.parent(k) != nil {
+		return ignoreCondition(drop())
+	}
+	chain, err := s.ancestry(ctx, k, cid, pid, domain.MaxLocationDepth)
 	if err != nil {
 		return err
 	}
@@ -644,21 +669,30 @@ func (s *Store) adoptChild(ctx context.Context, cid, pid int64, link childLink) 
 	if len(chain) >= domain.MaxLocationDepth {
 		return ignoreCondition(drop())
 	}
-	checks, private, err := s.parentChecks(ctx, locationKind, cid, pid, chain, domain.MaxLocationDepth)
+	checks, private, err := s.parentChecks(ctx, k, cid, pid, chain, domain.MaxLocationDepth)
 	if err != nil {
 		return err
 	}
-	next := prev.Clone()
-	next.ParentID, next.ParentPrivate = &pid, private
-	s.stampUpdate(&prev.Meta, &next.Meta)
+	prevM, o := rec.meta(), rec.owner()
+	nextM := prevM
+	s.stampUpdate(&prevM, &nextM)
+	next := make(dynamo.Item, len(raw))
+	for name, v := range raw {
+		next[name] = v
+	}
+	for name, v := range marshal(toMetaAttrs(home.pk, home.sk, nextM)) {
+		next[name] = v
+	}
+	next[k.parentAttr] = &types.AttributeValueMemberN{Value: formatInt(pid)}
+	next[parentHidden] = &types.AttributeValueMemberBOOL{Value: private}
 	b := s.newTx()
 	checks(b)
-	b.place(marshal(toLocationItem(next)), locationKind.slots(&prev.Meta, &prev.Owner), locationKind.slots(&next.Meta, &next.Owner), prev.Version)
-	b.syncMove(ownerRef(locationPrefix, &prev.Meta, &prev.Owner), ownerRef(locationPrefix, &next.Meta, &next.Owner))
-	b.mirror(marshal(entityItemOf(locationKind, &next.Meta, &next.Owner)), entitySlots(&prev.Meta, &prev.Owner), entitySlots(&next.Meta, &next.Owner))
-	b.syncMove(entityRef(&prev.Meta, &prev.Owner), entityRef(&next.Meta, &next.Owner))
-	for _, l := range linkKeys(locationKind, cid, pid, link.ID) { // the link, unmarked, and its related=1 copy
-		b.put(s.table.Put(childLink{PK: l.pk, SK: l.sk, ID: link.ID, IsPrivate: next.IsPrivate}))
+	b.place(next, k.slots(&prevM, &o), k.slots(&nextM, &o), prevM.Version)
+	b.syncMove(ownerRef(k.prefix, &prevM, &o), ownerRef(k.prefix, &nextM, &o))
+	b.mirror(marshal(entityItemOf(k, &nextM, &o)), entitySlots(&prevM, &o), entitySlots(&nextM, &o))
+	b.syncMove(entityRef(&prevM, &o), entityRef(&nextM, &o))
+	for _, l := range linkKeys(k, cid, pid, link.ID) { // the link, unmarked, and its related=1 copy
+		b.put(s.table.Put(childLink{PK: l.pk, SK: l.sk, ID: link.ID, IsPrivate: o.IsPrivate}))
 	}
 	return b.run(ctx)
 }
@@ -765,8 +799,15 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	item["updated_at"] = attrS(formatTime(m.UpdatedAt))
 	item["updated_by"] = &types.AttributeValueMemberN{Value: formatInt(uid)}
 	var checks []func(*txBuilder)
-	if k == locationKind && th.ParentID != nil {
-		c, err := s.restoreParent(ctx, cid, m.ID, *th.ParentID, o.IsPrivate, item)
+	if k == mapKind {
+		c, err := s.restoreMapLocation(ctx, cid, item)
+		if err != nil {
+			return err
+		}
+		checks = append(checks, c)
+	}
+	if parent := th.parent(k); parent != nil {
+		c, err := s.restoreParent(ctx, k, cid, m.ID, *parent, o.IsPrivate, item)
 		if err != nil {
 			return err
 		}
@@ -816,24 +857,44 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 // restoreParent makes a restored location's write depend on its parent: when the parent is
 // live and not too deep it is checked (its chain, as a move's) and the link put back, and item
 // carries the parent's privacy for its public copy; otherwise the location comes back a root.
-func (s *Store) restoreParent(ctx context.Context, cid, id, parent int64, private bool, item dynamo.Item) (func(*txBuilder), error) {
-	chain, err := s.LocationAncestry(ctx, cid, parent, domain.MaxLocationDepth)
+func (s *Store) restoreParent(ctx context.Context, k kindSpec, cid, id, parent int64, private bool, item dynamo.Item) (func(*txBuilder), error) {
+	chain, err := s.ancestry(ctx, k, cid, parent, domain.MaxLocationDepth)
 	if err != nil {
 		return nil, err
 	}
 	if len(chain) == 0 || len(chain) >= domain.MaxLocationDepth {
-		delete(item, "parent_location_id")
+		delete(item, k.parentAttr)
 		return nil, nil
 	}
-	checks, parentPrivate, err := s.parentChecks(ctx, locationKind, cid, parent, chain, domain.MaxLocationDepth)
+	checks, parentPrivate, err := s.parentChecks(ctx, k, cid, parent, chain, domain.MaxLocationDepth)
 	if err != nil {
 		return nil, err
 	}
 	item[parentHidden] = &types.AttributeValueMemberBOOL{Value: parentPrivate}
 	return func(b *txBuilder) {
 		checks(b)
-		s.linkParent(locationKind, cid, id, nil, &parent, false, private)(b)
+		s.linkParent(k, cid, id, nil, &parent, false, private)(b)
 	}, nil
+}
+
+// restoreMapLocation makes a restored map's write depend on its location as read now: a live
+// one is held with its privacy (which places the public copy), a gone one is cleared.
+func (s *Store) restoreMapLocation(ctx context.Context, cid int64, item dynamo.Item) (func(*txBuilder), error) {
+	var it mapItem
+	if err := dynamo.UnmarshalItem(item, &it); err != nil || it.LocationID == nil {
+		return nil, err
+	}
+	chain, err := s.ancestry(ctx, locationKind, cid, *it.LocationID, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(chain) == 0 {
+		delete(item, "location_id")
+		return nil, nil
+	}
+	item[locationHidden] = &types.AttributeValueMemberBOOL{Value: chain[0].IsPrivate}
+	m := domain.Map{Meta: domain.Meta{CampaignID: cid}, LocationID: it.LocationID, LocationPrivate: chain[0].IsPrivate}
+	return s.locationCheck(&m), nil
 }
 
 func formatInt(n int64) string { return strconv.FormatInt(n, 10) }

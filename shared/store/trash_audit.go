@@ -13,15 +13,16 @@ import (
 type trashState struct {
 	entities  map[int64]bool // trashed entity ids
 	calendars map[int64]bool // trashed calendar ids
-	locations map[int64]bool
-	trashed   map[int64]trashedEntity
-	purges    map[int64]bool // entity ids with a purge queue item
+	// records are the trashed records' ids by kind (their partitions hold what they hide).
+	records map[string]map[int64]bool
+	trashed map[int64]trashedEntity
+	purges  map[int64]bool // entity ids with a purge queue item
 }
 
 // readTrash collects the trash of campaign cid from its items and reads its purge queue items
 // (one Query of the campaign's shard).
 func (s *Store) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (*trashState, error) {
-	t := &trashState{entities: map[int64]bool{}, calendars: map[int64]bool{}, locations: map[int64]bool{},
+	t := &trashState{entities: map[int64]bool{}, calendars: map[int64]bool{}, records: map[string]map[int64]bool{},
 		trashed: map[int64]trashedEntity{}, purges: map[int64]bool{}}
 	prefix := trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]
 	for _, it := range items {
@@ -34,11 +35,14 @@ func (s *Store) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (
 			return nil, err
 		}
 		t.entities[e.ID], t.trashed[e.ID] = true, e
-		switch e.Type {
-		case calendarKind.entityType:
+		if e.Type == calendarKind.entityType {
 			t.calendars[e.ChildID] = true
-		case locationKind.entityType:
-			t.locations[e.ChildID] = true
+		}
+		if k, ok := ownerKindOf(e.Type); ok {
+			if t.records[k.prefix] == nil {
+				t.records[k.prefix] = map[int64]bool{}
+			}
+			t.records[k.prefix][e.ChildID] = true
 		}
 	}
 	var queued []purgeItem
@@ -51,7 +55,7 @@ func (s *Store) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (
 	return t, nil
 }
 
-// hides reports whether pk is the partition of a trashed entity, location or calendar.
+// hides reports whether pk is the partition of a trashed entity or record.
 func (t *trashState) hides(pk string) bool {
 	parts := strings.Split(pk, "#")
 	if len(parts) != 4 {
@@ -61,15 +65,10 @@ func (t *trashState) hides(pk string) bool {
 	if err != nil {
 		return false
 	}
-	switch parts[2] {
-	case entityPrefix:
+	if parts[2] == entityPrefix {
 		return t.entities[id]
-	case calendarPrefix:
-		return t.calendars[id]
-	case locationPrefix:
-		return t.locations[id]
 	}
-	return false
+	return t.records[parts[2]][id]
 }
 
 // indexed leaves out the mention items of trashed entities' partitions (they wait for the

@@ -1,0 +1,16 @@
+// Command maps is the Lambda of the maps family (maps; their layers, groups and markers as
+// they are served): a function of its own, the others being near their size budget.
+// It wires everything once at cold start; requests only run the shared handler.
+package main
+
+import (
+	"github.com/lorekeep/lorekeep/shared/lambdaapi"
+	"github.com/lorekeep/lorekeep/shared/maps"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+func main() {
+	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	maps.Register(api, st)
+	lambdaapi.Start(api)
+}

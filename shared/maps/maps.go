@@ -1,0 +1,219 @@
+// Package maps is the maps family's HTTP surface: Kanka's map module under
+// /api/1.0/campaigns/{campaign_id}/maps. Maps own an entity, nest under a parent map (`map_id`)
+// like locations and name a location (`location_id`); rules live in domain (map.go), storage
+// in store (maps.go, nesting.go).
+package maps
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/related"
+)
+
+// Store is the storage the maps family uses (package store serves it).
+type Store interface {
+	httpapi.GoneReader
+	related.Store
+	httpapi.EntityReader
+	GetMap(ctx context.Context, cid, id int64) (*domain.Map, error)
+	ListMaps(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Map], error)
+	CreateMap(ctx context.Context, m *domain.Map) error
+	UpdateMap(ctx context.Context, prev, next *domain.Map) error
+	DeleteMap(ctx context.Context, m *domain.Map) error
+	ResumeMapDelete(ctx context.Context, cid, id int64) (bool, error)
+	MapAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error)
+	GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error)
+	GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domain.Map, *domain.Marker, error)
+	ListMarkers(ctx context.Context, cid, mid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Marker], error)
+	CreateMarker(ctx context.Context, m *domain.Marker) error
+	UpdateMarker(ctx context.Context, prev, next *domain.Marker) error
+	DeleteMarker(ctx context.Context, m *domain.Marker) error
+	GetMapPacks(ctx context.Context, cid, mid int64) (*domain.MapPack[domain.MapGroup], *domain.MapPack[domain.MapLayer], error)
+	GetPacksOf(ctx context.Context, cid int64, mids []int64) (map[int64]domain.MapPacks, error)
+	WriteMapGroups(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapGroup], time.Time) error) error
+	WriteMapLayers(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapLayer], time.Time) error) error
+}
+
+// Register mounts the family's routes.
+func Register(api *httpapi.API, st Store) {
+	h := handlers{st: st}
+	api.Handle("GET", "/maps", h.list, httpapi.ReadAhead(domain.ReadMapList, "", ""))
+	httpapi.Mount(api, "/maps", "/maps/{id}", httpapi.Kind[domain.Map, *domain.Map, httpapi.None]{
+		Visible: h.visible, Apply: h.apply,
+		Create: st.CreateMap, Update: st.UpdateMap, Delete: st.DeleteMap,
+		Render: func(r *httpapi.Request, m *domain.Map) (any, error) {
+			arrays, err := related.ByID(r, st, related.Maps([]domain.Map{*m}))
+			if err != nil {
+				return nil, err
+			}
+			j := render(r, m)
+			j.Arrays = arrays[m.ID]
+			g, l, err := st.GetMapPacks(r.Context(), r.Access.CampaignID, m.ID)
+			if err != nil {
+				return nil, err
+			}
+			if err := embedPacks(r, st, &j, domain.MapPacks{Groups: g, Layers: l}); err != nil {
+				return nil, err
+			}
+			return httpapi.OwnerRender(r, st, "map", j, ownerOf)
+		},
+		Item: httpapi.ReadAhead(domain.ReadMap, "id", ""), Resume: st.ResumeMapDelete,
+	})
+	registerMarkers(api, st)
+	registerPacks(api, st)
+}
+
+type handlers struct{ st Store }
+
+func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
+	if reply, ok, err := r.Deletions(h.st, domain.GoneMaps, 0); ok {
+		return reply, err
+	}
+	f, err := r.Filter(domain.FilterRecords)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	page := r.Page()
+	res, err := h.st.ListMaps(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	arrays, err := related.ByID(r, h.st, related.Maps(res.Items))
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	mids := make([]int64, len(res.Items))
+	for i := range res.Items {
+		mids[i] = res.Items[i].ID
+	}
+	packs, err := h.st.GetPacksOf(r.Context(), r.Access.CampaignID, mids)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	var embedErr error
+	reply, err := httpapi.OwnerPage(r, h.st, "map", res, page, func(m *domain.Map) mapJSON {
+		j := render(r, m)
+		j.Arrays = arrays[m.ID]
+		if err := embedPacks(r, h.st, &j, packs[m.ID]); err != nil && embedErr == nil {
+			embedErr = err
+		}
+		return j
+	}, ownerOf)
+	if embedErr != nil {
+		return httpapi.Reply{}, embedErr
+	}
+	return reply, err
+}
+
+// visible reads a map the caller may see; a hidden one is a 404 like a missing one.
+func (h handlers) visible(r *httpapi.Request) (httpapi.None, *domain.Map, error) {
+	id, err := r.PathID("id")
+	if err != nil {
+		return httpapi.None{}, nil, err
+	}
+	m, err := h.st.GetMap(r.Context(), r.Access.CampaignID, id)
+	if err == nil && !r.Access.CanSee(m.IsPrivate) {
+		err = apperr.ErrNotFound
+	}
+	return httpapi.None{}, m, err
+}
+
+// apply merges the body into next and checks the parent map (visible, no cycle, not too deep)
+// and the location (a location of the campaign the writer may see).
+func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, prev, next *domain.Map) error {
+	in, err := h.parentByEntity(r, in)
+	if err != nil {
+		return err
+	}
+	if err := next.Apply(in, r.Access); err != nil {
+		return err
+	}
+	hidden := !r.Access.CanSee(true)
+	if prev != nil && prev.ParentID != nil && next.ParentID == nil && prev.ParentPrivate && hidden {
+		next.ParentID = prev.ParentID // a hidden parent sent back as none stays (as locations)
+	}
+	if prev != nil && prev.LocationID != nil && next.LocationID == nil && prev.LocationPrivate && hidden {
+		next.LocationID = prev.LocationID // likewise a hidden location
+	}
+	if err := h.location(r, prev, next); err != nil {
+		return err
+	}
+	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {
+		return nil
+	}
+	depth := domain.MaxLocationDepth
+	if prev == nil {
+		depth = 1
+	}
+	chain, err := h.st.MapAncestry(r.Context(), next.CampaignID, *next.ParentID, depth)
+	if err == nil && len(chain) == 0 && in["parent_id"] != nil && in["map_id"] == nil {
+		return apperr.Invalid("parent_id", "The selected parent id is invalid.")
+	}
+	if err != nil {
+		return err
+	}
+	next.Ancestry = chain
+	return domain.CheckMapParent(next.ID, chain, r.Access)
+}
+
+// parentByEntity reads Kanka's current parent_id (the parent map's entity id) when map_id is
+// not sent: the body then carries the map id it names (a map entity the caller may see, else a
+// 422 naming parent_id; null detaches).
+func (h handlers) parentByEntity(r *httpapi.Request, in domain.Input) (domain.Input, error) {
+	if _, ok := in["map_id"]; ok {
+		return in, nil
+	}
+	if _, ok := in["parent_id"]; !ok {
+		return in, nil
+	}
+	rd := domain.NewReader(in)
+	f := rd.ID("parent_id")
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	out := make(domain.Input, len(in)+1)
+	for k, v := range in {
+		out[k] = v
+	}
+	out["map_id"] = nil
+	if f.Present() {
+		e, err := h.st.GetEntity(r.Context(), r.Access.CampaignID, f.Value)
+		if errors.Is(err, apperr.ErrNotFound) || (err == nil && (e.Type != "map" || r.Access.SeeEntity(e) != nil)) {
+			return nil, apperr.Invalid("parent_id", "The selected parent id is invalid.")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out["map_id"] = json.Number(strconv.FormatInt(e.ChildID, 10))
+	}
+	return out, nil
+}
+
+// location reads the map's location (one GetItem) for its privacy, which places the public
+// copy and is held in the write's transaction. A new location must be one the writer may see;
+// a kept one that is gone is cleared, as Kanka's foreign key sets it null.
+func (h handlers) location(r *httpapi.Request, prev, next *domain.Map) error {
+	if next.LocationID == nil {
+		return nil
+	}
+	kept := prev != nil && prev.LocationID != nil && *prev.LocationID == *next.LocationID
+	l, err := h.st.GetLocation(r.Context(), next.CampaignID, *next.LocationID)
+	switch {
+	case errors.Is(err, apperr.ErrNotFound) && kept:
+		next.LocationID, next.LocationPrivate = nil, false
+		return nil
+	case errors.Is(err, apperr.ErrNotFound) || (err == nil && !kept && !r.Access.CanSee(l.IsPrivate)):
+		return apperr.Invalid("location_id", "The selected location id is invalid.")
+	case err != nil:
+		return err
+	}
+	next.LocationPrivate = l.IsPrivate
+	return nil
+}

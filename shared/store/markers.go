@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// Markers live in their map's partition CAMPAIGN#c#MAP#mid, placed by their visibility as notes
+// are (childSlots) and, when their entity is private, for admins only (is_private on the item:
+// the placement, answered false as Kanka does). Every marker route reads the map with the
+// access, so a trashed or hidden map hides them all; the map's purge deletes the partition.
+
+type markerItem struct {
+	metaAttrs
+	MapID        int64  `dynamo:"map_id"`
+	Name         string `dynamo:"name"`
+	NameLC       string `dynamo:"name_lc,omitempty"`
+	EntityID     *int64 `dynamo:"entity_id,omitempty"`
+	GroupID      *int64 `dynamo:"group_id,omitempty"`
+	IsPrivate    bool   `dynamo:"is_private"`
+	Latitude     int64  `dynamo:"latitude"`
+	Longitude    int64  `dynamo:"longitude"`
+	ShapeID      int64  `dynamo:"shape_id"`
+	Icon         int64  `dynamo:"icon"`
+	CustomShape  string `dynamo:"custom_shape,omitempty"`
+	PolygonStyle string `dynamo:"polygon_style,omitempty"`
+	Colour       string `dynamo:"colour,omitempty"`
+	FontColour   string `dynamo:"font_colour,omitempty"`
+	Opacity      int64  `dynamo:"opacity"`
+	SizeID       int64  `dynamo:"size_id"`
+	CircleRadius *int64 `dynamo:"circle_radius,omitempty"`
+	PinSize      *int64 `dynamo:"pin_size,omitempty"`
+	CustomIcon   string `dynamo:"custom_icon,omitempty"`
+	Entry        string `dynamo:"entry,omitempty"`
+	IsDraggable  bool   `dynamo:"is_draggable"`
+	IsPopupless  bool   `dynamo:"is_popupless"`
+	Visibility   string `dynamo:"visibility"`
+}
+
+func toMarkerItem(m *domain.Marker) markerItem {
+	return markerItem{metaAttrs: toMetaAttrs(mapPK(m.CampaignID, m.MapID), recordSK(markerPrefix, m.ID), m.Meta),
+		MapID: m.MapID, Name: m.Name, NameLC: strings.ToLower(m.Name), EntityID: m.EntityID, GroupID: m.GroupID, IsPrivate: m.EntityPrivate,
+		Latitude: m.Latitude, Longitude: m.Longitude, ShapeID: m.ShapeID, Icon: m.Icon, CustomShape: m.CustomShape,
+		PolygonStyle: m.PolygonStyle, Colour: m.Colour, FontColour: m.FontColour, Opacity: m.Opacity, SizeID: m.SizeID,
+		CircleRadius: m.CircleRadius, PinSize: m.PinSize, CustomIcon: m.CustomIcon, Entry: m.Entry,
+		IsDraggable: m.IsDraggable, IsPopupless: m.IsPopupless, Visibility: string(m.Visibility)}
+}
+
+func (it markerItem) marker() domain.Marker {
+	return domain.Marker{Meta: it.meta(), MapID: it.MapID, Name: it.Name, EntityID: it.EntityID, GroupID: it.GroupID, EntityPrivate: it.IsPrivate,
+		Latitude: it.Latitude, Longitude: it.Longitude, ShapeID: it.ShapeID, Icon: it.Icon, CustomShape: it.CustomShape,
+		PolygonStyle: it.PolygonStyle, Colour: it.Colour, FontColour: it.FontColour, Opacity: it.Opacity, SizeID: it.SizeID,
+		CircleRadius: it.CircleRadius, PinSize: it.PinSize, CustomIcon: it.CustomIcon, Entry: it.Entry,
+		IsDraggable: it.IsDraggable, IsPopupless: it.IsPopupless, Visibility: domain.Visibility(it.Visibility)}
+}
+
+func markerSlots(m *domain.Marker) []slot {
+	return childSlots(markerPrefix, mapPK(m.CampaignID, m.MapID), m.ID, m.CreatedBy, m.Visibility, m.EntityPrivate)
+}
+
+func markerRef(m *domain.Marker) *syncRef {
+	return &syncRef{kind: markerPrefix, ptr: syncPointer{PK: mapPK(m.CampaignID, m.MapID), ID: m.ID, IsPrivate: m.EntityPrivate,
+		Visibility: string(m.Visibility), CreatedBy: m.CreatedBy}, updated: m.UpdatedAt}
+}
+
+// mapKeys are a map's home and public copy (what GetMap reads).
+func mapKeys(cid, mid int64) []itemKey {
+	return []itemKey{{campaignPK(cid), recordSK(mapPrefix, mid)}, {campaignPK(cid), publicCopy + recordSK(mapPrefix, mid)}}
+}
+
+// GetMapAndMarker reads a map and one of its markers in one round trip (read ahead on the
+// marker routes); ErrNotFound unless both exist.
+func (s *Store) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domain.Map, *domain.Marker, error) {
+	keys := mapKeys(cid, mid)
+	for _, sk := range childHomeSKs(markerPrefix, id) {
+		keys = append(keys, itemKey{mapPK(cid, mid), sk})
+	}
+	items, err := s.getItems(ctx, keys...)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := mapOf(items, keys[0], keys[1])
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, k := range keys[2:] {
+		if raw, ok := items[k]; ok {
+			var it markerItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return nil, nil, err
+			}
+			mk := it.marker()
+			return m, &mk, nil
+		}
+	}
+	return nil, nil, apperr.ErrNotFound
+}
+
+// ListMarkers reads one page of a map's markers that reader a may see: its audience range and
+// its own range (notes' placement).
+func (s *Store) ListMarkers(ctx context.Context, cid, mid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Marker], error) {
+	l := listSpec{ranges: childRanges(markerPrefix, mapPK(cid, mid), a)}
+	l.filter(f)
+	return listPage(ctx, s, l, p, markerItem.marker)
+}
+
+// markerChecks hold what a marker write depends on: its map (ErrNotFound when gone) and its
+// entity with the privacy read, which placed it (422 entity_id when gone or changed).
+func (s *Store) markerChecks(m *domain.Marker) []func(*txBuilder) {
+	out := []func(*txBuilder){s.exists(campaignPK(m.CampaignID), recordSK(mapPrefix, m.MapID), apperr.ErrNotFound)}
+	if m.EntityID != nil {
+		eid, private := *m.EntityID, m.EntityPrivate
+		out = append(out, func(b *txBuilder) { b.needEntity(m.CampaignID, eid, private, invalidTarget("entity_id")) })
+	}
+	return out
+}
+
+// CreateMarker stores a new marker in one transaction, on condition that its map and entity
+// still exist.
+func (s *Store) CreateMarker(ctx context.Context, m *domain.Marker) error {
+	checks := append(s.markerChecks(m), synced(nil, func() *syncRef { return markerRef(m) }))
+	return s.createChild(ctx, &m.Meta, "map_marker", func() any { return toMarkerItem(m) }, func() []slot { return markerSlots(m) }, checks...)
+}
+
+// UpdateMarker writes next over prev if nobody wrote since prev was read, its copies re-placed
+// by its visibility and its entity's privacy.
+func (s *Store) UpdateMarker(ctx context.Context, prev, next *domain.Marker) error {
+	checks := append(s.markerChecks(next), synced(func() *syncRef { return markerRef(prev) }, func() *syncRef { return markerRef(next) }))
+	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMarkerItem(next) },
+		func() []slot { return markerSlots(prev) }, func() []slot { return markerSlots(next) }, checks...)
+}
+
+// DeleteMarker deletes a marker (its copies and counts, a tombstone left) if nobody wrote since
+// it was read.
+func (s *Store) DeleteMarker(ctx context.Context, m *domain.Marker) error {
+	return s.deleteChild(ctx, &m.Meta, markerSlots(m), synced(func() *syncRef { return markerRef(m) }, nil))
+}
