@@ -18,6 +18,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -56,6 +57,7 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 	"MapsFunction":             func(api *httpapi.API, st *store.Store) { maps.Register(api, st) },
 	"CalendarsFunction":        func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
 	"CalendarTransferFunction": func(api *httpapi.API, st *store.Store) { transfer.Register(api, st) },
+	"CalendarWeatherFunction":  func(api *httpapi.API, st *store.Store) { calendarweather.Register(api, st) },
 	"EntityEventsFunction":     func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
 	"EntityNotesFunction": func(api *httpapi.API, st *store.Store) {
 		entitynotes.Register(api, st)

@@ -70,6 +70,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"LocationsFunction":        {"shared/locations"},
 		"CalendarsFunction":        {"shared/calendars"},
 		"CalendarTransferFunction": {"shared/calendars/transfer"},
+		"CalendarWeatherFunction":  {"shared/calendars/calendarweather"},
 		"EntityEventsFunction":     {"shared/entityevents"},
 		"EntityNotesFunction":      {"shared/entitynotes"},
 		"EntitiesFunction":         {"shared/entities"},

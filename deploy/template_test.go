@@ -32,6 +32,7 @@ var functionPackages = map[string]string{
 	"LocationsFunction":        "functions/locations",
 	"CalendarsFunction":        "functions/calendars",
 	"CalendarTransferFunction": "functions/calendar-transfer",
+	"CalendarWeatherFunction":  "functions/calendar-weather",
 	"EntityEventsFunction":     "functions/entity-events",
 	"EntityNotesFunction":      "functions/entity-notes",
 	"MetaFunction":             "functions/meta",
@@ -417,6 +418,11 @@ var wantActions = map[string][]string{
 	// is the authorizer's token read only.
 	// The transfer reads a calendar ahead and creates one with its entity; it never deletes.
 	"CalendarTransferFunction": {"dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+	// Manual weather: read ahead, listed, written in one transaction with its day key.
+	"CalendarWeatherFunction": {
+		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
+		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
+	},
 	"EntityEventsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
@@ -718,11 +724,11 @@ func TestOnlyImageFunctionsMayWriteImages(t *testing.T) {
 	tpl := loadTemplate(t)
 	family := []string{"s3:PutObject incoming/*"}
 	want := map[string][]string{
-		"LocationsFunction": family, "CalendarsFunction": family,
+		"LocationsFunction": family, "CalendarsFunction": family, "MapsFunction": family,
 		"ImagesFunction":  {"s3:DeleteObject incoming/*", "s3:GetObject incoming/*", "s3:PutObject img/*"},
 		"SweeperFunction": {"s3:DeleteObject img/*"},
 	}
-	invokes := map[string]bool{"LocationsFunction": true, "CalendarsFunction": true}
+	invokes := map[string]bool{"LocationsFunction": true, "CalendarsFunction": true, "MapsFunction": true}
 	for _, fn := range tpl.resourcesOfType("AWS::Serverless::Function") {
 		if got := tpl.imageActions(fn); !slices.Equal(got, want[fn]) {
 			t.Errorf("%s: image actions %v, want %v", fn, got, want[fn])

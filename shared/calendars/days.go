@@ -81,7 +81,7 @@ type dayJSON struct {
 	Weather       *weatherJSON     `json:"weather"` // null without a climate, or with a manual weather
 	// Manual is the day's calendar_weather the caller may see (it wins over the procedural
 	// weather, which is then null); null without one.
-	Manual *dayWeatherJSON `json:"calendar_weather"`
+	Manual *calwire.DayWeather `json:"calendar_weather"`
 }
 
 // weatherJSON is a day's procedural weather (calengine.Climate): the temperature in tenths of
@@ -224,7 +224,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 			manual = manual[1:] // a date the calendar no longer has
 		}
 		if len(manual) > 0 && manual[0].Date == d {
-			w := renderDayWeather(&manual[0])
+			w := calwire.RenderDayWeather(&manual[0])
 			day.Manual = &w
 		} else if c.Climate != nil {
 			w := eng.WeatherOf(*c.Climate, di.Number, d)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -32,7 +31,7 @@ func auditClean(t *testing.T, e *apitest.Env, cid int64) {
 // TestCalendarWeatherCRUD: Kanka's fields and shape, stored as sent, and the day view showing
 // the manual weather instead of the procedural one on its day only.
 func TestCalendarWeatherCRUD(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate(), "weather_seed", 7))
 	r := e.Do("POST", weatherPath(e.Campaign, id, ""), e.Member, weatherBody("4-2-29", "temperature", " Cold ", "precipitation", "Heavy",
 		"wind", "North", "effect", "<b>Ships</b> stay", "name", "Storm", "visibility_id", 5))
@@ -114,7 +113,7 @@ func TestCalendarWeatherCRUD(t *testing.T) {
 
 // TestCalendarWeatherRefused: each bad input is a 422 naming its field, and nothing is written.
 func TestCalendarWeatherRefused(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	if r := e.Do("POST", weatherPath(e.Campaign, id, ""), e.Admin, weatherBody("5-1-1")); r.Status != 200 {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)
@@ -161,7 +160,7 @@ func TestCalendarWeatherRefused(t *testing.T) {
 // them see (show, list and day view alike); members write; a hidden calendar's weather, another
 // campaign's and another calendar's are not found.
 func TestCalendarWeatherAccess(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	open := create(t, e, e.Campaign, e.Admin, plainBody("Open"))
 	hidden := create(t, e, e.Campaign, e.Admin, with(plainBody("Hidden"), "is_private", true))
 	other := create(t, e, e.Campaign, e.Admin, plainBody("Other"))
@@ -245,7 +244,7 @@ func TestCalendarWeatherAccess(t *testing.T) {
 // TestCalendarWeatherRoundTrips: a show is one round trip after the access read (read ahead
 // with it), a list page at most two more, a write one transaction.
 func TestCalendarWeatherRoundTrips(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	for i := 1; i <= 30; i++ {
 		if r := e.Do("POST", weatherPath(e.Campaign, id, ""), e.Admin, weatherBody(fmt.Sprintf("4-1-%d", i))); r.Status != 200 {
@@ -285,7 +284,7 @@ func TestCalendarWeatherRoundTrips(t *testing.T) {
 // TestCalendarWeatherConcurrentDay: writers racing for one day get one weather; the others a
 // 422 on day, nothing written.
 func TestCalendarWeatherConcurrentDay(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	const writers = 6
 	statuses := make(chan int, writers)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -79,4 +80,5 @@ func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 func register(api *httpapi.API, st *store.Store) {
 	calendars.Register(api, st)
 	transfer.Register(api, st)
+	calendarweather.Register(api, st)
 }

@@ -20,11 +20,6 @@ type Store interface {
 	UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error
 	DeleteCalendar(ctx context.Context, c *timeline.Calendar) error
 	ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error)
-	GetDayWeatherAndCalendar(ctx context.Context, cid, calID, id int64) (*timeline.Calendar, *timeline.DayWeather, error)
-	ListDayWeather(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.DayWeather], error)
 	DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error)
-	CreateDayWeather(ctx context.Context, w *timeline.DayWeather) error
-	UpdateDayWeather(ctx context.Context, prev, next *timeline.DayWeather) error
-	DeleteDayWeather(ctx context.Context, w *timeline.DayWeather) error
 	DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error)
 }

@@ -5,6 +5,7 @@ package families
 import (
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
@@ -26,6 +27,7 @@ func Register(api *httpapi.API, st *store.Store) {
 	maps.Register(api, st)
 	calendars.Register(api, st)
 	transfer.Register(api, st)
+	calendarweather.Register(api, st)
 	entityevents.Register(api, st)
 	entitynotes.Register(api, st)
 	attributes.Register(api, st)

@@ -135,6 +135,9 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 	if err := next.Apply(in, r.Access); err != nil {
 		return err
 	}
+	if err := httpapi.ApplyImage(r, in, &next.Owner); err != nil {
+		return err
+	}
 	hidden := !r.Access.CanSee(true)
 	if prev != nil && prev.ParentID != nil && next.ParentID == nil && prev.ParentPrivate && hidden {
 		next.ParentID = prev.ParentID // a hidden parent sent back as none stays (as locations)

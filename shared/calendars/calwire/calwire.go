@@ -278,3 +278,33 @@ func Visible(r *httpapi.Request, st Getter) (*timeline.Calendar, error) {
 	}
 	return c, err
 }
+
+// DayWeather is Kanka's CalendarWeatherResource: a calendar's manual weather of one day, as the
+// calendar_weather routes and the day view answer it.
+type DayWeather struct {
+	ID            int64   `json:"id"`
+	CalendarID    int64   `json:"calendar_id"`
+	Weather       string  `json:"weather"`
+	Temperature   string  `json:"temperature"`
+	Precipitation string  `json:"precipitation"`
+	Wind          string  `json:"wind"`
+	Effect        string  `json:"effect"`
+	Name          *string `json:"name"`
+	Day           int     `json:"day"`
+	Month         int     `json:"month"`
+	Year          int64   `json:"year"`
+	Visibility    string  `json:"visibility"`
+	VisibilityID  int     `json:"visibility_id"`
+	httpapi.AuditJSON
+}
+
+// RenderDayWeather is w as clients read it.
+func RenderDayWeather(w *timeline.DayWeather) DayWeather {
+	out := DayWeather{ID: w.ID, CalendarID: w.CalendarID, Weather: w.Weather, Temperature: w.Temperature,
+		Precipitation: w.Precipitation, Wind: w.Wind, Effect: w.Effect, Day: w.Date.Day, Month: w.Date.Month,
+		Year: w.Date.Year, Visibility: string(w.Visibility), VisibilityID: w.Visibility.ID(), AuditJSON: httpapi.RenderAudit(w.Meta)}
+	if w.Name != "" {
+		out.Name = &w.Name
+	}
+	return out
+}

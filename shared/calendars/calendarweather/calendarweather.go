@@ -1,51 +1,43 @@
-package calendars
+// Package calendarweather is Kanka's calendar_weather: a calendar's manual weather, one a day,
+// under /api/1.0/campaigns/{campaign_id}/calendars/{id}/calendar_weather. Readers of the
+// calendar read those whose visibility lets them (as notes); members write them, as they write
+// the calendar. It is a function of its own (CalendarWeatherFunction) so the calendars function
+// stays within its size budget; the day view (package calendars) shows the day's weather in the
+// same wire shape (calwire.DayWeather). Rules live in domain/timeline (DayWeather), storage in
+// store (dayweather.go).
+package calendarweather
 
 import (
+	"context"
+
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Kanka's calendar_weather: a calendar's manual weather, one a day. Readers of the calendar read
-// those whose visibility lets them (as notes); members write them, as they write the calendar.
-
-// dayWeatherJSON is Kanka's CalendarWeatherResource.
-type dayWeatherJSON struct {
-	ID            int64   `json:"id"`
-	CalendarID    int64   `json:"calendar_id"`
-	Weather       string  `json:"weather"`
-	Temperature   string  `json:"temperature"`
-	Precipitation string  `json:"precipitation"`
-	Wind          string  `json:"wind"`
-	Effect        string  `json:"effect"`
-	Name          *string `json:"name"`
-	Day           int     `json:"day"`
-	Month         int     `json:"month"`
-	Year          int64   `json:"year"`
-	Visibility    string  `json:"visibility"`
-	VisibilityID  int     `json:"visibility_id"`
-	httpapi.AuditJSON
+// Store is the storage calendar_weather uses (package store serves it).
+type Store interface {
+	httpapi.GoneReader
+	calwire.Getter
+	GetDayWeatherAndCalendar(ctx context.Context, cid, calID, id int64) (*timeline.Calendar, *timeline.DayWeather, error)
+	ListDayWeather(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.DayWeather], error)
+	CreateDayWeather(ctx context.Context, w *timeline.DayWeather) error
+	UpdateDayWeather(ctx context.Context, prev, next *timeline.DayWeather) error
+	DeleteDayWeather(ctx context.Context, w *timeline.DayWeather) error
 }
 
-func renderDayWeather(w *timeline.DayWeather) dayWeatherJSON {
-	out := dayWeatherJSON{ID: w.ID, CalendarID: w.CalendarID, Weather: w.Weather, Temperature: w.Temperature,
-		Precipitation: w.Precipitation, Wind: w.Wind, Effect: w.Effect, Day: w.Date.Day, Month: w.Date.Month,
-		Year: w.Date.Year, Visibility: string(w.Visibility), VisibilityID: w.Visibility.ID(), AuditJSON: httpapi.RenderAudit(w.Meta)}
-	if w.Name != "" {
-		out.Name = &w.Name
-	}
-	return out
-}
+type handlers struct{ st Store }
 
-// mountWeather declares the calendar_weather routes.
-func (h handlers) mountWeather(api *httpapi.API) {
+// Register mounts the calendar_weather routes.
+func Register(api *httpapi.API, st Store) {
+	h := handlers{st: st}
 	const collection = "/calendars/{id}/calendar_weather"
 	api.Handle("GET", collection, h.listWeather, httpapi.ReadAhead(domain.ReadWeatherList, "", "id"))
 	httpapi.Mount(api, collection, collection+"/{weather_id}", httpapi.Kind[timeline.DayWeather, *timeline.DayWeather, *timeline.Calendar]{
 		Parent: func(r *httpapi.Request) (*timeline.Calendar, error) {
-			_, c, err := h.visibleCalendar(r)
-			return c, err
+			return calwire.Visible(r, h.st)
 		},
 		Visible: h.visibleWeather,
 		New: func(_ *httpapi.Request, c *timeline.Calendar) *timeline.DayWeather {
@@ -59,7 +51,7 @@ func (h handlers) mountWeather(api *httpapi.API) {
 			return next.Apply(in, eng)
 		},
 		Create: h.st.CreateDayWeather, Update: h.st.UpdateDayWeather, Delete: h.st.DeleteDayWeather,
-		Render: func(_ *httpapi.Request, w *timeline.DayWeather) (any, error) { return renderDayWeather(w), nil },
+		Render: func(_ *httpapi.Request, w *timeline.DayWeather) (any, error) { return calwire.RenderDayWeather(w), nil },
 		Item:   httpapi.ReadAhead(domain.ReadWeather, "weather_id", "id"), Collection: httpapi.ReadAhead(domain.ReadCalendar, "id", ""),
 	})
 }
@@ -83,7 +75,7 @@ func (h handlers) visibleWeather(r *httpapi.Request) (*timeline.Calendar, *timel
 }
 
 func (h handlers) listWeather(r *httpapi.Request) (httpapi.Reply, error) {
-	_, c, err := h.visibleCalendar(r)
+	c, err := calwire.Visible(r, h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -99,5 +91,5 @@ func (h handlers) listWeather(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Page(res, page, renderDayWeather), nil
+	return httpapi.Page(res, page, calwire.RenderDayWeather), nil
 }
