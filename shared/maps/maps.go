@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
 )
 
@@ -44,27 +45,33 @@ type Store interface {
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/maps", h.list, httpapi.ReadAhead(domain.ReadMapList, "", ""))
-	httpapi.Mount(api, "/maps", "/maps/{id}", httpapi.Kind[domain.Map, *domain.Map, httpapi.None]{
-		Visible: h.visible, Apply: h.apply,
-		Create: st.CreateMap, Update: st.UpdateMap, Delete: st.DeleteMap,
-		Render: func(r *httpapi.Request, m *domain.Map) (any, error) {
-			arrays, err := related.ByID(r, st, related.Maps([]domain.Map{*m}))
+	ownerkind.Mount(api, st, ownerkind.Kind[domain.Map, *domain.Map, mapJSON]{
+		Type: "map", Collection: "/maps", Gone: domain.GoneMaps,
+		List: st.ListMaps, ListAhead: httpapi.ReadAhead(domain.ReadMapList, "", ""),
+		Subjects: related.Maps,
+		// Every answer embeds the map's groups and layers the reader may see: a show's were read
+		// ahead with the access, a page's are one batch.
+		Row: func(r *httpapi.Request, ms []domain.Map) (func(*domain.Map) mapJSON, error) {
+			packs, err := h.packsOf(r, ms)
 			if err != nil {
 				return nil, err
 			}
-			j := render(r, m)
-			j.Arrays = arrays[m.ID]
-			g, l, err := st.GetMapPacks(r.Context(), r.Access.CampaignID, m.ID)
-			if err != nil {
-				return nil, err
+			rows := make(map[int64]mapJSON, len(ms))
+			for i := range ms {
+				j := render(r, &ms[i])
+				if err := embedPacks(r, st, &j, packs[ms[i].ID]); err != nil {
+					return nil, err
+				}
+				rows[ms[i].ID] = j
 			}
-			if err := embedPacks(r, st, &j, domain.MapPacks{Groups: g, Layers: l}); err != nil {
-				return nil, err
-			}
-			return httpapi.OwnerRender(r, st, "map", j, ownerOf)
+			return func(m *domain.Map) mapJSON { return rows[m.ID] }, nil
 		},
-		Item: httpapi.ReadAhead(domain.ReadMap, "id", ""), Resume: st.ResumeMapDelete,
+		Arrays: func(j *mapJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		CRUD: httpapi.Kind[domain.Map, *domain.Map, httpapi.None]{
+			Visible: h.visible, Apply: h.apply,
+			Create: st.CreateMap, Update: st.UpdateMap, Delete: st.DeleteMap,
+			Item: httpapi.ReadAhead(domain.ReadMap, "id", ""), Resume: st.ResumeMapDelete,
+		},
 	})
 	registerMarkers(api, st)
 	registerPacks(api, st)
@@ -72,44 +79,18 @@ func Register(api *httpapi.API, st Store) {
 
 type handlers struct{ st Store }
 
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	if reply, ok, err := r.Deletions(h.st, domain.GoneMaps, 0); ok {
-		return reply, err
+// packsOf reads the groups and layers of maps: one map's (a show, read ahead with the access),
+// or a page's in one batch.
+func (h handlers) packsOf(r *httpapi.Request, ms []domain.Map) (map[int64]domain.MapPacks, error) {
+	if len(ms) == 1 {
+		g, l, err := h.st.GetMapPacks(r.Context(), r.Access.CampaignID, ms[0].ID)
+		return map[int64]domain.MapPacks{ms[0].ID: {Groups: g, Layers: l}}, err
 	}
-	f, err := r.Filter(domain.FilterRecords)
-	if err != nil {
-		return httpapi.Reply{}, err
+	mids := make([]int64, len(ms))
+	for i := range ms {
+		mids[i] = ms[i].ID
 	}
-	page := r.Page()
-	res, err := h.st.ListMaps(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	arrays, err := related.ByID(r, h.st, related.Maps(res.Items))
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	mids := make([]int64, len(res.Items))
-	for i := range res.Items {
-		mids[i] = res.Items[i].ID
-	}
-	packs, err := h.st.GetPacksOf(r.Context(), r.Access.CampaignID, mids)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	var embedErr error
-	reply, err := httpapi.OwnerPage(r, h.st, "map", res, page, func(m *domain.Map) mapJSON {
-		j := render(r, m)
-		j.Arrays = arrays[m.ID]
-		if err := embedPacks(r, h.st, &j, packs[m.ID]); err != nil && embedErr == nil {
-			embedErr = err
-		}
-		return j
-	}, ownerOf)
-	if embedErr != nil {
-		return httpapi.Reply{}, embedErr
-	}
-	return reply, err
+	return h.st.GetPacksOf(r.Context(), r.Access.CampaignID, mids)
 }
 
 // visible reads a map the caller may see; a hidden one is a 404 like a missing one.

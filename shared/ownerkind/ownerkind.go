@@ -34,6 +34,9 @@ type Kind[T any, PT domain.Record[T], J any] struct {
 	// Row prepares the rendering of records (a page, or the one record of a show): what the
 	// page needs is read once here, then the returned func renders each record.
 	Row func(r *httpapi.Request, records []T) (func(*T) J, error)
+	// Show adds to a record's own answer (a show, a write's reply) what list rows do not hold
+	// (a tag's entities); nil: nothing.
+	Show func(r *httpapi.Request, t PT, j *J) error
 	// Arrays and Owner are the parts of J Mount fills: the related arrays, and the owner's
 	// fields (entry_parsed).
 	Arrays func(*J) **related.Arrays
@@ -52,7 +55,13 @@ func Mount[T any, PT domain.Record[T], J any](api *httpapi.API, st Store, k Kind
 		if err != nil {
 			return nil, err
 		}
-		return httpapi.OwnerRender(r, st, k.Type, row(t), k.Owner)
+		j := row(t)
+		if k.Show != nil {
+			if err := k.Show(r, t, &j); err != nil {
+				return nil, err
+			}
+		}
+		return httpapi.OwnerRender(r, st, k.Type, j, k.Owner)
 	}
 	httpapi.Mount(api, k.Collection, k.Collection+"/{id}", crud)
 	return crud

@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
 )
 
@@ -32,55 +33,31 @@ type Store interface {
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/tags", h.list, httpapi.ReadAhead(domain.ReadTagList, "", ""))
-	httpapi.Mount(api, "/tags", "/tags/{id}", httpapi.Kind[domain.Tag, *domain.Tag, httpapi.None]{
-		Visible: h.visible, Apply: h.apply,
-		Create: st.CreateTag, Update: st.UpdateTag, Delete: st.DeleteTag,
-		Render: func(r *httpapi.Request, t *domain.Tag) (any, error) {
-			arrays, err := related.ByID(r, st, related.Tags([]domain.Tag{*t}))
-			if err != nil {
-				return nil, err
-			}
-			j := render(r, t, r.Access)
-			j.Arrays = arrays[t.ID]
+	ownerkind.Mount(api, st, ownerkind.Kind[domain.Tag, *domain.Tag, tagJSON]{
+		Type: "tag", Collection: "/tags", Gone: domain.GoneTags,
+		List: st.ListTags, ListAhead: httpapi.ReadAhead(domain.ReadTagList, "", ""),
+		Subjects: related.Tags,
+		Row: func(r *httpapi.Request, _ []domain.Tag) (func(*domain.Tag) tagJSON, error) {
+			return func(t *domain.Tag) tagJSON { return render(r, t, r.Access) }, nil
+		},
+		// A tag's own answer lists its members (a list row does not: DESIGN 3.3).
+		Show: func(r *httpapi.Request, t *domain.Tag, j *tagJSON) error {
 			ids, err := st.TagEntities(r.Context(), r.Access.CampaignID, t.ID, r.Access.IsAdmin())
-			if err != nil {
-				return nil, err
-			}
 			n := len(ids)
 			j.Entities, j.EntitiesCount = &ids, &n
-			return httpapi.OwnerRender(r, st, "tag", j, ownerOf)
+			return err
 		},
-		Item: httpapi.ReadAhead(domain.ReadTag, "id", ""), Resume: st.ResumeTagDelete,
+		Arrays: func(j *tagJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		CRUD: httpapi.Kind[domain.Tag, *domain.Tag, httpapi.None]{
+			Visible: h.visible, Apply: h.apply,
+			Create: st.CreateTag, Update: st.UpdateTag, Delete: st.DeleteTag,
+			Item: httpapi.ReadAhead(domain.ReadTag, "id", ""), Resume: st.ResumeTagDelete,
+		},
 	})
 	registerEntityTags(api, st)
 }
 
 type handlers struct{ st Store }
-
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	if reply, ok, err := r.Deletions(h.st, domain.GoneTags, 0); ok {
-		return reply, err
-	}
-	f, err := r.Filter(domain.FilterRecords)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	res, err := h.st.ListTags(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	arrays, err := related.ByID(r, h.st, related.Tags(res.Items))
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.OwnerPage(r, h.st, "tag", res, page, func(t *domain.Tag) tagJSON {
-		j := render(r, t, r.Access)
-		j.Arrays = arrays[t.ID]
-		return j
-	}, ownerOf)
-}
 
 // visible reads a tag the caller may see; a hidden one is a 404 like a missing one.
 func (h handlers) visible(r *httpapi.Request) (httpapi.None, *domain.Tag, error) {
