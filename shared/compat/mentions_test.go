@@ -10,6 +10,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -120,7 +121,7 @@ func TestMentionsInEveryPositionAndFamily(t *testing.T) {
 	for _, f := range families {
 		for i, p := range mentionPositions {
 			name := fmt.Sprintf("%s %d", f.name, i)
-			entry := domain.SanitizeHTML(expand(p.entry)) // what is stored: "<br>" becomes "<br/>"
+			entry := sanitize.HTML(expand(p.entry)) // what is stored: "<br>" becomes "<br/>"
 			t.Run(f.name+"/"+p.name, func(t *testing.T) {
 				r := f.create(t, name, entry)
 				if r.Status != 200 {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // Attribute is one typed name/value row of an entity (Kanka's attributes). All of an entity's
@@ -66,7 +68,7 @@ func (a *Attribute) read(r *Reader, prefix string, bulk bool) {
 	}
 	if f := r.String(prefix+"value", MaxAttributeValue); f.Set && !r.Errs.Has(prefix+"value") {
 		a.Value = nil
-		if clean := SanitizeHTML(f.Value); f.Present() && clean != "" {
+		if clean := sanitize.HTML(f.Value); f.Present() && clean != "" {
 			a.Value = &clean
 		}
 	}

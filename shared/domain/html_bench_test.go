@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // BenchmarkEntryParsed prints what rendering one entry_parsed costs on the largest entries the
@@ -27,7 +28,7 @@ func BenchmarkEntryParsed(b *testing.B) {
 		{"nesting the tree builder refuses", fill("<div>") + "[location:1]"},
 		{"a table per mention", fill("<table><tr><td>[location:3]</td></tr></table>")},
 	} {
-		stored := domain.SanitizeHTML(c.entry)
+		stored := sanitize.HTML(c.entry)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var out string

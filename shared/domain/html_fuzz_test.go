@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // fuzzEntities are the campaign's entities the HTML fuzz target mentions: a location, a
@@ -72,7 +73,7 @@ func FuzzEntryHTML(f *testing.F) {
 		}
 		defer watchdog(len(in))()
 		start := time.Now()
-		stored := domain.SanitizeHTML(in)
+		stored := sanitize.HTML(in)
 		mentions := domain.Mentions(stored)
 		domain.MentionedIDs(stored)
 		out := domain.RenderMentions(stored, fuzzEntities, member)
@@ -86,7 +87,7 @@ func FuzzEntryHTML(f *testing.F) {
 			// The mention markup's attributes are the renderer's own, which the policy drops
 			// from what clients send; everything else is as the policy leaves it.
 			o = mentionAttrs.ReplaceAllString(o, "")
-			if again := domain.SanitizeHTML(o); again != o {
+			if again := sanitize.HTML(o); again != o {
 				t.Errorf("sanitising the output again changes it:\n%q\n%q", o, again)
 			}
 		}

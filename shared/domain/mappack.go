@@ -3,6 +3,8 @@ package domain
 import (
 	"strings"
 	"time"
+
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // A map's layers and groups are few, small and always wanted whole (every map answer embeds
@@ -167,7 +169,7 @@ func (l *MapLayer) Apply(in Input) error {
 		}
 	}
 	if f := r.String("entry", MaxLayerEntry); f.Set && !r.Errs.Has("entry") {
-		l.Entry = SanitizeHTML(f.Value)
+		l.Entry = sanitize.HTML(f.Value)
 	}
 	if f := readURL(r, "image_url"); f.Set {
 		l.ImageURL = f.Value

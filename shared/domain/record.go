@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // Fields that calendars and locations (the records that own an entity) read the same way.
@@ -37,7 +38,7 @@ func readEntry(r *Reader) Field[string] {
 	if !f.Set || r.Errs.Has("entry") {
 		return Field[string]{}
 	}
-	clean := SanitizeHTML(f.Value)
+	clean := sanitize.HTML(f.Value)
 	if len(clean) > MaxEntryLength {
 		r.Errs.Add("entry", "The entry must not be greater than "+strconv.Itoa(MaxEntryLength)+" bytes once sanitised.")
 		return Field[string]{}

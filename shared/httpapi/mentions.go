@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // EntityBatchReader reads several entities of a campaign in one round trip (the store does).
@@ -70,7 +71,7 @@ func guard[T any](f func() T) (v T, err error) {
 // sanitised is the entry_parsed of an entry whose mentions could not be rendered: the entry
 // sanitised once more (it was stored sanitised), or as escaped text should even that fail.
 func sanitised(entry string) string {
-	s, err := guard(func() string { return domain.SanitizeHTML(entry) })
+	s, err := guard(func() string { return sanitize.HTML(entry) })
 	if err != nil {
 		return html.EscapeString(entry)
 	}

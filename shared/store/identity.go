@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 	"github.com/lorekeep/lorekeep/shared/token"
 
 	"github.com/guregu/dynamo/v2"
@@ -123,7 +124,7 @@ func (s *Store) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.C
 	if c.Locale == "" {
 		c.Locale = "en"
 	}
-	c.Entry = domain.SanitizeHTML(c.Entry)
+	c.Entry = sanitize.HTML(c.Entry)
 	c.CreatedAt, c.UpdatedAt, c.Version = s.now(), s.now(), 1
 	item := campaignItem{PK: campaignPK(c.ID), SK: metaSK, ID: c.ID, Name: c.Name, IsPublic: c.IsPublic, Boost: string(c.Boost), OwnerID: c.OwnerID,
 		Locale: c.Locale, Entry: c.Entry, ImageURL: c.ImageURL, CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Version: 1}

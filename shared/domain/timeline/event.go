@@ -7,6 +7,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // Event is an entity event: a dated record of an entity on a calendar, possibly recurring.
@@ -161,7 +162,7 @@ func (ev *Event) apply(in domain.Input, e *domain.Entity, a domain.Access, remin
 		}
 	}
 	if f := r.String("comment", MaxCommentLength); f.Set {
-		ev.Comment = domain.SanitizeHTML(f.Value)
+		ev.Comment = sanitize.HTML(f.Value)
 	}
 	if f := r.Bool("is_private"); f.Present() {
 		ev.IsPrivate = f.Value

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/sanitize"
 )
 
 // ImportedReminders turns the events a Fantasy-Calendar import read into reminders on the new
@@ -29,7 +30,7 @@ func ImportedReminders(c *Calendar, evs []calengine.ImportedEvent, a domain.Acce
 		if im.Category != "" {
 			comment = "<p>Category: " + html.EscapeString(im.Category) + "</p>" + comment
 		}
-		ev.Comment = domain.SanitizeHTML(comment)
+		ev.Comment = sanitize.HTML(comment)
 		switch {
 		case utf8.RuneCountInString(ev.Name) > domain.MaxNameLength || ev.Length > MaxEventLength:
 			warnings = append(warnings, "Event "+strconv.Quote(im.Name)+" is not imported: its name or length passes the reminders' limits.")
