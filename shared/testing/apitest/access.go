@@ -62,6 +62,9 @@ var DeleteHidden = AccessCheck{What: "delete hidden", Method: "DELETE", On: "hid
 // AccessMatrix describes an owner kind for OwnerAccessMatrix.
 type AccessMatrix struct {
 	Collection string // "/locations"
+	// NewBody is the body of the "create" check (nil: {"name": "New"}), for kinds that
+	// require more.
+	NewBody map[string]any
 	// Create stores a record through the API as the campaign's admin and answers its id; body
 	// holds name, type and is_private, to which the kind adds what it requires.
 	Create func(t *testing.T, cid int64, body map[string]any) int64
@@ -81,6 +84,11 @@ func (e *Env) OwnerAccessMatrix(t *testing.T, m AccessMatrix) {
 	t.Helper()
 	listWant := [6]int{2, 1, 1, -1, 1, 1}
 	checks := append(append(append([]AccessCheck{}, OwnerAccessChecks...), m.Checks...), DeleteHidden)
+	for i := range checks {
+		if checks[i].What == "create" && m.NewBody != nil {
+			checks[i].Body = m.NewBody
+		}
+	}
 	for i, name := range AccessRoles {
 		t.Run(name, func(t *testing.T) {
 			cid, tok := e.accessRole(i)
@@ -104,7 +112,11 @@ func (e *Env) OwnerAccessMatrix(t *testing.T, m AccessMatrix) {
 				case "hidden":
 					path += fmt.Sprintf("/%d", hidden)
 				}
-				if got := e.Do(c.Method, path+c.Suffix, tok, c.Body); got.Status != c.Want[i] {
+				var body any // no body at all when the check has none (not JSON null)
+				if c.Body != nil {
+					body = c.Body
+				}
+				if got := e.Do(c.Method, path+c.Suffix, tok, body); got.Status != c.Want[i] {
 					t.Errorf("%s: got %d %s, want %d", c.What, got.Status, got.Raw, c.Want[i])
 				}
 			}
