@@ -233,57 +233,20 @@ func TestMapValidation(t *testing.T) {
 // public campaign, and what a refused write leaves behind.
 func TestMapAccessMatrix(t *testing.T) {
 	e := apitest.New(t, register)
-	type want struct{ listCount, showOpen, showHidden, create, updateOpen, updateHidden, deleteHidden int }
-	cases := []struct {
-		name     string
-		campaign func() int64
-		token    func() string
-		want     want
-	}{
-		{"admin of private campaign", func() int64 { return e.Campaign }, func() string { return e.Admin }, want{2, 200, 200, 200, 200, 200, 200}},
-		{"member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
-		{"viewer of private campaign", func() int64 { return e.Campaign }, func() string { return e.Viewer }, want{1, 200, 404, 403, 403, 403, 403}},
-		{"non-member of private campaign", func() int64 { return e.Campaign }, func() string { return e.Outsider }, want{-1, 404, 404, 404, 404, 404, 404}},
-		{"non-member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Outsider }, want{1, 200, 404, 403, 403, 403, 403}},
-		{"member of public campaign", func() int64 { return e.PublicCampaign }, func() string { return e.Member }, want{1, 200, 404, 200, 200, 404, 404}},
-	}
-	for i, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cid, tok := c.campaign(), c.token()
-			typ := fmt.Sprintf("case%d", i)
-			open := create(t, e, cid, e.Admin, "/maps", map[string]any{"name": "Open", "type": typ})
-			hidden := create(t, e, cid, e.Admin, "/maps", map[string]any{"name": "Hidden", "type": typ, "is_private": true})
-			list := e.Do("GET", apitest.Path(cid, "/maps?type="+typ), tok, nil)
-			if c.want.listCount < 0 {
-				if list.Status != 404 {
-					t.Fatalf("list: got %d, want 404", list.Status)
-				}
-			} else if list.Status != 200 || len(list.List()) != c.want.listCount || list.Body["meta"].(map[string]any)["total"].(float64) != float64(c.want.listCount) {
-				t.Fatalf("list: got %d %s, want %d items and total", list.Status, list.Raw, c.want.listCount)
+	e.OwnerAccessMatrix(t, apitest.AccessMatrix{
+		Collection: "/maps",
+		Create: func(t *testing.T, cid int64, body map[string]any) int64 {
+			return create(t, e, cid, e.Admin, "/maps", body)
+		},
+		Unchanged: func(ctx context.Context, cid, id int64) (string, error) {
+			got, err := e.Store.GetMap(ctx, cid, id)
+			if err == nil && got.Name != "Hidden" {
+				return "renamed " + got.Name, nil
 			}
-			check := func(what string, got apitest.Response, want int) {
-				t.Helper()
-				if got.Status != want {
-					t.Errorf("%s: got %d %s, want %d", what, got.Status, got.Raw, want)
-				}
-			}
-			check("show open", e.Do("GET", mapPath(cid, open), tok, nil), c.want.showOpen)
-			check("show hidden", e.Do("GET", mapPath(cid, hidden), tok, nil), c.want.showHidden)
-			check("create", e.Do("POST", apitest.Path(cid, "/maps"), tok, map[string]any{"name": "New"}), c.want.create)
-			check("update open", e.Do("PATCH", mapPath(cid, open), tok, map[string]any{"name": "Renamed"}), c.want.updateOpen)
-			check("update hidden", e.Do("PUT", mapPath(cid, hidden), tok, map[string]any{"name": "Renamed"}), c.want.updateHidden)
-			check("delete hidden", e.Do("DELETE", mapPath(cid, hidden), tok, nil), c.want.deleteHidden)
-			got, err := e.Store.GetMap(context.Background(), cid, hidden)
-			if c.want.deleteHidden != 200 {
-				if err != nil || got.Name != "Hidden" {
-					t.Errorf("hidden map changed by a refused write: %+v %v", got, err)
-				}
-			} else if !errors.Is(err, apperr.ErrNotFound) {
-				t.Errorf("deleted map still stored: %v", err)
-			}
-			audit(t, e, cid)
-		})
-	}
+			return "", err
+		},
+		After: func(t *testing.T, _ int, cid, _, _ int64) { audit(t, e, cid) },
+	})
 	// Only admins make a map private.
 	if r := e.Do("POST", apitest.Path(e.Campaign, "/maps"), e.Member, map[string]any{"name": "Secret", "is_private": true}); r.Status != 403 {
 		t.Fatalf("member creates a private map: %d %s", r.Status, r.Raw)
