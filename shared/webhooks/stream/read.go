@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	lambdaevents "github.com/aws/aws-lambda-go/events"
@@ -186,6 +187,8 @@ func ReadStream(ctx context.Context, st *store.Store, tableName string, fromOlde
 					if ctx.Err() != nil {
 						return nil
 					}
+					// Said, not swallowed: a batch that keeps failing holds its shard back.
+					slog.WarnContext(ctx, "stream batch failed; handing it again", "shard", id, "records", len(recs), "error", err)
 					continue // same iterator: the batch is handed again
 				}
 			}
