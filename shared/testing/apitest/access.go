@@ -71,8 +71,10 @@ type AccessMatrix struct {
 	// Checks run after OwnerAccessChecks and before DeleteHidden (a kind's own routes).
 	Checks []AccessCheck
 	// Unchanged says why the hidden record is not as created ("" when it is), or answers the
-	// store's error (apperr.ErrNotFound once deleted).
+	// store's error (apperr.ErrNotFound once deleted). Nil: StoredName's name is still "Hidden".
 	Unchanged func(ctx context.Context, cid, hidden int64) (string, error)
+	// StoredName reads a record's name from the store (for the default Unchanged).
+	StoredName func(ctx context.Context, cid, id int64) (string, error)
 	// After runs at the end of each role's case (an audit, the open record's state).
 	After func(t *testing.T, role int, cid, open, hidden int64)
 }
@@ -83,6 +85,15 @@ type AccessMatrix struct {
 func (e *Env) OwnerAccessMatrix(t *testing.T, m AccessMatrix) {
 	t.Helper()
 	listWant := [6]int{2, 1, 1, -1, 1, 1}
+	if m.Unchanged == nil {
+		m.Unchanged = func(ctx context.Context, cid, id int64) (string, error) {
+			name, err := m.StoredName(ctx, cid, id)
+			if err == nil && name != "Hidden" {
+				return "renamed " + name, nil
+			}
+			return "", err
+		}
+	}
 	checks := append(append(append([]AccessCheck{}, OwnerAccessChecks...), m.Checks...), DeleteHidden)
 	for i := range checks {
 		if checks[i].What == "create" && m.NewBody != nil {
