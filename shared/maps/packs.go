@@ -181,37 +181,44 @@ func (k packRoutes[T]) show(r *httpapi.Request) (httpapi.Reply, error) {
 }
 
 func (k packRoutes[T]) create(r *httpapi.Request) (httpapi.Reply, error) {
-	p, err := readPacks(r, k.st)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	var made T
-	var all []T
-	return r.Commit(func() error {
-		return k.write(r, p.m.ID, func(pack *domain.MapPack[T], now time.Time) error {
-			if len(pack.Items) >= k.max {
-				return apperr.Invalid("name", "A map holds at most "+strconv.Itoa(k.max)+" "+k.field+".")
-			}
-			var t T
-			e := k.entry(&t)
-			e.CreatedBy, e.UpdatedBy, e.CreatedAt, e.UpdatedAt = r.Access.UserID, r.Access.UserID, now, now
-			if err := k.apply(r, in, &t, pack); err != nil {
-				return err
-			}
-			pack.Seq++
-			e.ID = pack.Seq
-			pack.Items = append(pack.Items, t)
-			made, all = t, pack.Items
-			return nil
-		})
-	}, func() (httpapi.Reply, error) { return k.one(r, p.m.ID, made, all) })
+	return k.put(r, func(in domain.Input, pack *domain.MapPack[T], now time.Time) (T, error) {
+		var t T
+		if len(pack.Items) >= k.max {
+			return t, apperr.Invalid("name", "A map holds at most "+strconv.Itoa(k.max)+" "+k.field+".")
+		}
+		e := k.entry(&t)
+		e.CreatedBy, e.UpdatedBy, e.CreatedAt, e.UpdatedAt = r.Access.UserID, r.Access.UserID, now, now
+		if err := k.apply(r, in, &t, pack); err != nil {
+			return t, err
+		}
+		pack.Seq++
+		e.ID = pack.Seq
+		pack.Items = append(pack.Items, t)
+		return t, nil
+	})
 }
 
 func (k packRoutes[T]) update(r *httpapi.Request) (httpapi.Reply, error) {
+	return k.put(r, func(in domain.Input, pack *domain.MapPack[T], now time.Time) (T, error) {
+		i, err := k.find(r, pack.Items)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		t := pack.Items[i]
+		if err := k.apply(r, in, &t, pack); err != nil {
+			return t, err
+		}
+		e := k.entry(&t)
+		e.UpdatedBy, e.UpdatedAt = r.Access.UserID, now
+		pack.Items[i] = t
+		return t, nil
+	})
+}
+
+// put writes the map's pack with one entry made or changed by edit (in one conditional write,
+// retried on a lost race by k.write) and answers that entry.
+func (k packRoutes[T]) put(r *httpapi.Request, edit func(in domain.Input, pack *domain.MapPack[T], now time.Time) (T, error)) (httpapi.Reply, error) {
 	p, err := readPacks(r, k.st)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -220,24 +227,17 @@ func (k packRoutes[T]) update(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	var changed T
+	var done T
 	var all []T
 	return r.Commit(func() error {
 		return k.write(r, p.m.ID, func(pack *domain.MapPack[T], now time.Time) error {
-			i, err := k.find(r, pack.Items)
-			if err != nil {
-				return err
+			t, err := edit(in, pack, now)
+			if err == nil {
+				done, all = t, pack.Items
 			}
-			t := pack.Items[i]
-			if err := k.apply(r, in, &t, pack); err != nil {
-				return err
-			}
-			e := k.entry(&t)
-			e.UpdatedBy, e.UpdatedAt = r.Access.UserID, now
-			pack.Items[i], changed, all = t, t, pack.Items
-			return nil
+			return err
 		})
-	}, func() (httpapi.Reply, error) { return k.one(r, p.m.ID, changed, all) })
+	}, func() (httpapi.Reply, error) { return k.one(r, p.m.ID, done, all) })
 }
 
 func (k packRoutes[T]) remove(r *httpapi.Request) (httpapi.Reply, error) {
