@@ -18,11 +18,7 @@ import (
 func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	cal := timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Reckoning"}}
 	if err := st.CreateCalendar(ctx, &cal); err != nil {

@@ -14,11 +14,7 @@ import (
 func TestMigrateKeepsMaps(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "Coast", OwnerID: admin.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	loc := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Keep", IsPrivate: true}}
 	if err := st.CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -21,11 +22,7 @@ import (
 func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	port := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Port"}}
 	if err := st.CreateLocation(ctx, port); err != nil {
@@ -88,11 +85,7 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	root := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Root"}}
 	if err := st.CreateLocation(ctx, root); err != nil {
@@ -162,4 +155,20 @@ func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 		}
 		check(fmt.Sprint("migration run ", run))
 	}
+}
+
+// ownedCampaign creates the user "admin" and campaign c owned by it, for store tests.
+func ownedCampaign(t *testing.T, st *store.Store, c domain.Campaign) (domain.User, domain.Campaign) {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := st.EnsureUser(ctx, "admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.OwnerID = admin.ID
+	made, err := st.CreateCampaign(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return admin, made
 }

@@ -20,11 +20,7 @@ import (
 func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	open := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Open"}}
 	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}

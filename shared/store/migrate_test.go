@@ -331,11 +331,7 @@ func writeLayout2(t *testing.T, st *store.Store, table string, cid, creator int6
 func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c", IsPublic: true})
 	writeLayout2(t, st, cfg.TableName, c.ID, admin.ID)
 	if _, err := st.Migrate(ctx, nil); err != nil {
 		t.Fatal(err)

@@ -17,11 +17,7 @@ import (
 func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "Coast", OwnerID: admin.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	var eids []int64
 	for i, private := range []bool{false, false, true} {
 		l := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: string(rune('A' + i)), IsPrivate: private}}

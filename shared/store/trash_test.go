@@ -24,11 +24,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	var calls dynamotest.Counter
 	st, _ := dynamotest.NewStore(t, calls.Attach)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c", IsPublic: true})
 	adminAccess := domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}
 	publicAccess := domain.Access{UserID: 999, CampaignID: c.ID, Role: domain.RolePublic}
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
@@ -208,11 +204,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 func TestTrashRaces(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	later := st.AtTime(func() time.Time { return time.Now().Add(31 * 24 * time.Hour) })
 	audit := func(round int) {
