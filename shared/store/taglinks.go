@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 )
 
 // Tag links (round3 5.11). A record's `tags` (locations, calendars, tags: every owner kind)
@@ -299,7 +300,7 @@ func (s *Store) tagMembersOf(ctx context.Context, cid, tid int64, admin bool, ma
 		classes = append(classes, "A")
 	}
 	res := make([][]tagMember, len(classes))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(awsdb.Fanout(ctx))
 	for i, c := range classes {
 		g.Go(func() error {
 			return wrap(s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix+c+"#").
@@ -437,7 +438,7 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 	}
 	tags := slices.Compact(slices.Sorted(slices.Values(l.f.Tags)))
 	got := make([][]tagMember, len(tags)*len(classes))
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(awsdb.Fanout(ctx))
 	for i, t := range tags {
 		for j, c := range classes {
 			g.Go(func() error {

@@ -24,6 +24,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 )
 
 var endpoint string
@@ -129,6 +130,7 @@ func sanitize(s string) string {
 type Counter struct {
 	n, scanned, fetched, bytes, inFlight, maxInFlight atomic.Int64
 	counterItems, counterBytes, waves                 atomic.Int64
+	lastFanout                                        atomic.Int64 // the Fanout mark of the latest call that had one
 	recording                                         atomic.Bool
 	mu                                                sync.Mutex
 	recorded                                          []Call
@@ -218,8 +220,14 @@ func (c *Counter) Attach(cfg *aws.Config) {
 		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("lorekeep-count", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 			c.n.Add(1)
 			now := c.inFlight.Add(1)
-			if now == 1 {
+			// A call of a fanout the last wave already counted is that round trip, even when the
+			// scheduler started it after its siblings had answered.
+			fan := awsdb.FanoutOf(ctx)
+			if now == 1 && (fan == 0 || fan != c.lastFanout.Load()) {
 				c.waves.Add(1)
+			}
+			if fan != 0 {
+				c.lastFanout.Store(fan)
 			}
 			if c.recording.Load() {
 				c.mu.Lock()
@@ -264,6 +272,7 @@ func (c *Counter) Reset() {
 	c.fetched.Store(0)
 	c.maxInFlight.Store(0)
 	c.waves.Store(0)
+	c.lastFanout.Store(0)
 	c.counterItems.Store(0)
 	c.counterBytes.Store(0)
 }
