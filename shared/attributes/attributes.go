@@ -20,7 +20,15 @@ func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	const collection, item = "/entities/{entity_id}/attributes", "/entities/{entity_id}/attributes/{id}"
 	ahead := httpapi.ReadAhead(domain.ReadAttributes, "", "entity_id")
-	api.Handle("GET", collection, h.list, ahead)
+	httpapi.MountList(api, collection, httpapi.List[domain.Attribute, read, attrwire.Attribute]{
+		Parent: h.read, ParentID: func(rd read) int64 { return rd.entity.ID },
+		Gone: domain.GoneAttributes, Tombstones: st, Filters: domain.FilterChildren,
+		Read: h.page,
+		Rows: func(_ *httpapi.Request, _ read, as []domain.Attribute) ([]attrwire.Attribute, error) {
+			return attrwire.Render(as), nil
+		},
+		Ahead: ahead,
+	})
 	api.Handle("POST", collection, h.create, ahead)
 	api.Handle("PUT", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.bulk(r, true) }, ahead)
 	api.Handle("PATCH", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.bulk(r, false) }, ahead)
@@ -64,32 +72,16 @@ func (h handlers) find(r *httpapi.Request, all []domain.Attribute) (int, error) 
 	return i, nil
 }
 
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	// Deletions read the pack and check the entity themselves (one read, ahead with the access).
-	if reply, ok, err := r.Deletions(h.st, domain.GoneAttributes, eid); ok {
-		return reply, err
-	}
-	rd, err := h.read(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	f, err := r.Filter(domain.FilterChildren)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
+// page is the attributes of one page: the entity's attributes are one item (the pack), read
+// whole, so the filters and the page are applied here.
+func (h handlers) page(r *httpapi.Request, rd read, f domain.Filter, page domain.PageRequest) (domain.Page[domain.Attribute], error) {
 	var rows []domain.Attribute
 	for _, a := range r.Access.VisibleAttributes(rd.all) {
 		if f.Match(domain.Filtered{Name: a.Name, IsPrivate: a.IsPrivate, CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy, UpdatedAt: a.UpdatedAt}) {
 			rows = append(rows, a)
 		}
 	}
-	page := r.Page()
-	res := domain.PageOf(rows, page, func(a *domain.Attribute) int64 { return a.ID })
-	return httpapi.Many(attrwire.Render(res.Items), res.Total, res.Next, res.Cursors, page), nil
+	return domain.PageOf(rows, page, func(a *domain.Attribute) int64 { return a.ID }), nil
 }
 
 func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {

@@ -22,7 +22,7 @@ func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
-	api.Handle("GET", "/calendars/{id}/reminders", h.onCalendar, httpapi.ReadAhead(domain.ReadReminderList, "id", ""))
+	httpapi.MountList(api, "/calendars/{id}/reminders", h.remindersOn())
 	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
 }
 
@@ -34,8 +34,16 @@ type era struct {
 
 // mount declares an era's routes on collection: its list and the one CRUD path.
 func (h handlers) mount(api *httpapi.API, collection string, era era) {
-	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, era.render) },
-		httpapi.ReadAhead(domain.ReadEventList, "", "entity_id"))
+	httpapi.MountList(api, collection, httpapi.List[timeline.Event, *domain.Entity, any]{
+		Parent:   func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
+		ParentID: func(e *domain.Entity) int64 { return e.ID }, Gone: domain.GoneEvents, Tombstones: h.st,
+		Filters: domain.FilterChildren,
+		Read: func(r *httpapi.Request, e *domain.Entity, f domain.Filter, page domain.PageRequest) (domain.Page[timeline.Event], error) {
+			return h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
+		},
+		Render: era.render,
+		Ahead:  httpapi.ReadAhead(domain.ReadEventList, "", "entity_id"),
+	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[timeline.Event, *timeline.Event, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
 		Item:   httpapi.ReadAhead(domain.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
@@ -56,21 +64,6 @@ type handlers struct{ st Store }
 // visibleEvent reads an event and its entity in one round trip; both must be visible.
 func (h handlers) visibleEvent(r *httpapi.Request) (*domain.Entity, *timeline.Event, error) {
 	return httpapi.EntityRecord(r, h.st.GetEventAndEntity, func(ev *timeline.Event) bool { return ev.VisibleTo(r.Access) })
-}
-
-func (h handlers) list(r *httpapi.Request, render func(*timeline.Event) any) (httpapi.Reply, error) {
-	e, f, page, err := r.EntityList(h.st)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if reply, ok, err := r.Deletions(h.st, domain.GoneEvents, e.ID); ok {
-		return reply, err
-	}
-	res, err := h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Page(res, page, render), nil
 }
 
 // apply merges the body into next with the era's reader and, when its date is new, checks it

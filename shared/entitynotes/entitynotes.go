@@ -19,8 +19,26 @@ func Register(api *httpapi.API, st Store) {
 
 // mount declares the routes of one era's name for notes, shape being its answer's shape.
 func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire.Note) any) {
-	api.Handle("GET", collection, func(r *httpapi.Request) (httpapi.Reply, error) { return h.list(r, shape) },
-		httpapi.ReadAhead(domain.ReadNoteList, "", "entity_id"))
+	httpapi.MountList(api, collection, httpapi.List[domain.Note, *domain.Entity, any]{
+		Parent:   func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
+		ParentID: func(e *domain.Entity) int64 { return e.ID }, Gone: domain.GoneNotes, Tombstones: h.st,
+		Filters: domain.FilterChildren,
+		Read: func(r *httpapi.Request, e *domain.Entity, f domain.Filter, page domain.PageRequest) (domain.Page[domain.Note], error) {
+			return h.st.ListNotes(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
+		},
+		Rows: func(r *httpapi.Request, _ *domain.Entity, notes []domain.Note) ([]any, error) {
+			out, err := notewire.Render(r, h.st, notes...)
+			if err != nil {
+				return nil, err
+			}
+			shaped := make([]any, len(out))
+			for i, n := range out {
+				shaped[i] = shape(n)
+			}
+			return shaped, nil
+		},
+		Ahead: httpapi.ReadAhead(domain.ReadNoteList, "", "entity_id"),
+	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
 		Item:   httpapi.ReadAhead(domain.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
@@ -47,27 +65,4 @@ func (h handlers) visibleNote(r *httpapi.Request) (*domain.Entity, *domain.Note,
 	return httpapi.EntityRecord(r, h.st.GetNoteAndEntity, func(n *domain.Note) bool {
 		return r.Access.CanSeeVisibility(n.Visibility, n.CreatedBy)
 	})
-}
-
-func (h handlers) list(r *httpapi.Request, shape func(notewire.Note) any) (httpapi.Reply, error) {
-	e, f, page, err := r.EntityList(h.st)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if reply, ok, err := r.Deletions(h.st, domain.GoneNotes, e.ID); ok {
-		return reply, err
-	}
-	res, err := h.st.ListNotes(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	out, err := notewire.Render(r, h.st, res.Items...)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	shaped := make([]any, len(out))
-	for i, n := range out {
-		shaped[i] = shape(n)
-	}
-	return httpapi.Many(shaped, res.Total, res.Next, res.Cursors, page), nil
 }

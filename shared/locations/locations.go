@@ -33,7 +33,15 @@ func Register(api *httpapi.API, st Store) {
 			Item: httpapi.ReadAhead(domain.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
 		},
 	})
-	api.Handle("GET", "/locations/{id}/map_points", h.listMapPoints, httpapi.ReadAhead(domain.ReadMapPointList, "", "id"))
+	httpapi.MountList(api, "/locations/{id}/map_points", httpapi.List[domain.MapPoint, *domain.Location, mapPointJSON]{
+		Parent: h.visibleMap, ParentID: func(l *domain.Location) int64 { return l.ID },
+		Gone: domain.GoneMapPoints, Tombstones: st, Filters: domain.FilterName | domain.FilterAuthors | domain.FilterSync,
+		Read: func(r *httpapi.Request, l *domain.Location, f domain.Filter, page domain.PageRequest) (domain.Page[domain.MapPoint], error) {
+			return st.ListMapPoints(r.Context(), l.CampaignID, l.ID, f, page)
+		},
+		Render: renderMapPoint,
+		Ahead:  httpapi.ReadAhead(domain.ReadMapPointList, "", "id"),
+	})
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
 		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
 		New: func(_ *httpapi.Request, l *domain.Location) *domain.MapPoint {

@@ -40,26 +40,6 @@ func (h handlers) visibleMapPoint(r *httpapi.Request) (*domain.Location, *domain
 	return l, p, err
 }
 
-func (h handlers) listMapPoints(r *httpapi.Request) (httpapi.Reply, error) {
-	l, err := h.visibleMap(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if reply, ok, err := r.Deletions(h.st, domain.GoneMapPoints, l.ID); ok {
-		return reply, err
-	}
-	f, err := r.Filter(domain.FilterName | domain.FilterAuthors | domain.FilterSync)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	res, err := h.st.ListMapPoints(r.Context(), l.CampaignID, l.ID, f, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Page(res, page, renderMapPoint), nil
-}
-
 // applyMapPoint merges the body into next and checks a new target entity: one of this campaign
 // that the caller may see.
 func (h handlers) applyMapPoint(r *httpapi.Request, in domain.Input, _ *domain.Location, prev, next *domain.MapPoint) error {

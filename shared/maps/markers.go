@@ -17,7 +17,21 @@ import (
 func registerMarkers(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	const collection = "/maps/{map_id}/map_markers"
-	api.Handle("GET", collection, h.listMarkers, httpapi.ReadAhead(domain.ReadMarkerList, "", "map_id"))
+	httpapi.MountList(api, collection, httpapi.List[domain.Marker, *domain.Map, markerJSON]{
+		Parent: h.visibleMap, ParentID: func(m *domain.Map) int64 { return m.ID },
+		Gone: domain.GoneMarkers, Tombstones: st, Filters: domain.FilterChildren,
+		Read: func(r *httpapi.Request, m *domain.Map, f domain.Filter, page domain.PageRequest) (domain.Page[domain.Marker], error) {
+			return st.ListMarkers(r.Context(), r.Access.CampaignID, m.ID, r.Access, f, page)
+		},
+		Rows: func(r *httpapi.Request, m *domain.Map, ms []domain.Marker) ([]markerJSON, error) {
+			groups, err := h.visibleGroups(r, m.ID)
+			if err != nil {
+				return nil, err
+			}
+			return renderMarkers(r, st, groups, ms...)
+		},
+		Ahead: httpapi.ReadAhead(domain.ReadMarkerList, "", "map_id"),
+	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Marker, *domain.Marker, *domain.Map]{
 		Parent: h.visibleMap, Visible: h.visibleMarker,
 		New:    func(_ *httpapi.Request, m *domain.Map) *domain.Marker { return &domain.Marker{MapID: m.ID} },
@@ -120,34 +134,6 @@ func (h handlers) visibleGroups(r *httpapi.Request, mid int64) (map[int64]bool, 
 		out[x.ID] = r.Access.CanSeeVisibility(x.Visibility, x.CreatedBy)
 	}
 	return out, nil
-}
-
-func (h handlers) listMarkers(r *httpapi.Request) (httpapi.Reply, error) {
-	m, err := h.visibleMap(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if reply, ok, err := r.Deletions(h.st, domain.GoneMarkers, m.ID); ok {
-		return reply, err
-	}
-	f, err := r.Filter(domain.FilterChildren)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	res, err := h.st.ListMarkers(r.Context(), r.Access.CampaignID, m.ID, r.Access, f, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	groups, err := h.visibleGroups(r, m.ID)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	out, err := renderMarkers(r, h.st, groups, res.Items...)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Many(out, res.Total, res.Next, res.Cursors, page), nil
 }
 
 // markerJSON is a marker as Kanka clients read it (MapMarkerResource): coordinates as strings

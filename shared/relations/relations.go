@@ -17,8 +17,25 @@ import (
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	const collection = "/entities/{entity_id}/relations"
-	api.Handle("GET", collection, h.list, httpapi.ReadAhead(domain.ReadRelationList, "", "entity_id"))
-	api.Handle("GET", "/relations", h.campaignList, httpapi.ReadAhead(domain.ReadCampaignRelationList, "", ""))
+	httpapi.MountList(api, collection, httpapi.List[domain.Relation, *domain.Entity, relwire.Relation]{
+		Parent:   func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
+		ParentID: func(e *domain.Entity) int64 { return e.ID }, Gone: domain.GoneRelations, Tombstones: st,
+		Filters: domain.FilterChildren,
+		Read: func(r *httpapi.Request, e *domain.Entity, f domain.Filter, page domain.PageRequest) (domain.Page[domain.Relation], error) {
+			return st.ListRelations(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
+		},
+		Render: renderRelation,
+		Ahead:  httpapi.ReadAhead(domain.ReadRelationList, "", "entity_id"),
+	})
+	httpapi.MountList(api, "/relations", httpapi.List[domain.Relation, httpapi.None, relwire.Relation]{
+		Parent: httpapi.NoParent, ParentID: func(httpapi.None) int64 { return 0 },
+		Gone: domain.GoneCampaignRelations, Tombstones: st, Filters: domain.FilterChildren,
+		Read: func(r *httpapi.Request, _ httpapi.None, f domain.Filter, page domain.PageRequest) (domain.Page[domain.Relation], error) {
+			return st.ListCampaignRelations(r.Context(), r.Access.CampaignID, r.Access, f, page)
+		},
+		Render: renderRelation,
+		Ahead:  httpapi.ReadAhead(domain.ReadCampaignRelationList, "", ""),
+	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Relation, *domain.Relation, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
 		Item:   httpapi.ReadAhead(domain.ReadRelation, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
@@ -81,33 +98,4 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, owner *domain.Entit
 	return nil
 }
 
-func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
-	e, f, page, err := r.EntityList(h.st)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if reply, ok, err := r.Deletions(h.st, domain.GoneRelations, e.ID); ok {
-		return reply, err
-	}
-	res, err := h.st.ListRelations(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Many(relwire.RenderAll(res.Items), res.Total, res.Next, res.Cursors, page), nil
-}
-
-func (h handlers) campaignList(r *httpapi.Request) (httpapi.Reply, error) {
-	f, err := r.Filter(domain.FilterChildren)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if reply, ok, err := r.Deletions(h.st, domain.GoneCampaignRelations, 0); ok {
-		return reply, err
-	}
-	page := r.Page()
-	res, err := h.st.ListCampaignRelations(r.Context(), r.Access.CampaignID, r.Access, f, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Many(relwire.RenderAll(res.Items), res.Total, res.Next, res.Cursors, page), nil
-}
+func renderRelation(rel *domain.Relation) relwire.Relation { return relwire.Render(*rel) }

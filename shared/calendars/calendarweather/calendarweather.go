@@ -34,7 +34,16 @@ type handlers struct{ st Store }
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	const collection = "/calendars/{id}/calendar_weather"
-	api.Handle("GET", collection, h.listWeather, httpapi.ReadAhead(domain.ReadWeatherList, "", "id"))
+	httpapi.MountList(api, collection, httpapi.List[timeline.DayWeather, *timeline.Calendar, calwire.DayWeather]{
+		Parent:   func(r *httpapi.Request) (*timeline.Calendar, error) { return calwire.Visible(r, h.st) },
+		ParentID: func(c *timeline.Calendar) int64 { return c.ID }, Gone: domain.GoneWeather, Tombstones: st,
+		Filters: domain.FilterAuthors | domain.FilterSync,
+		Read: func(r *httpapi.Request, c *timeline.Calendar, f domain.Filter, page domain.PageRequest) (domain.Page[timeline.DayWeather], error) {
+			return st.ListDayWeather(r.Context(), c.CampaignID, c.ID, r.Access, f, page)
+		},
+		Render: calwire.RenderDayWeather,
+		Ahead:  httpapi.ReadAhead(domain.ReadWeatherList, "", "id"),
+	})
 	httpapi.Mount(api, collection, collection+"/{weather_id}", httpapi.Kind[timeline.DayWeather, *timeline.DayWeather, *timeline.Calendar]{
 		Parent: func(r *httpapi.Request) (*timeline.Calendar, error) {
 			return calwire.Visible(r, h.st)
@@ -72,24 +81,4 @@ func (h handlers) visibleWeather(r *httpapi.Request) (*timeline.Calendar, *timel
 		err = apperr.ErrNotFound
 	}
 	return c, w, err
-}
-
-func (h handlers) listWeather(r *httpapi.Request) (httpapi.Reply, error) {
-	c, err := calwire.Visible(r, h.st)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if reply, ok, err := r.Deletions(h.st, domain.GoneWeather, c.ID); ok {
-		return reply, err
-	}
-	f, err := r.Filter(domain.FilterAuthors | domain.FilterSync)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	page := r.Page()
-	res, err := h.st.ListDayWeather(r.Context(), c.CampaignID, c.ID, r.Access, f, page)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	return httpapi.Page(res, page, calwire.RenderDayWeather), nil
 }
