@@ -20,11 +20,14 @@ func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	const collection, item = "/entities/{entity_id}/attributes", "/entities/{entity_id}/attributes/{id}"
 	ahead := httpapi.ReadAhead(domain.ReadAttributes, "", "entity_id")
-	httpapi.MountList(api, collection, httpapi.List[domain.Attribute, read, attrwire.Attribute]{
-		Parent: h.read, ParentID: func(rd read) int64 { return rd.entity.ID },
-		Gone: domain.GoneAttributes, Tombstones: st, Filters: domain.FilterChildren,
+	// The list's parent is the path's entity id: the tombstones (kept in the attributes' pack)
+	// check the entity themselves, and the page reads the pack, read ahead with the access once.
+	httpapi.MountList(api, collection, httpapi.List[domain.Attribute, int64, attrwire.Attribute]{
+		Parent:   func(r *httpapi.Request) (int64, error) { return r.PathID("entity_id") },
+		ParentID: func(eid int64) int64 { return eid },
+		Gone:     domain.GoneAttributes, Tombstones: st, Filters: domain.FilterChildren,
 		Read: h.page,
-		Rows: func(_ *httpapi.Request, _ read, as []domain.Attribute) ([]attrwire.Attribute, error) {
+		Rows: func(_ *httpapi.Request, _ int64, as []domain.Attribute) ([]attrwire.Attribute, error) {
 			return attrwire.Render(as), nil
 		},
 		Ahead: ahead,
@@ -74,7 +77,11 @@ func (h handlers) find(r *httpapi.Request, all []domain.Attribute) (int, error) 
 
 // page is the attributes of one page: the entity's attributes are one item (the pack), read
 // whole, so the filters and the page are applied here.
-func (h handlers) page(r *httpapi.Request, rd read, f domain.Filter, page domain.PageRequest) (domain.Page[domain.Attribute], error) {
+func (h handlers) page(r *httpapi.Request, _ int64, f domain.Filter, page domain.PageRequest) (domain.Page[domain.Attribute], error) {
+	rd, err := h.read(r)
+	if err != nil {
+		return domain.Page[domain.Attribute]{}, err
+	}
 	var rows []domain.Attribute
 	for _, a := range r.Access.VisibleAttributes(rd.all) {
 		if f.Match(domain.Filtered{Name: a.Name, IsPrivate: a.IsPrivate, CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy, UpdatedAt: a.UpdatedAt}) {
