@@ -501,7 +501,7 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
 	tallies := map[counterKey]map[string]int{}
 	old := map[counterKey]bool{}
-	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'").Iter()
+	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'", "entity_id").Iter()
 	var row struct {
 		PK         string `dynamo:"pk"`
 		SK         string `dynamo:"sk"`
@@ -511,8 +511,10 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		Type       string `dynamo:"type"`
 		ChildID    int64  `dynamo:"child_id"`
 		Name       string `dynamo:"name"`
+		EntityID   int64  `dynamo:"entity_id"`
 	}
 	shards := nameShards{}
+	packs := newPackTally()
 	read := 0
 	for it.Next(ctx, &row) {
 		read++
@@ -524,6 +526,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 			continue
 		}
 		shards.add(row.PK, row.SK, row.ID, row.CampaignID, row.Type, row.ChildID, row.IsPrivate, row.Name)
+		packs.add(row.PK, row.SK, row.IsPrivate, row.EntityID)
 		counter, attr, id, ok := countedRange(row.SK)
 		if !ok || (strings.HasPrefix(row.PK, migrationPK)) {
 			continue
@@ -537,7 +540,10 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 	for k, m := range tallies {
 		puts = append(puts, counterItem(k, m))
 	}
-	dels := stale
+	// Every tag's member pack is rebuilt whole (layout 3 with packs, DESIGN 3.3).
+	packPuts, stalePacks := packs.items()
+	puts = append(puts, packPuts...)
+	dels := append(stale, stalePacks...)
 	for k := range old {
 		if tallies[k] == nil {
 			dels = append(dels, dynamo.Keys{k.pk, k.sk})
