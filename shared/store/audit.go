@@ -94,8 +94,8 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	memberIDs := map[string][]memberID{} // tag partition -> its members' entity ids
 	packs := map[string]*tagPack{}       // tag partition -> its pack (tagpacks.go)
-	pubParents := map[itemKey]bool{} // public copies of nested records (kind, id): whether they show a parent
-	links := map[itemKey]bool{}      // child links: the privacy they carry
+	pubParents := map[itemKey]bool{}     // public copies of nested records (kind, id): whether they show a parent
+	links := map[itemKey]bool{}          // child links: the privacy they carry
 	tallies := map[counterKey]map[string]int{}
 	stored := map[itemKey]int64{}             // every home and copy, by key: its version
 	expected := map[itemKey]int64{}           // the slots of every home: its version

@@ -26,7 +26,8 @@ import (
 
 // tagPackCap is how many ids of one class a pack holds: a tag's `entities` answers at most
 // domain.MaxTagEntities, the smallest first, and those are among each class's smallest.
-const tagPackCap = domain.MaxTagEntities
+// (A variable: tests lower it to cross it with a few members.)
+var tagPackCap = domain.MaxTagEntities
 
 type tagPack struct {
 	PK        string  `dynamo:"pk"`
@@ -308,7 +309,7 @@ func (s *Store) TagMembers(ctx context.Context, cid int64, tags []int64, admin b
 				m.Count += p.NA
 			}
 			slices.Sort(ids)
-			m.Entities = ids[:min(len(ids), domain.MaxTagEntities)]
+			m.Entities = ids[:min(len(ids), tagPackCap)] // MaxTagEntities (tests lower the cap)
 		}
 		out[t] = m
 	}

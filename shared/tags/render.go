@@ -17,7 +17,7 @@ type tagJSON struct {
 	// domain.MaxTagEntities by id), EntitiesCount their number: from the tag's member pack.
 	Entities        []int64 `json:"entities"`
 	EntitiesCount   int     `json:"entities_count"`
-	*related.Arrays          // ?related=1
+	*related.Arrays         // ?related=1
 }
 
 // render shapes a tag for the caller: a private parent shows as none to non-admins.
