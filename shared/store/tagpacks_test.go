@@ -5,11 +5,17 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
 // TestTagPackCap: a pack holds each class's smallest ids up to its cap (lowered to 3 here)
@@ -111,4 +117,79 @@ func wantMembers(n int, ids ...int64) string {
 	}
 	slices.Sort(ids)
 	return fmt.Sprintf("%v n=%d", ids, n)
+}
+
+// TestMigrateBuildsTagPacks: a table written before the packs (none, or one left wrong, or a
+// deleted tag's left over) is found by the audit and made whole by `lorekeep migrate`, twice
+// over (idempotent), with a cap crossed (store.SetTagPackCap) so the packs keep the smallest.
+func TestMigrateBuildsTagPacks(t *testing.T) {
+	defer store.SetTagPackCap(2)()
+	st, cfg := dynamotest.NewStore(t)
+	ctx := t.Context()
+	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
+	open := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Open"}}
+	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}
+	empty := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Empty"}}
+	for _, tg := range []*domain.Tag{open, secret, empty} {
+		if err := st.CreateTag(ctx, tg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var eids []int64
+	for i := range 5 {
+		l := &domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("L", i), IsPrivate: i == 4, Tags: []int64{open.ID, secret.ID}, TagsByAdmin: true}}
+		if err := st.CreateLocation(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		eids = append(eids, l.EntityID)
+	}
+	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		t.Fatalf("audit as written: %v %q", err, problems)
+	}
+	// The table before: open's pack missing, secret's wrong, a pack of a tag that is gone.
+	db, table := st.Client(), aws.String(cfg.TableName)
+	pk := func(tid int64) string { return fmt.Sprintf("CAMPAIGN#%012d#TAG#%012d", c.ID, tid) }
+	key := func(p string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: p}, "sk": &types.AttributeValueMemberS{Value: "TMPACK"}}
+	}
+	if _, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: table, Key: key(pk(open.ID))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: table, Key: key(pk(secret.ID)),
+		UpdateExpression: aws.String("SET np = :n REMOVE p"), ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: "7"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: key(pk(999))}); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) < 3 {
+		t.Fatalf("audit of the table before: %v %q", err, problems)
+	}
+	for run := range 2 {
+		if _, err := st.Migrate(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if problems, err := st.Audit(ctx, c.ID); err != nil {
+			t.Fatalf("run %d: audit %v", run, err)
+		} else if len(problems) > 0 {
+			t.Fatalf("run %d: audit %q", run, problems)
+		}
+		got, err := st.TagMembers(ctx, c.ID, []int64{open.ID, secret.ID, empty.ID}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for tid, want := range map[int64]domain.TagMembers{
+			open.ID: {Entities: []int64{eids[0], eids[1]}, Count: 5}, secret.ID: {Entities: []int64{eids[0], eids[1]}, Count: 5},
+			empty.ID: {Entities: []int64{}, Count: 0},
+		} {
+			if fmt.Sprint(got[tid]) != fmt.Sprint(want) {
+				t.Errorf("run %d: tag %d: %v, want %v", run, tid, got[tid], want)
+			}
+		}
+		member, err := st.TagMembers(ctx, c.ID, []int64{open.ID}, false)
+		if err != nil || fmt.Sprint(member[open.ID]) != fmt.Sprint(domain.TagMembers{Entities: []int64{eids[0], eids[1]}, Count: 4}) {
+			t.Errorf("run %d: member's answer %v %v", run, member, err)
+		}
+	}
 }

@@ -200,3 +200,54 @@ func TestTagListEntitiesRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestTwentyTagsFitOneWrite: a record with the most tags (20) flips its privacy both ways,
+// goes to the trash and comes back, each in one transaction within the 100-item budget (the
+// pack update is each tag's check), the packs exact after each.
+func TestTwentyTagsFitOneWrite(t *testing.T) {
+	e := apitest.New(t, withEverything)
+	cid := e.Campaign
+	var ids []int64
+	for i := range 20 {
+		ids = append(ids, create(t, e, cid, e.Admin, map[string]any{"name": fmt.Sprintf("T%d", i), "is_private": i%2 == 0}))
+	}
+	r := e.Do("POST", apitest.Path(cid, "/locations"), e.Admin, map[string]any{"name": "Many", "tags": ids})
+	if r.Status != 200 {
+		t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	lid, eid := int64(r.Data()["id"].(float64)), int64(r.Data()["entity_id"].(float64))
+	path := apitest.Path(cid, fmt.Sprintf("/locations/%d", lid))
+	count := func(step string, token string, want int) {
+		t.Helper()
+		audit(t, e, cid)
+		l := e.Do("GET", apitest.Path(cid, "/tags?limit=100"), token, nil)
+		n := 0
+		for _, row := range l.List() {
+			n += int(row.(map[string]any)["entities_count"].(float64))
+		}
+		if l.Status != 200 || n != want {
+			t.Fatalf("%s: %d members over the tags, want %d (%d %s)", step, n, want, l.Status, l.Raw)
+		}
+	}
+	count("created", e.Admin, 20)
+	count("created, member", e.Member, 10)
+	for _, private := range []bool{true, false, true} {
+		if u := e.Do("PATCH", path, e.Admin, map[string]any{"is_private": private}); u.Status != 200 {
+			t.Fatalf("private %v: %d %s", private, u.Status, u.Raw)
+		}
+		want := 10
+		if private {
+			want = 0
+		}
+		count(fmt.Sprint("private ", private), e.Member, want)
+		count(fmt.Sprint("private ", private, ", admin"), e.Admin, 20)
+	}
+	if d := e.Do("DELETE", path, e.Admin, nil); d.Status != 200 {
+		t.Fatalf("trash: %d %s", d.Status, d.Raw)
+	}
+	count("trashed", e.Admin, 0)
+	if err := e.Store.RestoreEntity(t.Context(), cid, eid, e.AdminID); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	count("restored", e.Admin, 20)
+}
