@@ -24,7 +24,8 @@ import (
 // campaign, profile and membership fields and counts memberships (migrate_campaigns.go); it adds
 // the sync pointers (SYNC#, written by the migration for every record) and tombstones (GONE#,
 // written by deletes); it adds the name shards (rebuilt whole by the recount) and the reverse
-// mention items (written from every entry by the rewrite).
+// mention items (written from every entry by the rewrite), and the tags' member packs (rebuilt
+// whole by the recount, tagpacks.go).
 const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
