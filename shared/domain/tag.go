@@ -19,6 +19,13 @@ type Tag struct {
 // MaxTagEntities bounds a tag's `entities` (the entities it links), answered by entity id.
 const MaxTagEntities = 1000
 
+// TagMembers is a tag's `entities` for one reader (the first MaxTagEntities entity ids of the
+// records it links that the reader may see) and `entities_count` (how many there are).
+type TagMembers struct {
+	Entities []int64
+	Count    int
+}
+
 // TagColours are the colour keys Kanka accepts for a tag ("" is none).
 var TagColours = []string{"", "aqua", "black", "blue", "brown", "green", "grey", "light-blue", "maroon", "navy",
 	"orange", "pink", "purple", "red", "teal", "yellow"}

@@ -482,6 +482,35 @@ var scenarios = []scenario{
 			req{"PATCH", r.path("/tags/%d", t2), map[string]any{"is_private": true}},
 		)
 	}},
+	{"one tag's member pack under concurrent tagging, untagging, privacy flips and deletes", func(r *round) {
+		hot := r.must("POST", r.path("/tags"), map[string]any{"name": "Hot"}).id()
+		other := r.must("POST", r.path("/tags"), map[string]any{"name": "Other", "is_private": true}).id()
+		a, ae := r.location(map[string]any{"name": "A", "tags": []int64{hot}})
+		b, _ := r.location(map[string]any{"name": "B", "tags": []int64{hot, other}, "is_private": true})
+		c, ce := r.location(map[string]any{"name": "C"})
+		d, _ := r.location(map[string]any{"name": "D", "tags": []int64{other}})
+		r.race(
+			req{"POST", r.path("/locations"), map[string]any{"name": "New", "tags": []int64{hot}}},
+			req{"POST", r.path("/locations"), map[string]any{"name": "New private", "tags": []int64{hot, other}, "is_private": true}},
+			req{"PATCH", r.path("/locations/%d", a), map[string]any{"is_private": true}},
+			req{"DELETE", r.path("/entities/%d/entity_tags/%d", ae, hot), nil},
+			req{"PATCH", r.path("/locations/%d", b), map[string]any{"is_private": false}},
+			req{"POST", r.path("/entities/%d/entity_tags", ce), map[string]any{"tag_id": hot}},
+			req{"PATCH", r.path("/locations/%d", c), map[string]any{"tags": []int64{hot, other}}},
+			req{"PATCH", r.path("/locations/%d", d), map[string]any{"tags": []int64{hot}, "is_private": true}},
+			req{"DELETE", r.path("/locations/%d", b), nil},
+			req{"PATCH", r.path("/tags/%d", hot), map[string]any{"is_private": true}},
+			req{"DELETE", r.path("/tags/%d", other), nil},
+		)
+		// The list and the show answer the same members (the audit checks them against the
+		// member items).
+		show := r.must("GET", r.path("/tags/%d", hot), nil).data()
+		for _, row := range r.must("GET", r.path("/tags"), nil).Body["data"].([]any) {
+			if m := row.(map[string]any); m["id"] == show["id"] && (jsonOf(m["entities"]) != jsonOf(show["entities"]) || m["entities_count"] != show["entities_count"]) {
+				r.checks = append(r.checks, "tag list row "+jsonOf(m["entities"])+" differs from its show "+jsonOf(show["entities"]))
+			}
+		}
+	}},
 	{"relations while an end's privacy changes", func(r *round) {
 		a, ae := r.location(map[string]any{"name": "A"})
 		_, be := r.location(map[string]any{"name": "B"})

@@ -88,8 +88,14 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	pubTags := map[string][]int64{} // public copies' tags (owners' and entities'), by sort key
 	counters := map[counterKey]dynamo.Item{}
 	tagMembers := map[itemKey]bool{} // TM# items (taglinks.go)
-	pubParents := map[itemKey]bool{} // public copies of nested records (kind, id): whether they show a parent
-	links := map[itemKey]bool{}      // child links: the privacy they carry
+	type memberID struct {
+		private bool
+		eid     int64
+	}
+	memberIDs := map[string][]memberID{} // tag partition -> its members' entity ids
+	packs := map[string]*tagPack{}       // tag partition -> its pack (tagpacks.go)
+	pubParents := map[itemKey]bool{}     // public copies of nested records (kind, id): whether they show a parent
+	links := map[itemKey]bool{}          // child links: the privacy they carry
 	tallies := map[counterKey]map[string]int{}
 	stored := map[itemKey]int64{}             // every home and copy, by key: its version
 	expected := map[itemKey]int64{}           // the slots of every home: its version
@@ -183,6 +189,12 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 		if strings.HasPrefix(sk, tagMemberPrefix) {
 			tagMembers[itemKey{pk, sk}] = true
+			memberIDs[pk] = append(memberIDs[pk], memberID{sk[len(tagMemberPrefix)] == 'A', num(it, "entity_id")})
+		}
+		if sk == tagPackSK {
+			var p tagPack
+			_ = dynamo.UnmarshalItem(it, &p)
+			packs[pk] = &p
 		}
 		if strings.HasPrefix(sk, tombstonePrefix) {
 			what := strings.ToLower(strings.TrimPrefix(sk, tombstonePrefix))
@@ -364,6 +376,40 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	for key := range tagMembers {
 		if !wantMembers[key] {
 			report("tag member %s %s: no record carries the tag", key.pk, key.sk)
+		}
+	}
+	// Tag packs: every tag has one, with its privacy and exactly its member items' entity ids
+	// (each class's smallest tagPackCap, and their number); every pack has its tag.
+	for id, tag := range owners[tagKind.entityType] {
+		pk := tagPackKey(cid, id).pk
+		p := packs[pk]
+		if p == nil {
+			report("tag %d: its member pack is missing", id)
+			continue
+		}
+		var want tagPack
+		for _, m := range memberIDs[pk] {
+			ids, n := want.class(memberClass(m.private))
+			*ids = append(*ids, m.eid)
+			*n++
+		}
+		if p.IsPrivate != tag.private {
+			report("tag %d: its member pack says private %v", id, p.IsPrivate)
+		}
+		for _, c := range []string{"a", "p"} {
+			got, gotN := p.class(c)
+			ids, n := want.class(c)
+			slices.Sort(*ids)
+			*ids = (*ids)[:min(len(*ids), tagPackCap)]
+			if *gotN != *n || !sameIDs(slices.Sorted(slices.Values(*got)), *ids) {
+				report("tag %d: its member pack's %s holds %d ids %v, its member items %d %v", id, c, *gotN, *got, *n, *ids)
+			}
+		}
+	}
+	for pk := range packs {
+		id, _ := strconv.ParseInt(pk[strings.LastIndexByte(pk, '#')+1:], 10, 64)
+		if owners[tagKind.entityType][id] == nil {
+			report("member pack %s: tag %d does not exist", pk, id)
 		}
 	}
 

@@ -89,3 +89,11 @@ func HalfRelink(ctx context.Context, s *Store, cid, eid int64, began time.Time) 
 	}
 	return s.relinkRefs(ctx, cid, eid, e.Type, e.ChildID, true)
 }
+
+// SetTagPackCap sets how many ids of a class a tag's member pack holds (tests cross it with a
+// few members).
+func SetTagPackCap(n int) func() {
+	old := tagPackCap
+	tagPackCap = n
+	return func() { tagPackCap = old }
+}

@@ -82,6 +82,7 @@ import (
 const (
 	pendingPrefix   = "PENDING#"
 	tagMemberPrefix = "TM#"
+	tagPackSK       = "TMPACK" // a tag's member pack (tagpacks.go), beside its TM# items
 )
 
 const (

@@ -132,6 +132,8 @@ type txBuilder struct {
 	reserved int
 	// needs maps the position of an existence check (need) to what its failure means.
 	needs map[int]error
+	// judges maps the position of a conditional update to what explains its failure (needUpdate).
+	judges map[int]func(dynamo.Item) error
 }
 
 func (s *Store) newTx() *txBuilder {
@@ -203,6 +205,9 @@ func (b *txBuilder) run(ctx context.Context) error {
 		return err
 	}
 	err = b.s.send(ctx, b.tx)
+	if judged := b.judgedFailure(err); judged != nil {
+		return judged
+	}
 	if gone := b.failedNeed(err); gone != nil {
 		return gone
 	}

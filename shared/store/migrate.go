@@ -24,7 +24,8 @@ import (
 // campaign, profile and membership fields and counts memberships (migrate_campaigns.go); it adds
 // the sync pointers (SYNC#, written by the migration for every record) and tombstones (GONE#,
 // written by deletes); it adds the name shards (rebuilt whole by the recount) and the reverse
-// mention items (written from every entry by the rewrite).
+// mention items (written from every entry by the rewrite), and the tags' member packs (rebuilt
+// whole by the recount, tagpacks.go).
 const LayoutVersion = 3
 
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
@@ -501,7 +502,7 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
 	tallies := map[counterKey]map[string]int{}
 	old := map[counterKey]bool{}
-	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'").Iter()
+	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'", "entity_id").Iter()
 	var row struct {
 		PK         string `dynamo:"pk"`
 		SK         string `dynamo:"sk"`
@@ -511,8 +512,10 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		Type       string `dynamo:"type"`
 		ChildID    int64  `dynamo:"child_id"`
 		Name       string `dynamo:"name"`
+		EntityID   int64  `dynamo:"entity_id"`
 	}
 	shards := nameShards{}
+	packs := newPackTally()
 	read := 0
 	for it.Next(ctx, &row) {
 		read++
@@ -524,6 +527,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 			continue
 		}
 		shards.add(row.PK, row.SK, row.ID, row.CampaignID, row.Type, row.ChildID, row.IsPrivate, row.Name)
+		packs.add(row.PK, row.SK, row.IsPrivate, row.EntityID)
 		counter, attr, id, ok := countedRange(row.SK)
 		if !ok || (strings.HasPrefix(row.PK, migrationPK)) {
 			continue
@@ -537,7 +541,10 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 	for k, m := range tallies {
 		puts = append(puts, counterItem(k, m))
 	}
-	dels := stale
+	// Every tag's member pack is rebuilt whole (layout 3 with packs, DESIGN 3.3).
+	packPuts, stalePacks := packs.items()
+	puts = append(puts, packPuts...)
+	dels := append(stale, stalePacks...)
 	for k := range old {
 		if tallies[k] == nil {
 			dels = append(dels, dynamo.Keys{k.pk, k.sk})

@@ -49,22 +49,28 @@ func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	if err != nil {
 		return err
 	}
-	tags, err := s.tagPlan(ctx, k, m, nil, o)
-	if err != nil {
-		return err
-	}
-	b := s.newTx()
-	b.place(marshal(item()), nil, k.slots(m, o), 0)
-	b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
-	b.syncMove(nil, ownerRef(k.prefix, m, o))
-	b.syncMove(nil, entityRef(m, o))
-	b.setName(m.CampaignID, o.EntityID, k.entityType, m.ID, o.IsPrivate, o.Name)
-	for _, c := range append(checks, mentions, tags, imageChange(m.CampaignID, "", o.ImagePath)) {
-		if c != nil {
-			c(b)
+	// A tag's pack changed by a concurrent member's write (packPlan) is read again.
+	for attempt := 0; ; attempt++ {
+		tags, err := s.tagPlan(ctx, k, m, nil, o)
+		if err != nil {
+			return err
+		}
+		b := s.newTx()
+		b.place(marshal(item()), nil, k.slots(m, o), 0)
+		b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
+		b.syncMove(nil, ownerRef(k.prefix, m, o))
+		b.syncMove(nil, entityRef(m, o))
+		b.setName(m.CampaignID, o.EntityID, k.entityType, m.ID, o.IsPrivate, o.Name)
+		for _, c := range append(checks, mentions, tags, imageChange(m.CampaignID, "", o.ImagePath)) {
+			if c != nil {
+				c(b)
+			}
+		}
+		err = tagsChanged(b.run(ctx))
+		if tags == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
+			return err
 		}
 	}
-	return tagsChanged(b.run(ctx))
 }
 
 // tagsChanged is a write's error: a linked tag deleted or made private since it was read
@@ -141,6 +147,10 @@ func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	if err != nil {
 		return err
 	}
+	tags, err := s.tagLinksGone(ctx, k, m, o)
+	if err != nil {
+		return err
+	}
 	b := s.newTx()
 	b.remove(k.slots(m, o), m.Version)
 	b.remove(entitySlots(m, o), 0)
@@ -149,12 +159,12 @@ func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	b.removeName(cid, o.EntityID)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions, s.tagLinksGone(k, m, o), imageChange(cid, o.ImagePath, "")) {
+	for _, f := range append(also, mentions, tags, imageChange(cid, o.ImagePath, "")) {
 		if f != nil {
 			f(b)
 		}
 	}
-	if err := b.run(ctx); err != nil {
+	if err := tagsChanged(b.run(ctx)); err != nil {
 		return err
 	}
 	if err := s.finishDelete(ctx, t); err != nil {

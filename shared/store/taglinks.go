@@ -134,31 +134,44 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 		return nil, nil
 	}
 	cid := m.CampaignID
-	keys := make([]itemKey, len(checked))
-	for i, t := range checked {
-		keys[i] = itemKey{campaignPK(cid), recordSK(tagPrefix, t)}
+	packs, err := s.readTagPacks(ctx, cid, slices.Concat(checked, removed))
+	if err != nil {
+		return nil, err
 	}
 	privacy := map[int64]bool{}
-	if len(keys) > 0 {
-		got, err := s.getItems(ctx, keys...)
+	for _, t := range checked {
+		p, ok := packs[t]
+		isNew := !slices.Contains(prevTags, t)
+		if !ok || (p.IsPrivate && !next.TagsByAdmin && isNew) {
+			return nil, apperr.Invalid(fmt.Sprintf("tags.%d", slices.Index(next.Tags, t)), "The selected tags."+strconv.Itoa(slices.Index(next.Tags, t))+" is invalid.")
+		}
+		privacy[t] = p.IsPrivate
+		next.PrivateTags = slices.DeleteFunc(next.PrivateTags, func(p int64) bool { return p == t })
+		if p.IsPrivate {
+			next.PrivateTags = append(next.PrivateTags, t)
+		}
+	}
+	// Each tag's pack follows its member item in the same transaction; its conditional update
+	// is also the check that a tag linked lives with the privacy read (packPlan).
+	eid := next.EntityID
+	if eid == 0 && prev != nil {
+		eid = prev.EntityID
+	}
+	var packParts []func(*txBuilder)
+	for _, t := range slices.Compact(slices.Sorted(slices.Values(slices.Concat(checked, removed)))) {
+		mv := packMove{tid: t, eid: eid}
+		if slices.Contains(removed, t) {
+			mv.from = memberClass(prevPrivate)
+		}
+		if slices.Contains(checked, t) {
+			mv.to, mv.check, mv.private = memberClass(next.IsPrivate), true, privacy[t]
+		}
+		part, err := s.packPlan(ctx, cid, packs[t], mv)
 		if err != nil {
 			return nil, err
 		}
-		for i, t := range checked {
-			raw, ok := got[keys[i]]
-			var private bool
-			if ok {
-				_ = dynamo.Unmarshal(raw["is_private"], &private)
-			}
-			isNew := !slices.Contains(prevTags, t)
-			if !ok || (private && !next.TagsByAdmin && isNew) {
-				return nil, apperr.Invalid(fmt.Sprintf("tags.%d", slices.Index(next.Tags, t)), "The selected tags."+strconv.Itoa(slices.Index(next.Tags, t))+" is invalid.")
-			}
-			privacy[t] = private
-			next.PrivateTags = slices.DeleteFunc(next.PrivateTags, func(p int64) bool { return p == t })
-			if private {
-				next.PrivateTags = append(next.PrivateTags, t)
-			}
+		if part != nil {
+			packParts = append(packParts, part)
 		}
 	}
 	return func(b *txBuilder) {
@@ -169,21 +182,21 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 			}
 			for _, t := range checked {
 				key := tagMemberKey(cid, t, next.IsPrivate, k.prefix, m.ID)
-				b.needIf(campaignPK(cid), recordSK(tagPrefix, t), errTagGone, "attribute_exists(pk) AND 'is_private' = ?", privacy[t])
 				b.put(s.table.Put(tagMember{PK: key.pk, SK: key.sk, EntityID: next.EntityID}))
+			}
+			for _, part := range packParts {
+				part(b)
 			}
 		})
 	}, nil
 }
 
-// tagLinksGone removes the member items of a record being deleted (in its delete's transaction).
-func (s *Store) tagLinksGone(k kindSpec, m *domain.Meta, o *domain.Owner) func(*txBuilder) {
-	return func(b *txBuilder) {
-		for _, t := range o.Tags {
-			key := tagMemberKey(m.CampaignID, t, o.IsPrivate, k.prefix, m.ID)
-			b.del(s.table.Delete("pk", key.pk).Range("sk", key.sk))
-		}
-	}
+// tagLinksGone is the transaction part that removes the member items of a record being
+// deleted or trashed, with its tags' packs (tagPlan to no tags).
+func (s *Store) tagLinksGone(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner) (func(*txBuilder), error) {
+	none := *o
+	none.Tags, none.PrivateTags, none.TagsByAdmin = nil, nil, true
+	return s.tagPlan(ctx, k, m, o, &none)
 }
 
 // tagMembersGone removes deleted tag tid from every record that carries it (rewriteMembers),
@@ -289,45 +302,6 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 			return err
 		}
 	}
-}
-
-// tagMembersOf reads the entity ids of the records tag tid links that a reader sees (admins:
-// every member; others: the public records'), at most max (a show's `entities`), and their
-// number when it is below max. One Query per class, run concurrently.
-func (s *Store) tagMembersOf(ctx context.Context, cid, tid int64, admin bool, max int) ([]int64, error) {
-	classes := []string{"P"}
-	if admin {
-		classes = append(classes, "A")
-	}
-	res := make([][]tagMember, len(classes))
-	g, gctx := errgroup.WithContext(awsdb.Fanout(ctx))
-	for i, c := range classes {
-		g.Go(func() error {
-			return wrap(s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix+c+"#").
-				Project("pk", "sk", "entity_id").Consistent(true).Limit(max).All(gctx, &res[i]))
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	var out []int64
-	for _, r := range res {
-		for _, m := range r {
-			out = append(out, m.EntityID)
-		}
-	}
-	slices.Sort(out)
-	return out[:min(len(out), max)], nil
-}
-
-// TagEntities answers a tag's `entities` for the caller: the entity ids of the records it links
-// that the caller may see, the first domain.MaxTagEntities by id.
-func (s *Store) TagEntities(ctx context.Context, cid, tid int64, admin bool) ([]int64, error) {
-	ids, err := s.tagMembersOf(ctx, cid, tid, admin, domain.MaxTagEntities)
-	if ids == nil {
-		ids = []int64{}
-	}
-	return ids, err
 }
 
 // SetEntityTag adds (add) or removes tag tid on the record of entity eid (Kanka's

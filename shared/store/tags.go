@@ -57,7 +57,7 @@ func (s *Store) ListTags(ctx context.Context, cid int64, f domain.Filter, hidePr
 // CreateTag stores a new tag, its entity and its link in its parent tag in one transaction,
 // as CreateLocation.
 func (s *Store) CreateTag(ctx context.Context, t *domain.Tag) error {
-	return s.createNested(ctx, tagKind, &t.Meta, &t.Owner, t.ParentID, &t.Ancestry, &t.ParentPrivate, func() any { return toTagItem(t) })
+	return s.createNested(ctx, tagKind, &t.Meta, &t.Owner, t.ParentID, &t.Ancestry, &t.ParentPrivate, func() any { return toTagItem(t) }, s.newTagPack(t))
 }
 
 // UpdateTag writes next over prev, as UpdateLocation: conditional on the version read and on
@@ -71,13 +71,15 @@ func (s *Store) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
 	if placed {
 		next.ParentPrivate = parentPrivate
 	}
+	checks = append(checks, s.tagPackPrivacy(prev, next))
 	return s.updateOwner(ctx, tagKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toTagItem(next) }, checks...)
 }
 
 // DeleteTag deletes a tag: its children become roots, its entity's posts, events, attributes
-// and relations go (deleteOwner).
+// and relations go (deleteOwner); its member pack goes in the first step, its member items
+// with the cascade.
 func (s *Store) DeleteTag(ctx context.Context, t *domain.Tag) error {
-	return s.deleteOwner(ctx, tagKind, &t.Meta, &t.Owner, s.linkParent(tagKind, t.CampaignID, t.ID, t.ParentID, nil, t.IsPrivate, t.IsPrivate))
+	return s.deleteOwner(ctx, tagKind, &t.Meta, &t.Owner, s.linkParent(tagKind, t.CampaignID, t.ID, t.ParentID, nil, t.IsPrivate, t.IsPrivate), s.tagPackGone(t))
 }
 
 // ResumeTagDelete finishes a delete of tag id that failed after its first step.

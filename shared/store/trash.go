@@ -77,6 +77,10 @@ func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *d
 	if err != nil {
 		return err
 	}
+	tags, err := s.tagLinksGone(ctx, k, m, o)
+	if err != nil {
+		return err
+	}
 	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(now, cid, cascadeKind, o.EntityID), CID: cid, Kind: cascadeKind, ID: o.EntityID}
 	b := s.newTx()
 	b.remove(k.slots(m, o), m.Version)
@@ -99,7 +103,7 @@ func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *d
 	q := purgeKey(cid, expires, o.EntityID)
 	b.put(s.table.Put(purgeItem{PK: q.pk, SK: q.sk, CID: cid, EntityID: o.EntityID, Kind: k.prefix, ID: m.ID, DeletedAt: e.DeletedAt}))
 	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions, s.tagLinksGone(k, m, o)) { // its tag links go; a restore puts back those whose tag lives
+	for _, f := range append(also, mentions, tags) { // its tag links go; a restore puts back those whose tag lives
 		if f != nil {
 			f(b)
 		}

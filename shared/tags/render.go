@@ -13,12 +13,11 @@ type tagJSON struct {
 	Colour        string `json:"colour"`
 	IsAutoApplied bool   `json:"is_auto_applied"`
 	IsHidden      bool   `json:"is_hidden"`
-	// Entities are the entities tagged that the caller may see (Kanka's `entities`, at most
-	// domain.MaxTagEntities), EntitiesCount their number: on a show only (a list would read
-	// every row's links; the member packs of round3 5.11 that would serve it are not built).
-	Entities        *[]int64 `json:"entities,omitempty"`
-	EntitiesCount   *int     `json:"entities_count,omitempty"`
-	*related.Arrays          // ?related=1
+	// Entities are the entities tagged that the caller may see (Kanka's `entities`, the first
+	// domain.MaxTagEntities by id), EntitiesCount their number: from the tag's member pack.
+	Entities        []int64 `json:"entities"`
+	EntitiesCount   int     `json:"entities_count"`
+	*related.Arrays         // ?related=1
 }
 
 // render shapes a tag for the caller: a private parent shows as none to non-admins.
