@@ -139,6 +139,9 @@ type Definition struct {
 	// Cycles name the years in turn (zodiacs); CycleFormat writes them ("Year of the {{1}}").
 	Cycles      []Cycle
 	CycleFormat string
+	// DateFormat is Kanka's `format`: how the calendar writes a date (format.go); "": Kanka's
+	// default.
+	DateFormat string
 }
 
 // Problem is one failed rule, named after the API's input field.
@@ -448,6 +451,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		probs = append(probs, clockProblems(*def.Clock, "clock")...)
 	}
 	probs = append(probs, cycleProblems(def.Cycles, def.CycleFormat)...)
+	probs = append(probs, dateFormatProblems(def.DateFormat)...)
 	return moons, leaps, probs
 }
 

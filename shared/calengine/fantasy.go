@@ -187,6 +187,7 @@ type fcStatic struct {
 	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
 	Years  map[string]string `json:"years"`
 	Suffix string            `json:"suffix"`
+	Format string            `json:"format"` // Kanka's date format
 }
 
 type fcTimespan struct {
@@ -383,6 +384,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 	}
 	def.SkipYearZero = !yearZero
 	def.Suffix = strings.TrimSpace(text(sd.Suffix))
+	def.DateFormat = strings.TrimSpace(text(sd.Format))
 	if len(sd.Years) > 0 {
 		def.Years = make(map[int64]string, len(sd.Years))
 		for k, v := range sd.Years {

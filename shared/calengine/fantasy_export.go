@@ -173,6 +173,7 @@ type exStatic struct {
 	} `json:"event_data"`
 	Years  map[string]string `json:"years,omitempty"`
 	Suffix string            `json:"suffix,omitempty"`
+	Format string            `json:"format,omitempty"` // Kanka's date format
 }
 
 type exDynamic struct {
@@ -384,6 +385,10 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 	if def.Suffix != "" {
 		st.Suffix = esc(def.Suffix)
 		warn("Fantasy-Calendar has no year suffix; it is kept for Lorekeep only.")
+	}
+	if def.DateFormat != "" {
+		st.Format = esc(def.DateFormat)
+		warn("Fantasy-Calendar has no date format (Kanka's); it is kept for Lorekeep only.")
 	}
 	dyn := exDynamic{Year: date.Year, Timespan: date.Month - 1, Day: date.Day, Location: "Equatorial"}
 	if n, err := c.DayNumber(date); err == nil {

@@ -45,6 +45,8 @@ type calendarItem struct {
 	Minute      int         `dynamo:"minute,omitempty"`
 	Cycles      []cycleAttr `dynamo:"cycles,omitempty"`
 	CycleFormat string      `dynamo:"cycle_format,omitempty"`
+	// Kanka's date format: absent when unset (Kanka's default).
+	Format string `dynamo:"format,omitempty"`
 	// The procedural weather's climate and seed: absent without one.
 	Climate     []climateAttr `dynamo:"climate,omitempty"`
 	WeatherSeed int64         `dynamo:"weather_seed,omitempty"`
@@ -201,7 +203,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 	for _, cy := range c.Cycles {
 		it.Cycles = append(it.Cycles, cycleAttr{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
 	}
-	it.CycleFormat = c.CycleFormat
+	it.CycleFormat, it.Format = c.CycleFormat, c.Format
 	if k := c.Climate; k != nil {
 		it.WeatherSeed = k.Seed
 		for _, cs := range k.Seasons {
@@ -251,7 +253,7 @@ func (it calendarItem) calendar() timeline.Calendar {
 	for _, cy := range it.Cycles {
 		c.Cycles = append(c.Cycles, calengine.Cycle{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
 	}
-	c.CycleFormat = it.CycleFormat
+	c.CycleFormat, c.Format = it.CycleFormat, it.Format
 	if len(it.Climate) > 0 {
 		k := calengine.Climate{Seed: it.WeatherSeed}
 		for _, cs := range it.Climate {

@@ -29,6 +29,8 @@ type Calendar struct {
 	Moons           []moonJSON        `json:"moons"`
 	Epochs          []epochJSON       `json:"epochs"`
 	Suffix          string            `json:"suffix"`
+	Format          *string           `json:"format"`         // Kanka's; null when unset
+	DateFormatted   string            `json:"date_formatted"` // the current date by the format
 	SkipYearZero    bool              `json:"skip_year_zero"`
 	WeekRestart     bool              `json:"week_restart"`
 	PeriodicSeasons bool              `json:"periodic_seasons"`
@@ -222,6 +224,11 @@ func Render(r *httpapi.Request, c *timeline.Calendar) Calendar {
 		j.Cycles[i] = cycleJSON{Length: cy.Length, Offset: cy.Offset, Names: cy.Names}
 	}
 	j.CycleFormat = c.CycleFormat
+	if c.Format != "" {
+		f := c.Format
+		j.Format = &f
+	}
+	j.DateFormatted = calengine.FormatDate(c.Format, calengine.PartsOf(c.Months, c.Years, c.Suffix, c.Date))
 	if len(c.Cycles) > 0 { // stored cycles were validated: no engine needed
 		text := calengine.CycleText(c.Cycles, c.CycleFormat, c.SkipYearZero, c.Date.Year)
 		j.Cycle = &text

@@ -58,7 +58,7 @@ func (c *Calendar) UseDefinition(def calengine.Definition) {
 		def.HasLeapYear, def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart
 	c.LeapDays = def.LeapDays
 	c.setEras(def.Eras)
-	c.Clock, c.Cycles, c.CycleFormat = def.Clock, def.Cycles, def.CycleFormat
+	c.Clock, c.Cycles, c.CycleFormat, c.Format = def.Clock, def.Cycles, def.CycleFormat, def.DateFormat
 	if c.Clock == nil {
 		c.Time = calengine.Time{}
 	}
@@ -319,6 +319,9 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 		cycles[i] = map[string]any{"length": num(cy.Length), "offset": num(cy.Offset), "names": names}
 	}
 	in["cycles"], in["cycle_format"] = cycles, def.CycleFormat
+	if def.DateFormat != "" {
+		in["format"] = def.DateFormat
+	}
 	if def.Suffix != "" {
 		in["suffix"] = def.Suffix
 	}
