@@ -40,6 +40,20 @@ func structureDefinition(seed uint64) Definition {
 			def.LeapDays[i].NotNumbered = true
 		}
 	}
+	// Eras that end their year early (at most one a year), around the years the tests walk.
+	if r.IntN(2) == 0 {
+		ended := map[int64]bool{}
+		for k := range 1 + r.IntN(4) {
+			y := int64(r.IntN(91) - 50)
+			m := 1 + r.IntN(len(def.Months))
+			n := min(len(refMonthLayout(def, y, m)), def.Months[m-1].Length)
+			if n == 0 || ended[y] {
+				continue
+			}
+			ended[y] = true
+			def.Eras = append(def.Eras, Era{Name: "End" + strconv.Itoa(k), Year: y, Month: m, Day: 1 + r.IntN(n), EndsYear: true, Restart: r.IntN(2) == 0})
+		}
+	}
 	return def
 }
 
@@ -54,13 +68,21 @@ type refDay struct {
 
 // refMonthLayout lays out month m of year y day by day, literally: absent when its interval
 // rule says so; each leap rule's days after its day, in definition order (Kanka's first).
-func refMonthLayout(def Definition, y int64, m int) []refDay {
+func refMonthLayout(def Definition, y int64, m int) (days []refDay) {
 	if def.SkipYearZero && y == 0 {
 		return nil
 	}
 	mo := def.Months[m-1]
 	if !MonthEveryYear(mo) && !refRuleLeap(LeapDay{Interval: mo.Interval, Offset: mo.Offset}, y) {
 		return nil
+	}
+	for _, e := range def.Eras { // an era ending the year: nothing after its date
+		if e.EndsYear && e.Year == y && m >= e.Month {
+			if m > e.Month {
+				return nil
+			}
+			defer func() { days = days[:e.Day] }()
+		}
 	}
 	std := mo.Type == Standard
 	type block struct {
@@ -82,7 +104,6 @@ func refMonthLayout(def Definition, y int64, m int) []refDay {
 		}
 	}
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].after < blocks[j].after })
-	var days []refDay
 	for i := 0; i <= mo.Length; i++ {
 		for _, b := range blocks {
 			if b.after == i {
