@@ -91,6 +91,7 @@ type eraAttr struct {
 	Restart      bool   `dynamo:"restart"`
 	Month        int    `dynamo:"month,omitempty"`
 	Day          int    `dynamo:"day,omitempty"`
+	EndsYear     bool   `dynamo:"ends_year,omitempty"` // absent on eras written before it existed
 }
 
 type monthAttr struct {
@@ -194,7 +195,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount, Weekday: l.Weekday, NotNumbered: l.NotNumbered})
 	}
 	for _, e := range c.Eras {
-		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day})
+		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day, EndsYear: e.EndsYear})
 	}
 	if k := c.Clock; k != nil {
 		it.Clock = &clockAttr{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}
@@ -244,7 +245,7 @@ func (it calendarItem) calendar() timeline.Calendar {
 			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount, Weekday: l.Weekday, NotNumbered: l.NotNumbered})
 	}
 	for _, e := range it.Eras {
-		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day})
+		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day, EndsYear: e.EndsYear})
 	}
 	if k := it.Clock; k != nil {
 		c.Clock = &calengine.Clock{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}

@@ -94,6 +94,7 @@ type eraJSON struct {
 	Restart      bool   `json:"restart"`
 	Month        *int   `json:"month,omitempty"` // where the era starts within its year; absent: with the year
 	Day          *int   `json:"day,omitempty"`
+	EndsYear     bool   `json:"ends_year,omitempty"` // the year ends on the era's date
 }
 
 // DateEra is the era of a date and the date's year in it.
@@ -208,7 +209,7 @@ func Render(r *httpapi.Request, c *timeline.Calendar) Calendar {
 	}
 	j.Eras = make([]eraJSON, len(c.Eras))
 	for i, e := range c.Eras {
-		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart}
+		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, EndsYear: e.EndsYear}
 		if e.Month > 0 {
 			m, d := e.Month, e.Day
 			j.Eras[i].Month, j.Eras[i].Day = &m, &d

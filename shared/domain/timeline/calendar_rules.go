@@ -220,6 +220,9 @@ func readEra(r *domain.Reader, prefix string, v any) (calengine.Era, bool) {
 		if f := s.Int("day", 0, maxInt32); f.Present() {
 			e.Day = int(f.Value)
 		}
+		if f := s.Bool("ends_year"); f.Present() {
+			e.EndsYear = f.Value
+		}
 	})
 }
 
@@ -302,7 +305,7 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 	in["leap_days"] = rules
 	eras := make([]any, len(def.Eras))
 	for i, e := range def.Eras {
-		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart,
+		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart, "ends_year": e.EndsYear,
 			"month": num(int64(e.Month)), "day": num(int64(e.Day))}
 	}
 	in["eras"] = eras
