@@ -425,3 +425,60 @@ func TestRandomStructuresRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestErasEndingTheirYear pins Fantasy-Calendar's ends_year by hand: year -2 of a calendar
+// skipping year zero ends on its 2-4, so year -1 starts the next day, everything after moves by
+// the 16 days cut, the week runs on, and a restarting era counts its first full year as 1.
+func TestErasEndingTheirYear(t *testing.T) {
+	def := Definition{
+		Months:   []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}, {Name: "C", Length: 10}},
+		Weekdays: []string{"Mo", "Tu", "We"}, SkipYearZero: true,
+		Eras: []Era{{Name: "Cut", Year: -2, Month: 2, Day: 4, EndsYear: true, Restart: true}, {Name: "Huge", Year: 1 << 55, Month: 1, Day: 1, EndsYear: true}},
+	}
+	c := mustNew(t, def)
+	for _, tc := range []struct {
+		d    Date
+		n    int64
+		name string
+	}{
+		{Date{1, 1, 1}, 0, "Mo"},
+		{Date{-1, 1, 1}, -30, "Mo"},
+		{Date{-2, 2, 4}, -31, "We"},  // the cut year's last day
+		{Date{-2, 1, 1}, -44, "Tu"},  // 14 days long
+		{Date{-3, 3, 10}, -45, "Mo"}, // the years before keep their 30 days
+		{Date{-3, 1, 1}, -74, "Tu"},
+	} {
+		if n, err := c.DayNumber(tc.d); err != nil || n != tc.n {
+			t.Errorf("DayNumber(%v) = %d, %v; want %d", tc.d, n, err, tc.n)
+		}
+		if got := c.DateOf(tc.n); got != tc.d {
+			t.Errorf("DateOf(%d) = %v; want %v", tc.n, got, tc.d)
+		}
+		if got := c.WeekdayName(tc.d); got != tc.name {
+			t.Errorf("WeekdayName(%v) = %q; want %q", tc.d, got, tc.name)
+		}
+	}
+	for _, gone := range []Date{{-2, 2, 5}, {-2, 3, 1}} {
+		if c.Valid(gone) {
+			t.Errorf("%v is after the era's date but valid", gone)
+		}
+	}
+	if c.DaysInYear(-2) != 14 || c.DaysInMonth(-2, 2) != 4 || c.DaysInMonth(-2, 3) != 0 || c.DaysInYear(-3) != 30 {
+		t.Errorf("lengths: year %d, months %d %d", c.DaysInYear(-2), c.DaysInMonth(-2, 2), c.DaysInMonth(-2, 3))
+	}
+	for _, tc := range []struct {
+		d    Date
+		want int64
+	}{{Date{-2, 2, 3}, -2}, {Date{-2, 2, 4}, 0}, {Date{-1, 1, 1}, 1}, {Date{1, 1, 1}, 2}} {
+		e, n, _ := c.EraAtDate(tc.d)
+		if want := map[bool]string{true: "Cut", false: ""}[tc.want != -2]; e.Name != want || (want != "" && n != tc.want) {
+			t.Errorf("EraAtDate(%v) = %q %d; want %q %d", tc.d, e.Name, n, want, tc.want)
+		}
+	}
+	// A cut far away costs nothing near day 0 and its own year still maps both ways.
+	huge := Date{1 << 55, 1, 1}
+	n, err := c.DayNumber(huge)
+	if err != nil || c.DateOf(n) != huge || c.DateOf(n+1) != (Date{1<<55 + 1, 1, 1}) {
+		t.Errorf("the far cut: %d %v, next %v", n, err, c.DateOf(n+1))
+	}
+}
