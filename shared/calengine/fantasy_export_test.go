@@ -224,7 +224,7 @@ func TestExportRoundTripFantasyCalendarFiles(t *testing.T) {
 				}
 			}
 			for j, i := range im1.From.Eras {
-				for _, k := range []string{"name", "abbreviation", "date.year", "settings.restart", "date.timespan", "date.day"} {
+				for _, k := range []string{"name", "abbreviation", "date.year", "settings.restart", "date.timespan", "date.day", "settings.ends_year"} {
 					paths = append(paths, "static_data.eras."+strconv.Itoa(i)+"."+k+"|static_data.eras."+strconv.Itoa(j)+"."+k)
 				}
 			}
