@@ -155,3 +155,49 @@ func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
 		t.Fatalf("superboosted: %d %s", r.Status, r.Raw)
 	}
 }
+
+// Kanka's `format`: stored as sent, answered (null when unset), used for date_formatted (the
+// current date as Kanka displays it), kept by partial updates, removed by null or "".
+func TestKankaDateFormat(t *testing.T) {
+	e := apitest.New(t, calendars.Register)
+	id := create(t, e, e.Campaign, e.Admin, fullBody()) // 4-2-28 DR, year 4 unnamed
+	steps := []struct {
+		name       string
+		body       map[string]any
+		format     any
+		formatted  string
+		storedWant string
+	}{
+		{"unset: Kanka's default", nil, nil, "28 Thaw, 4 DR", ""},
+		{"a format", map[string]any{"format": " Y-m-d (M) s "}, "Y-m-d (M) s", "4-2-28 (Thaw) DR", "Y-m-d (M) s"},
+		{"kept by a partial update", map[string]any{"current_day": 3}, "Y-m-d (M) s", "4-2-3 (Thaw) DR", "Y-m-d (M) s"},
+		{"a named year", map[string]any{"current_year": 1, "format": "d M y"}, "d M y", "3 Thaw Year of Mist", "d M y"},
+		{"null removes it", map[string]any{"format": nil}, nil, "3 Thaw, Year of Mist DR", ""},
+		{"a one-letter format", map[string]any{"format": "d"}, "d", "3", "d"},
+		{"empty", map[string]any{"format": ""}, nil, "3 Thaw, Year of Mist DR", ""},
+	}
+	for _, s := range steps {
+		r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)
+		if s.body != nil {
+			r = e.Do("PATCH", cal(e.Campaign, id), e.Admin, s.body)
+		}
+		if d := r.Data(); r.Status != 200 || d["format"] != s.format || d["date_formatted"] != s.formatted {
+			t.Fatalf("%s: %d format %v date_formatted %v, want %v %q", s.name, r.Status, d["format"], d["date_formatted"], s.format, s.formatted)
+		}
+		if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.Format != s.storedWant {
+			t.Fatalf("%s: stored %q, want %q", s.name, c.Format, s.storedWant)
+		}
+	}
+	r := e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"format": strings.Repeat("d", 192)})
+	if r.Status != 422 || r.Errors()["format"] == nil {
+		t.Fatalf("a 192-character format: %d %s", r.Status, r.Raw)
+	}
+	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.Format != "" {
+		t.Fatalf("a refused format was stored: %q", c.Format)
+	}
+	// The list answers it too.
+	l := e.Do("GET", apitest.Path(e.Campaign, "/calendars"), e.Admin, nil)
+	if rows := l.List(); l.Status != 200 || len(rows) != 1 || rows[0].(map[string]any)["date_formatted"] != "3 Thaw, Year of Mist DR" {
+		t.Fatalf("list: %d %s", l.Status, l.Raw)
+	}
+}

@@ -2,6 +2,7 @@ package calendars_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -219,4 +220,123 @@ func TestPeriodicSeasonsInTheDayView(t *testing.T) {
 			t.Errorf("%s: %d %s", bad.field, r.Status, r.Raw)
 		}
 	}
+}
+
+// An era that ends its year (Fantasy-Calendar's ends_year): stored and shown, the year ends on
+// its date (the days after it are not dates), the week and the day count run on, a restarting
+// era counts the next year as its first, and the export carries it back.
+func TestErasEndingTheirYear(t *testing.T) {
+	e := apitest.New(t, register)
+	body := map[string]any{
+		"name": "Cut", "month_name": []any{"A", "B", "C"}, "month_length": []any{10, 10, 10}, "weekday": []any{"Mo", "Tu", "We"},
+		"eras": []any{map[string]any{"name": "Old", "year": -10},
+			map[string]any{"name": "Sundering", "year": 3, "month": 2, "day": 4, "restart": true, "ends_year": true}},
+		"current_year": 4, "current_month": 1, "current_day": 2,
+	}
+	id := create(t, e, e.Campaign, e.Admin, body)
+	show := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()
+	if era := item(show["eras"], 1); era["ends_year"] != true || item(show["eras"], 0)["ends_year"] != nil {
+		t.Errorf("eras %s", jsonOf(show["eras"]))
+	}
+	if era := show["era"].(map[string]any); era["name"] != "Sundering" || era["year"] != 1.0 {
+		t.Errorf("the current date's era %v", era)
+	}
+	if stored, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); !stored.Eras[1].EndsYear || stored.Eras[0].EndsYear {
+		t.Errorf("stored eras %+v", stored.Eras)
+	}
+	// Years 0-2 have 30 days: 3-2-3 is day 102 (weekday 102 mod 3 = Mo); year 3 ends on 3-2-4.
+	r := e.Do("GET", cal(e.Campaign, id)+"/days?from=3-2-3&to=4-1-2", e.Admin, nil)
+	var got []string
+	for _, d := range r.List() {
+		day := d.(map[string]any)
+		era := day["era"].(map[string]any)
+		got = append(got, day["date"].(string)+" "+day["weekday"].(string)+" "+era["name"].(string)+strconv.Itoa(int(era["year"].(float64))))
+	}
+	if want := "3-2-3 Mo Old3,3-2-4 Tu Sundering0,4-1-1 We Sundering1,4-1-2 Mo Sundering1"; r.Status != 200 || strings.Join(got, ",") != want {
+		t.Errorf("days: %d\n got %s\nwant %s", r.Status, strings.Join(got, ","), want)
+	}
+	for _, q := range []string{"from=3-2-5&to=4-1-1", "from=3-3-1&to=4-1-1"} {
+		if r := e.Do("GET", cal(e.Campaign, id)+"/days?"+q, e.Admin, nil); r.Status != 422 || r.Errors()["from"] == nil {
+			t.Errorf("%s: a day the era cut: %d %s", q, r.Status, r.Raw)
+		}
+	}
+	if r := e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"current_year": 3, "current_month": 3, "current_day": 1}); r.Status != 422 {
+		t.Errorf("a current date the era cut: %d %s", r.Status, r.Raw)
+	}
+	// Advancing from the era's date goes to the next year's first day.
+	if r := e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"current_year": 3, "current_month": 2, "current_day": 4}); r.Status != 200 {
+		t.Fatalf("the era's date: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("POST", cal(e.Campaign, id)+"/advance", e.Admin, nil); r.Status != 200 || r.Data()["date"] != "4-1-1" {
+		t.Errorf("advance from the era's date: %d %s", r.Status, r.Raw)
+	}
+	// The export says so, and importing it gives the same eras back.
+	ex := e.Do("GET", cal(e.Campaign, id)+"/export", e.Admin, nil).Data()
+	if v := fcPath(ex, "static_data", "eras", 1, "settings", "ends_year"); v != true {
+		t.Errorf("export's ends_year %v", v)
+	}
+	im := e.Do("POST", apitest.Path(e.Campaign, "/calendars/import"), e.Admin, map[string]any{
+		"name": ex["name"], "static_data": ex["static_data"], "dynamic_data": ex["dynamic_data"]})
+	if im.Status != 200 || jsonOf(im.Data()["eras"]) != jsonOf(e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()["eras"]) {
+		t.Errorf("import of the export: %d %s", im.Status, im.Raw)
+	}
+	for _, w := range im.Data()["warnings"].([]any) {
+		if strings.Contains(w.(string), "ends its year") {
+			t.Errorf("a warning about ends_year: %s", w)
+		}
+	}
+
+	// Refused: each a 422 naming the part, nothing stored.
+	plain := plainBody("Bad")
+	era := func(kv ...any) map[string]any {
+		m := map[string]any{"name": "E", "year": 2, "month": 2, "day": 3, "ends_year": true}
+		for i := 0; i < len(kv); i += 2 {
+			if kv[i+1] == nil {
+				delete(m, kv[i].(string))
+			} else {
+				m[kv[i].(string)] = kv[i+1]
+			}
+		}
+		return m
+	}
+	before := total(t, e, e.Campaign)
+	for _, c := range []struct {
+		name  string
+		body  map[string]any
+		field string
+	}{
+		{"ends_year without a date", with(plain, "eras", []any{era("month", nil, "day", nil)}), "eras.0.ends_year"},
+		{"ends_year a word", with(plain, "eras", []any{era("ends_year", "yes")}), "eras.0.ends_year"},
+		{"two eras ending one year", with(plain, "eras", []any{era(), era("day", 5)}), "eras.1.ends_year"},
+		{"ending a skipped year zero", with(plain, "skip_year_zero", true, "eras", []any{era("year", 0)}), "eras.0.year"},
+		{"a date its year lacks", with(plain, "month_interval", []any{nil, "2"}, "eras", []any{era("year", 3)}), "eras.0.day"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, c.body); r.Status != 422 || r.Errors()[c.field] == nil {
+				t.Fatalf("got %d %s, want 422 naming %q", r.Status, r.Raw, c.field)
+			}
+		})
+	}
+	if n := total(t, e, e.Campaign); n != before {
+		t.Fatalf("refused creates stored calendars: %v, was %v", n, before)
+	}
+}
+
+// fcPath reads a path of a decoded JSON value (nil when absent).
+func fcPath(v any, path ...any) any {
+	for _, k := range path {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k.(string)]
+		case []any:
+			i := k.(int)
+			if i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }

@@ -103,6 +103,9 @@ type Era struct {
 	// Month and Day start the era within its year (Fantasy-Calendar's era date); 0: with the
 	// year. See eras.go.
 	Month, Day int
+	// EndsYear ends the era's year on the era's date (Fantasy-Calendar's ends_year): the days
+	// after it do not exist and the next year starts the day after. See eras.go.
+	EndsYear bool
 }
 
 // Definition is everything that shapes a calendar.
@@ -139,6 +142,9 @@ type Definition struct {
 	// Cycles name the years in turn (zodiacs); CycleFormat writes them ("Year of the {{1}}").
 	Cycles      []Cycle
 	CycleFormat string
+	// DateFormat is Kanka's `format`: how the calendar writes a date (format.go); "": Kanka's
+	// default.
+	DateFormat string
 }
 
 // Problem is one failed rule, named after the API's input field.
@@ -191,10 +197,13 @@ type Calendar struct {
 	moonIndex   map[int]int
 	cycle       *seasonCycle // periodic seasons, or nil
 	eras        []Era        // sorted by year; ties keep definition order
+	cuts        []yearCut    // the years eras end early, by year (eras.go)
+	cutTotal    int64        // the days they remove
 }
 
-// leapSet marks the rules a year takes (MaxMonthRules + MaxLeapDays + 1 <= 256).
-type leapSet [4]uint64
+// leapSet marks the rules a year takes (MaxMonthRules + MaxLeapDays + 1 <= 256) in its first
+// four words; the fifth is 1 + the index of the year's cut (eras.go), 0 for none.
+type leapSet [5]uint64
 
 func (s leapSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 
@@ -209,7 +218,7 @@ func New(def Definition) (*Calendar, error) {
 		}
 	}
 	for i := range def.Eras { // the first day of the first month is the year's start
-		if def.Eras[i].Month == 1 && def.Eras[i].Day == 1 {
+		if def.Eras[i].Month == 1 && def.Eras[i].Day == 1 && !def.Eras[i].EndsYear {
 			def.Eras[i].Month, def.Eras[i].Day = 0, 0
 		}
 	}
@@ -276,6 +285,9 @@ func New(def Definition) (*Calendar, error) {
 		c.moonIndex[m.ID] = i
 	}
 	c.eras = SortEras(def.Eras)
+	if probs := c.setCuts(); len(probs) > 0 {
+		return nil, &ValidationError{Problems: probs}
+	}
 	if _, cyc := seasonProblems(def); cyc != nil && cyc.total > 0 {
 		c.cycle = cyc
 	}
@@ -448,6 +460,7 @@ func validate(def Definition) ([]moonCalc, []leapCalc, []Problem) {
 		probs = append(probs, clockProblems(*def.Clock, "clock")...)
 	}
 	probs = append(probs, cycleProblems(def.Cycles, def.CycleFormat)...)
+	probs = append(probs, dateFormatProblems(def.DateFormat)...)
 	return moons, leaps, probs
 }
 
@@ -549,6 +562,11 @@ func (c *Calendar) activeRaw(y int64) leapSet {
 			s[i>>6] |= 1 << (i & 63)
 		}
 	}
+	if len(c.cuts) > 0 {
+		if k, ok := c.cutIndex(y); ok {
+			s[4] = uint64(k) + 1
+		}
+	}
 	return s
 }
 
@@ -574,6 +592,9 @@ func (c *Calendar) rawYearStart(y int64, std bool) i128 {
 		base = c.stdLen
 	}
 	r := i64(y).mul64(base)
+	if len(c.cuts) > 0 { // the days lost between year 0 and y: day 0 stays the first of year 0
+		r = r.sub(i64(c.cutBefore(y, std))).add64(c.cutBefore(0, std))
+	}
 	for i := range c.leaps {
 		l := &c.leaps[i]
 		amt := l.amount
@@ -622,6 +643,12 @@ func (c *Calendar) extra(s leapSet, i int, std bool) int64 {
 // before is the number of days (std: weekday-advancing days) of the months
 // before month index i in a year taking the rules in s.
 func (c *Calendar) before(s leapSet, i int, std bool) int64 {
+	if cut := c.cutOf(s); cut != nil && i > cut.month {
+		if std {
+			return c.before(cut.full, cut.month, true) + cut.stdKept
+		}
+		return c.before(cut.full, cut.month, false) + int64(cut.day)
+	}
 	n := c.cumNormal[i]
 	if std {
 		n = c.cumStdNormal[i]
@@ -739,7 +766,7 @@ func (c *Calendar) DateOf(n int64) Date {
 // case), and otherwise an interpolation search narrows the bracket
 // [r/maxLen, r/minLen]; each year start costs one count per rule term.
 func (c *Calendar) rawYearOf(r i128) (int64, int64) {
-	if len(c.leaps) == 0 {
+	if len(c.leaps) == 0 && len(c.cuts) == 0 {
 		q, doy := r.divFloor(c.yearLen)
 		return narrowYear(q), doy
 	}
@@ -749,12 +776,20 @@ func (c *Calendar) rawYearOf(r i128) (int64, int64) {
 			return y, doy
 		}
 	}
-	q1, _ := r.divFloor(c.yearLen)
-	q2, _ := r.divFloor(c.yearLen + c.maxExtra)
-	lo, hi := narrowYear(q2), narrowYear(q1) // lo <= year <= hi, whatever r's sign
-	if lo > hi {
-		lo, hi = hi, lo
+	// Years that ended early move the starts after them back and those before year 0
+	// forward: the uncut year starts, shifted by what was lost between year 0 and the year
+	// (-cutBefore(0) to cutTotal-cutBefore(0)), bracket r's year.
+	c0 := int64(0)
+	if len(c.cuts) > 0 {
+		c0 = c.cutBefore(0, false)
 	}
+	down, up := r.add64(-c0), r.add64(c.cutTotal-c0)
+	q1, _ := up.divFloor(c.yearLen)
+	q2, _ := down.divFloor(c.yearLen + c.maxExtra)
+	q3, _ := down.divFloor(c.yearLen)
+	q4, _ := up.divFloor(c.yearLen + c.maxExtra)
+	lo := min(narrowYear(q1), narrowYear(q2), narrowYear(q3), narrowYear(q4)) // lo <= year <= hi, whatever r's sign
+	hi := max(narrowYear(q1), narrowYear(q2), narrowYear(q3), narrowYear(q4))
 	lo, hi = lo-1, hi+1
 	sLo, sHi := c.rawYearStart(lo, false), c.rawYearStart(hi+1, false)
 	// Invariant: sLo = S(lo) <= r < sHi = S(hi+1).
@@ -787,6 +822,11 @@ func (c *Calendar) rawYearLen(y int64) int64 {
 	for i := range c.leaps {
 		if c.leaps[i].isLeap(y) {
 			n += c.leaps[i].amount
+		}
+	}
+	if len(c.cuts) > 0 {
+		if k, ok := c.cutIndex(y); ok {
+			n -= c.cuts[k].days
 		}
 	}
 	return n
@@ -929,6 +969,9 @@ func EraAt(eras []Era, skipZero bool, d Date) (Era, int64, bool) {
 	}
 	n := y - e.Year + 1
 	if skipZero && e.Year < 0 && y > 0 {
+		n--
+	}
+	if e.EndsYear { // its first year is the next one: its own last day is its year 0, as Fantasy-Calendar counts
 		n--
 	}
 	return e, n, true

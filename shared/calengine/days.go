@@ -1,6 +1,9 @@
 package calengine
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // DayInfo is what a day's place in the calendar says about it: its date, its weekday (Weekday
 // -1 for a day outside the week; an index into its month's week) and the weekday's name (also
@@ -124,6 +127,13 @@ type leapRun struct {
 // monthRuns lists, in order, the leap days the rules in s add to month index i (appended to
 // buf).
 func (c *Calendar) monthRuns(s leapSet, i int, buf []leapRun) []leapRun {
+	end := int64(math.MaxInt64) // the month's last day when an era ends the year in it
+	if cut := c.cutOf(s); cut != nil && i >= cut.month {
+		if i > cut.month {
+			return buf
+		}
+		end = int64(cut.day)
+	}
 	var shift int64
 	for _, k := range c.byMonth[i] {
 		l := &c.leaps[k]
@@ -131,7 +141,10 @@ func (c *Calendar) monthRuns(s leapSet, i int, buf []leapRun) []leapRun {
 			continue
 		}
 		first := int64(l.after) + shift + 1
-		buf = append(buf, leapRun{first: first, last: first + l.amount - 1, name: l.Name, week: l.week,
+		if first > end {
+			break
+		}
+		buf = append(buf, leapRun{first: first, last: min(first+l.amount-1, end), name: l.Name, week: l.week,
 			notNumbered: l.NotNumbered, weekday: l.Weekday})
 		shift += l.amount
 	}

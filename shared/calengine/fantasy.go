@@ -187,6 +187,7 @@ type fcStatic struct {
 	// Lorekeep's own, written by ExportFantasyCalendar and ignored by Fantasy-Calendar.
 	Years  map[string]string `json:"years"`
 	Suffix string            `json:"suffix"`
+	Format string            `json:"format"` // Kanka's date format
 }
 
 type fcTimespan struct {
@@ -258,8 +259,9 @@ type fcEra struct {
 	Abbreviation string `json:"abbreviation"`
 	Description  string `json:"description"`
 	Settings     struct {
-		Restart  bool `json:"restart"`
-		EndsYear bool `json:"ends_year"`
+		Restart     bool `json:"restart"`
+		EndsYear    bool `json:"ends_year"`
+		StartingEra bool `json:"starting_era"` // Fantasy-Calendar ignores its ends_year
 	} `json:"settings"`
 	Date struct {
 		Year     fcNumber `json:"year"`
@@ -383,6 +385,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 	}
 	def.SkipYearZero = !yearZero
 	def.Suffix = strings.TrimSpace(text(sd.Suffix))
+	def.DateFormat = strings.TrimSpace(text(sd.Format))
 	if len(sd.Years) > 0 {
 		def.Years = make(map[int64]string, len(sd.Years))
 		for k, v := range sd.Years {
@@ -588,17 +591,22 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		era := Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart}
 		ts, _ := e.Date.Timespan.integer()
 		day, _ := e.Date.Day.integer()
-		if ts > 0 || day > 1 {
+		ends := e.Settings.EndsYear && !e.Settings.StartingEra
+		if ends {
+			day = max(day, 1) // Fantasy-Calendar keeps the days up to it: day 0 would keep none
+		}
+		if ts > 0 || day > 1 || ends {
 			if ts < 0 || ts >= int64(len(def.Months)) || day < 1 || day > int64(def.Months[ts].Length) {
 				add(f+".date", "The era's timespan and day must be a day of the export's timespans.")
 				continue
 			}
 			era.Month, era.Day = int(ts)+1, int(day)
 		}
+		era.EndsYear = ends
 		def.Eras = append(def.Eras, era)
 		out.From.Eras = append(out.From.Eras, i)
-		if e.Settings.EndsYear {
-			warn("Era " + strconv.Quote(name) + " ends its year early in the export; Lorekeep's years keep their length.")
+		if ends && fcMonthHasLeapDays(yd.LeapDays, ts) {
+			warn("Era " + strconv.Quote(name) + " ends its year in a month with leap days: Lorekeep keeps that month's days up to the era's day, leap days among them, where Fantasy-Calendar's count of the year leaves them out.")
 		}
 		if strings.TrimSpace(e.Description) != "" {
 			warn("Era " + strconv.Quote(name) + ": its description is not imported.")
@@ -800,6 +808,7 @@ var exportScalars = map[string]string{
 var exportSubfields = map[string]string{
 	"leap_days.month": "timespan", "eras.year": "date.year", "eras.restart": "settings.restart",
 	"leap_days.weekday": "week_day", "eras.month": "date.timespan", "eras.day": "date.day",
+	"eras.ends_year": "settings.ends_year",
 }
 
 // ExportList reports whether field is a create's list field as a whole ("month_length", not
@@ -1082,4 +1091,14 @@ func fcWeather(locs []fcLocation, global map[string]any, dynamic *json.RawMessag
 		add(p.Field, p.Message)
 	}
 	out.Climate = &k
+}
+
+// fcMonthHasLeapDays reports whether a leap day of the export falls in timespan ts.
+func fcMonthHasLeapDays(leaps []fcLeapDay, ts int64) bool {
+	for _, ld := range leaps {
+		if t, ok := ld.Timespan.integer(); ok && t == ts {
+			return true
+		}
+	}
+	return false
 }

@@ -173,6 +173,7 @@ type exStatic struct {
 	} `json:"event_data"`
 	Years  map[string]string `json:"years,omitempty"`
 	Suffix string            `json:"suffix,omitempty"`
+	Format string            `json:"format,omitempty"` // Kanka's date format
 }
 
 type exDynamic struct {
@@ -355,8 +356,11 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		var x exEra
 		x.Name, x.Abbreviation = esc(e.Name), esc(e.Abbreviation)
 		x.Settings.EventCategoryID = -1
-		x.Settings.Restart = e.Restart
+		x.Settings.Restart, x.Settings.EndsYear = e.Restart, e.EndsYear
 		x.Date.Year, x.Date.Day = e.Year, 1
+		if e.EndsYear && monthHasLeapDays(def, e.Month) {
+			warn("Era " + strconv.Quote(e.Name) + " ends its year in a month with leap days: Fantasy-Calendar's count of that year leaves them out.")
+		}
 		start := Date{Year: e.Year, Month: 1, Day: 1}
 		if e.Month > 0 {
 			x.Date.Timespan, x.Date.Day = e.Month-1, e.Day
@@ -385,6 +389,10 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		st.Suffix = esc(def.Suffix)
 		warn("Fantasy-Calendar has no year suffix; it is kept for Lorekeep only.")
 	}
+	if def.DateFormat != "" {
+		st.Format = esc(def.DateFormat)
+		warn("Fantasy-Calendar has no date format (Kanka's); it is kept for Lorekeep only.")
+	}
 	dyn := exDynamic{Year: date.Year, Timespan: date.Month - 1, Day: date.Day, Location: "Equatorial"}
 	if n, err := c.DayNumber(date); err == nil {
 		dyn.Epoch = n
@@ -407,4 +415,17 @@ func orZero(s string) string {
 		return "0"
 	}
 	return s
+}
+
+// monthHasLeapDays reports whether a leap rule adds days to month m (1-based).
+func monthHasLeapDays(def Definition, m int) bool {
+	if def.HasLeapYear && def.LeapYearMonth == m {
+		return true
+	}
+	for _, l := range def.LeapDays {
+		if l.Month == m {
+			return true
+		}
+	}
+	return false
 }

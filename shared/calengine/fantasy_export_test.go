@@ -109,18 +109,19 @@ func TestExportRoundTripLorekeepOnlyFields(t *testing.T) {
 	def := Definition{
 		Months:   []Month{{Name: "A", Length: 10}, {Name: "B", Length: 5, Type: Intercalary}, {Name: "C", Length: 7}},
 		Weekdays: []string{"x", "y", "z"}, StartOffset: -4, SkipYearZero: true, Suffix: "AR",
-		Years:    map[int64]string{-3: "Dark", 7: "Bright"},
-		LeapDays: []LeapDay{{Name: "Odd", Month: 1, Day: &day, Interval: "5,!2", Offset: 1, FromYear: &from, Amount: 3}},
-		Moons:    []Moon{{ID: 7, Name: "Blue", Fullmoon: "12.25", Offset: "-1.5", Colour: "blue"}, {ID: 2, Name: "Hex", Fullmoon: "3", Colour: "#abc"}},
-		Seasons:  []Season{{Name: "Late", Month: 3, Day: 2}, {Name: "Early", Month: 1, Day: 1}},
-		Eras:     []Era{{Name: "First", Abbreviation: "F", Year: -100, Restart: true}},
+		Years:      map[int64]string{-3: "Dark", 7: "Bright"},
+		LeapDays:   []LeapDay{{Name: "Odd", Month: 1, Day: &day, Interval: "5,!2", Offset: 1, FromYear: &from, Amount: 3}},
+		Moons:      []Moon{{ID: 7, Name: "Blue", Fullmoon: "12.25", Offset: "-1.5", Colour: "blue"}, {ID: 2, Name: "Hex", Fullmoon: "3", Colour: "#abc"}},
+		Seasons:    []Season{{Name: "Late", Month: 3, Day: 2}, {Name: "Early", Month: 1, Day: 1}},
+		Eras:       []Era{{Name: "First", Abbreviation: "F", Year: -100, Restart: true}},
+		DateFormat: "d/m/y s",
 	}
 	c := mustNew(t, def)
 	ex, err := c.ExportFantasyCalendar("X", Date{Year: 5, Month: 2, Day: 3}, Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"Odd" comes after day 3`, `"Odd" starts in year 12`, `"Odd" adds 3 days`, "year names", "suffix"} {
+	for _, want := range []string{`"Odd" comes after day 3`, `"Odd" starts in year 12`, `"Odd" adds 3 days`, "year names", "suffix", "date format"} {
 		if !strings.Contains(strings.Join(ex.Warnings, "\n"), want) {
 			t.Errorf("no warning containing %q in %q", want, ex.Warnings)
 		}
@@ -223,7 +224,7 @@ func TestExportRoundTripFantasyCalendarFiles(t *testing.T) {
 				}
 			}
 			for j, i := range im1.From.Eras {
-				for _, k := range []string{"name", "abbreviation", "date.year", "settings.restart", "date.timespan", "date.day"} {
+				for _, k := range []string{"name", "abbreviation", "date.year", "settings.restart", "date.timespan", "date.day", "settings.ends_year"} {
 					paths = append(paths, "static_data.eras."+strconv.Itoa(i)+"."+k+"|static_data.eras."+strconv.Itoa(j)+"."+k)
 				}
 			}

@@ -351,13 +351,19 @@ func pickWeekday(w0, total, n int64, w, ordinal int) (int64, bool) {
 // does; the others continue the calendar's running week.
 func (c *Calendar) monthWeek(y int64, s leapSet, i int) (w0, n, total int64) {
 	n, total = c.nWeekdays, int64(c.months[i].Length)+c.extra(s, i, true)
-	if c.local[i] { // its days are not in the running week's count (std): its own leap runs say
+	if cut := c.cutOf(s); c.local[i] || (cut != nil && i >= cut.month) {
+		// Its days are not in the running week's count (std), or an era ends the year in it or
+		// before: its own leap runs say.
 		total = c.monthLen(s, i)
 		var buf [8]leapRun
 		for _, r := range c.monthRuns(s, i, buf[:0]) {
 			if !r.week {
 				total -= r.last - r.first + 1
 			}
+		}
+		if !c.local[i] {
+			_, w0 = c.stdYearStart(y).add64(c.before(s, i, true) + c.startOffset).divFloor(c.nWeekdays)
+			return w0, n, total
 		}
 		return 0, int64(len(c.weekOf(i))), total
 	}

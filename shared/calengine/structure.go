@@ -190,5 +190,11 @@ func (c *Calendar) WeekdayName(d Date) string {
 // monthLen is the length of month index i in a year taking the rules in s: 0 for a month
 // absent that year.
 func (c *Calendar) monthLen(s leapSet, i int) int64 {
+	if cut := c.cutOf(s); cut != nil && i >= cut.month {
+		if i > cut.month {
+			return 0
+		}
+		return int64(cut.day)
+	}
 	return c.cumNormal[i+1] - c.cumNormal[i] + c.extra(s, i, false)
 }

@@ -12,7 +12,7 @@ import (
 // months, 99 of them appearing by rules that together spend the leap terms, each with its own
 // week of 100 names; 85 leap rules on the months; 100 moons of 40 phases (half of them custom
 // cycles of 1000 days, the others rounded as Fantasy-Calendar does), 100 periodic seasons with
-// times.
+// times, 100 eras ending years of the walk early (more years a day, each one a cut to find).
 func worstStructure() Definition {
 	def := Definition{Weekdays: []string{"a", "b"}}
 	for i := range 100 {
@@ -40,6 +40,9 @@ func worstStructure() Definition {
 			m.Rounding = "round" // Fantasy-Calendar's, the costliest: a doubled step
 		}
 		def.Moons = append(def.Moons, m)
+	}
+	for i := range 100 { // eras ending each year of the walk after its second day
+		def.Eras = append(def.Eras, Era{Name: "E", Year: 1_000_001 + int64(i)*3, Month: 1, Day: 2, EndsYear: true, Restart: true})
 	}
 	def.PeriodicSeasons = true
 	for i := range 100 {

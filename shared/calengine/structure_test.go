@@ -40,6 +40,20 @@ func structureDefinition(seed uint64) Definition {
 			def.LeapDays[i].NotNumbered = true
 		}
 	}
+	// Eras that end their year early (at most one a year), around the years the tests walk.
+	if r.IntN(2) == 0 {
+		ended := map[int64]bool{}
+		for k := range 1 + r.IntN(4) {
+			y := int64(r.IntN(91) - 50)
+			m := 1 + r.IntN(len(def.Months))
+			n := min(len(refMonthLayout(def, y, m)), def.Months[m-1].Length)
+			if n == 0 || ended[y] {
+				continue
+			}
+			ended[y] = true
+			def.Eras = append(def.Eras, Era{Name: "End" + strconv.Itoa(k), Year: y, Month: m, Day: 1 + r.IntN(n), EndsYear: true, Restart: r.IntN(2) == 0})
+		}
+	}
 	return def
 }
 
@@ -54,13 +68,21 @@ type refDay struct {
 
 // refMonthLayout lays out month m of year y day by day, literally: absent when its interval
 // rule says so; each leap rule's days after its day, in definition order (Kanka's first).
-func refMonthLayout(def Definition, y int64, m int) []refDay {
+func refMonthLayout(def Definition, y int64, m int) (days []refDay) {
 	if def.SkipYearZero && y == 0 {
 		return nil
 	}
 	mo := def.Months[m-1]
 	if !MonthEveryYear(mo) && !refRuleLeap(LeapDay{Interval: mo.Interval, Offset: mo.Offset}, y) {
 		return nil
+	}
+	for _, e := range def.Eras { // an era ending the year: nothing after its date
+		if e.EndsYear && e.Year == y && m >= e.Month {
+			if m > e.Month {
+				return nil
+			}
+			defer func() { days = days[:e.Day] }()
+		}
 	}
 	std := mo.Type == Standard
 	type block struct {
@@ -82,7 +104,6 @@ func refMonthLayout(def Definition, y int64, m int) []refDay {
 		}
 	}
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].after < blocks[j].after })
-	var days []refDay
 	for i := 0; i <= mo.Length; i++ {
 		for _, b := range blocks {
 			if b.after == i {
@@ -402,5 +423,62 @@ func TestRandomStructuresRoundTrip(t *testing.T) {
 		if got, want := canonical(t, im.Definition), canonical(t, def); !reflect.DeepEqual(got, want) {
 			t.Fatalf("seed %d: round trip\n got %+v\nwant %+v", seed, got, want)
 		}
+	}
+}
+
+// TestErasEndingTheirYear pins Fantasy-Calendar's ends_year by hand: year -2 of a calendar
+// skipping year zero ends on its 2-4, so year -1 starts the next day, everything after moves by
+// the 16 days cut, the week runs on, and a restarting era counts its first full year as 1.
+func TestErasEndingTheirYear(t *testing.T) {
+	def := Definition{
+		Months:   []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}, {Name: "C", Length: 10}},
+		Weekdays: []string{"Mo", "Tu", "We"}, SkipYearZero: true,
+		Eras: []Era{{Name: "Cut", Year: -2, Month: 2, Day: 4, EndsYear: true, Restart: true}, {Name: "Huge", Year: 1 << 55, Month: 1, Day: 1, EndsYear: true}},
+	}
+	c := mustNew(t, def)
+	for _, tc := range []struct {
+		d    Date
+		n    int64
+		name string
+	}{
+		{Date{1, 1, 1}, 0, "Mo"},
+		{Date{-1, 1, 1}, -30, "Mo"},
+		{Date{-2, 2, 4}, -31, "We"},  // the cut year's last day
+		{Date{-2, 1, 1}, -44, "Tu"},  // 14 days long
+		{Date{-3, 3, 10}, -45, "Mo"}, // the years before keep their 30 days
+		{Date{-3, 1, 1}, -74, "Tu"},
+	} {
+		if n, err := c.DayNumber(tc.d); err != nil || n != tc.n {
+			t.Errorf("DayNumber(%v) = %d, %v; want %d", tc.d, n, err, tc.n)
+		}
+		if got := c.DateOf(tc.n); got != tc.d {
+			t.Errorf("DateOf(%d) = %v; want %v", tc.n, got, tc.d)
+		}
+		if got := c.WeekdayName(tc.d); got != tc.name {
+			t.Errorf("WeekdayName(%v) = %q; want %q", tc.d, got, tc.name)
+		}
+	}
+	for _, gone := range []Date{{-2, 2, 5}, {-2, 3, 1}} {
+		if c.Valid(gone) {
+			t.Errorf("%v is after the era's date but valid", gone)
+		}
+	}
+	if c.DaysInYear(-2) != 14 || c.DaysInMonth(-2, 2) != 4 || c.DaysInMonth(-2, 3) != 0 || c.DaysInYear(-3) != 30 {
+		t.Errorf("lengths: year %d, months %d %d", c.DaysInYear(-2), c.DaysInMonth(-2, 2), c.DaysInMonth(-2, 3))
+	}
+	for _, tc := range []struct {
+		d    Date
+		want int64
+	}{{Date{-2, 2, 3}, -2}, {Date{-2, 2, 4}, 0}, {Date{-1, 1, 1}, 1}, {Date{1, 1, 1}, 2}} {
+		e, n, _ := c.EraAtDate(tc.d)
+		if want := map[bool]string{true: "Cut", false: ""}[tc.want != -2]; e.Name != want || (want != "" && n != tc.want) {
+			t.Errorf("EraAtDate(%v) = %q %d; want %q %d", tc.d, e.Name, n, want, tc.want)
+		}
+	}
+	// A cut far away costs nothing near day 0 and its own year still maps both ways.
+	huge := Date{1 << 55, 1, 1}
+	n, err := c.DayNumber(huge)
+	if err != nil || c.DateOf(n) != huge || c.DateOf(n+1) != (Date{1<<55 + 1, 1, 1}) {
+		t.Errorf("the far cut: %d %v, next %v", n, err, c.DateOf(n+1))
 	}
 }

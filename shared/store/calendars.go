@@ -45,6 +45,8 @@ type calendarItem struct {
 	Minute      int         `dynamo:"minute,omitempty"`
 	Cycles      []cycleAttr `dynamo:"cycles,omitempty"`
 	CycleFormat string      `dynamo:"cycle_format,omitempty"`
+	// Kanka's date format: absent when unset (Kanka's default).
+	Format string `dynamo:"format,omitempty"`
 	// The procedural weather's climate and seed: absent without one.
 	Climate     []climateAttr `dynamo:"climate,omitempty"`
 	WeatherSeed int64         `dynamo:"weather_seed,omitempty"`
@@ -89,6 +91,7 @@ type eraAttr struct {
 	Restart      bool   `dynamo:"restart"`
 	Month        int    `dynamo:"month,omitempty"`
 	Day          int    `dynamo:"day,omitempty"`
+	EndsYear     bool   `dynamo:"ends_year,omitempty"` // absent on eras written before it existed
 }
 
 type monthAttr struct {
@@ -192,7 +195,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount, Weekday: l.Weekday, NotNumbered: l.NotNumbered})
 	}
 	for _, e := range c.Eras {
-		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day})
+		it.Eras = append(it.Eras, eraAttr{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day, EndsYear: e.EndsYear})
 	}
 	if k := c.Clock; k != nil {
 		it.Clock = &clockAttr{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}
@@ -201,7 +204,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 	for _, cy := range c.Cycles {
 		it.Cycles = append(it.Cycles, cycleAttr{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
 	}
-	it.CycleFormat = c.CycleFormat
+	it.CycleFormat, it.Format = c.CycleFormat, c.Format
 	if k := c.Climate; k != nil {
 		it.WeatherSeed = k.Seed
 		for _, cs := range k.Seasons {
@@ -242,7 +245,7 @@ func (it calendarItem) calendar() timeline.Calendar {
 			Offset: l.Offset, FromYear: l.FromYear, Intercalary: l.Intercalary, Amount: l.Amount, Weekday: l.Weekday, NotNumbered: l.NotNumbered})
 	}
 	for _, e := range it.Eras {
-		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day})
+		c.Eras = append(c.Eras, calengine.Era{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, Month: e.Month, Day: e.Day, EndsYear: e.EndsYear})
 	}
 	if k := it.Clock; k != nil {
 		c.Clock = &calengine.Clock{Hours: k.Hours, Minutes: k.Minutes, Offset: k.Offset}
@@ -251,7 +254,7 @@ func (it calendarItem) calendar() timeline.Calendar {
 	for _, cy := range it.Cycles {
 		c.Cycles = append(c.Cycles, calengine.Cycle{Length: cy.Length, Offset: cy.Offset, Names: cy.Names})
 	}
-	c.CycleFormat = it.CycleFormat
+	c.CycleFormat, c.Format = it.CycleFormat, it.Format
 	if len(it.Climate) > 0 {
 		k := calengine.Climate{Seed: it.WeatherSeed}
 		for _, cs := range it.Climate {

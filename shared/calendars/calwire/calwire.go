@@ -29,6 +29,8 @@ type Calendar struct {
 	Moons           []moonJSON        `json:"moons"`
 	Epochs          []epochJSON       `json:"epochs"`
 	Suffix          string            `json:"suffix"`
+	Format          *string           `json:"format"`         // Kanka's; null when unset
+	DateFormatted   string            `json:"date_formatted"` // the current date by the format
 	SkipYearZero    bool              `json:"skip_year_zero"`
 	WeekRestart     bool              `json:"week_restart"`
 	PeriodicSeasons bool              `json:"periodic_seasons"`
@@ -92,6 +94,7 @@ type eraJSON struct {
 	Restart      bool   `json:"restart"`
 	Month        *int   `json:"month,omitempty"` // where the era starts within its year; absent: with the year
 	Day          *int   `json:"day,omitempty"`
+	EndsYear     bool   `json:"ends_year,omitempty"` // the year ends on the era's date
 }
 
 // DateEra is the era of a date and the date's year in it.
@@ -206,7 +209,7 @@ func Render(r *httpapi.Request, c *timeline.Calendar) Calendar {
 	}
 	j.Eras = make([]eraJSON, len(c.Eras))
 	for i, e := range c.Eras {
-		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart}
+		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, EndsYear: e.EndsYear}
 		if e.Month > 0 {
 			m, d := e.Month, e.Day
 			j.Eras[i].Month, j.Eras[i].Day = &m, &d
@@ -222,6 +225,11 @@ func Render(r *httpapi.Request, c *timeline.Calendar) Calendar {
 		j.Cycles[i] = cycleJSON{Length: cy.Length, Offset: cy.Offset, Names: cy.Names}
 	}
 	j.CycleFormat = c.CycleFormat
+	if c.Format != "" {
+		f := c.Format
+		j.Format = &f
+	}
+	j.DateFormatted = calengine.FormatDate(c.Format, calengine.PartsOf(c.Months, c.Years, c.Suffix, c.Date))
 	if len(c.Cycles) > 0 { // stored cycles were validated: no engine needed
 		text := calengine.CycleText(c.Cycles, c.CycleFormat, c.SkipYearZero, c.Date.Year)
 		j.Cycle = &text

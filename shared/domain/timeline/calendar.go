@@ -50,6 +50,8 @@ type Calendar struct {
 	Time        calengine.Time
 	Cycles      []calengine.Cycle
 	CycleFormat string
+	// Format is Kanka's date format (calengine.FormatDate); "": Kanka's default.
+	Format string
 	// Climate is the procedural weather's settings (calendar_weather.go), nil for none.
 	Climate *calengine.Climate
 }
@@ -80,7 +82,7 @@ func (c *Calendar) Definition() calengine.Definition {
 	d := calengine.Definition{
 		Months: c.Months, Weekdays: c.Weekdays, Years: c.Years, Seasons: c.Seasons, Moons: c.Moons,
 		Suffix: c.Suffix, StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, Eras: c.Eras,
-		Clock: c.Clock, Cycles: c.Cycles, CycleFormat: c.CycleFormat, WeekRestart: c.WeekRestart,
+		Clock: c.Clock, Cycles: c.Cycles, CycleFormat: c.CycleFormat, WeekRestart: c.WeekRestart, DateFormat: c.Format,
 		PeriodicSeasons: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
 	}
 	if len(c.LeapDays) > 0 {
@@ -247,6 +249,9 @@ func (c *Calendar) applySettings(r *domain.Reader) {
 	if f := r.String("suffix", domain.MaxNameLength); f.Set {
 		c.Suffix = strings.TrimSpace(f.Value)
 	}
+	if f := r.String("format", calengine.MaxDateFormatSize); f.Set && !r.Errs.Has("format") {
+		c.Format = strings.TrimSpace(f.Value)
+	}
 	intField := func(name string, dst *int) {
 		if f := r.Int(name, -maxInt32, maxInt32); f.Set && !r.Errs.Has(name) {
 			*dst = int(f.Value)
@@ -318,6 +323,7 @@ func (c *Calendar) calendarParts() map[string]int {
 		s["weather_climate"] = per + 4*per*len(c.Climate.Seasons)
 	}
 	s["cycles"] = len(c.CycleFormat)
+	s["format"] = len(c.Format)
 	for _, cy := range c.Cycles {
 		s["cycles"] += 2 * per
 		for _, n := range cy.Names {

@@ -58,7 +58,7 @@ func (c *Calendar) UseDefinition(def calengine.Definition) {
 		def.HasLeapYear, def.LeapYearAmount, def.LeapYearMonth, def.LeapYearOffset, def.LeapYearStart
 	c.LeapDays = def.LeapDays
 	c.setEras(def.Eras)
-	c.Clock, c.Cycles, c.CycleFormat = def.Clock, def.Cycles, def.CycleFormat
+	c.Clock, c.Cycles, c.CycleFormat, c.Format = def.Clock, def.Cycles, def.CycleFormat, def.DateFormat
 	if c.Clock == nil {
 		c.Time = calengine.Time{}
 	}
@@ -220,6 +220,9 @@ func readEra(r *domain.Reader, prefix string, v any) (calengine.Era, bool) {
 		if f := s.Int("day", 0, maxInt32); f.Present() {
 			e.Day = int(f.Value)
 		}
+		if f := s.Bool("ends_year"); f.Present() {
+			e.EndsYear = f.Value
+		}
 	})
 }
 
@@ -302,7 +305,7 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 	in["leap_days"] = rules
 	eras := make([]any, len(def.Eras))
 	for i, e := range def.Eras {
-		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart,
+		eras[i] = map[string]any{"name": e.Name, "abbreviation": e.Abbreviation, "year": num(e.Year), "restart": e.Restart, "ends_year": e.EndsYear,
 			"month": num(int64(e.Month)), "day": num(int64(e.Day))}
 	}
 	in["eras"] = eras
@@ -319,6 +322,9 @@ func DefinitionInput(def calengine.Definition, date calengine.Date, t calengine.
 		cycles[i] = map[string]any{"length": num(cy.Length), "offset": num(cy.Offset), "names": names}
 	}
 	in["cycles"], in["cycle_format"] = cycles, def.CycleFormat
+	if def.DateFormat != "" {
+		in["format"] = def.DateFormat
+	}
 	if def.Suffix != "" {
 		in["suffix"] = def.Suffix
 	}
