@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	_ "image/gif"
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
@@ -137,7 +138,9 @@ func TestUploadEachFormat(t *testing.T) {
 	}{
 		{"png", "png", imagetest.PNG(640, 320), 640, 320},
 		{"jpeg", "jpg", imagetest.JPEG(300, 600), 300, 600},
-		{"gif", "png", imagetest.GIF(120, 80), 120, 80},
+		{"gif", "gif", imagetest.GIF(120, 80), 120, 80},
+		{"still gif", "png", imagetest.GIFFrames(120, 80, 1), 120, 80},
+		{"jpeg turned upright", "jpg", imagetest.OrientedJPEG(imagetest.Quadrants(300, 600), 6, true), 600, 300},
 		{"webp", "png", imagetest.WebP, 0, 0},
 	} {
 		for _, kind := range []string{"/locations", "/calendars"} {
