@@ -20,6 +20,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/imageproc"
 	"github.com/lorekeep/lorekeep/shared/images"
@@ -44,6 +45,7 @@ func newEnv(t *testing.T, opts imagework.Options) env {
 	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		calendars.Register(api, st)
+		entities.Register(api, st)
 		svc := images.New(imagework.New(b, st, opts), st)
 		api.SetImages(svc)
 		images.Register(api, st, svc)
