@@ -189,15 +189,21 @@ func (s *Store) auditImages(ctx context.Context, cid int64, held map[string]stri
 // transaction; a lost race re-reads. It answers the entity as written. Every owner kind holds
 // an image (domain.Owner), so a new owner kind has this too.
 func (s *Store) SetEntityImage(ctx context.Context, cid, eid, by int64, path string) (*domain.Entity, error) {
+	return s.entityImage(ctx, cid, eid, by, path, "")
+}
+
+func (s *Store) entityImage(ctx context.Context, cid, eid, by int64, path, legacy string) (*domain.Entity, error) {
 	for attempt := 0; ; attempt++ {
-		e, err := s.setEntityImage(ctx, cid, eid, by, path)
+		e, err := s.setEntityImage(ctx, cid, eid, by, path, legacy)
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return e, err
 		}
 	}
 }
 
-func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path string) (*domain.Entity, error) {
+// setEntityImage is one attempt. legacy, when set, is the image_url the record must still hold
+// (and no stored image): the migration's conversion, which keeps updated_by.
+func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, legacy string) (*domain.Entity, error) {
 	e, err := s.GetEntity(ctx, cid, eid)
 	if err != nil {
 		return nil, err
@@ -223,6 +229,12 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path str
 		return nil, err
 	}
 	m, prev := rec.meta(), rec.owner()
+	if legacy != "" {
+		if prev.ImageURL != legacy || prev.ImagePath != "" {
+			return nil, ErrLegacyImageChanged
+		}
+		by = m.UpdatedBy
+	}
 	if prev.ImagePath == path && prev.ImageURL == "" {
 		return e, nil
 	}
