@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/imagestore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
@@ -40,7 +41,7 @@ var commands = []command{
 	{"member add", "member add --campaign ID --user USER --role admin|member|viewer [--expires 720h]", memberAdd},
 	{"token create", "token create --user USER [--expires 720h]", tokenCreate},
 	{"token revoke", "token revoke --token TOKEN", tokenRevoke},
-	{"migrate", "migrate                  # rewrite the table to this version's key layout", migrateCmd},
+	{"migrate", "migrate [--images 25]    # rewrite the table to this version's key layout; fetch old image_urls into the bucket", migrateCmd},
 	{"sweep", "sweep [--older-than 1m]   # finish the deletes left pending", sweepCmd},
 	{"demo", "demo", demoCmd},
 	{"s3", "s3 --dir DIR [--addr 127.0.0.1:9000]   # a local S3-compatible server for the images", s3Cmd},
@@ -310,16 +311,28 @@ func tokenRevoke(c *cli, fs *flag.FlagSet, args []string) error {
 	return c.emit(map[string]any{"revoked": true})
 }
 
-// migrateCmd rewrites the table to the store's key layout (resumable), with progress on stderr.
+// migrateCmd rewrites the table to the store's key layout (resumable), with progress on stderr,
+// then stores up to --images of the image_urls written before images were (when IMAGE_BUCKET
+// is set).
 func migrateCmd(c *cli, fs *flag.FlagSet, args []string) error {
+	limit := fs.Int("images", 25, "fetch at most this many old records' image_url into the image bucket this run (0: none); run again while images_done is false")
 	if err := parse(c, fs, args); err != nil {
 		return err
+	}
+	if *limit < 0 || *limit > maxLegacyImages {
+		return usagef("--images must be between 0 and %d", maxLegacyImages)
 	}
 	st, err := c.store()
 	if err != nil {
 		return err
 	}
-	return migrateTable(c.ctx, st, c.stdout, c.stderr)
+	var bucket *imagestore.Bucket
+	if *limit > 0 && c.getenv("IMAGE_BUCKET") != "" {
+		if bucket, err = openBucket(c.ctx, c.getenv); err != nil {
+			return err
+		}
+	}
+	return migrateTable(c.ctx, st, bucket, localFetchIf(c.getenv), *limit, c.stdout, c.stderr)
 }
 
 // sweepCmd finishes the deletes pending for longer than --older-than, as the scheduled sweeper

@@ -6,17 +6,33 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
+// maxLegacyImages bounds one run's image fetches (each at most imagework.FetchTimeout).
+const maxLegacyImages = 500
+
 // migrateTable runs `lorekeep migrate`: it rewrites the table to the store's key layout
 // (resumable: run it again after an interruption), a progress line per scanned page on
-// progress, the result as one JSON object on out.
-func migrateTable(ctx context.Context, st *store.Store, out, progress io.Writer) error {
+// progress, then fetches up to limit old records' image_url into bucket (nil: skipped), and
+// writes the result as one JSON object on out. Records whose image could not be fetched keep
+// their address and are listed under images_failed.
+func migrateTable(ctx context.Context, st *store.Store, bucket *imagestore.Bucket, fetch imagework.Options, limit int, out, progress io.Writer) error {
 	res, err := st.Migrate(ctx, func(line string) { fmt.Fprintln(progress, line) })
 	if err != nil {
 		return fmt.Errorf("migrate (run it again to resume): %w", err)
 	}
-	return json.NewEncoder(out).Encode(map[string]any{"layout": store.LayoutVersion, "items_read": res.Read,
-		"records_rewritten": res.Rewritten, "counters_written": res.Counters, "resumed": res.Resumed})
+	answer := map[string]any{"layout": store.LayoutVersion, "items_read": res.Read,
+		"records_rewritten": res.Rewritten, "counters_written": res.Counters, "resumed": res.Resumed, "images": nil}
+	if bucket != nil {
+		ir, err := imagework.New(bucket, st, fetch).MigrateLegacyImages(ctx, st, limit)
+		if err != nil {
+			return fmt.Errorf("migrate images (run it again to resume): %w", err)
+		}
+		fmt.Fprintf(progress, "migrate: images: %d stored, %d failed, %d skipped, pass done: %v\n", ir.Stored, len(ir.Failed), ir.Skipped, ir.Done)
+		answer["images"] = ir
+	}
+	return json.NewEncoder(out).Encode(answer)
 }

@@ -82,6 +82,24 @@ func localImages(ctx context.Context, getenv func(string) string) (*imagestore.B
 	return b, nil
 }
 
+// openBucket is the image bucket of IMAGE_BUCKET: the local server's (S3_ENDPOINT, created
+// when missing) or AWS's.
+func openBucket(ctx context.Context, getenv func(string) string) (*imagestore.Bucket, error) {
+	if getenv("S3_ENDPOINT") != "" {
+		return localImages(ctx, getenv)
+	}
+	return imagestore.Open(imagestore.ConfigFromEnv(getenv))
+}
+
+// localFetchIf is localFetch against a local bucket (S3_ENDPOINT set), else the guard as on
+// AWS (https only, public addresses only).
+func localFetchIf(getenv func(string) string) imagework.Options {
+	if getenv("S3_ENDPOINT") == "" {
+		return imagework.Options{}
+	}
+	return localFetch(getenv)
+}
+
 // localFetch is how the local server fetches image_url: http allowed, and loopback only when
 // IMAGES_ALLOW_LOOPBACK is set (a picture served on this machine).
 func localFetch(getenv func(string) string) imagework.Options {

@@ -18,6 +18,7 @@ const (
 	EUnsupportedMedia = "unsupported_media"
 	ENotAllowed       = "method_not_allowed"
 	ERateLimited      = "rate_limited"
+	EBusy             = "busy"
 )
 
 // Error is a failure the client may be told about. Fields is set on validation failures.
@@ -36,6 +37,10 @@ var (
 	ErrUnauthenticated = &Error{Code: EUnauthenticated, Message: "Unauthenticated."}
 	ErrConflict        = &Error{Code: EConflict, Message: "The record is being changed by other requests at the same time; retry in a moment."}
 	ErrUnavailable     = &Error{Code: EUnavailable, Message: "The service is temporarily unavailable; retry."}
+	// ErrImagesBusy: the image bucket or the image function refused or did not answer, and
+	// nothing was written. A 503 says only that DynamoDB is unavailable, so this is a 429 with
+	// Retry-After (DESIGN 2, 13).
+	ErrImagesBusy = &Error{Code: EBusy, Message: "The image service is busy; retry in a moment."}
 )
 
 // ErrorCode returns the code of err, EInternal for errors that are not an *Error.

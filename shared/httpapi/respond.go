@@ -25,6 +25,7 @@ var statusOf = map[string]int{
 	apperr.EUnsupportedMedia: http.StatusUnsupportedMediaType,
 	apperr.ENotAllowed:       http.StatusMethodNotAllowed,
 	apperr.ERateLimited:      http.StatusTooManyRequests,
+	apperr.EBusy:             http.StatusTooManyRequests,
 	apperr.EInternal:         http.StatusInternalServerError,
 }
 
@@ -97,6 +98,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	// A conflict left after the handler's own retries, or an outage: the client should retry.
 	if status == http.StatusServiceUnavailable || status == http.StatusConflict {
 		w.Header().Set("Retry-After", "1")
+	}
+	if de.Code == apperr.EBusy { // the image service: a busy bucket or function (DESIGN 13)
+		w.Header().Set("Retry-After", "2")
 	}
 	writeJSON(w, r, status, body)
 }

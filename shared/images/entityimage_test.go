@@ -3,6 +3,7 @@ package images_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -200,4 +201,69 @@ func TestEntityImageRaces(t *testing.T) {
 		t.Fatalf("the held image: %v", err)
 	}
 	e.audit(t)
+}
+
+// Every image write moves the record's updated_at and sync pointers (and its entity's) in its
+// transaction: a lastSync reader of the record's list and of the entities list sees each one,
+// and not the record left alone.
+func TestImageWritesMoveLastSync(t *testing.T) {
+	e := newEnv(t, imagework.Options{})
+	for _, kind := range []string{"/locations", "/calendars"} {
+		t.Run(kind, func(t *testing.T) {
+			mk := func(name string) map[string]any {
+				res := e.upload("POST", apitest.Path(e.Campaign, kind), e.Admin, withKind(kind, map[string]string{"name": name}), nil)
+				if res.Status != 200 {
+					t.Fatalf("%d %s", res.Status, res.Raw)
+				}
+				return res.Data()
+			}
+			rec, _ := mk("Changed"), mk("Left alone")
+			id, eid := rec["id"], rec["entity_id"]
+			imagePath := apitest.Path(e.Campaign, "/entities/"+itoa(eid)+"/image")
+			recPath := apitest.Path(e.Campaign, kind+"/"+itoa(id))
+			sync := str(e.Do("GET", apitest.Path(e.Campaign, kind), e.Admin, nil).Body["sync"])
+			updated := str(rec["updated_at"])
+			for _, w := range []struct {
+				name  string
+				by    int64
+				write func() apitest.Response
+			}{
+				{"entity image upload", e.MemberID, func() apitest.Response {
+					return e.uploadAs("POST", imagePath, e.Member, "file", nil, imagetest.PNG(30, 20))
+				}},
+				{"entity image removal", e.AdminID, func() apitest.Response { return e.Do("DELETE", imagePath, e.Admin, nil) }},
+				{"record update with an image", e.MemberID, func() apitest.Response {
+					return e.upload("PATCH", recPath, e.Member, withKind(kind, map[string]string{"name": "Changed"}), imagetest.PNG(20, 30))
+				}},
+				{"record update removing it", e.AdminID, func() apitest.Response {
+					return e.Do("PATCH", recPath, e.Admin, map[string]any{"image_url": nil})
+				}},
+			} {
+				if res := w.write(); res.Status != 200 {
+					t.Fatalf("%s: %d %s", w.name, res.Status, res.Raw)
+				}
+				for _, list := range []struct{ path, id string }{{kind, itoa(id)}, {"/entities", itoa(eid)}} {
+					res := e.Do("GET", apitest.Path(e.Campaign, list.path)+"?lastSync="+url.QueryEscape(sync), e.Admin, nil)
+					rows := res.List()
+					if res.Status != 200 || len(rows) != 1 {
+						t.Fatalf("%s: %s since %s: %d %s", w.name, list.path, sync, res.Status, res.Raw)
+					}
+					row, _ := rows[0].(map[string]any)
+					if itoa(row["id"]) != list.id || str(row["updated_at"]) <= updated || row["updated_by"] != float64(w.by) {
+						t.Fatalf("%s: %s since %s: %v (updated before %s)", w.name, list.path, sync, row, updated)
+					}
+				}
+				got := e.Do("GET", recPath, e.Admin, nil).Data()
+				sync, updated = str(e.Do("GET", apitest.Path(e.Campaign, kind), e.Admin, nil).Body["sync"]), str(got["updated_at"])
+			}
+		})
+	}
+	e.audit(t)
+}
+
+func withKind(kind string, f map[string]string) map[string]string {
+	if kind == "/calendars" {
+		return withCalendar(f)
+	}
+	return f
 }

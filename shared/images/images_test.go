@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	_ "image/gif"
 	_ "image/jpeg"
 	_ "image/png"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/imageproc"
 	"github.com/lorekeep/lorekeep/shared/images"
@@ -43,6 +45,7 @@ func newEnv(t *testing.T, opts imagework.Options) env {
 	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		calendars.Register(api, st)
+		entities.Register(api, st)
 		svc := images.New(imagework.New(b, st, opts), st)
 		api.SetImages(svc)
 		images.Register(api, st, svc)
@@ -137,7 +140,9 @@ func TestUploadEachFormat(t *testing.T) {
 	}{
 		{"png", "png", imagetest.PNG(640, 320), 640, 320},
 		{"jpeg", "jpg", imagetest.JPEG(300, 600), 300, 600},
-		{"gif", "png", imagetest.GIF(120, 80), 120, 80},
+		{"gif", "gif", imagetest.GIF(120, 80), 120, 80},
+		{"still gif", "png", imagetest.GIFFrames(120, 80, 1), 120, 80},
+		{"jpeg turned upright", "jpg", imagetest.OrientedJPEG(imagetest.Quadrants(300, 600), 6, true), 600, 300},
 		{"webp", "png", imagetest.WebP, 0, 0},
 	} {
 		for _, kind := range []string{"/locations", "/calendars"} {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/imagestore"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 )
@@ -24,18 +26,23 @@ import (
 // The invoke protocol between a family function and ImagesFunction (DESIGN 13): Lambda's
 // Invoke API (POST /2015-03-31/functions/{name}/invocations, RequestResponse), signed with
 // Signature V4 like the bucket's requests. The payload is an InvokeRequest; ImagesFunction
-// answers an InvokeResponse, or a function error (X-Amz-Function-Error) for a bug.
+// answers an InvokeResponse, or a function error (X-Amz-Function-Error) for a crash or a
+// timeout. No failure of the bucket or of the function is a 503, which says that DynamoDB is
+// unavailable (DESIGN 2): a function error is a 422 naming the field (the file could not be
+// processed: sending it again would fail again), a refused or failed invoke and a busy bucket
+// are apperr.ErrImagesBusy (429, Retry-After). Nothing is written for the record either way.
 type InvokeRequest struct {
 	ImageJob *Job `json:"image_job"`
 }
 
 // InvokeResponse is the stored path, or the problem of a bad image (the family's 422 naming
-// Field), or Unavailable (a 503: the bucket or the table did not answer).
+// Field), or Unavailable (a 503: the table did not answer), or Busy (the bucket did not).
 type InvokeResponse struct {
 	Path        string `json:"path,omitempty"`
 	Field       string `json:"field,omitempty"`
 	Message     string `json:"message,omitempty"`
 	Unavailable string `json:"unavailable,omitempty"`
+	Busy        string `json:"busy,omitempty"`
 }
 
 // Answer runs a job on p and shapes its outcome (ImagesFunction's side of the protocol); an
@@ -46,6 +53,8 @@ func Answer(ctx context.Context, p Processor, j Job) (InvokeResponse, error) {
 	switch {
 	case err == nil:
 		return InvokeResponse{Path: path}, nil
+	case errors.Is(err, apperr.ErrImagesBusy):
+		return InvokeResponse{Busy: err.Error()}, nil
 	case errors.Is(err, apperr.ErrUnavailable):
 		return InvokeResponse{Unavailable: err.Error()}, nil
 	case errors.As(err, &ae) && ae.Code == apperr.EInvalid && ae.Fields != nil && len(ae.Fields.Fields()) > 0:
@@ -130,23 +139,43 @@ func (v *Invoker) Process(ctx context.Context, j Job) (string, error) {
 	req.Header.Set("X-Amz-Invocation-Type", "RequestResponse")
 	status, header, out, err := imagestore.Signed(ctx, v.cfg, v.signer, "lambda", req, payload, 1<<20)
 	if err != nil {
-		return "", fmt.Errorf("%w (invoke the image function: %v)", apperr.ErrUnavailable, err)
+		return "", busy(ctx, fmt.Sprintf("invoke the image function: %v", err))
 	}
-	if status != http.StatusOK || header.Get("X-Amz-Function-Error") != "" {
-		// Throttling, an outage or the function's crash: nothing was stored for a record.
-		return "", fmt.Errorf("%w (invoke the image function: HTTP %d %s: %.300s)", apperr.ErrUnavailable, status, header.Get("X-Amz-Function-Error"), out)
+	if status != http.StatusOK {
+		// Throttled, Lambda's outage or a misconfiguration (logged): the function did not run.
+		return "", busy(ctx, fmt.Sprintf("invoke the image function: HTTP %d: %.300s", status, out))
 	}
 	var res InvokeResponse
-	if err := json.Unmarshal(out, &res); err != nil {
-		return "", fmt.Errorf("%w (the image function's answer: %v)", apperr.ErrUnavailable, err)
+	if fe := header.Get("X-Amz-Function-Error"); fe != "" || json.Unmarshal(out, &res) != nil || res == (InvokeResponse{}) {
+		// A crash, a timeout or running out of memory on this file: it would again. Whatever
+		// the function put is still only reserved, and the sweeper deletes it.
+		slog.ErrorContext(ctx, "the image function failed", "function_error", fe, "answer", fmt.Sprintf("%.300s", out))
+		return "", Unprocessable(j.Field)
 	}
 	switch {
 	case res.Unavailable != "":
 		return "", fmt.Errorf("%w (the image function: %s)", apperr.ErrUnavailable, res.Unavailable)
+	case res.Busy != "":
+		return "", fmt.Errorf("%w (the image function: %s)", apperr.ErrImagesBusy, res.Busy)
 	case res.Field != "":
 		return "", apperr.Invalid(res.Field, res.Message)
 	case res.Path == "":
-		return "", fmt.Errorf("%w (the image function answered no path)", apperr.ErrUnavailable)
+		return "", Unprocessable(j.Field)
 	}
 	return res.Path, nil
+}
+
+// busy logs why the image function could not be invoked and answers ErrImagesBusy.
+func busy(ctx context.Context, why string) error {
+	slog.WarnContext(ctx, "the image function is unavailable", "err", why)
+	return fmt.Errorf("%w (%s)", apperr.ErrImagesBusy, why)
+}
+
+// Unprocessable is the 422 of a file whose processing failed (the image function crashed or
+// timed out on it).
+func Unprocessable(field string) error {
+	if field == "" {
+		field = "image"
+	}
+	return apperr.Invalid(field, "The "+domain.Label(field)+" could not be processed; send another image.")
 }

@@ -8,13 +8,16 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/imagestore"
 	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
 	"github.com/lorekeep/lorekeep/shared/testing/lambdatest"
@@ -24,19 +27,30 @@ import (
 // The family functions' side (images.Invoker: the upload put under incoming/, a SigV4-signed
 // Invoke) against ImagesFunction's real handler (imagework.LambdaHandler) behind a local
 // server of Lambda's Invoke API: stored images, a bad file's 422 naming the field, the guard's
-// 422 naming image_url, and a crashed function's 503 that writes nothing.
+// 422 naming image_url; a crashed function's 422 naming the field (never a 503, which says
+// DynamoDB is unavailable) that writes no record, and a refused invoke's 429.
 func TestInvokeProtocol(t *testing.T) {
 	b, base := s3test.Bucket(t)
 	var worker *imagework.Worker
 	var last images.Job
-	crash := false
+	crash := ""
 	handler := func(ctx context.Context, payload json.RawMessage) (any, error) {
 		var req images.InvokeRequest
 		if json.Unmarshal(payload, &req) == nil && req.ImageJob != nil {
 			last = *req.ImageJob
 		}
-		if crash {
+		switch crash {
+		case "before":
 			return nil, errors.New("deliberate crash")
+		case "panic":
+			panic("deliberate panic")
+		case "after": // the picture stored, then the function dies (a timeout, say)
+			if _, err := imagework.LambdaHandler(nil, worker)(ctx, payload); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("Task timed out after 25.00 seconds")
+		case "null":
+			return nil, nil
 		}
 		return imagework.LambdaHandler(nil, worker)(ctx, payload)
 	}
@@ -84,7 +98,7 @@ func TestInvokeProtocol(t *testing.T) {
 			}
 		})
 	}
-	// An unknown function and a throttled or failing Invoke API are 503s, nothing stored.
+	// An unknown function and a throttled or failing Invoke API are ErrImagesBusy (429), nothing stored.
 	other, err := images.NewInvoker(b, images.InvokeConfig{Function: "NoSuchFunction", Endpoint: fn.URL})
 	if err != nil {
 		t.Fatal(err)
@@ -99,19 +113,51 @@ func TestInvokeProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, inv := range map[string]*images.Invoker{"unknown function": other, "throttled": slow} {
-		if _, err := inv.Process(ctx, images.Job{CampaignID: e.Campaign, Field: "image", Data: imagetest.PNG(3, 3)}); !errors.Is(err, apperr.ErrUnavailable) {
-			t.Errorf("%s: %v, want unavailable", name, err)
+		if _, err := inv.Process(ctx, images.Job{CampaignID: e.Campaign, Field: "image", Data: imagetest.PNG(3, 3)}); !errors.Is(err, apperr.ErrImagesBusy) || errors.Is(err, apperr.ErrUnavailable) {
+			t.Errorf("%s: %v, want busy", name, err)
 		}
 	}
 	if _, err := images.NewInvoker(b, images.InvokeConfig{}); err == nil {
 		t.Error("an invoker without IMAGES_FUNCTION")
 	}
-	crash = true
-	if res := env.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Crash"}, imagetest.PNG(5, 5)); res.Status != http.StatusServiceUnavailable {
-		t.Fatalf("crashed function: %d %s", res.Status, res.Raw)
+	// A family whose invoke is refused answers 429 with Retry-After through HTTP.
+	e2 := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
+		locations.Register(api, st)
+		api.SetImages(images.New(slow, st))
+	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
+	res = (env2(e2, b, base)).upload("POST", apitest.Path(e2.Campaign, "/locations"), e2.Admin, map[string]string{"name": "Busy"}, imagetest.PNG(5, 5))
+	if res.Status != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" || !strings.Contains(str(res.Body["message"]), "image service is busy") {
+		t.Fatalf("throttled invoke: %d %v %s", res.Status, res.Header, res.Raw)
 	}
-	if n := env.listCount(t); n != 1 {
-		t.Fatalf("%d locations, want 1", n)
+
+	for _, mode := range []string{"before", "panic", "after", "null"} {
+		t.Run("crash "+mode, func(t *testing.T) {
+			crash = mode
+			defer func() { crash = "" }()
+			res := env.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Crash"}, imagetest.PNG(5, 5))
+			msg, _ := res.Errors()["image"].([]any)
+			if res.Status != 422 || len(msg) != 1 || !strings.Contains(str(msg[0]), "could not be processed") {
+				t.Fatalf("crashed function: %d %s", res.Status, res.Raw)
+			}
+			res = e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Crash", "image_url": "https://example.invalid/a.png"})
+			if msg, _ := res.Errors()["image_url"].([]any); res.Status != 422 || len(msg) != 1 {
+				t.Fatalf("crashed function on an image_url: %d %s", res.Status, res.Raw)
+			}
+			if n := env.listCount(t); n != 1 {
+				t.Fatalf("%d locations, want 1", n)
+			}
+			env.audit(t)
+		})
+	}
+	// What the function stored before it died is only reserved: no record holds it, and the
+	// sweeper deletes it once the claim window has passed.
+	later := e.Store.AtTime(func() time.Time { return time.Now().Add(store.ImageClaimWindow + time.Minute) })
+	if r, err := sweeper.Run(ctx, later, 0, b); err != nil || r.Images != 1 {
+		t.Fatalf("sweep after the claim window: %+v %v, want the dead job's picture", r, err)
 	}
 	env.audit(t)
+}
+
+func env2(e *apitest.Env, b *imagestore.Bucket, base string) env {
+	return env{Env: e, bucket: b, base: base}
 }

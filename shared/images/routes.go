@@ -11,7 +11,7 @@ import (
 // EntityStore is what Kanka's entity image routes need of the store (store.Store).
 type EntityStore interface {
 	httpapi.EntityReader
-	SetEntityImage(ctx context.Context, cid, eid int64, path string) (*domain.Entity, error)
+	SetEntityImage(ctx context.Context, cid, eid, by int64, path string) (*domain.Entity, error)
 }
 
 // entityImageJSON is Kanka's answer of entities/{id}/image (its entity and record ids and the
@@ -92,7 +92,7 @@ func (h entityImages) put(r *httpapi.Request) (httpapi.Reply, error) {
 	var out *domain.Entity
 	rp, err := r.Commit(func() error {
 		var err error
-		out, err = h.st.SetEntityImage(r.Context(), e.CampaignID, e.ID, c.Path)
+		out, err = h.st.SetEntityImage(r.Context(), e.CampaignID, e.ID, r.Access.UserID, c.Path)
 		return err
 	}, func() (httpapi.Reply, error) { return reply(r, out), nil })
 	h.svc.Settle(r.Context(), e.CampaignID, c.Path, err)
@@ -107,7 +107,7 @@ func (h entityImages) remove(r *httpapi.Request) (httpapi.Reply, error) {
 	var out *domain.Entity
 	return r.Commit(func() error {
 		var err error
-		out, err = h.st.SetEntityImage(r.Context(), e.CampaignID, e.ID, "")
+		out, err = h.st.SetEntityImage(r.Context(), e.CampaignID, e.ID, r.Access.UserID, "")
 		return err
 	}, func() (httpapi.Reply, error) { return reply(r, out), nil })
 }

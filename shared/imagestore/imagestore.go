@@ -117,7 +117,7 @@ func (b *Bucket) call(ctx context.Context, op, method, key string, body []byte, 
 		err = fmt.Errorf("HTTP %d: %.200s", status, out)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w (s3 %s %s: %v)", apperr.ErrUnavailable, op, key, err)
+		return nil, fmt.Errorf("%w (s3 %s %s: %v)", apperr.ErrImagesBusy, op, key, err)
 	}
 	return out, nil
 }
@@ -152,11 +152,11 @@ func (b *Bucket) Get(ctx context.Context, key string) ([]byte, error) {
 	status, out, err := b.do(ctx, http.MethodGet, key, nil, nil)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%w (s3 get %s: %v)", apperr.ErrUnavailable, key, err)
+		return nil, fmt.Errorf("%w (s3 get %s: %v)", apperr.ErrImagesBusy, key, err)
 	case status == http.StatusNotFound:
 		return nil, apperr.ErrNotFound
 	case status != http.StatusOK:
-		return nil, fmt.Errorf("%w (s3 get %s: HTTP %d)", apperr.ErrUnavailable, key, status)
+		return nil, fmt.Errorf("%w (s3 get %s: HTTP %d)", apperr.ErrImagesBusy, key, status)
 	}
 	return out, nil
 }

@@ -81,7 +81,7 @@ func (w *Worker) Process(ctx context.Context, j images.Job) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := imageproc.Process(data)
+	res, err := process(data)
 	var p *imageproc.Problem
 	if errors.As(err, &p) {
 		return "", apperr.Invalid(j.Field, "The "+domain.Label(j.Field)+" "+p.Text)
@@ -104,6 +104,21 @@ func (w *Worker) Process(ctx context.Context, j images.Job) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// processFile is imageproc.Process (a test makes it panic).
+var processFile = imageproc.Process
+
+// process is processFile with a panic (a decoder's bug on a crafted file) made a problem of
+// the file: the request answers a 422, and nothing was reserved or put yet.
+func process(data []byte) (res imageproc.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			slog.Error("image processing panicked", "panic", fmt.Sprint(v))
+			err = &imageproc.Problem{Text: "could not be processed; send another image."}
+		}
+	}()
+	return processFile(data)
 }
 
 // read answers the job's bytes: given, read from incoming/ (then deleted; the bucket's

@@ -181,22 +181,29 @@ func (s *Store) auditImages(ctx context.Context, cid int64, held map[string]stri
 }
 
 // SetEntityImage makes path (a reserved one; "" for none) the image of entity eid's record
-// (Kanka's entities/{id}/image), with the checks and queue items of a record update that
-// changes its image: the record's home, public copy and entity get the new path (an image
-// address stored before images were fetched goes), conditional on the version read (bumped;
-// updated_at kept, as SetEntityTag does); the path is claimed and the one it replaces queued
-// for the sweeper in the same transaction; a lost race re-reads. It answers the entity as
-// written. Every owner kind holds an image (domain.Owner), so a new owner kind has this too.
-func (s *Store) SetEntityImage(ctx context.Context, cid, eid int64, path string) (*domain.Entity, error) {
+// (Kanka's entities/{id}/image), written by user by, as a record update that changes its image:
+// the record's home, public copy and entity get the new path (an image address stored before
+// images were fetched goes), a new version and updated_at/updated_by, conditional on the
+// version read; the record's and the entity's sync pointers move (a lastSync reader sees the
+// change), the path is claimed and the one it replaces queued for the sweeper, all in the same
+// transaction; a lost race re-reads. It answers the entity as written. Every owner kind holds
+// an image (domain.Owner), so a new owner kind has this too.
+func (s *Store) SetEntityImage(ctx context.Context, cid, eid, by int64, path string) (*domain.Entity, error) {
+	return s.entityImage(ctx, cid, eid, by, path, "")
+}
+
+func (s *Store) entityImage(ctx context.Context, cid, eid, by int64, path, legacy string) (*domain.Entity, error) {
 	for attempt := 0; ; attempt++ {
-		e, err := s.setEntityImage(ctx, cid, eid, path)
+		e, err := s.setEntityImage(ctx, cid, eid, by, path, legacy)
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return e, err
 		}
 	}
 }
 
-func (s *Store) setEntityImage(ctx context.Context, cid, eid int64, path string) (*domain.Entity, error) {
+// setEntityImage is one attempt. legacy, when set, is the image_url the record must still hold
+// (and no stored image): the migration's conversion, which keeps updated_by.
+func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, legacy string) (*domain.Entity, error) {
 	e, err := s.GetEntity(ctx, cid, eid)
 	if err != nil {
 		return nil, err
@@ -222,9 +229,18 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid int64, path string)
 		return nil, err
 	}
 	m, prev := rec.meta(), rec.owner()
+	if legacy != "" {
+		if prev.ImageURL != legacy || prev.ImagePath != "" {
+			return nil, ErrLegacyImageChanged
+		}
+		by = m.UpdatedBy
+	}
 	if prev.ImagePath == path && prev.ImageURL == "" {
 		return e, nil
 	}
+	nextM, next := m, prev
+	s.stampUpdate(&m, &nextM)
+	nextM.UpdatedBy, next.ImagePath, next.ImageURL = by, path, ""
 	b := s.newTx()
 	set := func(u *dynamo.Update) *dynamo.Update {
 		if path == "" {
@@ -232,18 +248,20 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid int64, path string)
 		} else {
 			u = u.Set("image_path", path)
 		}
-		return u.Remove("image_url")
+		return u.Remove("image_url").Set("updated_at", formatTime(nextM.UpdatedAt)).Set("updated_by", by)
 	}
 	for _, sl := range k.slots(&m, &prev) {
-		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).Set("version", m.Version+1).If("'version' = ?", m.Version))
+		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).Set("version", nextM.Version).If("'version' = ?", m.Version))
 	}
 	for _, sl := range entitySlots(&m, &prev) {
 		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).If("attribute_exists(pk)"))
 	}
+	b.syncMove(ownerRef(k.prefix, &m, &prev), ownerRef(k.prefix, &nextM, &next))
+	b.syncMove(entityRef(&m, &prev), entityRef(&nextM, &next))
 	b.images(cid, prev.ImagePath, path)
 	if err := b.run(ctx); err != nil {
 		return nil, err
 	}
-	e.ImagePath, e.ImageURL = path, ""
+	e.ImagePath, e.ImageURL, e.UpdatedAt, e.UpdatedBy = path, "", nextM.UpdatedAt, by
 	return e, nil
 }

@@ -255,6 +255,9 @@ func mentionKey(cid, target, src, post int64) itemKey {
 
 func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }
 
+// imageMigrationSK is the checkpoint of the legacy image_url fetch (images_migrate.go).
+const imageMigrationSK = "LEGACY-IMAGES"
+
 func replayKey(cid, uid int64, key string) itemKey {
 	return itemKey{"IDEMPOTENCY#" + pad(cid) + "#" + pad(uid), "KEY#" + key}
 }

@@ -6,6 +6,7 @@ package lambdatest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -24,8 +25,8 @@ type Server struct {
 }
 
 // Serve starts it (closed when the test ends). A request must be a RequestResponse invoke
-// signed with Signature V4 for the lambda service; a handler error is a function error
-// (200, X-Amz-Function-Error: Unhandled), as on AWS.
+// signed with Signature V4 for the lambda service; a handler error or panic is a function
+// error (200, X-Amz-Function-Error: Unhandled), as on AWS.
 func Serve(t testing.TB, name string, h Handler) *Server {
 	s := &Server{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -48,7 +49,14 @@ func Serve(t testing.TB, name string, h Handler) *Server {
 			w.WriteHeader(http.StatusBadRequest)
 			return
 		}
-		out, err := h(r.Context(), payload)
+		out, err := func() (out any, err error) {
+			defer func() {
+				if v := recover(); v != nil { // aws-lambda-go reports a panic as a function error
+					err = fmt.Errorf("panic: %v", v)
+				}
+			}()
+			return h(r.Context(), payload)
+		}()
 		w.Header().Set("Content-Type", "application/json")
 		if err != nil {
 			w.Header().Set("X-Amz-Function-Error", "Unhandled")
