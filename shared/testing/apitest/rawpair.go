@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -30,7 +31,9 @@ import (
 // weighs on both. Per client count it reports the median of the rounds' api/raw throughput
 // ratios (1.0: the API costs nothing beyond its DynamoDB calls) and the median process CPU per
 // request of each side and of their difference (own-cpu-µs/req: the API's own cost, the
-// steadier figure on a busy machine), and prints a line. Figures only: nothing is asserted.
+// steadier figure on a busy machine) and the bytes and allocations per request the API makes
+// beyond the raw calls (own-B/req, own-allocs/req: the same on an idle or a loaded machine),
+// and prints a line. Figures only: nothing is asserted.
 // The request log is formatted as in production but written nowhere. Build the Env
 // WithCachedAuth, so that the API, like a function behind API Gateway's authorizer cache, reads
 // no token.
@@ -80,6 +83,7 @@ func (e *Env) PairRaw(b *testing.B, token, path string) {
 				throughput(b, clients, raw)
 				var ratios, apiCPU, rawCPU, ownCPU []float64
 				var apiOps, rawOps float64
+				var apiAlloc, rawAlloc allocs
 				for round := 0; round < rounds; round++ {
 					var a, r pairSide
 					if round%2 == 0 {
@@ -91,6 +95,7 @@ func (e *Env) PairRaw(b *testing.B, token, path string) {
 					ratios = append(ratios, a.ops/r.ops)
 					apiCPU, rawCPU = append(apiCPU, a.cpuPer), append(rawCPU, r.cpuPer)
 					ownCPU = append(ownCPU, a.cpuPer-r.cpuPer)
+					apiAlloc, rawAlloc = apiAlloc.add(a), rawAlloc.add(r)
 				}
 				ratio, own := median(ratios), median(ownCPU)
 				b.ReportMetric(ratio, "api/raw")
@@ -99,9 +104,12 @@ func (e *Env) PairRaw(b *testing.B, token, path string) {
 				b.ReportMetric(median(apiCPU), "api-cpu-µs/req")
 				b.ReportMetric(median(rawCPU), "raw-cpu-µs/req")
 				b.ReportMetric(own, "own-cpu-µs/req")
-				fmt.Printf("pair %s: api %.0f/s raw %.0f/s (%d calls) api/raw median %.2f (%.2f-%.2f over %d rounds); CPU per request api %.0f µs raw %.0f µs own %.0f µs\n",
+				ownBytes, ownAllocs := apiAlloc.bytesPer()-rawAlloc.bytesPer(), apiAlloc.allocsPer()-rawAlloc.allocsPer()
+				b.ReportMetric(ownBytes, "own-B/req")
+				b.ReportMetric(ownAllocs, "own-allocs/req")
+				fmt.Printf("pair %s: api %.0f/s raw %.0f/s (%d calls) api/raw median %.2f (%.2f-%.2f over %d rounds); CPU per request api %.0f µs raw %.0f µs own %.0f µs; own allocations %.0f B, %.0f per request\n",
 					b.Name(), apiOps/float64(rounds), rawOps/float64(rounds), len(calls), ratio, slices.Min(ratios), slices.Max(ratios), rounds,
-					median(apiCPU), median(rawCPU), own)
+					median(apiCPU), median(rawCPU), own, ownBytes, ownAllocs)
 			}
 		})
 	}
@@ -116,12 +124,29 @@ func PairRounds() int {
 	return 7
 }
 
-// pairSide is one side of a round: requests per second and CPU microseconds per request.
-type pairSide struct{ ops, cpuPer float64 }
+// pairSide is one side of a round: requests per second, CPU microseconds per request, and
+// the requests, bytes and allocations counted.
+type pairSide struct {
+	ops, cpuPer       float64
+	n, bytes, mallocs uint64
+}
+
+// allocs sums sides' allocations: unlike CPU, the same whatever else the machine runs.
+type allocs struct{ n, bytes, mallocs uint64 }
+
+func (a allocs) add(s pairSide) allocs {
+	return allocs{a.n + s.n, a.bytes + s.bytes, a.mallocs + s.mallocs}
+}
+func (a allocs) bytesPer() float64  { return float64(a.bytes) / float64(max(a.n, 1)) }
+func (a allocs) allocsPer() float64 { return float64(a.mallocs) / float64(max(a.n, 1)) }
 
 func measure(b *testing.B, clients int, op func(context.Context) error) pairSide {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
 	ops, cpu := throughput(b, clients, op)
-	return pairSide{ops: ops, cpuPer: float64(cpu.Microseconds()) / (ops * pairRound.Seconds())}
+	runtime.ReadMemStats(&m1)
+	return pairSide{ops: ops, cpuPer: float64(cpu.Microseconds()) / (ops * pairRound.Seconds()),
+		n: uint64(ops*pairRound.Seconds() + 0.5), bytes: m1.TotalAlloc - m0.TotalAlloc, mallocs: m1.Mallocs - m0.Mallocs}
 }
 
 // median of xs (not empty); xs is sorted in place.
