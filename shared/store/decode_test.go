@@ -2,8 +2,10 @@ package store
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
