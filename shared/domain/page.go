@@ -33,7 +33,8 @@ type Page[T any] struct {
 // EncodeCursor is the cursor that continues a list right after the record with id: the one
 // spelling of cursors, whoever cuts the page (the store's ranges, PageOf).
 func EncodeCursor(id int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(id, 10)))
+	var digits [20]byte // on the stack: a list page encodes one cursor per row
+	return base64.RawURLEncoding.EncodeToString(strconv.AppendInt(digits[:0], id, 10))
 }
 
 // DecodeCursor reads a cursor; ok is false for none and for one that is not a valid id.

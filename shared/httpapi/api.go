@@ -376,7 +376,11 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, authErr)
 		return
 	}
-	a.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, uid)))
+	routed := r.WithContext(context.WithValue(r.Context(), ctxKey{}, uid))
+	a.mux.ServeHTTP(w, routed)
+	if sw, ok := w.(*statusWriter); ok { // the mux set the pattern it matched: the log line's route
+		sw.route, sw.routed = routed.Pattern, true
+	}
 }
 
 // preflight answers CORS preflight requests without authentication.

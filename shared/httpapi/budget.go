@@ -45,8 +45,10 @@ func fitRowsAll[T any](items []T) ([]json.RawMessage, error) { return renderRows
 
 func renderRows[T any](items []T, budget int) ([]json.RawMessage, error) {
 	rows := NewRows(budget, true)
-	for i, it := range items {
-		if fits, err := rows.Add(it); err != nil {
+	for i := range items {
+		// A pointer: a JSONAppender row is encoded in place, not copied into an interface
+		// (encoding/json writes a pointer to a value as the value).
+		if fits, err := rows.Add(&items[i]); err != nil {
 			return nil, err
 		} else if !fits {
 			break
@@ -84,11 +86,15 @@ func NewRows(budget int, keepFirst bool) *Rows {
 // kept, and no later row should be added).
 func (r *Rows) Add(v any) (bool, error) {
 	start := r.buf.Len()
-	if err := r.enc.Encode(v); err != nil {
-		r.buf.Truncate(start)
-		return false, err
+	if b, ok := appendRow(r.buf.AvailableBuffer(), v); ok {
+		r.buf.Write(b) // in place unless b outgrew the buffer
+	} else {
+		if err := r.enc.Encode(v); err != nil {
+			r.buf.Truncate(start)
+			return false, err
+		}
+		r.buf.Truncate(r.buf.Len() - 1) // the encoder's newline
 	}
-	r.buf.Truncate(r.buf.Len() - 1)                 // the encoder's newline
 	size := envelopeSize(r.buf.Bytes()[start:]) + 1 // the comma
 	if r.budget >= 0 && r.used+size > r.budget && (len(r.ends) > 0 || !r.keepFirst) {
 		r.buf.Truncate(start)

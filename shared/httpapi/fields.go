@@ -51,13 +51,12 @@ func (rp Reply) project(r *Request) (Reply, error) {
 	if err != nil || keys == nil {
 		return rp, err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // as writeJSON: the kept values go out as they are
-	if err := enc.Encode(rp.data); err != nil {
-		return rp, err
+	raw, ok := appendRow(nil, rp.data)
+	if !ok {
+		if raw, err = encodeJSON(rp.data); err != nil { // as writeJSON: values go out as they are
+			return rp, err
+		}
 	}
-	raw := buf.Bytes()
 	var list []json.RawMessage
 	if json.Unmarshal(raw, &list) == nil {
 		for i, rec := range list {

@@ -43,20 +43,28 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				writeError(sw, r, errPanic)
 			}
 		}
-		a.logRequest(r, id, sw.status, start, time.Since(start), rec.Snapshot())
+		a.logRequest(r, id, sw, start, time.Since(start), rec.Snapshot())
 	}()
 	a.serve(sw, r)
 }
 
 var errPanic = errors.New("panic")
 
-func (a *API) logRequest(r *http.Request, id string, status int, start time.Time, d time.Duration, s telemetry.Snapshot) {
+func (a *API) logRequest(r *http.Request, id string, sw *statusWriter, start time.Time, d time.Duration, s telemetry.Snapshot) {
+	status := sw.status
 	route := ""
-	if a.public != nil {
-		_, route = a.public.Handler(r)
-	}
-	if _, pattern := a.mux.Handler(r); route == "" && pattern != "/" {
-		route = pattern
+	switch {
+	case sw.routed: // the campaign mux served it: the pattern it matched, no second lookup
+		if sw.route != "/" {
+			route = sw.route
+		}
+	default: // answered before routing (or by a public route): the route it names
+		if a.public != nil {
+			_, route = a.public.Handler(r)
+		}
+		if _, pattern := a.mux.Handler(r); route == "" && pattern != "/" {
+			route = pattern
+		}
 	}
 	attrs := []slog.Attr{
 		slog.String("request_id", id),
@@ -124,6 +132,9 @@ func (o Options) logger() *slog.Logger {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	// route is the pattern the campaign mux matched, once routed (serve).
+	route  string
+	routed bool
 }
 
 func (w *statusWriter) WriteHeader(code int) {

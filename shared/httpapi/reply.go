@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -71,7 +72,15 @@ func (rp Reply) encode() ([]byte, error) {
 	if rp.raw != nil {
 		return rp.raw, nil
 	}
-	return encodeJSON(map[string]any{"data": rp.data})
+	return encodeData(rp.data)
+}
+
+// encodeData is {"data": v} as writeJSON writes it: by hand for a JSONAppender.
+func encodeData(v any) ([]byte, error) {
+	if b, ok := appendRow(append(make([]byte, 0, 1024), `{"data":`...), v); ok {
+		return append(b, '}'), nil
+	}
+	return encodeJSON(map[string]any{"data": v})
 }
 
 type links struct {
@@ -103,7 +112,14 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 			writeRows(w, r.Request, rows, struct{}{})
 			return
 		}
-		writeJSON(w, r.Request, http.StatusOK, map[string]any{"data": rp.data})
+		body, err := encodeData(rp.data)
+		if err != nil {
+			logInternal(r.Request, fmt.Errorf("encode response: %w", err))
+			body = []byte(`{"message":"Server Error."}`)
+			writeBody(w, r.Request, http.StatusInternalServerError, body)
+			return
+		}
+		writeBody(w, r.Request, http.StatusOK, body)
 		return
 	}
 	l := rp.list

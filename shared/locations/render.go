@@ -33,6 +33,25 @@ func render(r *httpapi.Request, l *domain.Location, a domain.Access, hiddenParen
 	return j
 }
 
+// AppendJSON is locationJSON's hand encoder (httpapi.JSONAppender); ?related=1 rows are left
+// to encoding/json.
+func (j locationJSON) AppendJSON(b []byte) ([]byte, bool) {
+	if j.Arrays != nil {
+		return b, false
+	}
+	b = append(b, '{')
+	b = j.OwnerJSON.AppendOwnerFields(b)
+	b = append(b, `,"location_id":`...)
+	b = httpapi.AppendOptInt(b, j.LocationID)
+	b = append(b, `,"parent_location_id":`...)
+	b = httpapi.AppendOptInt(b, j.ParentLocationID)
+	b = append(b, `,"map":`...)
+	b = httpapi.AppendString(b, j.Map)
+	b = append(b, `,"is_map_private":`...)
+	b = httpapi.AppendInt(b, int64(j.IsMapPrivate))
+	return append(b, '}'), true
+}
+
 func ownerOf(j *locationJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }
 
 // mapPointJSON is a map point with its id and location besides the spec's fields.

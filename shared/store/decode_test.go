@@ -2,8 +2,10 @@ package store
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
@@ -109,5 +111,36 @@ func TestItemsEmbeddingAHandDecodedOneDecodeWhole(t *testing.T) {
 	var got trashedEntity
 	if err := unmarshalItem(item, &got); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v (%v), want %+v", got, err, want)
+	}
+}
+
+// parseStamp reads what time.Parse reads for the store's layout, and declines the rest (which
+// parseTime then hands to time.Parse).
+func TestParseStampIsTimeParse(t *testing.T) {
+	cases := []string{"2026-11-25T09:25:07.123456Z", "0000-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.999999Z",
+		"2024-02-29T12:00:00.000000Z", "2023-02-29T12:00:00.000000Z", "2026-04-31T00:00:00.000000Z", "2026-13-01T00:00:00.000000Z",
+		"2026-00-10T00:00:00.000000Z", "2026-01-00T00:00:00.000000Z", "2026-01-01T24:00:00.000000Z", "2026-01-01T00:60:00.000000Z",
+		"2026-01-01T00:00:60.000000Z", "2026-01-01T00:00:00.00000Z", "2026-01-01 00:00:00.000000Z", "2026-01-01T00:00:00.000000",
+		"2026-01-01T00:00:00.00000aZ", "+026-01-01T00:00:00.000000Z", "", "garbage"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		b := []byte("2026-11-25T09:25:07.123456Z")
+		for k := rng.IntN(3); k >= 0; k-- {
+			b[rng.IntN(len(b))] = "0123456789-:.TZ x"[rng.IntN(17)]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		want, err := time.Parse(timestamp, s)
+		got, ok := parseStamp(s)
+		if ok && (err != nil || !got.Equal(want) || got.Location() != want.Location()) {
+			t.Fatalf("%q: parseStamp %v, time.Parse %v (%v)", s, got, want, err)
+		}
+		if !ok && err == nil && len(s) == len(timestamp) && s[19] == '.' {
+			t.Errorf("%q: declined a timestamp time.Parse reads", s)
+		}
+		if p := parseTime(s); !p.Equal(want) && err == nil {
+			t.Fatalf("%q: parseTime %v, want %v", s, p, want)
+		}
 	}
 }

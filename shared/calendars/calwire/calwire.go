@@ -306,6 +306,39 @@ type DayWeather struct {
 	httpapi.AuditJSON
 }
 
+// AppendFields appends w's fields as encoding/json writes them (no braces): the day view's
+// hand encoder (not AppendJSON, which a shape embedding DayWeather would take as its own).
+func (w *DayWeather) AppendFields(b []byte) []byte {
+	b = append(b, `"id":`...)
+	b = httpapi.AppendInt(b, w.ID)
+	b = append(b, `,"calendar_id":`...)
+	b = httpapi.AppendInt(b, w.CalendarID)
+	b = append(b, `,"weather":`...)
+	b = httpapi.AppendString(b, w.Weather)
+	b = append(b, `,"temperature":`...)
+	b = httpapi.AppendString(b, w.Temperature)
+	b = append(b, `,"precipitation":`...)
+	b = httpapi.AppendString(b, w.Precipitation)
+	b = append(b, `,"wind":`...)
+	b = httpapi.AppendString(b, w.Wind)
+	b = append(b, `,"effect":`...)
+	b = httpapi.AppendString(b, w.Effect)
+	b = append(b, `,"name":`...)
+	b = httpapi.AppendOptString(b, w.Name)
+	b = append(b, `,"day":`...)
+	b = httpapi.AppendInt(b, int64(w.Day))
+	b = append(b, `,"month":`...)
+	b = httpapi.AppendInt(b, int64(w.Month))
+	b = append(b, `,"year":`...)
+	b = httpapi.AppendInt(b, w.Year)
+	b = append(b, `,"visibility":`...)
+	b = httpapi.AppendString(b, w.Visibility)
+	b = append(b, `,"visibility_id":`...)
+	b = httpapi.AppendInt(b, int64(w.VisibilityID))
+	b = append(b, ',')
+	return w.AuditJSON.AppendAuditFields(b)
+}
+
 // RenderDayWeather is w as clients read it.
 func RenderDayWeather(w *timeline.DayWeather) DayWeather {
 	out := DayWeather{ID: w.ID, CalendarID: w.CalendarID, Weather: w.Weather, Temperature: w.Temperature,

@@ -7,6 +7,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -21,9 +25,15 @@ import (
 // PairRaw is issue 20's measure of the read path's own CPU: the throughput of GET path through
 // the API handler against the throughput of the very DynamoDB calls that request makes
 // (recorded from one request, then replayed with the same SDK client, calls of one round trip
-// concurrently as the API makes them), alternating, three rounds of each, at 1, 8 and 32
-// concurrent clients. It reports api/raw per client count (1.0: the API costs nothing beyond
-// its DynamoDB calls) and prints a line per client count. Figures only: nothing is asserted.
+// concurrently as the API makes them), at 1, 8 and 32 concurrent clients. After a warm-up
+// round of each, the two alternate for PairRounds rounds (LOREKEEP_PAIR_ROUNDS, default 7),
+// which side goes first alternating too, so that a burst of load elsewhere on the machine
+// weighs on both. Per client count it reports the median of the rounds' api/raw throughput
+// ratios (1.0: the API costs nothing beyond its DynamoDB calls) and the median process CPU per
+// request of each side and of their difference (own-cpu-µs/req: the API's own cost, the
+// steadier figure on a busy machine) and the bytes and allocations per request the API makes
+// beyond the raw calls (own-B/req, own-allocs/req: the same on an idle or a loaded machine),
+// and prints a line. Figures only: nothing is asserted.
 // The request log is formatted as in production but written nowhere. Build the Env
 // WithCachedAuth, so that the API, like a function behind API Gateway's authorizer cache, reads
 // no token.
@@ -65,31 +75,88 @@ func (e *Env) PairRaw(b *testing.B, token, path string) {
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	defer slog.SetDefault(prev)
+	rounds := PairRounds()
 	for _, clients := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
+				throughput(b, clients, api) // warm-up: connections, pools, caches
+				throughput(b, clients, raw)
+				var ratios, apiCPU, rawCPU, ownCPU []float64
 				var apiOps, rawOps float64
-				var apiCPU, rawCPU time.Duration
-				for round := 0; round < 3; round++ {
-					ops, cpu := throughput(b, clients, api)
-					apiOps, apiCPU = apiOps+ops, apiCPU+cpu
-					ops, cpu = throughput(b, clients, raw)
-					rawOps, rawCPU = rawOps+ops, rawCPU+cpu
+				var apiAlloc, rawAlloc allocs
+				for round := 0; round < rounds; round++ {
+					var a, r pairSide
+					if round%2 == 0 {
+						a, r = measure(b, clients, api), measure(b, clients, raw)
+					} else {
+						r, a = measure(b, clients, raw), measure(b, clients, api)
+					}
+					apiOps, rawOps = apiOps+a.ops, rawOps+r.ops
+					ratios = append(ratios, a.ops/r.ops)
+					apiCPU, rawCPU = append(apiCPU, a.cpuPer), append(rawCPU, r.cpuPer)
+					ownCPU = append(ownCPU, a.cpuPer-r.cpuPer)
+					apiAlloc, rawAlloc = apiAlloc.add(a), rawAlloc.add(r)
 				}
-				// CPU per request of this process (the API or the bare SDK calls; DynamoDB
-				// Local is another process): steadier than throughput on a busy machine.
-				apiPer := float64(apiCPU.Microseconds()) / (apiOps * pairRound.Seconds())
-				rawPer := float64(rawCPU.Microseconds()) / (rawOps * pairRound.Seconds())
-				b.ReportMetric(apiOps/rawOps, "api/raw")
-				b.ReportMetric(apiOps/3, "api-req/s")
-				b.ReportMetric(rawOps/3, "raw-req/s")
-				b.ReportMetric(apiPer, "api-cpu-µs/req")
-				b.ReportMetric(rawPer, "raw-cpu-µs/req")
-				fmt.Printf("pair %s: api %.0f/s raw %.0f/s (%d calls) api/raw %.2f; CPU per request api %.0f µs raw %.0f µs\n",
-					b.Name(), apiOps/3, rawOps/3, len(calls), apiOps/rawOps, apiPer, rawPer)
+				ratio, own := median(ratios), median(ownCPU)
+				b.ReportMetric(ratio, "api/raw")
+				b.ReportMetric(apiOps/float64(rounds), "api-req/s")
+				b.ReportMetric(rawOps/float64(rounds), "raw-req/s")
+				b.ReportMetric(median(apiCPU), "api-cpu-µs/req")
+				b.ReportMetric(median(rawCPU), "raw-cpu-µs/req")
+				b.ReportMetric(own, "own-cpu-µs/req")
+				ownBytes, ownAllocs := apiAlloc.bytesPer()-rawAlloc.bytesPer(), apiAlloc.allocsPer()-rawAlloc.allocsPer()
+				b.ReportMetric(ownBytes, "own-B/req")
+				b.ReportMetric(ownAllocs, "own-allocs/req")
+				fmt.Printf("pair %s: api %.0f/s raw %.0f/s (%d calls) api/raw median %.2f (%.2f-%.2f over %d rounds); CPU per request api %.0f µs raw %.0f µs own %.0f µs; own allocations %.0f B, %.0f per request\n",
+					b.Name(), apiOps/float64(rounds), rawOps/float64(rounds), len(calls), ratio, slices.Min(ratios), slices.Max(ratios), rounds,
+					median(apiCPU), median(rawCPU), own, ownBytes, ownAllocs)
 			}
 		})
 	}
+}
+
+// PairRounds is how many alternating rounds PairRaw runs per client count:
+// LOREKEEP_PAIR_ROUNDS, default 7.
+func PairRounds() int {
+	if n, err := strconv.Atoi(os.Getenv("LOREKEEP_PAIR_ROUNDS")); err == nil && n > 0 {
+		return n
+	}
+	return 7
+}
+
+// pairSide is one side of a round: requests per second, CPU microseconds per request, and
+// the requests, bytes and allocations counted.
+type pairSide struct {
+	ops, cpuPer       float64
+	n, bytes, mallocs uint64
+}
+
+// allocs sums sides' allocations: unlike CPU, the same whatever else the machine runs.
+type allocs struct{ n, bytes, mallocs uint64 }
+
+func (a allocs) add(s pairSide) allocs {
+	return allocs{a.n + s.n, a.bytes + s.bytes, a.mallocs + s.mallocs}
+}
+func (a allocs) bytesPer() float64  { return float64(a.bytes) / float64(max(a.n, 1)) }
+func (a allocs) allocsPer() float64 { return float64(a.mallocs) / float64(max(a.n, 1)) }
+
+func measure(b *testing.B, clients int, op func(context.Context) error) pairSide {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	ops, cpu := throughput(b, clients, op)
+	runtime.ReadMemStats(&m1)
+	return pairSide{ops: ops, cpuPer: float64(cpu.Microseconds()) / (ops * pairRound.Seconds()),
+		n: uint64(ops*pairRound.Seconds() + 0.5), bytes: m1.TotalAlloc - m0.TotalAlloc, mallocs: m1.Mallocs - m0.Mallocs}
+}
+
+// median of xs (not empty); xs is sorted in place.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // pairRound is how long one side of a round runs.
