@@ -51,10 +51,12 @@ func TestMapCentre(t *testing.T) {
 			}
 		})
 	}
-	centre := func(token string) any { return e.Do("GET", mapPath(e.Campaign, mid), token, nil).Data()["center_marker_id"] }
+	centre := func(token string) any {
+		return e.Do("GET", mapPath(e.Campaign, mid), token, nil).Data()["center_marker_id"]
+	}
 	steps := []struct {
-		name           string
-		do             func() apitest.Response
+		name                  string
+		do                    func() apitest.Response
 		admin, member, viewer any
 	}{
 		{"open marker", func() apitest.Response {
