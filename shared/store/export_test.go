@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/guregu/dynamo/v2"
 )
 
 // SetScanPage sets the migration's scan page size (tests interrupt it between pages).
@@ -88,4 +90,18 @@ func HalfRelink(ctx context.Context, s *Store, cid, eid int64, began time.Time) 
 		return err
 	}
 	return s.relinkRefs(ctx, cid, eid, e.Type, e.ChildID, true)
+}
+
+// DropMarkerPointers deletes the MARKIN# pointers in entity eid's partition, as a table written
+// before them has none.
+func DropMarkerPointers(ctx context.Context, s *Store, cid, eid int64) error {
+	var ptrs []markerInItem
+	if err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, markerInPrefix).All(ctx, &ptrs); err != nil {
+		return err
+	}
+	var keys []dynamo.Keyed
+	for _, p := range ptrs {
+		keys = append(keys, dynamo.Keys{p.PK, p.SK})
+	}
+	return s.deleteKeys(ctx, keys)
 }

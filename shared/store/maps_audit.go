@@ -8,15 +8,25 @@ import (
 )
 
 // auditMapRefs checks what maps and markers say of other records: a map's centre names a
-// marker of the map with the placement the map keeps of it.
-func auditMapRefs(cid int64, items []dynamo.Item) []string {
+// marker of the map with the placement the map keeps of it; a marker linked to an entity has
+// its MARKIN# pointer there and is placed by that entity's links privacy (for admins only
+// while the entity is in the trash); every pointer names a marker that names its entity back.
+func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	markers := map[itemKey]markerItem{}
 	var maps []mapItem
+	pointers := map[itemKey]bool{}
+	linksPrivate := map[int64]bool{}
 	for _, raw := range items {
 		k := keyOfItem(raw)
 		switch {
+		case k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, entityPrefix+"#"):
+			var e entityItem
+			_ = dynamo.UnmarshalItem(raw, &e)
+			linksPrivate[e.ID] = e.LinksPrivate
+		case strings.HasPrefix(k.sk, markerInPrefix):
+			pointers[k] = true
 		case k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, mapPrefix+"#"):
 			var it mapItem
 			_ = dynamo.UnmarshalItem(raw, &it)
@@ -25,6 +35,31 @@ func auditMapRefs(cid int64, items []dynamo.Item) []string {
 			var it markerItem
 			_ = dynamo.UnmarshalItem(raw, &it)
 			markers[itemKey{k.pk, recordSK(markerPrefix, it.ID)}] = it
+		}
+	}
+	for k, mk := range markers {
+		if mk.EntityID == nil {
+			continue
+		}
+		eid := *mk.EntityID
+		if !pointers[markerInKey(cid, eid, mk.MapID, mk.ID)] {
+			report("marker %d of map %d: no MARKIN# pointer in entity %d", mk.ID, mk.MapID, eid)
+		}
+		p, live := linksPrivate[eid]
+		switch {
+		case tr.entities[eid] && !mk.IsPrivate:
+			report("marker %d of map %d: entity %d is in the trash, the marker is placed public", mk.ID, mk.MapID, eid)
+		case live && p != mk.IsPrivate:
+			report("marker %d of map %d: placed for entity %d private %v, the entity has %v", mk.ID, mk.MapID, eid, mk.IsPrivate, p)
+		case !live && !tr.entities[eid] && !tr.hides(k.pk):
+			report("marker %d of map %d: its entity %d does not exist", mk.ID, mk.MapID, eid)
+		}
+	}
+	for k := range pointers {
+		mid, id, ok := markerInOf(k.sk)
+		mk, found := markers[itemKey{mapPK(cid, mid), recordSK(markerPrefix, id)}]
+		if !ok || !found || mk.EntityID == nil || entityPK(cid, *mk.EntityID) != k.pk {
+			report("pointer %s %s: names no marker linked to this entity", k.pk, k.sk)
 		}
 	}
 	for _, m := range maps {

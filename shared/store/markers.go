@@ -128,14 +128,16 @@ func (s *Store) markerChecks(prev, m *domain.Marker) []func(*txBuilder) {
 // CreateMarker stores a new marker in one transaction, on condition that its map and entity
 // still exist.
 func (s *Store) CreateMarker(ctx context.Context, m *domain.Marker) error {
-	checks := append(s.markerChecks(nil, m), synced(nil, func() *syncRef { return markerRef(m) }))
+	checks := append(s.markerChecks(nil, m), synced(nil, func() *syncRef { return markerRef(m) }),
+		func(b *txBuilder) { b.linkMarker(nil, m) })
 	return s.createChild(ctx, &m.Meta, "map_marker", func() any { return toMarkerItem(m) }, func() []slot { return markerSlots(m) }, checks...)
 }
 
 // UpdateMarker writes next over prev if nobody wrote since prev was read, its copies re-placed
 // by its visibility and its entity's privacy.
 func (s *Store) UpdateMarker(ctx context.Context, prev, next *domain.Marker) error {
-	checks := append(s.markerChecks(prev, next), synced(func() *syncRef { return markerRef(prev) }, func() *syncRef { return markerRef(next) }))
+	checks := append(s.markerChecks(prev, next), synced(func() *syncRef { return markerRef(prev) }, func() *syncRef { return markerRef(next) }),
+		func(b *txBuilder) { b.linkMarker(prev, next) })
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMarkerItem(next) },
 		func() []slot { return markerSlots(prev) }, func() []slot { return markerSlots(next) }, checks...)
 }
@@ -144,7 +146,7 @@ func (s *Store) UpdateMarker(ctx context.Context, prev, next *domain.Marker) err
 // it was read.
 func (s *Store) DeleteMarker(ctx context.Context, m *domain.Marker) error {
 	return s.deleteChild(ctx, &m.Meta, markerSlots(m), synced(func() *syncRef { return markerRef(m) }, nil),
-		func(b *txBuilder) { b.centre(m, nil) })
+		func(b *txBuilder) { b.centre(m, nil); b.linkMarker(m, nil) })
 }
 
 // centre adds to b what a write of marker prev (read with its map: prev.OnMap) to next (nil:

@@ -154,6 +154,10 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	markerEntities, err := s.markerEntitiesOf(ctx, items)
+	if err != nil {
+		return 0, err
+	}
 	for _, it := range items {
 		var pk, sk string
 		_ = dynamo.Unmarshal(it["pk"], &pk)
@@ -187,6 +191,23 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 				puts = append(puts, p)
 			}
 			continue
+		}
+		if strings.HasPrefix(strings.TrimPrefix(sk, selfHome), markerPrefix+"#") && strings.HasPrefix(pk, campaignPrefix) {
+			// Markers written before their entity pointers (MARKIN#) get one, placed by
+			// their entity's links privacy (admins only while it is in the trash); one whose
+			// entity is gone for good is kept unlinked.
+			var mk markerItem
+			_ = dynamo.UnmarshalItem(it, &mk)
+			if mk.EntityID != nil {
+				if private, ok := markerEntities[itemKey{campaignPK(mk.CampaignID), recordSK(entityPrefix, *mk.EntityID)}]; ok {
+					it["is_private"] = &types.AttributeValueMemberBOOL{Value: private}
+					k := markerInKey(mk.CampaignID, *mk.EntityID, mk.MapID, mk.ID)
+					puts = append(puts, markerInItem{PK: k.pk, SK: k.sk, MapID: mk.MapID, ID: mk.ID})
+				} else {
+					delete(it, "entity_id")
+					it["is_private"] = &types.AttributeValueMemberBOOL{Value: false}
+				}
+			}
 		}
 		sls := homeSlots(pk, sk, it)
 		if sls == nil {
@@ -298,6 +319,40 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 	}
 	return n, s.batchDelete(ctx, dels)
+}
+
+// markerEntitiesOf reads the entities the marker homes in items link (one BatchGetItem per
+// 100 keys): by entity home key, the privacy that places the marker (links_private; true for
+// an entity in the trash). Absent: no such entity.
+func (s *Store) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
+	var keys []itemKey
+	seen := map[itemKey]bool{}
+	for _, it := range items {
+		var mk markerItem
+		_ = dynamo.UnmarshalItem(it, &mk)
+		if !strings.HasPrefix(strings.TrimPrefix(mk.SK, selfHome), markerPrefix+"#") || mk.EntityID == nil {
+			continue
+		}
+		if k := (itemKey{campaignPK(mk.CampaignID), recordSK(entityPrefix, *mk.EntityID)}); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k, itemKey{k.pk, trashedSK(entityPrefix, *mk.EntityID)})
+		}
+	}
+	out := map[itemKey]bool{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	got, err := s.getItems(ctx, keys...)
+	for k, it := range got {
+		var e entityItem
+		_ = dynamo.UnmarshalItem(it, &e)
+		if strings.HasPrefix(k.sk, trashedPrefix) {
+			out[itemKey{k.pk, recordSK(entityPrefix, e.ID)}] = true
+		} else if _, trashed := out[k]; !trashed {
+			out[k] = e.LinksPrivate
+		}
+	}
+	return out, err
 }
 
 // tagsOf reads which tags the owner homes in items name exist, and their privacy (one

@@ -192,6 +192,9 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 			if err := s.orphanChildren(gctx, mapKind, t.CID, t.ID, false); err != nil {
 				return err
 			}
+			if err := s.unlinkMapMarkers(gctx, t.CID, t.ID); err != nil {
+				return err
+			}
 			return s.deletePartition(gctx, childPK(t.CID, mapPrefix, t.ID))
 		})
 	case calendarPrefix:

@@ -184,6 +184,7 @@ func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return s.hideOwnLinks(gctx, e.CampaignID, e.ID, evs) })
 	g.Go(func() error { return s.hideRelations(gctx, e.CampaignID, e.ID, rels) })
+	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, true) }) // admins only until restored or purged
 	switch e.Type {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
@@ -200,6 +201,7 @@ func (s *Store) showRefs(ctx context.Context, e *entityItem) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return s.showOwnLinks(gctx, e) })
 	g.Go(func() error { return s.showRelations(gctx, e.CampaignID, e.ID) })
+	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, e.IsPrivate || e.LinksPrivate) })
 	switch e.Type {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
