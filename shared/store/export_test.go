@@ -105,3 +105,17 @@ func DropMarkerPointers(ctx context.Context, s *Store, cid, eid int64) error {
 	}
 	return s.deleteKeys(ctx, keys)
 }
+
+// DropLocationMapLinks deletes the LOCMAP# links in location lid's partition, as a table
+// written before them has none.
+func DropLocationMapLinks(ctx context.Context, s *Store, cid, lid int64) error {
+	var links []locMapItem
+	if err := s.table.Get("pk", childPK(cid, locationPrefix, lid)).Range("sk", dynamo.BeginsWith, locMapPrefix).All(ctx, &links); err != nil {
+		return err
+	}
+	var keys []dynamo.Keyed
+	for _, l := range links {
+		keys = append(keys, dynamo.Keys{l.PK, l.SK})
+	}
+	return s.deleteKeys(ctx, keys)
+}

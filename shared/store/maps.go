@@ -116,7 +116,7 @@ func (s *Store) locationCheck(m *domain.Map) func(*txBuilder) {
 // as CreateLocation, on condition that its location still exists with the privacy read.
 func (s *Store) CreateMap(ctx context.Context, m *domain.Map) error {
 	return s.createNested(ctx, mapKind, &m.Meta, &m.Owner, m.ParentID, &m.Ancestry, &m.ParentPrivate, func() any { return toMapItem(m) },
-		s.locationCheck(m))
+		s.locationCheck(m), func(b *txBuilder) { b.linkLocation(m.CampaignID, m.ID, nil, m.LocationID) })
 }
 
 // UpdateMap writes next over prev, as UpdateLocation, with its location's check.
@@ -131,6 +131,7 @@ func (s *Store) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 	if c := s.locationCheck(next); c != nil {
 		checks = append(checks, c)
 	}
+	checks = append(checks, func(b *txBuilder) { b.linkLocation(next.CampaignID, next.ID, prev.LocationID, next.LocationID) })
 	if c := next.Centre; c != nil && c.Version != 0 {
 		// A centre named anew is held as read: a marker of this map with that placement.
 		home := markerSlots(&domain.Marker{Meta: domain.Meta{CampaignID: next.CampaignID, ID: c.ID, CreatedBy: c.CreatedBy},
@@ -146,7 +147,8 @@ func (s *Store) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 // roots (put back by a restore); everything in its partition stays, unreachable (every child
 // route reads the map first), until the purge deletes the partition.
 func (s *Store) DeleteMap(ctx context.Context, m *domain.Map) error {
-	return s.trashOwner(ctx, mapKind, &m.Meta, &m.Owner, toMapItem(m), s.linkParent(mapKind, m.CampaignID, m.ID, m.ParentID, nil, m.IsPrivate, m.IsPrivate))
+	return s.trashOwner(ctx, mapKind, &m.Meta, &m.Owner, toMapItem(m), s.linkParent(mapKind, m.CampaignID, m.ID, m.ParentID, nil, m.IsPrivate, m.IsPrivate),
+		func(b *txBuilder) { b.linkLocation(m.CampaignID, m.ID, m.LocationID, nil) })
 }
 
 // ResumeMapDelete finishes a delete of map id that failed after its first step.

@@ -17,6 +17,8 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 	markers := map[itemKey]markerItem{}
 	var maps []mapItem
 	pointers := map[itemKey]bool{}
+	locLinks := map[itemKey]bool{}
+	locations := map[int64]bool{}
 	linksPrivate := map[int64]bool{}
 	for _, raw := range items {
 		k := keyOfItem(raw)
@@ -27,6 +29,15 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 			linksPrivate[e.ID] = e.LinksPrivate
 		case strings.HasPrefix(k.sk, markerInPrefix):
 			pointers[k] = true
+		case strings.HasPrefix(k.sk, locMapPrefix):
+			locLinks[k] = true
+		case k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, locationPrefix+"#"):
+			var l struct {
+				ID        int64 `dynamo:"id"`
+				IsPrivate bool  `dynamo:"is_private"`
+			}
+			_ = dynamo.UnmarshalItem(raw, &l)
+			locations[l.ID] = l.IsPrivate
 		case k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, mapPrefix+"#"):
 			var it mapItem
 			_ = dynamo.UnmarshalItem(raw, &it)
@@ -60,6 +71,32 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 		mk, found := markers[itemKey{mapPK(cid, mid), recordSK(markerPrefix, id)}]
 		if !ok || !found || mk.EntityID == nil || entityPK(cid, *mk.EntityID) != k.pk {
 			report("pointer %s %s: names no marker linked to this entity", k.pk, k.sk)
+		}
+	}
+	linked := map[itemKey]bool{}
+	for _, m := range maps {
+		if m.LocationID == nil {
+			continue
+		}
+		lid := *m.LocationID
+		k := locMapKey(cid, lid, m.ID)
+		linked[k] = true
+		p, live := locations[lid]
+		trashed := tr.records[locationPrefix][lid]
+		switch {
+		case !live && !trashed:
+			report("map %d: its location %d does not exist", m.ID, lid)
+		case !locLinks[k]:
+			report("map %d: no LOCMAP# link in location %d", m.ID, lid)
+		case trashed && !m.LocationHidden:
+			report("map %d: location %d is in the trash, its public copy shows it", m.ID, lid)
+		case live && p != m.LocationHidden:
+			report("map %d: placed for location %d private %v, the location has %v", m.ID, lid, m.LocationHidden, p)
+		}
+	}
+	for k := range locLinks {
+		if !linked[k] {
+			report("link %s %s: names no live map of this location", k.pk, k.sk)
 		}
 	}
 	for _, m := range maps {

@@ -68,7 +68,8 @@ func TestMigrateKeepsMaps(t *testing.T) {
 // TestMarkerEntityPointers: a marker linked to an entity has a MARKIN# pointer there; the
 // migration builds the ones a table written before them lacks (audit clean after, not before);
 // the entity's trash places its markers for admins only, and its purge deletes them (Kanka's
-// cascade), the map's centre among them cleared, a tombstone left.
+// cascade), the map's centre among them cleared, a tombstone left. Likewise a map's LOCMAP#
+// link: built by the migration, the location's purge clears location_id.
 func TestMarkerEntityPointers(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
@@ -77,7 +78,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 	if err := st.CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)
 	}
-	world := domain.Map{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "World"}}
+	world := domain.Map{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "World"}, LocationID: &loc.ID}
 	if err := st.CreateMap(ctx, &world); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,10 @@ func TestMarkerEntityPointers(t *testing.T) {
 	if err := store.DropMarkerPointers(ctx, st, c.ID, loc.EntityID); err != nil {
 		t.Fatal(err)
 	}
-	audit("without pointers", 6)
+	if err := store.DropLocationMapLinks(ctx, st, c.ID, loc.ID); err != nil {
+		t.Fatal(err)
+	}
+	audit("without pointers", 7)
 	if _, err := st.Migrate(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +160,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 	if err != nil || all.Total != 1 || len(all.Items) != 1 || all.Items[0].ID != ids[6] {
 		t.Fatalf("after the purge: %+v %v", all, err)
 	}
-	if m, err := st.GetMap(ctx, c.ID, world.ID); err != nil || m.Centre != nil {
-		t.Fatalf("centre after its marker's purge: %+v %v", m, err)
+	if m, err := st.GetMap(ctx, c.ID, world.ID); err != nil || m.Centre != nil || m.LocationID != nil {
+		t.Fatalf("centre and location after their purge: %+v %v", m, err)
 	}
 }

@@ -158,6 +158,10 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	mapLocations, err := s.locationMapsOf(ctx, items)
+	if err != nil {
+		return 0, err
+	}
 	for _, it := range items {
 		var pk, sk string
 		_ = dynamo.Unmarshal(it["pk"], &pk)
@@ -206,6 +210,22 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 				} else {
 					delete(it, "entity_id")
 					it["is_private"] = &types.AttributeValueMemberBOOL{Value: false}
+				}
+			}
+		}
+		if strings.HasPrefix(sk, mapPrefix+"#") && strings.Count(pk, "#") == 1 {
+			// Maps written before their location links (LOCMAP#) get one; the public copy
+			// shows location_id only while the location is public (gone for good: dropped).
+			var m mapItem
+			_ = dynamo.UnmarshalItem(it, &m)
+			if m.LocationID != nil {
+				if hidden, ok := mapLocations[itemKey{campaignPK(m.CampaignID), recordSK(locationPrefix, *m.LocationID)}]; ok {
+					it[locationHidden] = &types.AttributeValueMemberBOOL{Value: hidden}
+					k := locMapKey(m.CampaignID, *m.LocationID, m.ID)
+					puts = append(puts, locMapItem{PK: k.pk, SK: k.sk, ID: m.ID})
+				} else {
+					delete(it, "location_id")
+					delete(it, locationHidden)
 				}
 			}
 		}

@@ -190,6 +190,7 @@ func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
 		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
 	case locationKind.entityType:
 		g.Go(func() error { return s.orphanChildren(gctx, locationKind, e.CampaignID, e.ChildID, true) })
+		g.Go(func() error { return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, true, false) })
 	case mapKind.entityType:
 		g.Go(func() error { return s.orphanChildren(gctx, mapKind, e.CampaignID, e.ChildID, true) })
 	}
@@ -206,6 +207,9 @@ func (s *Store) showRefs(ctx context.Context, e *entityItem) error {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
 	case locationKind.entityType, mapKind.entityType:
+		if e.Type == locationKind.entityType {
+			g.Go(func() error { return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false) })
+		}
 		k, _ := ownerKindOf(e.Type)
 		g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
 	}
@@ -896,7 +900,8 @@ func (s *Store) restoreMapLocation(ctx context.Context, cid int64, item dynamo.I
 	}
 	item[locationHidden] = &types.AttributeValueMemberBOOL{Value: chain[0].IsPrivate}
 	m := domain.Map{Meta: domain.Meta{CampaignID: cid}, LocationID: it.LocationID, LocationPrivate: chain[0].IsPrivate}
-	return s.locationCheck(&m), nil
+	check := s.locationCheck(&m)
+	return func(b *txBuilder) { check(b); b.linkLocation(cid, it.ID, nil, it.LocationID) }, nil
 }
 
 func formatInt(n int64) string { return strconv.FormatInt(n, 10) }
