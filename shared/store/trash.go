@@ -208,7 +208,9 @@ func (s *Store) showRefs(ctx context.Context, e *entityItem) error {
 		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
 	case locationKind.entityType, mapKind.entityType:
 		if e.Type == locationKind.entityType {
-			g.Go(func() error { return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false) })
+			g.Go(func() error {
+				return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false)
+			})
 		}
 		k, _ := ownerKindOf(e.Type)
 		g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
