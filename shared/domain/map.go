@@ -30,9 +30,35 @@ type Map struct {
 	// Config is a JSON object (canonical text, "" for none): display options such as
 	// distance_measure.
 	Config string
+	// Centre is the marker the map centres on (center_marker_id), nil for none.
+	Centre *MapCentre
 	// Ancestry and ParentPrivate: as Location's.
 	Ancestry      []AncestorLink
 	ParentPrivate bool
+}
+
+// MapCentre is a map's centre marker with the placement it has (kept by every write of that
+// marker), which decides who is answered its id: a reader who may not see the marker is
+// answered null.
+type MapCentre struct {
+	ID         int64
+	Visibility Visibility
+	CreatedBy  int64
+	// Private: the marker links a private entity (admins only).
+	Private bool
+	// Version is the marker's version when a map write names it anew (that write holds it);
+	// 0 for a centre kept or not checked yet.
+	Version int64
+}
+
+// CentreOf is marker mk as its map's centre.
+func CentreOf(mk *Marker) *MapCentre {
+	return &MapCentre{ID: mk.ID, Visibility: mk.Visibility, CreatedBy: mk.CreatedBy, Private: mk.EntityPrivate, Version: mk.Version}
+}
+
+// SeenBy reports whether reader a may see the centre marker.
+func (c *MapCentre) SeenBy(a Access) bool {
+	return a.CanSee(c.Private) && a.CanSeeVisibility(c.Visibility, c.CreatedBy)
 }
 
 // Map limits (DESIGN 2.10): Kanka's zoom bounds (max_zoom up to the real maps' 15), the
@@ -90,6 +116,18 @@ func (m *Map) Apply(in Input, a Access) error {
 	}
 	if f := readMapConfig(r); f.Set {
 		m.Config = f.Value
+	}
+	// A new centre is only named here: the handler reads the marker (a marker of this map the
+	// writer may see) and CentreOf replaces it.
+	if f := r.ID("center_marker_id"); f.Set && !r.Errs.Has("center_marker_id") {
+		switch {
+		case !f.Present():
+			m.Centre = nil
+		case m.ID == 0:
+			r.Errs.Add("center_marker_id", "The selected center marker id is invalid.")
+		case m.Centre == nil || m.Centre.ID != f.Value:
+			m.Centre = &MapCentre{ID: f.Value}
+		}
 	}
 	if m.ParentID != nil && m.ID != 0 && *m.ParentID == m.ID {
 		r.Errs.Add("map_id", "The map id cannot be the map itself.")

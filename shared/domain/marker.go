@@ -33,6 +33,16 @@ type Marker struct {
 	IsDraggable         bool
 	IsPopupless         bool
 	Visibility          Visibility
+	// OnMap is its map as read with it (the store's GetMapAndMarker), never stored: a write of
+	// the map's centre marker keeps the map's copy of its placement.
+	OnMap MarkerMap
+}
+
+// MarkerMap is what a marker write needs of its map: its version and privacy, and whether it
+// centres on this marker.
+type MarkerMap struct {
+	Version         int64
+	Private, Centre bool
 }
 
 // Marker shapes (Kanka's MapMarker constants; its docs' polygon 4 is stored as 5) and bounds.

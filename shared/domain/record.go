@@ -193,6 +193,33 @@ func VisibleTags(tags, private []int64, admin bool) []int64 {
 	return out
 }
 
+// ImageSizedExt is the last part of a stored image's path: its pixel size and its file
+// extension ("1920x1080.png"). Objects are never rewritten (a new picture is a new path), so
+// the size read from the path (ImageSize) is the stored picture's, with no record field to keep.
+func ImageSizedExt(width, height int, ext string) string {
+	return strconv.Itoa(width) + "x" + strconv.Itoa(height) + "." + ext
+}
+
+// ImageSize is the pixel size a stored image's path carries (ImageSizedExt); ok is false for
+// a path stored before paths carried it.
+func ImageSize(path string) (width, height int64, ok bool) {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	parts := strings.Split(name, ".")
+	if len(parts) < 3 {
+		return 0, 0, false
+	}
+	w, h, found := strings.Cut(parts[len(parts)-2], "x")
+	if !found {
+		return 0, 0, false
+	}
+	width, err1 := strconv.ParseInt(w, 10, 32)
+	height, err2 := strconv.ParseInt(h, 10, 32)
+	if err1 != nil || err2 != nil || width < 1 || height < 1 {
+		return 0, 0, false
+	}
+	return width, height, true
+}
+
 // ImageThumbPath is the object path of the thumbnail of the stored image at path
 // ("img/1/x.png" has "img/1/x.thumb.png").
 func ImageThumbPath(path string) string {

@@ -89,7 +89,7 @@ func (w *Worker) Process(ctx context.Context, j images.Job) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path, err := w.queue.ReserveImage(ctx, j.CampaignID, res.Full.Ext)
+	path, err := w.queue.ReserveImage(ctx, j.CampaignID, domain.ImageSizedExt(res.Full.Width, res.Full.Height, res.Full.Ext))
 	if err != nil {
 		return "", err
 	}

@@ -129,6 +129,9 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 	if err := h.location(r, prev, next); err != nil {
 		return err
 	}
+	if err := h.centre(r, prev, next); err != nil {
+		return err
+	}
 	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {
 		return nil
 	}
@@ -199,5 +202,24 @@ func (h handlers) location(r *httpapi.Request, prev, next *domain.Map) error {
 		return err
 	}
 	next.LocationPrivate = l.IsPrivate
+	return nil
+}
+
+// centre reads a centre marker named anew (one round trip): a marker of this map the writer
+// may see, else a 422 naming center_marker_id; its placement is copied onto the map and the
+// write holds the marker's version.
+func (h handlers) centre(r *httpapi.Request, prev, next *domain.Map) error {
+	c := next.Centre
+	if c == nil || (prev != nil && prev.Centre != nil && prev.Centre.ID == c.ID) {
+		return nil
+	}
+	_, mk, err := h.st.GetMapAndMarker(r.Context(), next.CampaignID, next.ID, c.ID)
+	if errors.Is(err, apperr.ErrNotFound) || (err == nil && !domain.CentreOf(mk).SeenBy(r.Access)) {
+		return apperr.Invalid("center_marker_id", "The selected center marker id is invalid.")
+	}
+	if err != nil {
+		return err
+	}
+	next.Centre = domain.CentreOf(mk)
 	return nil
 }

@@ -51,7 +51,7 @@ func TestMapCRUD(t *testing.T) {
 		"name": " Pelor's Reach ", "type": "Continent", "entry": "<p>Big <script>x</script>land</p>",
 		"location_id": loc, "grid": "25", "min_zoom": -3, "max_zoom": "4.5", "initial_zoom": 1.004,
 		"center_x": 499, "center_y": "422.8575", "config": map[string]any{"distance_measure": 2, "unit": "km"},
-		"width": 99, "center_marker_id": 5,
+		"width": 99, // read-only: the picture's size
 	})
 	if r.Status != 200 {
 		t.Fatalf("create: %d %s", r.Status, r.Raw)

@@ -23,7 +23,7 @@ type mapJSON struct {
 	Initial    int64           `json:"initial_zoom"`
 	CenterX    *json.Number    `json:"center_x"`
 	CenterY    *json.Number    `json:"center_y"`
-	// CenterMarkerID: null until markers are served (DESIGN 2.10).
+	// CenterMarkerID: null for a reader who may not see that marker.
 	CenterMarkerID *int64 `json:"center_marker_id"`
 	// Layers and Groups: Kanka embeds them in every map (Map::$apiWith); empty until they are
 	// served (DESIGN 2.10).
@@ -49,6 +49,11 @@ func render(r *httpapi.Request, m *domain.Map) mapJSON {
 	if m.Config != "" {
 		j.Config = json.RawMessage(m.Config)
 	}
+	if m.Centre != nil && m.Centre.SeenBy(r.Access) {
+		id := m.Centre.ID
+		j.CenterMarkerID = &id
+	}
+	j.Width, j.Height = imageSize(m.ImagePath)
 	j.MinZoom, j.MaxZoom, j.Initial = m.Zooms()
 	for _, c := range []struct {
 		v  *int64
@@ -60,6 +65,14 @@ func render(r *httpapi.Request, m *domain.Map) mapJSON {
 		}
 	}
 	return j
+}
+
+// imageSize is the stored picture's pixel size (Kanka's width and height), null without one.
+func imageSize(path string) (w, h *int64) {
+	if x, y, ok := domain.ImageSize(path); ok {
+		return &x, &y
+	}
+	return nil, nil
 }
 
 func ownerOf(j *mapJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }

@@ -646,6 +646,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	problems = append(problems, more...)
 	problems = append(problems, auditMapPacks(cid, items, tr)...)
+	problems = append(problems, auditMapRefs(cid, items, tr)...)
 	sort.Strings(problems)
 	return problems, nil
 }

@@ -393,6 +393,10 @@ func (s *Store) updateOwnerPrivacy(ctx context.Context, k kindSpec, prevM *domai
 // version read (a lost race re-reads), then the rest (notes, copies, counters). One Query
 // reads the partition.
 func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error {
+	// The markers linked to it go first (Kanka's cascade): their pointers are in the partition.
+	if err := s.deleteEntityMarkers(ctx, cid, eid); err != nil {
+		return err
+	}
 	for attempt := 0; ; attempt++ {
 		var all []dynamo.Item
 		if err := s.table.Get("pk", entityPK(cid, eid)).Consistent(true).All(ctx, &all); err != nil {

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/guregu/dynamo/v2"
 )
 
 // SetScanPage sets the migration's scan page size (tests interrupt it between pages).
@@ -96,4 +98,32 @@ func SetTagPackCap(n int) func() {
 	old := tagPackCap
 	tagPackCap = n
 	return func() { tagPackCap = old }
+}
+
+// DropMarkerPointers deletes the MARKIN# pointers in entity eid's partition, as a table written
+// before them has none.
+func DropMarkerPointers(ctx context.Context, s *Store, cid, eid int64) error {
+	var ptrs []markerInItem
+	if err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, markerInPrefix).All(ctx, &ptrs); err != nil {
+		return err
+	}
+	var keys []dynamo.Keyed
+	for _, p := range ptrs {
+		keys = append(keys, dynamo.Keys{p.PK, p.SK})
+	}
+	return s.deleteKeys(ctx, keys)
+}
+
+// DropLocationMapLinks deletes the LOCMAP# links in location lid's partition, as a table
+// written before them has none.
+func DropLocationMapLinks(ctx context.Context, s *Store, cid, lid int64) error {
+	var links []locMapItem
+	if err := s.table.Get("pk", childPK(cid, locationPrefix, lid)).Range("sk", dynamo.BeginsWith, locMapPrefix).All(ctx, &links); err != nil {
+		return err
+	}
+	var keys []dynamo.Keyed
+	for _, l := range links {
+		keys = append(keys, dynamo.Keys{l.PK, l.SK})
+	}
+	return s.deleteKeys(ctx, keys)
 }

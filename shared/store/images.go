@@ -64,8 +64,9 @@ func imagePathTime(cid int64, path string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// ReserveImage makes a new object path for an image of campaign cid (ext: its file extension)
-// and lists it in the image queue, before its objects are put.
+// ReserveImage makes a new object path for an image of campaign cid, ending in ext (its pixel
+// size and file extension: domain.ImageSizedExt), and lists it in the image queue, before its
+// objects are put.
 func (s *Store) ReserveImage(ctx context.Context, cid int64, ext string) (string, error) {
 	var rnd [12]byte
 	_, _ = rand.Read(rnd[:])

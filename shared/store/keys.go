@@ -43,6 +43,8 @@ import (
 //	relation, campaign-wide list      CAMPAIGN#c                      REL#id, MEM#REL#id, PUB#REL#id,
 //	                                                                  OWN#uid#A|R#REL#id (copies only)
 //	relation pointing at an entity    CAMPAIGN#c#ENTITY#target        RELIN#id
+//	map marker linked to an entity    CAMPAIGN#c#ENTITY#target        MARKIN#mid#id
+//	live map naming a location        CAMPAIGN#c#LOCATION#lid         LOCMAP#mid
 //	related=1 bucket of an entity:    CAMPAIGN#c#RELATED#<owner/100>  <owner>#RELATION#id, <owner>#NOTE#id,
 //	  copies of its relations, notes                                  <owner>#EVENT#id (owner: entity id)
 //	  and events

@@ -27,6 +27,11 @@ type mapItem struct {
 	CenterX     *int64 `dynamo:"center_x,omitempty"`
 	CenterY     *int64 `dynamo:"center_y,omitempty"`
 	Config      string `dynamo:"config,omitempty"`
+	// The centre marker and its placement (domain.MapCentre), kept by the marker's writes.
+	CenterMarker  *int64 `dynamo:"center_marker_id,omitempty"`
+	CenterVis     string `dynamo:"center_visibility,omitempty"`
+	CenterBy      int64  `dynamo:"center_by,omitempty"`
+	CenterPrivate bool   `dynamo:"center_private,omitempty"`
 	// ParentHidden: what the public copy leaves out (copyItem), never stored; LocationHidden
 	// likewise, kept on the home (layout.go).
 	ParentHidden   bool `dynamo:"parent_hidden,omitempty"`
@@ -34,17 +39,26 @@ type mapItem struct {
 }
 
 func toMapItem(m *domain.Map) mapItem {
-	return mapItem{metaAttrs: toMetaAttrs(campaignPK(m.CampaignID), recordSK(mapPrefix, m.ID), m.Meta),
+	it := mapItem{metaAttrs: toMetaAttrs(campaignPK(m.CampaignID), recordSK(mapPrefix, m.ID), m.Meta),
 		ownerAttrs: toOwnerAttrs(m.Owner), ParentID: m.ParentID, LocationID: m.LocationID, Grid: m.Grid, IsReal: m.IsReal,
 		MinZoom: m.MinZoom, MaxZoom: m.MaxZoom, InitialZoom: m.InitialZoom, CenterX: m.CenterX, CenterY: m.CenterY,
 		Config: m.Config, ParentHidden: m.ParentID != nil && m.ParentPrivate,
 		LocationHidden: m.LocationID != nil && m.LocationPrivate}
+	if c := m.Centre; c != nil {
+		id := c.ID
+		it.CenterMarker, it.CenterVis, it.CenterBy, it.CenterPrivate = &id, string(c.Visibility), c.CreatedBy, c.Private
+	}
+	return it
 }
 
 func (it mapItem) record() domain.Map {
-	return domain.Map{Meta: it.meta(), Owner: it.owner(), ParentID: it.ParentID, LocationID: it.LocationID, Grid: it.Grid,
+	m := domain.Map{Meta: it.meta(), Owner: it.owner(), ParentID: it.ParentID, LocationID: it.LocationID, Grid: it.Grid,
 		IsReal: it.IsReal, MinZoom: it.MinZoom, MaxZoom: it.MaxZoom, InitialZoom: it.InitialZoom, CenterX: it.CenterX,
 		CenterY: it.CenterY, Config: it.Config, LocationPrivate: it.LocationID != nil && it.LocationHidden}
+	if it.CenterMarker != nil {
+		m.Centre = &domain.MapCentre{ID: *it.CenterMarker, Visibility: domain.Visibility(it.CenterVis), CreatedBy: it.CenterBy, Private: it.CenterPrivate}
+	}
+	return m
 }
 
 // GetMap reads one map and its public copy (read ahead on map routes: one round trip);
@@ -102,7 +116,7 @@ func (s *Store) locationCheck(m *domain.Map) func(*txBuilder) {
 // as CreateLocation, on condition that its location still exists with the privacy read.
 func (s *Store) CreateMap(ctx context.Context, m *domain.Map) error {
 	return s.createNested(ctx, mapKind, &m.Meta, &m.Owner, m.ParentID, &m.Ancestry, &m.ParentPrivate, func() any { return toMapItem(m) },
-		s.locationCheck(m))
+		s.locationCheck(m), func(b *txBuilder) { b.linkLocation(m.CampaignID, m.ID, nil, m.LocationID) })
 }
 
 // UpdateMap writes next over prev, as UpdateLocation, with its location's check.
@@ -117,6 +131,15 @@ func (s *Store) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 	if c := s.locationCheck(next); c != nil {
 		checks = append(checks, c)
 	}
+	checks = append(checks, func(b *txBuilder) { b.linkLocation(next.CampaignID, next.ID, prev.LocationID, next.LocationID) })
+	if c := next.Centre; c != nil && c.Version != 0 {
+		// A centre named anew is held as read: a marker of this map with that placement.
+		home := markerSlots(&domain.Marker{Meta: domain.Meta{CampaignID: next.CampaignID, ID: c.ID, CreatedBy: c.CreatedBy},
+			MapID: next.ID, Visibility: c.Visibility, EntityPrivate: c.Private})[0]
+		checks = append(checks, func(b *txBuilder) {
+			b.needIf(home.pk, home.sk, invalidTarget("center_marker_id"), ifVersion, c.Version)
+		})
+	}
 	return s.updateOwner(ctx, mapKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toMapItem(next) }, checks...)
 }
 
@@ -124,7 +147,8 @@ func (s *Store) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 // roots (put back by a restore); everything in its partition stays, unreachable (every child
 // route reads the map first), until the purge deletes the partition.
 func (s *Store) DeleteMap(ctx context.Context, m *domain.Map) error {
-	return s.trashOwner(ctx, mapKind, &m.Meta, &m.Owner, toMapItem(m), s.linkParent(mapKind, m.CampaignID, m.ID, m.ParentID, nil, m.IsPrivate, m.IsPrivate))
+	return s.trashOwner(ctx, mapKind, &m.Meta, &m.Owner, toMapItem(m), s.linkParent(mapKind, m.CampaignID, m.ID, m.ParentID, nil, m.IsPrivate, m.IsPrivate),
+		func(b *txBuilder) { b.linkLocation(m.CampaignID, m.ID, m.LocationID, nil) })
 }
 
 // ResumeMapDelete finishes a delete of map id that failed after its first step.

@@ -95,6 +95,7 @@ func (s *Store) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domai
 				return nil, nil, err
 			}
 			mk := it.marker()
+			mk.OnMap = domain.MarkerMap{Version: m.Version, Private: m.IsPrivate, Centre: m.Centre != nil && m.Centre.ID == mk.ID}
 			return m, &mk, nil
 		}
 	}
@@ -109,10 +110,14 @@ func (s *Store) ListMarkers(ctx context.Context, cid, mid int64, a domain.Access
 	return listPage(ctx, s, l, p, markerItem.marker)
 }
 
-// markerChecks hold what a marker write depends on: its map (ErrNotFound when gone) and its
-// entity with the privacy read, which placed it (422 entity_id when gone or changed).
-func (s *Store) markerChecks(m *domain.Marker) []func(*txBuilder) {
+// markerChecks hold what a marker write depends on: its map (ErrNotFound when gone; for an
+// existing marker, the map's centre: centre) and its entity with the privacy read, which placed
+// it (422 entity_id when gone or changed).
+func (s *Store) markerChecks(prev, m *domain.Marker) []func(*txBuilder) {
 	out := []func(*txBuilder){s.exists(campaignPK(m.CampaignID), recordSK(mapPrefix, m.MapID), apperr.ErrNotFound)}
+	if prev != nil {
+		out[0] = func(b *txBuilder) { b.centre(prev, m) }
+	}
 	if m.EntityID != nil {
 		eid, private := *m.EntityID, m.EntityPrivate
 		out = append(out, func(b *txBuilder) { b.needEntity(m.CampaignID, eid, private, invalidTarget("entity_id")) })
@@ -123,14 +128,16 @@ func (s *Store) markerChecks(m *domain.Marker) []func(*txBuilder) {
 // CreateMarker stores a new marker in one transaction, on condition that its map and entity
 // still exist.
 func (s *Store) CreateMarker(ctx context.Context, m *domain.Marker) error {
-	checks := append(s.markerChecks(m), synced(nil, func() *syncRef { return markerRef(m) }))
+	checks := append(s.markerChecks(nil, m), synced(nil, func() *syncRef { return markerRef(m) }),
+		func(b *txBuilder) { b.linkMarker(nil, m) })
 	return s.createChild(ctx, &m.Meta, "map_marker", func() any { return toMarkerItem(m) }, func() []slot { return markerSlots(m) }, checks...)
 }
 
 // UpdateMarker writes next over prev if nobody wrote since prev was read, its copies re-placed
 // by its visibility and its entity's privacy.
 func (s *Store) UpdateMarker(ctx context.Context, prev, next *domain.Marker) error {
-	checks := append(s.markerChecks(next), synced(func() *syncRef { return markerRef(prev) }, func() *syncRef { return markerRef(next) }))
+	checks := append(s.markerChecks(prev, next), synced(func() *syncRef { return markerRef(prev) }, func() *syncRef { return markerRef(next) }),
+		func(b *txBuilder) { b.linkMarker(prev, next) })
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMarkerItem(next) },
 		func() []slot { return markerSlots(prev) }, func() []slot { return markerSlots(next) }, checks...)
 }
@@ -138,5 +145,42 @@ func (s *Store) UpdateMarker(ctx context.Context, prev, next *domain.Marker) err
 // DeleteMarker deletes a marker (its copies and counts, a tombstone left) if nobody wrote since
 // it was read.
 func (s *Store) DeleteMarker(ctx context.Context, m *domain.Marker) error {
-	return s.deleteChild(ctx, &m.Meta, markerSlots(m), synced(func() *syncRef { return markerRef(m) }, nil))
+	return s.deleteChild(ctx, &m.Meta, markerSlots(m), synced(func() *syncRef { return markerRef(m) }, nil),
+		func(b *txBuilder) { b.centre(m, nil); b.linkMarker(m, nil) })
+}
+
+// centre adds to b what a write of marker prev (read with its map: prev.OnMap) to next (nil:
+// deleted) does to the map's centre. A map centred on it gets next's placement, or no centre,
+// on condition of the map's version read (its public copy, when it has one, on existing); the
+// map's version moves, its updated_at does not (maps.md Q7). Any other map is checked not to
+// be centred on it, so that a centre set meanwhile makes this write re-read (a conflict).
+func (b *txBuilder) centre(prev, next *domain.Marker) {
+	pk, sk := campaignPK(prev.CampaignID), recordSK(mapPrefix, prev.MapID)
+	if !prev.OnMap.Centre {
+		b.check(b.s.table.Check("pk", pk).Range("sk", sk).
+			If("attribute_exists(pk) AND (attribute_not_exists(center_marker_id) OR center_marker_id <> ?)", prev.ID))
+		return
+	}
+	if next != nil && next.Visibility == prev.Visibility && next.EntityPrivate == prev.EntityPrivate && next.CreatedBy == prev.CreatedBy {
+		b.check(b.s.table.Check("pk", pk).Range("sk", sk).If("center_marker_id = ?", prev.ID))
+		return
+	}
+	keys := []string{sk}
+	if !prev.OnMap.Private {
+		keys = append(keys, publicCopy+sk)
+	}
+	for i, k := range keys {
+		u := b.s.table.Update("pk", pk).Range("sk", k).Set("version", prev.OnMap.Version+1)
+		if next == nil {
+			u = u.Remove("center_marker_id", "center_visibility", "center_by", "center_private")
+		} else {
+			u = u.Set("center_visibility", string(next.Visibility)).Set("center_by", next.CreatedBy).Set("center_private", next.EntityPrivate)
+		}
+		if i == 0 {
+			u = u.If("'version' = ? AND center_marker_id = ?", prev.OnMap.Version, prev.ID)
+		} else {
+			u = u.If("attribute_exists(pk)")
+		}
+		b.update(u)
+	}
 }

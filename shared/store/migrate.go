@@ -155,6 +155,14 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	markerEntities, err := s.markerEntitiesOf(ctx, items)
+	if err != nil {
+		return 0, err
+	}
+	mapLocations, err := s.locationMapsOf(ctx, items)
+	if err != nil {
+		return 0, err
+	}
 	for _, it := range items {
 		var pk, sk string
 		_ = dynamo.Unmarshal(it["pk"], &pk)
@@ -188,6 +196,39 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 				puts = append(puts, p)
 			}
 			continue
+		}
+		if strings.HasPrefix(strings.TrimPrefix(sk, selfHome), markerPrefix+"#") && strings.HasPrefix(pk, campaignPrefix) {
+			// Markers written before their entity pointers (MARKIN#) get one, placed by
+			// their entity's links privacy (admins only while it is in the trash); one whose
+			// entity is gone for good is kept unlinked.
+			var mk markerItem
+			_ = dynamo.UnmarshalItem(it, &mk)
+			if mk.EntityID != nil {
+				if private, ok := markerEntities[itemKey{campaignPK(mk.CampaignID), recordSK(entityPrefix, *mk.EntityID)}]; ok {
+					it["is_private"] = &types.AttributeValueMemberBOOL{Value: private}
+					k := markerInKey(mk.CampaignID, *mk.EntityID, mk.MapID, mk.ID)
+					puts = append(puts, markerInItem{PK: k.pk, SK: k.sk, MapID: mk.MapID, ID: mk.ID})
+				} else {
+					delete(it, "entity_id")
+					it["is_private"] = &types.AttributeValueMemberBOOL{Value: false}
+				}
+			}
+		}
+		if strings.HasPrefix(sk, mapPrefix+"#") && strings.Count(pk, "#") == 1 {
+			// Maps written before their location links (LOCMAP#) get one; the public copy
+			// shows location_id only while the location is public (gone for good: dropped).
+			var m mapItem
+			_ = dynamo.UnmarshalItem(it, &m)
+			if m.LocationID != nil {
+				if hidden, ok := mapLocations[itemKey{campaignPK(m.CampaignID), recordSK(locationPrefix, *m.LocationID)}]; ok {
+					it[locationHidden] = &types.AttributeValueMemberBOOL{Value: hidden}
+					k := locMapKey(m.CampaignID, *m.LocationID, m.ID)
+					puts = append(puts, locMapItem{PK: k.pk, SK: k.sk, ID: m.ID})
+				} else {
+					delete(it, "location_id")
+					delete(it, locationHidden)
+				}
+			}
 		}
 		sls := homeSlots(pk, sk, it)
 		if sls == nil {
@@ -299,6 +340,40 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 	}
 	return n, s.batchDelete(ctx, dels)
+}
+
+// markerEntitiesOf reads the entities the marker homes in items link (one BatchGetItem per
+// 100 keys): by entity home key, the privacy that places the marker (links_private; true for
+// an entity in the trash). Absent: no such entity.
+func (s *Store) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
+	var keys []itemKey
+	seen := map[itemKey]bool{}
+	for _, it := range items {
+		var mk markerItem
+		_ = dynamo.UnmarshalItem(it, &mk)
+		if !strings.HasPrefix(strings.TrimPrefix(mk.SK, selfHome), markerPrefix+"#") || mk.EntityID == nil {
+			continue
+		}
+		if k := (itemKey{campaignPK(mk.CampaignID), recordSK(entityPrefix, *mk.EntityID)}); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k, itemKey{k.pk, trashedSK(entityPrefix, *mk.EntityID)})
+		}
+	}
+	out := map[itemKey]bool{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	got, err := s.getItems(ctx, keys...)
+	for k, it := range got {
+		var e entityItem
+		_ = dynamo.UnmarshalItem(it, &e)
+		if strings.HasPrefix(k.sk, trashedPrefix) {
+			out[itemKey{k.pk, recordSK(entityPrefix, e.ID)}] = true
+		} else if _, trashed := out[k]; !trashed {
+			out[k] = e.LinksPrivate
+		}
+	}
+	return out, err
 }
 
 // tagsOf reads which tags the owner homes in items name exist, and their privacy (one

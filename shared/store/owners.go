@@ -181,8 +181,11 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	}
 	switch t.Kind {
 	case locationPrefix:
-		g.Go(func() error { // the children first: their links live in the partition
+		g.Go(func() error { // the children and maps first: their links live in the partition
 			if err := s.orphanChildren(gctx, locationKind, t.CID, t.ID, false); err != nil {
+				return err
+			}
+			if err := s.placeLocationMaps(gctx, t.CID, t.ID, false, true); err != nil {
 				return err
 			}
 			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
@@ -200,6 +203,9 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	case mapPrefix:
 		g.Go(func() error { // its child maps become roots (their links live in its partition)
 			if err := s.orphanChildren(gctx, mapKind, t.CID, t.ID, false); err != nil {
+				return err
+			}
+			if err := s.unlinkMapMarkers(gctx, t.CID, t.ID); err != nil {
 				return err
 			}
 			return s.deletePartition(gctx, childPK(t.CID, mapPrefix, t.ID))

@@ -18,14 +18,21 @@ import (
 // turns private, shown after it turns public, reconciled at the end, by the sweeper when a
 // step fails), so they are never more visible than the entity.
 
-// relinkRefs re-places the relations and tag members of entity eid (of type typ, its record
+// relinkRefs re-places the relations, map markers (markerlinks.go), tag members and a
+// location's maps (locmaps.go) of entity eid (of type typ, its record
 // childID) as private says.
 func (s *Store) relinkRefs(ctx context.Context, cid, eid int64, typ string, childID int64, private bool) error {
 	if err := s.relinkRelations(ctx, cid, eid, private); err != nil {
 		return err
 	}
+	if err := s.relinkMarkers(ctx, cid, eid, private); err != nil {
+		return err
+	}
 	if typ == tagKind.entityType {
 		return s.relinkTagMembers(ctx, cid, childID, private)
+	}
+	if typ == locationKind.entityType {
+		return s.placeLocationMaps(ctx, cid, childID, private, false)
 	}
 	return nil
 }

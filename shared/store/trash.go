@@ -188,11 +188,13 @@ func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return s.hideOwnLinks(gctx, e.CampaignID, e.ID, evs) })
 	g.Go(func() error { return s.hideRelations(gctx, e.CampaignID, e.ID, rels) })
+	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, true) }) // admins only until restored or purged
 	switch e.Type {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
 	case locationKind.entityType:
 		g.Go(func() error { return s.orphanChildren(gctx, locationKind, e.CampaignID, e.ChildID, true) })
+		g.Go(func() error { return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, true, false) })
 	case mapKind.entityType:
 		g.Go(func() error { return s.orphanChildren(gctx, mapKind, e.CampaignID, e.ChildID, true) })
 	}
@@ -204,10 +206,16 @@ func (s *Store) showRefs(ctx context.Context, e *entityItem) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return s.showOwnLinks(gctx, e) })
 	g.Go(func() error { return s.showRelations(gctx, e.CampaignID, e.ID) })
+	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, e.IsPrivate || e.LinksPrivate) })
 	switch e.Type {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
 	case locationKind.entityType, mapKind.entityType:
+		if e.Type == locationKind.entityType {
+			g.Go(func() error {
+				return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false)
+			})
+		}
 		k, _ := ownerKindOf(e.Type)
 		g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
 	}
@@ -898,7 +906,8 @@ func (s *Store) restoreMapLocation(ctx context.Context, cid int64, item dynamo.I
 	}
 	item[locationHidden] = &types.AttributeValueMemberBOOL{Value: chain[0].IsPrivate}
 	m := domain.Map{Meta: domain.Meta{CampaignID: cid}, LocationID: it.LocationID, LocationPrivate: chain[0].IsPrivate}
-	return s.locationCheck(&m), nil
+	check := s.locationCheck(&m)
+	return func(b *txBuilder) { check(b); b.linkLocation(cid, it.ID, nil, it.LocationID) }, nil
 }
 
 func formatInt(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+)
+
+// A live map naming a location (location_id) has a link in that location's partition,
+// LOCMAP#mid, written in the map's transactions (a trash removes it, a restore puts it back).
+// It is how the location's changes reach its maps' public copies, which show location_id only
+// while the location is public: a privacy change (relinkRefs) and a trash (hideRefs) re-place
+// them, a restore (showRefs) shows it again, and the purge clears location_id (Kanka's
+// onDelete set null), each batched in transactions conditional on the versions read (a lost
+// race re-reads), resumable by the sweeper's RELINK and CASCADE markers.
+
+const locMapPrefix = "LOCMAP#"
+
+// locMapItem is a map's link in its location's partition.
+type locMapItem struct {
+	PK string `dynamo:"pk"`
+	SK string `dynamo:"sk"`
+	ID int64  `dynamo:"id"`
+}
+
+func locMapKey(cid, lid, mid int64) itemKey {
+	return itemKey{childPK(cid, locationPrefix, lid), locMapPrefix + pad(mid)}
+}
+
+// linkLocation adds to b the move of map mid's location link from prev to next (nil: none).
+func (b *txBuilder) linkLocation(cid, mid int64, prev, next *int64) {
+	if prev != nil && next != nil && *prev == *next {
+		return
+	}
+	if prev != nil {
+		k := locMapKey(cid, *prev, mid)
+		b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
+	}
+	if next != nil {
+		k := locMapKey(cid, *next, mid)
+		b.put(b.s.table.Put(locMapItem{PK: k.pk, SK: k.sk, ID: mid}))
+	}
+}
+
+// placeLocationMaps re-places the maps linked to location lid: their public copies show
+// location_id unless hidden; clear (the location's purge) drops it and the link. Each map's
+// home and copy are rewritten (version bumped, updated_at kept), 40 maps a transaction.
+func (s *Store) placeLocationMaps(ctx context.Context, cid, lid int64, hidden, clear bool) error {
+	for attempt := 0; ; attempt++ {
+		var links []locMapItem
+		if err := s.table.Get("pk", childPK(cid, locationPrefix, lid)).Range("sk", dynamo.BeginsWith, locMapPrefix).Consistent(true).All(ctx, &links); err != nil {
+			return wrap(err)
+		}
+		var keys []itemKey
+		for _, l := range links {
+			keys = append(keys, mapKeys(cid, l.ID)...)
+		}
+		got, err := s.getItems(ctx, keys...)
+		if err != nil {
+			return err
+		}
+		var txs []*txBuilder
+		for _, l := range links {
+			mk := mapKeys(cid, l.ID)
+			m, err := mapOf(got, mk[0], mk[1])
+			if errors.Is(err, apperr.ErrNotFound) {
+				continue // its trash is removing the link
+			}
+			if err != nil {
+				return err
+			}
+			if m.LocationID == nil || *m.LocationID != lid || (m.LocationPrivate == hidden && !clear) {
+				continue
+			}
+			if len(txs) == 0 || txs[len(txs)-1].size()+3 > maxTx {
+				txs = append(txs, s.newTx())
+			}
+			b := txs[len(txs)-1]
+			next := *m
+			next.Version, next.LocationPrivate = m.Version+1, hidden
+			if clear {
+				next.LocationID, next.LocationPrivate = nil, false
+				b.linkLocation(cid, m.ID, m.LocationID, nil)
+			}
+			sls := ownerSlots(mapPrefix, cid, m.ID, m.IsPrivate)
+			b.place(marshal(toMapItem(&next)), sls, sls, m.Version)
+		}
+		err = runTxs(ctx, txs)
+		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
+			return err
+		}
+	}
+}
+
+// locationMapsOf reads the locations the map homes in items name (one BatchGetItem per 100
+// keys), for the migration: by location home key, whether its maps hide it (private, or in
+// the trash). Absent: no such location.
+func (s *Store) locationMapsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
+	var keys []itemKey
+	seen := map[itemKey]bool{}
+	for _, it := range items {
+		var m mapItem
+		_ = dynamo.UnmarshalItem(it, &m)
+		if m.SK != recordSK(mapPrefix, m.ID) || m.LocationID == nil {
+			continue
+		}
+		if k := (itemKey{campaignPK(m.CampaignID), recordSK(locationPrefix, *m.LocationID)}); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k, itemKey{k.pk, trashedSK(locationPrefix, *m.LocationID)})
+		}
+	}
+	out := map[itemKey]bool{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	got, err := s.getItems(ctx, keys...)
+	for k, it := range got {
+		var l struct {
+			ID        int64 `dynamo:"id"`
+			IsPrivate bool  `dynamo:"is_private"`
+		}
+		_ = dynamo.UnmarshalItem(it, &l)
+		home := itemKey{k.pk, recordSK(locationPrefix, l.ID)}
+		out[home] = out[home] || l.IsPrivate || k.sk != home.sk
+	}
+	return out, err
+}

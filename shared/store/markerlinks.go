@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+)
+
+// A marker linked to an entity has a pointer in that entity's partition, MARKIN#<mid>#<id>,
+// written in the marker's transactions. It is how the entity's changes reach its markers
+// (Kanka's map_markers.entity_id foreign key): a privacy change (relinkRefs) and a trash
+// (hideRefs) re-place them for admins only, a restore (showRefs) by the entity's privacy, and
+// the purge deletes them (Kanka's onDelete cascade), each batched in transactions conditional
+// on the versions read (a lost race re-reads), resumable by the sweeper's RELINK and CASCADE
+// markers like the relations' re-placing.
+
+const markerInPrefix = "MARKIN#"
+
+// markerInItem is a marker's pointer in its entity's partition.
+type markerInItem struct {
+	PK    string `dynamo:"pk"`
+	SK    string `dynamo:"sk"`
+	MapID int64  `dynamo:"map_id"`
+	ID    int64  `dynamo:"id"`
+}
+
+func markerInKey(cid, eid, mid, id int64) itemKey {
+	return itemKey{entityPK(cid, eid), markerInPrefix + pad(mid) + "#" + pad(id)}
+}
+
+// linkMarker adds to b the move of marker prev's entity pointer (nil: a new marker) to next's
+// (nil: deleted); nothing when the entity stays.
+func (b *txBuilder) linkMarker(prev, next *domain.Marker) {
+	var from, to *int64
+	if prev != nil {
+		from = prev.EntityID
+	}
+	if next != nil {
+		to = next.EntityID
+	}
+	if from != nil && to != nil && *from == *to {
+		return
+	}
+	if from != nil {
+		k := markerInKey(prev.CampaignID, *from, prev.MapID, prev.ID)
+		b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
+	}
+	if to != nil {
+		k := markerInKey(next.CampaignID, *to, next.MapID, next.ID)
+		b.put(b.s.table.Put(markerInItem{PK: k.pk, SK: k.sk, MapID: next.MapID, ID: next.ID}))
+	}
+}
+
+// entityMarkers reads the markers linked to entity eid, each with its map as read (OnMap; a
+// marker whose map is not live, in the trash, has OnMap.Version 0): one Query of its pointers,
+// then the markers' and maps' homes in batches of 100.
+func (s *Store) entityMarkers(ctx context.Context, cid, eid int64) ([]*domain.Marker, error) {
+	var ptrs []markerInItem
+	if err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, markerInPrefix).Consistent(true).All(ctx, &ptrs); err != nil {
+		return nil, wrap(err)
+	}
+	var keys []itemKey
+	maps := map[int64]bool{}
+	for _, p := range ptrs {
+		for _, sk := range childHomeSKs(markerPrefix, p.ID) {
+			keys = append(keys, itemKey{mapPK(cid, p.MapID), sk})
+		}
+		if !maps[p.MapID] {
+			maps[p.MapID] = true
+			keys = append(keys, itemKey{campaignPK(cid), recordSK(mapPrefix, p.MapID)})
+		}
+	}
+	got, err := s.getItems(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*domain.Marker
+	for _, p := range ptrs {
+		for _, sk := range childHomeSKs(markerPrefix, p.ID) {
+			raw, ok := got[itemKey{mapPK(cid, p.MapID), sk}]
+			if !ok {
+				continue
+			}
+			var it markerItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return nil, err
+			}
+			if it.EntityID == nil || *it.EntityID != eid {
+				continue // moved to another entity: its pointer here is gone with that write
+			}
+			mk := it.marker()
+			if raw, ok := got[itemKey{campaignPK(cid), recordSK(mapPrefix, p.MapID)}]; ok {
+				var m mapItem
+				if err := dynamo.UnmarshalItem(raw, &m); err != nil {
+					return nil, err
+				}
+				mk.OnMap = domain.MarkerMap{Version: m.Version, Private: m.IsPrivate, Centre: m.CenterMarker != nil && *m.CenterMarker == mk.ID}
+			}
+			out = append(out, &mk)
+		}
+	}
+	return out, nil
+}
+
+// markerRelinkItems bounds what one marker's re-placing or removal writes: home and copies
+// (at most 3 placed, 3 removed), counters, 2 sync items and a tombstone's 2, the map's centre
+// (2), its pointer.
+const markerRelinkItems = 20
+
+// relinkMarkers places every marker linked to entity eid for admins only (private) or by its
+// visibility: each rewritten (version bumped, updated_at kept: the marker itself did not
+// change) with its copies, counts and sync pointer, and its map's centre when it is one.
+func (s *Store) relinkMarkers(ctx context.Context, cid, eid int64, private bool) error {
+	return s.eachEntityMarker(ctx, cid, eid, func(b *txBuilder, mk *domain.Marker) (*domain.Marker, bool) {
+		if mk.EntityPrivate == private {
+			return nil, false
+		}
+		next := *mk
+		next.EntityPrivate, next.Version = private, mk.Version+1
+		b.place(marshal(toMarkerItem(&next)), markerSlots(mk), markerSlots(&next), mk.Version)
+		b.syncMove(markerRef(mk), markerRef(&next))
+		return &next, true
+	})
+}
+
+// deleteEntityMarkers deletes the markers linked to entity eid, being purged (Kanka deletes
+// them with their entity): each with its copies, counts and pointer, a tombstone left for
+// ?deleted=1 and lastSync, and its map's centre cleared when it is one.
+func (s *Store) deleteEntityMarkers(ctx context.Context, cid, eid int64) error {
+	return s.eachEntityMarker(ctx, cid, eid, func(b *txBuilder, mk *domain.Marker) (*domain.Marker, bool) {
+		b.remove(markerSlots(mk), mk.Version)
+		b.syncMove(markerRef(mk), nil)
+		b.linkMarker(mk, nil)
+		return nil, true
+	})
+}
+
+// eachEntityMarker reads entity eid's markers and writes what change adds for each (next: the
+// marker after it, nil when deleted; false: nothing), in transactions of at most maxTx items,
+// with the centres of their maps (centres); a lost race reads them again.
+func (s *Store) eachEntityMarker(ctx context.Context, cid, eid int64, change func(*txBuilder, *domain.Marker) (*domain.Marker, bool)) error {
+	for attempt := 0; ; attempt++ {
+		ms, err := s.entityMarkers(ctx, cid, eid)
+		if err != nil {
+			return err
+		}
+		var txs []*txBuilder
+		var changed [][]markerChange
+		for _, mk := range ms {
+			if len(txs) == 0 || txs[len(txs)-1].size()+markerRelinkItems > maxTx {
+				txs, changed = append(txs, s.newTx()), append(changed, nil)
+			}
+			if next, ok := change(txs[len(txs)-1], mk); ok {
+				changed[len(changed)-1] = append(changed[len(changed)-1], markerChange{mk, next})
+			}
+		}
+		for i, b := range txs {
+			b.centres(changed[i])
+		}
+		err = runTxs(ctx, txs)
+		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
+			return err
+		}
+	}
+}
+
+// markerChange is a marker as read (with its map) and after a write (nil: deleted).
+type markerChange struct{ prev, next *domain.Marker }
+
+// centres adds to b the centres of the live maps of markers written in one transaction, one
+// operation a map (a transaction names an item once): the centre's change when one of them is
+// it (conditional on the map's version, which holds the others too), else a check that the map
+// is centred on none of them.
+func (b *txBuilder) centres(cs []markerChange) {
+	byMap := map[int64][]markerChange{}
+	var order []int64
+	for _, c := range cs {
+		if c.prev.OnMap.Version == 0 {
+			continue // its map is in the trash: its restore reads the centre as it is
+		}
+		if byMap[c.prev.MapID] == nil {
+			order = append(order, c.prev.MapID)
+		}
+		byMap[c.prev.MapID] = append(byMap[c.prev.MapID], c)
+	}
+	for _, mid := range order {
+		group := byMap[mid]
+		done := false
+		for _, c := range group {
+			if c.prev.OnMap.Centre {
+				b.centre(c.prev, c.next)
+				done = true
+			}
+		}
+		if done {
+			continue
+		}
+		cond := "attribute_exists(pk) AND (attribute_not_exists(center_marker_id) OR NOT (center_marker_id IN (" +
+			strings.TrimSuffix(strings.Repeat("?, ", len(group)), ", ") + ")))"
+		args := make([]any, len(group))
+		for i, c := range group {
+			args[i] = c.prev.ID
+		}
+		b.check(b.s.table.Check("pk", campaignPK(group[0].prev.CampaignID)).Range("sk", recordSK(mapPrefix, mid)).If(cond, args...))
+	}
+}
+
+// unlinkMapMarkers deletes the entity pointers of map mid's markers, before its purge deletes
+// its partition: one Query of the markers' homes (projected), the pointers in batches.
+func (s *Store) unlinkMapMarkers(ctx context.Context, cid, mid int64) error {
+	rows, err := s.queryPrefixes(ctx, mapPK(cid, mid), markerPrefix+"#", selfHome+markerPrefix+"#")
+	if err != nil {
+		return err
+	}
+	var keys []dynamo.Keyed
+	for _, raw := range rows {
+		var it markerItem
+		if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+			return err
+		}
+		if it.EntityID != nil {
+			k := markerInKey(cid, *it.EntityID, mid, it.ID)
+			keys = append(keys, dynamo.Keys{k.pk, k.sk})
+		}
+	}
+	return s.deleteKeys(ctx, keys)
+}
+
+// markerInOf parses a pointer's sort key: the map and marker ids.
+func markerInOf(sk string) (mid, id int64, ok bool) {
+	a, b, found := strings.Cut(strings.TrimPrefix(sk, markerInPrefix), "#")
+	if !found || !strings.HasPrefix(sk, markerInPrefix) {
+		return 0, 0, false
+	}
+	mid, err1 := strconv.ParseInt(a, 10, 64)
+	id, err2 := strconv.ParseInt(b, 10, 64)
+	return mid, id, err1 == nil && err2 == nil
+}
