@@ -206,3 +206,23 @@ func BenchmarkProcessJPEG(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkProcessJPEGOriented(b *testing.B) {
+	data := imagetest.OrientedJPEG(imagetest.Quadrants(2000, 1500), 6, false)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := imageproc.Process(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkProcessAnimatedGIF(b *testing.B) {
+	data := imagetest.GIFFrames(500, 500, 100) // 25 million pixels in all
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := imageproc.Process(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
