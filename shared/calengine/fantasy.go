@@ -802,6 +802,7 @@ var exportScalars = map[string]string{
 	"current_hour": "dynamic_data.hour", "current_minute": "dynamic_data.minute", "cycle_format": "static_data.cycles.format",
 	"clock": "static_data.clock", "clock.hours": "static_data.clock.hours", "clock.minutes": "static_data.clock.minutes",
 	"clock.offset": "static_data.clock.offset", "week_restart": "static_data.year_data.overflow",
+	"format": "static_data.format", "suffix": "static_data.suffix",
 }
 
 // exportSubfields name, in the export, the fields of a leap day's or an era's object.

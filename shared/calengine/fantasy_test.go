@@ -94,6 +94,8 @@ func TestImportFantasyCalendarProblems(t *testing.T) {
 		name, body, field string
 	}{
 		{"not JSON", `{`, "static_data"},
+		{"a date format past 191 characters", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}, "format": "` + strings.Repeat("d", 192) + `"}}`, "static_data.format"},
+		{"an era ending its year twice", `{"name": "X", "static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 3}, {"name": "B", "length": 3}]}, "eras": [{"name": "E", "settings": {"ends_year": true}, "date": {"year": 2, "timespan": 0, "day": 2}}, {"name": "F", "settings": {"ends_year": true}, "date": {"year": 2, "timespan": 1, "day": 1}}]}}`, "static_data.eras.1.settings.ends_year"},
 		{"no name", `{"static_data": {"year_data": {"global_week": ["a", "b"], "timespans": [{"name": "A", "length": 1}, {"name": "B", "length": 1}]}}}`, "name"},
 		{"no static data", `{"name": "X"}`, "static_data.year_data"},
 		{"static data not an object", `{"name": "X", "static_data": 4}`, "static_data"},

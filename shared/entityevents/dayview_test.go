@@ -131,3 +131,42 @@ func TestADayViewOfTooManyOccurrencesIsRefused(t *testing.T) {
 		t.Fatalf("a short range still answers: %d", r.Status)
 	}
 }
+
+// An era added after the events that ends their year early (issue 21): events on the days it
+// cut stay stored and show nowhere, recurring ones go on in the next years, and the day view,
+// the reminders and the ages still answer.
+func TestEventsOnDaysAnEraCut(t *testing.T) {
+	f := newFixture(t) // current date 100-2-10
+	lost := f.create(t, f.entity, f.Member, f.event("name", "Lost", "day", 10, "month", 3, "year", 105))["id"].(float64)
+	yearly := f.create(t, f.entity, f.Member, f.event("name", "Yearly", "day", 10, "month", 3, "year", 101, "recurring_periodicity", "yearly"))["id"].(float64)
+	monthly := f.create(t, f.entity, f.Member, f.event("name", "Monthly", "day", 20, "month", 1, "year", 105, "recurring_periodicity", "monthly"))["id"].(float64)
+	everyDay := f.create(t, f.entity, f.Member, f.event("name", "Daily", "day", 9, "month", 2, "year", 105, "recurrence", "days", "recurrence_count", 3))["id"].(float64)
+	born := makeEntity(t, f.Env, f.Campaign, false)
+	f.create(t, born, f.Admin, f.event("type_id", 2, "day", 1, "month", 3, "year", 105))
+
+	r := f.Do("PATCH", apitest.Path(f.Campaign, fmt.Sprintf("/calendars/%d", f.cal)), f.Admin, map[string]any{
+		"eras": []any{map[string]any{"name": "Sundering", "year": 105, "month": 2, "day": 10, "ends_year": true}}})
+	if r.Status != 200 {
+		t.Fatalf("adding the era: %d %s", r.Status, r.Raw)
+	}
+	view, _ := f.dayView(t, f.Member, "105-1-1", "106-3-30")
+	for _, tc := range []struct {
+		name string
+		id   float64
+		want string
+	}{
+		{"an event on a cut day", lost, "[]"},
+		{"yearly: 105-3-10 is cut", yearly, "[106-3-10]"},
+		{"monthly: 105-2 ends on its 10th", monthly, "[105-1-20 106-1-20 106-2-20 106-3-20]"},
+		{"every day across the cut", everyDay, "[105-2-10 105-2-9 106-1-1]"},
+	} {
+		if got := fmt.Sprint(datesWith(view, tc.id)); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+	for _, p := range []string{fmt.Sprintf("/calendars/%d/reminders", f.cal), fmt.Sprintf("/entities/%d/ages", born), fmt.Sprintf("/entities/%d/entity_events", f.entity)} {
+		if r := f.Do("GET", apitest.Path(f.Campaign, p), f.Admin, nil); r.Status != 200 {
+			t.Errorf("%s: %d %s", p, r.Status, r.Raw)
+		}
+	}
+}
