@@ -23,9 +23,10 @@ import (
 //
 // A when the record is private (admins only), P otherwise: the member items of a tag that a
 // reader may see are one range. They are written in the record's own transaction, diffed
-// against the record as read, each put beside a ConditionCheck that its tag exists with the
-// privacy read (so no link names a deleted tag, and a private tag is named by admins only). A
-// tag's delete removes its id from every member (tagMembersGone), then its partition.
+// against the record as read, each with an update of its tag's member pack (tagpacks.go)
+// conditional on the tag existing with the privacy read (so no link names a deleted tag, and a
+// private tag is named by admins only). A tag's delete removes its pack, then its id from every
+// member (tagMembersGone), then its partition.
 
 func tagMemberKey(cid, tid int64, private bool, kind string, child int64) itemKey {
 	class := "P"
@@ -85,9 +86,10 @@ func setTags(u *dynamo.Update, sl slot, tags, private []int64) *dynamo.Update {
 // errTagGone is a failed check of a tag a write links: deleted or made private since read.
 var errTagGone = errors.New("store: a linked tag changed")
 
-// tagPlan validates the tags next names that prev did not (prev nil: a create), reading them
-// in one BatchGetItem, and returns the transaction part that moves the record's member items
-// (m.ID is read when the part runs, after a create's ids are set). Unknown, deleting or, for
+// tagPlan validates the tags next names that prev did not (prev nil: a create), reading the
+// packs of the tags it adds or removes in one BatchGetItem, and returns the transaction part
+// that moves the record's member items and updates those packs (m.ID is read when the part
+// runs, after a create's ids are set). Unknown, deleting or, for
 // a writer who is not an admin, private tags, and a tag naming itself are a 422 naming tags.N.
 func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, next *domain.Owner) (func(*txBuilder), error) {
 	var prevTags []int64

@@ -167,15 +167,10 @@ func (s *Store) packPlan(ctx context.Context, cid int64, p *tagPack, mv packMove
 			if i := slices.Index(*ids, mv.eid); i >= 0 {
 				*ids = slices.Delete(*ids, i, i+1)
 				if *n > len(*ids) { // members beyond the pack: the smallest of them joins
-					more, err := s.classMembers(ctx, cid, mv.tid, mv.from)
+					held := append(slices.Clone(*ids), mv.eid)
+					refill, err := s.smallestMemberBut(ctx, cid, mv.tid, mv.from, held)
 					if err != nil {
 						return nil, err
-					}
-					refill := int64(0)
-					for _, id := range more {
-						if id != mv.eid && !slices.Contains(*ids, id) && (refill == 0 || id < refill) {
-							refill = id
-						}
 					}
 					if refill != 0 {
 						*ids = append(*ids, refill)
@@ -220,17 +215,23 @@ func (s *Store) packPlan(ctx context.Context, cid int64, p *tagPack, mv packMove
 	}, nil
 }
 
-// classMembers reads the entity ids of every member of class c of tag tid (a full pack's
-// refill).
-func (s *Store) classMembers(ctx context.Context, cid, tid int64, c string) ([]int64, error) {
-	var ms []tagMember
-	err := s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix+classLetter(c)+"#").
-		Project("pk", "sk", "entity_id").Consistent(true).All(ctx, &ms)
-	out := make([]int64, len(ms))
-	for i, m := range ms {
-		out[i] = m.EntityID
+// smallestMemberBut is the smallest entity id among the members of class c of tag tid that
+// held does not name (0: none), read page by page (a full pack's refill: memory stays the pack's).
+func (s *Store) smallestMemberBut(ctx context.Context, cid, tid int64, c string, held []int64) (int64, error) {
+	skip := make(map[int64]bool, len(held))
+	for _, id := range held {
+		skip[id] = true
 	}
-	return out, wrap(err)
+	it := s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix+classLetter(c)+"#").
+		Project("pk", "sk", "entity_id").Consistent(true).Iter()
+	var m tagMember
+	best := int64(0)
+	for it.Next(ctx, &m) {
+		if !skip[m.EntityID] && (best == 0 || m.EntityID < best) {
+			best = m.EntityID
+		}
+	}
+	return best, wrap(it.Err())
 }
 
 // classLetter is the member items' class (A, P) of pack class c.

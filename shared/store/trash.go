@@ -860,6 +860,9 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 		}
 	}
 	if err := b.run(ctx); err != nil {
+		if errors.Is(err, errTagGone) { // a tag deleted or turned private meanwhile: read again
+			return apperr.ErrConflict
+		}
 		return err
 	}
 	s.finishCascade(ctx, cid, eid, marker.SK)

@@ -387,11 +387,14 @@ type streamImage struct {
 	IsPrivate  bool    `dynamo:"is_private"`
 	Visibility string  `dynamo:"visibility"`
 	Tags       []int64 `dynamo:"tags"`
-	Date       string  `dynamo:"date"`
-	Version    int64   `dynamo:"version"`
-	CreatedBy  int64   `dynamo:"created_by"`
-	UpdatedBy  int64   `dynamo:"updated_by"`
-	UpdatedAt  string  `dynamo:"updated_at"`
+	// PrivateTags: the ids of Tags naming private tags (homes keep them): a webhook without
+	// include_private neither shows nor matches them.
+	PrivateTags []int64 `dynamo:"private_tags"`
+	Date        string  `dynamo:"date"`
+	Version     int64   `dynamo:"version"`
+	CreatedBy   int64   `dynamo:"created_by"`
+	UpdatedBy   int64   `dynamo:"updated_by"`
+	UpdatedAt   string  `dynamo:"updated_at"`
 }
 
 // recordKind names the record whose home item (pk, sk) is, "" for any other item (copies,
@@ -443,7 +446,7 @@ func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Cha
 		}
 		c := hook.Change{Seq: fmt.Sprintf("%040s", r.Seq), StreamSeq: r.Seq, Kind: kind, CampaignID: cur.CampaignID, ID: cur.ID,
 			EntityID: cur.EntityID, LocationID: cur.LocationID, Type: cur.Type, IsPrivate: cur.IsPrivate,
-			Visibility: cur.Visibility, CreatedBy: cur.CreatedBy, UpdatedBy: cur.UpdatedBy, Tags: cur.Tags, At: r.At}
+			Visibility: cur.Visibility, CreatedBy: cur.CreatedBy, UpdatedBy: cur.UpdatedBy, Tags: cur.Tags, PrivateTags: cur.PrivateTags, At: r.At}
 		if cur.Name != nil {
 			c.Name = *cur.Name
 		}

@@ -130,9 +130,10 @@ type EventData struct {
 
 // context of a change that decides who may see it: its parent's privacy and tags.
 type scope struct {
-	private bool // the record, or what it hangs from, is hidden from non-admins
-	tags    []int64
-	known   bool // false: the parent is gone (a cascade), treated as private
+	private     bool // the record, or what it hangs from, is hidden from non-admins
+	tags        []int64
+	privateTags []int64 // the ids of tags naming private tags
+	known       bool    // false: the parent is gone (a cascade), treated as private
 }
 
 // Handle queues, for every webhook of the changes' campaigns that wants them, the events of
@@ -172,7 +173,7 @@ func (d *Deliverer) Handle(ctx context.Context, changes []hook.Change) (int, err
 				if !sees(&w, c, *sc) {
 					continue
 				}
-				q := queued(c, name, n)
+				q := queued(c, name, n, w.IncludePrivate)
 				err := d.st.Enqueue(ctx, c.CampaignID, w.ID, q, d.s.QueueLimit)
 				if errors.Is(err, hook.ErrQueueFull) {
 					slog.Warn("webhook queue full: event dropped", "campaign", c.CampaignID, "webhook", w.ID, "event_id", q.EventID)
@@ -205,7 +206,7 @@ func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 		if err != nil {
 			return scope{}, err
 		}
-		return scope{private: e.IsPrivate, tags: e.Tags, known: true}, nil
+		return scope{private: e.IsPrivate, tags: e.Tags, privateTags: e.PrivateTags, known: true}, nil
 	case "map_point":
 		l, err := d.st.GetLocation(ctx, c.CampaignID, c.LocationID)
 		if errors.Is(err, apperr.ErrNotFound) {
@@ -214,9 +215,9 @@ func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 		if err != nil {
 			return scope{}, err
 		}
-		return scope{private: l.IsPrivate, tags: l.Tags, known: true}, nil
+		return scope{private: l.IsPrivate, tags: l.Tags, privateTags: l.PrivateTags, known: true}, nil
 	}
-	return scope{tags: c.Tags, known: true}, nil
+	return scope{tags: c.Tags, privateTags: c.PrivateTags, known: true}, nil
 }
 
 // sees applies the webhook's audience: what its creator, an admin, may see; what a non-admin
@@ -235,7 +236,9 @@ func sees(w *hook.Webhook, c hook.Change, sc scope) bool {
 	if private && !w.IncludePrivate {
 		return false
 	}
-	if len(w.Tags) > 0 && !slices.ContainsFunc(sc.tags, func(t int64) bool { return slices.Contains(w.Tags, t) }) {
+	// Without include_private a private tag is not there (as for a non-admin's tags[] filter).
+	tags := domain.VisibleTags(sc.tags, sc.privateTags, w.IncludePrivate)
+	if len(w.Tags) > 0 && !slices.ContainsFunc(tags, func(t int64) bool { return slices.Contains(w.Tags, t) }) {
 		return false
 	}
 	return true
@@ -248,7 +251,9 @@ func eventID(c hook.Change, name string) string {
 	return hex.EncodeToString(h[:16])
 }
 
-func queued(c hook.Change, name string, n int) hook.Queued {
+// queued is the event name of change c for a webhook: the record's private tags' ids only
+// with includePrivate (DESIGN 11).
+func queued(c hook.Change, name string, n int, includePrivate bool) hook.Queued {
 	ev := Event{ID: eventID(c, name), Event: name, CampaignID: c.CampaignID, OccurredAt: domain.FormatTime(c.At),
 		Data: EventData{Kind: c.Kind, ID: c.ID, Name: c.Name}}
 	if c.Action != "deleted" {
@@ -265,10 +270,7 @@ func queued(c hook.Change, name string, n int) hook.Queued {
 		}
 		if c.Kind == "location" || c.Kind == "calendar" {
 			typ := c.Type
-			dd.Type, dd.Tags = &typ, c.Tags
-			if dd.Tags == nil {
-				dd.Tags = []int64{}
-			}
+			dd.Type, dd.Tags = &typ, domain.VisibleTags(c.Tags, c.PrivateTags, includePrivate)
 		}
 		if vis != "" {
 			dd.Visibility = &vis

@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
@@ -471,7 +472,12 @@ func TestVisibilityFiltersAndFormats(t *testing.T) {
 
 	e.EnsureTags(e.Campaign, 7)
 	hidden := e.do(t, "POST", "/locations", map[string]any{"name": "Secret base", "is_private": true, "tags": []any{7}})
-	open := e.do(t, "POST", "/locations", map[string]any{"name": "Market @everyone"})
+	tag := &domain.Tag{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID, UpdatedBy: e.AdminID}, Owner: domain.Owner{Name: "Secret tag", IsPrivate: true}}
+	if err := e.Store.CreateTag(context.Background(), tag); err != nil {
+		t.Fatal(err)
+	}
+	secretTag := tag.ID
+	open := e.do(t, "POST", "/locations", map[string]any{"name": "Market @everyone", "tags": []any{secretTag}})
 	openEntity := int64(open["entity_id"].(float64))
 	e.do(t, "POST", fmt.Sprintf("/entities/%d/entity_notes", openEntity), map[string]any{"name": "Admins only", "visibility": "admin"})
 	e.do(t, "POST", fmt.Sprintf("/entities/%d/entity_notes", openEntity), map[string]any{"name": "Everyone", "visibility": "all"})
@@ -488,11 +494,20 @@ func TestVisibilityFiltersAndFormats(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(public.wait(t, 2)); fmt.Sprint(got) != "[Market @everyone Everyone]" {
+	pub := public.wait(t, 2)
+	if got := names(pub); fmt.Sprint(got) != "[Market @everyone Everyone]" {
 		t.Errorf("public webhook got %v", got)
 	}
-	if got := names(private.wait(t, 4)); fmt.Sprint(got) != "[Secret base Market @everyone Admins only Everyone]" {
+	priv := private.wait(t, 4)
+	if got := names(priv); fmt.Sprint(got) != "[Secret base Market @everyone Admins only Everyone]" {
 		t.Errorf("include_private webhook got %v", got)
+	}
+	// A private tag's id is the admins': sent with include_private only (DESIGN 11).
+	if data := pub[0].event["data"].(map[string]any); data["tags"] != nil {
+		t.Errorf("public webhook got the private tag: %v", data)
+	}
+	if data := priv[1].event["data"].(map[string]any); fmt.Sprint(data["tags"]) != fmt.Sprint([]any{float64(secretTag)}) {
+		t.Errorf("include_private webhook's tags: %v", data)
 	}
 	k := tagged.wait(t, 1)[0].event
 	ent, _ := k["entity"].(map[string]any)

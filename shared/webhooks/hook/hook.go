@@ -62,6 +62,8 @@ type Change struct {
 	CreatedBy  int64
 	UpdatedBy  int64
 	Tags       []int64
+	// PrivateTags are the ids of Tags naming private tags: the admins' only (include_private).
+	PrivateTags []int64
 	// Date and PreviousDate are a calendar's current date after and before the change.
 	Date, PreviousDate string
 	At                 time.Time
