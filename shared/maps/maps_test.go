@@ -366,7 +366,7 @@ func TestMapRoundTrips(t *testing.T) {
 		{"update naming a centre", "PATCH", mapPath(e.Campaign, id), map[string]any{"center_marker_id": centre}, 3},
 		{"list related=1", "GET", apitest.Path(e.Campaign, "/maps?limit=10&related=1"), nil, 5},
 		{"list by name", "GET", apitest.Path(e.Campaign, "/maps?limit=10&name=filler%201"), nil, 4},
-		{"list lastSync", "GET", apitest.Path(e.Campaign, "/maps?limit=10&lastSync=" + since), nil, 4},
+		{"list lastSync", "GET", apitest.Path(e.Campaign, "/maps?limit=10&lastSync="+since), nil, 4},
 		{"list deleted=1", "GET", apitest.Path(e.Campaign, "/maps?deleted=1"), nil, 2},
 		{"entities types=map", "GET", apitest.Path(e.Campaign, "/entities?types=map&limit=10"), nil, 3},
 		{"delete", "DELETE", mapPath(e.Campaign, id), nil, 8},
