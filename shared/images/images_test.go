@@ -27,6 +27,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/imagestore"
 	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -46,6 +47,7 @@ func newEnv(t *testing.T, opts imagework.Options) env {
 		locations.Register(api, st)
 		calendars.Register(api, st)
 		entities.Register(api, st)
+		maps.Register(api, st)
 		svc := images.New(imagework.New(b, st, opts), st)
 		api.SetImages(svc)
 		images.Register(api, st, svc)

@@ -69,7 +69,8 @@ func BenchmarkLocationListRelated(b *testing.B) {
 // campaign size); the types case is `entities?types=location` (its kind's own range). The
 // lastSync cases follow 10 changes and 5 deletes among them (issue 20: their cost grows with the
 // changes, not with the campaign). The tags cases filter by a tag on every 100th location (and
-// one on every 1,000th) and list the tags.
+// one on every 1,000th) and list the tags. The map rows (issue 23) read 46 maps and 60 markers
+// of one of them in the same campaigns.
 func BenchmarkGrowth(b *testing.B) {
 	for _, size := range []int{100, 1000, 10000} {
 		e := apitest.New(b, families.Register)
@@ -104,6 +105,33 @@ func BenchmarkGrowth(b *testing.B) {
 				b.Fatalf("%s %d: %d %s", method, id*3, r.Status, r.Raw)
 			}
 		}
+		// 46 maps (each with a post, every tenth private, the first with 60 markers and tagged),
+		// created after the seeded locations: the map rows' cost grows with the page and the
+		// map's markers, never with the campaign.
+		var firstMap int64
+		for i := 1; i <= 46; i++ {
+			m := domain.Map{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("Map %d", i), IsPrivate: i%10 == 0}}
+			if i == 1 {
+				m.Tags = []int64{1}
+			}
+			if err := e.Store.CreateMap(b.Context(), &m); err != nil {
+				b.Fatal(err)
+			}
+			n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: m.EntityID, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
+			if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+				b.Fatal(err)
+			}
+			if i == 1 {
+				firstMap = m.ID
+			}
+		}
+		for i := 0; i < 60; i++ {
+			mk := domain.Marker{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, MapID: firstMap, Name: fmt.Sprintf("Pin %d", i),
+				ShapeID: 1, Icon: 1, Opacity: 100, SizeID: 1, Visibility: domain.VisibilityAll}
+			if err := e.Store.CreateMarker(b.Context(), &mk); err != nil {
+				b.Fatal(err)
+			}
+		}
 		cursor := func(token string) string { // the next link of page 49
 			r := e.Do("GET", apitest.Path(e.Campaign, "/locations?page=49"), token, nil)
 			next, _ := r.Body["links"].(map[string]any)["next"].(string)
@@ -131,6 +159,17 @@ func BenchmarkGrowth(b *testing.B) {
 			{"tags-filter-one/member", e.Member, "/locations?tags[]=1"},
 			{"tags-filter-all/member", e.Member, "/locations?tags[]=1&tags[]=2"},
 			{"tags-list/member", e.Member, "/tags"},
+			{"map-show/member", e.Member, fmt.Sprintf("/maps/%d", firstMap)},
+			{"maps-page1/admin", e.Admin, "/maps"},
+			{"maps-page1/member", e.Member, "/maps"},
+			{"maps-page2-by-number/member", e.Member, "/maps?page=2&limit=15"},
+			{"maps-name-search/member", e.Member, "/maps?name=map%2012"},
+			{"maps-tags-filter/member", e.Member, "/maps?tags[]=1"},
+			{"maps-related-page45/member", e.Member, "/maps?related=1&limit=45"},
+			{"maps-lastSync/member", e.Member, "/maps?lastSync=" + since},
+			{"types-map/member", e.Member, "/entities?types=map"},
+			{"markers-page1/member", e.Member, fmt.Sprintf("/maps/%d/map_markers?limit=15", firstMap)},
+			{"markers-page2/member", e.Member, fmt.Sprintf("/maps/%d/map_markers?limit=15&page=2", firstMap)},
 		} {
 			path := apitest.Path(e.Campaign, c.path)
 			if c.path == "" {

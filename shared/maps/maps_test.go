@@ -344,6 +344,12 @@ func TestMapRoundTrips(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": fmt.Sprintf("Filler %d", i)})
 	}
+	centre := create(t, e, e.Campaign, e.Admin, fmt.Sprintf("/maps/%d/map_markers", id), pin("Centre"))
+	since := e.Do("GET", apitest.Path(e.Campaign, "/maps"), e.Admin, nil).Body["sync"].(string)
+	gone := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Gone"})
+	if r := e.Do("DELETE", mapPath(e.Campaign, gone), e.Admin, nil); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
 	cases := []struct {
 		name         string
 		method, path string
@@ -357,6 +363,13 @@ func TestMapRoundTrips(t *testing.T) {
 		{"create", "POST", apitest.Path(e.Campaign, "/maps"), map[string]any{"name": "New"}, 5},
 		{"create under a parent, with a location", "POST", apitest.Path(e.Campaign, "/maps"), map[string]any{"name": "Sub", "map_id": id, "location_id": loc}, 7},
 		{"update", "PATCH", mapPath(e.Campaign, id), map[string]any{"type": "Keep"}, 4},
+		{"update naming a centre", "PATCH", mapPath(e.Campaign, id), map[string]any{"center_marker_id": centre}, 3},
+		{"list related=1", "GET", apitest.Path(e.Campaign, "/maps?limit=10&related=1"), nil, 5},
+		{"list by name", "GET", apitest.Path(e.Campaign, "/maps?limit=10&name=filler%201"), nil, 4},
+		{"list lastSync", "GET", apitest.Path(e.Campaign, "/maps?limit=10&lastSync="+since), nil, 4},
+		{"list deleted=1", "GET", apitest.Path(e.Campaign, "/maps?deleted=1"), nil, 2},
+		{"entities types=map", "GET", apitest.Path(e.Campaign, "/entities?types=map&limit=10"), nil, 3},
+		{"delete", "DELETE", mapPath(e.Campaign, id), nil, 8},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -365,6 +378,7 @@ func TestMapRoundTrips(t *testing.T) {
 			if r.Status != 200 {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
+			t.Logf("%d DynamoDB calls, %d items fetched", e.Counter.N(), e.Counter.Fetched())
 			if n := e.Counter.N(); n > c.max || n == 0 {
 				t.Fatalf("%d DynamoDB calls, budget %d", n, c.max)
 			}

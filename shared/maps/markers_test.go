@@ -308,6 +308,11 @@ func TestMarkerRoundTrips(t *testing.T) {
 	}
 	linked := pin("Linked")
 	linked["entity_id"] = locEntity
+	centre := create(t, e, e.Campaign, e.Admin, fmt.Sprintf("/maps/%d/map_markers", mid), pin("Centre"))
+	if r := e.Do("PATCH", mapPath(e.Campaign, mid), e.Admin, map[string]any{"center_marker_id": centre}); r.Status != 200 {
+		t.Fatalf("centre: %d %s", r.Status, r.Raw)
+	}
+	since := e.Do("GET", markersPath(e.Campaign, mid), e.Admin, nil).Body["sync"].(string)
 	cases := []struct {
 		name         string
 		method, path string
@@ -320,7 +325,11 @@ func TestMarkerRoundTrips(t *testing.T) {
 		{"create", "POST", markersPath(e.Campaign, mid), pin("New"), 4},
 		{"create linked", "POST", markersPath(e.Campaign, mid), linked, 5},
 		{"update", "PATCH", markerPath(e.Campaign, mid, id), map[string]any{"latitude": 5}, 3},
+		{"list lastSync", "GET", markersPath(e.Campaign, mid) + "?limit=10&lastSync=" + since, nil, 4},
+		{"list deleted=1", "GET", markersPath(e.Campaign, mid) + "?deleted=1", nil, 3},
+		{"update of the map's centre", "PATCH", markerPath(e.Campaign, mid, centre), map[string]any{"visibility": "members"}, 3},
 		{"delete", "DELETE", markerPath(e.Campaign, mid, id), nil, 3},
+		{"delete of the map's centre", "DELETE", markerPath(e.Campaign, mid, centre), nil, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -223,6 +223,7 @@ func TestPackRoundTrips(t *testing.T) {
 	e := apitest.New(t, register)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	layers := packPath(e.Campaign, mid, "map_layers")
+	groups := packPath(e.Campaign, mid, "map_groups")
 	id := int64(e.Do("POST", layers, e.Admin, layer("roads")).Data()["id"].(float64))
 	for _, c := range []struct {
 		name, method, path string
@@ -236,6 +237,12 @@ func TestPackRoundTrips(t *testing.T) {
 		{"create", "POST", layers, layer("rivers"), 3},
 		{"update", "PATCH", fmt.Sprintf("%s/%d", layers, id), map[string]any{"position": 2}, 3},
 		{"delete", "DELETE", fmt.Sprintf("%s/%d", layers, id), nil, 3},
+		{"groups list", "GET", groups, nil, 1},
+		{"group create", "POST", groups, map[string]any{"name": "Towns"}, 3},
+		{"group show", "GET", groups + "/1", nil, 1},
+		{"group update", "PATCH", groups + "/1", map[string]any{"position": 2}, 3},
+		{"group delete", "DELETE", groups + "/1", nil, 3},
+		{"layers deleted=1", "GET", layers + "?deleted=1", nil, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e.Counter.Reset()

@@ -272,6 +272,31 @@ var scenarios = []scenario{
 			req{"PATCH", r.path("/locations/%d", l), map[string]any{"is_private": true}},
 		)
 	}},
+	{"maps: centre on markers while they change and go", func(r *round) {
+		m := r.must("POST", r.path("/maps"), map[string]any{"name": "World"}).id()
+		pin := map[string]any{"name": "Pin", "latitude": 1, "longitude": 2, "shape_id": 1, "icon": 1}
+		a := r.must("POST", r.path("/maps/%d/map_markers", m), pin).id()
+		b := r.must("POST", r.path("/maps/%d/map_markers", m), pin).id()
+		r.race(
+			req{"PATCH", r.path("/maps/%d", m), map[string]any{"center_marker_id": a}},
+			req{"PATCH", r.path("/maps/%d", m), map[string]any{"center_marker_id": b}},
+			req{"PATCH", r.path("/maps/%d/map_markers/%d", m, a), map[string]any{"visibility": "admin"}},
+			req{"DELETE", r.path("/maps/%d/map_markers/%d", m, a), nil},
+			req{"PATCH", r.path("/maps/%d/map_markers/%d", m, b), map[string]any{"visibility": "members"}},
+		)
+	}},
+	{"maps: markers and a map linked to a location while it is trashed", func(r *round) {
+		m := r.must("POST", r.path("/maps"), map[string]any{"name": "World"}).id()
+		l, eid := r.location(map[string]any{"name": "Town"})
+		pin := map[string]any{"latitude": 1, "longitude": 2, "shape_id": 1, "icon": 1, "entity_id": eid}
+		mk := r.must("POST", r.path("/maps/%d/map_markers", m), pin).id()
+		r.race(
+			req{"POST", r.path("/maps/%d/map_markers", m), pin},
+			req{"PATCH", r.path("/maps/%d/map_markers/%d", m, mk), map[string]any{"name": "Renamed"}},
+			req{"PATCH", r.path("/maps/%d", m), map[string]any{"location_id": l, "center_marker_id": mk}},
+			req{"DELETE", r.path("/locations/%d", l), nil},
+		)
+	}},
 	{"re-parent a pair crosswise", func(r *round) {
 		a, _ := r.location(map[string]any{"name": "A"})
 		b, _ := r.location(map[string]any{"name": "B"})

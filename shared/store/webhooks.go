@@ -382,6 +382,7 @@ type streamImage struct {
 	CampaignID int64   `dynamo:"campaign_id"`
 	EntityID   int64   `dynamo:"entity_id"`
 	LocationID int64   `dynamo:"location_id"`
+	MapID      int64   `dynamo:"map_id"`
 	Name       *string `dynamo:"name"`
 	Type       string  `dynamo:"type"`
 	IsPrivate  bool    `dynamo:"is_private"`
@@ -417,6 +418,10 @@ func recordKind(pk, sk string) string {
 		return "entity_note"
 	case len(parts) == 4 && parts[2] == locationPrefix && kind == mapPointPrefix:
 		return "map_point"
+	case len(parts) == 2 && kind == mapPrefix:
+		return "map"
+	case len(parts) == 4 && parts[2] == mapPrefix && kind == markerPrefix:
+		return "map_marker"
 	}
 	return ""
 }
@@ -444,8 +449,11 @@ func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Cha
 		if r.Old != nil {
 			_ = dynamo.UnmarshalItem(r.Old, &old)
 		}
+		if kind == "map" {
+			cur.MapID, cur.LocationID = 0, 0 // a map's parent and location are not its scope
+		}
 		c := hook.Change{Seq: fmt.Sprintf("%040s", r.Seq), StreamSeq: r.Seq, Kind: kind, CampaignID: cur.CampaignID, ID: cur.ID,
-			EntityID: cur.EntityID, LocationID: cur.LocationID, Type: cur.Type, IsPrivate: cur.IsPrivate,
+			EntityID: cur.EntityID, LocationID: cur.LocationID, MapID: cur.MapID, Type: cur.Type, IsPrivate: cur.IsPrivate,
 			Visibility: cur.Visibility, CreatedBy: cur.CreatedBy, UpdatedBy: cur.UpdatedBy, Tags: cur.Tags, PrivateTags: cur.PrivateTags, At: r.At}
 		if cur.Name != nil {
 			c.Name = *cur.Name
@@ -469,7 +477,7 @@ func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Cha
 			}
 		case "REMOVE":
 			c.Action = "deleted"
-			if kind == "entity_event" || kind == "entity_note" {
+			if kind == "entity_event" || kind == "entity_note" || kind == "map_marker" {
 				other := strings.TrimPrefix(cur.SK, selfHome)
 				if other == cur.SK {
 					other = selfHome + cur.SK

@@ -118,6 +118,7 @@ type EventData struct {
 	Name         string  `json:"name"`
 	EntityID     *int64  `json:"entity_id,omitempty"`
 	LocationID   *int64  `json:"location_id,omitempty"`
+	MapID        *int64  `json:"map_id,omitempty"`
 	Type         *string `json:"type,omitempty"`
 	IsPrivate    *bool   `json:"is_private,omitempty"`
 	Visibility   *string `json:"visibility,omitempty"`
@@ -207,6 +208,15 @@ func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 			return scope{}, err
 		}
 		return scope{private: e.IsPrivate, tags: e.Tags, privateTags: e.PrivateTags, known: true}, nil
+	case "map_marker":
+		m, err := d.st.GetMap(ctx, c.CampaignID, c.MapID)
+		if errors.Is(err, apperr.ErrNotFound) {
+			return scope{}, nil
+		}
+		if err != nil {
+			return scope{}, err
+		}
+		return scope{private: m.IsPrivate, tags: m.Tags, privateTags: m.PrivateTags, known: true}, nil
 	case "map_point":
 		l, err := d.st.GetLocation(ctx, c.CampaignID, c.LocationID)
 		if errors.Is(err, apperr.ErrNotFound) {
@@ -225,7 +235,7 @@ func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 func sees(w *hook.Webhook, c hook.Change, sc scope) bool {
 	acc := domain.Access{UserID: w.CreatedBy, CampaignID: w.CampaignID, Role: domain.RoleAdmin}
 	private := c.IsPrivate || sc.private || !sc.known
-	if c.Kind == "entity_event" || c.Kind == "entity_note" {
+	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" {
 		v := domain.Visibility(c.Visibility)
 		if !acc.CanSeeVisibility(v, c.CreatedBy) {
 			return false
@@ -268,7 +278,11 @@ func queued(c hook.Change, name string, n int, includePrivate bool) hook.Queued 
 			lid := c.LocationID
 			dd.LocationID = &lid
 		}
-		if c.Kind == "location" || c.Kind == "calendar" {
+		if c.MapID != 0 {
+			mid := c.MapID
+			dd.MapID = &mid
+		}
+		if c.Kind == "location" || c.Kind == "calendar" || c.Kind == "map" {
 			typ := c.Type
 			dd.Type, dd.Tags = &typ, domain.VisibleTags(c.Tags, c.PrivateTags, includePrivate)
 		}
@@ -302,6 +316,10 @@ func path(c hook.Change) string {
 		return base + "entities/" + strconv.FormatInt(c.EntityID, 10) + "/entity_notes/" + id
 	case "map_point":
 		return base + "locations/" + strconv.FormatInt(c.LocationID, 10) + "/map_points/" + id
+	case "map":
+		return base + "maps/" + id
+	case "map_marker":
+		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_markers/" + id
 	}
 	return ""
 }

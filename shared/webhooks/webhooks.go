@@ -39,6 +39,7 @@ type Store interface {
 	Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error)
 	GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error)
 	GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error)
+	GetMap(ctx context.Context, cid, id int64) (*domain.Map, error)
 }
 
 // Limits of a campaign's webhooks.
@@ -52,7 +53,7 @@ const (
 
 // Kinds and actions of the record events; calendar.date_changed and webhook.test besides.
 var (
-	kinds   = []string{"location", "calendar", "entity_event", "entity_note", "map_point"}
+	kinds   = []string{"location", "calendar", "entity_event", "entity_note", "map_point", "map", "map_marker"}
 	actions = []string{"created", "updated", "deleted"}
 	// EventNames are the values `events` accepts.
 	EventNames = func() []string {

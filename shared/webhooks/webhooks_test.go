@@ -27,6 +27,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -65,6 +66,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		locations.Register(a, st)
 		calendars.Register(a, st)
 		entitynotes.Register(a, st)
+		maps.Register(a, st)
 		webhooks.RegisterWith(a, store.NewWebhooks(st), api)
 	})
 	// Test tables have no stream (dynamotest): the creation path turns this one's on.

@@ -50,11 +50,12 @@ type Change struct {
 	Seq        string
 	StreamSeq  string // the stream's own sequence number, to report a failed record
 	Action     string // created, updated, deleted
-	Kind       string // location, calendar, entity_event, entity_note, map_point
+	Kind       string // location, calendar, entity_event, entity_note, map_point, map, map_marker
 	CampaignID int64
 	ID         int64
 	EntityID   int64 // a location's or calendar's own entity; a note's or event's parent entity
 	LocationID int64 // a map point's location
+	MapID      int64 // a marker's map
 	Name       string
 	Type       string
 	IsPrivate  bool
