@@ -161,6 +161,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	var cycleText string
 	cycleYear := eng.DateOf(from).Year - 1
 	rows := httpapi.NewRows(httpapi.MaxPageBytes, false)
+	rows.Expect(int(to - from + 1)) // at most MaxDays
 	var last string
 	var rerr error
 	fits := true

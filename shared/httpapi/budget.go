@@ -45,6 +45,7 @@ func fitRowsAll[T any](items []T) ([]json.RawMessage, error) { return renderRows
 
 func renderRows[T any](items []T, budget int) ([]json.RawMessage, error) {
 	rows := NewRows(budget, true)
+	rows.Expect(len(items))
 	for i := range items {
 		// A pointer: a JSONAppender row is encoded in place, not copied into an interface
 		// (encoding/json writes a pointer to a value as the value).
@@ -52,9 +53,6 @@ func renderRows[T any](items []T, budget int) ([]json.RawMessage, error) {
 			return nil, err
 		} else if !fits {
 			break
-		}
-		if i == 0 && len(items) > 1 { // room for the rest, guessed from the first row
-			rows.buf.Grow(rows.buf.Len() * (len(items) - 1) * 5 / 4)
 		}
 	}
 	return rows.raw(), nil
@@ -71,7 +69,13 @@ type Rows struct {
 	budget    int // negative: none
 	keepFirst bool
 	enc       *json.Encoder
+	expect    int // rows expected (Expect)
 }
+
+// Expect says about how many rows will be added: once the first is, the buffer makes room for
+// the rest at once (guessed from the first, within the budget), rather than doubling its way
+// there, copying each time.
+func (r *Rows) Expect(n int) { r.expect = n }
 
 // NewRows starts rows within budget bytes (negative: no budget); keepFirst keeps a first row
 // that alone passes it (a list's row is bounded by the record limits).
@@ -102,6 +106,13 @@ func (r *Rows) Add(v any) (bool, error) {
 	}
 	r.used += size
 	r.ends = append(r.ends, r.buf.Len())
+	if len(r.ends) == 1 && r.expect > 1 {
+		more := r.buf.Len() * (r.expect - 1) * 5 / 4
+		if r.budget >= 0 {
+			more = min(more, r.budget)
+		}
+		r.buf.Grow(more)
+	}
 	return true, nil
 }
 

@@ -38,8 +38,11 @@ type OwnerJSON struct {
 // ids of private tags are shown to admins only.
 func RenderOwner(r *Request, m domain.Meta, o domain.Owner) OwnerJSON {
 	j := OwnerJSON{ID: m.ID, Name: o.Name, Entry: o.Entry, Type: o.Type, IsPrivate: o.IsPrivate, EntityID: o.EntityID,
-		Tags: domain.VisibleTags(o.Tags, o.PrivateTags, r.Access.IsAdmin()), EntityImageUUID: optional(o.EntityImageUUID), EntityHeaderUUID: optional(o.EntityHeaderUUID),
+		Tags: o.Tags, EntityImageUUID: optional(o.EntityImageUUID), EntityHeaderUUID: optional(o.EntityHeaderUUID),
 		AuditJSON: RenderAudit(m)}
+	if len(o.PrivateTags) > 0 && !r.Access.IsAdmin() { // else every tag shows: no copy per row
+		j.Tags = domain.VisibleTags(o.Tags, o.PrivateTags, false)
+	}
 	j.Image, j.ImageFull, j.ImageThumb, j.HasCustomImage = r.ImageLinks(o.ImagePath, o.ImageURL)
 	if j.Tags == nil {
 		j.Tags = []int64{}

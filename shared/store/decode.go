@@ -132,12 +132,12 @@ func (o *ownerAttrs) read(a *attrs) {
 		EntityImageUUID: a.str("entity_image_uuid"), EntityHeaderUUID: a.str("entity_header_uuid")}
 }
 
-// decodeBy runs read; when it met an unexpected type, the item is decoded by reflection into
-// fallback (the same struct as a type without this decoder).
-func decodeBy(item dynamo.Item, read func(*attrs), fallback any) error {
-	a := attrs{item: item}
-	read(&a)
-	if a.bad {
+// decodeBy runs read, which answers whether it met an unexpected type (attrs.bad); then the
+// item is decoded by reflection into fallback (the same struct as a type without this decoder).
+// read takes the attrs by value: a pointer handed to a func value would move them to the heap,
+// one allocation per item.
+func decodeBy(item dynamo.Item, read func(attrs) bool, fallback any) error {
+	if read(attrs{item: item}) {
 		return dynamo.UnmarshalItem(item, fallback)
 	}
 	return nil
@@ -147,11 +147,12 @@ type reflectedLocation locationItem
 
 // decode decodes a location item by hand.
 func (it *locationItem) decode(item dynamo.Item) error {
-	return decodeBy(item, func(a *attrs) {
-		it.metaAttrs.read(a)
-		it.ownerAttrs.read(a)
+	return decodeBy(item, func(a attrs) bool {
+		it.metaAttrs.read(&a)
+		it.ownerAttrs.read(&a)
 		it.ParentID, it.MapURL = a.optInt("parent_location_id"), a.str("map_url")
 		it.IsMapPrivate, it.ParentHidden = a.boolean("is_map_private"), a.boolean("parent_hidden")
+		return a.bad
 	}, (*reflectedLocation)(it))
 }
 
@@ -159,11 +160,12 @@ type reflectedTag tagItem
 
 // decode decodes a tag item by hand.
 func (it *tagItem) decode(item dynamo.Item) error {
-	return decodeBy(item, func(a *attrs) {
-		it.metaAttrs.read(a)
-		it.ownerAttrs.read(a)
+	return decodeBy(item, func(a attrs) bool {
+		it.metaAttrs.read(&a)
+		it.ownerAttrs.read(&a)
 		it.ParentID, it.Colour = a.optInt("tag_id"), a.str("colour")
 		it.IsAutoApplied, it.IsHidden, it.ParentHidden = a.boolean("is_auto_applied"), a.boolean("is_hidden"), a.boolean("parent_hidden")
+		return a.bad
 	}, (*reflectedTag)(it))
 }
 
@@ -171,12 +173,13 @@ type reflectedEntity entityItem
 
 // decode decodes an entity item by hand.
 func (it *entityItem) decode(item dynamo.Item) error {
-	return decodeBy(item, func(a *attrs) {
+	return decodeBy(item, func(a attrs) bool {
 		*it = entityItem{PK: a.str("pk"), SK: a.str("sk"), ID: a.int("id"), CampaignID: a.int("campaign_id"),
 			Type: a.str("type"), ChildID: a.int("child_id"), Name: a.str("name"), IsPrivate: a.boolean("is_private"),
 			LinksPrivate: a.boolean("links_private"), NameLC: a.str("name_lc"), Tags: a.ints("tags"),
 			PrivateTags: a.ints("private_tags"), ImageURL: a.str("image_url"), ImagePath: a.str("image_path"), CreatedAt: a.str("created_at"), UpdatedAt: a.str("updated_at"),
 			CreatedBy: a.int("created_by"), UpdatedBy: a.int("updated_by")}
+		return a.bad
 	}, (*reflectedEntity)(it))
 }
 
@@ -184,10 +187,11 @@ type reflectedNote noteItem
 
 // decode decodes a note item by hand.
 func (it *noteItem) decode(item dynamo.Item) error {
-	return decodeBy(item, func(a *attrs) {
-		it.metaAttrs.read(a)
+	return decodeBy(item, func(a attrs) bool {
+		it.metaAttrs.read(&a)
 		it.EntityID, it.Name, it.NameLC, it.Entry = a.int("entity_id"), a.str("name"), a.str("name_lc"), a.str("entry")
 		it.Position, it.Visibility, it.Collapsed = a.optInt("position"), a.str("visibility"), a.boolean("collapsed")
+		return a.bad
 	}, (*reflectedNote)(it))
 }
 
@@ -195,11 +199,12 @@ type reflectedCampaign campaignItem
 
 // decode decodes a campaign item by hand (every request's access read has one).
 func (it *campaignItem) decode(item dynamo.Item) error {
-	return decodeBy(item, func(a *attrs) {
+	return decodeBy(item, func(a attrs) bool {
 		*it = campaignItem{PK: a.str("pk"), SK: a.str("sk"), ID: a.int("id"), Name: a.str("name"),
 			IsPublic: a.boolean("is_public"), Boost: a.str("boost"), OwnerID: a.int("owner_id"), Locale: a.str("locale"),
 			Entry: a.str("entry"), ImageURL: a.str("image_url"), CreatedAt: a.str("created_at"),
 			UpdatedAt: a.str("updated_at"), Version: a.int("version")}
+		return a.bad
 	}, (*reflectedCampaign)(it))
 }
 
@@ -207,8 +212,9 @@ type reflectedMember memberItem
 
 // decode decodes a membership item by hand (every request's access read has one).
 func (it *memberItem) decode(item dynamo.Item) error {
-	return decodeBy(item, func(a *attrs) {
+	return decodeBy(item, func(a attrs) bool {
 		*it = memberItem{PK: a.str("pk"), SK: a.str("sk"), CampaignID: a.int("campaign_id"), UserID: a.int("user_id"),
 			Role: a.str("role"), Name: a.str("name"), CreatedAt: a.str("created_at"), UpdatedAt: a.str("updated_at")}
+		return a.bad
 	}, (*reflectedMember)(it))
 }
