@@ -59,11 +59,17 @@ func (b *txBuilder) linkMarker(prev, next *domain.Marker) {
 
 // entityMarkers reads the markers linked to entity eid, each with its map as read (OnMap; a
 // marker whose map is not live, in the trash, has OnMap.Version 0): one Query of its pointers,
-// then the markers' and maps' homes in batches of 100.
-func (s *Store) entityMarkers(ctx context.Context, cid, eid int64) ([]*domain.Marker, error) {
+// then (when there are any) the markers' and maps' homes in batches of 100.
+// known are the pointers when the caller has just read the entity's partition (nil: read them).
+func (s *Store) entityMarkers(ctx context.Context, cid, eid int64, known *[]markerInItem) ([]*domain.Marker, error) {
 	var ptrs []markerInItem
-	if err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, markerInPrefix).Consistent(true).All(ctx, &ptrs); err != nil {
+	if known != nil {
+		ptrs = *known
+	} else if err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, markerInPrefix).Consistent(true).All(ctx, &ptrs); err != nil {
 		return nil, wrap(err)
+	}
+	if len(ptrs) == 0 {
+		return nil, nil
 	}
 	var keys []itemKey
 	maps := map[int64]bool{}
@@ -117,7 +123,13 @@ const markerRelinkItems = 20
 // visibility: each rewritten (version bumped, updated_at kept: the marker itself did not
 // change) with its copies, counts and sync pointer, and its map's centre when it is one.
 func (s *Store) relinkMarkers(ctx context.Context, cid, eid int64, private bool) error {
-	return s.eachEntityMarker(ctx, cid, eid, func(b *txBuilder, mk *domain.Marker) (*domain.Marker, bool) {
+	return s.relinkKnownMarkers(ctx, cid, eid, private, nil)
+}
+
+// relinkKnownMarkers is relinkMarkers with the entity's pointers as its partition's read found
+// them (nil: read them), which saves the trash a round trip.
+func (s *Store) relinkKnownMarkers(ctx context.Context, cid, eid int64, private bool, known *[]markerInItem) error {
+	return s.eachEntityMarker(ctx, cid, eid, known, func(b *txBuilder, mk *domain.Marker) (*domain.Marker, bool) {
 		if mk.EntityPrivate == private {
 			return nil, false
 		}
@@ -133,7 +145,7 @@ func (s *Store) relinkMarkers(ctx context.Context, cid, eid int64, private bool)
 // them with their entity): each with its copies, counts and pointer, a tombstone left for
 // ?deleted=1 and lastSync, and its map's centre cleared when it is one.
 func (s *Store) deleteEntityMarkers(ctx context.Context, cid, eid int64) error {
-	return s.eachEntityMarker(ctx, cid, eid, func(b *txBuilder, mk *domain.Marker) (*domain.Marker, bool) {
+	return s.eachEntityMarker(ctx, cid, eid, nil, func(b *txBuilder, mk *domain.Marker) (*domain.Marker, bool) {
 		b.remove(markerSlots(mk), mk.Version)
 		b.syncMove(markerRef(mk), nil)
 		b.linkMarker(mk, nil)
@@ -144,9 +156,10 @@ func (s *Store) deleteEntityMarkers(ctx context.Context, cid, eid int64) error {
 // eachEntityMarker reads entity eid's markers and writes what change adds for each (next: the
 // marker after it, nil when deleted; false: nothing), in transactions of at most maxTx items,
 // with the centres of their maps (centres); a lost race reads them again.
-func (s *Store) eachEntityMarker(ctx context.Context, cid, eid int64, change func(*txBuilder, *domain.Marker) (*domain.Marker, bool)) error {
+func (s *Store) eachEntityMarker(ctx context.Context, cid, eid int64, known *[]markerInItem, change func(*txBuilder, *domain.Marker) (*domain.Marker, bool)) error {
 	for attempt := 0; ; attempt++ {
-		ms, err := s.entityMarkers(ctx, cid, eid)
+		ms, err := s.entityMarkers(ctx, cid, eid, known)
+		known = nil // a lost race reads them again
 		if err != nil {
 			return err
 		}

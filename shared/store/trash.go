@@ -163,18 +163,26 @@ func (s *Store) reconcileCascade(ctx context.Context, cid, eid int64, markerSK s
 // the relations it owns or that point at it, and, by kind, a calendar's other entities' events
 // and a location's children (made roots, as Kanka does, and marked for the restore).
 func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
-	// One Query of its partition finds its events and relations (as the purge's does).
+	// One Query of its partition finds its events, relations and markers' pointers (as the
+	// purge's does).
 	var all []dynamo.Item
 	if err := s.table.Get("pk", entityPK(e.CampaignID, e.ID)).Consistent(true).All(ctx, &all); err != nil {
 		return wrap(err)
 	}
 	var evs []timeline.Event
 	var rels []partitionRow
+	markers := []markerInItem{}
 	for _, raw := range all {
 		k := keyOfItem(raw)
 		var r partitionRow
 		_ = dynamo.UnmarshalItem(raw, &r)
 		switch home := strings.TrimPrefix(k.sk, selfHome); {
+		case strings.HasPrefix(k.sk, markerInPrefix):
+			var p markerInItem
+			if err := dynamo.UnmarshalItem(raw, &p); err != nil {
+				return err
+			}
+			markers = append(markers, p)
 		case home == recordSK(eventPrefix, r.ID):
 			var it eventItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
@@ -188,7 +196,9 @@ func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return s.hideOwnLinks(gctx, e.CampaignID, e.ID, evs) })
 	g.Go(func() error { return s.hideRelations(gctx, e.CampaignID, e.ID, rels) })
-	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, true) }) // admins only until restored or purged
+	g.Go(func() error { // admins only until restored or purged
+		return s.relinkKnownMarkers(gctx, e.CampaignID, e.ID, true, &markers)
+	})
 	switch e.Type {
 	case calendarKind.entityType:
 		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
