@@ -16,7 +16,7 @@ GO ?= go
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags "-s -w -R 0x1000"
 
 .PHONY: run test race-long bench fuzz deps build vet clean sizes vulncheck docs \
-	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction build-CalendarTransferFunction build-CalendarWeatherFunction \
+	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction build-CalendarTransferFunction build-CalendarWeatherFunction build-CalendarDaysFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
 	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-ImagesFunction build-MapsFunction
 
@@ -44,7 +44,7 @@ deps: ## Go modules, Java, the DynamoDB Local jar and CloudFormation's resource 
 	scripts/dynamodb-local.sh install
 	scripts/cfnspec.sh install >/dev/null
 
-FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction CalendarTransferFunction CalendarWeatherFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
+FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction CalendarTransferFunction CalendarWeatherFunction CalendarDaysFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
 	SweeperFunction WebhookRoutesFunction WebhooksFunction ImagesFunction MapsFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
@@ -84,6 +84,9 @@ build-CalendarTransferFunction:
 
 build-CalendarWeatherFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendar-weather
+
+build-CalendarDaysFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendar-days
 
 build-EntityEventsFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entity-events

@@ -18,6 +18,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
@@ -58,6 +59,7 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 	"CalendarsFunction":        func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
 	"CalendarTransferFunction": func(api *httpapi.API, st *store.Store) { transfer.Register(api, st) },
 	"CalendarWeatherFunction":  func(api *httpapi.API, st *store.Store) { calendarweather.Register(api, st) },
+	"CalendarDaysFunction":     func(api *httpapi.API, st *store.Store) { calendardays.Register(api, st) },
 	"EntityEventsFunction":     func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
 	"EntityNotesFunction": func(api *httpapi.API, st *store.Store) {
 		entitynotes.Register(api, st)

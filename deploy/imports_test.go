@@ -71,6 +71,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"CalendarsFunction":        {"shared/calendars"},
 		"CalendarTransferFunction": {"shared/calendars/transfer"},
 		"CalendarWeatherFunction":  {"shared/calendars/calendarweather"},
+		"CalendarDaysFunction":     {"shared/calendars/calendardays"},
 		"EntityEventsFunction":     {"shared/entityevents"},
 		"EntityNotesFunction":      {"shared/entitynotes"},
 		"EntitiesFunction":         {"shared/entities"},

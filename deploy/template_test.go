@@ -33,6 +33,7 @@ var functionPackages = map[string]string{
 	"CalendarsFunction":        "functions/calendars",
 	"CalendarTransferFunction": "functions/calendar-transfer",
 	"CalendarWeatherFunction":  "functions/calendar-weather",
+	"CalendarDaysFunction":     "functions/calendar-days",
 	"EntityEventsFunction":     "functions/entity-events",
 	"EntityNotesFunction":      "functions/entity-notes",
 	"MetaFunction":             "functions/meta",
@@ -434,6 +435,8 @@ var wantActions = map[string][]string{
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
+	// The day view: the calendar read ahead, its links and the days' weather queried.
+	"CalendarDaysFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
 	"EntityEventsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",

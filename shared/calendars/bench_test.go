@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -63,7 +63,7 @@ func benchWorstLeapDays(b *testing.B, from calengine.Date) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	path := cal(e.Campaign, id) + "/days?from=" + from.String() + "&to=" + eng.DateOf(n+calendars.MaxDays-1).String()
+	path := cal(e.Campaign, id) + "/days?from=" + from.String() + "&to=" + eng.DateOf(n+calendardays.MaxDays-1).String()
 	benchStatus(b, e, "GET", path, "", 200)
 }
 

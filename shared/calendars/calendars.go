@@ -47,7 +47,6 @@ func Register(api *httpapi.API, st Store) {
 	})
 	api.Handle("POST", "/calendars/{id}/advance", h.advance, cal)
 	api.Handle("POST", "/calendars/{id}/retreat", h.retreat, cal)
-	api.Handle("GET", "/calendars/{id}/days", h.days, cal)
 }
 
 // calendarJSON is a calendar as the family answers it: the wire shape, with ?related=1's arrays.

@@ -6,14 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 func TestCreateWithEveryArrayReadsBackTheExactStructures(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	e.EnsureTags(e.Campaign, 3)
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, fullBody())
 	if r.Status != 200 {
@@ -69,7 +68,7 @@ func TestCreateWithEveryArrayReadsBackTheExactStructures(t *testing.T) {
 }
 
 func TestNewCalendarDefaultsAreExplicit(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Member, plainBody("Plain"))
 	d := r.Data()
 	if r.Status != 200 || d["date"] != "1-1-1" || jsonOf(d["years"]) != "{}" || jsonOf(d["moons"]) != "[]" ||
@@ -80,7 +79,7 @@ func TestNewCalendarDefaultsAreExplicit(t *testing.T) {
 }
 
 func TestPartialUpdatesKeepTheStructures(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	before := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()
 	structures := []string{"months", "weekdays", "years", "seasons", "moons", "epochs", "tags", "entry", "type", "suffix", "image"}
@@ -121,7 +120,7 @@ func TestPartialUpdatesKeepTheStructures(t *testing.T) {
 }
 
 func TestFormBodiesBuildTheSameStructures(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	form := url.Values{
 		"name": {"Form"}, "month_name[]": {"Ice", "Thaw"}, "month_length[]": {"30", "28"}, "month_type[]": {"standard", "intercalary"},
 		"weekday[]": {"One", "Two"}, "moon_name[]": {"Selune"}, "moon_fullmoon[]": {"29.53"}, "moon_offset[]": {""},
@@ -140,7 +139,7 @@ func TestFormBodiesBuildTheSameStructures(t *testing.T) {
 }
 
 func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	uuid := "0B0E6A4E-6A43-4D5C-A2A1-5F3B2C1D0E9F"
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, with(plainBody("A"), "entity_image_uuid", uuid))
 	if r.Status != 422 || r.Errors()["entity_image_uuid"] == nil {
@@ -159,7 +158,7 @@ func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
 // Kanka's `format`: stored as sent, answered (null when unset), used for date_formatted (the
 // current date as Kanka displays it), kept by partial updates, removed by null or "".
 func TestKankaDateFormat(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody()) // 4-2-28 DR, year 4 unnamed
 	steps := []struct {
 		name       string

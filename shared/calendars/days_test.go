@@ -4,12 +4,11 @@ import (
 	"context"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 func TestAdvanceAndRetreatMoveTheCurrentDate(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Member, fullBody()) // 4-2-28; year 4 is a leap year: Thaw has 29 days
 	steps := []struct {
 		name, op string
@@ -57,7 +56,7 @@ func TestAdvanceAndRetreatMoveTheCurrentDate(t *testing.T) {
 }
 
 func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	// Year 0 is a leap year of 91 days, so 1-2-27 is day 147. Weekdays count the 89 week days of
 	// year 0 and the 56 of year 1 before it, from weekday 2: (2+89+56) mod 5 = 2. Festival is
@@ -118,7 +117,7 @@ func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
 }
 
 func TestDaysRefuseBadRanges(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id)
 	eng, err := c.Engine()

@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -68,7 +67,7 @@ func partition(t *testing.T, e *apitest.Env, pk string) string {
 }
 
 func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalendar(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	ctx := context.Background()
 	a := create(t, e, e.Campaign, e.Admin, fullBody())
 	b := create(t, e, e.Campaign, e.Admin, plainBody("Other"))

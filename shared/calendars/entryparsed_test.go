@@ -4,13 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 // TestEntryParsed: a calendar's entry_parsed (Kanka today), null when the entry is empty.
 func TestEntryParsed(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, plainBody("Reckoning"))
 	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)
 	if r.Data()["entry_parsed"] != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -75,10 +76,11 @@ func total(t *testing.T, e *apitest.Env, cid int64) float64 {
 // jsonOf renders a decoded JSON value compactly for comparisons.
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 
-// register mounts the family and its Fantasy-Calendar transfer, as lorekeep serve does (on
-// Lambda they are two functions).
+// register mounts the family: the calendars, their day view, their Fantasy-Calendar transfer
+// and their manual weather, as lorekeep serve does (on Lambda they are four functions).
 func register(api *httpapi.API, st *store.Store) {
 	calendars.Register(api, st)
+	calendardays.Register(api, st)
 	transfer.Register(api, st)
 	calendarweather.Register(api, st)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -83,9 +84,9 @@ func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := "?from=" + from.String() + "&to=" + eng.DateOf(n+calendars.MaxDays-1).String()
+		q := "?from=" + from.String() + "&to=" + eng.DateOf(n+calendardays.MaxDays-1).String()
 		r := e.Do("GET", cal(e.Campaign, wid)+"/days"+q, e.Member, nil)
-		if r.Status != 200 || len(r.List()) != calendars.MaxDays {
+		if r.Status != 200 || len(r.List()) != calendardays.MaxDays {
 			t.Fatalf("%s: %d, %d days %.300s", q, r.Status, len(r.List()), r.Raw)
 		}
 	}

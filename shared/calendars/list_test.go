@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -16,7 +15,7 @@ import (
 )
 
 func TestListFilters(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	create(t, e, e.Campaign, e.Admin, with(plainBody("Harptos Reckoning"), "type", "solar", "tags", []any{1, 2}))
 	create(t, e, e.Campaign, e.Member, with(plainBody("Lunar Count"), "type", "lunar", "tags", []any{2}))
 	create(t, e, e.Campaign, e.Admin, with(plainBody("Secret harptos"), "type", "solar", "is_private", true))
@@ -71,7 +70,7 @@ func TestListFilters(t *testing.T) {
 }
 
 func TestPaginationFollowsNextLinks(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	for i := 0; i < 7; i++ {
 		c := timeline.Calendar{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("C%d", i)}, Date: timeline.DefaultCalendarDate,
 			Months: []calengine.Month{{Name: "A", Length: 3, Type: calengine.Standard}, {Name: "B", Length: 3, Type: calengine.Standard}}, Weekdays: []string{"X", "Y"}}

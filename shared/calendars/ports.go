@@ -3,7 +3,6 @@ package calendars
 import (
 	"context"
 
-	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -20,6 +19,4 @@ type Store interface {
 	UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error
 	DeleteCalendar(ctx context.Context, c *timeline.Calendar) error
 	ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error)
-	DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error)
-	DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error)
 }

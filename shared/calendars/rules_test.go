@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -412,7 +412,7 @@ func TestDayViewRefusesOverlappingEventsBeforeBuilding(t *testing.T) {
 		e.Counter.Reset()
 		days := e.Do("GET", cal(e.Campaign, id)+"/days?from=2000-1-1&to=2000-1-2", e.Admin, nil)
 		if length == 100_000 {
-			if days.Status != 422 || days.Errors()["to"] == nil || !strings.Contains(string(days.Raw), strconv.Itoa(calendars.MaxDayEvents)) {
+			if days.Status != 422 || days.Errors()["to"] == nil || !strings.Contains(string(days.Raw), strconv.Itoa(calendardays.MaxDayEvents)) {
 				t.Fatalf("length %d: %d %s", length, days.Status, days.Raw)
 			}
 			if n := e.Counter.N(); n > 4 {

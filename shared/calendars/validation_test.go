@@ -4,12 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 func TestBadCalendarInputIsRefusedWithTheFieldNamed(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	p := apitest.Path(e.Campaign, "/calendars")
 	plain := plainBody("Bad")
 	leap := with(plain, "has_leap_year", true, "leap_year_amount", 1, "leap_year_offset", 4, "leap_year_month", 2)
@@ -108,7 +107,7 @@ func manyInts(n int) []any {
 }
 
 func TestRefusedUpdatesStoreNothing(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	before := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Raw
 	for _, body := range []map[string]any{

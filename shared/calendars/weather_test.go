@@ -6,7 +6,6 @@ import (
 
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -24,7 +23,7 @@ func climate() []any {
 // TestWeatherInTheDayView: a calendar with a climate answers it, and every day of its day view
 // has weather within its season's range, the same for every reader and every read.
 func TestWeatherInTheDayView(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate(), "weather_seed", 826116802))
 	got := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
 	if got.Status != 200 || got.Data()["weather_seed"] != float64(826116802) || jsonOf(got.Data()["weather_climate"]) != jsonOf(climate()) {
@@ -77,7 +76,7 @@ func TestWeatherInTheDayView(t *testing.T) {
 
 // TestClimateRefused: each bad climate is a 422 naming its field, and nothing is written.
 func TestClimateRefused(t *testing.T) {
-	e := apitest.New(t, calendars.Register)
+	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate()))
 	one := func(kv ...any) []any {
 		c := climate()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -20,6 +21,7 @@ import (
 func register(api *httpapi.API, st *store.Store) {
 	locations.Register(api, st)
 	calendars.Register(api, st)
+	calendardays.Register(api, st)
 	entityevents.Register(api, st)
 }
 

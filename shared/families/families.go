@@ -5,6 +5,7 @@ package families
 import (
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
@@ -26,6 +27,7 @@ func Register(api *httpapi.API, st *store.Store) {
 	tags.Register(api, st)
 	maps.Register(api, st)
 	calendars.Register(api, st)
+	calendardays.Register(api, st)
 	transfer.Register(api, st)
 	calendarweather.Register(api, st)
 	entityevents.Register(api, st)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apidoc"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -17,6 +18,7 @@ import (
 func TestKnownPathsAnswerOtherMethodsWith405(t *testing.T) {
 	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		calendars.Register(api, st)
+		calendardays.Register(api, st)
 		transfer.Register(api, st)
 		apidoc.Register(api, "/docs")
 	})

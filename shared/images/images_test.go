@@ -19,6 +19,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -46,6 +47,7 @@ func newEnv(t *testing.T, opts imagework.Options) env {
 	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		calendars.Register(api, st)
+		calendardays.Register(api, st)
 		entities.Register(api, st)
 		maps.Register(api, st)
 		svc := images.New(imagework.New(b, st, opts), st)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -15,6 +16,7 @@ func TestParentByEntityOnInput(t *testing.T) {
 	e := apitest.New(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		calendars.Register(api, st)
+		calendardays.Register(api, st)
 	})
 	entityOf := func(id int64) float64 {
 		return e.Do("GET", loc(e.Campaign, id), e.Admin, nil).Data()["entity_id"].(float64)

@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -65,6 +66,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 	e := apitest.New(t, func(a *httpapi.API, st *store.Store) {
 		locations.Register(a, st)
 		calendars.Register(a, st)
+		calendardays.Register(a, st)
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
 		webhooks.RegisterWith(a, store.NewWebhooks(st), api)

@@ -1,7 +1,12 @@
-package calendars
+// Package calendardays is a calendar's day view (GET calendars/{id}/days): each day's weekday,
+// month, season, moons, weather and events, walked by the engine. It is the calendars family's,
+// served by its own function (CalendarDaysFunction) so that the calendars function stays within
+// its size budget.
+package calendardays
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 
@@ -13,10 +18,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Limits of Lorekeep's additions to Kanka's calendars.
+// Limits of the day view.
 const (
-	// MaxMoveDays bounds one advance or retreat.
-	MaxMoveDays = 1_000_000
 	// MaxDays bounds one day view.
 	MaxDays = 1000
 	// MaxDayEvents bounds the event entries of one day view (an occurrence counts once per day
@@ -26,37 +29,19 @@ const (
 	phaseChunk = 32
 )
 
-func (h handlers) advance(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, 1) }
-func (h handlers) retreat(r *httpapi.Request) (httpapi.Reply, error) { return h.move(r, -1) }
+// Store is what the day view reads (package store serves it).
+type Store interface {
+	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
+	DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error)
+	DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error)
+}
 
-// move shifts the current date (and time) by the body's `days`, `hours` and `minutes` in
-// direction sign (one day when none is sent), with the same conditional write and retries as
-// an update. Hours and minutes need the calendar's clock.
-func (h handlers) move(r *httpapi.Request, sign int64) (httpapi.Reply, error) {
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	rd := domain.NewReader(in)
-	var days, hours, minutes int64
-	if f := rd.Int("days", 1, MaxMoveDays); f.Present() {
-		days = f.Value
-	}
-	if f := rd.Int("hours", 0, timeline.MaxMoveHours); f.Present() {
-		hours = f.Value
-	}
-	if f := rd.Int("minutes", 0, timeline.MaxMoveMinutes); f.Present() {
-		minutes = f.Value
-	}
-	if err := rd.Err(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	if days == 0 && hours == 0 && minutes == 0 && !rd.Has("hours") && !rd.Has("minutes") {
-		days = 1
-	}
-	return h.kind.Write(r, func(_ httpapi.None, _, next *timeline.Calendar) error {
-		return next.MoveTime(sign*days, sign*hours, sign*minutes)
-	})
+type handlers struct{ st Store }
+
+// Register mounts the day view.
+func Register(api *httpapi.API, st Store) {
+	h := handlers{st: st}
+	api.Handle("GET", "/calendars/{id}/days", h.days, httpapi.ReadAhead(domain.ReadCalendar, "id", ""))
 }
 
 // dayJSON is one day of the day view.
@@ -126,7 +111,7 @@ type dayEventJSON struct {
 // answer would pass it is refused naming `to` and the last date that fits. The walk and the
 // events stop when the request's deadline passes (503, nothing was written).
 func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
-	_, c, err := h.visibleCalendar(r)
+	c, err := calwire.Visible(r, h.st)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

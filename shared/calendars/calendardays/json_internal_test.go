@@ -1,4 +1,4 @@
-package calendars
+package calendardays
 
 import (
 	"testing"
