@@ -279,9 +279,10 @@ func mentionItemsOf(pk, sk string, it dynamo.Item) []mentionItem {
 	}
 	var post int64
 	vis, by := "", int64(0)
-	kind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#")
+	kind, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(sk, trashedPrefix), selfHome), "#")
 	switch {
-	case pk == campaignPK(rec.CampaignID) && (sk == recordSK(kind, rec.ID)) && isOwnerPrefix(kind):
+	case pk == campaignPK(rec.CampaignID) && (sk == recordSK(kind, rec.ID) || sk == trashedSK(kind, rec.ID)) && isOwnerPrefix(kind):
+		// a trashed record's entry keeps its items until its purge
 	case pk == entityPK(rec.CampaignID, rec.EntityID) && kind == notePrefix:
 		post, vis, by = rec.ID, rec.Visibility, rec.CreatedBy
 		if vis == "" {
