@@ -3,13 +3,17 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
 
 // The worst record of each owner kind (20 tags, then an entry with the most mentions an update
@@ -20,34 +24,15 @@ func TestWorstRecordDeletes(t *testing.T) {
 	var calls dynamotest.Counter
 	st, _ := dynamotest.NewStore(t, calls.Attach)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	w := newWorst(t, st)
+	admin, c, meta, tagIDs, targets, entry := w.admin, w.c, w.meta, w.tags, w.targets, w.entry
 	adminAccess := domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}
-	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID, UpdatedBy: admin.ID}
 	audit := func(step string) {
 		t.Helper()
 		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("%s: audit %v %q", step, err, problems)
 		}
 	}
-	var tagIDs []int64
-	for i := range domain.MaxTags {
-		tg := domain.Tag{Meta: meta, Owner: domain.Owner{Name: fmt.Sprintf("T%d", i), IsPrivate: i%2 == 0}}
-		if err := st.CreateTag(ctx, &tg); err != nil {
-			t.Fatal(err)
-		}
-		tagIDs = append(tagIDs, tg.ID)
-	}
-	var mentions []string
-	var targets []int64
-	for i := range domain.MaxMentions {
-		l := domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprintf("M%d", i)}}
-		if err := st.CreateLocation(ctx, &l); err != nil {
-			t.Fatal(err)
-		}
-		targets = append(targets, l.EntityID)
-		mentions = append(mentions, fmt.Sprintf("[location:%d]", l.EntityID))
-	}
-	entry := "<p>" + strings.Join(mentions, " ") + "</p>"
 	owner := func(name string) domain.Owner {
 		return domain.Owner{Name: name, Tags: append([]int64{}, tagIDs...), TagsByAdmin: true}
 	}
@@ -192,10 +177,138 @@ func TestWorstRecordDeletes(t *testing.T) {
 				t.Fatalf("purge: %d %v", n, err)
 			}
 			t.Logf("purge: %d DynamoDB calls", calls.N())
+			if n := calls.N(); n > 30 { // the sweep's 16 shard Queries, the purge and its cascade
+				t.Fatalf("purge: %d DynamoDB calls, want at most 30", n)
+			}
 			audit("purged")
 			if mentionedBy(r.eid) {
 				t.Fatalf("a purged record is still listed among the mentions")
 			}
 		})
+	}
+}
+
+// worst is a campaign with 20 tags and 50 locations, and an entry mentioning all of them.
+type worst struct {
+	admin   domain.User
+	c       domain.Campaign
+	meta    domain.Meta
+	tags    []int64
+	targets []int64
+	entry   string
+}
+
+func newWorst(t *testing.T, st *store.Store) worst {
+	t.Helper()
+	ctx := context.Background()
+	var w worst
+	w.admin, w.c = ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	w.meta = domain.Meta{CampaignID: w.c.ID, CreatedBy: w.admin.ID, UpdatedBy: w.admin.ID}
+	for i := range domain.MaxTags {
+		tg := domain.Tag{Meta: w.meta, Owner: domain.Owner{Name: fmt.Sprintf("T%d", i), IsPrivate: i%2 == 0}}
+		if err := st.CreateTag(ctx, &tg); err != nil {
+			t.Fatal(err)
+		}
+		w.tags = append(w.tags, tg.ID)
+	}
+	var mentions []string
+	for i := range domain.MaxMentions {
+		l := domain.Location{Meta: w.meta, Owner: domain.Owner{Name: fmt.Sprintf("M%d", i)}}
+		if err := st.CreateLocation(ctx, &l); err != nil {
+			t.Fatal(err)
+		}
+		w.targets = append(w.targets, l.EntityID)
+		mentions = append(mentions, fmt.Sprintf("[location:%d]", l.EntityID))
+	}
+	w.entry = "<p>" + strings.Join(mentions, " ") + "</p>"
+	return w
+}
+
+// The cascades that remove the worst record's mention items (a tag's delete, a trash's purge)
+// failing after their first step: the audit reports the delete pending, and the sweeper finishes
+// it to a clean campaign.
+func TestWorstRecordCascadeFaults(t *testing.T) {
+	p := faultproxy.Start(t, dynamotest.Endpoint(t))
+	st, _ := dynamotest.NewStore(t, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
+	ctx := context.Background()
+	w := newWorst(t, st)
+	problems := func() []string {
+		t.Helper()
+		got, err := st.Audit(ctx, w.c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	owner := domain.Owner{Name: "X", Tags: w.tags, TagsByAdmin: true}
+	tg := domain.Tag{Meta: w.meta, Owner: owner}
+	l := domain.Location{Meta: w.meta, Owner: owner}
+	if err := st.CreateTag(ctx, &tg); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateLocation(ctx, &l); err != nil {
+		t.Fatal(err)
+	}
+	nextTag, nextLoc := tg, l
+	nextTag.Entry, nextLoc.Entry = w.entry, w.entry
+	if err := st.UpdateTag(ctx, &tg, &nextTag); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.UpdateLocation(ctx, &l, &nextLoc); err != nil {
+		t.Fatal(err)
+	}
+	if got := problems(); len(got) > 0 {
+		t.Fatalf("written: %q", got)
+	}
+	steps := []struct {
+		name  string
+		first func() error
+	}{
+		{"tag delete", func() error {
+			got, err := st.GetTag(ctx, w.c.ID, tg.ID)
+			if err != nil {
+				return err
+			}
+			return st.DeleteTag(ctx, got)
+		}},
+		{"purge", func() error {
+			got, err := st.GetLocation(ctx, w.c.ID, l.ID)
+			if err != nil {
+				return err
+			}
+			if err := st.DeleteLocation(ctx, got); err != nil {
+				return err
+			}
+			if err := store.ExpireTrash(ctx, st, w.c.ID, l.EntityID); err != nil {
+				return err
+			}
+			p.Inject(faultproxy.Rule{Op: "BatchWriteItem", Fault: faultproxy.InternalServerError})
+			if n, _, err := st.SweepPurges(ctx); err != nil || n != 1 {
+				return fmt.Errorf("purge: %d %v", n, err)
+			}
+			return nil
+		}},
+	}
+	for _, step := range steps {
+		p.Reset()
+		if step.name == "tag delete" {
+			p.Inject(faultproxy.Rule{Op: "BatchWriteItem", Fault: faultproxy.InternalServerError})
+		}
+		if err := step.first(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if p.Faults("BatchWriteItem") == 0 {
+			t.Fatalf("%s: no cascade call failed", step.name)
+		}
+		p.Reset()
+		if got := problems(); !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "delete pending") }) {
+			t.Fatalf("%s failed half-way: audit %q, want its delete pending", step.name, got)
+		}
+		if _, err := st.SweepDeletes(ctx, 0); err != nil {
+			t.Fatalf("%s: sweep: %v", step.name, err)
+		}
+		if got := problems(); len(got) > 0 {
+			t.Fatalf("%s finished by the sweeper: audit %q", step.name, got)
+		}
 	}
 }
