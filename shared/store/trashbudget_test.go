@@ -312,3 +312,38 @@ func TestWorstRecordCascadeFaults(t *testing.T) {
 		}
 	}
 }
+
+// A trash written before the entry's mention items were kept through it has none: the audit
+// says so and lorekeep migrate writes them (twice: idempotent), so its restore has them.
+func TestMigrateKeepsTrashedEntryMentions(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	ctx := context.Background()
+	w := newWorst(t, st)
+	l := domain.Location{Meta: w.meta, Owner: domain.Owner{Name: "L", Entry: w.entry[:200] + "</p>"}}
+	if err := st.CreateLocation(ctx, &l); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.DeleteLocation(ctx, &l); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.DropEntryMentions(ctx, st, w.c.ID, l.EntityID, w.targets); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Audit(ctx, w.c.ID); err != nil || !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "missing") }) {
+		t.Fatalf("before the migration: audit %q %v, want missing mentions", got, err)
+	}
+	for run := range 2 {
+		if _, err := st.Migrate(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := st.Audit(ctx, w.c.ID); err != nil || len(got) > 0 {
+			t.Fatalf("migration %d: audit %q %v", run+1, got, err)
+		}
+	}
+	if err := st.RestoreEntity(ctx, w.c.ID, l.EntityID, w.admin.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Audit(ctx, w.c.ID); err != nil || len(got) > 0 {
+		t.Fatalf("restored: audit %q %v", got, err)
+	}
+}
