@@ -347,3 +347,57 @@ func TestMigrateKeepsTrashedEntryMentions(t *testing.T) {
 		t.Fatalf("restored: audit %q %v", got, err)
 	}
 }
+
+// A post with the most mentions (created with them, its entry then replaced by another with as
+// many) is deleted in one step, and so is the owner it hangs from through the trash and purge.
+func TestWorstPostDeletes(t *testing.T) {
+	var calls dynamotest.Counter
+	st, _ := dynamotest.NewStore(t, calls.Attach)
+	ctx := context.Background()
+	w := newWorst(t, st)
+	audit := func(step string) {
+		t.Helper()
+		if got, err := st.Audit(ctx, w.c.ID); err != nil || len(got) > 0 {
+			t.Fatalf("%s: audit %q %v", step, got, err)
+		}
+	}
+	l := domain.Location{Meta: w.meta, Owner: domain.Owner{Name: "Host", Tags: w.tags, TagsByAdmin: true}}
+	if err := st.CreateLocation(ctx, &l); err != nil {
+		t.Fatal(err)
+	}
+	newNote := func(name string) *domain.Note {
+		n := &domain.Note{Meta: w.meta, EntityID: l.EntityID, Name: name, Entry: w.entry, Visibility: domain.VisibilityAll}
+		if err := st.CreateNote(ctx, n); err != nil {
+			t.Fatalf("note %s: %v", name, err)
+		}
+		return n
+	}
+	n := newNote("Busy")
+	next := *n
+	next.Visibility = domain.VisibilityAdmin // rewrites its 50 items
+	if err := st.UpdateNote(ctx, n, &next); err != nil {
+		t.Fatalf("note visibility: %v", err)
+	}
+	audit("note written")
+	calls.Reset()
+	if err := st.DeleteNote(ctx, &next); err != nil {
+		t.Fatalf("note delete: %v", err)
+	}
+	t.Logf("note delete: %d DynamoDB calls", calls.N())
+	if calls.N() > 4 {
+		t.Fatalf("note delete: %d DynamoDB calls, want at most 4", calls.N())
+	}
+	audit("note deleted")
+	newNote("Kept")
+	if err := st.DeleteLocation(ctx, &l); err != nil {
+		t.Fatalf("trash of the host: %v", err)
+	}
+	audit("host trashed")
+	if err := store.ExpireTrash(ctx, st, w.c.ID, l.EntityID); err != nil {
+		t.Fatal(err)
+	}
+	if n, _, err := st.SweepPurges(ctx); err != nil || n != 1 {
+		t.Fatalf("purge: %d %v", n, err)
+	}
+	audit("host purged")
+}
