@@ -21,7 +21,9 @@ import (
 // for a self-mention (Kanka skips them), for at most domain.MaxMentions targets per entry (the
 // ones rendering resolves). The item carries the post's visibility and creator; whether the
 // reader may see the source entity is read with the source itself, so a privacy change of the
-// source needs no rewrite of its mentions. Any writer of an entry calls mentionPlan: tags and
+// source needs no rewrite of its mentions, and an owner's trash keeps its entry's items (its
+// purge's and a tag's delete's cascades remove them, named by the tombstone: no first step
+// holds 50 of them beside 20 tags' links and packs). Any writer of an entry calls mentionPlan: tags and
 // other kinds hook in the same way.
 
 type mentionItem struct {
