@@ -127,3 +127,14 @@ func DropLocationMapLinks(ctx context.Context, s *Store, cid, lid int64) error {
 	}
 	return s.deleteKeys(ctx, keys)
 }
+
+// DropEntryMentions deletes the reverse mention items entity src's entry has in targets, as a
+// trash written before they were kept through it left them.
+func DropEntryMentions(ctx context.Context, s *Store, cid, src int64, targets []int64) error {
+	keys := make([]dynamo.Keyed, len(targets))
+	for i, t := range targets {
+		k := mentionKey(cid, t, src, 0)
+		keys[i] = dynamo.Keys{k.pk, k.sk}
+	}
+	return s.batchDelete(ctx, keys)
+}

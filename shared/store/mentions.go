@@ -21,7 +21,9 @@ import (
 // for a self-mention (Kanka skips them), for at most domain.MaxMentions targets per entry (the
 // ones rendering resolves). The item carries the post's visibility and creator; whether the
 // reader may see the source entity is read with the source itself, so a privacy change of the
-// source needs no rewrite of its mentions. Any writer of an entry calls mentionPlan: tags and
+// source needs no rewrite of its mentions, and an owner's trash keeps its entry's items (its
+// purge's and a tag's delete's cascades remove them, named by the tombstone: no first step
+// holds 50 of them beside 20 tags' links and packs). Any writer of an entry calls mentionPlan: tags and
 // other kinds hook in the same way.
 
 type mentionItem struct {
@@ -279,9 +281,10 @@ func mentionItemsOf(pk, sk string, it dynamo.Item) []mentionItem {
 	}
 	var post int64
 	vis, by := "", int64(0)
-	kind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#")
+	kind, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(sk, trashedPrefix), selfHome), "#")
 	switch {
-	case pk == campaignPK(rec.CampaignID) && (sk == recordSK(kind, rec.ID)) && isOwnerPrefix(kind):
+	case pk == campaignPK(rec.CampaignID) && (sk == recordSK(kind, rec.ID) || sk == trashedSK(kind, rec.ID)) && isOwnerPrefix(kind):
+		// a trashed record's entry keeps its items until its purge
 	case pk == entityPK(rec.CampaignID, rec.EntityID) && kind == notePrefix:
 		post, vis, by = rec.ID, rec.Visibility, rec.CreatedBy
 		if vis == "" {

@@ -230,6 +230,10 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 				}
 			}
 		}
+		if strings.HasPrefix(sk, trashedPrefix) { // a trashed entry keeps its mention items (trashed before: none)
+			wanted = append(wanted, mentionItemsOf(pk, sk, it)...)
+			continue
+		}
 		sls := homeSlots(pk, sk, it)
 		if sls == nil {
 			continue

@@ -128,6 +128,9 @@ type tombstone struct {
 	CID      int64  `dynamo:"campaign_id"`
 	EntityID int64  `dynamo:"entity_id"`
 	Marker   string `dynamo:"marker,omitempty"` // sk of its marker in pendingPK(CID); "" before markers
+	// Mentions are the targets whose reverse items of the record's entry the cascade removes
+	// (kept out of the first step: they would not fit beside 20 tags' links and packs).
+	Mentions []int64 `dynamo:"mentions,omitempty"`
 }
 
 // deleteOwner deletes an owner in three steps. First one transaction, conditional on the
@@ -142,11 +145,7 @@ func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	cid := m.CampaignID
 	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(s.now(), cid, k.prefix, m.ID), CID: cid, Kind: k.prefix, ID: m.ID}
 	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid,
-		EntityID: o.EntityID, Marker: marker.SK}
-	mentions, err := s.mentionPlan(ctx, o.Entry, "", entryOf(m, o), mentionSource{}, true)
-	if err != nil {
-		return err
-	}
+		EntityID: o.EntityID, Marker: marker.SK, Mentions: targetsOf(o.Entry, o.EntityID)}
 	tags, err := s.tagLinksGone(ctx, k, m, o)
 	if err != nil {
 		return err
@@ -159,7 +158,7 @@ func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 	b.removeName(cid, o.EntityID)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions, tags, imageChange(cid, o.ImagePath, "")) {
+	for _, f := range append(also, tags, imageChange(cid, o.ImagePath, "")) {
 		if f != nil {
 			f(b)
 		}
@@ -178,6 +177,14 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	g, gctx := errgroup.WithContext(ctx)
 	if t.Kind != calendarPrefix {
 		g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
+	}
+	if len(t.Mentions) > 0 { // its entry's reverse items (in the targets' partitions)
+		keys := make([]dynamo.Keyed, len(t.Mentions))
+		for i, target := range t.Mentions {
+			k := mentionKey(t.CID, target, t.EntityID, 0)
+			keys[i] = dynamo.Keys{k.pk, k.sk}
+		}
+		g.Go(func() error { return s.batchDelete(gctx, keys) })
 	}
 	switch t.Kind {
 	case locationPrefix:

@@ -169,15 +169,17 @@ func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, er
 	if err != nil {
 		return false, err
 	}
-	var image string // the trash kept the record's stored image (for a restore); the purge queues it
+	var image, entry string // the trash kept the record's stored image and its entry's mention items (for a restore)
 	if raw := got[home]; raw != nil {
 		_ = dynamo.Unmarshal(raw["image_path"], &image)
+		_ = dynamo.Unmarshal(raw["entry"], &entry)
 	}
 	if got[live] != nil {
 		return false, wrap(s.table.Delete("pk", q.PK).Range("sk", q.SK).Run(ctx))
 	}
 	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(now, cid, q.Kind, q.ID), CID: cid, Kind: q.Kind, ID: q.ID}
-	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK}
+	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK,
+		Mentions: targetsOf(entry, q.EntityID)}
 	b := s.newTx()
 	b.del(s.table.Delete("pk", trashed.pk).Range("sk", trashed.sk).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
 	b.del(s.table.Delete("pk", home.pk).Range("sk", home.sk))

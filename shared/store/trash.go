@@ -73,10 +73,8 @@ func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *d
 	cid := m.CampaignID
 	now := s.now().UTC().Truncate(time.Microsecond)
 	expires := now.Add(TrashHistory)
-	mentions, err := s.mentionPlan(ctx, o.Entry, "", entryOf(m, o), mentionSource{}, true)
-	if err != nil {
-		return err
-	}
+	// The entry's reverse mention items stay while it is in the trash (readers check the source
+	// entity, which is gone): they go with its purge, and a restore has them already.
 	tags, err := s.tagLinksGone(ctx, k, m, o)
 	if err != nil {
 		return err
@@ -103,7 +101,7 @@ func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *d
 	q := purgeKey(cid, expires, o.EntityID)
 	b.put(s.table.Put(purgeItem{PK: q.pk, SK: q.sk, CID: cid, EntityID: o.EntityID, Kind: k.prefix, ID: m.ID, DeletedAt: e.DeletedAt}))
 	b.put(s.table.Put(marker))
-	for _, f := range append(also, mentions, tags) { // its tag links go; a restore puts back those whose tag lives
+	for _, f := range append(also, tags) { // its tag links go; a restore puts back those whose tag lives
 		if f != nil {
 			f(b)
 		}
@@ -835,10 +833,6 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 		}
 		checks = append(checks, c)
 	}
-	mentions, err := s.mentionPlan(ctx, "", o.Entry, mentionSource{}, entryOf(&m, &o), false)
-	if err != nil {
-		return err
-	}
 	tags, err := s.restoredTags(ctx, k, &m, &o, item)
 	if err != nil {
 		return err
@@ -864,7 +858,7 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	q := purgeKey(cid, at.Add(TrashHistory), eid)
 	b.del(s.table.Delete("pk", q.pk).Range("sk", q.sk))
 	b.put(s.table.Put(marker))
-	for _, c := range append(checks, mentions) {
+	for _, c := range checks { // the entry's mention items stayed through the trash
 		if c != nil {
 			c(b)
 		}
