@@ -2,8 +2,11 @@ package webhooks_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 )
 
@@ -68,6 +71,9 @@ func TestMapEvents(t *testing.T) {
 // root: the child's update is announced with the deletion.
 func TestMapPackEvents(t *testing.T) {
 	e := newEnv(t, webhooks.Settings{})
+	pic := imagetest.PNG(20, 10)
+	picture := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) }))
+	defer picture.Close()
 	public, everything := newReceiver(t, nil), newReceiver(t, nil)
 	packEvents := []any{"map_group.created", "map_group.updated", "map_group.deleted", "map_layer.created", "map_layer.updated", "map_layer.deleted"}
 	e.createHook(t, map[string]any{"url": public.URL, "events": packEvents})
@@ -79,7 +85,7 @@ func TestMapPackEvents(t *testing.T) {
 	top := int64(e.do(t, "POST", groups, map[string]any{"name": "Top"})["id"].(float64))                       // 2
 	child := int64(e.do(t, "POST", groups, map[string]any{"name": "Child", "parent_id": top})["id"].(float64)) // 3
 	e.do(t, "POST", fmt.Sprintf("/maps/%d/map_groups", hidden), map[string]any{"name": "In a private map"})
-	layer := int64(e.do(t, "POST", layers, map[string]any{"name": "Night", "image_url": "https://example.com/night.png"})["id"].(float64))
+	layer := int64(e.do(t, "POST", layers, map[string]any{"name": "Night", "image_url": picture.URL + "/night.png"})["id"].(float64))
 	e.do(t, "PATCH", fmt.Sprintf("%s/%d", layers, layer), map[string]any{"name": "Night 2"})
 	e.do(t, "PATCH", fmt.Sprintf("%s/%d", groups, top), map[string]any{"is_shown": false})
 	e.do(t, "DELETE", fmt.Sprintf("%s/%d", groups, top), nil)
