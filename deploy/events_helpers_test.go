@@ -55,7 +55,10 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 		locations.Register(api, st)
 		tags.Register(api, st)
 	},
-	"MapsFunction":             func(api *httpapi.API, st *store.Store) { maps.Register(api, st) },
+	"MapsFunction": func(api *httpapi.API, st *store.Store) {
+		maps.Register(api, st)
+		api.SetImages(images.New(imagework.New(testBucket(), st, imagework.Options{}), st))
+	},
 	"CalendarsFunction":        func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
 	"CalendarTransferFunction": func(api *httpapi.API, st *store.Store) { transfer.Register(api, st) },
 	"CalendarWeatherFunction":  func(api *httpapi.API, st *store.Store) { calendarweather.Register(api, st) },
@@ -77,6 +80,13 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 // registerImages is functions/images' wiring over the local S3 server `make test` starts
 // (LOREKEEP_TEST_S3; without it the bucket is unreachable and the image events fail).
 func registerImages(api *httpapi.API, st *store.Store) {
+	svc := images.New(imagework.New(testBucket(), st, imagework.Options{}), st)
+	api.SetImages(svc)
+	images.Register(api, st, svc)
+}
+
+// testBucket is the events' bucket on the local S3 server.
+func testBucket() *imagestore.Bucket {
 	ep := cmp.Or(os.Getenv("LOREKEEP_TEST_S3"), "http://127.0.0.1:1")
 	b, err := imagestore.Open(imagestore.Config{Bucket: "deploy-events", Endpoint: ep})
 	if err == nil {
@@ -85,9 +95,7 @@ func registerImages(api *httpapi.API, st *store.Store) {
 	if err != nil {
 		panic("the test bucket: " + err.Error())
 	}
-	svc := images.New(imagework.New(b, st, imagework.Options{}), st)
-	api.SetImages(svc)
-	images.Register(api, st, svc)
+	return b
 }
 
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.

@@ -305,7 +305,7 @@ var mapsReplay = []replayStep{
 	}},
 	{"map-layers-create.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "created layer", r.data(), map[string]any{"id": 1, "map_id": 1, "name": "Roads", "type_id": 1, "type": "overlay",
-			"image_full": "https://example.org/roads.png"})
+			"has_custom_image": true, "width": 6, "height": 4})
 	}},
 	{"map-layers-list.json", func(t *testing.T, _ *store.Store, r response) {
 		if len(r.list()) != 1 {

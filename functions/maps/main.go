@@ -4,6 +4,7 @@
 package main
 
 import (
+	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -12,5 +13,6 @@ import (
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
 	maps.Register(api, st)
+	images.Serve(api, st) // maps' and layers' pictures
 	lambdaapi.Start(api)
 }

@@ -33,9 +33,12 @@ type MapGroup struct {
 // MapLayer is a map's layer: a picture over (or instead of) the map's own.
 type MapLayer struct {
 	PackEntry
-	Entry    string `json:"entry,omitempty"`
-	TypeID   int64  `json:"type_id"`
-	ImageURL string `json:"image_url,omitempty"`
+	Entry  string `json:"entry,omitempty"`
+	TypeID int64  `json:"type_id"`
+	// ImagePath is the stored picture (the images path, as a record's); ImageURL an address
+	// kept as given before layers' pictures were stored, answered as such.
+	ImagePath string `json:"image_path,omitempty"`
+	ImageURL  string `json:"image_url,omitempty"`
 }
 
 // PackGone is a deleted entry, for ?deleted=1.
@@ -151,7 +154,8 @@ func subtreeDepth(id int64, groups []MapGroup, level int) int {
 }
 
 // Apply merges the sent fields into l: type as type_id (0..2) or its name, a caption entry of
-// at most MaxLayerEntry characters, the picture as image_url (required on create).
+// at most MaxLayerEntry characters. The picture (`image` or `image_url`, required) is the
+// images path's: the caller reads it once these rules passed (SetImage).
 func (l *MapLayer) Apply(in Input) error {
 	r := NewReader(in)
 	l.applyEntry(r)
@@ -171,9 +175,16 @@ func (l *MapLayer) Apply(in Input) error {
 	if f := r.String("entry", MaxLayerEntry); f.Set && !r.Errs.Has("entry") {
 		l.Entry = sanitize.HTML(f.Value)
 	}
-	if f := readURL(r, "image_url"); f.Set {
-		l.ImageURL = f.Value
+	return r.Err()
+}
+
+// SetImage applies the write's picture (set: a new stored path, or "" to clear it): a layer
+// always has one, so clearing it, or a new layer without one, is a 422 naming image_url.
+func (l *MapLayer) SetImage(set bool, path string) error {
+	if set {
+		l.ImagePath, l.ImageURL = path, ""
 	}
-	r.Required("image_url", l.ImageURL != "")
+	r := NewReader(Input{})
+	r.Required("image_url", l.ImagePath != "" || l.ImageURL != "")
 	return r.Err()
 }

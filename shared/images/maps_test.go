@@ -114,3 +114,110 @@ func TestMapImages(t *testing.T) {
 	}
 	e.audit(t)
 }
+
+// TestLayerImages: a layer's picture through the map_layers routes, as a map's: multipart
+// `image` on create, `image_url` fetched on update, each stored with its thumbnail and size;
+// a layer cannot lose its picture; the replaced picture, the deleted layer's and, after the
+// map's purge, the last layer's are removed by the sweeper; nothing is left in the bucket.
+func TestLayerImages(t *testing.T) {
+	pic := imagetest.PNG(20, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) }))
+	defer srv.Close()
+	e := newEnv(t, imagework.Options{AllowHTTP: true, AllowLoopback: true})
+	ctx := context.Background()
+	mid := itoa(e.Do("POST", apitest.Path(e.Campaign, "/maps"), e.Admin, map[string]any{"name": "World"}).Data()["id"])
+	layers := apitest.Path(e.Campaign, "/maps/"+mid+"/map_layers")
+	sweep := func(later time.Duration) (int, int) {
+		t.Helper()
+		r, err := sweeper.Run(ctx, e.Store.AtTime(func() time.Time { return time.Now().Add(later) }), 0, e.bucket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Images, r.Purged
+	}
+	stored := func(t *testing.T, d map[string]any, ext string, w, h int) string {
+		t.Helper()
+		path := e.checkImage(t, d, ext, w, h)
+		if d["width"] != float64(w) || d["height"] != float64(h) {
+			t.Errorf("width %v, height %v; want %d, %d", d["width"], d["height"], w, h)
+		}
+		for _, p := range []string{path, domain.ImageThumbPath(path)} {
+			if _, err := e.bucket.Get(ctx, p); err != nil {
+				t.Errorf("stored object %s: %v", p, err)
+			}
+		}
+		return path
+	}
+	gone := func(t *testing.T, paths ...string) {
+		t.Helper()
+		for _, p := range paths {
+			for _, o := range []string{p, domain.ImageThumbPath(p)} {
+				if _, err := e.bucket.Get(ctx, o); !errors.Is(err, apperr.ErrNotFound) {
+					t.Errorf("%s after the sweep: %v", o, err)
+				}
+			}
+		}
+	}
+
+	res := e.upload("POST", layers, e.Admin, map[string]string{"name": "Night", "type_id": "1"}, imagetest.PNG(50, 40))
+	if res.Status != 201 && res.Status != 200 {
+		t.Fatalf("create: %d %s", res.Status, res.Raw)
+	}
+	first := stored(t, res.Data(), "png", 50, 40)
+	lid := itoa(res.Data()["id"])
+	res = e.Do("PATCH", layers+"/"+lid, e.Admin, map[string]any{"image_url": srv.URL + "/night.png"})
+	if res.Status != 200 {
+		t.Fatalf("update: %d %s", res.Status, res.Raw)
+	}
+	second := stored(t, res.Data(), "png", 20, 10)
+	// The map answer embeds the layer with the same fields, for a member too.
+	m := e.Do("GET", apitest.Path(e.Campaign, "/maps/"+mid), e.Member, nil).Data()
+	if ls, _ := m["layers"].([]any); len(ls) != 1 || ls[0].(map[string]any)["image"] != second || ls[0].(map[string]any)["width"] != float64(20) {
+		t.Errorf("map's layers = %v", m["layers"])
+	}
+	e.audit(t)
+	// Bad input changes nothing: no picture, a cleared one, a file that is no image.
+	for _, bad := range []struct {
+		name string
+		res  apitest.Response
+	}{
+		{"create without a picture", e.Do("POST", layers, e.Admin, map[string]any{"name": "Bare"})},
+		{"picture cleared", e.Do("PATCH", layers+"/"+lid, e.Admin, map[string]any{"image_url": nil})},
+		{"not an image", e.upload("PATCH", layers+"/"+lid, e.Admin, map[string]string{"name": "Night"}, []byte("<html>no</html>"))},
+	} {
+		if bad.res.Status != 422 {
+			t.Errorf("%s: %d %s", bad.name, bad.res.Status, bad.res.Raw)
+		}
+	}
+	if d := e.Do("GET", layers+"/"+lid, e.Admin, nil).Data(); d["image"] != second {
+		t.Errorf("after refused writes the layer shows %v", d["image"])
+	}
+	if n, _ := sweep(0); n != 1 {
+		t.Fatalf("sweep: %d images, want the 1 replaced", n)
+	}
+	gone(t, first)
+	// A deleted layer's picture is swept.
+	if r := e.Do("DELETE", layers+"/"+lid, e.Admin, nil); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
+	e.audit(t)
+	if n, _ := sweep(0); n != 1 {
+		t.Fatalf("sweep after the layer's delete: %d images, want 1", n)
+	}
+	gone(t, second)
+	// The map's purge takes its last layer's picture.
+	res = e.upload("POST", layers, e.Admin, map[string]string{"name": "Day"}, imagetest.JPEG(30, 30))
+	last := stored(t, res.Data(), "jpg", 30, 30)
+	if r := e.Do("DELETE", apitest.Path(e.Campaign, "/maps/"+mid), e.Admin, nil); r.Status != 200 {
+		t.Fatalf("map delete: %d %s", r.Status, r.Raw)
+	}
+	e.audit(t)
+	if n, _ := sweep(0); n != 0 {
+		t.Fatalf("sweep while the map is in the trash: %d images, want 0", n)
+	}
+	if n, purged := sweep(31 * 24 * time.Hour); purged != 1 || n != 1 {
+		t.Fatalf("sweep 31 days on: %d images, %d purged; want the map purged and its layer's picture deleted", n, purged)
+	}
+	gone(t, last)
+	e.audit(t)
+}

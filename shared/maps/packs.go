@@ -66,8 +66,15 @@ func registerPacks(api *httpapi.API, st Store) {
 			return st.WriteMapLayers(r.Context(), r.Access.CampaignID, mid, change)
 		},
 		entry: func(l *domain.MapLayer) *domain.PackEntry { return &l.PackEntry },
-		apply: func(_ *httpapi.Request, in domain.Input, l *domain.MapLayer, _ *domain.MapPack[domain.MapLayer]) error {
-			return l.Apply(in)
+		apply: func(r *httpapi.Request, in domain.Input, l *domain.MapLayer, _ *domain.MapPack[domain.MapLayer]) error {
+			if err := l.Apply(in); err != nil {
+				return err
+			}
+			c, err := r.ReadImage(in) // once a request: a retried pack write reuses the stored picture
+			if err != nil {
+				return err
+			}
+			return l.SetImage(c.Set, c.Path)
 		},
 		removed: func(*domain.MapPack[domain.MapLayer], int64, time.Time, int64) {},
 		render: func(r *httpapi.Request, mid int64, ls, _ []domain.MapLayer) ([]any, error) {

@@ -14,12 +14,12 @@ func packPath(cid, mid int64, coll string) string {
 	return apitest.Path(cid, fmt.Sprintf("/maps/%d/%s", mid, coll))
 }
 
-func layer(name string) map[string]any {
-	return map[string]any{"name": name, "image_url": "https://example.org/" + name + ".png"}
+func layer(pic, name string) map[string]any {
+	return map[string]any{"name": name, "image_url": pic + "/" + name + ".png"}
 }
 
 func TestGroupsAndLayers(t *testing.T) {
-	e := apitest.New(t, register)
+	e, pic := withImages(t)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	groups, layers := packPath(e.Campaign, mid, "map_groups"), packPath(e.Campaign, mid, "map_layers")
 	towns := e.Do("POST", groups, e.Admin, map[string]any{"name": "Towns", "position": "3", "map_id": 999})
@@ -34,10 +34,10 @@ func TestGroupsAndLayers(t *testing.T) {
 	pid := int64(ports.Data()["id"].(float64))
 	secret := e.Do("POST", groups, e.Admin, map[string]any{"name": "Secret", "visibility": "admin"})
 	sid := int64(secret.Data()["id"].(float64))
-	roads := e.Do("POST", layers, e.Admin, map[string]any{"name": "Roads", "image_url": "https://example.org/roads.png", "type": "overlay",
+	roads := e.Do("POST", layers, e.Admin, map[string]any{"name": "Roads", "image_url": pic + "/roads.png", "type": "overlay",
 		"entry": "<p>Roads <script>x</script></p>"})
 	if roads.Status != 200 || roads.Data()["type_id"] != float64(1) || roads.Data()["type"] != "overlay" ||
-		roads.Data()["image_full"] != "https://example.org/roads.png" || strings.Contains(roads.Data()["entry"].(string), "script") {
+		roads.Data()["has_custom_image"] != true || roads.Data()["width"] != float64(20) || strings.Contains(roads.Data()["entry"].(string), "script") {
 		t.Fatalf("create layer: %d %s", roads.Status, roads.Raw)
 	}
 	// The map embeds what each reader may see.
@@ -71,9 +71,9 @@ func TestGroupsAndLayers(t *testing.T) {
 		{"group is_shown not a boolean", "POST", groups, map[string]any{"name": "x", "is_shown": "maybe"}, "is_shown"},
 		{"layer without a picture", "POST", layers, map[string]any{"name": "x"}, "image_url"},
 		{"layer picture not a URL", "POST", layers, map[string]any{"name": "x", "image_url": "javascript:alert(1)"}, "image_url"},
-		{"layer type 3", "POST", layers, map[string]any{"name": "x", "image_url": "https://e.org/x.png", "type_id": 3}, "type_id"},
-		{"layer unknown type", "POST", layers, map[string]any{"name": "x", "image_url": "https://e.org/x.png", "type": "underlay"}, "type"},
-		{"layer caption too long", "POST", layers, map[string]any{"name": "x", "image_url": "https://e.org/x.png", "entry": strings.Repeat("a", 1001)}, "entry"},
+		{"layer type 3", "POST", layers, map[string]any{"name": "x", "image_url": pic + "/x.png", "type_id": 3}, "type_id"},
+		{"layer unknown type", "POST", layers, map[string]any{"name": "x", "image_url": pic + "/x.png", "type": "underlay"}, "type"},
+		{"layer caption too long", "POST", layers, map[string]any{"name": "x", "image_url": pic + "/x.png", "entry": strings.Repeat("a", 1001)}, "entry"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if r := e.Do(c.method, c.path, e.Admin, c.body); r.Status != 422 || r.Errors()[c.field] == nil {
@@ -131,7 +131,7 @@ func TestGroupsAndLayers(t *testing.T) {
 	if s := e.Do("GET", fmt.Sprintf("%s/%d", packPath(e.OtherCampaign, mid, "map_groups"), pid), e.Admin, nil); s.Status != 404 {
 		t.Fatalf("group through another campaign: %d", s.Status)
 	}
-	if s := e.Do("POST", layers, e.Viewer, layer("v")); s.Status != 403 {
+	if s := e.Do("POST", layers, e.Viewer, layer(pic, "v")); s.Status != 403 {
 		t.Fatalf("viewer writes a layer: %d", s.Status)
 	}
 	// A private map hides its layers and groups from non-admins.
@@ -145,15 +145,15 @@ func TestGroupsAndLayers(t *testing.T) {
 }
 
 func TestPackCaps(t *testing.T) {
-	e := apitest.New(t, register)
+	e, pic := withImages(t)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	layers := packPath(e.Campaign, mid, "map_layers")
 	for i := 0; i < domain.MaxMapLayers; i++ {
-		if r := e.Do("POST", layers, e.Admin, layer(fmt.Sprintf("l%d", i))); r.Status != 200 {
+		if r := e.Do("POST", layers, e.Admin, layer(pic, fmt.Sprintf("l%d", i))); r.Status != 200 {
 			t.Fatalf("layer %d: %d %s", i, r.Status, r.Raw)
 		}
 	}
-	if r := e.Do("POST", layers, e.Admin, layer("one too many")); r.Status != 422 || r.Errors()["name"] == nil {
+	if r := e.Do("POST", layers, e.Admin, layer(pic, "one too many")); r.Status != 422 || r.Errors()["name"] == nil {
 		t.Fatalf("21st layer: %d %s", r.Status, r.Raw)
 	}
 	// Groups nest at most MaxGroupDepth levels.
@@ -220,11 +220,11 @@ func TestConcurrentGroupWrites(t *testing.T) {
 // TestPackRoundTrips: a pack route reads the map, its packs and the access in one round trip;
 // a write adds the pack's consistent read and one transaction of 2 items.
 func TestPackRoundTrips(t *testing.T) {
-	e := apitest.New(t, register)
+	e, pic := withImages(t)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	layers := packPath(e.Campaign, mid, "map_layers")
 	groups := packPath(e.Campaign, mid, "map_groups")
-	id := int64(e.Do("POST", layers, e.Admin, layer("roads")).Data()["id"].(float64))
+	id := int64(e.Do("POST", layers, e.Admin, layer(pic, "roads")).Data()["id"].(float64))
 	for _, c := range []struct {
 		name, method, path string
 		body               any
@@ -234,8 +234,9 @@ func TestPackRoundTrips(t *testing.T) {
 		{"show", "GET", fmt.Sprintf("%s/%d", layers, id), nil, 1},
 		{"map show with its packs", "GET", mapPath(e.Campaign, mid), nil, 1},
 		{"maps list page with packs", "GET", apitest.Path(e.Campaign, "/maps"), nil, 3},
-		{"create", "POST", layers, layer("rivers"), 3},
+		{"create", "POST", layers, layer(pic, "rivers"), 4}, // the picture's reservation besides
 		{"update", "PATCH", fmt.Sprintf("%s/%d", layers, id), map[string]any{"position": 2}, 3},
+		{"update with a new picture", "PATCH", fmt.Sprintf("%s/%d", layers, id), layer(pic, "roads"), 4},
 		{"delete", "DELETE", fmt.Sprintf("%s/%d", layers, id), nil, 3},
 		{"groups list", "GET", groups, nil, 1},
 		{"group create", "POST", groups, map[string]any{"name": "Towns"}, 3},

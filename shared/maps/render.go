@@ -150,8 +150,9 @@ func renderLayers(r *httpapi.Request, st httpapi.EntityBatchReader, mid int64, l
 	out := make([]any, len(ls))
 	for i, l := range ls {
 		j := layerJSON{ID: l.ID, MapID: mid, Name: l.Name, Position: l.Position, TypeID: l.TypeID, Type: domain.LayerTypes[l.TypeID],
-			Entry: orNull(l.Entry), Image: l.ImageURL, ImageFull: l.ImageURL, ImageThumb: l.ImageURL, HasCustomImage: l.ImageURL != "",
-			Visibility: string(l.Visibility), VisibilityID: l.Visibility.ID(), AuditJSON: entryAudit(l.PackEntry)}
+			Entry: orNull(l.Entry), Visibility: string(l.Visibility), VisibilityID: l.Visibility.ID(), AuditJSON: entryAudit(l.PackEntry)}
+		j.Image, j.ImageFull, j.ImageThumb, j.HasCustomImage = r.ImageLinks(l.ImagePath, l.ImageURL)
+		j.Width, j.Height = imageSize(l.ImagePath)
 		if l.Entry != "" {
 			j.EntryParsed = &parsed[i]
 		}

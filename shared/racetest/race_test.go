@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"sort"
 	"strconv"
@@ -19,9 +20,13 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
+	"github.com/lorekeep/lorekeep/shared/testing/s3test"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -245,7 +250,7 @@ var scenarios = []scenario{
 			req{"POST", r.path("/maps/%d/map_markers", m), pin},
 			req{"POST", r.path("/maps/%d/map_markers", m), pin},
 			req{"POST", r.path("/maps/%d/map_groups", m), map[string]any{"name": "G"}},
-			req{"POST", r.path("/maps/%d/map_layers", m), map[string]any{"name": "L", "image_url": "https://example.org/l.png"}},
+			req{"POST", r.path("/maps/%d/map_layers", m), map[string]any{"name": "L", "image_url": picture + "/l.png"}},
 			req{"POST", r.path("/maps"), map[string]any{"name": "Child", "map_id": m}},
 			req{"DELETE", r.path("/maps/%d", m), nil},
 		)
@@ -570,12 +575,23 @@ var scenarios = []scenario{
 	}},
 }
 
+// picture is the address of TestRaces' local picture server (a layer's image_url).
+var picture string
+
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // TestRaces runs every scenario for a bounded number of rounds, each on fresh records, and
 // audits the stored state after each round.
 func TestRaces(t *testing.T) {
-	h := newHarness(t, families.Register)
+	pic := imagetest.PNG(20, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) }))
+	defer srv.Close()
+	picture = srv.URL
+	bucket, base := s3test.Bucket(t) // map layers' pictures are stored: their claims race too
+	h := newHarnessWith(t, func(api *httpapi.API, st *store.Store) {
+		families.Register(api, st)
+		api.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
+	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
 	n := rounds(t)
 	broken := 0
 	for _, sc := range scenarios {

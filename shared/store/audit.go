@@ -640,6 +640,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 		}
 	}
+	heldPackImages(items, held)
 	more, err = s.auditImages(ctx, cid, held)
 	if err != nil {
 		return nil, err

@@ -112,15 +112,29 @@ func (s *Store) GetPacksOf(ctx context.Context, cid int64, mids []int64) (map[in
 // writes them on condition of the version read and of the map's existence (ErrNotFound when it
 // is gone); a concurrent write re-reads and re-applies change.
 func (s *Store) WriteMapGroups(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapGroup], time.Time) error) error {
-	return writePack(ctx, s, cid, mid, groupsSK, change)
+	return writePack(ctx, s, cid, mid, groupsSK, change, nil)
 }
 
-// WriteMapLayers is WriteMapGroups for layers.
+// WriteMapLayers is WriteMapGroups for layers, whose stored pictures change in the same
+// transaction: a new one claimed, a replaced or deleted layer's queued for the sweeper.
 func (s *Store) WriteMapLayers(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapLayer], time.Time) error) error {
-	return writePack(ctx, s, cid, mid, layersSK, change)
+	return writePack(ctx, s, cid, mid, layersSK, change, layerImages)
 }
 
-func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, change func(*domain.MapPack[T], time.Time) error) error {
+// layerImages are the stored pictures of layers.
+func layerImages(ls []domain.MapLayer) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range ls {
+		if l.ImagePath != "" {
+			out[l.ImagePath] = true
+		}
+	}
+	return out
+}
+
+// writePack writes one pack; images, when set, names the entries' stored pictures, whose
+// change (claimed, dropped) goes into the pack's transaction.
+func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, change func(*domain.MapPack[T], time.Time) error, images func([]T) map[string]bool) error {
 	for attempt := 0; ; attempt++ {
 		var raw []dynamo.Item
 		err := s.table.Batch("pk", "sk").Get(dynamo.Keys{mapPK(cid, mid), sk}).Consistent(true).All(ctx, &raw)
@@ -136,6 +150,10 @@ func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, 
 			return err
 		}
 		prev := p.Version
+		var before map[string]bool
+		if images != nil {
+			before = images(p.Items)
+		}
 		if err := change(p, s.now().UTC().Truncate(time.Microsecond)); err != nil {
 			return err
 		}
@@ -157,6 +175,19 @@ func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, 
 		b := s.newTx()
 		b.need(campaignPK(cid), recordSK(mapPrefix, mid), apperr.ErrNotFound)
 		b.put(put)
+		if images != nil { // a write changes one entry: at most one path claimed and one dropped
+			after := images(p.Items)
+			for path := range after {
+				if !before[path] {
+					b.images(cid, "", path)
+				}
+			}
+			for path := range before {
+				if !after[path] {
+					b.images(cid, path, "")
+				}
+			}
+		}
 		err = b.run(ctx)
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
 			return err
@@ -233,4 +264,32 @@ func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
 		}
 	}
 	return problems
+}
+
+// packImages adds to the layers' partition's end (a map's purge) the queueing of its layers'
+// stored pictures, from the pack as read (raw nil: none).
+func packImages(b *txBuilder, cid int64, raw dynamo.Item) error {
+	p, err := decodePack[domain.MapLayer](raw)
+	if err != nil {
+		return err
+	}
+	for path := range layerImages(p.Items) {
+		b.images(cid, path, "")
+	}
+	return nil
+}
+
+// heldPackImages adds the stored pictures the packs among items hold to held (for the audit).
+func heldPackImages(items []dynamo.Item, held map[string]string) {
+	for _, it := range items {
+		if k := keyOfItem(it); k.sk == layersSK {
+			p, err := decodePack[domain.MapLayer](it)
+			if err != nil {
+				continue // auditMapPacks reports it
+			}
+			for path := range layerImages(p.Items) {
+				held[path] = k.pk + " " + k.sk
+			}
+		}
+	}
 }

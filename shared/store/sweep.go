@@ -165,7 +165,12 @@ func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, er
 	trashed := itemKey{campaignPK(cid), trashedSK(entityPrefix, q.EntityID)}
 	live := itemKey{campaignPK(cid), recordSK(entityPrefix, q.EntityID)}
 	home := itemKey{campaignPK(cid), trashedSK(q.Kind, q.ID)}
-	got, err := s.getItems(ctx, trashed, live, home)
+	keys := []itemKey{trashed, live, home}
+	layers := itemKey{mapPK(cid, q.ID), layersSK} // a map's layers' pictures go with it
+	if q.Kind == mapPrefix {
+		keys = append(keys, layers)
+	}
+	got, err := s.getItems(ctx, keys...)
 	if err != nil {
 		return false, err
 	}
@@ -184,6 +189,11 @@ func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, er
 	b.del(s.table.Delete("pk", trashed.pk).Range("sk", trashed.sk).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
 	b.del(s.table.Delete("pk", home.pk).Range("sk", home.sk))
 	imageChange(cid, image, "")(b)
+	if q.Kind == mapPrefix {
+		if err := packImages(b, cid, got[layers]); err != nil {
+			return false, err
+		}
+	}
 	b.check(s.table.Check("pk", live.pk).Range("sk", live.sk).If("attribute_not_exists(pk)"))
 	b.del(s.table.Delete("pk", q.PK).Range("sk", q.SK))
 	b.put(s.table.Put(t))

@@ -17,8 +17,10 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -434,6 +436,10 @@ func recordKind(pk, sk string) string {
 func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Change, error) {
 	var out []hook.Change
 	for _, r := range recs {
+		if kind, cid, mid, ok := packOf(r); ok {
+			out = append(out, packChanges(r, kind, cid, mid)...)
+			continue
+		}
 		img := r.New
 		if r.EventName == "REMOVE" {
 			img = r.Old
@@ -499,4 +505,87 @@ func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Cha
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// packOf tells whether a stream record is a map's layers or groups pack, and whose.
+func packOf(r StreamRecord) (kind string, cid, mid int64, ok bool) {
+	img := r.New
+	if img == nil {
+		img = r.Old
+	}
+	var k struct {
+		PK string `dynamo:"pk"`
+		SK string `dynamo:"sk"`
+	}
+	if img == nil || dynamo.UnmarshalItem(img, &k) != nil {
+		return "", 0, 0, false
+	}
+	switch k.SK {
+	case layersSK:
+		kind = "map_layer"
+	case groupsSK:
+		kind = "map_group"
+	default:
+		return "", 0, 0, false
+	}
+	parts := strings.Split(k.PK, "#")
+	if len(parts) != 4 {
+		return "", 0, 0, false
+	}
+	cid, err1 := strconv.ParseInt(parts[1], 10, 64)
+	mid, err2 := strconv.ParseInt(parts[3], 10, 64)
+	return kind, cid, mid, err1 == nil && err2 == nil && k.PK == mapPK(cid, mid)
+}
+
+// packEntries reads a pack image's entries by id (nil for no image or an unreadable one).
+func packEntries(img map[string]types.AttributeValue) map[int64]domain.PackEntry {
+	var it packItem
+	if img == nil || dynamo.UnmarshalItem(img, &it) != nil {
+		return nil
+	}
+	var entries []domain.PackEntry
+	if json.Unmarshal([]byte(it.Items), &entries) != nil {
+		return nil
+	}
+	out := make(map[int64]domain.PackEntry, len(entries))
+	for _, e := range entries {
+		out[e.ID] = e
+	}
+	return out
+}
+
+// packChanges turns one write of a pack (a whole map's layers or groups) into the changes of
+// its entries, by comparing the old and new images: an id only in the new one was created,
+// only in the old one deleted (every entry when the map's purge removes the pack), in both
+// with another updated_at updated. Each change's Seq is the record's followed by the entry's
+// id, so that one record's events have their own queue keys and event ids, in id order.
+func packChanges(r StreamRecord, kind string, cid, mid int64) []hook.Change {
+	old, cur := packEntries(r.Old), packEntries(r.New)
+	ids := make([]int64, 0, len(old)+len(cur))
+	for id := range old {
+		ids = append(ids, id)
+	}
+	for id := range cur {
+		if _, ok := old[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	var out []hook.Change
+	for _, id := range ids {
+		o, wasThere := old[id]
+		n, isThere := cur[id]
+		e, action, at := n, "updated", n.UpdatedAt
+		switch {
+		case !wasThere:
+			action = "created"
+		case !isThere:
+			e, action, at = o, "deleted", r.At
+		case o.UpdatedAt.Equal(n.UpdatedAt):
+			continue
+		}
+		out = append(out, hook.Change{Seq: fmt.Sprintf("%040s.%020d", r.Seq, id), StreamSeq: r.Seq, Kind: kind, CampaignID: cid,
+			Action: action, ID: id, MapID: mid, Name: e.Name, Visibility: string(e.Visibility), CreatedBy: e.CreatedBy, UpdatedBy: e.UpdatedBy, At: at})
+	}
+	return out
 }

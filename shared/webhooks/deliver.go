@@ -208,7 +208,7 @@ func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 			return scope{}, err
 		}
 		return scope{private: e.IsPrivate, tags: e.Tags, privateTags: e.PrivateTags, known: true}, nil
-	case "map_marker":
+	case "map_marker", "map_layer", "map_group":
 		m, err := d.st.GetMap(ctx, c.CampaignID, c.MapID)
 		if errors.Is(err, apperr.ErrNotFound) {
 			return scope{}, nil
@@ -235,7 +235,7 @@ func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 func sees(w *hook.Webhook, c hook.Change, sc scope) bool {
 	acc := domain.Access{UserID: w.CreatedBy, CampaignID: w.CampaignID, Role: domain.RoleAdmin}
 	private := c.IsPrivate || sc.private || !sc.known
-	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" {
+	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" || c.Kind == "map_layer" || c.Kind == "map_group" {
 		v := domain.Visibility(c.Visibility)
 		if !acc.CanSeeVisibility(v, c.CreatedBy) {
 			return false
@@ -320,6 +320,10 @@ func path(c hook.Change) string {
 		return base + "maps/" + id
 	case "map_marker":
 		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_markers/" + id
+	case "map_layer":
+		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_layers/" + id
+	case "map_group":
+		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_groups/" + id
 	}
 	return ""
 }

@@ -53,7 +53,7 @@ const (
 
 // Kinds and actions of the record events; calendar.date_changed and webhook.test besides.
 var (
-	kinds   = []string{"location", "calendar", "entity_event", "entity_note", "map_point", "map", "map_marker"}
+	kinds   = []string{"location", "calendar", "entity_event", "entity_note", "map_point", "map", "map_marker", "map_layer", "map_group"}
 	actions = []string{"created", "updated", "deleted"}
 	// EventNames are the values `events` accepts.
 	EventNames = func() []string {

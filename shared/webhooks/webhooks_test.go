@@ -27,11 +27,14 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/s3test"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
@@ -62,15 +65,17 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		s.AllowHTTP, s.AllowLoopback = true, true
 	}
 	api := s
-	api.AllowLoopback = true // the routes accept loopback URLs; deliveries follow s
-	e := apitest.New(t, func(a *httpapi.API, st *store.Store) {
+	api.AllowLoopback = true         // the routes accept loopback URLs; deliveries follow s
+	bucket, base := s3test.Bucket(t) // map layers' pictures are stored
+	e := apitest.NewWith(t, func(a *httpapi.API, st *store.Store) {
 		locations.Register(a, st)
 		calendars.Register(a, st)
 		calendardays.Register(a, st)
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
+		a.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
 		webhooks.RegisterWith(a, store.NewWebhooks(st), api)
-	})
+	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
 	// Test tables have no stream (dynamotest): the creation path turns this one's on.
 	if _, err := store.CreateTable(context.Background(), e.Store.Client(), e.Config.TableName); err != nil {
 		t.Fatal(err)

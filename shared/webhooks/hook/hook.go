@@ -50,16 +50,16 @@ type Change struct {
 	Seq        string
 	StreamSeq  string // the stream's own sequence number, to report a failed record
 	Action     string // created, updated, deleted
-	Kind       string // location, calendar, entity_event, entity_note, map_point, map, map_marker
+	Kind       string // location, calendar, entity_event, entity_note, map_point, map, map_marker, map_layer, map_group
 	CampaignID int64
 	ID         int64
 	EntityID   int64 // a location's or calendar's own entity; a note's or event's parent entity
 	LocationID int64 // a map point's location
-	MapID      int64 // a marker's map
+	MapID      int64 // a marker's, layer's or group's map
 	Name       string
 	Type       string
 	IsPrivate  bool
-	Visibility string // notes and events
+	Visibility string // notes, events, markers, layers and groups
 	CreatedBy  int64
 	UpdatedBy  int64
 	Tags       []int64
