@@ -18,6 +18,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/relations/relwire"
+	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
 // Arrays is embedded (as a pointer, nil unless asked) in a calendar's or location's JSON.
@@ -105,7 +106,7 @@ func ByID(r *httpapi.Request, st Store, subjects []Subject) (map[int64]*Arrays, 
 // What the caller may not see is left out here, by the rules its list ranges apply.
 func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 	ctx, a := r.Context(), r.Access
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(telemetry.Fanout(ctx)) // the three reads are one round trip
 	var parents [][]int64
 	g.Go(func() error {
 		var err error
@@ -194,6 +195,9 @@ func ancestors(ctx context.Context, st Store, a domain.Access, subjects []Subjec
 		}
 		if len(missing) == 0 || level == domain.MaxLocationDepth {
 			return out, nil
+		}
+		if level > 0 { // a level after the first waits for the one before: a round trip of its own
+			ctx = telemetry.Fanout(ctx)
 		}
 		got, err := st.LocationLinks(ctx, a.CampaignID, missing)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
 // Tag links (round3 5.11). A record's `tags` (locations, calendars, tags: every owner kind)
@@ -414,7 +414,7 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 	}
 	tags := slices.Compact(slices.Sorted(slices.Values(l.f.Tags)))
 	got := make([][]tagMember, len(tags)*len(classes))
-	g, gctx := errgroup.WithContext(awsdb.Fanout(ctx))
+	g, gctx := errgroup.WithContext(telemetry.Fanout(ctx))
 	for i, t := range tags {
 		for j, c := range classes {
 			g.Go(func() error {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Record is what one request did. Its methods are safe for concurrent use (the store runs
@@ -125,4 +126,23 @@ func TraceID(ctx context.Context) string {
 	}
 	root, _, _ = strings.Cut(root, ";")
 	return root
+}
+
+// fanoutKey marks a context whose DynamoDB calls are sent concurrently, as one round trip.
+type fanoutKey struct{}
+
+var fanouts atomic.Int64
+
+// Fanout marks ctx for calls sent concurrently (by the store, or by a family reading through
+// several ports at once): a client waits for them as for one round trip, however the scheduler
+// happens to start them. A later step that depends on their answers marks its own. Counters
+// that measure round trips (dynamotest) read the mark; DynamoDB never sees it.
+func Fanout(ctx context.Context) context.Context {
+	return context.WithValue(ctx, fanoutKey{}, fanouts.Add(1))
+}
+
+// FanoutOf is ctx's Fanout mark, 0 when it has none.
+func FanoutOf(ctx context.Context) int64 {
+	id, _ := ctx.Value(fanoutKey{}).(int64)
+	return id
 }

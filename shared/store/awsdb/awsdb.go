@@ -10,7 +10,6 @@ import (
 	"errors"
 	"net"
 	"os"
-	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -139,22 +138,4 @@ func OutcomeUnknown(err error) bool {
 	var re *awshttp.ResponseError
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) ||
 		(errors.As(err, &re) && re.HTTPStatusCode() >= 500)
-}
-
-// fanoutKey marks a context whose calls the store sends concurrently, as one round trip.
-type fanoutKey struct{}
-
-var fanouts atomic.Int64
-
-// Fanout marks ctx for calls the store sends concurrently: a client waits for them as for one
-// round trip, however the scheduler happens to start them. Counters that measure round trips
-// (dynamotest) read the mark; DynamoDB never sees it.
-func Fanout(ctx context.Context) context.Context {
-	return context.WithValue(ctx, fanoutKey{}, fanouts.Add(1))
-}
-
-// FanoutOf is ctx's Fanout mark, 0 when it has none.
-func FanoutOf(ctx context.Context) int64 {
-	id, _ := ctx.Value(fanoutKey{}).(int64)
-	return id
 }

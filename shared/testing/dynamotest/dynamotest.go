@@ -24,7 +24,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/lorekeep/lorekeep/shared/store"
-	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
 var endpoint string
@@ -222,7 +222,7 @@ func (c *Counter) Attach(cfg *aws.Config) {
 			now := c.inFlight.Add(1)
 			// A call of a fanout the last wave already counted is that round trip, even when the
 			// scheduler started it after its siblings had answered.
-			fan := awsdb.FanoutOf(ctx)
+			fan := telemetry.FanoutOf(ctx)
 			if now == 1 && (fan == 0 || fan != c.lastFanout.Load()) {
 				c.waves.Add(1)
 			}
