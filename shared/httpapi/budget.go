@@ -13,8 +13,30 @@ import (
 // it ends early, and its next link continues right after its last row.
 const MaxPageBytes = 5 << 20
 
-// envelopeSize is how many bytes b takes once quoted inside Lambda's JSON response.
+// envelopeSize is how many bytes b takes once quoted inside Lambda's JSON response. Rows are
+// valid UTF-8 but for strings that were not: for them, the bytes that grow are counted by
+// bytes.Count (vectorised), not one by one (the byte loop was a fifth of a list page's own CPU).
 func envelopeSize(b []byte) int {
+	if !utf8.Valid(b) {
+		return envelopeSizeSlow(b)
+	}
+	n := len(b) + bytes.Count(b, quote) + bytes.Count(b, backslash)
+	n += 5 * (bytes.Count(b, lessThan) + bytes.Count(b, greaterThan) + bytes.Count(b, ampersand))
+	if bytes.IndexByte(b, 0xe2) >= 0 { // U+2028 and U+2029 (e2 80 a8/a9) become \u2028
+		n += 3 * (bytes.Count(b, lineSep) + bytes.Count(b, paraSep))
+	}
+	return n
+}
+
+var (
+	quote, backslash                 = []byte{'"'}, []byte{'\\'}
+	lessThan, greaterThan, ampersand = []byte{'<'}, []byte{'>'}, []byte{'&'}
+	lineSep, paraSep                 = []byte("\u2028"), []byte("\u2029")
+)
+
+// envelopeSizeSlow is envelopeSize byte by byte, for b with invalid UTF-8 (each bad byte
+// becomes \ufffd).
+func envelopeSizeSlow(b []byte) int {
 	n := len(b)
 	for i := 0; i < len(b); {
 		c := b[i]

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -33,4 +34,36 @@ func TestFitRowsStopsAtTheBudgetKeepingOne(t *testing.T) {
 	if rows, _ := fitRows([]string{huge, "next"}); len(rows) != 1 {
 		t.Fatalf("a row over the budget alone: %d rows, want 1", len(rows))
 	}
+}
+
+// The counting path agrees with the byte loop on random rows of the bytes that grow, multi-byte
+// runes, U+2028/U+2029, U+FFFD and invalid UTF-8 (which takes the loop).
+func TestEnvelopeSizeCountingIsTheByteLoop(t *testing.T) {
+	parts := []string{"a", "Z", " ", `"`, `\`, "<", ">", "&", "é", "€", "\u2028", "\u2029", "\ufffd", "\xe2", "\xe2\x80", "\x80", "\xff", "🐉", "\\u003c"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for i := 0; i < 20000; i++ {
+		var sb strings.Builder
+		for n := rng.IntN(40); n > 0; n-- {
+			sb.WriteString(parts[rng.IntN(len(parts))])
+		}
+		b := []byte(sb.String())
+		if got, want := envelopeSize(b), envelopeSizeSlow(b); got != want {
+			t.Fatalf("envelopeSize(%q) = %d, the byte loop says %d", b, got, want)
+		}
+	}
+}
+
+// BenchmarkEnvelopeSize measures a location row's worth of JSON (4 KB, some HTML escapes).
+func BenchmarkEnvelopeSize(b *testing.B) {
+	row := []byte(strings.Repeat(`{"name":"Saltmarsh \u003cb\u003e","entry":"\u003cp\u003eA town & its port\u003c/p\u003e","tags":[1,2,3]},`, 40))
+	b.Run("counting", func(b *testing.B) {
+		for b.Loop() {
+			envelopeSize(row)
+		}
+	})
+	b.Run("byte-loop", func(b *testing.B) {
+		for b.Loop() {
+			envelopeSizeSlow(row)
+		}
+	})
 }
