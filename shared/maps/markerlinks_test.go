@@ -23,20 +23,7 @@ func TestMarkerFollowsItsEntity(t *testing.T) {
 	if r := e.Do("PATCH", mapPath(e.Campaign, mid), e.Admin, map[string]any{"center_marker_id": mk}); r.Status != 200 {
 		t.Fatalf("centre: %d %s", r.Status, r.Raw)
 	}
-	steps := []struct {
-		name    string
-		do      func() apitest.Response
-		visible bool // to members
-	}{
-		{"public entity", func() apitest.Response { return e.Do("GET", locPath, e.Admin, nil) }, true},
-		{"made private", func() apitest.Response { return e.Do("PATCH", locPath, e.Admin, map[string]any{"is_private": true}) }, false},
-		{"made public", func() apitest.Response { return e.Do("PATCH", locPath, e.Admin, map[string]any{"is_private": false}) }, true},
-		{"trashed", func() apitest.Response { return e.Do("DELETE", locPath, e.Admin, nil) }, false},
-		{"restored", func() apitest.Response {
-			return e.Do("POST", apitest.Path(e.Campaign, "/recover"), e.Admin, map[string]any{"entities": []any{eid}})
-		}, true},
-	}
-	for _, s := range steps {
+	for _, s := range lifecycle(e, locPath, eid) {
 		t.Run(s.name, func(t *testing.T) {
 			if r := s.do(); r.Status != 200 {
 				t.Fatalf("%d %s", r.Status, r.Raw)
@@ -74,20 +61,7 @@ func TestMapFollowsItsLocation(t *testing.T) {
 	locPath := apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", loc))
 	eid := int64(e.Do("GET", locPath, e.Admin, nil).Data()["entity_id"].(float64))
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World", "location_id": loc})
-	steps := []struct {
-		name    string
-		do      func() apitest.Response
-		visible bool // to members
-	}{
-		{"public location", func() apitest.Response { return e.Do("GET", locPath, e.Admin, nil) }, true},
-		{"made private", func() apitest.Response { return e.Do("PATCH", locPath, e.Admin, map[string]any{"is_private": true}) }, false},
-		{"made public", func() apitest.Response { return e.Do("PATCH", locPath, e.Admin, map[string]any{"is_private": false}) }, true},
-		{"trashed", func() apitest.Response { return e.Do("DELETE", locPath, e.Admin, nil) }, false},
-		{"restored", func() apitest.Response {
-			return e.Do("POST", apitest.Path(e.Campaign, "/recover"), e.Admin, map[string]any{"entities": []any{eid}})
-		}, true},
-	}
-	for _, s := range steps {
+	for _, s := range lifecycle(e, locPath, eid) {
 		t.Run(s.name, func(t *testing.T) {
 			if r := s.do(); r.Status != 200 {
 				t.Fatalf("%d %s", r.Status, r.Raw)
@@ -110,5 +84,27 @@ func TestMapFollowsItsLocation(t *testing.T) {
 			}
 			audit(t, e, e.Campaign)
 		})
+	}
+}
+
+// lifecycle is what a location (record path, entity eid) goes through that its markers and maps
+// follow: each step's write, and whether members see the location after it.
+func lifecycle(e *apitest.Env, path string, eid int64) []struct {
+	name    string
+	do      func() apitest.Response
+	visible bool
+} {
+	return []struct {
+		name    string
+		do      func() apitest.Response
+		visible bool
+	}{
+		{"public", func() apitest.Response { return e.Do("GET", path, e.Admin, nil) }, true},
+		{"made private", func() apitest.Response { return e.Do("PATCH", path, e.Admin, map[string]any{"is_private": true}) }, false},
+		{"made public", func() apitest.Response { return e.Do("PATCH", path, e.Admin, map[string]any{"is_private": false}) }, true},
+		{"trashed", func() apitest.Response { return e.Do("DELETE", path, e.Admin, nil) }, false},
+		{"restored", func() apitest.Response {
+			return e.Do("POST", apitest.Path(e.Campaign, "/recover"), e.Admin, map[string]any{"entities": []any{eid}})
+		}, true},
 	}
 }

@@ -196,38 +196,38 @@ func (d *Deliverer) Handle(ctx context.Context, changes []hook.Change) (int, err
 }
 
 // scope reads what decides a change's audience beyond the record: the parent entity of a note or
-// event, the location of a map point (one read).
+// event, the map of a marker, layer or group, the location of a map point (one read).
 func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 	switch c.Kind {
 	case "entity_event", "entity_note":
 		e, err := d.st.GetEntity(ctx, c.CampaignID, c.EntityID)
-		if errors.Is(err, apperr.ErrNotFound) {
-			return scope{}, nil
-		}
-		if err != nil {
-			return scope{}, err
-		}
-		return scope{private: e.IsPrivate, tags: e.Tags, privateTags: e.PrivateTags, known: true}, nil
+		return parentScope(err, func() scope {
+			return scope{private: e.IsPrivate, tags: e.Tags, privateTags: e.PrivateTags, known: true}
+		})
 	case "map_marker", "map_layer", "map_group":
 		m, err := d.st.GetMap(ctx, c.CampaignID, c.MapID)
-		if errors.Is(err, apperr.ErrNotFound) {
-			return scope{}, nil
-		}
-		if err != nil {
-			return scope{}, err
-		}
-		return scope{private: m.IsPrivate, tags: m.Tags, privateTags: m.PrivateTags, known: true}, nil
+		return parentScope(err, func() scope {
+			return scope{private: m.IsPrivate, tags: m.Tags, privateTags: m.PrivateTags, known: true}
+		})
 	case "map_point":
 		l, err := d.st.GetLocation(ctx, c.CampaignID, c.LocationID)
-		if errors.Is(err, apperr.ErrNotFound) {
-			return scope{}, nil
-		}
-		if err != nil {
-			return scope{}, err
-		}
-		return scope{private: l.IsPrivate, tags: l.Tags, privateTags: l.PrivateTags, known: true}, nil
+		return parentScope(err, func() scope {
+			return scope{private: l.IsPrivate, tags: l.Tags, privateTags: l.PrivateTags, known: true}
+		})
 	}
 	return scope{tags: c.Tags, privateTags: c.PrivateTags, known: true}, nil
+}
+
+// parentScope is the scope of a change's parent as read (of, when the read succeeded): none
+// when the parent is gone, so that only include_private webhooks hear of the change.
+func parentScope(err error, of func() scope) (scope, error) {
+	if errors.Is(err, apperr.ErrNotFound) {
+		return scope{}, nil
+	}
+	if err != nil {
+		return scope{}, err
+	}
+	return of(), nil
 }
 
 // sees applies the webhook's audience: what its creator, an admin, may see; what a non-admin
