@@ -119,6 +119,15 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	}
 }
 
+// Every function sets the collector's policy for its memory (gcpolicy) at cold start.
+func TestLambdasSetTheCollectorPolicy(t *testing.T) {
+	for fn, pkg := range functionPackages {
+		if !slices.Contains(deps(t, pkg), "github.com/lorekeep/lorekeep/shared/gcpolicy") {
+			t.Errorf("%s does not link shared/gcpolicy", fn)
+		}
+	}
+}
+
 // Image decoding (the standard library's decoders, golang.org/x/image, imageproc, imagework)
 // is linked by ImagesFunction only: the family functions reach it through the invoke protocol
 // (shared/images), and only those, ImagesFunction and the sweeper, which deletes stored images,

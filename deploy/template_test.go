@@ -21,6 +21,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -130,6 +131,15 @@ func TestFunctionsRunAsGoBinariesOnArm64(t *testing.T) {
 				t.Errorf("Timeout = %v, want 3..%d s", tpl.functionProp(fn, "Timeout"), limit)
 			}
 		})
+	}
+}
+
+// The read-path benchmarks run under the collector's policy for the API functions' memory
+// (apitest.LambdaMemoryMB): it must be the template's.
+func TestBenchmarksMeasureTheFunctionsMemory(t *testing.T) {
+	tpl := loadTemplate(t)
+	if got := at(tpl, "Globals", "Function", "MemorySize"); got != apitest.LambdaMemoryMB {
+		t.Errorf("Globals.Function.MemorySize = %v, apitest.LambdaMemoryMB = %d", got, apitest.LambdaMemoryMB)
 	}
 }
 

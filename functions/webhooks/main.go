@@ -10,12 +10,14 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/lorekeep/lorekeep/shared/gcpolicy"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
 )
 
 func main() {
+	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
 	st, err := store.OpenFromEnv(context.Background(), os.Getenv)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/gcpolicy"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
@@ -28,6 +29,7 @@ const UserIDKey = token.UserIDKey
 
 // Serve is the authorizer Lambda's whole main: JSON logs, the token table, built once.
 func Serve() {
+	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
 	lambda.Start(Handler(tokens.Open(awsdb.ConfigFromEnv(os.Getenv)), time.Now))
 }

@@ -24,14 +24,16 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/gcpolicy"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/token"
 )
 
-// ColdStart builds what a family Lambda shares, once: JSON logs, the storage open opens (a
+// ColdStart builds what a family Lambda shares, once: the collector's policy (gcpolicy), JSON logs, the storage open opens (a
 // failure ends the process, and Lambda reports the failed init), and the shared API over it.
 // The main then mounts its family and calls Start.
 func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(string) string) (S, error)) (*httpapi.API, S) {
+	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
 	st, err := open(context.Background(), os.Getenv)
 	if err != nil {
@@ -47,6 +49,7 @@ func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(s
 
 // PublicAPI is ColdStart for a function of public routes only: no storage.
 func PublicAPI() *httpapi.API {
+	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
 	return httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, nil))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/lorekeep/lorekeep/shared/gcpolicy"
 	"github.com/lorekeep/lorekeep/shared/imagestore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
@@ -88,6 +89,7 @@ func Handler(st *store.Store, bucket Bucket) func(context.Context) (store.SweepR
 
 // Serve is the sweeper Lambda's whole main: JSON logs and the store, built once.
 func Serve() {
+	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
 	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
 	if err != nil {

@@ -19,8 +19,13 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/lorekeep/lorekeep/shared/gcpolicy"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
+
+// LambdaMemoryMB is the API functions' memory in template.yaml (Globals), which the
+// collector's policy is sized by; the deploy tests keep the two equal.
+const LambdaMemoryMB = 256
 
 // PairRaw is issue 20's measure of the read path's own CPU: the throughput of GET path through
 // the API handler against the throughput of the very DynamoDB calls that request makes
@@ -36,8 +41,12 @@ import (
 // and prints a line. Figures only: nothing is asserted.
 // The request log is formatted as in production but written nowhere. Build the Env
 // WithCachedAuth, so that the API, like a function behind API Gateway's authorizer cache, reads
-// no token.
+// no token. Both sides run under the collector's policy on Lambda (gcpolicy, for a function of
+// LambdaMemoryMB), as the functions do; LOREKEEP_PAIR_GC=default measures Go's defaults instead.
 func (e *Env) PairRaw(b *testing.B, token, path string) {
+	if os.Getenv("LOREKEEP_PAIR_GC") != "default" {
+		defer gcpolicy.Apply(LambdaMemoryMB)()
+	}
 	calls := e.recordCalls(b, token, path)
 	client := e.Store.Client()
 	raw := func(ctx context.Context) error {
