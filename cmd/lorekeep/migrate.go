@@ -24,7 +24,7 @@ func migrateTable(ctx context.Context, st *store.Store, bucket *imagestore.Bucke
 	if err != nil {
 		return fmt.Errorf("migrate (run it again to resume): %w", err)
 	}
-	answer := map[string]any{"layout": store.LayoutVersion, "items_read": res.Read,
+	answer := map[string]any{"layout": res.Layout, "items_read": res.Read,
 		"records_rewritten": res.Rewritten, "counters_written": res.Counters, "resumed": res.Resumed, "images": nil}
 	if bucket != nil {
 		ir, err := imagework.New(bucket, st, fetch).MigrateLegacyImages(ctx, st, limit)

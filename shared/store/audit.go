@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+
 	"context"
 	"fmt"
 	"slices"
@@ -50,13 +52,13 @@ import (
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
 func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	var items []dynamo.Item
-	prefix := campaignPK(cid)
+	prefix := layout.CampaignPK(cid)
 	if err := s.table.Scan().Filter("begins_with('pk', ?)", prefix).Consistent(true).All(ctx, &items); err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
-	var markers []pendingMarker
-	if err := s.table.Get("pk", pendingPK(cid)).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &markers); err != nil {
-		return nil, wrap(err)
+	var markers []layout.PendingMarker
+	if err := s.table.Get("pk", layout.PendingPK(cid)).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &markers); err != nil {
+		return nil, layout.Wrap(err)
 	}
 	marked := map[string]bool{}
 	for _, m := range markers {
@@ -80,36 +82,36 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		privateTags  []int64
 	}
 	owners := map[string]map[int64]*owner{} // entity type -> records of that owner kind
-	for _, k := range ownerKinds {
-		owners[k.entityType] = map[int64]*owner{}
+	for _, k := range layout.OwnerKinds {
+		owners[k.EntityType] = map[int64]*owner{}
 	}
-	calendars := owners[calendarKind.entityType]
+	calendars := owners[layout.CalendarKind.EntityType]
 	entities := map[int64]entity{}
 	pubTags := map[string][]int64{} // public copies' tags (owners' and entities'), by sort key
-	counters := map[counterKey]dynamo.Item{}
-	tagMembers := map[itemKey]bool{} // TM# items (taglinks.go)
+	counters := map[layout.CounterKey]dynamo.Item{}
+	tagMembers := map[layout.ItemKey]bool{} // TM# items (taglinks.go)
 	type memberID struct {
 		private bool
 		eid     int64
 	}
-	memberIDs := map[string][]memberID{} // tag partition -> its members' entity ids
-	packs := map[string]*tagPack{}       // tag partition -> its pack (tagpacks.go)
-	pubParents := map[itemKey]bool{}     // public copies of nested records (kind, id): whether they show a parent
-	links := map[itemKey]bool{}          // child links: the privacy they carry
-	tallies := map[counterKey]map[string]int{}
-	stored := map[itemKey]int64{}             // every home and copy, by key: its version
-	expected := map[itemKey]int64{}           // the slots of every home: its version
-	partitions := map[string]map[string]int{} // child pk -> record prefix -> items
-	dayLinks := map[itemKey]dayLinkItem{}     // every DAY# and RECUR# link
+	memberIDs := map[string][]memberID{}    // tag partition -> its members' entity ids
+	packs := map[string]*layout.TagPack{}   // tag partition -> its pack (tagpacks.go)
+	pubParents := map[layout.ItemKey]bool{} // public copies of nested records (kind, id): whether they show a parent
+	links := map[layout.ItemKey]bool{}      // child links: the privacy they carry
+	tallies := map[layout.CounterKey]map[string]int{}
+	stored := map[layout.ItemKey]int64{}                // every home and copy, by key: its version
+	expected := map[layout.ItemKey]int64{}              // the slots of every home: its version
+	partitions := map[string]map[string]int{}           // child pk -> record prefix -> items
+	dayLinks := map[layout.ItemKey]layout.DayLinkItem{} // every DAY# and RECUR# link
 	var eventHomes []timeline.Event
 	var events []struct {
 		key        string
 		calendarID int64
 	}
-	pointers := map[itemKey]syncPointer{} // stored sync pointers
-	wantPointers := map[itemKey]syncPointer{}
+	pointers := map[layout.ItemKey]layout.SyncPointer{} // stored sync pointers
+	wantPointers := map[layout.ItemKey]layout.SyncPointer{}
 	// a calendar weather's day key, by the weather's id (dayweather.go)
-	weatherDays, wantWeatherDays := map[itemKey]int64{}, map[itemKey]int64{}
+	weatherDays, wantWeatherDays := map[layout.ItemKey]int64{}, map[layout.ItemKey]int64{}
 	var problems []string
 	var relationItems []dynamo.Item
 	str := func(it dynamo.Item, name string) string {
@@ -136,9 +138,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	// hidden yet: they are left out of the checks of what they point at.
 	pendingTrash, pendingLoc := map[int64]bool{}, map[int64]bool{}
 	for _, m := range markers {
-		if e, ok := tr.trashed[m.ID]; ok && m.Kind == cascadeKind {
+		if e, ok := tr.trashed[m.ID]; ok && m.Kind == layout.CascadeKind {
 			pendingTrash[m.ID] = true
-			if e.Type == locationKind.entityType {
+			if e.Type == layout.LocationKind.EntityType {
 				pendingLoc[e.ChildID] = true
 			}
 		}
@@ -148,56 +150,56 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			return false
 		}
 		if isRelationItem(pk, sk) {
-			return pendingTrash[num(it, "owner_id")] || pendingTrash[num(it, "target_id")] || (tr.hides(pk) && strings.HasPrefix(sk, incomingPrefix))
+			return pendingTrash[num(it, "owner_id")] || pendingTrash[num(it, "target_id")] || (tr.hides(pk) && strings.HasPrefix(sk, layout.IncomingPrefix))
 		}
-		link := strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) || strings.Contains(sk, reminderKind+"#")
-		return link && strings.Contains(pk, "#"+calendarPrefix+"#") && pendingTrash[num(it, "entity_id")]
+		link := strings.HasPrefix(sk, layout.DayLinkPrefix) || strings.HasPrefix(sk, layout.RecurLinkPrefix) || strings.Contains(sk, layout.ReminderKind+"#")
+		return link && strings.Contains(pk, "#"+layout.CalendarPrefix+"#") && pendingTrash[num(it, "entity_id")]
 	}
 	for _, it := range items {
 		pk, sk := str(it, "pk"), str(it, "sk")
 		kind, _, _ := strings.Cut(sk, "#")
-		spec, _ := kindOf(kind)
-		if strings.HasPrefix(sk, trashedPrefix) || strings.HasPrefix(sk, hiddenPrefix) {
+		spec, _ := layout.KindOf(kind)
+		if strings.HasPrefix(sk, layout.TrashedPrefix) || strings.HasPrefix(sk, layout.HiddenPrefix) {
 			continue // auditTrash's
 		}
-		if strings.HasPrefix(sk, childLinkPrefix) && str(it, "orphaned_by") != "" {
+		if strings.HasPrefix(sk, layout.ChildLinkPrefix) && str(it, "orphaned_by") != "" {
 			continue // marked by a trash: auditTrash's
 		}
-		if strings.HasPrefix(sk, mentionPrefix) && tr.hides(pk) {
+		if strings.HasPrefix(sk, layout.MentionPrefix) && tr.hides(pk) {
 			continue // in a trashed entity's partition: mentions of it wait for its restore
 		}
-		if isRangeCounter(sk) {
-			counters[counterKey{pk, sk}] = it
+		if layout.IsRangeCounter(sk) {
+			counters[layout.CounterKey{Pk: pk, Sk: sk}] = it
 			continue
 		}
-		if isRelatedBucket(pk) && !isRelationItem(pk, sk) { // related=1 copies of notes, events, child links
-			if strings.Contains(sk, "#"+relatedChildKind+"#") {
-				stored[itemKey{pk, sk}] = 0
-				links[itemKey{pk, sk}] = boolean(it, "is_private")
+		if layout.IsRelatedBucket(pk) && !isRelationItem(pk, sk) { // related=1 copies of notes, events, child links
+			if strings.Contains(sk, "#"+layout.RelatedChildKind+"#") {
+				stored[layout.ItemKey{Pk: pk, Sk: sk}] = 0
+				links[layout.ItemKey{Pk: pk, Sk: sk}] = boolean(it, "is_private")
 			} else {
-				stored[itemKey{pk, sk}] = num(it, "version")
+				stored[layout.ItemKey{Pk: pk, Sk: sk}] = num(it, "version")
 			}
 			continue
 		}
-		if pk == prefix && strings.HasPrefix(sk, publicCopy) {
-			if k, ok := kindOf(strings.Split(sk, "#")[1]); ok && k.parentAttr != "" {
-				pubParents[itemKey{k.prefix, pad(num(it, "id"))}] = it[k.parentAttr] != nil
+		if pk == prefix && strings.HasPrefix(sk, layout.PublicCopy) {
+			if k, ok := layout.KindOf(strings.Split(sk, "#")[1]); ok && k.ParentAttr != "" {
+				pubParents[layout.ItemKey{Pk: k.Prefix, Sk: layout.Pad(num(it, "id"))}] = it[k.ParentAttr] != nil
 			}
 		}
-		if strings.HasPrefix(sk, childLinkPrefix) {
-			links[itemKey{pk, sk}] = boolean(it, "is_private")
+		if strings.HasPrefix(sk, layout.ChildLinkPrefix) {
+			links[layout.ItemKey{Pk: pk, Sk: sk}] = boolean(it, "is_private")
 		}
-		if strings.HasPrefix(sk, tagMemberPrefix) {
-			tagMembers[itemKey{pk, sk}] = true
-			memberIDs[pk] = append(memberIDs[pk], memberID{sk[len(tagMemberPrefix)] == 'A', num(it, "entity_id")})
+		if strings.HasPrefix(sk, layout.TagMemberPrefix) {
+			tagMembers[layout.ItemKey{Pk: pk, Sk: sk}] = true
+			memberIDs[pk] = append(memberIDs[pk], memberID{sk[len(layout.TagMemberPrefix)] == 'A', num(it, "entity_id")})
 		}
-		if sk == tagPackSK {
-			var p tagPack
+		if sk == layout.TagPackSK {
+			var p layout.TagPack
 			_ = dynamo.UnmarshalItem(it, &p)
 			packs[pk] = &p
 		}
-		if strings.HasPrefix(sk, tombstonePrefix) {
-			what := strings.ToLower(strings.TrimPrefix(sk, tombstonePrefix))
+		if strings.HasPrefix(sk, layout.TombstonePrefix) {
+			what := strings.ToLower(strings.TrimPrefix(sk, layout.TombstonePrefix))
 			if m := str(it, "marker"); marked[m] {
 				report("%s: delete pending", what)
 				delete(marked, m)
@@ -206,83 +208,83 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 			continue
 		}
-		if strings.HasPrefix(sk, syncPrefix) {
-			var p syncPointer
+		if strings.HasPrefix(sk, layout.SyncPrefix) {
+			var p layout.SyncPointer
 			_ = dynamo.UnmarshalItem(it, &p)
-			pointers[itemKey{pk, sk}] = p
+			pointers[layout.ItemKey{Pk: pk, Sk: sk}] = p
 			continue
 		}
-		if counter, attr, id, ok := countedRange(sk); ok {
-			tally(tallies, pk, counter, attr, id, 1)
+		if counter, attr, id, ok := layout.CountedRange(sk); ok {
+			layout.Tally(tallies, pk, counter, attr, id, 1)
 		}
 		if unhidden(pk, sk, it) {
 			continue // counted as it is, but its trash's cascade has yet to hide it
 		}
 		if isRelationItem(pk, sk) {
 			relationItems = append(relationItems, it)
-			if h := strings.TrimPrefix(sk, selfHome); strings.HasPrefix(h, relationPrefix+"#") && !isRelatedBucket(pk) {
-				var ri relationItem
+			if h := strings.TrimPrefix(sk, layout.SelfHome); strings.HasPrefix(h, layout.RelationPrefix+"#") && !layout.IsRelatedBucket(pk) {
+				var ri layout.RelationItem
 				_ = dynamo.UnmarshalItem(it, &ri)
-				r := ri.relation()
-				for _, ref := range relationRefs(&r) { // a relation's two pointers (relations.go)
-					p := ref.ptr
-					p.SK = syncSK(ref.kind, formatTime(ref.updated), r.ID)
-					wantPointers[itemKey{p.PK, p.SK}] = p
+				r := ri.AsRelation()
+				for _, ref := range layout.RelationRefs(&r) { // a relation's two pointers (relations.go)
+					p := ref.Ptr
+					p.SK = layout.SyncSK(ref.Kind, layout.FormatTime(ref.Updated), r.ID)
+					wantPointers[layout.ItemKey{Pk: p.PK, Sk: p.SK}] = p
 				}
 			}
 			continue
 		}
 		if sls := homeSlots(pk, sk, it); sls != nil {
 			p := homePointer(sls[0], it)
-			wantPointers[itemKey{p.PK, p.SK}] = p
+			wantPointers[layout.ItemKey{Pk: p.PK, Sk: p.SK}] = p
 		}
-		if kind == entityPrefix && pk == prefix {
-			p := syncPointer{PK: pk, SK: syncSK(entityPrefix, str(it, "updated_at"), num(it, "id")), ID: num(it, "id"), IsPrivate: boolean(it, "is_private")}
-			wantPointers[itemKey{p.PK, p.SK}] = p
+		if kind == layout.EntityPrefix && pk == prefix {
+			p := layout.SyncPointer{PK: pk, SK: layout.SyncSK(layout.EntityPrefix, str(it, "updated_at"), num(it, "id")), ID: num(it, "id"), IsPrivate: boolean(it, "is_private")}
+			wantPointers[layout.ItemKey{Pk: p.PK, Sk: p.SK}] = p
 		}
-		if strings.HasPrefix(sk, childLinkPrefix) || strings.HasPrefix(sk, legacyEventLink) {
-			stored[itemKey{pk, sk}] = 0
+		if strings.HasPrefix(sk, layout.ChildLinkPrefix) || strings.HasPrefix(sk, layout.LegacyEventLink) {
+			stored[layout.ItemKey{Pk: pk, Sk: sk}] = 0
 		}
-		if strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) {
-			var l dayLinkItem
+		if strings.HasPrefix(sk, layout.DayLinkPrefix) || strings.HasPrefix(sk, layout.RecurLinkPrefix) {
+			var l layout.DayLinkItem
 			_ = dynamo.UnmarshalItem(it, &l)
-			dayLinks[itemKey{pk, sk}] = l
+			dayLinks[layout.ItemKey{Pk: pk, Sk: sk}] = l
 		}
-		if strings.HasPrefix(sk, weatherDayPrefix) {
-			weatherDays[itemKey{pk, sk}] = num(it, "id")
+		if strings.HasPrefix(sk, layout.WeatherDayPrefix) {
+			weatherDays[layout.ItemKey{Pk: pk, Sk: sk}] = num(it, "id")
 		}
-		if strings.TrimPrefix(sk, selfHome) == recordSK(weatherPrefix, num(it, "id")) && pk != prefix {
-			var w dayWeatherItem
+		if strings.TrimPrefix(sk, layout.SelfHome) == layout.RecordSK(layout.WeatherPrefix, num(it, "id")) && pk != prefix {
+			var w layout.DayWeatherItem
 			_ = dynamo.UnmarshalItem(it, &w)
-			wantWeatherDays[itemKey{pk, weatherDaySK(w.dayWeather().Date)}] = w.ID
+			wantWeatherDays[layout.ItemKey{Pk: pk, Sk: layout.WeatherDaySK(w.DayWeather().Date)}] = w.ID
 		}
-		if strings.TrimPrefix(sk, selfHome) == recordSK(eventPrefix, num(it, "id")) && pk != prefix {
-			var ev eventItem
+		if strings.TrimPrefix(sk, layout.SelfHome) == layout.RecordSK(layout.EventPrefix, num(it, "id")) && pk != prefix {
+			var ev layout.EventItem
 			_ = dynamo.UnmarshalItem(it, &ev)
-			eventHomes = append(eventHomes, ev.event())
+			eventHomes = append(eventHomes, ev.Event())
 		}
-		if isCopy(sk) || strings.HasPrefix(sk, selfHome) || spec.placement != placeNone || kind == reminderKind ||
-			strings.HasPrefix(sk, dayLinkPrefix) || strings.HasPrefix(sk, recurLinkPrefix) || (kind == entityPrefix && pk == prefix) {
-			stored[itemKey{pk, sk}] = num(it, "version")
+		if layout.IsCopy(sk) || strings.HasPrefix(sk, layout.SelfHome) || spec.Placement != layout.PlaceNone || kind == layout.ReminderKind ||
+			strings.HasPrefix(sk, layout.DayLinkPrefix) || strings.HasPrefix(sk, layout.RecurLinkPrefix) || (kind == layout.EntityPrefix && pk == prefix) {
+			stored[layout.ItemKey{Pk: pk, Sk: sk}] = num(it, "version")
 		}
 		for _, sl := range homeSlots(pk, sk, it) {
-			expected[itemKey{sl.pk, sl.sk}] = num(it, "version")
+			expected[layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}] = num(it, "version")
 		}
-		if kind == entityPrefix && pk == prefix { // an entity is placed like its record (entitySlots)
-			for _, sl := range ownerSlots(entityPrefix, cid, num(it, "id"), boolean(it, "is_private")) {
-				expected[itemKey{sl.pk, sl.sk}] = num(it, "version")
+		if kind == layout.EntityPrefix && pk == prefix { // an entity is placed like its record (entitySlots)
+			for _, sl := range layout.OwnerSlots(layout.EntityPrefix, cid, num(it, "id"), boolean(it, "is_private")) {
+				expected[layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}] = num(it, "version")
 			}
 		}
-		if isCopy(sk) {
+		if layout.IsCopy(sk) {
 			if _, has := it["private_tags"]; has {
 				report("copy %s %s: carries private_tags (only homes keep them)", pk, sk)
 			}
-			if strings.HasPrefix(sk, publicCopy) && pk == prefix {
+			if strings.HasPrefix(sk, layout.PublicCopy) && pk == prefix {
 				var tags []int64
 				_ = dynamo.Unmarshal(it["tags"], &tags)
 				pubTags[sk] = tags
 			}
-			if strings.Contains(sk, eventPrefix+"#") {
+			if strings.Contains(sk, layout.EventPrefix+"#") {
 				events = append(events, struct {
 					key        string
 					calendarID int64
@@ -290,15 +292,15 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 			continue // the home stands for the record
 		}
-		if strings.HasPrefix(sk, selfHome) {
-			kind, _, _ = strings.Cut(strings.TrimPrefix(sk, selfHome), "#")
+		if strings.HasPrefix(sk, layout.SelfHome) {
+			kind, _, _ = strings.Cut(strings.TrimPrefix(sk, layout.SelfHome), "#")
 		}
 		if pk != prefix { // a child partition
 			if partitions[pk] == nil {
 				partitions[pk] = map[string]int{}
 			}
 			partitions[pk][kind]++
-			if kind == eventPrefix {
+			if kind == layout.EventPrefix {
 				events = append(events, struct {
 					key        string
 					calendarID int64
@@ -307,16 +309,16 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			continue
 		}
 		switch {
-		case spec.owner:
+		case spec.Owner:
 			o := &owner{id: num(it, "id"), entityID: num(it, "entity_id"), name: str(it, "name"), private: boolean(it, "is_private")}
-			if _, ok := it[spec.parentAttr]; ok && spec.parentAttr != "" {
-				p := num(it, spec.parentAttr)
+			if _, ok := it[spec.ParentAttr]; ok && spec.ParentAttr != "" {
+				p := num(it, spec.ParentAttr)
 				o.parent = &p
 			}
 			_ = dynamo.Unmarshal(it["tags"], &o.tags)
 			_ = dynamo.Unmarshal(it["private_tags"], &o.privateTags)
-			owners[spec.entityType][o.id] = o
-		case kind == entityPrefix:
+			owners[spec.EntityType][o.id] = o
+		case kind == layout.EntityPrefix:
 			entities[num(it, "id")] = entity{typ: str(it, "type"), childID: num(it, "child_id"), name: str(it, "name"), private: boolean(it, "is_private"),
 				linksPrivate: boolean(it, "links_private")}
 			e := entities[num(it, "id")]
@@ -327,14 +329,14 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 
 	// Parents and cycles, of every nested kind.
-	for _, k := range ownerKinds {
-		if k.parentAttr == "" {
+	for _, k := range layout.OwnerKinds {
+		if k.ParentAttr == "" {
 			continue
 		}
-		recs := owners[k.entityType]
+		recs := owners[k.EntityType]
 		for id, l := range recs {
-			if l.parent != nil && recs[*l.parent] == nil && !(k.prefix == locationPrefix && pendingLoc[*l.parent]) {
-				report("%s %d: parent %d does not exist", k.entityType, id, *l.parent)
+			if l.parent != nil && recs[*l.parent] == nil && !(k.Prefix == layout.LocationPrefix && pendingLoc[*l.parent]) {
+				report("%s %d: parent %d does not exist", k.EntityType, id, *l.parent)
 			}
 		}
 		for id := range recs {
@@ -342,7 +344,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			for at := id; ; {
 				if seen[at] {
 					if at == id {
-						report("%s %d: its parent chain is a cycle", k.entityType, id)
+						report("%s %d: its parent chain is a cycle", k.EntityType, id)
 					}
 					break
 				}
@@ -358,38 +360,38 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 
 	// Tag links: each tag a record names exists and has the record's member item, placed by
 	// the record's privacy; each member item is such a link.
-	wantMembers := map[itemKey]bool{}
-	for _, k := range ownerKinds {
-		for id, o := range owners[k.entityType] {
+	wantMembers := map[layout.ItemKey]bool{}
+	for _, k := range layout.OwnerKinds {
+		for id, o := range owners[k.EntityType] {
 			for _, t := range o.tags {
-				if owners[tagKind.entityType][t] == nil {
-					report("%s %d: tag %d does not exist", k.entityType, id, t)
+				if owners[layout.TagKind.EntityType][t] == nil {
+					report("%s %d: tag %d does not exist", k.EntityType, id, t)
 				}
-				key := tagMemberKey(cid, t, o.private, k.prefix, id)
+				key := layout.TagMemberKey(cid, t, o.private, k.Prefix, id)
 				wantMembers[key] = true
 				if !tagMembers[key] {
-					report("%s %d: its link in tag %d is missing", k.entityType, id, t)
+					report("%s %d: its link in tag %d is missing", k.EntityType, id, t)
 				}
 			}
 		}
 	}
 	for key := range tagMembers {
 		if !wantMembers[key] {
-			report("tag member %s %s: no record carries the tag", key.pk, key.sk)
+			report("tag member %s %s: no record carries the tag", key.Pk, key.Sk)
 		}
 	}
 	// Tag packs: every tag has one, with its privacy and exactly its member items' entity ids
 	// (each class's smallest tagPackCap, and their number); every pack has its tag.
-	for id, tag := range owners[tagKind.entityType] {
-		pk := tagPackKey(cid, id).pk
+	for id, tag := range owners[layout.TagKind.EntityType] {
+		pk := layout.TagPackKey(cid, id).Pk
 		p := packs[pk]
 		if p == nil {
 			report("tag %d: its member pack is missing", id)
 			continue
 		}
-		var want tagPack
+		var want layout.TagPack
 		for _, m := range memberIDs[pk] {
-			ids, n := want.class(memberClass(m.private))
+			ids, n := want.Class(layout.MemberClass(m.private))
 			*ids = append(*ids, m.eid)
 			*n++
 		}
@@ -397,10 +399,10 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			report("tag %d: its member pack says private %v", id, p.IsPrivate)
 		}
 		for _, c := range []string{"a", "p"} {
-			got, gotN := p.class(c)
-			ids, n := want.class(c)
+			got, gotN := p.Class(c)
+			ids, n := want.Class(c)
 			slices.Sort(*ids)
-			*ids = (*ids)[:min(len(*ids), tagPackCap)]
+			*ids = (*ids)[:min(len(*ids), layout.TagPackCap)]
 			if *gotN != *n || !sameIDs(slices.Sorted(slices.Values(*got)), *ids) {
 				report("tag %d: its member pack's %s holds %d ids %v, its member items %d %v", id, c, *gotN, *got, *n, *ids)
 			}
@@ -408,7 +410,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	for pk := range packs {
 		id, _ := strconv.ParseInt(pk[strings.LastIndexByte(pk, '#')+1:], 10, 64)
-		if owners[tagKind.entityType][id] == nil {
+		if owners[layout.TagKind.EntityType][id] == nil {
 			report("member pack %s: tag %d does not exist", pk, id)
 		}
 	}
@@ -439,9 +441,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 		kind, idText, _ := strings.Cut(rest, "#")
 		id, _ := strconv.ParseInt(idText, 10, 64)
 		var exists bool
-		if k, ok := kindOf(kind); ok && k.owner {
-			exists = owners[k.entityType][id] != nil
-		} else if kind == entityPrefix {
+		if k, ok := layout.KindOf(kind); ok && k.Owner {
+			exists = owners[k.EntityType][id] != nil
+		} else if kind == layout.EntityPrefix {
 			_, exists = entities[id]
 		}
 		if !exists && !tr.hides(pk) {
@@ -455,7 +457,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			var got int
 			_ = dynamo.Unmarshal(counters[k][attr], &got)
 			if got != n {
-				report("counter %s %s: %s is %d, items %d", k.pk, k.sk, attr, got, n)
+				report("counter %s %s: %s is %d, items %d", k.Pk, k.Sk, attr, got, n)
 			}
 		}
 	}
@@ -466,33 +468,33 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				continue
 			}
 			if tallies[k][attr] == 0 {
-				report("counter %s %s: %s is %d, items 0", k.pk, k.sk, attr, got)
+				report("counter %s %s: %s is %d, items 0", k.Pk, k.Sk, attr, got)
 			}
 		}
 	}
-	for _, nk := range ownerKinds {
-		if nk.parentAttr == "" {
+	for _, nk := range layout.OwnerKinds {
+		if nk.ParentAttr == "" {
 			continue
 		}
-		recs := owners[nk.entityType]
+		recs := owners[nk.EntityType]
 		for id, l := range recs {
 			if l.parent != nil {
-				keys := []itemKey{childLinkKeyOf(nk, cid, *l.parent, id)}
-				if nk.prefix == locationPrefix { // and its copy in the parent's related bucket
-					keys = append(keys, relatedChildKey(cid, *l.parent, id))
+				keys := []layout.ItemKey{layout.ChildLinkKeyOf(nk, cid, *l.parent, id)}
+				if nk.Prefix == layout.LocationPrefix { // and its copy in the parent's related bucket
+					keys = append(keys, layout.RelatedChildKey(cid, *l.parent, id))
 				}
 				for _, k := range keys {
 					expected[k] = 0
 					if p, ok := links[k]; ok && p != l.private {
-						report("%s %d: its link %s %s says private %v", nk.entityType, id, k.pk, k.sk, p)
+						report("%s %d: its link %s %s says private %v", nk.EntityType, id, k.Pk, k.Sk, p)
 					}
 				}
 			}
 			// The public copy is the non-admins' projection: a parent only when the parent is public.
-			if shows, ok := pubParents[itemKey{nk.prefix, pad(id)}]; ok && (l.parent == nil || nk.prefix != locationPrefix || !pendingLoc[*l.parent]) {
+			if shows, ok := pubParents[layout.ItemKey{Pk: nk.Prefix, Sk: layout.Pad(id)}]; ok && (l.parent == nil || nk.Prefix != layout.LocationPrefix || !pendingLoc[*l.parent]) {
 				want := l.parent != nil && recs[*l.parent] != nil && !recs[*l.parent].private
 				if shows != want {
-					report("%s %d: its public copy shows parent %v, want %v", nk.entityType, id, shows, want)
+					report("%s %d: its public copy shows parent %v, want %v", nk.EntityType, id, shows, want)
 				}
 			}
 		}
@@ -502,12 +504,12 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	// is pending (its marker).
 	relinking := map[int64]bool{}
 	for _, m := range markers {
-		if m.Kind == relinkKind {
+		if m.Kind == layout.RelinkKind {
 			relinking[m.ID] = true
 			report("entity %d: its links' re-placing is pending", m.ID)
 			delete(marked, m.SK)
 		}
-		if m.Kind == cascadeKind {
+		if m.Kind == layout.CascadeKind {
 			report("entity %d: its reference cascade is pending", m.ID)
 			delete(marked, m.SK)
 		}
@@ -515,9 +517,9 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 	// Private tags (round3 3.4's projection): a home's private_tags are its tags naming private
 	// tags, its entity's the same, and the public copies (record's and entity's) show the rest,
 	// unless a re-placing of one of its tags is pending.
-	tagRecs := owners[tagKind.entityType]
-	for _, k := range ownerKinds {
-		for id, o := range owners[k.entityType] {
+	tagRecs := owners[layout.TagKind.EntityType]
+	for _, k := range layout.OwnerKinds {
+		for id, o := range owners[k.EntityType] {
 			var want []int64
 			pending := false
 			for _, t := range o.tags {
@@ -532,15 +534,15 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 				continue
 			}
 			if !sameIDs(o.privateTags, want) {
-				report("%s %d: private_tags %v, its private tags are %v", k.entityType, id, o.privateTags, want)
+				report("%s %d: private_tags %v, its private tags are %v", k.EntityType, id, o.privateTags, want)
 			}
 			if e, ok := entities[o.entityID]; ok && (!sameIDs(e.tags, o.tags) || !sameIDs(e.privateTags, want)) {
-				report("entity %d: tags %v private %v, its %s says %v private %v", o.entityID, e.tags, e.privateTags, k.entityType, o.tags, want)
+				report("entity %d: tags %v private %v, its %s says %v private %v", o.entityID, e.tags, e.privateTags, k.EntityType, o.tags, want)
 			}
 			shown := domain.VisibleTags(o.tags, want, false)
-			for _, sk := range []string{publicCopy + recordSK(k.prefix, id), publicCopy + recordSK(entityPrefix, o.entityID)} {
+			for _, sk := range []string{layout.PublicCopy + layout.RecordSK(k.Prefix, id), layout.PublicCopy + layout.RecordSK(layout.EntityPrefix, o.entityID)} {
 				if got, ok := pubTags[sk]; ok && !sameIDs(got, shown) {
-					report("%s %d: its public copy %s shows tags %v, want %v", k.entityType, id, sk, got, shown)
+					report("%s %d: its public copy %s shows tags %v, want %v", k.EntityType, id, sk, got, shown)
 				}
 			}
 		}
@@ -556,58 +558,58 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			continue // a trashed entity's events have no links (auditTrash)
 		}
 		ev.EntityPrivate = entities[ev.EntityID].linksPrivate
-		k := eventDayKey(ev)
+		k := layout.EventDayKey(ev)
 		expected[k] = ev.Version
 		if l, ok := dayLinks[k]; ok && (l.EntityPrivate != ev.EntityPrivate || l.IsPrivate != ev.IsPrivate || l.Visibility != string(ev.Visibility)) {
-			report("item %s %s: its event's placement differs (entity private %v, private %v, %s)", k.pk, k.sk, ev.EntityPrivate, ev.IsPrivate, ev.Visibility)
+			report("item %s %s: its event's placement differs (entity private %v, private %v, %s)", k.Pk, k.Sk, ev.EntityPrivate, ev.IsPrivate, ev.Visibility)
 		}
-		if l, ok := dayLinks[k]; ok && !sameWhen(toDayLink(ev), l) {
-			report("item %s %s: its event's recurrence or time differs", k.pk, k.sk)
+		if l, ok := dayLinks[k]; ok && !sameWhen(layout.ToDayLink(ev), l) {
+			report("item %s %s: its event's recurrence or time differs", k.Pk, k.Sk)
 		}
-		for _, sl := range reminderSlots(ev) {
-			expected[itemKey{sl.pk, sl.sk}] = ev.Version
+		for _, sl := range layout.ReminderSlots(ev) {
+			expected[layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}] = ev.Version
 		}
 	}
 	for k, v := range expected {
 		if got, ok := stored[k]; !ok {
-			report("item %s %s: missing", k.pk, k.sk)
+			report("item %s %s: missing", k.Pk, k.Sk)
 		} else if got != v {
-			report("item %s %s: version %d, its home has %d", k.pk, k.sk, got, v)
+			report("item %s %s: version %d, its home has %d", k.Pk, k.Sk, got, v)
 		}
 	}
 	for k := range stored {
 		if _, ok := expected[k]; !ok {
-			report("item %s %s: no home places it here", k.pk, k.sk)
+			report("item %s %s: no home places it here", k.Pk, k.Sk)
 		}
 	}
 
 	for sk := range marked {
-		report("sweeper marker %s %s: no delete pending", pendingPK(cid), sk)
+		report("sweeper marker %s %s: no delete pending", layout.PendingPK(cid), sk)
 	}
 
 	// Calendar weathers and their day keys: one each, in the same partition.
 	for k, id := range wantWeatherDays {
 		if got, ok := weatherDays[k]; !ok || got != id {
-			report("calendar weather %d: day key %s %s missing or held by %d", id, k.pk, k.sk, got)
+			report("calendar weather %d: day key %s %s missing or held by %d", id, k.Pk, k.Sk, got)
 		}
 	}
 	for k, id := range weatherDays {
 		if wantWeatherDays[k] != id {
-			report("calendar weather day key %s %s: weather %d has another day or is gone", k.pk, k.sk, id)
+			report("calendar weather day key %s %s: weather %d has another day or is gone", k.Pk, k.Sk, id)
 		}
 	}
 
 	// Sync pointers.
 	for k, want := range wantPointers {
 		if got, ok := pointers[k]; !ok {
-			report("sync pointer %s %s: missing", k.pk, k.sk)
+			report("sync pointer %s %s: missing", k.Pk, k.Sk)
 		} else if got != want {
-			report("sync pointer %s %s: holds %+v, its record %+v", k.pk, k.sk, got, want)
+			report("sync pointer %s %s: holds %+v, its record %+v", k.Pk, k.Sk, got, want)
 		}
 	}
 	for k := range pointers {
 		if _, ok := wantPointers[k]; !ok {
-			report("sync pointer %s %s: no record updated then", k.pk, k.sk)
+			report("sync pointer %s %s: no record updated then", k.Pk, k.Sk)
 		}
 	}
 	// Relations and their mirrors.
@@ -640,7 +642,7 @@ func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
 			}
 		}
 	}
-	heldPackImages(items, held)
+	layout.HeldPackImages(items, held)
 	more, err = s.auditImages(ctx, cid, held)
 	if err != nil {
 		return nil, err
@@ -662,7 +664,7 @@ func sum(m map[string]int) int {
 
 // sameWhen reports whether two day links say the same of when their event happens: the
 // day view computes occurrences and times from the link alone.
-func sameWhen(a, b dayLinkItem) bool {
+func sameWhen(a, b layout.DayLinkItem) bool {
 	eq := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	return a.Recurrence == b.Recurrence && a.Periodicity == b.Periodicity && eq(a.Hour, b.Hour) && eq(a.Minute, b.Minute)
 }

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -50,10 +52,10 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 	}{
 		{"location", func() any { return new(locationItem) }, func() any { return new(reflectedLocation) }},
 		{"tag", func() any { return new(tagItem) }, func() any { return new(reflectedTag) }},
-		{"entity", func() any { return new(entityItem) }, func() any { return new(reflectedEntity) }},
+		{"entity", func() any { return new(layout.EntityItem) }, func() any { return new(layout.ReflectedEntity) }},
 		{"note", func() any { return new(noteItem) }, func() any { return new(reflectedNote) }},
 		{"campaign", func() any { return new(campaignItem) }, func() any { return new(reflectedCampaign) }},
-		{"member", func() any { return new(memberItem) }, func() any { return new(reflectedMember) }},
+		{"member", func() any { return new(layout.MemberItem) }, func() any { return new(layout.ReflectedMember) }},
 	} {
 		full := c.reflected()
 		n := 0
@@ -103,12 +105,12 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 // A struct that embeds a hand-decoded item is decoded whole, its own fields included (a
 // decoder method would be promoted to it and decode only the embedded part).
 func TestItemsEmbeddingAHandDecodedOneDecodeWhole(t *testing.T) {
-	want := trashedEntity{entityItem: entityItem{ID: 7, Name: "Gone", Tags: []int64{1}}, DeletedAt: "2026-01-01T00:00:00.000000Z", DeletedBy: 3, TTL: 99}
+	want := layout.TrashedEntity{EntityItem: layout.EntityItem{ID: 7, Name: "Gone", Tags: []int64{1}}, DeletedAt: "2026-01-01T00:00:00.000000Z", DeletedBy: 3, TTL: 99}
 	item, err := dynamo.MarshalItem(want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got trashedEntity
+	var got layout.TrashedEntity
 	if err := unmarshalItem(item, &got); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v (%v), want %+v", got, err, want)
 	}
@@ -131,15 +133,15 @@ func TestParseStampIsTimeParse(t *testing.T) {
 		cases = append(cases, string(b))
 	}
 	for _, s := range cases {
-		want, err := time.Parse(timestamp, s)
-		got, ok := parseStamp(s)
+		want, err := time.Parse(layout.Timestamp, s)
+		got, ok := layout.ParseStamp(s)
 		if ok && (err != nil || !got.Equal(want) || got.Location() != want.Location()) {
 			t.Fatalf("%q: parseStamp %v, time.Parse %v (%v)", s, got, want, err)
 		}
-		if !ok && err == nil && len(s) == len(timestamp) && s[19] == '.' {
+		if !ok && err == nil && len(s) == len(layout.Timestamp) && s[19] == '.' {
 			t.Errorf("%q: declined a timestamp time.Parse reads", s)
 		}
-		if p := parseTime(s); !p.Equal(want) && err == nil {
+		if p := layout.ParseTime(s); !p.Equal(want) && err == nil {
 			t.Fatalf("%q: parseTime %v, want %v", s, p, want)
 		}
 	}

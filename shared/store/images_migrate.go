@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+
 	"context"
 	"errors"
 
@@ -34,7 +36,7 @@ type LegacyImage struct {
 type LegacyImageBatch struct {
 	Images []LegacyImage
 	Done   bool
-	next   itemKey // where the following batch starts
+	next   layout.ItemKey // where the following batch starts
 }
 
 type imageMigrationState struct {
@@ -49,39 +51,39 @@ type imageMigrationState struct {
 // page of scanPage items at a time, until it has limit or the table ends.
 func (s *Store) LegacyImages(ctx context.Context, limit int) (LegacyImageBatch, error) {
 	var st imageMigrationState
-	err := s.table.Get("pk", migrationPK).Range("sk", dynamo.Equal, imageMigrationSK).Consistent(true).One(ctx, &st)
+	err := s.table.Get("pk", layout.MigrationPK).Range("sk", dynamo.Equal, layout.ImageMigrationSK).Consistent(true).One(ctx, &st)
 	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return LegacyImageBatch{}, wrap(err)
+		return LegacyImageBatch{}, layout.Wrap(err)
 	}
 	var b LegacyImageBatch
-	start := itemKey{st.LastPK, st.LastSK}
+	start := layout.ItemKey{Pk: st.LastPK, Sk: st.LastSK}
 	for len(b.Images) < limit {
 		q := s.table.Scan().Consistent(true).SearchLimit(scanPage).
 			Filter("begins_with('pk', ?) AND begins_with('sk', ?) AND attribute_exists('image_url') AND attribute_not_exists('image_path')",
-				campaignPrefix, entityPrefix+"#")
-		if start.pk != "" {
-			q = q.StartFrom(dynamo.PagingKey{"pk": attrS(start.pk), "sk": attrS(start.sk)})
+				layout.CampaignPrefix, layout.EntityPrefix+"#")
+		if start.Pk != "" {
+			q = q.StartFrom(dynamo.PagingKey{"pk": layout.AttrS(start.Pk), "sk": layout.AttrS(start.Sk)})
 		}
-		var items []entityItem
+		var items []layout.EntityItem
 		lek, err := q.AllWithLastEvaluatedKey(ctx, &items)
 		if err != nil {
-			return LegacyImageBatch{}, wrap(err)
+			return LegacyImageBatch{}, layout.Wrap(err)
 		}
 		for _, it := range items {
 			if len(b.Images) == limit {
 				return b, nil
 			}
-			b.next = itemKey{it.PK, it.SK}
+			b.next = layout.ItemKey{Pk: it.PK, Sk: it.SK}
 			if it.ImageURL != "" {
 				b.Images = append(b.Images, LegacyImage{CampaignID: it.CampaignID, EntityID: it.ID, URL: it.ImageURL})
 			}
 		}
 		if lek == nil {
-			b.Done, b.next = true, itemKey{}
+			b.Done, b.next = true, layout.ItemKey{}
 			return b, nil
 		}
-		_ = dynamo.Unmarshal(lek["pk"], &start.pk)
-		_ = dynamo.Unmarshal(lek["sk"], &start.sk)
+		_ = dynamo.Unmarshal(lek["pk"], &start.Pk)
+		_ = dynamo.Unmarshal(lek["sk"], &start.Sk)
 		b.next = start
 	}
 	return b, nil
@@ -100,7 +102,7 @@ func (s *Store) AdoptLegacyImage(ctx context.Context, img LegacyImage, path stri
 // run begins a new pass (which tries the failed records again).
 func (s *Store) SaveLegacyImages(ctx context.Context, b LegacyImageBatch) error {
 	if b.Done {
-		return wrap(s.table.Delete("pk", migrationPK).Range("sk", imageMigrationSK).Run(ctx))
+		return layout.Wrap(s.table.Delete("pk", layout.MigrationPK).Range("sk", layout.ImageMigrationSK).Run(ctx))
 	}
-	return wrap(s.table.Put(imageMigrationState{PK: migrationPK, SK: imageMigrationSK, LastPK: b.next.pk, LastSK: b.next.sk}).Run(ctx))
+	return layout.Wrap(s.table.Put(imageMigrationState{PK: layout.MigrationPK, SK: layout.ImageMigrationSK, LastPK: b.next.Pk, LastSK: b.next.Sk}).Run(ctx))
 }

@@ -1,4 +1,4 @@
-package store
+package layout
 
 import (
 	"fmt"
@@ -78,280 +78,288 @@ import (
 //
 // GSI1 holds only the webhooks' due queue (layout 2 also indexed events by calendar there).
 
-// Record kinds: the KIND of their keys.
 // Prefixes of items kept in their own partitions: a delete's pending marker (sweep.go) and a
 // tag's member link (taglinks.go).
 const (
-	pendingPrefix   = "PENDING#"
-	tagMemberPrefix = "TM#"
-	tagPackSK       = "TMPACK" // a tag's member pack (tagpacks.go), beside its TM# items
+	PendingPrefix   = "PENDING#"
+	TagMemberPrefix = "TM#"
+	TagPackSK       = "TMPACK" // a tag's member pack (tagpacks.go), beside its TM# items
 )
 
+// Record kinds: the KIND of their keys.
 const (
-	locationPrefix = "LOCATION"
-	entityPrefix   = "ENTITY"
-	calendarPrefix = "CALENDAR"
-	tagPrefix      = "TAG"
-	mapPrefix      = "MAP"
-	markerPrefix   = "MARKER"
-	eventPrefix    = "EVENT"
-	mapPointPrefix = "MAPPOINT"
-	notePrefix     = "NOTE"
-	weatherPrefix  = "CALWEATHER" // a calendar's manual weather of one day (calendar_weather)
+	LocationPrefix = "LOCATION"
+	EntityPrefix   = "ENTITY"
+	CalendarPrefix = "CALENDAR"
+	TagPrefix      = "TAG"
+	MapPrefix      = "MAP"
+	MarkerPrefix   = "MARKER"
+	EventPrefix    = "EVENT"
+	MapPointPrefix = "MAPPOINT"
+	NotePrefix     = "NOTE"
+	WeatherPrefix  = "CALWEATHER" // a calendar's manual weather of one day (calendar_weather)
 	// relationPrefix keys relations in their owner's partition, relationIndexPrefix their
 	// copies in the campaign's (the campaign-wide list).
-	relationPrefix      = "RELATION"
-	relationIndexPrefix = "REL"
+	RelationPrefix      = "RELATION"
+	RelationIndexPrefix = "REL"
 )
 
 // Fixed sort and partition keys.
 const (
-	metaSK      = "META"
-	seqSK       = "SEQ"
-	globalPK    = "GLOBAL"
-	migrationPK = "MIGRATION"
+	MetaSK      = "META"
+	SeqSK       = "SEQ"
+	GlobalPK    = "GLOBAL"
+	MigrationPK = "MIGRATION"
 )
 
 // Prefixes of sort keys.
 const (
-	campaignPrefix   = "CAMPAIGN#"
-	publicCopy       = "PUB#" // a record's copy in the public readers' range
-	memberCopy       = "MEM#" // a record's copy in the members' range
-	ownCopy          = "OWN#" // a record's copy in its creator's own range
-	selfHome         = "SELF#"
-	counterPrefix    = "COUNT#"
-	tombstonePrefix  = "DELETING#"
-	childLinkPrefix  = "CHILD#"
-	dayLinkPrefix    = "DAY#"
-	recurLinkPrefix  = "RECUR#"
-	weatherDayPrefix = "WDAY#" // a manual weather's day key (weatherDaySK)
-	reminderKind     = "REM"   // an event's reminder link: placed as an event, with its own counters
-	relinkKind       = "RELINK"
-	cascadeKind      = "CASCADE" // a trash's or restore's reference cascade (trash.go)
-	trashedPrefix    = "TRASHED#"
-	hiddenPrefix     = "HIDDEN#"
+	CampaignPrefix   = "CAMPAIGN#"
+	PublicCopy       = "PUB#" // a record's copy in the public readers' range
+	MemberCopy       = "MEM#" // a record's copy in the members' range
+	OwnCopy          = "OWN#" // a record's copy in its creator's own range
+	SelfHome         = "SELF#"
+	CounterPrefix    = "COUNT#"
+	TombstonePrefix  = "DELETING#"
+	ChildLinkPrefix  = "CHILD#"
+	DayLinkPrefix    = "DAY#"
+	RecurLinkPrefix  = "RECUR#"
+	WeatherDayPrefix = "WDAY#" // a manual weather's day key (weatherDaySK)
+	ReminderKind     = "REM"   // an event's reminder link: placed as an event, with its own counters
+	RelinkKind       = "RELINK"
+	CascadeKind      = "CASCADE" // a trash's or restore's reference cascade (trash.go)
+	TrashedPrefix    = "TRASHED#"
+	HiddenPrefix     = "HIDDEN#"
 	// legacyEventLink is layout 2's event link (EVENTLINK#eid#id): the migration deletes it.
-	legacyEventLink = "EVENTLINK#"
-	syncPrefix      = "SYNC#" // a record's pointer by update time (store/sync.go)
-	gonePrefix      = "GONE#" // a deleted record's tombstone in its list (store/sync.go)
+	LegacyEventLink = "EVENTLINK#"
+	SyncPrefix      = "SYNC#" // a record's pointer by update time (store/sync.go)
+	GonePrefix      = "GONE#" // a deleted record's tombstone in its list (store/sync.go)
 )
 
 // syncSK is the pointer of record id of kind updated at ts (formatTime: key order is time order).
-func syncSK(kind, ts string, id int64) string { return syncPrefix + kind + "#" + ts + "#" + pad(id) }
+func SyncSK(kind, ts string, id int64) string { return SyncPrefix + kind + "#" + ts + "#" + Pad(id) }
 
 // goneSK is the tombstone of record id of kind deleted at ts.
-func goneSK(kind, ts string, id int64) string { return gonePrefix + kind + "#" + ts + "#" + pad(id) }
+func GoneSK(kind, ts string, id int64) string { return GonePrefix + kind + "#" + ts + "#" + Pad(id) }
 
 // goneQueueKey lists tombstone (kind, id) of campaign cid by its expiry, for the sweeper (the
 // pending markers' scheme: 16 shards, sorted by time).
-func goneQueueKey(cid int64, expires time.Time, kind string, id int64) itemKey {
-	return itemKey{fmt.Sprintf("GONEQ#%02d", cid%pendingShards), expires.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + kind + "#" + pad(id)}
+func GoneQueueKey(cid int64, expires time.Time, kind string, id int64) ItemKey {
+	return ItemKey{fmt.Sprintf("GONEQ#%02d", cid%PendingShards), expires.UTC().Format(PendingTimeFmt) + "#" + Pad(cid) + "#" + kind + "#" + Pad(id)}
 }
 
-func goneQueuePK(shard int) string { return fmt.Sprintf("GONEQ#%02d", shard) }
+func GoneQueuePK(shard int) string { return fmt.Sprintf("GONEQ#%02d", shard) }
 
 // afterTS is the first key of kind's pointers (or tombstones) with prefix later than ts: ts
 // followed by "#~" sorts after every key at ts itself ('~' is above the digits of an id).
-func afterTS(prefix, kind, ts string) string { return prefix + kind + "#" + ts + "#~" }
+func AfterTS(prefix, kind, ts string) string { return prefix + kind + "#" + ts + "#~" }
 
-func pad(id int64) string                     { return fmt.Sprintf("%012d", id) }
-func campaignPK(cid int64) string             { return campaignPrefix + pad(cid) }
-func recordSK(prefix string, id int64) string { return prefix + "#" + pad(id) }
+func Pad(id int64) string { return fmt.Sprintf("%012d", id) }
+
+func CampaignPK(cid int64) string { return CampaignPrefix + Pad(cid) }
+
+func RecordSK(prefix string, id int64) string { return prefix + "#" + Pad(id) }
 
 // childPK is the partition of what hangs from record id of kind parent.
-func childPK(cid int64, parent string, id int64) string {
-	return campaignPK(cid) + "#" + parent + "#" + pad(id)
+func ChildPK(cid int64, parent string, id int64) string {
+	return CampaignPK(cid) + "#" + parent + "#" + Pad(id)
 }
 
-func mapPointsPK(cid, lid int64) string { return childPK(cid, locationPrefix, lid) }
+func MapPointsPK(cid, lid int64) string { return ChildPK(cid, LocationPrefix, lid) }
 
 // mapPK is the partition of a map's markers (and of its child maps' links).
-func mapPK(cid, mid int64) string        { return childPK(cid, mapPrefix, mid) }
-func entityPK(cid, eid int64) string     { return childPK(cid, entityPrefix, eid) }
-func calendarPK(cid, calID int64) string { return childPK(cid, calendarPrefix, calID) }
+func MapPK(cid, mid int64) string { return ChildPK(cid, MapPrefix, mid) }
+
+func EntityPK(cid, eid int64) string { return ChildPK(cid, EntityPrefix, eid) }
+
+func CalendarPK(cid, calID int64) string { return ChildPK(cid, CalendarPrefix, calID) }
 
 // weatherDaySK is the day key of a calendar's manual weather on d: one per day (its
 // uniqueness), ordered as dates so that a day view reads its days' weather in one Query. Keyed
 // by the date, not the day number, so a change of the calendar's months leaves it in place.
-func weatherDaySK(d calengine.Date) string {
-	return fmt.Sprintf("%s%020d#%06d#%09d", weatherDayPrefix, uint64(d.Year)^(1<<63), d.Month, d.Day)
+func WeatherDaySK(d calengine.Date) string {
+	return fmt.Sprintf("%s%020d#%06d#%09d", WeatherDayPrefix, uint64(d.Year)^(1<<63), d.Month, d.Day)
 }
 
-func userPK(uid int64) string       { return "USER#" + pad(uid) }
-func userNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }
-func memberSK(uid int64) string     { return recordSK("MEMBER", uid) }
+func UserPK(uid int64) string { return "USER#" + Pad(uid) }
 
-func counterSK(kind string) string { return counterPrefix + kind }
-func ownCounterSK(kind string, uid int64) string {
-	return counterPrefix + kind + "#OWN#" + pad(uid)
+func UserNamePK(name string) string { return "USERNAME#" + strings.ToLower(name) }
+
+func MemberSK(uid int64) string { return RecordSK("MEMBER", uid) }
+
+func CounterSK(kind string) string { return CounterPrefix + kind }
+
+func OwnCounterSK(kind string, uid int64) string {
+	return CounterPrefix + kind + "#OWN#" + Pad(uid)
 }
 
 // segmentSK is the counter segment of counter (a total's sk) that counts id (counters.go).
-func segmentSK(counter string, id int64) string {
-	return segmentPrefix(counter) + fmt.Sprintf("%08d", id/segmentWidth)
+func SegmentSK(counter string, id int64) string {
+	return SegmentPrefix(counter) + fmt.Sprintf("%08d", id/SegmentWidth)
 }
 
-func segmentPrefix(counter string) string { return counter + "#S#" }
+func SegmentPrefix(counter string) string { return counter + "#S#" }
 
 // ownPrefix is a creator's own range of kind: "A" holds every `self` item of uid (what an admin
 // sees beyond the admins' range), "R" the self and self-admin items that are not private (what
 // the creator sees beyond a non-admin's range).
-func ownPrefix(kind string, uid int64, which string) string {
-	return ownCopy + pad(uid) + "#" + which + "#" + kind + "#"
+func OwnPrefix(kind string, uid int64, which string) string {
+	return OwnCopy + Pad(uid) + "#" + which + "#" + kind + "#"
 }
 
-func tombstoneSK(kind string, id int64) string { return tombstonePrefix + recordSK(kind, id) }
+func TombstoneSK(kind string, id int64) string { return TombstonePrefix + RecordSK(kind, id) }
 
-func childLinkKey(cid, parentID, id int64) itemKey {
-	return childLinkKeyOf(locationKind, cid, parentID, id)
+func ChildLinkKey(cid, parentID, id int64) ItemKey {
+	return ChildLinkKeyOf(LocationKind, cid, parentID, id)
 }
 
 // childLinkKeyOf is the link of record id of nested kind k in its parent's partition.
-func childLinkKeyOf(k kindSpec, cid, parentID, id int64) itemKey {
-	return itemKey{childPK(cid, k.prefix, parentID), childLinkPrefix + pad(id)}
+func ChildLinkKeyOf(k KindSpec, cid, parentID, id int64) ItemKey {
+	return ItemKey{ChildPK(cid, k.Prefix, parentID), ChildLinkPrefix + Pad(id)}
 }
 
-func legacyEventLinkKey(cid, calID, eid, id int64) itemKey {
-	return itemKey{calendarPK(cid, calID), legacyEventLink + pad(eid) + "#" + pad(id)}
+func LegacyEventLinkKey(cid, calID, eid, id int64) ItemKey {
+	return ItemKey{CalendarPK(cid, calID), LegacyEventLink + Pad(eid) + "#" + Pad(id)}
 }
 
 // yearOffset makes every year the domain accepts (|year| < 2^53) a non-negative number of at
 // most 17 digits, so that the zero-padded text sorts as the years do, negative ones included.
-const yearOffset = 1 << 53
+const YearOffset = 1 << 53
 
 // dayKey is the date part of a day link's sort key: year (offset), month and day zero-padded to
 // fixed widths (months and days of a stored event are below 10^10), so key order is date order.
-func dayKey(year int64, month, day int) string {
-	y := min(max(year, -yearOffset), yearOffset) + yearOffset // a day view's bound may pass the range
-	return fmt.Sprintf("%s%017d#%010d#%010d#", dayLinkPrefix, y, month, day)
+func DayKey(year int64, month, day int) string {
+	y := min(max(year, -YearOffset), YearOffset) + YearOffset // a day view's bound may pass the range
+	return fmt.Sprintf("%s%017d#%010d#%010d#", DayLinkPrefix, y, month, day)
 }
 
 // dayLinkKey is the key of an event's link in its calendar's day view: a DAY# key by its start
 // date, or RECUR#id for an event that recurs or lasts longer than the day view's look-back.
-func dayLinkKey(cid, calID, id int64, recurring bool, year int64, month, day int) itemKey {
+func DayLinkKey(cid, calID, id int64, recurring bool, year int64, month, day int) ItemKey {
 	if recurring {
-		return itemKey{calendarPK(cid, calID), recurLinkPrefix + pad(id)}
+		return ItemKey{CalendarPK(cid, calID), RecurLinkPrefix + Pad(id)}
 	}
-	return itemKey{calendarPK(cid, calID), dayKey(year, month, day) + pad(id)}
+	return ItemKey{CalendarPK(cid, calID), DayKey(year, month, day) + Pad(id)}
 }
 
-func relinkMarkerSK(began time.Time, cid, eid int64) string {
-	return pendingSK(began, cid, relinkKind, eid)
+func RelinkMarkerSK(began time.Time, cid, eid int64) string {
+	return PendingSK(began, cid, RelinkKind, eid)
 }
 
 // Search and mentions (names.go, mentions.go).
 const (
-	namesPrefix   = "NAMES#"
-	mentionPrefix = "MIN#"
+	NamesPrefix   = "NAMES#"
+	MentionPrefix = "MIN#"
 )
 
-func namesKey(cid, eid int64) itemKey {
-	return itemKey{campaignPK(cid), namesPrefix + pad(eid/namesWidth)}
+func NamesKey(cid, eid int64) ItemKey {
+	return ItemKey{CampaignPK(cid), NamesPrefix + Pad(eid/NamesWidth)}
 }
 
 // mentionKey is the reverse item saying that entity src's entry (post 0) or post mentions
 // entity target.
-func mentionKey(cid, target, src, post int64) itemKey {
-	return itemKey{entityPK(cid, target), mentionPrefix + pad(src) + "#" + pad(post)}
+func MentionKey(cid, target, src, post int64) ItemKey {
+	return ItemKey{EntityPK(cid, target), MentionPrefix + Pad(src) + "#" + Pad(post)}
 }
 
-func migrationSK() string { return fmt.Sprintf("LAYOUT#%d", LayoutVersion) }
+func MigrationSK() string { return fmt.Sprintf("LAYOUT#%d", Version) }
 
 // imageMigrationSK is the checkpoint of the legacy image_url fetch (images_migrate.go).
-const imageMigrationSK = "LEGACY-IMAGES"
+const ImageMigrationSK = "LEGACY-IMAGES"
 
-func replayKey(cid, uid int64, key string) itemKey {
-	return itemKey{"IDEMPOTENCY#" + pad(cid) + "#" + pad(uid), "KEY#" + key}
+func ReplayKey(cid, uid int64, key string) ItemKey {
+	return ItemKey{"IDEMPOTENCY#" + Pad(cid) + "#" + Pad(uid), "KEY#" + key}
 }
 
-func pendingPK(cid int64) string { return fmt.Sprintf("%s%02d", pendingPrefix, cid%pendingShards) }
+func PendingPK(cid int64) string { return fmt.Sprintf("%s%02d", PendingPrefix, cid%PendingShards) }
 
-func pendingSK(began time.Time, cid int64, kind string, id int64) string {
-	return began.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + kind + "#" + pad(id)
+func PendingSK(began time.Time, cid int64, kind string, id int64) string {
+	return began.UTC().Format(PendingTimeFmt) + "#" + Pad(cid) + "#" + kind + "#" + Pad(id)
 }
 
-const rateSK = "RATE"
+const RateSK = "RATE"
 
-func ratePK(caller string) string { return "RATE#" + caller }
+func RatePK(caller string) string { return "RATE#" + caller }
 
 // Webhooks (store/webhooks.go): subscriptions, their queues and attempt logs.
 const (
-	webhookPrefix  = "WEBHOOK"
-	webhookCounter = counterPrefix + webhookPrefix
-	queueStateSK   = "STATE"
-	queuePrefix    = "Q#"
-	logPrefix      = "LOG#"
-	dueIndexPK     = "WEBHOOKDUE"
+	WebhookPrefix  = "WEBHOOK"
+	WebhookCounter = CounterPrefix + WebhookPrefix
+	QueueStateSK   = "STATE"
+	QueuePrefix    = "Q#"
+	LogPrefix      = "LOG#"
+	DueIndexPK     = "WEBHOOKDUE"
 )
 
-func webhookPK(cid, wid int64) string { return childPK(cid, webhookPrefix, wid) }
+func WebhookPK(cid, wid int64) string { return ChildPK(cid, WebhookPrefix, wid) }
 
-func dueSK(due time.Time, cid, wid int64) string {
-	return formatTime(due) + "#" + pad(cid) + "#" + pad(wid)
+func DueSK(due time.Time, cid, wid int64) string {
+	return FormatTime(due) + "#" + Pad(cid) + "#" + Pad(wid)
 }
 
 // Relations and attributes (store/relations.go, store/attributes.go).
 const (
-	incomingPrefix = "RELIN#"
-	attributesSK   = "ATTRS"
-	relatedPrefix  = "RELATED"
+	IncomingPrefix = "RELIN#"
+	AttributesSK   = "ATTRS"
+	RelatedPrefix  = "RELATED"
 	// relatedWidth is the owners (by entity id) one related=1 bucket holds: a page's owners
 	// fall in a few buckets, one Query each.
-	relatedWidth = 100
+	RelatedWidth = 100
 )
 
 // incomingKey is the pointer, in the target's partition, to relation id.
-func incomingKey(cid, target, id int64) itemKey {
-	return itemKey{entityPK(cid, target), incomingPrefix + pad(id)}
+func IncomingKey(cid, target, id int64) ItemKey {
+	return ItemKey{EntityPK(cid, target), IncomingPrefix + Pad(id)}
 }
 
 // relatedPK is the related=1 bucket of owner entity eid; relatedSK one relation, note or event
 // in it.
-func relatedPK(cid, eid int64) string { return childPK(cid, relatedPrefix, eid/relatedWidth) }
-func relatedSK(eid int64, kind string, id int64) string {
-	return pad(eid) + "#" + kind + "#" + pad(id)
+func RelatedPK(cid, eid int64) string { return ChildPK(cid, RelatedPrefix, eid/RelatedWidth) }
+
+func RelatedSK(eid int64, kind string, id int64) string {
+	return Pad(eid) + "#" + kind + "#" + Pad(id)
 }
 
 // relatedSlot is the copy of child id (kind NOTE or EVENT) of entity eid in its related bucket:
 // not counted, never read by id, written and removed with the child's other slots.
-func relatedSlot(cid, eid int64, kind string, id int64) slot {
-	return slot{pk: relatedPK(cid, eid), sk: relatedSK(eid, kind, id), id: id}
+func RelatedSlot(cid, eid int64, kind string, id int64) Slot {
+	return Slot{Pk: RelatedPK(cid, eid), Sk: RelatedSK(eid, kind, id), Id: id}
 }
 
 // relatedLocationPK is the related=1 bucket of location lid's child links, keyed by location
 // (not entity) id: the link writers know the parent location only.
-func relatedLocationPK(cid, lid int64) string {
-	return childPK(cid, relatedPrefix+"#"+locationPrefix, lid/relatedWidth)
+func RelatedLocationPK(cid, lid int64) string {
+	return ChildPK(cid, RelatedPrefix+"#"+LocationPrefix, lid/RelatedWidth)
 }
 
 // relatedChildKey is the copy of location child's link in its parent's related bucket.
-func relatedChildKey(cid, parent, child int64) itemKey {
-	return itemKey{relatedLocationPK(cid, parent), relatedSK(parent, relatedChildKind, child)}
+func RelatedChildKey(cid, parent, child int64) ItemKey {
+	return ItemKey{RelatedLocationPK(cid, parent), RelatedSK(parent, RelatedChildKind, child)}
 }
 
 // relatedChildKind is the kind of child link copies in a location's related bucket.
-const relatedChildKind = "CHILD"
+const RelatedChildKind = "CHILD"
 
 // isRelatedBucket reports whether pk is a related=1 bucket (of entities or of locations).
-func isRelatedBucket(pk string) bool { return strings.Contains(pk, "#"+relatedPrefix+"#") }
+func IsRelatedBucket(pk string) bool { return strings.Contains(pk, "#"+RelatedPrefix+"#") }
 
 // trashedSK is a trashed record (or entity) of kind: its home as it was (store/trash.go).
-func trashedSK(kind string, id int64) string { return trashedPrefix + recordSK(kind, id) }
+func TrashedSK(kind string, id int64) string { return TrashedPrefix + RecordSK(kind, id) }
 
 // purgeKey lists the trash of entity eid by its expiry, for the sweeper's purge (the pending
 // markers' scheme: 16 shards, sorted by time).
-func purgeKey(cid int64, expires time.Time, eid int64) itemKey {
-	return itemKey{purgePK(int(cid % pendingShards)), expires.UTC().Format(pendingTimeFmt) + "#" + pad(cid) + "#" + pad(eid)}
+func PurgeKey(cid int64, expires time.Time, eid int64) ItemKey {
+	return ItemKey{PurgePK(int(cid % PendingShards)), expires.UTC().Format(PendingTimeFmt) + "#" + Pad(cid) + "#" + Pad(eid)}
 }
 
-func purgePK(shard int) string { return fmt.Sprintf("PURGE#%02d", shard) }
+func PurgePK(shard int) string { return fmt.Sprintf("PURGE#%02d", shard) }
 
 // hiddenRelationKey keeps relation id, hidden because trashed entity eid is its owner or target.
-func hiddenRelationKey(cid, eid, id int64) itemKey {
-	return itemKey{entityPK(cid, eid), hiddenPrefix + recordSK(relationPrefix, id)}
+func HiddenRelationKey(cid, eid, id int64) ItemKey {
+	return ItemKey{EntityPK(cid, eid), HiddenPrefix + RecordSK(RelationPrefix, id)}
 }
 
 // hiddenEventKey keeps event id of entity eid, hidden because its calendar calID is trashed.
-func hiddenEventKey(cid, calID, eid, id int64) itemKey {
-	return itemKey{calendarPK(cid, calID), hiddenPrefix + eventPrefix + "#" + pad(eid) + "#" + pad(id)}
+func HiddenEventKey(cid, calID, eid, id int64) ItemKey {
+	return ItemKey{CalendarPK(cid, calID), HiddenPrefix + EventPrefix + "#" + Pad(eid) + "#" + Pad(id)}
 }
