@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -118,14 +119,14 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 	if layout2 := snapshot(t, st, cfg.TableName); layout2 == want || !strings.Contains(layout2, "EVENTLINK#") || strings.Contains(layout2, "RECUR#") {
 		t.Fatalf("the layout 2 fixture:\n%s", layout2)
 	}
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := snapshot(t, st, cfg.TableName)
 	if got != want {
 		t.Errorf("migrated table:\n%s\nwant what layout 3 writes:\n%s", got, want)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Errorf("audit: %v %q", err, problems)
 	}
 	day, err := st.DayEvents(ctx, c.ID, cal.ID, calengine.Date{Year: 5, Month: 1, Day: 1}, calengine.Date{Year: 5, Month: 1, Day: 30})

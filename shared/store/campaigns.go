@@ -5,9 +5,7 @@ import (
 
 	"context"
 	"errors"
-	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
@@ -224,46 +222,4 @@ func (s *Store) MemberCount(ctx context.Context, cid int64) (int, error) {
 		return 0, err
 	}
 	return cs.get(r.Pk, r.Counter, r.Attr), nil
-}
-
-// auditMembers checks the campaign's memberships against their users' partitions (Audit reads
-// the campaign's items): each MEMBER#uid has its USER#uid CAMPAIGN#c twin with the same role,
-// and each member's COUNT#CAMPAIGN counts the campaigns of its range. It reads each member's
-// partition of campaigns (bounded by one user's campaigns).
-func (s *Store) auditMembers(ctx context.Context, cid int64, items []dynamo.Item) ([]string, error) {
-	var problems []string
-	for _, it := range items {
-		var m layout.MemberItem
-		if err := dynamo.UnmarshalItem(it, &m); err != nil || m.PK != layout.CampaignPK(cid) || m.SK != layout.MemberSK(m.UserID) {
-			continue
-		}
-		var rows []dynamo.Item
-		if err := s.table.Get("pk", layout.UserPK(m.UserID)).Consistent(true).All(ctx, &rows); err != nil {
-			return nil, layout.Wrap(err)
-		}
-		campaigns, counted, found := 0, 0, false
-		for _, row := range rows {
-			var r layout.MemberItem
-			_ = dynamo.UnmarshalItem(row, &r)
-			switch {
-			case r.SK == layout.CounterSK(layout.CampaignKind):
-				_ = dynamo.Unmarshal(row[layout.ClassAll], &counted)
-			case r.SK == layout.CampaignPK(cid):
-				campaigns++
-				found = true
-				if r.Role != m.Role {
-					problems = append(problems, fmt.Sprintf("member %d: role %s, its user's campaign item says %s", m.UserID, m.Role, r.Role))
-				}
-			case strings.HasPrefix(r.SK, layout.CampaignPrefix):
-				campaigns++
-			}
-		}
-		if !found {
-			problems = append(problems, fmt.Sprintf("member %d: no campaign item under its user", m.UserID))
-		}
-		if counted != campaigns {
-			problems = append(problems, fmt.Sprintf("member %d: campaign counter %d, campaigns %d", m.UserID, counted, campaigns))
-		}
-	}
-	return problems, nil
 }

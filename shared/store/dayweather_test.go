@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -31,7 +32,7 @@ func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 	}
 	audit := func(when string) {
 		t.Helper()
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("audit %s: %v %v", when, problems, err)
 		}
 	}

@@ -9,13 +9,6 @@ import (
 	"github.com/guregu/dynamo/v2"
 )
 
-// SetScanPage sets the migration's scan page size (tests interrupt it between pages).
-func SetScanPage(n int) func() {
-	old := scanPage
-	scanPage = n
-	return func() { scanPage = old }
-}
-
 // PutPendingDelete writes what the first step of a delete of kind id (LOCATION, CALENDAR)
 // begun at began leaves for the sweeper: its marker and, unless stale, its tombstone.
 func PutPendingDelete(ctx context.Context, s *Store, cid int64, kind string, id int64, began time.Time, stale bool) error {
@@ -26,6 +19,13 @@ func PutPendingDelete(ctx context.Context, s *Store, cid int64, kind string, id 
 		b.put(s.table.Put(layout.Tombstone{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(kind, id), Kind: kind, ID: id, CID: cid, EntityID: 1000 + id, Marker: m.SK}))
 	}
 	return b.run(ctx)
+}
+
+// SetScanPage sets the migration's scan page size (tests interrupt it between pages).
+func SetScanPage(n int) func() {
+	old := layout.MigrationScanPage
+	layout.MigrationScanPage = n
+	return func() { layout.MigrationScanPage = old }
 }
 
 // SetMaxSyncPointers sets how many pointers a lastSync read evaluates before it falls back to

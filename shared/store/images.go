@@ -138,25 +138,6 @@ func (s *Store) SweepImages(ctx context.Context, remove func(ctx context.Context
 	return res.Deleted, res.Remaining, nil
 }
 
-// auditImages checks that no path a record holds is queued for the sweeper (which would delete
-// a live image) and that every queued path is one of the campaign's.
-func (s *Store) auditImages(ctx context.Context, cid int64, held map[string]string) ([]string, error) {
-	var queued []layout.ImageGCItem
-	if err := s.table.Get("pk", layout.ImageGCPK(cid)).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &queued); err != nil {
-		return nil, layout.Wrap(err)
-	}
-	var out []string
-	for _, q := range queued {
-		if _, ok := layout.ImagePathTime(cid, q.Path); !ok {
-			out = append(out, fmt.Sprintf("image queue item %s: path %q is not of campaign %d", q.SK, q.Path, cid))
-		}
-		if who, ok := held[q.Path]; ok {
-			out = append(out, fmt.Sprintf("image %s of %s is queued for deletion (%s)", q.Path, who, q.SK))
-		}
-	}
-	return out, nil
-}
-
 // SetEntityImage makes path (a reserved one; "" for none) the image of entity eid's record
 // (Kanka's entities/{id}/image), written by user by, as a record update that changes its image:
 // the record's home, public copy and entity get the new path (an image address stored before

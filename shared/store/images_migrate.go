@@ -39,6 +39,9 @@ type LegacyImageBatch struct {
 	next   layout.ItemKey // where the following batch starts
 }
 
+// legacyImagePage is the items per scanned page of LegacyImages.
+const legacyImagePage = 500
+
 type imageMigrationState struct {
 	PK     string `dynamo:"pk"`
 	SK     string `dynamo:"sk"`
@@ -48,7 +51,7 @@ type imageMigrationState struct {
 
 // LegacyImages scans from the checkpoint for up to limit entities whose record's image is an
 // old image_url (entity homes, which mirror their records: trashed ones are not there), a
-// page of scanPage items at a time, until it has limit or the table ends.
+// page of legacyImagePage items at a time, until it has limit or the table ends.
 func (s *Store) LegacyImages(ctx context.Context, limit int) (LegacyImageBatch, error) {
 	var st imageMigrationState
 	err := s.table.Get("pk", layout.MigrationPK).Range("sk", dynamo.Equal, layout.ImageMigrationSK).Consistent(true).One(ctx, &st)
@@ -58,7 +61,7 @@ func (s *Store) LegacyImages(ctx context.Context, limit int) (LegacyImageBatch, 
 	var b LegacyImageBatch
 	start := layout.ItemKey{Pk: st.LastPK, Sk: st.LastSK}
 	for len(b.Images) < limit {
-		q := s.table.Scan().Consistent(true).SearchLimit(scanPage).
+		q := s.table.Scan().Consistent(true).SearchLimit(legacyImagePage).
 			Filter("begins_with('pk', ?) AND begins_with('sk', ?) AND attribute_exists('image_url') AND attribute_not_exists('image_path')",
 				layout.CampaignPrefix, layout.EntityPrefix+"#")
 		if start.Pk != "" {

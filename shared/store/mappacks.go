@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
@@ -149,77 +147,6 @@ func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, 
 			return err
 		}
 	}
-}
-
-// auditMapPacks checks the packs of campaign cid: each in the partition of a live or trashed
-// map, within its caps, its ids unique and at most its sequence, its groups' parents groups of
-// the pack, with no cycle and at most domain.MaxGroupDepth levels.
-func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
-	var problems []string
-	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	live := map[string]bool{}
-	for _, it := range items {
-		if k := layout.KeyOfItem(it); k.Pk == layout.CampaignPK(cid) && strings.HasPrefix(k.Sk, layout.MapPrefix+"#") {
-			var id int64
-			_ = dynamo.Unmarshal(it["id"], &id)
-			live[layout.MapPK(cid, id)] = true
-		}
-	}
-	for _, it := range items {
-		k := layout.KeyOfItem(it)
-		if k.Sk != layout.GroupsSK && k.Sk != layout.LayersSK {
-			continue
-		}
-		if !live[k.Pk] && !tr.hides(k.Pk) {
-			report("pack %s %s: no map", k.Pk, k.Sk)
-		}
-		var entries []domain.PackEntry
-		var seq int64
-		var raw string
-		_ = dynamo.Unmarshal(it["seq"], &seq)
-		_ = dynamo.Unmarshal(it["items"], &raw)
-		if err := json.Unmarshal([]byte(raw), &entries); err != nil {
-			report("pack %s %s: items unreadable: %v", k.Pk, k.Sk, err)
-			continue
-		}
-		limit := domain.MaxMapLayers
-		if k.Sk == layout.GroupsSK {
-			limit = domain.MaxMapGroups
-		}
-		if len(entries) > limit {
-			report("pack %s %s: %d entries, at most %d", k.Pk, k.Sk, len(entries), limit)
-		}
-		seen := map[int64]bool{}
-		for _, e := range entries {
-			if seen[e.ID] || e.ID < 1 || e.ID > seq {
-				report("pack %s %s: entry %d repeated or beyond its sequence %d", k.Pk, k.Sk, e.ID, seq)
-			}
-			seen[e.ID] = true
-		}
-		if k.Sk != layout.GroupsSK {
-			continue
-		}
-		var groups []domain.MapGroup
-		_ = json.Unmarshal([]byte(raw), &groups)
-		parent := map[int64]*int64{}
-		for _, g := range groups {
-			parent[g.ID] = g.ParentID
-		}
-		for _, g := range groups {
-			depth := 1
-			for at := g.ParentID; at != nil; at = parent[*at] {
-				if _, ok := parent[*at]; !ok {
-					report("pack %s %s: group %d under missing group %d", k.Pk, k.Sk, g.ID, *at)
-					break
-				}
-				if depth++; depth > domain.MaxGroupDepth {
-					report("pack %s %s: group %d nested deeper than %d (or in a cycle)", k.Pk, k.Sk, g.ID, domain.MaxGroupDepth)
-					break
-				}
-			}
-		}
-	}
-	return problems
 }
 
 // packImages adds to the layers' partition's end (a map's purge) the queueing of its layers'

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -48,19 +49,19 @@ func TestMigrateKeepsMaps(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit before: %v %q", err, problems)
 	}
 	before := snapshot(t, st, cfg.TableName)
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
 		if after := snapshot(t, st, cfg.TableName); after != before {
 			t.Fatalf("run %d changed the table:\n%s", run, lineDiff(before, after))
 		}
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Errorf("audit after: %v %q", err, problems)
 	}
 }
@@ -110,7 +111,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 	}
 	audit := func(when string, want int) {
 		t.Helper()
-		problems, err := st.Audit(ctx, c.ID)
+		problems, err := ops.Audit(ctx, st, c.ID)
 		if err != nil || len(problems) != want {
 			t.Fatalf("audit %s: %v %q (want %d problems)", when, err, problems, want)
 		}
@@ -123,7 +124,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("without pointers", 7)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	audit("after the migration", 0)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -55,15 +56,15 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 	if removed != 3 { // one shard, the entry's and the note's reverse items
 		t.Fatalf("removed %d derived items, want 3", removed)
 	}
-	problems, err := st.Audit(ctx, c.ID)
+	problems, err := ops.Audit(ctx, st, c.ID)
 	if err != nil || len(problems) != 4 { // two shard entries, two reverse items
 		t.Fatalf("audit of the layout 2 table: %v %q", err, problems)
 	}
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("run %d: audit %v %q", run, err, problems)
 		}
 	}
@@ -143,14 +144,14 @@ func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	if removed != 4 {
 		t.Fatalf("removed %d bucket items, want 4 (2 notes, 2 links)", removed)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) != 4 || !strings.Contains(strings.Join(problems, "\n"), "#RELATED#LOCATION#") {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) != 4 || !strings.Contains(strings.Join(problems, "\n"), "#RELATED#LOCATION#") {
 		t.Fatalf("audit of the table without buckets: %v %q", err, problems)
 	}
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("run %d: audit %v %q", run, err, problems)
 		}
 		check(fmt.Sprint("migration run ", run))

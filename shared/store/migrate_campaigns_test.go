@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -58,14 +59,14 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 	defer store.SetScanPage(3)()
 	cctx, cancel := context.WithCancel(ctx)
 	pages := 0
-	if _, err := st.Migrate(cctx, func(string) {
+	if _, err := ops.Migrate(cctx, st, func(string) {
 		if pages++; pages == 2 {
 			cancel()
 		}
 	}); err == nil {
 		t.Fatal("the interrupted run succeeded")
 	}
-	if res, err := st.Migrate(ctx, nil); err != nil || !res.Resumed {
+	if res, err := ops.Migrate(ctx, st, nil); err != nil || !res.Resumed {
 		t.Fatalf("resume: %v %+v", err, res)
 	}
 
@@ -101,14 +102,14 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 			t.Errorf("members of the old campaign: %v total %d (%v)", names, ms.Total, err)
 		}
 		for _, cid := range []int64{old, empty} {
-			if problems, err := st.Audit(ctx, cid); err != nil || len(problems) > 0 {
+			if problems, err := ops.Audit(ctx, st, cid); err != nil || len(problems) > 0 {
 				t.Errorf("audit of %d: %v %q", cid, err, problems)
 			}
 		}
 	}
 	check()
 	before := snapshot(t, st, cfg.TableName)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	if after := snapshot(t, st, cfg.TableName); after != before {
@@ -122,7 +123,7 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 	if cs, err := st.ListUserCampaigns(ctx, alice, nil, domain.PageRequest{Page: 1, Limit: 1}); err != nil || cs.Total != 2 || cs.Next == "" {
 		t.Errorf("Alice's campaigns after joining: %+v %v", cs, err)
 	}
-	if problems, err := st.Audit(ctx, empty); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, empty); err != nil || len(problems) > 0 {
 		t.Errorf("audit: %v %q", err, problems)
 	}
 }
@@ -141,7 +142,7 @@ func TestAuditChecksMemberships(t *testing.T) {
 	if err := st.SetMember(ctx, domain.Membership{CampaignID: c.ID, UserID: player.ID, Role: domain.RoleMember}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit of a fresh campaign: %v %q", err, problems)
 	}
 	tbl := aws.String(cfg.TableName)
@@ -152,7 +153,7 @@ func TestAuditChecksMemberships(t *testing.T) {
 		"campaign_id": nv(c.ID), "user_id": nv(owner.ID), "role": sv("viewer")}}); err != nil {
 		t.Fatal(err)
 	}
-	problems, err := st.Audit(ctx, c.ID)
+	problems, err := ops.Audit(ctx, st, c.ID)
 	want := []string{
 		"member " + fmt.Sprint(owner.ID) + ": role admin, its user's campaign item says viewer",
 		"member " + fmt.Sprint(player.ID) + ": campaign counter 1, campaigns 0",

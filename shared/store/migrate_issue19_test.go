@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -40,7 +41,7 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	if err := st.CreateRelation(ctx, rel); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit as written: %v %q", err, problems)
 	}
 	// Back to the table before: homes without private_tags, copies with every id, no pointers.
@@ -79,14 +80,14 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	if changed != 6 { // 2 pointers, 2 homes (record, entity), 2 public copies
 		t.Fatalf("changed %d items, want 6", changed)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) < 3 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) < 3 {
 		t.Fatalf("audit of the table before: %v %q", err, problems)
 	}
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("run %d: audit %v %q", run, err, problems)
 		}
 		got, err := st.GetLocation(ctx, c.ID, l.ID)

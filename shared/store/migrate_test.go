@@ -19,6 +19,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -140,7 +141,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 	defer store.SetScanPage(4)()
 	cctx, cancel := context.WithCancel(ctx)
 	pages := 0
-	_, err = st.Migrate(cctx, func(line string) {
+	_, err = ops.Migrate(cctx, st, func(line string) {
 		if pages++; pages == 2 {
 			cancel()
 		}
@@ -149,7 +150,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		t.Fatal("the interrupted run succeeded")
 	}
 	var lines []string
-	res, err := st.Migrate(ctx, func(l string) { lines = append(lines, l) })
+	res, err := ops.Migrate(ctx, st, func(l string) { lines = append(lines, l) })
 	if err != nil || !res.Resumed {
 		t.Fatalf("resume: %v %+v", err, res)
 	}
@@ -259,13 +260,13 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 					l.Total, n.Total, m.Total, e.Total, err, tc.locs, tc.notes, tc.points, tc.ents)
 			}
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Errorf("audit: %v %q", err, problems)
 		}
 	}
 	check()
 	before := snapshot(t, st, cfg.TableName)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	if after := snapshot(t, st, cfg.TableName); after != before {
@@ -333,7 +334,7 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 	ctx := context.Background()
 	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c", IsPublic: true})
 	writeLayout2(t, st, cfg.TableName, c.ID, admin.ID)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	get := func(pk, sk string) raw {
@@ -402,7 +403,7 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 				t.Errorf("locations admin=%v %+v: %v total %d (%v)", tc.admin, tc.page, p.Items, p.Total, err)
 			}
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Errorf("audit: %v %q", err, problems)
 		}
 		ttl, err := st.Client().DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(cfg.TableName)})
@@ -412,7 +413,7 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 	}
 	check()
 	before := snapshot(t, st, cfg.TableName)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	if after := snapshot(t, st, cfg.TableName); after != before {

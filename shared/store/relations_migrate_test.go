@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -40,7 +41,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	if err := st.SaveAttributes(ctx, c.ID, eids[0], domain.AttributeSet{}, []domain.Attribute{{Meta: domain.Meta{ID: 1, CreatedBy: admin.ID}, EntityID: eids[0], Name: "Population", Value: &v, TypeID: 6}}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit before: %v %q", err, problems)
 	}
 	// The snapshot prints a list attribute (the pack's items) by address: the pack is
@@ -61,14 +62,14 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	}
 	before, pack := table()
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
 		if after, p := table(); after != before || p != pack {
 			t.Fatalf("run %d changed the table:\n%s\npack %s, was %s", run, lineDiff(before, after), p, pack)
 		}
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Errorf("audit after: %v %q", err, problems)
 	}
 }

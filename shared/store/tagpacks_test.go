@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -48,7 +49,7 @@ func TestTagPackCap(t *testing.T) {
 	}
 	show := func() string {
 		t.Helper()
-		if problems, err := e.Store.Audit(t.Context(), cid); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(t.Context(), e.Store, cid); err != nil || len(problems) > 0 {
 			t.Fatalf("audit: %v %v", err, problems)
 		}
 		r := e.Do("GET", apitest.Path(cid, fmt.Sprintf("/tags/%d", tag)), e.Admin, nil)
@@ -144,7 +145,7 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 		}
 		eids = append(eids, l.EntityID)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit as written: %v %q", err, problems)
 	}
 	// The table before: open's pack missing, secret's wrong, a pack of a tag that is gone.
@@ -163,14 +164,14 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: key(pk(999))}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) < 3 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) < 3 {
 		t.Fatalf("audit of the table before: %v %q", err, problems)
 	}
 	for run := range 2 {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil {
 			t.Fatalf("run %d: audit %v", run, err)
 		} else if len(problems) > 0 {
 			t.Fatalf("run %d: audit %q", run, problems)

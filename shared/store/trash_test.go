@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -58,7 +59,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	}
 	audit := func(step string) {
 		t.Helper()
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("%s: audit %v %q", step, err, problems)
 		}
 	}
@@ -209,7 +210,7 @@ func TestTrashRaces(t *testing.T) {
 	later := st.AtTime(func() time.Time { return time.Now().Add(31 * 24 * time.Hour) })
 	audit := func(round int) {
 		t.Helper()
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("round %d: audit %v %q", round, err, problems)
 		}
 	}

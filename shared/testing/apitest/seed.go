@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
 
 // SeedLocations adds n root locations (ids 1..n, every privateEvery-th private; 0: none) to
@@ -60,7 +61,7 @@ func (e *Env) SeedLocations(cid int64, n, privateEvery int) {
 	if err := g.Wait(); err != nil {
 		e.T.Fatal(err)
 	}
-	if _, err := e.Store.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, e.Store, nil); err != nil {
 		e.T.Fatal(err)
 	}
 }

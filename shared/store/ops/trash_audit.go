@@ -1,4 +1,4 @@
-package store
+package ops
 
 import (
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
@@ -23,7 +23,7 @@ type trashState struct {
 
 // readTrash collects the trash of campaign cid from its items and reads its purge queue items
 // (one Query of the campaign's shard).
-func (s *Store) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (*trashState, error) {
+func (s storeView) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (*trashState, error) {
 	t := &trashState{entities: map[int64]bool{}, calendars: map[int64]bool{}, records: map[string]map[int64]bool{},
 		trashed: map[int64]layout.TrashedEntity{}, purges: map[int64]bool{}}
 	prefix := layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]

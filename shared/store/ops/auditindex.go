@@ -1,4 +1,4 @@
-package store
+package ops
 
 import (
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"

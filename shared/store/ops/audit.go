@@ -1,6 +1,8 @@
-package store
+package ops
 
 import (
+	"encoding/json"
+
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 
 	"context"
@@ -50,7 +52,7 @@ import (
 //     and every queued path is of the campaign (auditImages).
 //
 // It knows the key layout, so it changes with it: whoever changes keys keeps it true.
-func (s *Store) Audit(ctx context.Context, cid int64) ([]string, error) {
+func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 	var items []dynamo.Item
 	prefix := layout.CampaignPK(cid)
 	if err := s.table.Scan().Filter("begins_with('pk', ?)", prefix).Consistent(true).All(ctx, &items); err != nil {
@@ -675,4 +677,136 @@ func sameIDs(a, b []int64) bool {
 	slices.Sort(x)
 	slices.Sort(y)
 	return slices.Equal(x, y)
+}
+
+// auditMembers checks the campaign's memberships against their users' partitions (Audit reads
+// the campaign's items): each MEMBER#uid has its USER#uid CAMPAIGN#c twin with the same role,
+// and each member's COUNT#CAMPAIGN counts the campaigns of its range. It reads each member's
+// partition of campaigns (bounded by one user's campaigns).
+func (s storeView) auditMembers(ctx context.Context, cid int64, items []dynamo.Item) ([]string, error) {
+	var problems []string
+	for _, it := range items {
+		var m layout.MemberItem
+		if err := dynamo.UnmarshalItem(it, &m); err != nil || m.PK != layout.CampaignPK(cid) || m.SK != layout.MemberSK(m.UserID) {
+			continue
+		}
+		var rows []dynamo.Item
+		if err := s.table.Get("pk", layout.UserPK(m.UserID)).Consistent(true).All(ctx, &rows); err != nil {
+			return nil, layout.Wrap(err)
+		}
+		campaigns, counted, found := 0, 0, false
+		for _, row := range rows {
+			var r layout.MemberItem
+			_ = dynamo.UnmarshalItem(row, &r)
+			switch {
+			case r.SK == layout.CounterSK(layout.CampaignKind):
+				_ = dynamo.Unmarshal(row[layout.ClassAll], &counted)
+			case r.SK == layout.CampaignPK(cid):
+				campaigns++
+				found = true
+				if r.Role != m.Role {
+					problems = append(problems, fmt.Sprintf("member %d: role %s, its user's campaign item says %s", m.UserID, m.Role, r.Role))
+				}
+			case strings.HasPrefix(r.SK, layout.CampaignPrefix):
+				campaigns++
+			}
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("member %d: no campaign item under its user", m.UserID))
+		}
+		if counted != campaigns {
+			problems = append(problems, fmt.Sprintf("member %d: campaign counter %d, campaigns %d", m.UserID, counted, campaigns))
+		}
+	}
+	return problems, nil
+}
+
+// auditImages checks that no path a record holds is queued for the sweeper (which would delete
+// a live image) and that every queued path is one of the campaign's.
+func (s storeView) auditImages(ctx context.Context, cid int64, held map[string]string) ([]string, error) {
+	var queued []layout.ImageGCItem
+	if err := s.table.Get("pk", layout.ImageGCPK(cid)).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &queued); err != nil {
+		return nil, layout.Wrap(err)
+	}
+	var out []string
+	for _, q := range queued {
+		if _, ok := layout.ImagePathTime(cid, q.Path); !ok {
+			out = append(out, fmt.Sprintf("image queue item %s: path %q is not of campaign %d", q.SK, q.Path, cid))
+		}
+		if who, ok := held[q.Path]; ok {
+			out = append(out, fmt.Sprintf("image %s of %s is queued for deletion (%s)", q.Path, who, q.SK))
+		}
+	}
+	return out, nil
+}
+
+// auditMapPacks checks the packs of campaign cid: each in the partition of a live or trashed
+// map, within its caps, its ids unique and at most its sequence, its groups' parents groups of
+// the pack, with no cycle and at most domain.MaxGroupDepth levels.
+func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
+	var problems []string
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	live := map[string]bool{}
+	for _, it := range items {
+		if k := layout.KeyOfItem(it); k.Pk == layout.CampaignPK(cid) && strings.HasPrefix(k.Sk, layout.MapPrefix+"#") {
+			var id int64
+			_ = dynamo.Unmarshal(it["id"], &id)
+			live[layout.MapPK(cid, id)] = true
+		}
+	}
+	for _, it := range items {
+		k := layout.KeyOfItem(it)
+		if k.Sk != layout.GroupsSK && k.Sk != layout.LayersSK {
+			continue
+		}
+		if !live[k.Pk] && !tr.hides(k.Pk) {
+			report("pack %s %s: no map", k.Pk, k.Sk)
+		}
+		var entries []domain.PackEntry
+		var seq int64
+		var raw string
+		_ = dynamo.Unmarshal(it["seq"], &seq)
+		_ = dynamo.Unmarshal(it["items"], &raw)
+		if err := json.Unmarshal([]byte(raw), &entries); err != nil {
+			report("pack %s %s: items unreadable: %v", k.Pk, k.Sk, err)
+			continue
+		}
+		limit := domain.MaxMapLayers
+		if k.Sk == layout.GroupsSK {
+			limit = domain.MaxMapGroups
+		}
+		if len(entries) > limit {
+			report("pack %s %s: %d entries, at most %d", k.Pk, k.Sk, len(entries), limit)
+		}
+		seen := map[int64]bool{}
+		for _, e := range entries {
+			if seen[e.ID] || e.ID < 1 || e.ID > seq {
+				report("pack %s %s: entry %d repeated or beyond its sequence %d", k.Pk, k.Sk, e.ID, seq)
+			}
+			seen[e.ID] = true
+		}
+		if k.Sk != layout.GroupsSK {
+			continue
+		}
+		var groups []domain.MapGroup
+		_ = json.Unmarshal([]byte(raw), &groups)
+		parent := map[int64]*int64{}
+		for _, g := range groups {
+			parent[g.ID] = g.ParentID
+		}
+		for _, g := range groups {
+			depth := 1
+			for at := g.ParentID; at != nil; at = parent[*at] {
+				if _, ok := parent[*at]; !ok {
+					report("pack %s %s: group %d under missing group %d", k.Pk, k.Sk, g.ID, *at)
+					break
+				}
+				if depth++; depth > domain.MaxGroupDepth {
+					report("pack %s %s: group %d nested deeper than %d (or in a cycle)", k.Pk, k.Sk, g.ID, domain.MaxGroupDepth)
+					break
+				}
+			}
+		}
+	}
+	return problems
 }

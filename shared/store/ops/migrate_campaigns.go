@@ -1,4 +1,4 @@
-package store
+package ops
 
 import (
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
@@ -26,7 +26,7 @@ import (
 
 // identityItem is item (pk, sk) with the layout 3 fields it lacks, or nil when it is not a
 // campaign, user or membership item, or lacks nothing.
-func (s *Store) identityItem(ctx context.Context, pk, sk string, it dynamo.Item, now string) (dynamo.Item, error) {
+func (s storeView) identityItem(ctx context.Context, pk, sk string, it dynamo.Item, now string) (dynamo.Item, error) {
 	has := func(name string) bool { _, ok := it[name]; return ok }
 	set := func(name string, v any) {
 		av, err := dynamo.Marshal(v)
@@ -86,7 +86,7 @@ func (s *Store) identityItem(ctx context.Context, pk, sk string, it dynamo.Item,
 			var m layout.MemberItem
 			_ = dynamo.UnmarshalItem(it, &m)
 			var u layout.UserItem
-			err := s.getItem(ctx, layout.UserPK(m.UserID), layout.MetaSK, &u)
+			err := s.GetItem(ctx, layout.UserPK(m.UserID), layout.MetaSK, &u)
 			if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 				return nil, err
 			}

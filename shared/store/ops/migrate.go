@@ -1,6 +1,7 @@
-package store
+package ops
 
 import (
+	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 
 	"context"
@@ -29,8 +30,6 @@ type migrationState struct {
 	Rewritten int    `dynamo:"rewritten"`
 }
 
-var scanPage = 500 // items per scanned page (and checkpoint)
-
 // MigrateResult says what a migration did.
 type MigrateResult struct {
 	Layout    int `json:"layout"` // the layout the table is now in
@@ -48,7 +47,7 @@ type MigrateResult struct {
 //
 // Run it while the API takes no writes (for example with the functions' reserved concurrency
 // at 0): the recount is exact only for a table that does not change under it.
-func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResult, error) {
+func (s storeView) migrate(ctx context.Context, progress func(string)) (MigrateResult, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -66,14 +65,14 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 	}
 	save := func() error { return layout.Wrap(s.table.Put(st).Run(ctx)) }
 	// Tables made before layout 3 (locally) expire nothing: TTL on attribute `ttl`, as on AWS.
-	if err := EnsureTTL(ctx, s.Client(), s.table.Name()); err != nil {
+	if err := store.EnsureTTL(ctx, s.st.Client(), s.table.Name()); err != nil {
 		return res, layout.Wrap(err)
 	}
 
 	if st.Phase == 1 {
 		for {
 			var items []dynamo.Item
-			q := s.table.Scan().Consistent(true).SearchLimit(scanPage)
+			q := s.table.Scan().Consistent(true).SearchLimit(layout.MigrationScanPage)
 			if st.LastPK != "" {
 				q = q.StartFrom(dynamo.PagingKey{"pk": layout.AttrS(st.LastPK), "sk": layout.AttrS(st.LastSK)})
 			}
@@ -106,10 +105,10 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 	// Phase 1 wrote every event's links, a trashed entity's too: the trash hides them again,
 	// and every cascade or delete left pending is finished (both idempotent; before the
 	// recount, which counts what they leave).
-	if err := s.reconcileTrash(ctx); err != nil {
+	if err := s.ReconcileTrash(ctx); err != nil {
 		return res, err
 	}
-	if _, err := s.SweepDeletes(ctx, 0); err != nil {
+	if _, err := s.st.SweepDeletes(ctx, 0); err != nil {
 		return res, err
 	}
 
@@ -130,7 +129,7 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 
 // rewritePage writes the layout of every record home in items (idempotent puts and deletes,
 // 25 a BatchWriteItem) and finishes pending deletes.
-func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, error) {
+func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, error) {
 	var puts []any
 	var dels []dynamo.Keyed
 	var evs []timeline.Event
@@ -149,7 +148,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	mapLocations, err := s.locationMapsOf(ctx, items)
+	mapLocations, err := s.LocationMapsOf(ctx, items)
 	if err != nil {
 		return 0, err
 	}
@@ -168,7 +167,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			if err := dynamo.UnmarshalItem(it, &t); err != nil {
 				return n, err
 			}
-			if err := s.finishDelete(ctx, t); err != nil {
+			if err := s.FinishDelete(ctx, t); err != nil {
 				return n, err
 			}
 			continue
@@ -321,7 +320,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		return n, err
 	}
 	puts, dels = append(puts, links...), append(dels, stale...)
-	mentions, err := s.existingTargets(ctx, wanted)
+	mentions, err := s.ExistingTargets(ctx, wanted)
 	if err != nil {
 		return n, err
 	}
@@ -333,13 +332,13 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			return n, layout.Wrap(err)
 		}
 	}
-	return n, s.batchDelete(ctx, dels)
+	return n, s.BatchDelete(ctx, dels)
 }
 
 // markerEntitiesOf reads the entities the marker homes in items link (one BatchGetItem per
 // 100 keys): by entity home key, the privacy that places the marker (links_private; true for
 // an entity in the trash). Absent: no such entity.
-func (s *Store) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
+func (s storeView) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
 	var keys []layout.ItemKey
 	seen := map[layout.ItemKey]bool{}
 	for _, it := range items {
@@ -357,7 +356,7 @@ func (s *Store) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[
 	if len(keys) == 0 {
 		return out, nil
 	}
-	got, err := s.getItems(ctx, keys...)
+	got, err := s.GetItems(ctx, keys...)
 	for k, it := range got {
 		var e layout.EntityItem
 		_ = dynamo.UnmarshalItem(it, &e)
@@ -372,7 +371,7 @@ func (s *Store) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[
 
 // tagsOf reads which tags the owner homes in items name exist, and their privacy (one
 // BatchGetItem per 100).
-func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
+func (s storeView) tagsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
 	var keys []layout.ItemKey
 	seen := map[layout.ItemKey]bool{}
 	for _, it := range items {
@@ -396,7 +395,7 @@ func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[layout.Ite
 	if len(keys) == 0 {
 		return out, nil
 	}
-	got, err := s.getItems(ctx, keys...)
+	got, err := s.GetItems(ctx, keys...)
 	for k, it := range got {
 		var private bool
 		_ = dynamo.Unmarshal(it["is_private"], &private)
@@ -414,7 +413,7 @@ func nestedParent(sk string, it dynamo.Item) (layout.KindSpec, bool) {
 
 // parentsOf reads the privacy of the parents of the nested homes in items (one
 // BatchGetItem per 100 parents): the placement of their public copies. Absent: no such parent.
-func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
+func (s storeView) parentsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
 	var keys []dynamo.Keyed
 	seen := map[layout.ItemKey]bool{}
 	for _, it := range items {
@@ -455,12 +454,12 @@ func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[layout.
 // entities' privacy (one batched read of the entities), and the keys of their layout 2 links
 // and of links at a key they no longer have (the day link of a date changed while a run was
 // interrupted is found by the Audit, not here: a migration runs with the writes stopped).
-func (s *Store) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any, []dynamo.Keyed, error) {
+func (s storeView) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any, []dynamo.Keyed, error) {
 	var keys []layout.ItemKey
 	for _, ev := range evs {
 		keys = append(keys, layout.ItemKey{Pk: layout.CampaignPK(ev.CampaignID), Sk: layout.RecordSK(layout.EntityPrefix, ev.EntityID)})
 	}
-	ents, err := s.getItems(ctx, keys...)
+	ents, err := s.GetItems(ctx, keys...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -568,7 +567,7 @@ func homeSlots(pk, sk string, it dynamo.Item) []layout.Slot {
 // recount replaces every range counter item (totals and segments, counters.go) by the counts
 // of the items in its ranges; counter items no range needs any more, and layout 2's bucket
 // attributes and private_ids, go with the whole-item Puts.
-func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
+func (s storeView) recount(ctx context.Context, progress func(string)) (int, error) {
 	tallies := map[layout.CounterKey]map[string]int{}
 	old := map[layout.CounterKey]bool{}
 	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'", "entity_id").Iter()
@@ -588,7 +587,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 	read := 0
 	for it.Next(ctx, &row) {
 		read++
-		if read%(10*scanPage) == 0 {
+		if read%(10*layout.MigrationScanPage) == 0 {
 			progress(fmt.Sprintf("migrate: recount: %d items read", read))
 		}
 		if layout.IsRangeCounter(row.SK) {
@@ -624,7 +623,7 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 			return 0, layout.Wrap(err)
 		}
 	}
-	return len(puts), s.batchDelete(ctx, dels)
+	return len(puts), s.BatchDelete(ctx, dels)
 }
 
 // counterItem is the whole counter item k holding counts (as the recount writes it).
