@@ -60,6 +60,17 @@ func TestLambdasLinkNeitherSDKConfigNorTemplates(t *testing.T) {
 	}
 }
 
+// No Lambda, the sweeper included, links the operations code (store/ops: the migration and the
+// audit): the lorekeep command and the tests do.
+func TestNoLambdaLinksTheOperationsCode(t *testing.T) {
+	const ops = "github.com/lorekeep/lorekeep/shared/store/ops"
+	for fn, pkg := range functionPackages {
+		if slices.Contains(deps(t, pkg), ops) {
+			t.Errorf("%s links %s", fn, ops)
+		}
+	}
+}
+
 // Each function links only what it serves: no other function's family (a record that embeds
 // another family's records links that family's wire package only), no operations code, and the
 // meta function neither the store nor the engine.
