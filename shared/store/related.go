@@ -50,7 +50,7 @@ func (s *Store) LocationLinks(ctx context.Context, cid int64, ids []int64) (map[
 
 // RelatedOf reads the notes, events and relations of entities eids and the child links of
 // locations lids, all of them (the caller filters what its reader may see), from their related
-// buckets (keys.go): one Query per bucket over the sort keys between
+// buckets (layout/keys.go): one Query per bucket over the sort keys between
 // the first and the last of the page's owners in it, at most relatedConcurrency at once. A page
 // of owners with neighbouring ids costs one or two Queries of each bucket kind whatever its
 // size, and at most one per owner however its ids are spread.

@@ -1,8 +1,11 @@
-// Package store is Lorekeep's DynamoDB adapter: the only package that knows the single-table key
-// schema. Every item of a campaign lives under keys that begin with that campaign, so no read or
+// Package store is Lorekeep's DynamoDB adapter: with its own internal packages, the only code
+// that knows the single-table key schema. The keys, the layout table, the kind table and the
+// item shapes are package store/internal/layout (Go's internal rule keeps them inside
+// shared/store); the operations code (the migration and the audit) is package store/ops,
+// which the lorekeep command and the tests link and no Lambda does. Every item of a campaign lives under keys that begin with that campaign, so no read or
 // write can cross tenants; ids are allocated from atomic counters.
 //
-// # Key layout (version 3, see LayoutVersion and Migrate)
+// # Key layout (version 3, see layout.Version and ops.Migrate)
 //
 // A list page must cost what the page costs, for every reader: guregu/dynamo drops Limit on a
 // filtered query, and any filter evaluates what it drops, so audiences are key ranges, never

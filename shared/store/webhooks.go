@@ -2,7 +2,7 @@ package store
 
 // Webhooks: the campaign's subscriptions, their delivery queues and attempt logs, and the
 // table's change stream they are fed from (decoded here: only the store knows the keys; the
-// key builders are in keys.go).
+// key builders are in internal/layout/keys.go).
 //
 //	item                       pk                               sk
 //	webhook                    CAMPAIGN#c                       WEBHOOK#id

@@ -19,7 +19,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
-// Audit reads every item of campaign cid (a table scan: an operator's and the race suite's
+// audit reads every item of campaign cid (a table scan: an operator's and the race suite's
 // tool, never a request's) and returns each broken invariant of the stored state, one line
 // each, sorted; none means the campaign is consistent:
 //   - no location's parent chain is a cycle, and every parent exists;

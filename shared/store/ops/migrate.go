@@ -39,7 +39,7 @@ type MigrateResult struct {
 	Resumed   bool
 }
 
-// Migrate rewrites a table written by an earlier layout to this one: every record gets the
+// migrate rewrites a table written by an earlier layout to this one: every record gets the
 // copies of its audience ranges (a `self` note or event moves to its SELF# home), pending
 // deletes are finished, and every range counter is recounted from the items. It is idempotent
 // (a second run rewrites the same items to the same values) and resumable (it continues from

@@ -1,6 +1,6 @@
 package layout
 
-// LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
+// Version is the key layout this store reads and writes. Version 1 (before audience
 // ranges) kept each record once and counted locations, calendars and map points in `n` and
 // `private`; version 2 added audience ranges (the package doc). Version 3 splits every range
 // counter into a total and segments (counters.go) and drops the location counter's private_ids
