@@ -83,7 +83,7 @@ func (s *Store) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Enti
 }
 
 func (s *Store) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
-	ek, pk := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, eid)}, layout.PackKey(cid, eid)
+	ek, pk := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, eid)}, layout.PackKey(cid, eid)
 	items, err := s.getItems(ctx, ek, pk)
 	var p attributePack
 	if err != nil {
@@ -125,7 +125,7 @@ func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.
 		if version == 0 {
 			return nil
 		}
-		b.del(s.table.Delete("pk", k.Pk).Range("sk", k.Sk).If("'v' = ?", version))
+		b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK).If("'v' = ?", version))
 		return b.run(ctx)
 	}
 	for i := range all { // the attributes written now (their times unset by the caller)
@@ -137,7 +137,7 @@ func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.
 		}
 		all[i].Version = version + 1
 	}
-	p := attributePack{PK: k.Pk, SK: k.Sk, CampaignID: cid, EntityID: eid, V: version + 1, Items: make([]attributeItem, len(all)), Gone: gone}
+	p := attributePack{PK: k.PK, SK: k.SK, CampaignID: cid, EntityID: eid, V: version + 1, Items: make([]attributeItem, len(all)), Gone: gone}
 	for i, a := range all {
 		p.Items[i] = attributeItem{ID: a.ID, Name: a.Name, Value: a.Value, TypeID: a.TypeID, IsPrivate: a.IsPrivate,
 			IsPinned: a.IsPinned, DefaultOrder: a.DefaultOrder, APIKey: a.APIKey, CreatedAt: layout.FormatTime(a.CreatedAt),

@@ -36,7 +36,7 @@ import (
 // event): it carries entity_private, on which updates and deletes are conditional.
 func reminderHome(ev *timeline.Event) layout.ItemKey {
 	sls := layout.ChildSlots(layout.ReminderKind, layout.CalendarPK(ev.CampaignID, ev.CalendarID), ev.ID, ev.CreatedBy, ev.Visibility, true)
-	return layout.ItemKey{Pk: sls[0].Pk, Sk: sls[0].Sk}
+	return layout.ItemKey{PK: sls[0].PK, SK: sls[0].SK}
 }
 
 // linkEvent moves an event's calendar links from prev to next (either nil): its day link and
@@ -58,7 +58,7 @@ func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
 		}
 		has := func(sls []layout.Slot, k layout.ItemKey) bool {
 			for _, sl := range sls {
-				if sl.Pk == k.Pk && sl.Sk == k.Sk {
+				if sl.PK == k.PK && sl.SK == k.SK {
 					return true
 				}
 			}
@@ -74,22 +74,22 @@ func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
 			item := layout.ReminderItem(next)
 			for _, sl := range nextSlots {
 				put := s.table.Put(layout.CopyItem(item, sl))
-				if c, args := ifPrev(layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}); c != "" {
+				if c, args := ifPrev(layout.ItemKey{PK: sl.PK, SK: sl.SK}); c != "" {
 					put = put.If(c, args...)
-					delete(cond, layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk})
+					delete(cond, layout.ItemKey{PK: sl.PK, SK: sl.SK})
 				}
 				b.put(put)
-				if !has(prevSlots, layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}) {
+				if !has(prevSlots, layout.ItemKey{PK: sl.PK, SK: sl.SK}) {
 					b.count(sl, 1)
 				}
 			}
 		}
 		for _, sl := range prevSlots {
-			if has(nextSlots, layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}) {
+			if has(nextSlots, layout.ItemKey{PK: sl.PK, SK: sl.SK}) {
 				continue
 			}
-			d := s.table.Delete("pk", sl.Pk).Range("sk", sl.Sk)
-			if c, args := ifPrev(layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}); c != "" {
+			d := s.table.Delete("pk", sl.PK).Range("sk", sl.SK)
+			if c, args := ifPrev(layout.ItemKey{PK: sl.PK, SK: sl.SK}); c != "" {
 				d = d.If(c, args...)
 			}
 			b.del(d)
@@ -104,7 +104,7 @@ func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
 			b.put(s.table.Put(layout.ToDayLink(next)))
 		}
 		if prev != nil && prevDay != nextDay {
-			b.del(s.table.Delete("pk", prevDay.Pk).Range("sk", prevDay.Sk))
+			b.del(s.table.Delete("pk", prevDay.PK).Range("sk", prevDay.SK))
 		}
 	}
 }
@@ -298,7 +298,7 @@ func (s *Store) updateOwnerPrivacy(ctx context.Context, k layout.KindSpec, prevM
 	ctx = domain.WithKeyedWrite(ctx, nil)
 	m := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.RelinkMarkerSK(s.now(), cid, eid), CID: cid, Kind: layout.RelinkKind, ID: eid}
 	home := layout.OwnerSlots(k.Prefix, cid, prevM.ID, prev.IsPrivate)[0]
-	if err := s.setLinksPrivate(ctx, cid, eid, true, &m, home.Pk, home.Sk, prevM.Version); err != nil {
+	if err := s.setLinksPrivate(ctx, cid, eid, true, &m, home.PK, home.SK, prevM.Version); err != nil {
 		return err // nothing written
 	}
 	var err error
@@ -349,16 +349,16 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 			k := layout.KeyOfItem(raw)
 			var id int64
 			_ = dynamo.Unmarshal(raw["id"], &id)
-			if strings.TrimPrefix(k.Sk, layout.SelfHome) != layout.RecordSK(layout.EventPrefix, id) {
-				rest = append(rest, dynamo.Keys{k.Pk, k.Sk})
-				if strings.TrimPrefix(k.Sk, layout.SelfHome) == layout.RecordSK(layout.NotePrefix, id) { // its related copy, its mentions' reverse items
+			if strings.TrimPrefix(k.SK, layout.SelfHome) != layout.RecordSK(layout.EventPrefix, id) {
+				rest = append(rest, dynamo.Keys{k.PK, k.SK})
+				if strings.TrimPrefix(k.SK, layout.SelfHome) == layout.RecordSK(layout.NotePrefix, id) { // its related copy, its mentions' reverse items
 					r := layout.RelatedSlot(cid, eid, layout.NotePrefix, id)
-					rest = append(rest, dynamo.Keys{r.Pk, r.Sk})
+					rest = append(rest, dynamo.Keys{r.PK, r.SK})
 					var entry string
 					_ = dynamo.Unmarshal(raw["entry"], &entry)
 					for _, t := range layout.TargetsOf(entry, eid) {
 						m := layout.MentionKey(cid, t, eid, id)
-						rest = append(rest, dynamo.Keys{m.Pk, m.Sk})
+						rest = append(rest, dynamo.Keys{m.PK, m.SK})
 					}
 				}
 				continue

@@ -323,7 +323,7 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 		for _, l := range links {
 			if (strings.HasPrefix(l.SK, layout.DayLinkPrefix) || strings.HasPrefix(l.SK, layout.RecurLinkPrefix)) && l.EntityID != calEntityID {
 				for _, sk := range childHomeSKs(layout.EventPrefix, l.ID) {
-					keys = append(keys, layout.ItemKey{Pk: layout.EntityPK(cid, l.EntityID), Sk: sk})
+					keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, l.EntityID), SK: sk})
 				}
 			}
 		}

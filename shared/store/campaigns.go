@@ -21,19 +21,19 @@ import (
 // transaction.
 
 func memberSlot(cid, uid int64) layout.Slot {
-	return layout.Slot{Pk: layout.CampaignPK(cid), Sk: layout.MemberSK(uid), Home: true, Counter: layout.CounterSK(layout.MemberKind), Attr: layout.ClassAll, Id: uid}
+	return layout.Slot{PK: layout.CampaignPK(cid), SK: layout.MemberSK(uid), Home: true, Counter: layout.CounterSK(layout.MemberKind), Attr: layout.ClassAll, Id: uid}
 }
 
 func userCampaignSlot(uid, cid int64) layout.Slot {
-	return layout.Slot{Pk: layout.UserPK(uid), Sk: layout.CampaignPK(cid), Home: true, Counter: layout.CounterSK(layout.CampaignKind), Attr: layout.ClassAll, Id: cid}
+	return layout.Slot{PK: layout.UserPK(uid), SK: layout.CampaignPK(cid), Home: true, Counter: layout.CounterSK(layout.CampaignKind), Attr: layout.ClassAll, Id: cid}
 }
 
 func memberRange(cid int64) layout.ListRange {
-	return layout.ListRange{Pk: layout.CampaignPK(cid), Prefix: layout.MemberKind + "#", Counter: layout.CounterSK(layout.MemberKind), Attr: layout.ClassAll}
+	return layout.ListRange{PK: layout.CampaignPK(cid), Prefix: layout.MemberKind + "#", Counter: layout.CounterSK(layout.MemberKind), Attr: layout.ClassAll}
 }
 
 func userCampaignRange(uid int64) layout.ListRange {
-	return layout.ListRange{Pk: layout.UserPK(uid), Prefix: layout.CampaignPrefix, Counter: layout.CounterSK(layout.CampaignKind), Attr: layout.ClassAll}
+	return layout.ListRange{PK: layout.UserPK(uid), Prefix: layout.CampaignPrefix, Counter: layout.CounterSK(layout.CampaignKind), Attr: layout.ClassAll}
 }
 
 // setMember writes membership m in one transaction: both membership items (the user's name
@@ -42,7 +42,7 @@ func userCampaignRange(uid int64) layout.ListRange {
 // must exist (ErrNotFound). A concurrent change of the same membership is retried.
 func (s *Store) setMember(ctx context.Context, m domain.Membership, created *campaignItem) error {
 	for attempt := 0; ; attempt++ {
-		uk, mk := layout.ItemKey{Pk: layout.UserPK(m.UserID), Sk: layout.MetaSK}, layout.ItemKey{Pk: layout.CampaignPK(m.CampaignID), Sk: layout.MemberSK(m.UserID)}
+		uk, mk := layout.ItemKey{PK: layout.UserPK(m.UserID), SK: layout.MetaSK}, layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.MemberSK(m.UserID)}
 		got, err := s.getItems(ctx, uk, mk)
 		if err != nil {
 			return err
@@ -62,14 +62,14 @@ func (s *Store) setMember(ctx context.Context, m domain.Membership, created *cam
 			}
 		}
 		now := layout.FormatTime(s.now())
-		item := layout.MemberItem{PK: mk.Pk, SK: mk.Sk, CampaignID: m.CampaignID, UserID: m.UserID, Role: string(m.Role),
+		item := layout.MemberItem{PK: mk.PK, SK: mk.SK, CampaignID: m.CampaignID, UserID: m.UserID, Role: string(m.Role),
 			Name: u.Name, CreatedAt: now, UpdatedAt: now}
 		if prev != nil && prev.CreatedAt != "" {
 			item.CreatedAt = prev.CreatedAt
 		}
 		mine := item
 		us := userCampaignSlot(m.UserID, m.CampaignID)
-		mine.PK, mine.SK = us.Pk, us.Sk
+		mine.PK, mine.SK = us.PK, us.SK
 		b := s.newTx()
 		if created != nil {
 			b.put(s.table.Put(*created).If("attribute_not_exists(pk)"))
@@ -82,7 +82,7 @@ func (s *Store) setMember(ctx context.Context, m domain.Membership, created *cam
 			b.put(s.table.Put(mine).If("attribute_not_exists(pk)"))
 			b.count(us, 1)
 			if userExists {
-				b.update(s.table.Update("pk", uk.Pk).Range("sk", uk.Sk).Set("last_campaign_id", m.CampaignID).If("attribute_exists(pk)"))
+				b.update(s.table.Update("pk", uk.PK).Range("sk", uk.SK).Set("last_campaign_id", m.CampaignID).If("attribute_exists(pk)"))
 			}
 		} else {
 			b.put(s.table.Put(item).If("'role' = ?", prev.Role))
@@ -122,7 +122,7 @@ func (s *Store) ListUserCampaigns(ctx context.Context, uid int64, since *time.Ti
 		ids = page.Items
 	} else {
 		var rows []layout.MemberItem
-		err := s.table.Get("pk", r.Pk).Range("sk", dynamo.BeginsWith, r.Prefix).Project("campaign_id").Consistent(true).All(ctx, &rows)
+		err := s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Project("campaign_id").Consistent(true).All(ctx, &rows)
 		if err != nil {
 			return out, layout.Wrap(err)
 		}
@@ -162,7 +162,7 @@ func (s *Store) ListUserCampaigns(ctx context.Context, uid int64, since *time.Ti
 func (s *Store) getCampaigns(ctx context.Context, ids []int64) (map[int64]*domain.Campaign, error) {
 	keys := make([]layout.ItemKey, len(ids))
 	for i, id := range ids {
-		keys[i] = layout.ItemKey{Pk: layout.CampaignPK(id), Sk: layout.MetaSK}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(id), SK: layout.MetaSK}
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
@@ -202,7 +202,7 @@ func (s *Store) GetMember(ctx context.Context, cid, uid int64) (*domain.Membersh
 func (s *Store) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Membership, error) {
 	var rows []layout.MemberItem
 	r := memberRange(cid)
-	err := s.table.Get("pk", r.Pk).Range("sk", dynamo.BeginsWith, r.Prefix).Consistent(true).Limit(n).All(ctx, &rows)
+	err := s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Consistent(true).Limit(n).All(ctx, &rows)
 	if err != nil {
 		return nil, layout.Wrap(err)
 	}
@@ -217,9 +217,9 @@ func (s *Store) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Me
 // campaign access when the route declared domain.ReadMemberList).
 func (s *Store) MemberCount(ctx context.Context, cid int64) (int, error) {
 	r := memberRange(cid)
-	cs, err := s.readCounters(ctx, []layout.CounterKey{{Pk: r.Pk, Sk: r.Counter}})
+	cs, err := s.readCounters(ctx, []layout.CounterKey{{PK: r.PK, SK: r.Counter}})
 	if err != nil {
 		return 0, err
 	}
-	return cs.get(r.Pk, r.Counter, r.Attr), nil
+	return cs.get(r.PK, r.Counter, r.Attr), nil
 }

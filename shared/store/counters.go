@@ -73,7 +73,7 @@ func (s *Store) seek(ctx context.Context, ranges []layout.ListRange, skip int) (
 			prefix := layout.SegmentPrefix(r.Counter)
 			var lek dynamo.PagingKey
 			for cum := 0; cum <= skip; {
-				q := s.table.Get("pk", r.Pk).Range("sk", dynamo.BeginsWith, prefix).
+				q := s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, prefix).
 					Project(segmentAttrs(r.Attr)...).Consistent(true).SearchLimit(segmentPageSize)
 				if lek != nil {
 					q = q.StartFrom(lek)

@@ -47,9 +47,9 @@ func (s *Store) GetDayWeatherAndCalendar(ctx context.Context, cid, calID, id int
 	var wi layout.DayWeatherItem
 	var homes []layout.ItemKey
 	for _, sk := range childHomeSKs(layout.WeatherPrefix, id) {
-		homes = append(homes, layout.ItemKey{Pk: layout.CalendarPK(cid, calID), Sk: sk})
+		homes = append(homes, layout.ItemKey{PK: layout.CalendarPK(cid, calID), SK: sk})
 	}
-	if err := s.getPair(ctx, layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.CalendarPrefix, calID)}, homes, &ci, &wi); err != nil {
+	if err := s.getPair(ctx, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.CalendarPrefix, calID)}, homes, &ci, &wi); err != nil {
 		return nil, nil, err
 	}
 	c, w := ci.calendar(), wi.DayWeather()

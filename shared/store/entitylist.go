@@ -63,7 +63,7 @@ func (s *Store) ListEntities(ctx context.Context, cid int64, f domain.EntityFilt
 func (b *txBuilder) mirror(item dynamo.Item, prev, next []layout.Slot) {
 	in := func(sls []layout.Slot, sk string) bool {
 		for _, sl := range sls {
-			if sl.Sk == sk {
+			if sl.SK == sk {
 				return true
 			}
 		}
@@ -75,13 +75,13 @@ func (b *txBuilder) mirror(item dynamo.Item, prev, next []layout.Slot) {
 			put = put.If("attribute_exists(pk)")
 		}
 		b.put(put)
-		if !in(prev, sl.Sk) {
+		if !in(prev, sl.SK) {
 			b.count(sl, 1)
 		}
 	}
 	for _, sl := range prev {
-		if !in(next, sl.Sk) {
-			b.del(b.s.table.Delete("pk", sl.Pk).Range("sk", sl.Sk))
+		if !in(next, sl.SK) {
+			b.del(b.s.table.Delete("pk", sl.PK).Range("sk", sl.SK))
 			b.count(sl, -1)
 		}
 	}

@@ -44,7 +44,7 @@ func PutGone(ctx context.Context, s *Store, cid, id int64, deletedAt, ttl time.T
 	q := layout.GoneQueueKey(cid, ttl, layout.LocationPrefix, id)
 	b := s.newTx()
 	b.put(s.table.Put(g))
-	b.put(s.table.Put(goneQueued{PK: q.Pk, SK: q.Sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+	b.put(s.table.Put(goneQueued{PK: q.PK, SK: q.SK, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
 	return b.run(ctx)
 }
 
@@ -58,15 +58,15 @@ func ExpireTrash(ctx context.Context, s *Store, cid, eid int64) error {
 	at := layout.ParseTime(t.DeletedAt)
 	old := layout.PurgeKey(cid, at.Add(TrashHistory), eid)
 	var q layout.PurgeItem
-	if err := s.getItem(ctx, old.Pk, old.Sk, &q); err != nil {
+	if err := s.getItem(ctx, old.PK, old.SK, &q); err != nil {
 		return err
 	}
 	past := time.Now().Add(-time.Hour)
 	next := layout.PurgeKey(cid, past, eid)
-	q.PK, q.SK = next.Pk, next.Sk
+	q.PK, q.SK = next.PK, next.SK
 	b := s.newTx()
 	b.update(s.table.Update("pk", layout.CampaignPK(cid)).Range("sk", layout.TrashedSK(layout.EntityPrefix, eid)).Set("ttl", past.Unix()))
-	b.del(s.table.Delete("pk", old.Pk).Range("sk", old.Sk))
+	b.del(s.table.Delete("pk", old.PK).Range("sk", old.SK))
 	b.put(s.table.Put(q))
 	return b.run(ctx)
 }
@@ -136,7 +136,7 @@ func DropEntryMentions(ctx context.Context, s *Store, cid, src int64, targets []
 	keys := make([]dynamo.Keyed, len(targets))
 	for i, t := range targets {
 		k := layout.MentionKey(cid, t, src, 0)
-		keys[i] = dynamo.Keys{k.Pk, k.Sk}
+		keys[i] = dynamo.Keys{k.PK, k.SK}
 	}
 	return s.batchDelete(ctx, keys)
 }

@@ -44,7 +44,7 @@ type replayItem struct {
 // Replay reads the live record of a key (nil when there is none), strongly consistent.
 func (s *Store) Replay(ctx context.Context, cid, uid int64, key string) (*domain.Replay, error) {
 	k := layout.ReplayKey(cid, uid, key)
-	items, err := s.batchGet(ctx, true, dynamo.Keys{k.Pk, k.Sk})
+	items, err := s.batchGet(ctx, true, dynamo.Keys{k.PK, k.SK})
 	if err != nil || len(items) == 0 {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (s *Store) replayPut(kw *domain.KeyedWrite, body []byte) (*dynamo.Put, erro
 	}
 	k := layout.ReplayKey(kw.CampaignID, kw.UserID, kw.Key)
 	now := s.now()
-	it := replayItem{PK: k.Pk, SK: k.Sk, Fingerprint: kw.Fingerprint, Status: 200, Body: body,
+	it := replayItem{PK: k.PK, SK: k.SK, Fingerprint: kw.Fingerprint, Status: 200, Body: body,
 		CreatedAt: layout.FormatTime(now), TTL: kw.Expires.Unix()}
 	return s.table.Put(it).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()), nil
 }

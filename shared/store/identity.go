@@ -106,13 +106,13 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 // items the route reads (ahead), which the returned context carries for the request's later
 // reads. A missing campaign is a nil *Campaign; a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error) {
-	meta, member := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.MetaSK}, layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.MemberSK(uid)}
-	keys := []dynamo.Keyed{dynamo.Keys{meta.Pk, meta.Sk}, dynamo.Keys{member.Pk, member.Sk}}
+	meta, member := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.MetaSK}, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.MemberSK(uid)}
+	keys := []dynamo.Keyed{dynamo.Keys{meta.PK, meta.SK}, dynamo.Keys{member.PK, member.SK}}
 	var extra []layout.ItemKey
 	for _, ref := range ahead {
 		for _, k := range refKeys(cid, uid, ref) {
 			extra = append(extra, k)
-			keys = append(keys, dynamo.Keys{k.Pk, k.Sk})
+			keys = append(keys, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	items, err := s.batchGet(ctx, true, keys...)

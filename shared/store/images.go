@@ -49,7 +49,7 @@ func (s *Store) ReserveImage(ctx context.Context, cid int64, ext string) (string
 	now := s.now().UTC()
 	path := fmt.Sprintf("%s%d/%s-%s.%s", layout.ImagePathRoot, cid, now.Format(layout.ImageTimeFmt), hex.EncodeToString(rnd[:]), ext)
 	k := layout.ImageGCKey(cid, now.Truncate(time.Second).Add(ImageClaimWindow), path)
-	return path, layout.Wrap(s.table.Put(layout.ImageGCItem{PK: k.Pk, SK: k.Sk, CID: cid, Path: path}).Run(ctx))
+	return path, layout.Wrap(s.table.Put(layout.ImageGCItem{PK: k.PK, SK: k.SK, CID: cid, Path: path}).Run(ctx))
 }
 
 // DiscardImage makes a reserved path due now, so that the sweeper deletes its objects, if no
@@ -63,9 +63,9 @@ func (s *Store) DiscardImage(ctx context.Context, cid int64, path string) error 
 	}
 	now := layout.ImageGCKey(cid, s.now(), path)
 	b := s.newTx()
-	b.put(s.table.Put(layout.ImageGCItem{PK: now.Pk, SK: now.Sk, CID: cid, Path: path}))
+	b.put(s.table.Put(layout.ImageGCItem{PK: now.PK, SK: now.SK, CID: cid, Path: path}))
 	k := layout.ImageGCKey(cid, up.Add(ImageClaimWindow), path)
-	b.del(s.table.Delete("pk", k.Pk).Range("sk", k.Sk).If("attribute_exists('pk')"))
+	b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK).If("attribute_exists('pk')"))
 	if err := b.run(ctx); err != nil && !errors.Is(err, apperr.ErrConflict) {
 		return err
 	}
@@ -83,17 +83,17 @@ func (b *txBuilder) images(cid int64, prev, next string) {
 		up, ok := layout.ImagePathTime(cid, next)
 		k := layout.ImageGCKey(cid, up.Add(ImageClaimWindow), next)
 		if !ok {
-			k = layout.ItemKey{Pk: layout.ImageGCPK(cid), Sk: "!"} // never there: the write is refused
+			k = layout.ItemKey{PK: layout.ImageGCPK(cid), SK: "!"} // never there: the write is refused
 		}
 		if b.needs == nil {
 			b.needs = map[int]error{}
 		}
 		b.needs[b.n] = errImageExpired
-		b.del(b.s.table.Delete("pk", k.Pk).Range("sk", k.Sk).If("attribute_exists('pk')"))
+		b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK).If("attribute_exists('pk')"))
 	}
 	if prev != "" {
 		k := layout.ImageGCKey(cid, b.s.now(), prev)
-		b.put(b.s.table.Put(layout.ImageGCItem{PK: k.Pk, SK: k.Sk, CID: cid, Path: prev}))
+		b.put(b.s.table.Put(layout.ImageGCItem{PK: k.PK, SK: k.SK, CID: cid, Path: prev}))
 	}
 }
 
@@ -170,7 +170,7 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, le
 	if !ok {
 		return nil, apperr.ErrNotFound
 	}
-	home := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(k.Prefix, e.ChildID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, e.ChildID)}
 	got, err := s.getItems(ctx, home)
 	if err != nil {
 		return nil, err
@@ -209,10 +209,10 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, le
 		return u.Remove("image_url").Set("updated_at", layout.FormatTime(nextM.UpdatedAt)).Set("updated_by", by)
 	}
 	for _, sl := range k.Slots(&m, &prev) {
-		b.update(set(s.table.Update("pk", sl.Pk).Range("sk", sl.Sk)).Set("version", nextM.Version).If("'version' = ?", m.Version))
+		b.update(set(s.table.Update("pk", sl.PK).Range("sk", sl.SK)).Set("version", nextM.Version).If("'version' = ?", m.Version))
 	}
 	for _, sl := range layout.EntitySlots(&m, &prev) {
-		b.update(set(s.table.Update("pk", sl.Pk).Range("sk", sl.Sk)).If("attribute_exists(pk)"))
+		b.update(set(s.table.Update("pk", sl.PK).Range("sk", sl.SK)).If("attribute_exists(pk)"))
 	}
 	b.syncMove(ownerRef(k.Prefix, &m, &prev), ownerRef(k.Prefix, &nextM, &next))
 	b.syncMove(layout.EntityRef(&m, &prev), layout.EntityRef(&nextM, &next))

@@ -59,13 +59,13 @@ func (s *Store) LegacyImages(ctx context.Context, limit int) (LegacyImageBatch, 
 		return LegacyImageBatch{}, layout.Wrap(err)
 	}
 	var b LegacyImageBatch
-	start := layout.ItemKey{Pk: st.LastPK, Sk: st.LastSK}
+	start := layout.ItemKey{PK: st.LastPK, SK: st.LastSK}
 	for len(b.Images) < limit {
 		q := s.table.Scan().Consistent(true).SearchLimit(legacyImagePage).
 			Filter("begins_with('pk', ?) AND begins_with('sk', ?) AND attribute_exists('image_url') AND attribute_not_exists('image_path')",
 				layout.CampaignPrefix, layout.EntityPrefix+"#")
-		if start.Pk != "" {
-			q = q.StartFrom(dynamo.PagingKey{"pk": layout.AttrS(start.Pk), "sk": layout.AttrS(start.Sk)})
+		if start.PK != "" {
+			q = q.StartFrom(dynamo.PagingKey{"pk": layout.AttrS(start.PK), "sk": layout.AttrS(start.SK)})
 		}
 		var items []layout.EntityItem
 		lek, err := q.AllWithLastEvaluatedKey(ctx, &items)
@@ -76,7 +76,7 @@ func (s *Store) LegacyImages(ctx context.Context, limit int) (LegacyImageBatch, 
 			if len(b.Images) == limit {
 				return b, nil
 			}
-			b.next = layout.ItemKey{Pk: it.PK, Sk: it.SK}
+			b.next = layout.ItemKey{PK: it.PK, SK: it.SK}
 			if it.ImageURL != "" {
 				b.Images = append(b.Images, LegacyImage{CampaignID: it.CampaignID, EntityID: it.ID, URL: it.ImageURL})
 			}
@@ -85,8 +85,8 @@ func (s *Store) LegacyImages(ctx context.Context, limit int) (LegacyImageBatch, 
 			b.Done, b.next = true, layout.ItemKey{}
 			return b, nil
 		}
-		_ = dynamo.Unmarshal(lek["pk"], &start.Pk)
-		_ = dynamo.Unmarshal(lek["sk"], &start.Sk)
+		_ = dynamo.Unmarshal(lek["pk"], &start.PK)
+		_ = dynamo.Unmarshal(lek["sk"], &start.SK)
 		b.next = start
 	}
 	return b, nil
@@ -107,5 +107,5 @@ func (s *Store) SaveLegacyImages(ctx context.Context, b LegacyImageBatch) error 
 	if b.Done {
 		return layout.Wrap(s.table.Delete("pk", layout.MigrationPK).Range("sk", layout.ImageMigrationSK).Run(ctx))
 	}
-	return layout.Wrap(s.table.Put(imageMigrationState{PK: layout.MigrationPK, SK: layout.ImageMigrationSK, LastPK: b.next.Pk, LastSK: b.next.Sk}).Run(ctx))
+	return layout.Wrap(s.table.Put(imageMigrationState{PK: layout.MigrationPK, SK: layout.ImageMigrationSK, LastPK: b.next.PK, LastSK: b.next.SK}).Run(ctx))
 }

@@ -20,9 +20,9 @@ import (
 func ownerRanges(kind string, cid int64, admin bool) []layout.ListRange {
 	pk := layout.CampaignPK(cid)
 	if admin {
-		return []layout.ListRange{{Pk: pk, Prefix: kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassAdmin}}
+		return []layout.ListRange{{PK: pk, Prefix: kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassAdmin}}
 	}
-	return []layout.ListRange{{Pk: pk, Prefix: layout.PublicCopy + kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassPublic}}
+	return []layout.ListRange{{PK: pk, Prefix: layout.PublicCopy + kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassPublic}}
 }
 
 // childHomeSKs are the keys where the home of child id may be.
@@ -37,11 +37,11 @@ func childRanges(kind, pk string, a domain.Access) []layout.ListRange {
 	own := layout.OwnCounterSK(kind, a.UserID)
 	switch {
 	case a.IsAdmin():
-		return []layout.ListRange{{Pk: pk, Prefix: kind + "#", Counter: cnt, Attr: layout.ClassAdmin}, {Pk: pk, Prefix: layout.OwnPrefix(kind, a.UserID, "A"), Counter: own, Attr: "A"}}
+		return []layout.ListRange{{PK: pk, Prefix: kind + "#", Counter: cnt, Attr: layout.ClassAdmin}, {PK: pk, Prefix: layout.OwnPrefix(kind, a.UserID, "A"), Counter: own, Attr: "A"}}
 	case a.IsMember():
-		return []layout.ListRange{{Pk: pk, Prefix: layout.MemberCopy + kind + "#", Counter: cnt, Attr: layout.ClassMember}, {Pk: pk, Prefix: layout.OwnPrefix(kind, a.UserID, "R"), Counter: own, Attr: "R"}}
+		return []layout.ListRange{{PK: pk, Prefix: layout.MemberCopy + kind + "#", Counter: cnt, Attr: layout.ClassMember}, {PK: pk, Prefix: layout.OwnPrefix(kind, a.UserID, "R"), Counter: own, Attr: "R"}}
 	}
-	return []layout.ListRange{{Pk: pk, Prefix: layout.PublicCopy + kind + "#", Counter: cnt, Attr: layout.ClassPublic}, {Pk: pk, Prefix: layout.OwnPrefix(kind, a.UserID, "R"), Counter: own, Attr: "R"}}
+	return []layout.ListRange{{PK: pk, Prefix: layout.PublicCopy + kind + "#", Counter: cnt, Attr: layout.ClassPublic}, {PK: pk, Prefix: layout.OwnPrefix(kind, a.UserID, "R"), Counter: own, Attr: "R"}}
 }
 
 // txItems builds one or more transactions of at most maxTx items; counter deltas of the records
@@ -101,7 +101,7 @@ func (b *txBuilder) failedNeed(err error) error {
 
 func (b *txBuilder) count(sl layout.Slot, d int) {
 	if sl.Counter != "" {
-		b.addCount(sl.Pk, sl.Counter, sl.Attr, sl.Id, d)
+		b.addCount(sl.PK, sl.Counter, sl.Attr, sl.Id, d)
 	}
 }
 
@@ -113,7 +113,7 @@ func (b *txBuilder) run(ctx context.Context) error {
 	}
 	items := b.n
 	for k, deltas := range b.deltas {
-		u := b.s.table.Update("pk", k.Pk).Range("sk", k.Sk)
+		u := b.s.table.Update("pk", k.PK).Range("sk", k.SK)
 		touched := false
 		for attr, d := range deltas {
 			if d != 0 {
@@ -165,7 +165,7 @@ func canceledAt(err error, i int) bool {
 func (b *txBuilder) place(item dynamo.Item, prev, next []layout.Slot, prevVersion int64) {
 	has := func(sls []layout.Slot, sk string) bool {
 		for _, s := range sls {
-			if s.Sk == sk {
+			if s.SK == sk {
 				return true
 			}
 		}
@@ -174,7 +174,7 @@ func (b *txBuilder) place(item dynamo.Item, prev, next []layout.Slot, prevVersio
 	prevHome := ""
 	for _, sl := range prev {
 		if sl.Home {
-			prevHome = sl.Sk
+			prevHome = sl.SK
 		}
 	}
 	for _, sl := range next {
@@ -183,21 +183,21 @@ func (b *txBuilder) place(item dynamo.Item, prev, next []layout.Slot, prevVersio
 		switch {
 		case sl.Home && prevVersion == 0:
 			put = put.If("attribute_not_exists(pk)")
-		case sl.Home && prevHome == sl.Sk:
+		case sl.Home && prevHome == sl.SK:
 			put = put.If("'version' = ?", prevVersion)
 		case sl.Home:
 			put = put.If("attribute_not_exists(pk)")
 		}
 		b.put(put)
-		if !has(prev, sl.Sk) {
+		if !has(prev, sl.SK) {
 			b.count(sl, 1)
 		}
 	}
 	for _, sl := range prev {
-		if has(next, sl.Sk) {
+		if has(next, sl.SK) {
 			continue
 		}
-		d := b.s.table.Delete("pk", sl.Pk).Range("sk", sl.Sk)
+		d := b.s.table.Delete("pk", sl.PK).Range("sk", sl.SK)
 		if sl.Home {
 			d = d.If("'version' = ?", prevVersion)
 		}
@@ -209,7 +209,7 @@ func (b *txBuilder) place(item dynamo.Item, prev, next []layout.Slot, prevVersio
 // remove deletes every slot of a record (its home on condition of version, unless 0).
 func (b *txBuilder) remove(sls []layout.Slot, version int64) {
 	for _, sl := range sls {
-		d := b.s.table.Delete("pk", sl.Pk).Range("sk", sl.Sk)
+		d := b.s.table.Delete("pk", sl.PK).Range("sk", sl.SK)
 		if sl.Home && version != 0 {
 			d = d.If("'version' = ?", version)
 		}

@@ -40,7 +40,7 @@ type counters map[layout.CounterKey]dynamo.Item
 
 func (c counters) get(pk, sk, attr string) int {
 	var n int
-	if v, ok := c[layout.CounterKey{Pk: pk, Sk: sk}][attr]; ok {
+	if v, ok := c[layout.CounterKey{PK: pk, SK: sk}][attr]; ok {
 		_ = dynamo.Unmarshal(v, &n)
 	}
 	return n
@@ -50,7 +50,7 @@ func (c counters) get(pk, sk, attr string) int {
 func (l listSpec) counterKeys() []layout.CounterKey {
 	var out []layout.CounterKey
 	for _, r := range l.ranges {
-		k := layout.CounterKey{Pk: r.Pk, Sk: r.Counter}
+		k := layout.CounterKey{PK: r.PK, SK: r.Counter}
 		if !containsKey(out, k) {
 			out = append(out, k)
 		}
@@ -71,7 +71,7 @@ func containsKey(ks []layout.CounterKey, k layout.CounterKey) bool {
 func (s *Store) readCounters(ctx context.Context, keys []layout.CounterKey) (counters, error) {
 	ks := make([]layout.ItemKey, len(keys))
 	for i, k := range keys {
-		ks[i] = layout.ItemKey{Pk: k.Pk, Sk: k.Sk}
+		ks[i] = layout.ItemKey{PK: k.PK, SK: k.SK}
 	}
 	got, err := s.peekItems(ctx, ks...)
 	if err != nil {
@@ -79,7 +79,7 @@ func (s *Store) readCounters(ctx context.Context, keys []layout.CounterKey) (cou
 	}
 	out := counters{}
 	for k, it := range got {
-		out[layout.CounterKey{Pk: k.Pk, Sk: k.Sk}] = it
+		out[layout.CounterKey{PK: k.PK, SK: k.SK}] = it
 	}
 	return out, nil
 }
@@ -148,7 +148,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 	total := 0
 	if !filtered {
 		for _, r := range l.ranges {
-			total += cs.get(r.Pk, r.Counter, r.Attr)
+			total += cs.get(r.PK, r.Counter, r.Attr)
 		}
 		if offset >= total && offset > 0 {
 			return nil, total, "", nil
@@ -156,7 +156,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 		if offset > 0 {
 			var counted []layout.ListRange
 			for _, r := range l.ranges {
-				if cs.get(r.Pk, r.Counter, r.Attr) > 0 {
+				if cs.get(r.PK, r.Counter, r.Attr) > 0 {
 					counted = append(counted, r)
 				}
 			}
@@ -171,7 +171,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 	counts := make([]int, len(l.ranges))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, r := range l.ranges {
-		if !filtered && cs.get(r.Pk, r.Counter, r.Attr) == 0 {
+		if !filtered && cs.get(r.PK, r.Counter, r.Attr) == 0 {
 			continue
 		}
 		g.Go(func() error {
@@ -207,11 +207,11 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 // with that Limit). Filtered, it reads the whole range once, returning the first keep matches
 // after the cursor and counting every match.
 func (s *Store) scanRange(ctx context.Context, l listSpec, r layout.ListRange, startID int64, keep int, filtered bool) ([]row, int, error) {
-	q := s.table.Get("pk", r.Pk).Range("sk", dynamo.Between, r.Sk(startID), r.Prefix+"~").Consistent(true)
+	q := s.table.Get("pk", r.PK).Range("sk", dynamo.Between, r.SK(startID), r.Prefix+"~").Consistent(true)
 	if !filtered {
 		q = q.Limit(keep)
 	} else {
-		q = s.table.Get("pk", r.Pk).Range("sk", dynamo.BeginsWith, r.Prefix).Consistent(true).
+		q = s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Consistent(true).
 			Filter(strings.Join(l.conds, " AND "), l.args...)
 	}
 	it := q.Iter()

@@ -26,11 +26,11 @@ func (b *txBuilder) linkLocation(cid, mid int64, prev, next *int64) {
 	}
 	if prev != nil {
 		k := layout.LocMapKey(cid, *prev, mid)
-		b.del(b.s.table.Delete("pk", k.Pk).Range("sk", k.Sk))
+		b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 	}
 	if next != nil {
 		k := layout.LocMapKey(cid, *next, mid)
-		b.put(b.s.table.Put(layout.LocMapItem{PK: k.Pk, SK: k.Sk, ID: mid}))
+		b.put(b.s.table.Put(layout.LocMapItem{PK: k.PK, SK: k.SK, ID: mid}))
 	}
 }
 
@@ -96,9 +96,9 @@ func (s *Store) locationMapsOf(ctx context.Context, items []dynamo.Item) (map[la
 		if m.SK != layout.RecordSK(layout.MapPrefix, m.ID) || m.LocationID == nil {
 			continue
 		}
-		if k := (layout.ItemKey{Pk: layout.CampaignPK(m.CampaignID), Sk: layout.RecordSK(layout.LocationPrefix, *m.LocationID)}); !seen[k] {
+		if k := (layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.LocationPrefix, *m.LocationID)}); !seen[k] {
 			seen[k] = true
-			keys = append(keys, k, layout.ItemKey{Pk: k.Pk, Sk: layout.TrashedSK(layout.LocationPrefix, *m.LocationID)})
+			keys = append(keys, k, layout.ItemKey{PK: k.PK, SK: layout.TrashedSK(layout.LocationPrefix, *m.LocationID)})
 		}
 	}
 	out := map[layout.ItemKey]bool{}
@@ -112,8 +112,8 @@ func (s *Store) locationMapsOf(ctx context.Context, items []dynamo.Item) (map[la
 			IsPrivate bool  `dynamo:"is_private"`
 		}
 		_ = dynamo.UnmarshalItem(it, &l)
-		home := layout.ItemKey{Pk: k.Pk, Sk: layout.RecordSK(layout.LocationPrefix, l.ID)}
-		out[home] = out[home] || l.IsPrivate || k.Sk != home.Sk
+		home := layout.ItemKey{PK: k.PK, SK: layout.RecordSK(layout.LocationPrefix, l.ID)}
+		out[home] = out[home] || l.IsPrivate || k.SK != home.SK
 	}
 	return out, err
 }

@@ -20,7 +20,7 @@ import (
 // below DynamoDB's item size, and every map answer reads both with the map.
 
 func packKeys(cid, mid int64) []layout.ItemKey {
-	return []layout.ItemKey{{Pk: layout.MapPK(cid, mid), Sk: layout.GroupsSK}, {Pk: layout.MapPK(cid, mid), Sk: layout.LayersSK}}
+	return []layout.ItemKey{{PK: layout.MapPK(cid, mid), SK: layout.GroupsSK}, {PK: layout.MapPK(cid, mid), SK: layout.LayersSK}}
 }
 
 // GetMapPacks reads a map's groups and layers (read ahead with the map on its routes).

@@ -13,7 +13,7 @@ import (
 // Map points have one audience (whoever sees the location): their home range is their list.
 func mapPointSlots(p *domain.MapPoint) []layout.Slot {
 	pk := layout.MapPointsPK(p.CampaignID, p.LocationID)
-	return []layout.Slot{{Pk: pk, Sk: layout.RecordSK(layout.MapPointPrefix, p.ID), Home: true, Counter: layout.CounterSK(layout.MapPointPrefix), Attr: layout.ClassAdmin, Id: p.ID}}
+	return []layout.Slot{{PK: pk, SK: layout.RecordSK(layout.MapPointPrefix, p.ID), Home: true, Counter: layout.CounterSK(layout.MapPointPrefix), Attr: layout.ClassAdmin, Id: p.ID}}
 }
 
 // Map points live in their location's partition, so a point can only ever be reached through
@@ -55,7 +55,7 @@ func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.Ma
 // ListMapPoints reads one page of a location's map points, ordered by id.
 func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filter, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
 	pk := layout.MapPointsPK(cid, lid)
-	l := listSpec{ranges: []layout.ListRange{{Pk: pk, Prefix: layout.MapPointPrefix + "#", Counter: layout.CounterSK(layout.MapPointPrefix), Attr: layout.ClassAdmin}}}
+	l := listSpec{ranges: []layout.ListRange{{PK: pk, Prefix: layout.MapPointPrefix + "#", Counter: layout.CounterSK(layout.MapPointPrefix), Attr: layout.ClassAdmin}}}
 	l.filter(f)
 	return listPage(ctx, s, l, p, mapPointItem.mapPoint)
 }
@@ -86,8 +86,8 @@ func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
 func (s *Store) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64) (*domain.Location, *domain.MapPoint, error) {
 	var li locationItem
 	var mi mapPointItem
-	err := s.getPair(ctx, layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.LocationPrefix, lid)},
-		[]layout.ItemKey{{Pk: layout.MapPointsPK(cid, lid), Sk: layout.RecordSK(layout.MapPointPrefix, id)}}, &li, &mi)
+	err := s.getPair(ctx, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.LocationPrefix, lid)},
+		[]layout.ItemKey{{PK: layout.MapPointsPK(cid, lid), SK: layout.RecordSK(layout.MapPointPrefix, id)}}, &li, &mi)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -105,7 +105,7 @@ func (s *Store) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 		home := markerSlots(&domain.Marker{Meta: domain.Meta{CampaignID: next.CampaignID, ID: c.ID, CreatedBy: c.CreatedBy},
 			MapID: next.ID, Visibility: c.Visibility, EntityPrivate: c.Private})[0]
 		checks = append(checks, func(b *txBuilder) {
-			b.needIf(home.Pk, home.Sk, invalidTarget("center_marker_id"), ifVersion, c.Version)
+			b.needIf(home.PK, home.SK, invalidTarget("center_marker_id"), ifVersion, c.Version)
 		})
 	}
 	return s.updateOwner(ctx, layout.MapKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toMapItem(next) }, checks...)

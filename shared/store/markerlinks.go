@@ -36,11 +36,11 @@ func (b *txBuilder) linkMarker(prev, next *domain.Marker) {
 	}
 	if from != nil {
 		k := layout.MarkerInKey(prev.CampaignID, *from, prev.MapID, prev.ID)
-		b.del(b.s.table.Delete("pk", k.Pk).Range("sk", k.Sk))
+		b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 	}
 	if to != nil {
 		k := layout.MarkerInKey(next.CampaignID, *to, next.MapID, next.ID)
-		b.put(b.s.table.Put(layout.MarkerInItem{PK: k.Pk, SK: k.Sk, MapID: next.MapID, ID: next.ID}))
+		b.put(b.s.table.Put(layout.MarkerInItem{PK: k.PK, SK: k.SK, MapID: next.MapID, ID: next.ID}))
 	}
 }
 
@@ -62,11 +62,11 @@ func (s *Store) entityMarkers(ctx context.Context, cid, eid int64, known *[]layo
 	maps := map[int64]bool{}
 	for _, p := range ptrs {
 		for _, sk := range childHomeSKs(layout.MarkerPrefix, p.ID) {
-			keys = append(keys, layout.ItemKey{Pk: layout.MapPK(cid, p.MapID), Sk: sk})
+			keys = append(keys, layout.ItemKey{PK: layout.MapPK(cid, p.MapID), SK: sk})
 		}
 		if !maps[p.MapID] {
 			maps[p.MapID] = true
-			keys = append(keys, layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.MapPrefix, p.MapID)})
+			keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.MapPrefix, p.MapID)})
 		}
 	}
 	got, err := s.getItems(ctx, keys...)
@@ -76,7 +76,7 @@ func (s *Store) entityMarkers(ctx context.Context, cid, eid int64, known *[]layo
 	var out []*domain.Marker
 	for _, p := range ptrs {
 		for _, sk := range childHomeSKs(layout.MarkerPrefix, p.ID) {
-			raw, ok := got[layout.ItemKey{Pk: layout.MapPK(cid, p.MapID), Sk: sk}]
+			raw, ok := got[layout.ItemKey{PK: layout.MapPK(cid, p.MapID), SK: sk}]
 			if !ok {
 				continue
 			}
@@ -88,7 +88,7 @@ func (s *Store) entityMarkers(ctx context.Context, cid, eid int64, known *[]layo
 				continue // moved to another entity: its pointer here is gone with that write
 			}
 			mk := it.Marker()
-			if raw, ok := got[layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.MapPrefix, p.MapID)}]; ok {
+			if raw, ok := got[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.MapPrefix, p.MapID)}]; ok {
 				var m layout.MapItem
 				if err := dynamo.UnmarshalItem(raw, &m); err != nil {
 					return nil, err
@@ -226,7 +226,7 @@ func (s *Store) unlinkMapMarkers(ctx context.Context, cid, mid int64) error {
 		}
 		if it.EntityID != nil {
 			k := layout.MarkerInKey(cid, *it.EntityID, mid, it.ID)
-			keys = append(keys, dynamo.Keys{k.Pk, k.Sk})
+			keys = append(keys, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	return s.deleteKeys(ctx, keys)

@@ -37,7 +37,7 @@ func markerRef(m *domain.Marker) *layout.SyncRef {
 
 // mapKeys are a map's home and public copy (what GetMap reads).
 func mapKeys(cid, mid int64) []layout.ItemKey {
-	return []layout.ItemKey{{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.MapPrefix, mid)}, {Pk: layout.CampaignPK(cid), Sk: layout.PublicCopy + layout.RecordSK(layout.MapPrefix, mid)}}
+	return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.MapPrefix, mid)}, {PK: layout.CampaignPK(cid), SK: layout.PublicCopy + layout.RecordSK(layout.MapPrefix, mid)}}
 }
 
 // GetMapAndMarker reads a map and one of its markers in one round trip (read ahead on the
@@ -45,7 +45,7 @@ func mapKeys(cid, mid int64) []layout.ItemKey {
 func (s *Store) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domain.Map, *domain.Marker, error) {
 	keys := mapKeys(cid, mid)
 	for _, sk := range childHomeSKs(layout.MarkerPrefix, id) {
-		keys = append(keys, layout.ItemKey{Pk: layout.MapPK(cid, mid), Sk: sk})
+		keys = append(keys, layout.ItemKey{PK: layout.MapPK(cid, mid), SK: sk})
 	}
 	items, err := s.getItems(ctx, keys...)
 	if err != nil {

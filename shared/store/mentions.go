@@ -56,7 +56,7 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 			b.part("entry", "mentioned entities", len(prevT), func() {
 				for _, t := range prevT {
 					k := layout.MentionKey(prevSrc.cid, t, src, prevSrc.post())
-					b.del(s.table.Delete("pk", k.Pk).Range("sk", k.Sk))
+					b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK))
 				}
 			})
 		}, nil
@@ -70,7 +70,7 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 	g.Go(func() error {
 		keys := make([]layout.ItemKey, len(nextT))
 		for i, t := range nextT {
-			keys[i] = layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, t)}
+			keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, t)}
 		}
 		var err error
 		entities, err = s.getItems(gctx, keys...)
@@ -97,12 +97,12 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 			post := nextSrc.post()
 			keep := map[int64]bool{}
 			for _, t := range nextT {
-				if _, ok := entities[layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, t)}]; !ok {
+				if _, ok := entities[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, t)}]; !ok {
 					continue // not an entity of the campaign: Kanka maps nothing
 				}
 				keep[t] = true
 				k := layout.MentionKey(cid, t, src, post)
-				want := layout.MentionItem{PK: k.Pk, SK: k.Sk, CampaignID: cid, SourceID: src, PostID: post, TargetID: t,
+				want := layout.MentionItem{PK: k.PK, SK: k.SK, CampaignID: cid, SourceID: src, PostID: post, TargetID: t,
 					Visibility: string(nextSrc.visibility), CreatedBy: nextSrc.createdBy}
 				if old, ok := existing[k]; ok {
 					var have layout.MentionItem
@@ -115,7 +115,7 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 			for _, t := range prevT {
 				k := layout.MentionKey(cid, t, src, post)
 				if _, ok := existing[k]; ok && !keep[t] {
-					b.del(s.table.Delete("pk", k.Pk).Range("sk", k.Sk))
+					b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK))
 				}
 			}
 		})
@@ -201,7 +201,7 @@ func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Acce
 	})
 	for i, r := range ranges {
 		g.Go(func() error {
-			return layout.Wrap(s.table.Get("pk", r.Pk).Range("sk", dynamo.BeginsWith, r.Prefix).Project("id", "entry").Consistent(true).All(gctx, &posts[i]))
+			return layout.Wrap(s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Project("id", "entry").Consistent(true).All(gctx, &posts[i]))
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -248,7 +248,7 @@ func (s *Store) existingTargets(ctx context.Context, items []layout.MentionItem)
 	}
 	var keys []layout.ItemKey
 	for _, m := range items {
-		keys = append(keys, layout.ItemKey{Pk: layout.CampaignPK(m.CampaignID), Sk: layout.RecordSK(layout.EntityPrefix, m.TargetID)})
+		keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, m.TargetID)})
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
@@ -256,7 +256,7 @@ func (s *Store) existingTargets(ctx context.Context, items []layout.MentionItem)
 	}
 	var out []layout.MentionItem
 	for _, m := range items {
-		if _, ok := got[layout.ItemKey{Pk: layout.CampaignPK(m.CampaignID), Sk: layout.RecordSK(layout.EntityPrefix, m.TargetID)}]; ok {
+		if _, ok := got[layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, m.TargetID)}]; ok {
 			out = append(out, m)
 		}
 	}

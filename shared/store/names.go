@@ -25,13 +25,13 @@ import (
 // setName writes entity eid's shard entry in the transaction.
 func (b *txBuilder) setName(cid, eid int64, kind string, childID int64, private bool, name string) {
 	k := layout.NamesKey(cid, eid)
-	b.update(b.s.table.Update("pk", k.Pk).Range("sk", k.Sk).Set(layout.NameAttr(eid), layout.NameValue(kind, childID, private, name)))
+	b.update(b.s.table.Update("pk", k.PK).Range("sk", k.SK).Set(layout.NameAttr(eid), layout.NameValue(kind, childID, private, name)))
 }
 
 // removeName removes entity eid's shard entry in the transaction.
 func (b *txBuilder) removeName(cid, eid int64) {
 	k := layout.NamesKey(cid, eid)
-	b.update(b.s.table.Update("pk", k.Pk).Range("sk", k.Sk).Remove(layout.NameAttr(eid)))
+	b.update(b.s.table.Update("pk", k.PK).Range("sk", k.SK).Remove(layout.NameAttr(eid)))
 }
 
 // readNames reads every name shard of campaign cid (one Query, strongly consistent, paged by

@@ -141,12 +141,12 @@ func (s *Store) linkParent(k layout.KindSpec, cid, id int64, prev, next *int64, 
 		moved := prev == nil || next == nil || *prev != *next
 		if prev != nil && moved {
 			for _, l := range layout.LinkKeys(k, cid, *prev, id) {
-				b.del(s.table.Delete("pk", l.Pk).Range("sk", l.Sk))
+				b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 			}
 		}
 		if next != nil && (moved || prevPrivate != private) {
 			for _, l := range layout.LinkKeys(k, cid, *next, id) {
-				b.put(s.table.Put(layout.ChildLink{PK: l.Pk, SK: l.Sk, ID: id, IsPrivate: private}))
+				b.put(s.table.Put(layout.ChildLink{PK: l.PK, SK: l.SK, ID: id, IsPrivate: private}))
 			}
 		}
 	}
@@ -226,7 +226,7 @@ func (s *Store) orphanChildren(ctx context.Context, k layout.KindSpec, cid, pid 
 		}
 		keys := make([]layout.ItemKey, len(links))
 		for i, l := range links {
-			keys[i] = layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(k.Prefix, l.ID)}
+			keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, l.ID)}
 		}
 		items, err := s.getItems(ctx, keys...)
 		if err != nil {
@@ -244,10 +244,10 @@ func (s *Store) orphanChildren(ctx context.Context, k layout.KindSpec, cid, pid 
 			}
 			unlink := func() {
 				for _, l := range layout.LinkKeys(k, cid, pid, link.ID) {
-					b.del(s.table.Delete("pk", l.Pk).Range("sk", l.Sk))
+					b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 				}
 			}
-			raw, ok := items[layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(k.Prefix, link.ID)}]
+			raw, ok := items[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, link.ID)}]
 			if !ok {
 				unlink() // a stale link: the child is gone
 				continue
@@ -281,7 +281,7 @@ func (s *Store) orphanChildren(ctx context.Context, k layout.KindSpec, cid, pid 
 				b.put(s.table.Put(layout.ChildLink{PK: link.PK, SK: link.SK, ID: link.ID, IsPrivate: link.IsPrivate,
 					OrphanedBy: layout.FormatTime(now), ChildVersion: nextM.Version}))
 				for _, l := range layout.LinkKeys(k, cid, pid, link.ID)[1:] {
-					b.del(s.table.Delete("pk", l.Pk).Range("sk", l.Sk))
+					b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 				}
 			} else {
 				unlink()
@@ -368,8 +368,8 @@ func (s *Store) createNested(ctx context.Context, k layout.KindSpec, m *domain.M
 // the parent out, which it does when the parent is private (layout 3), so the parent's
 // privacy is known for public records, the only ones a non-admin sees.
 func getNested[I any](ctx context.Context, s *Store, k layout.KindSpec, cid, id int64) (it I, parentHidden bool, err error) {
-	home := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(k.Prefix, id)}
-	pub := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.PublicCopy + layout.RecordSK(k.Prefix, id)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, id)}
+	pub := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.PublicCopy + layout.RecordSK(k.Prefix, id)}
 	items, err := s.getItems(ctx, home, pub)
 	if err != nil {
 		return it, false, err

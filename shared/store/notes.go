@@ -45,9 +45,9 @@ func getWithEntity[I any, T any](ctx context.Context, s *Store, cid, eid int64, 
 	var it I
 	var homes []layout.ItemKey
 	for _, sk := range childHomeSKs(kind, id) {
-		homes = append(homes, layout.ItemKey{Pk: layout.EntityPK(cid, eid), Sk: sk})
+		homes = append(homes, layout.ItemKey{PK: layout.EntityPK(cid, eid), SK: sk})
 	}
-	if err := s.getPair(ctx, layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, eid)}, homes, &ei, &it); err != nil {
+	if err := s.getPair(ctx, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, eid)}, homes, &ei, &it); err != nil {
 		return nil, nil, err
 	}
 	t := record(it)

@@ -144,7 +144,7 @@ func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 		keys := make([]dynamo.Keyed, len(t.Mentions))
 		for i, target := range t.Mentions {
 			k := layout.MentionKey(t.CID, target, t.EntityID, 0)
-			keys[i] = dynamo.Keys{k.Pk, k.Sk}
+			keys[i] = dynamo.Keys{k.PK, k.SK}
 		}
 		g.Go(func() error { return s.batchDelete(gctx, keys) })
 	}
@@ -203,8 +203,8 @@ func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 // trash (while its marker is there, a retried DELETE answers as the first did) or a purge. Like
 // the delete itself, it has happened whether or not the cascade finishes now.
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
-	trashed := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(kind, id)}
-	purging := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TombstoneSK(kind, id)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(kind, id)}
+	purging := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(kind, id)}
 	got, err := s.getItems(ctx, trashed, purging)
 	if err != nil {
 		return false, err

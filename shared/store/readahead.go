@@ -57,84 +57,84 @@ func refKeys(cid, uid int64, ref domain.Ref) []layout.ItemKey {
 	cpk := layout.CampaignPK(cid)
 	switch ref.Read {
 	case domain.ReadLocation: // and its public copy, which says whether its parent is public
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.LocationPrefix, ref.ID)}, {Pk: cpk, Sk: layout.PublicCopy + layout.RecordSK(layout.LocationPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.ID)}, {PK: cpk, SK: layout.PublicCopy + layout.RecordSK(layout.LocationPrefix, ref.ID)}}
 	case domain.ReadTag:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.TagPrefix, ref.ID)}, {Pk: cpk, Sk: layout.PublicCopy + layout.RecordSK(layout.TagPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.TagPrefix, ref.ID)}, {PK: cpk, SK: layout.PublicCopy + layout.RecordSK(layout.TagPrefix, ref.ID)}}
 	case domain.ReadTagList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.CounterSK(layout.TagPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.TagPrefix)}}
 	case domain.ReadMap: // and its layers and groups, which every map answer embeds
 		return append(mapKeys(cid, ref.ID), packKeys(cid, ref.ID)...)
 	case domain.ReadMapPacks:
 		return append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...)
 	case domain.ReadMapList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.CounterSK(layout.MapPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.MapPrefix)}}
 	case domain.ReadMarker:
 		out := append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...) // its groups: group_id
 		for _, sk := range childHomeSKs(layout.MarkerPrefix, ref.ID) {
-			out = append(out, layout.ItemKey{Pk: layout.MapPK(cid, ref.Parent), Sk: sk})
+			out = append(out, layout.ItemKey{PK: layout.MapPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadMarkerList:
 		pk := layout.MapPK(cid, ref.Parent)
-		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...), layout.ItemKey{Pk: pk, Sk: layout.CounterSK(layout.MarkerPrefix)}, layout.ItemKey{Pk: pk, Sk: layout.OwnCounterSK(layout.MarkerPrefix, uid)})
+		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...), layout.ItemKey{PK: pk, SK: layout.CounterSK(layout.MarkerPrefix)}, layout.ItemKey{PK: pk, SK: layout.OwnCounterSK(layout.MarkerPrefix, uid)})
 	case domain.ReadCalendar:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.CalendarPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)}}
 	case domain.ReadEntity:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.EntityPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.ID)}}
 	case domain.ReadMapPoint:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {Pk: layout.MapPointsPK(cid, ref.Parent), Sk: layout.RecordSK(layout.MapPointPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {PK: layout.MapPointsPK(cid, ref.Parent), SK: layout.RecordSK(layout.MapPointPrefix, ref.ID)}}
 	case domain.ReadNote, domain.ReadEvent:
 		kind := layout.NotePrefix
 		if ref.Read == domain.ReadEvent {
 			kind = layout.EventPrefix
 		}
-		out := []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
+		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
 		for _, sk := range childHomeSKs(kind, ref.ID) {
-			out = append(out, layout.ItemKey{Pk: layout.EntityPK(cid, ref.Parent), Sk: sk})
+			out = append(out, layout.ItemKey{PK: layout.EntityPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadAttributes:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, layout.PackKey(cid, ref.Parent)}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, layout.PackKey(cid, ref.Parent)}
 	case domain.ReadRelation:
-		out := []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
+		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
 		for _, sk := range childHomeSKs(layout.RelationPrefix, ref.ID) {
-			out = append(out, layout.ItemKey{Pk: layout.EntityPK(cid, ref.Parent), Sk: sk})
+			out = append(out, layout.ItemKey{PK: layout.EntityPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadRelationList:
 		pk := layout.EntityPK(cid, ref.Parent)
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {Pk: pk, Sk: layout.CounterSK(layout.RelationPrefix)}, {Pk: pk, Sk: layout.OwnCounterSK(layout.RelationPrefix, uid)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(layout.RelationPrefix)}, {PK: pk, SK: layout.OwnCounterSK(layout.RelationPrefix, uid)}}
 	case domain.ReadCampaignRelationList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.CounterSK(layout.RelationIndexPrefix)}, {Pk: cpk, Sk: layout.OwnCounterSK(layout.RelationIndexPrefix, uid)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.RelationIndexPrefix)}, {PK: cpk, SK: layout.OwnCounterSK(layout.RelationIndexPrefix, uid)}}
 	case domain.ReadLocationList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.CounterSK(layout.LocationPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.LocationPrefix)}}
 	case domain.ReadCalendarList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.CounterSK(layout.CalendarPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.CalendarPrefix)}}
 	case domain.ReadEntityList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.CounterSK(layout.EntityPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.EntityPrefix)}}
 	case domain.ReadMemberList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.CounterSK(layout.MemberKind)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.MemberKind)}}
 	case domain.ReadMapPointList:
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {Pk: layout.MapPointsPK(cid, ref.Parent), Sk: layout.CounterSK(layout.MapPointPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {PK: layout.MapPointsPK(cid, ref.Parent), SK: layout.CounterSK(layout.MapPointPrefix)}}
 	case domain.ReadNoteList, domain.ReadEventList:
 		kind := layout.NotePrefix
 		if ref.Read == domain.ReadEventList {
 			kind = layout.EventPrefix
 		}
 		pk := layout.EntityPK(cid, ref.Parent)
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {Pk: pk, Sk: layout.CounterSK(kind)}, {Pk: pk, Sk: layout.OwnCounterSK(kind, uid)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(kind)}, {PK: pk, SK: layout.OwnCounterSK(kind, uid)}}
 	case domain.ReadWeather:
-		out := []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}}
+		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}}
 		for _, sk := range childHomeSKs(layout.WeatherPrefix, ref.ID) {
-			out = append(out, layout.ItemKey{Pk: layout.CalendarPK(cid, ref.Parent), Sk: sk})
+			out = append(out, layout.ItemKey{PK: layout.CalendarPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadWeatherList:
 		pk := layout.CalendarPK(cid, ref.Parent)
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}, {Pk: pk, Sk: layout.CounterSK(layout.WeatherPrefix)}, {Pk: pk, Sk: layout.OwnCounterSK(layout.WeatherPrefix, uid)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(layout.WeatherPrefix)}, {PK: pk, SK: layout.OwnCounterSK(layout.WeatherPrefix, uid)}}
 	case domain.ReadReminderList:
 		pk := layout.CalendarPK(cid, ref.ID)
-		return []layout.ItemKey{{Pk: cpk, Sk: layout.RecordSK(layout.CalendarPrefix, ref.ID)}, {Pk: pk, Sk: layout.CounterSK(layout.ReminderKind)}, {Pk: pk, Sk: layout.OwnCounterSK(layout.ReminderKind, uid)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)}, {PK: pk, SK: layout.CounterSK(layout.ReminderKind)}, {PK: pk, SK: layout.OwnCounterSK(layout.ReminderKind, uid)}}
 	}
 	return nil
 }
@@ -168,7 +168,7 @@ func (s *Store) fetch(ctx context.Context, consume bool, keys []layout.ItemKey) 
 			}
 			continue
 		}
-		rest = append(rest, dynamo.Keys{k.Pk, k.Sk})
+		rest = append(rest, dynamo.Keys{k.PK, k.SK})
 	}
 	for start := 0; start < len(rest); start += 100 {
 		var items []dynamo.Item

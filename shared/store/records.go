@@ -29,7 +29,7 @@ func toOwnerAttrs(o domain.Owner) layout.OwnerAttrs {
 // campaign access); ErrNotFound when there is none.
 func (s *Store) getItem(ctx context.Context, pk, sk string, out any, project ...string) error {
 	if len(project) == 0 {
-		return s.getOne(ctx, layout.ItemKey{Pk: pk, Sk: sk}, out)
+		return s.getOne(ctx, layout.ItemKey{PK: pk, SK: sk}, out)
 	}
 	// BatchGetItem of one key, as every read of a function's (its policy needs no GetItem).
 	var items []dynamo.Item

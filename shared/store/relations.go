@@ -38,7 +38,7 @@ func (b *txBuilder) placeRelation(prev, r *domain.Relation) {
 		prevSlots, prevVersion = layout.RelationSlots(prev), prev.Version
 		if prev.TargetID != r.TargetID {
 			k := layout.IncomingKey(prev.CampaignID, prev.TargetID, prev.ID)
-			b.del(b.s.table.Delete("pk", k.Pk).Range("sk", k.Sk))
+			b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 		}
 	}
 	b.place(layout.Marshal(toRelationItem(r)), prevSlots, layout.RelationSlots(r), prevVersion)
@@ -52,7 +52,7 @@ func (b *txBuilder) placeRelation(prev, r *domain.Relation) {
 	}
 	if prev == nil || prev.TargetID != r.TargetID {
 		k := layout.IncomingKey(r.CampaignID, r.TargetID, r.ID)
-		b.put(b.s.table.Put(incomingItem{PK: k.Pk, SK: k.Sk, ID: r.ID, OwnerID: r.OwnerID}))
+		b.put(b.s.table.Put(incomingItem{PK: k.PK, SK: k.SK, ID: r.ID, OwnerID: r.OwnerID}))
 	}
 }
 
@@ -70,7 +70,7 @@ func (b *txBuilder) removeRelation(r *domain.Relation, gone int64) {
 		b.syncMove(ref, nil) // its tombstone
 	}
 	k := layout.IncomingKey(r.CampaignID, r.TargetID, r.ID)
-	b.del(b.s.table.Delete("pk", k.Pk).Range("sk", k.Sk))
+	b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 }
 
 // needEntity makes the transaction conditional on entity eid existing with the links privacy
@@ -99,7 +99,7 @@ func (s *Store) GetRelationAndEntity(ctx context.Context, cid, eid, id int64) (*
 func (s *Store) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
 	var keys []layout.ItemKey
 	for _, sk := range childHomeSKs(layout.RelationPrefix, id) {
-		keys = append(keys, layout.ItemKey{Pk: layout.EntityPK(cid, eid), Sk: sk})
+		keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, eid), SK: sk})
 	}
 	items, err := s.fetch(ctx, false, keys)
 	if err != nil {

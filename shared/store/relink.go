@@ -106,7 +106,7 @@ func (s *Store) entityRelations(ctx context.Context, cid, eid int64) ([]*domain.
 	var keys []layout.ItemKey
 	for _, in := range incoming {
 		for _, sk := range childHomeSKs(layout.RelationPrefix, in.ID) {
-			keys = append(keys, layout.ItemKey{Pk: layout.EntityPK(cid, in.OwnerID), Sk: sk})
+			keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, in.OwnerID), SK: sk})
 		}
 	}
 	got, err := s.getItems(ctx, keys...)

@@ -94,7 +94,7 @@ func (s *Store) sweepOne(ctx context.Context, m layout.PendingMarker) (bool, err
 		return true, s.reconcileCascade(ctx, m.CID, m.ID, m.SK)
 	}
 	var t layout.Tombstone
-	err := s.getOne(ctx, layout.ItemKey{Pk: layout.CampaignPK(m.CID), Sk: layout.TombstoneSK(m.Kind, m.ID)}, &t)
+	err := s.getOne(ctx, layout.ItemKey{PK: layout.CampaignPK(m.CID), SK: layout.TombstoneSK(m.Kind, m.ID)}, &t)
 	if errors.Is(err, apperr.ErrNotFound) {
 		return false, layout.Wrap(s.table.Delete("pk", m.PK).Range("sk", m.SK).Run(ctx))
 	}
@@ -154,11 +154,11 @@ func (s *Store) SweepPurges(ctx context.Context) (int, bool, error) {
 // purge purges one trash (see SweepPurges); false when it was restored (the queue item goes).
 func (s *Store) purge(ctx context.Context, q layout.PurgeItem, now time.Time) (bool, error) {
 	cid := q.CID
-	trashed := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(layout.EntityPrefix, q.EntityID)}
-	live := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, q.EntityID)}
-	home := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(q.Kind, q.ID)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, q.EntityID)}
+	live := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, q.EntityID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(q.Kind, q.ID)}
 	keys := []layout.ItemKey{trashed, live, home}
-	layers := layout.ItemKey{Pk: layout.MapPK(cid, q.ID), Sk: layout.LayersSK} // a map's layers' pictures go with it
+	layers := layout.ItemKey{PK: layout.MapPK(cid, q.ID), SK: layout.LayersSK} // a map's layers' pictures go with it
 	if q.Kind == layout.MapPrefix {
 		keys = append(keys, layers)
 	}
@@ -178,15 +178,15 @@ func (s *Store) purge(ctx context.Context, q layout.PurgeItem, now time.Time) (b
 	t := layout.Tombstone{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK,
 		Mentions: layout.TargetsOf(entry, q.EntityID)}
 	b := s.newTx()
-	b.del(s.table.Delete("pk", trashed.Pk).Range("sk", trashed.Sk).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
-	b.del(s.table.Delete("pk", home.Pk).Range("sk", home.Sk))
+	b.del(s.table.Delete("pk", trashed.PK).Range("sk", trashed.SK).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
+	b.del(s.table.Delete("pk", home.PK).Range("sk", home.SK))
 	imageChange(cid, image, "")(b)
 	if q.Kind == layout.MapPrefix {
 		if err := packImages(b, cid, got[layers]); err != nil {
 			return false, err
 		}
 	}
-	b.check(s.table.Check("pk", live.Pk).Range("sk", live.Sk).If("attribute_not_exists(pk)"))
+	b.check(s.table.Check("pk", live.PK).Range("sk", live.SK).If("attribute_not_exists(pk)"))
 	b.del(s.table.Delete("pk", q.PK).Range("sk", q.SK))
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))

@@ -107,7 +107,7 @@ func (b *txBuilder) syncGone(prev *layout.SyncRef, at time.Time) {
 	g.SK = layout.GoneSK(prev.Kind, g.DeletedAt, prev.Ptr.ID)
 	b.put(b.s.table.Put(g))
 	q := layout.GoneQueueKey(campaignOf(prev.Ptr.PK), expires, prev.Kind, prev.Ptr.ID)
-	b.put(b.s.table.Put(goneQueued{PK: q.Pk, SK: q.Sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+	b.put(b.s.table.Put(goneQueued{PK: q.PK, SK: q.SK, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
 }
 
 // unGone deletes the tombstone syncGone wrote for ref at, and its queue item: a restored
@@ -115,7 +115,7 @@ func (b *txBuilder) syncGone(prev *layout.SyncRef, at time.Time) {
 func (b *txBuilder) unGone(ref *layout.SyncRef, at time.Time) {
 	b.del(b.s.table.Delete("pk", ref.Ptr.PK).Range("sk", layout.GoneSK(ref.Kind, layout.FormatTime(at), ref.Ptr.ID)))
 	q := layout.GoneQueueKey(campaignOf(ref.Ptr.PK), at.Add(domain.GoneHistory), ref.Kind, ref.Ptr.ID)
-	b.del(b.s.table.Delete("pk", q.Pk).Range("sk", q.Sk))
+	b.del(b.s.table.Delete("pk", q.PK).Range("sk", q.SK))
 }
 
 // goneQueued lists a tombstone by its expiry, so the sweeper removes it where DynamoDB's TTL
@@ -187,7 +187,7 @@ func onlySince(f domain.Filter) bool {
 // candidate's record, 100 a call, when other filters are given with it. ok is false when too
 // many records changed since T (the caller reads the range instead).
 func (s *Store) listSync(ctx context.Context, l listSpec, p domain.PageRequest) (rows []row, total int, next string, ok bool, err error) {
-	pk, kind := l.ranges[0].Pk, rangeKind(l.ranges[0].Prefix)
+	pk, kind := l.ranges[0].PK, rangeKind(l.ranges[0].Prefix)
 	lower := layout.AfterTS(layout.SyncPrefix, kind, layout.FormatTime(*l.f.UpdatedAfter))
 	var ptrs []layout.SyncPointer
 	err = s.table.Get("pk", pk).Range("sk", dynamo.Between, lower, layout.SyncPrefix+kind+"#~").
@@ -221,15 +221,15 @@ func (s *Store) listSync(ctx context.Context, l listSpec, p domain.PageRequest) 
 			g.Go(func() error {
 				keys := make([]dynamo.Keyed, len(chunk))
 				for i, c := range chunk {
-					keys[i] = dynamo.Keys{c.key.Pk, c.key.Sk}
+					keys[i] = dynamo.Keys{c.key.PK, c.key.SK}
 				}
 				items, err := s.batchGet(gctx, true, keys...)
 				mu.Lock()
 				defer mu.Unlock()
 				for _, it := range items {
 					var k layout.ItemKey
-					_ = dynamo.Unmarshal(it["pk"], &k.Pk)
-					_ = dynamo.Unmarshal(it["sk"], &k.Sk)
+					_ = dynamo.Unmarshal(it["pk"], &k.PK)
+					_ = dynamo.Unmarshal(it["sk"], &k.SK)
 					out[k] = it
 				}
 				return err
@@ -324,11 +324,11 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 		ranges = childRanges(kind, layout.ChildPK(cid, k.Parent, q.Parent), a)
 	case k.Placement == layout.PlaceMapPoint:
 		pk := layout.ChildPK(cid, k.Parent, q.Parent)
-		ranges = []layout.ListRange{{Pk: pk, Prefix: kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassAdmin}}
+		ranges = []layout.ListRange{{PK: pk, Prefix: kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassAdmin}}
 	default:
 		return out, since, apperr.ErrNotFound
 	}
-	pk := ranges[0].Pk
+	pk := ranges[0].PK
 	var tombs []goneItem
 	err := s.table.Get("pk", pk).Range("sk", dynamo.Between, layout.AfterTS(layout.GonePrefix, kind, layout.FormatTime(since)), layout.GonePrefix+kind+"#~").
 		Consistent(true).Limit(domain.MaxGoneRead+1).All(ctx, &tombs)

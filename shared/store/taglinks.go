@@ -33,7 +33,7 @@ import (
 // setTags sets a record's (or entity's) tags on its slot sl: a home gets them all with their
 // private ones, a public copy the projection (as copyItem writes them).
 func setTags(u *dynamo.Update, sl layout.Slot, tags, private []int64) *dynamo.Update {
-	if strings.HasPrefix(sl.Sk, layout.PublicCopy) {
+	if strings.HasPrefix(sl.SK, layout.PublicCopy) {
 		return u.Set("tags", domain.VisibleTags(tags, private, false))
 	}
 	u = u.Set("tags", tags)
@@ -140,11 +140,11 @@ func (s *Store) tagPlan(ctx context.Context, k layout.KindSpec, m *domain.Meta, 
 		b.part("tags", "tags", len(checked)+len(removed), func() {
 			for _, t := range removed {
 				key := layout.TagMemberKey(cid, t, prevPrivate, k.Prefix, m.ID)
-				b.del(s.table.Delete("pk", key.Pk).Range("sk", key.Sk))
+				b.del(s.table.Delete("pk", key.PK).Range("sk", key.SK))
 			}
 			for _, t := range checked {
 				key := layout.TagMemberKey(cid, t, next.IsPrivate, k.Prefix, m.ID)
-				b.put(s.table.Put(layout.TagMember{PK: key.Pk, SK: key.Sk, EntityID: next.EntityID}))
+				b.put(s.table.Put(layout.TagMember{PK: key.PK, SK: key.SK, EntityID: next.EntityID}))
 			}
 			for _, part := range packParts {
 				part(b)
@@ -220,7 +220,7 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 				continue
 			}
 			ms = append(ms, member{k, id, tm})
-			homes = append(homes, layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(k.Prefix, id)})
+			homes = append(homes, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, id)})
 		}
 		items, err := s.getItems(ctx, homes...)
 		if err != nil {
@@ -252,11 +252,11 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 				continue
 			}
 			for _, sl := range mb.k.Slots(&m, &o) {
-				u := s.table.Update("pk", sl.Pk).Range("sk", sl.Sk).Set("version", m.Version+1).If("'version' = ?", m.Version)
+				u := s.table.Update("pk", sl.PK).Range("sk", sl.SK).Set("version", m.Version+1).If("'version' = ?", m.Version)
 				b.update(setTags(u, sl, tags, private))
 			}
 			for _, sl := range layout.EntitySlots(&m, &o) {
-				b.update(setTags(s.table.Update("pk", sl.Pk).Range("sk", sl.Sk).If("attribute_exists(pk)"), sl, tags, private))
+				b.update(setTags(s.table.Update("pk", sl.PK).Range("sk", sl.SK).If("attribute_exists(pk)"), sl, tags, private))
 			}
 		}
 		err = runTxs(ctx, txs)
@@ -290,7 +290,7 @@ func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAd
 	if !ok {
 		return false, apperr.ErrNotFound
 	}
-	home := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(k.Prefix, e.ChildID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, e.ChildID)}
 	got, err := s.getItems(ctx, home)
 	if err != nil {
 		return false, err
@@ -326,11 +326,11 @@ func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAd
 	}
 	b := s.newTx()
 	for _, sl := range k.Slots(&m, &prev) {
-		u := s.table.Update("pk", sl.Pk).Range("sk", sl.Sk).Set("version", m.Version+1).If("'version' = ?", m.Version)
+		u := s.table.Update("pk", sl.PK).Range("sk", sl.SK).Set("version", m.Version+1).If("'version' = ?", m.Version)
 		b.update(setTags(u, sl, next.Tags, next.PrivateTags))
 	}
 	for _, sl := range layout.EntitySlots(&m, &prev) {
-		b.update(setTags(s.table.Update("pk", sl.Pk).Range("sk", sl.Sk).If("attribute_exists(pk)"), sl, next.Tags, next.PrivateTags))
+		b.update(setTags(s.table.Update("pk", sl.PK).Range("sk", sl.SK).If("attribute_exists(pk)"), sl, next.Tags, next.PrivateTags))
 	}
 	if plan != nil {
 		plan(b)
@@ -364,8 +364,8 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 	if pub, ok := strings.CutPrefix(kind, layout.PublicCopy); ok {
 		kind, admin = pub, false
 	}
-	cid, err := strconv.ParseInt(strings.TrimPrefix(r.Pk, layout.CampaignPrefix), 10, 64)
-	if err != nil || !layout.IsOwnerPrefix(kind) || r.Pk != layout.CampaignPK(cid) {
+	cid, err := strconv.ParseInt(strings.TrimPrefix(r.PK, layout.CampaignPrefix), 10, 64)
+	if err != nil || !layout.IsOwnerPrefix(kind) || r.PK != layout.CampaignPK(cid) {
 		return nil, 0, "", false, nil
 	}
 	classes := []string{"P"}
@@ -390,7 +390,7 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 		g.Go(func() error {
 			keys := make([]layout.ItemKey, len(tags))
 			for i, t := range tags {
-				keys[i] = layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.TagPrefix, t)}
+				keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.TagPrefix, t)}
 			}
 			var err error
 			homes, err = s.getItems(gctx, keys...)
@@ -404,7 +404,7 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 	for i, t := range tags {
 		if !admin {
 			var private bool
-			home, ok := homes[layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.TagPrefix, t)}]
+			home, ok := homes[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.TagPrefix, t)}]
 			if ok {
 				_ = dynamo.Unmarshal(home["is_private"], &private)
 			}
@@ -441,7 +441,7 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 	page := ids[from:min(from+p.Limit, len(ids))]
 	keys := make([]layout.ItemKey, len(page))
 	for i, id := range page {
-		keys[i] = layout.ItemKey{Pk: r.Pk, Sk: r.Sk(id)}
+		keys[i] = layout.ItemKey{PK: r.PK, SK: r.SK(id)}
 	}
 	items, err := s.getItems(ctx, keys...)
 	if err != nil {

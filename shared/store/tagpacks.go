@@ -29,7 +29,7 @@ import (
 func (s *Store) newTagPack(t *domain.Tag) func(*txBuilder) {
 	return func(b *txBuilder) {
 		k := layout.TagPackKey(t.CampaignID, t.ID)
-		b.put(s.table.Put(layout.TagPack{PK: k.Pk, SK: k.Sk, IsPrivate: t.IsPrivate}).If("attribute_not_exists(pk)"))
+		b.put(s.table.Put(layout.TagPack{PK: k.PK, SK: k.SK, IsPrivate: t.IsPrivate}).If("attribute_not_exists(pk)"))
 	}
 }
 
@@ -40,7 +40,7 @@ func (s *Store) tagPackPrivacy(prev, next *domain.Tag) func(*txBuilder) {
 	}
 	return func(b *txBuilder) {
 		k := layout.TagPackKey(next.CampaignID, next.ID)
-		b.needUpdate(s.table.Update("pk", k.Pk).Range("sk", k.Sk).Set("is_private", next.IsPrivate).If("attribute_exists(pk)"),
+		b.needUpdate(s.table.Update("pk", k.PK).Range("sk", k.SK).Set("is_private", next.IsPrivate).If("attribute_exists(pk)"),
 			func(dynamo.Item) error { return apperr.ErrConflict }) // deleted meanwhile: the retry reads it gone
 	}
 }
@@ -49,7 +49,7 @@ func (s *Store) tagPackPrivacy(prev, next *domain.Tag) func(*txBuilder) {
 func (s *Store) tagPackGone(t *domain.Tag) func(*txBuilder) {
 	return func(b *txBuilder) {
 		k := layout.TagPackKey(t.CampaignID, t.ID)
-		b.del(s.table.Delete("pk", k.Pk).Range("sk", k.Sk))
+		b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK))
 	}
 }
 
@@ -99,7 +99,7 @@ func (s *Store) packPlan(ctx context.Context, cid int64, p *layout.TagPack, mv p
 		return nil, nil // a deleted tag: its member items go with its delete's cascade
 	}
 	k := layout.TagPackKey(cid, mv.tid)
-	u := s.table.Update("pk", k.Pk).Range("sk", k.Sk)
+	u := s.table.Update("pk", k.PK).Range("sk", k.SK)
 	cond, args := "attribute_exists(pk)", []any{}
 	if mv.check {
 		cond += " AND 'is_private' = ?"
@@ -250,7 +250,7 @@ func (s *Store) TagMembers(ctx context.Context, cid int64, tags []int64, admin b
 	keys := make([]dynamo.Keyed, 0, len(tags))
 	for _, t := range slices.Compact(slices.Sorted(slices.Values(tags))) {
 		k := layout.TagPackKey(cid, t)
-		keys = append(keys, dynamo.Keys{k.Pk, k.Sk})
+		keys = append(keys, dynamo.Keys{k.PK, k.SK})
 	}
 	var packs []layout.TagPack
 	for start := 0; start < len(keys); start += 100 {

@@ -82,7 +82,7 @@ func (s *Store) trashOwner(ctx context.Context, k layout.KindSpec, m *domain.Met
 	e.SK = layout.TrashedSK(layout.EntityPrefix, o.EntityID)
 	b.put(s.table.Put(e))
 	q := layout.PurgeKey(cid, expires, o.EntityID)
-	b.put(s.table.Put(layout.PurgeItem{PK: q.Pk, SK: q.Sk, CID: cid, EntityID: o.EntityID, Kind: k.Prefix, ID: m.ID, DeletedAt: e.DeletedAt}))
+	b.put(s.table.Put(layout.PurgeItem{PK: q.PK, SK: q.SK, CID: cid, EntityID: o.EntityID, Kind: k.Prefix, ID: m.ID, DeletedAt: e.DeletedAt}))
 	b.put(s.table.Put(marker))
 	for _, f := range append(also, tags) { // its tag links go; a restore puts back those whose tag lives
 		if f != nil {
@@ -115,8 +115,8 @@ func (s *Store) finishCascade(ctx context.Context, cid, eid int64, markerSK stri
 // reconcileCascade brings the references of entity eid in line with its state (trashed: hidden;
 // live: shown; purged: nothing to do), then removes the marker ("" for none). Idempotent.
 func (s *Store) reconcileCascade(ctx context.Context, cid, eid int64, markerSK string) error {
-	home := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, eid)}
-	trashed := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(layout.EntityPrefix, eid)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, eid)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, eid)}
 	items, err := s.getItems(ctx, home, trashed)
 	if err != nil {
 		return err
@@ -157,8 +157,8 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 		k := layout.KeyOfItem(raw)
 		var r partitionRow
 		_ = dynamo.UnmarshalItem(raw, &r)
-		switch home := strings.TrimPrefix(k.Sk, layout.SelfHome); {
-		case strings.HasPrefix(k.Sk, layout.MarkerInPrefix):
+		switch home := strings.TrimPrefix(k.SK, layout.SelfHome); {
+		case strings.HasPrefix(k.SK, layout.MarkerInPrefix):
 			var p layout.MarkerInItem
 			if err := dynamo.UnmarshalItem(raw, &p); err != nil {
 				return err
@@ -170,7 +170,7 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 				return err
 			}
 			evs = append(evs, it.Event())
-		case home == layout.RecordSK(layout.RelationPrefix, r.ID) || k.Sk == layout.IncomingPrefix+layout.Pad(r.ID):
+		case home == layout.RecordSK(layout.RelationPrefix, r.ID) || k.SK == layout.IncomingPrefix+layout.Pad(r.ID):
 			rels = append(rels, r)
 		}
 	}
@@ -312,8 +312,8 @@ func (s *Store) showOwnLinks(ctx context.Context, e *layout.EntityItem) error {
 			keys = append(keys, reminderHome(&evs[i]))
 			if !cals[evs[i].CalendarID] {
 				cals[evs[i].CalendarID] = true
-				keys = append(keys, layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.CalendarPrefix, evs[i].CalendarID)},
-					layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(layout.CalendarPrefix, evs[i].CalendarID)})
+				keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.CalendarPrefix, evs[i].CalendarID)},
+					layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.CalendarPrefix, evs[i].CalendarID)})
 			}
 		}
 		got, err := s.getItems(ctx, keys...)
@@ -327,8 +327,8 @@ func (s *Store) showOwnLinks(ctx context.Context, e *layout.EntityItem) error {
 			if _, linked := got[reminderHome(&ev)]; linked {
 				continue
 			}
-			if got[layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.CalendarPrefix, calID)}] == nil &&
-				got[layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(layout.CalendarPrefix, calID)}] == nil {
+			if got[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.CalendarPrefix, calID)}] == nil &&
+				got[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.CalendarPrefix, calID)}] == nil {
 				continue // its calendar was purged: the purge of its partition took the links
 			}
 			ev.EntityPrivate = ent.LinksPrivate
@@ -340,7 +340,7 @@ func (s *Store) showOwnLinks(ctx context.Context, e *layout.EntityItem) error {
 			}
 			b := txs[len(txs)-1]
 			home := eventSlots(&ev)[0]
-			b.check(s.table.Check("pk", home.Pk).Range("sk", home.Sk).If(ifVersion, ev.Version))
+			b.check(s.table.Check("pk", home.PK).Range("sk", home.SK).If(ifVersion, ev.Version))
 			s.linkEvent(nil, &ev)(b)
 		}
 		err = runTxs(ctx, txs)
@@ -380,7 +380,7 @@ func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partit
 				b.removeRelation(r, 0)
 				hidden := layout.Marshal(toRelationItem(r))
 				k := layout.HiddenRelationKey(cid, eid, r.ID)
-				hidden["pk"], hidden["sk"] = layout.AttrS(k.Pk), layout.AttrS(k.Sk)
+				hidden["pk"], hidden["sk"] = layout.AttrS(k.PK), layout.AttrS(k.SK)
 				b.put(s.table.Put(hidden))
 				return b.run(wctx)
 			})
@@ -416,14 +416,14 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it layout.Rela
 	if other == eid {
 		other = r.OwnerID
 	}
-	keys := []layout.ItemKey{{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, r.OwnerID)}, {Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, r.TargetID)},
-		{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(layout.EntityPrefix, other)}}
+	keys := []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, r.OwnerID)}, {PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, r.TargetID)},
+		{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, other)}}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
 		return err
 	}
 	b := s.newTx()
-	b.del(s.table.Delete("pk", here.Pk).Range("sk", here.Sk).If("attribute_exists(pk)"))
+	b.del(s.table.Delete("pk", here.PK).Range("sk", here.SK).If("attribute_exists(pk)"))
 	owner, target := got[keys[0]], got[keys[1]]
 	switch {
 	case owner != nil && target != nil:
@@ -441,7 +441,7 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it layout.Rela
 	case got[keys[2]] != nil && other != eid:
 		k := layout.HiddenRelationKey(cid, other, r.ID)
 		moved := layout.Marshal(it)
-		moved["pk"], moved["sk"] = layout.AttrS(k.Pk), layout.AttrS(k.Sk)
+		moved["pk"], moved["sk"] = layout.AttrS(k.PK), layout.AttrS(k.SK)
 		b.need(layout.CampaignPK(cid), layout.TrashedSK(layout.EntityPrefix, other), apperr.ErrConflict)
 		b.put(s.table.Put(moved))
 	case owner == nil && target == nil:
@@ -452,7 +452,7 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it layout.Rela
 		var left struct {
 			PK string `dynamo:"pk"`
 		}
-		if s.getItem(ctx, here.Pk, here.Sk, &left, "pk") != nil {
+		if s.getItem(ctx, here.PK, here.SK, &left, "pk") != nil {
 			return nil // shown (or moved) by a concurrent cascade
 		}
 	}
@@ -475,7 +475,7 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 		for _, l := range links {
 			if (strings.HasPrefix(l.SK, layout.DayLinkPrefix) || strings.HasPrefix(l.SK, layout.RecurLinkPrefix)) && l.EntityID != calEntityID {
 				for _, sk := range childHomeSKs(layout.EventPrefix, l.ID) {
-					keys = append(keys, layout.ItemKey{Pk: layout.EntityPK(cid, l.EntityID), Sk: sk})
+					keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, l.EntityID), SK: sk})
 				}
 			}
 		}
@@ -529,7 +529,7 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 				hidden[k] = v
 			}
 			k := layout.HiddenEventKey(cid, calID, ev.EntityID, ev.ID)
-			hidden["pk"], hidden["sk"], hidden["hidden_at"] = layout.AttrS(k.Pk), layout.AttrS(k.Sk), layout.AttrS(layout.FormatTime(now))
+			hidden["pk"], hidden["sk"], hidden["hidden_at"] = layout.AttrS(k.PK), layout.AttrS(k.SK), layout.AttrS(layout.FormatTime(now))
 			b.put(s.table.Put(hidden))
 		}
 		err = runTxs(ctx, txs)
@@ -569,14 +569,14 @@ func (s *Store) showCalendarEvents(ctx context.Context, cid, calID int64) error 
 func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) error {
 	ev := h.Event()
 	here := layout.HiddenEventKey(cid, calID, ev.EntityID, ev.ID)
-	home := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(layout.EntityPrefix, ev.EntityID)}
-	trashed := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(layout.EntityPrefix, ev.EntityID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ev.EntityID)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, ev.EntityID)}
 	got, err := s.getItems(ctx, home, trashed)
 	if err != nil {
 		return err
 	}
 	b := s.newTx()
-	b.del(s.table.Delete("pk", here.Pk).Range("sk", here.Sk).If("attribute_exists(pk)"))
+	b.del(s.table.Delete("pk", here.PK).Range("sk", here.SK).If("attribute_exists(pk)"))
 	if got[home] != nil || got[trashed] != nil {
 		old := ev
 		s.stampUpdate(&old.Meta, &ev.Meta)
@@ -586,11 +586,11 @@ func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) 
 		if got[home] != nil {
 			var e layout.EntityItem
 			_ = dynamo.UnmarshalItem(got[home], &e)
-			b.check(s.table.Check("pk", home.Pk).Range("sk", home.Sk).If("attribute_exists(pk) AND 'links_private' = ?", e.LinksPrivate))
+			b.check(s.table.Check("pk", home.PK).Range("sk", home.SK).If("attribute_exists(pk) AND 'links_private' = ?", e.LinksPrivate))
 			ev.EntityPrivate = e.LinksPrivate
 			s.linkEvent(nil, &ev)(b)
 		} else {
-			b.need(trashed.Pk, trashed.Sk, apperr.ErrConflict)
+			b.need(trashed.PK, trashed.SK, apperr.ErrConflict)
 		}
 	}
 	err = b.run(ctx)
@@ -598,7 +598,7 @@ func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) 
 		var left struct {
 			PK string `dynamo:"pk"`
 		}
-		if s.getItem(ctx, here.Pk, here.Sk, &left, "pk") != nil {
+		if s.getItem(ctx, here.PK, here.SK, &left, "pk") != nil {
 			return nil // shown by a concurrent cascade
 		}
 	}
@@ -634,7 +634,7 @@ func (s *Store) adoptChild(ctx context.Context, k layout.KindSpec, cid, pid int6
 	drop := func() error {
 		return layout.Wrap(s.table.Delete("pk", link.PK).Range("sk", link.SK).If("'orphaned_by' = ?", link.OrphanedBy).Run(ctx))
 	}
-	home := layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.RecordSK(k.Prefix, link.ID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, link.ID)}
 	items, err := s.getItems(ctx, home)
 	if err != nil {
 		return err
@@ -683,7 +683,7 @@ func (s *Store) adoptChild(ctx context.Context, k layout.KindSpec, cid, pid int6
 	for name, v := range raw {
 		next[name] = v
 	}
-	for name, v := range layout.Marshal(layout.ToMetaAttrs(home.Pk, home.Sk, nextM)) {
+	for name, v := range layout.Marshal(layout.ToMetaAttrs(home.PK, home.SK, nextM)) {
 		next[name] = v
 	}
 	next[k.ParentAttr] = &types.AttributeValueMemberN{Value: formatInt(pid)}
@@ -695,7 +695,7 @@ func (s *Store) adoptChild(ctx context.Context, k layout.KindSpec, cid, pid int6
 	b.mirror(layout.Marshal(layout.EntityItemOf(k, &nextM, &o)), layout.EntitySlots(&prevM, &o), layout.EntitySlots(&nextM, &o))
 	b.syncMove(layout.EntityRef(&prevM, &o), layout.EntityRef(&nextM, &o))
 	for _, l := range layout.LinkKeys(k, cid, pid, link.ID) { // the link, unmarked, and its related=1 copy
-		b.put(s.table.Put(layout.ChildLink{PK: l.Pk, SK: l.Sk, ID: link.ID, IsPrivate: o.IsPrivate}))
+		b.put(s.table.Put(layout.ChildLink{PK: l.PK, SK: l.SK, ID: link.ID, IsPrivate: o.IsPrivate}))
 	}
 	return b.run(ctx)
 }
@@ -713,7 +713,7 @@ func ignoreCondition(err error) error {
 func (s *Store) GetTrashed(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Entity, error) {
 	keys := make([]layout.ItemKey, len(ids))
 	for i, id := range ids {
-		keys[i] = layout.ItemKey{Pk: layout.CampaignPK(cid), Sk: layout.TrashedSK(layout.EntityPrefix, id)}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, id)}
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
@@ -737,7 +737,7 @@ func (s *Store) GetTrashed(ctx context.Context, cid int64, ids []int64) (map[int
 // the whole TRASHED#ENTITY# range is read (bounded by TrashHistory of deletions), filtered on
 // ttl, counted and windowed in one pass.
 func (s *Store) ListTrash(ctx context.Context, cid int64, p domain.PageRequest) (domain.Page[domain.Entity], error) {
-	l := listSpec{ranges: []layout.ListRange{{Pk: layout.CampaignPK(cid), Prefix: layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]}}}
+	l := listSpec{ranges: []layout.ListRange{{PK: layout.CampaignPK(cid), Prefix: layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]}}}
 	l.where("'ttl' > ?", s.now().Unix())
 	return listPage(ctx, s, l, p, func(t layout.TrashedEntity) domain.Entity { return *t.Trashed() })
 }
@@ -832,7 +832,7 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	b.unGone(layout.EntityRef(&gone, &o), at)
 	b.setName(cid, eid, k.EntityType, m.ID, o.IsPrivate, o.Name)
 	q := layout.PurgeKey(cid, at.Add(TrashHistory), eid)
-	b.del(s.table.Delete("pk", q.Pk).Range("sk", q.Sk))
+	b.del(s.table.Delete("pk", q.PK).Range("sk", q.SK))
 	b.put(s.table.Put(marker))
 	for _, c := range checks { // the entry's mention items stayed through the trash
 		if c != nil {
@@ -921,7 +921,7 @@ func (s *Store) restoredTags(ctx context.Context, k layout.KindSpec, m *domain.M
 	}
 	keys := make([]layout.ItemKey, len(o.Tags))
 	for i, t := range o.Tags {
-		keys[i] = layout.ItemKey{Pk: layout.CampaignPK(m.CampaignID), Sk: layout.RecordSK(layout.TagPrefix, t)}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.TagPrefix, t)}
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {

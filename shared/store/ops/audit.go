@@ -171,28 +171,28 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 			continue // in a trashed entity's partition: mentions of it wait for its restore
 		}
 		if layout.IsRangeCounter(sk) {
-			counters[layout.CounterKey{Pk: pk, Sk: sk}] = it
+			counters[layout.CounterKey{PK: pk, SK: sk}] = it
 			continue
 		}
 		if layout.IsRelatedBucket(pk) && !isRelationItem(pk, sk) { // related=1 copies of notes, events, child links
 			if strings.Contains(sk, "#"+layout.RelatedChildKind+"#") {
-				stored[layout.ItemKey{Pk: pk, Sk: sk}] = 0
-				links[layout.ItemKey{Pk: pk, Sk: sk}] = boolean(it, "is_private")
+				stored[layout.ItemKey{PK: pk, SK: sk}] = 0
+				links[layout.ItemKey{PK: pk, SK: sk}] = boolean(it, "is_private")
 			} else {
-				stored[layout.ItemKey{Pk: pk, Sk: sk}] = num(it, "version")
+				stored[layout.ItemKey{PK: pk, SK: sk}] = num(it, "version")
 			}
 			continue
 		}
 		if pk == prefix && strings.HasPrefix(sk, layout.PublicCopy) {
 			if k, ok := layout.KindOf(strings.Split(sk, "#")[1]); ok && k.ParentAttr != "" {
-				pubParents[layout.ItemKey{Pk: k.Prefix, Sk: layout.Pad(num(it, "id"))}] = it[k.ParentAttr] != nil
+				pubParents[layout.ItemKey{PK: k.Prefix, SK: layout.Pad(num(it, "id"))}] = it[k.ParentAttr] != nil
 			}
 		}
 		if strings.HasPrefix(sk, layout.ChildLinkPrefix) {
-			links[layout.ItemKey{Pk: pk, Sk: sk}] = boolean(it, "is_private")
+			links[layout.ItemKey{PK: pk, SK: sk}] = boolean(it, "is_private")
 		}
 		if strings.HasPrefix(sk, layout.TagMemberPrefix) {
-			tagMembers[layout.ItemKey{Pk: pk, Sk: sk}] = true
+			tagMembers[layout.ItemKey{PK: pk, SK: sk}] = true
 			memberIDs[pk] = append(memberIDs[pk], memberID{sk[len(layout.TagMemberPrefix)] == 'A', num(it, "entity_id")})
 		}
 		if sk == layout.TagPackSK {
@@ -213,7 +213,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 		if strings.HasPrefix(sk, layout.SyncPrefix) {
 			var p layout.SyncPointer
 			_ = dynamo.UnmarshalItem(it, &p)
-			pointers[layout.ItemKey{Pk: pk, Sk: sk}] = p
+			pointers[layout.ItemKey{PK: pk, SK: sk}] = p
 			continue
 		}
 		if counter, attr, id, ok := layout.CountedRange(sk); ok {
@@ -231,34 +231,34 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 				for _, ref := range layout.RelationRefs(&r) { // a relation's two pointers (relations.go)
 					p := ref.Ptr
 					p.SK = layout.SyncSK(ref.Kind, layout.FormatTime(ref.Updated), r.ID)
-					wantPointers[layout.ItemKey{Pk: p.PK, Sk: p.SK}] = p
+					wantPointers[layout.ItemKey{PK: p.PK, SK: p.SK}] = p
 				}
 			}
 			continue
 		}
 		if sls := homeSlots(pk, sk, it); sls != nil {
 			p := homePointer(sls[0], it)
-			wantPointers[layout.ItemKey{Pk: p.PK, Sk: p.SK}] = p
+			wantPointers[layout.ItemKey{PK: p.PK, SK: p.SK}] = p
 		}
 		if kind == layout.EntityPrefix && pk == prefix {
 			p := layout.SyncPointer{PK: pk, SK: layout.SyncSK(layout.EntityPrefix, str(it, "updated_at"), num(it, "id")), ID: num(it, "id"), IsPrivate: boolean(it, "is_private")}
-			wantPointers[layout.ItemKey{Pk: p.PK, Sk: p.SK}] = p
+			wantPointers[layout.ItemKey{PK: p.PK, SK: p.SK}] = p
 		}
 		if strings.HasPrefix(sk, layout.ChildLinkPrefix) || strings.HasPrefix(sk, layout.LegacyEventLink) {
-			stored[layout.ItemKey{Pk: pk, Sk: sk}] = 0
+			stored[layout.ItemKey{PK: pk, SK: sk}] = 0
 		}
 		if strings.HasPrefix(sk, layout.DayLinkPrefix) || strings.HasPrefix(sk, layout.RecurLinkPrefix) {
 			var l layout.DayLinkItem
 			_ = dynamo.UnmarshalItem(it, &l)
-			dayLinks[layout.ItemKey{Pk: pk, Sk: sk}] = l
+			dayLinks[layout.ItemKey{PK: pk, SK: sk}] = l
 		}
 		if strings.HasPrefix(sk, layout.WeatherDayPrefix) {
-			weatherDays[layout.ItemKey{Pk: pk, Sk: sk}] = num(it, "id")
+			weatherDays[layout.ItemKey{PK: pk, SK: sk}] = num(it, "id")
 		}
 		if strings.TrimPrefix(sk, layout.SelfHome) == layout.RecordSK(layout.WeatherPrefix, num(it, "id")) && pk != prefix {
 			var w layout.DayWeatherItem
 			_ = dynamo.UnmarshalItem(it, &w)
-			wantWeatherDays[layout.ItemKey{Pk: pk, Sk: layout.WeatherDaySK(w.DayWeather().Date)}] = w.ID
+			wantWeatherDays[layout.ItemKey{PK: pk, SK: layout.WeatherDaySK(w.DayWeather().Date)}] = w.ID
 		}
 		if strings.TrimPrefix(sk, layout.SelfHome) == layout.RecordSK(layout.EventPrefix, num(it, "id")) && pk != prefix {
 			var ev layout.EventItem
@@ -267,14 +267,14 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 		if layout.IsCopy(sk) || strings.HasPrefix(sk, layout.SelfHome) || spec.Placement != layout.PlaceNone || kind == layout.ReminderKind ||
 			strings.HasPrefix(sk, layout.DayLinkPrefix) || strings.HasPrefix(sk, layout.RecurLinkPrefix) || (kind == layout.EntityPrefix && pk == prefix) {
-			stored[layout.ItemKey{Pk: pk, Sk: sk}] = num(it, "version")
+			stored[layout.ItemKey{PK: pk, SK: sk}] = num(it, "version")
 		}
 		for _, sl := range homeSlots(pk, sk, it) {
-			expected[layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}] = num(it, "version")
+			expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = num(it, "version")
 		}
 		if kind == layout.EntityPrefix && pk == prefix { // an entity is placed like its record (entitySlots)
 			for _, sl := range layout.OwnerSlots(layout.EntityPrefix, cid, num(it, "id"), boolean(it, "is_private")) {
-				expected[layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}] = num(it, "version")
+				expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = num(it, "version")
 			}
 		}
 		if layout.IsCopy(sk) {
@@ -379,13 +379,13 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 	for key := range tagMembers {
 		if !wantMembers[key] {
-			report("tag member %s %s: no record carries the tag", key.Pk, key.Sk)
+			report("tag member %s %s: no record carries the tag", key.PK, key.SK)
 		}
 	}
 	// Tag packs: every tag has one, with its privacy and exactly its member items' entity ids
 	// (each class's smallest tagPackCap, and their number); every pack has its tag.
 	for id, tag := range owners[layout.TagKind.EntityType] {
-		pk := layout.TagPackKey(cid, id).Pk
+		pk := layout.TagPackKey(cid, id).PK
 		p := packs[pk]
 		if p == nil {
 			report("tag %d: its member pack is missing", id)
@@ -459,7 +459,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 			var got int
 			_ = dynamo.Unmarshal(counters[k][attr], &got)
 			if got != n {
-				report("counter %s %s: %s is %d, items %d", k.Pk, k.Sk, attr, got, n)
+				report("counter %s %s: %s is %d, items %d", k.PK, k.SK, attr, got, n)
 			}
 		}
 	}
@@ -470,7 +470,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 				continue
 			}
 			if tallies[k][attr] == 0 {
-				report("counter %s %s: %s is %d, items 0", k.Pk, k.Sk, attr, got)
+				report("counter %s %s: %s is %d, items 0", k.PK, k.SK, attr, got)
 			}
 		}
 	}
@@ -488,12 +488,12 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 				for _, k := range keys {
 					expected[k] = 0
 					if p, ok := links[k]; ok && p != l.private {
-						report("%s %d: its link %s %s says private %v", nk.EntityType, id, k.Pk, k.Sk, p)
+						report("%s %d: its link %s %s says private %v", nk.EntityType, id, k.PK, k.SK, p)
 					}
 				}
 			}
 			// The public copy is the non-admins' projection: a parent only when the parent is public.
-			if shows, ok := pubParents[layout.ItemKey{Pk: nk.Prefix, Sk: layout.Pad(id)}]; ok && (l.parent == nil || nk.Prefix != layout.LocationPrefix || !pendingLoc[*l.parent]) {
+			if shows, ok := pubParents[layout.ItemKey{PK: nk.Prefix, SK: layout.Pad(id)}]; ok && (l.parent == nil || nk.Prefix != layout.LocationPrefix || !pendingLoc[*l.parent]) {
 				want := l.parent != nil && recs[*l.parent] != nil && !recs[*l.parent].private
 				if shows != want {
 					report("%s %d: its public copy shows parent %v, want %v", nk.EntityType, id, shows, want)
@@ -563,25 +563,25 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 		k := layout.EventDayKey(ev)
 		expected[k] = ev.Version
 		if l, ok := dayLinks[k]; ok && (l.EntityPrivate != ev.EntityPrivate || l.IsPrivate != ev.IsPrivate || l.Visibility != string(ev.Visibility)) {
-			report("item %s %s: its event's placement differs (entity private %v, private %v, %s)", k.Pk, k.Sk, ev.EntityPrivate, ev.IsPrivate, ev.Visibility)
+			report("item %s %s: its event's placement differs (entity private %v, private %v, %s)", k.PK, k.SK, ev.EntityPrivate, ev.IsPrivate, ev.Visibility)
 		}
 		if l, ok := dayLinks[k]; ok && !sameWhen(layout.ToDayLink(ev), l) {
-			report("item %s %s: its event's recurrence or time differs", k.Pk, k.Sk)
+			report("item %s %s: its event's recurrence or time differs", k.PK, k.SK)
 		}
 		for _, sl := range layout.ReminderSlots(ev) {
-			expected[layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}] = ev.Version
+			expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = ev.Version
 		}
 	}
 	for k, v := range expected {
 		if got, ok := stored[k]; !ok {
-			report("item %s %s: missing", k.Pk, k.Sk)
+			report("item %s %s: missing", k.PK, k.SK)
 		} else if got != v {
-			report("item %s %s: version %d, its home has %d", k.Pk, k.Sk, got, v)
+			report("item %s %s: version %d, its home has %d", k.PK, k.SK, got, v)
 		}
 	}
 	for k := range stored {
 		if _, ok := expected[k]; !ok {
-			report("item %s %s: no home places it here", k.Pk, k.Sk)
+			report("item %s %s: no home places it here", k.PK, k.SK)
 		}
 	}
 
@@ -592,26 +592,26 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 	// Calendar weathers and their day keys: one each, in the same partition.
 	for k, id := range wantWeatherDays {
 		if got, ok := weatherDays[k]; !ok || got != id {
-			report("calendar weather %d: day key %s %s missing or held by %d", id, k.Pk, k.Sk, got)
+			report("calendar weather %d: day key %s %s missing or held by %d", id, k.PK, k.SK, got)
 		}
 	}
 	for k, id := range weatherDays {
 		if wantWeatherDays[k] != id {
-			report("calendar weather day key %s %s: weather %d has another day or is gone", k.Pk, k.Sk, id)
+			report("calendar weather day key %s %s: weather %d has another day or is gone", k.PK, k.SK, id)
 		}
 	}
 
 	// Sync pointers.
 	for k, want := range wantPointers {
 		if got, ok := pointers[k]; !ok {
-			report("sync pointer %s %s: missing", k.Pk, k.Sk)
+			report("sync pointer %s %s: missing", k.PK, k.SK)
 		} else if got != want {
-			report("sync pointer %s %s: holds %+v, its record %+v", k.Pk, k.Sk, got, want)
+			report("sync pointer %s %s: holds %+v, its record %+v", k.PK, k.SK, got, want)
 		}
 	}
 	for k := range pointers {
 		if _, ok := wantPointers[k]; !ok {
-			report("sync pointer %s %s: no record updated then", k.Pk, k.Sk)
+			report("sync pointer %s %s: no record updated then", k.PK, k.SK)
 		}
 	}
 	// Relations and their mirrors.
@@ -748,7 +748,7 @@ func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	live := map[string]bool{}
 	for _, it := range items {
-		if k := layout.KeyOfItem(it); k.Pk == layout.CampaignPK(cid) && strings.HasPrefix(k.Sk, layout.MapPrefix+"#") {
+		if k := layout.KeyOfItem(it); k.PK == layout.CampaignPK(cid) && strings.HasPrefix(k.SK, layout.MapPrefix+"#") {
 			var id int64
 			_ = dynamo.Unmarshal(it["id"], &id)
 			live[layout.MapPK(cid, id)] = true
@@ -756,11 +756,11 @@ func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
 	}
 	for _, it := range items {
 		k := layout.KeyOfItem(it)
-		if k.Sk != layout.GroupsSK && k.Sk != layout.LayersSK {
+		if k.SK != layout.GroupsSK && k.SK != layout.LayersSK {
 			continue
 		}
-		if !live[k.Pk] && !tr.hides(k.Pk) {
-			report("pack %s %s: no map", k.Pk, k.Sk)
+		if !live[k.PK] && !tr.hides(k.PK) {
+			report("pack %s %s: no map", k.PK, k.SK)
 		}
 		var entries []domain.PackEntry
 		var seq int64
@@ -768,24 +768,24 @@ func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
 		_ = dynamo.Unmarshal(it["seq"], &seq)
 		_ = dynamo.Unmarshal(it["items"], &raw)
 		if err := json.Unmarshal([]byte(raw), &entries); err != nil {
-			report("pack %s %s: items unreadable: %v", k.Pk, k.Sk, err)
+			report("pack %s %s: items unreadable: %v", k.PK, k.SK, err)
 			continue
 		}
 		limit := domain.MaxMapLayers
-		if k.Sk == layout.GroupsSK {
+		if k.SK == layout.GroupsSK {
 			limit = domain.MaxMapGroups
 		}
 		if len(entries) > limit {
-			report("pack %s %s: %d entries, at most %d", k.Pk, k.Sk, len(entries), limit)
+			report("pack %s %s: %d entries, at most %d", k.PK, k.SK, len(entries), limit)
 		}
 		seen := map[int64]bool{}
 		for _, e := range entries {
 			if seen[e.ID] || e.ID < 1 || e.ID > seq {
-				report("pack %s %s: entry %d repeated or beyond its sequence %d", k.Pk, k.Sk, e.ID, seq)
+				report("pack %s %s: entry %d repeated or beyond its sequence %d", k.PK, k.SK, e.ID, seq)
 			}
 			seen[e.ID] = true
 		}
-		if k.Sk != layout.GroupsSK {
+		if k.SK != layout.GroupsSK {
 			continue
 		}
 		var groups []domain.MapGroup
@@ -798,11 +798,11 @@ func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
 			depth := 1
 			for at := g.ParentID; at != nil; at = parent[*at] {
 				if _, ok := parent[*at]; !ok {
-					report("pack %s %s: group %d under missing group %d", k.Pk, k.Sk, g.ID, *at)
+					report("pack %s %s: group %d under missing group %d", k.PK, k.SK, g.ID, *at)
 					break
 				}
 				if depth++; depth > domain.MaxGroupDepth {
-					report("pack %s %s: group %d nested deeper than %d (or in a cycle)", k.Pk, k.Sk, g.ID, domain.MaxGroupDepth)
+					report("pack %s %s: group %d nested deeper than %d (or in a cycle)", k.PK, k.SK, g.ID, domain.MaxGroupDepth)
 					break
 				}
 			}

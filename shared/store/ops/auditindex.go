@@ -34,22 +34,22 @@ func auditIndexes(cid int64, items []dynamo.Item) []string {
 	for _, it := range items {
 		k := layout.KeyOfItem(it)
 		switch {
-		case k.Pk == prefix && strings.HasPrefix(k.Sk, layout.NamesPrefix):
+		case k.PK == prefix && strings.HasPrefix(k.SK, layout.NamesPrefix):
 			shards[k] = it
-		case k.Pk == prefix && strings.HasPrefix(k.Sk, layout.EntityPrefix+"#"):
+		case k.PK == prefix && strings.HasPrefix(k.SK, layout.EntityPrefix+"#"):
 			var e layout.EntityItem
-			if dynamo.UnmarshalItem(it, &e) == nil && k.Sk == layout.RecordSK(layout.EntityPrefix, e.ID) {
+			if dynamo.UnmarshalItem(it, &e) == nil && k.SK == layout.RecordSK(layout.EntityPrefix, e.ID) {
 				created[e.ID] = e.CreatedAt
 				entities[e.ID] = layout.NameEntry{EntityID: e.ID, Kind: e.Type, ChildID: e.ChildID, IsPrivate: e.IsPrivate, NameLC: strings.ToLower(e.Name)}
 			}
-		case strings.HasPrefix(k.Sk, layout.MentionPrefix):
+		case strings.HasPrefix(k.SK, layout.MentionPrefix):
 			var m layout.MentionItem
 			_ = dynamo.UnmarshalItem(it, &m)
 			stored[k] = m
 		default:
 			var written string
 			_ = dynamo.Unmarshal(it["updated_at"], &written)
-			for _, m := range layout.MentionItemsOf(k.Pk, k.Sk, it) {
+			for _, m := range layout.MentionItemsOf(k.PK, k.SK, it) {
 				wanted = append(wanted, want{m, written})
 			}
 		}
@@ -62,17 +62,17 @@ func auditIndexes(cid int64, items []dynamo.Item) []string {
 			want, ok := entities[got.EntityID]
 			switch {
 			case !ok:
-				report("name shard %s: entity %d does not exist", k.Sk, got.EntityID)
+				report("name shard %s: entity %d does not exist", k.SK, got.EntityID)
 			case layout.NamesKey(cid, got.EntityID) != k:
-				report("name shard %s: entity %d belongs to %s", k.Sk, got.EntityID, layout.NamesKey(cid, got.EntityID).Sk)
+				report("name shard %s: entity %d belongs to %s", k.SK, got.EntityID, layout.NamesKey(cid, got.EntityID).SK)
 			case got != want:
-				report("name shard %s: entity %d is %+v, its entity %+v", k.Sk, got.EntityID, got, want)
+				report("name shard %s: entity %d is %+v, its entity %+v", k.SK, got.EntityID, got, want)
 			}
 		}
 	}
 	for eid := range entities {
 		if !seen[eid] {
-			report("name shard %s: entity %d missing", layout.NamesKey(cid, eid).Sk, eid)
+			report("name shard %s: entity %d missing", layout.NamesKey(cid, eid).SK, eid)
 		}
 	}
 
@@ -82,7 +82,7 @@ func auditIndexes(cid int64, items []dynamo.Item) []string {
 		if _, ok := entities[w.m.TargetID]; !ok {
 			continue
 		}
-		k := layout.ItemKey{Pk: w.m.PK, Sk: w.m.SK}
+		k := layout.ItemKey{PK: w.m.PK, SK: w.m.SK}
 		if created[w.m.TargetID] > w.written {
 			late[k] = true
 			continue
@@ -91,14 +91,14 @@ func auditIndexes(cid int64, items []dynamo.Item) []string {
 	}
 	for k, m := range expected {
 		if got, ok := stored[k]; !ok {
-			report("mention %s %s: missing", k.Pk, k.Sk)
+			report("mention %s %s: missing", k.PK, k.SK)
 		} else if got != m {
-			report("mention %s %s: is %+v, its entry says %+v", k.Pk, k.Sk, got, m)
+			report("mention %s %s: is %+v, its entry says %+v", k.PK, k.SK, got, m)
 		}
 	}
 	for k := range stored {
 		if _, ok := expected[k]; !ok && !late[k] {
-			report("mention %s %s: no entry mentions it", k.Pk, k.Sk)
+			report("mention %s %s: no entry mentions it", k.PK, k.SK)
 		}
 	}
 	return problems

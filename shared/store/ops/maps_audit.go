@@ -25,29 +25,29 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 	for _, raw := range items {
 		k := layout.KeyOfItem(raw)
 		switch {
-		case k.Pk == layout.CampaignPK(cid) && strings.HasPrefix(k.Sk, layout.EntityPrefix+"#"):
+		case k.PK == layout.CampaignPK(cid) && strings.HasPrefix(k.SK, layout.EntityPrefix+"#"):
 			var e layout.EntityItem
 			_ = dynamo.UnmarshalItem(raw, &e)
 			linksPrivate[e.ID] = e.LinksPrivate
-		case strings.HasPrefix(k.Sk, layout.MarkerInPrefix):
+		case strings.HasPrefix(k.SK, layout.MarkerInPrefix):
 			pointers[k] = true
-		case strings.HasPrefix(k.Sk, layout.LocMapPrefix):
+		case strings.HasPrefix(k.SK, layout.LocMapPrefix):
 			locLinks[k] = true
-		case k.Pk == layout.CampaignPK(cid) && strings.HasPrefix(k.Sk, layout.LocationPrefix+"#"):
+		case k.PK == layout.CampaignPK(cid) && strings.HasPrefix(k.SK, layout.LocationPrefix+"#"):
 			var l struct {
 				ID        int64 `dynamo:"id"`
 				IsPrivate bool  `dynamo:"is_private"`
 			}
 			_ = dynamo.UnmarshalItem(raw, &l)
 			locations[l.ID] = l.IsPrivate
-		case k.Pk == layout.CampaignPK(cid) && strings.HasPrefix(k.Sk, layout.MapPrefix+"#"):
+		case k.PK == layout.CampaignPK(cid) && strings.HasPrefix(k.SK, layout.MapPrefix+"#"):
 			var it layout.MapItem
 			_ = dynamo.UnmarshalItem(raw, &it)
 			maps = append(maps, it)
-		case strings.HasPrefix(k.Pk, layout.CampaignPK(cid)+"#"+layout.MapPrefix+"#") && strings.HasPrefix(strings.TrimPrefix(k.Sk, layout.SelfHome), layout.MarkerPrefix+"#"):
+		case strings.HasPrefix(k.PK, layout.CampaignPK(cid)+"#"+layout.MapPrefix+"#") && strings.HasPrefix(strings.TrimPrefix(k.SK, layout.SelfHome), layout.MarkerPrefix+"#"):
 			var it layout.MarkerItem
 			_ = dynamo.UnmarshalItem(raw, &it)
-			markers[layout.ItemKey{Pk: k.Pk, Sk: layout.RecordSK(layout.MarkerPrefix, it.ID)}] = it
+			markers[layout.ItemKey{PK: k.PK, SK: layout.RecordSK(layout.MarkerPrefix, it.ID)}] = it
 		}
 	}
 	for k, mk := range markers {
@@ -64,15 +64,15 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 			report("marker %d of map %d: entity %d is in the trash, the marker is placed public", mk.ID, mk.MapID, eid)
 		case live && p != mk.IsPrivate:
 			report("marker %d of map %d: placed for entity %d private %v, the entity has %v", mk.ID, mk.MapID, eid, mk.IsPrivate, p)
-		case !live && !tr.entities[eid] && !tr.hides(k.Pk):
+		case !live && !tr.entities[eid] && !tr.hides(k.PK):
 			report("marker %d of map %d: its entity %d does not exist", mk.ID, mk.MapID, eid)
 		}
 	}
 	for k := range pointers {
-		mid, id, ok := layout.MarkerInOf(k.Sk)
-		mk, found := markers[layout.ItemKey{Pk: layout.MapPK(cid, mid), Sk: layout.RecordSK(layout.MarkerPrefix, id)}]
-		if !ok || !found || mk.EntityID == nil || layout.EntityPK(cid, *mk.EntityID) != k.Pk {
-			report("pointer %s %s: names no marker linked to this entity", k.Pk, k.Sk)
+		mid, id, ok := layout.MarkerInOf(k.SK)
+		mk, found := markers[layout.ItemKey{PK: layout.MapPK(cid, mid), SK: layout.RecordSK(layout.MarkerPrefix, id)}]
+		if !ok || !found || mk.EntityID == nil || layout.EntityPK(cid, *mk.EntityID) != k.PK {
+			report("pointer %s %s: names no marker linked to this entity", k.PK, k.SK)
 		}
 	}
 	linked := map[layout.ItemKey]bool{}
@@ -98,14 +98,14 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 	}
 	for k := range locLinks {
 		if !linked[k] {
-			report("link %s %s: names no live map of this location", k.Pk, k.Sk)
+			report("link %s %s: names no live map of this location", k.PK, k.SK)
 		}
 	}
 	for _, m := range maps {
 		if m.CenterMarker == nil {
 			continue
 		}
-		mk, ok := markers[layout.ItemKey{Pk: layout.MapPK(cid, m.ID), Sk: layout.RecordSK(layout.MarkerPrefix, *m.CenterMarker)}]
+		mk, ok := markers[layout.ItemKey{PK: layout.MapPK(cid, m.ID), SK: layout.RecordSK(layout.MarkerPrefix, *m.CenterMarker)}]
 		switch {
 		case !ok:
 			report("map %d: centre marker %d is not a marker of the map", m.ID, *m.CenterMarker)

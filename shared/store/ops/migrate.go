@@ -193,10 +193,10 @@ func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, e
 			var mk layout.MarkerItem
 			_ = dynamo.UnmarshalItem(it, &mk)
 			if mk.EntityID != nil {
-				if private, ok := markerEntities[layout.ItemKey{Pk: layout.CampaignPK(mk.CampaignID), Sk: layout.RecordSK(layout.EntityPrefix, *mk.EntityID)}]; ok {
+				if private, ok := markerEntities[layout.ItemKey{PK: layout.CampaignPK(mk.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, *mk.EntityID)}]; ok {
 					it["is_private"] = &types.AttributeValueMemberBOOL{Value: private}
 					k := layout.MarkerInKey(mk.CampaignID, *mk.EntityID, mk.MapID, mk.ID)
-					puts = append(puts, layout.MarkerInItem{PK: k.Pk, SK: k.Sk, MapID: mk.MapID, ID: mk.ID})
+					puts = append(puts, layout.MarkerInItem{PK: k.PK, SK: k.SK, MapID: mk.MapID, ID: mk.ID})
 				} else {
 					delete(it, "entity_id")
 					it["is_private"] = &types.AttributeValueMemberBOOL{Value: false}
@@ -209,10 +209,10 @@ func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, e
 			var m layout.MapItem
 			_ = dynamo.UnmarshalItem(it, &m)
 			if m.LocationID != nil {
-				if hidden, ok := mapLocations[layout.ItemKey{Pk: layout.CampaignPK(m.CampaignID), Sk: layout.RecordSK(layout.LocationPrefix, *m.LocationID)}]; ok {
+				if hidden, ok := mapLocations[layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.LocationPrefix, *m.LocationID)}]; ok {
 					it[layout.LocationHidden] = &types.AttributeValueMemberBOOL{Value: hidden}
 					k := layout.LocMapKey(m.CampaignID, *m.LocationID, m.ID)
-					puts = append(puts, layout.LocMapItem{PK: k.Pk, SK: k.Sk, ID: m.ID})
+					puts = append(puts, layout.LocMapItem{PK: k.PK, SK: k.SK, ID: m.ID})
 				} else {
 					delete(it, "location_id")
 					delete(it, layout.LocationHidden)
@@ -229,7 +229,7 @@ func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, e
 		}
 		n++
 		lowerCopies(it)
-		if k, ok := layout.KindOf(sk[:strings.Index(sk, "#")]); ok && k.Owner && sls[0].Pk == pk {
+		if k, ok := layout.KindOf(sk[:strings.Index(sk, "#")]); ok && k.Owner && sls[0].PK == pk {
 			// Layout 3: tags are links; an id naming no tag of the campaign is dropped.
 			var tags []int64
 			var cid, id, eid int64
@@ -242,13 +242,13 @@ func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, e
 			kept := []int64{}
 			var privateTags []int64 // the homes keep them, the public copies leave them out
 			for _, t := range tags {
-				if tagPrivate, ok := tagsKnown[layout.ItemKey{Pk: pk, Sk: layout.RecordSK(layout.TagPrefix, t)}]; ok && !slices.Contains(kept, t) {
+				if tagPrivate, ok := tagsKnown[layout.ItemKey{PK: pk, SK: layout.RecordSK(layout.TagPrefix, t)}]; ok && !slices.Contains(kept, t) {
 					kept = append(kept, t)
 					if tagPrivate {
 						privateTags = append(privateTags, t)
 					}
 					key := layout.TagMemberKey(cid, t, private, k.Prefix, id)
-					puts = append(puts, layout.TagMember{PK: key.Pk, SK: key.Sk, EntityID: eid})
+					puts = append(puts, layout.TagMember{PK: key.PK, SK: key.SK, EntityID: eid})
 				}
 			}
 			if tags != nil {
@@ -270,10 +270,10 @@ func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, e
 			_ = dynamo.Unmarshal(it[nk.ParentAttr], &parent)
 			_ = dynamo.Unmarshal(it["is_private"], &private)
 			for _, k := range layout.LinkKeys(nk, cid, parent, sls[0].Id) {
-				puts = append(puts, layout.ChildLink{PK: k.Pk, SK: k.Sk, ID: sls[0].Id, IsPrivate: private})
+				puts = append(puts, layout.ChildLink{PK: k.PK, SK: k.SK, ID: sls[0].Id, IsPrivate: private})
 			}
 			// The public copy shows the parent only when it is public (a missing one: none).
-			if hidden, known := parentPrivate[layout.ItemKey{Pk: pk, Sk: layout.RecordSK(nk.Prefix, parent)}]; hidden || !known {
+			if hidden, known := parentPrivate[layout.ItemKey{PK: pk, SK: layout.RecordSK(nk.Prefix, parent)}]; hidden || !known {
 				it[layout.ParentHidden] = &types.AttributeValueMemberBOOL{Value: true}
 			}
 		}
@@ -291,13 +291,13 @@ func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, e
 		wanted = append(wanted, layout.MentionItemsOf(pk, sk, it)...)
 		for _, sl := range sls {
 			puts = append(puts, layout.CopyItem(it, sl))
-			if sl.Home && sl.Sk != sk {
+			if sl.Home && sl.SK != sk {
 				dels = append(dels, dynamo.Keys{pk, sk})
 			}
 		}
 		// The entity of a location or calendar mirrors it (layout 1 kept only its name and
 		// privacy) and is placed like it: rewritten from the record, never from itself.
-		if k, ok := layout.KindOf(sls[0].Sk[:strings.Index(sls[0].Sk, "#")]); ok && k.Owner && sls[0].Pk == pk {
+		if k, ok := layout.KindOf(sls[0].SK[:strings.Index(sls[0].SK, "#")]); ok && k.Owner && sls[0].PK == pk {
 			var rec struct {
 				layout.MetaAttrs
 				layout.OwnerAttrs
@@ -347,9 +347,9 @@ func (s storeView) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (m
 		if !strings.HasPrefix(strings.TrimPrefix(mk.SK, layout.SelfHome), layout.MarkerPrefix+"#") || mk.EntityID == nil {
 			continue
 		}
-		if k := (layout.ItemKey{Pk: layout.CampaignPK(mk.CampaignID), Sk: layout.RecordSK(layout.EntityPrefix, *mk.EntityID)}); !seen[k] {
+		if k := (layout.ItemKey{PK: layout.CampaignPK(mk.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, *mk.EntityID)}); !seen[k] {
 			seen[k] = true
-			keys = append(keys, k, layout.ItemKey{Pk: k.Pk, Sk: layout.TrashedSK(layout.EntityPrefix, *mk.EntityID)})
+			keys = append(keys, k, layout.ItemKey{PK: k.PK, SK: layout.TrashedSK(layout.EntityPrefix, *mk.EntityID)})
 		}
 	}
 	out := map[layout.ItemKey]bool{}
@@ -360,8 +360,8 @@ func (s storeView) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (m
 	for k, it := range got {
 		var e layout.EntityItem
 		_ = dynamo.UnmarshalItem(it, &e)
-		if strings.HasPrefix(k.Sk, layout.TrashedPrefix) {
-			out[layout.ItemKey{Pk: k.Pk, Sk: layout.RecordSK(layout.EntityPrefix, e.ID)}] = true
+		if strings.HasPrefix(k.SK, layout.TrashedPrefix) {
+			out[layout.ItemKey{PK: k.PK, SK: layout.RecordSK(layout.EntityPrefix, e.ID)}] = true
 		} else if _, trashed := out[k]; !trashed {
 			out[k] = e.LinksPrivate
 		}
@@ -385,7 +385,7 @@ func (s storeView) tagsOf(ctx context.Context, items []dynamo.Item) (map[layout.
 		}
 		_ = dynamo.Unmarshal(it["tags"], &tags)
 		for _, t := range tags {
-			if k := (layout.ItemKey{Pk: pk, Sk: layout.RecordSK(layout.TagPrefix, t)}); !seen[k] {
+			if k := (layout.ItemKey{PK: pk, SK: layout.RecordSK(layout.TagPrefix, t)}); !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)
 			}
@@ -426,10 +426,10 @@ func (s storeView) parentsOf(ctx context.Context, items []dynamo.Item) (map[layo
 			continue
 		}
 		_ = dynamo.Unmarshal(it[nk.ParentAttr], &parent)
-		k := layout.ItemKey{Pk: pk, Sk: layout.RecordSK(nk.Prefix, parent)}
+		k := layout.ItemKey{PK: pk, SK: layout.RecordSK(nk.Prefix, parent)}
 		if !seen[k] {
 			seen[k] = true
-			keys = append(keys, dynamo.Keys{k.Pk, k.Sk})
+			keys = append(keys, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	out := map[layout.ItemKey]bool{}
@@ -444,7 +444,7 @@ func (s storeView) parentsOf(ctx context.Context, items []dynamo.Item) (map[layo
 			return nil, layout.Wrap(err)
 		}
 		for _, r := range rows {
-			out[layout.ItemKey{Pk: r.PK, Sk: r.SK}] = r.IsPrivate
+			out[layout.ItemKey{PK: r.PK, SK: r.SK}] = r.IsPrivate
 		}
 	}
 	return out, nil
@@ -457,7 +457,7 @@ func (s storeView) parentsOf(ctx context.Context, items []dynamo.Item) (map[layo
 func (s storeView) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any, []dynamo.Keyed, error) {
 	var keys []layout.ItemKey
 	for _, ev := range evs {
-		keys = append(keys, layout.ItemKey{Pk: layout.CampaignPK(ev.CampaignID), Sk: layout.RecordSK(layout.EntityPrefix, ev.EntityID)})
+		keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(ev.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, ev.EntityID)})
 	}
 	ents, err := s.GetItems(ctx, keys...)
 	if err != nil {
@@ -478,7 +478,7 @@ func (s storeView) migrationLinks(ctx context.Context, evs []timeline.Event) ([]
 			puts = append(puts, layout.CopyItem(item, sl))
 		}
 		old := layout.LegacyEventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, ev.ID)
-		dels = append(dels, dynamo.Keys{old.Pk, old.Sk})
+		dels = append(dels, dynamo.Keys{old.PK, old.SK})
 	}
 	return puts, dels, nil
 }
@@ -493,8 +493,8 @@ func homePointer(home layout.Slot, it dynamo.Item) layout.SyncPointer {
 		UpdatedAt  string `dynamo:"updated_at"`
 	}
 	_ = dynamo.UnmarshalItem(it, &x)
-	kind, _, _ := strings.Cut(strings.TrimPrefix(home.Sk, layout.SelfHome), "#")
-	p := layout.SyncPointer{PK: home.Pk, SK: layout.SyncSK(kind, layout.FormatTime(layout.ParseTime(x.UpdatedAt)), home.Id), ID: home.Id, IsPrivate: x.IsPrivate}
+	kind, _, _ := strings.Cut(strings.TrimPrefix(home.SK, layout.SelfHome), "#")
+	p := layout.SyncPointer{PK: home.PK, SK: layout.SyncSK(kind, layout.FormatTime(layout.ParseTime(x.UpdatedAt)), home.Id), ID: home.Id, IsPrivate: x.IsPrivate}
 	switch kind {
 	case layout.NotePrefix, layout.WeatherPrefix:
 		p.IsPrivate, p.Visibility, p.CreatedBy = false, x.Visibility, x.CreatedBy
@@ -544,7 +544,7 @@ func homeSlots(pk, sk string, it dynamo.Item) []layout.Slot {
 		}
 		return layout.OwnerSlots(skKind, cid, id, private)
 	case layout.PlaceMapPoint:
-		return []layout.Slot{{Pk: pk, Sk: sk, Home: true, Counter: layout.CounterSK(skKind), Attr: layout.ClassAdmin, Id: id}}
+		return []layout.Slot{{PK: pk, SK: sk, Home: true, Counter: layout.CounterSK(skKind), Attr: layout.ClassAdmin, Id: id}}
 	case layout.PlaceChild:
 		if skKind == layout.WeatherPrefix { // no related=1 copy: a calendar's weather is not an entity's
 			return layout.ChildSlots(skKind, pk, id, createdBy, domain.Visibility(vis), false)
@@ -591,7 +591,7 @@ func (s storeView) recount(ctx context.Context, progress func(string)) (int, err
 			progress(fmt.Sprintf("migrate: recount: %d items read", read))
 		}
 		if layout.IsRangeCounter(row.SK) {
-			old[layout.CounterKey{Pk: row.PK, Sk: row.SK}] = true
+			old[layout.CounterKey{PK: row.PK, SK: row.SK}] = true
 			continue
 		}
 		shards.Add(row.PK, row.SK, row.ID, row.CampaignID, row.Type, row.ChildID, row.IsPrivate, row.Name)
@@ -615,7 +615,7 @@ func (s storeView) recount(ctx context.Context, progress func(string)) (int, err
 	dels := append(stale, stalePacks...)
 	for k := range old {
 		if tallies[k] == nil {
-			dels = append(dels, dynamo.Keys{k.Pk, k.Sk})
+			dels = append(dels, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	for start := 0; start < len(puts); start += 25 {
@@ -628,7 +628,7 @@ func (s storeView) recount(ctx context.Context, progress func(string)) (int, err
 
 // counterItem is the whole counter item k holding counts (as the recount writes it).
 func counterItem(k layout.CounterKey, counts map[string]int) dynamo.Item {
-	item := dynamo.Item{"pk": layout.AttrS(k.Pk), "sk": layout.AttrS(k.Sk)}
+	item := dynamo.Item{"pk": layout.AttrS(k.PK), "sk": layout.AttrS(k.SK)}
 	for attr, n := range counts {
 		v, _ := dynamo.Marshal(n)
 		item[attr] = v

@@ -40,7 +40,7 @@ func auditRelations(cid int64, items []dynamo.Item, entityPrivate map[int64]bool
 			report("relation item: %v", err)
 			continue
 		}
-		stored[layout.ItemKey{Pk: ri.PK, Sk: ri.SK}] = ri.Version
+		stored[layout.ItemKey{PK: ri.PK, SK: ri.SK}] = ri.Version
 		if ri.PK == layout.EntityPK(cid, ri.OwnerID) && (ri.SK == layout.RecordSK(layout.RelationPrefix, ri.ID) || ri.SK == layout.SelfHome+layout.RecordSK(layout.RelationPrefix, ri.ID)) {
 			homes[ri.ID] = ri
 		}
@@ -49,7 +49,7 @@ func auditRelations(cid int64, items []dynamo.Item, entityPrivate map[int64]bool
 	for id, h := range homes {
 		r := h.AsRelation()
 		for _, sl := range layout.RelationSlots(&r) {
-			expected[layout.ItemKey{Pk: sl.Pk, Sk: sl.Sk}] = r.Version
+			expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = r.Version
 		}
 		in := layout.IncomingKey(cid, r.TargetID, id)
 		expected[in] = stored[in] // a pointer has no version: only its presence counts
@@ -80,14 +80,14 @@ func auditRelations(cid int64, items []dynamo.Item, entityPrivate map[int64]bool
 	}
 	for k, v := range expected {
 		if got, ok := stored[k]; !ok {
-			report("item %s %s: missing", k.Pk, k.Sk)
+			report("item %s %s: missing", k.PK, k.SK)
 		} else if got != v {
-			report("item %s %s: version %d, its relation has %d", k.Pk, k.Sk, got, v)
+			report("item %s %s: version %d, its relation has %d", k.PK, k.SK, got, v)
 		}
 	}
 	for k := range stored {
 		if _, ok := expected[k]; !ok {
-			report("item %s %s: no relation places it here", k.Pk, k.Sk)
+			report("item %s %s: no relation places it here", k.PK, k.SK)
 		}
 	}
 	return problems

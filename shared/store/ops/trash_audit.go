@@ -29,7 +29,7 @@ func (s storeView) readTrash(ctx context.Context, cid int64, items []dynamo.Item
 	prefix := layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]
 	for _, it := range items {
 		k := layout.KeyOfItem(it)
-		if k.Pk != layout.CampaignPK(cid) || !strings.HasPrefix(k.Sk, prefix) {
+		if k.PK != layout.CampaignPK(cid) || !strings.HasPrefix(k.SK, prefix) {
 			continue
 		}
 		var e layout.TrashedEntity
@@ -79,7 +79,7 @@ func (t *trashState) indexed(items []dynamo.Item) []dynamo.Item {
 	out := make([]dynamo.Item, 0, len(items))
 	for _, it := range items {
 		k := layout.KeyOfItem(it)
-		if strings.HasPrefix(k.Sk, layout.MentionPrefix) && t.hides(k.Pk) {
+		if strings.HasPrefix(k.SK, layout.MentionPrefix) && t.hides(k.PK) {
 			continue
 		}
 		out = append(out, it)
@@ -102,10 +102,10 @@ func (t *trashState) audit(cid int64, items []dynamo.Item) []string {
 			report("trashed entity %d: unknown type %q", eid, e.Type)
 			continue
 		}
-		if !present[layout.ItemKey{Pk: p, Sk: layout.TrashedSK(k.Prefix, e.ChildID)}] {
+		if !present[layout.ItemKey{PK: p, SK: layout.TrashedSK(k.Prefix, e.ChildID)}] {
 			report("trashed entity %d: its trashed %s %d is missing", eid, e.Type, e.ChildID)
 		}
-		if present[layout.ItemKey{Pk: p, Sk: layout.RecordSK(layout.EntityPrefix, eid)}] || present[layout.ItemKey{Pk: p, Sk: layout.RecordSK(k.Prefix, e.ChildID)}] {
+		if present[layout.ItemKey{PK: p, SK: layout.RecordSK(layout.EntityPrefix, eid)}] || present[layout.ItemKey{PK: p, SK: layout.RecordSK(k.Prefix, e.ChildID)}] {
 			report("trashed entity %d: it is live too", eid)
 		}
 		if !t.purges[eid] {
@@ -117,17 +117,17 @@ func (t *trashState) audit(cid int64, items []dynamo.Item) []string {
 		var eid int64
 		_ = dynamo.Unmarshal(it["entity_id"], &eid)
 		switch {
-		case key.Pk == p && strings.HasPrefix(key.Sk, layout.TrashedPrefix) && !strings.HasPrefix(key.Sk, layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]):
+		case key.PK == p && strings.HasPrefix(key.SK, layout.TrashedPrefix) && !strings.HasPrefix(key.SK, layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]):
 			if !t.entities[eid] {
-				report("item %s %s: trashed record without its trashed entity %d", key.Pk, key.Sk, eid)
+				report("item %s %s: trashed record without its trashed entity %d", key.PK, key.SK, eid)
 			}
-		case strings.HasPrefix(key.Sk, layout.HiddenPrefix):
-			if !t.hides(key.Pk) {
-				report("item %s %s: hidden, but its trash is gone", key.Pk, key.Sk)
+		case strings.HasPrefix(key.SK, layout.HiddenPrefix):
+			if !t.hides(key.PK) {
+				report("item %s %s: hidden, but its trash is gone", key.PK, key.SK)
 			}
-		case strings.HasPrefix(key.Sk, layout.ChildLinkPrefix) && it["orphaned_by"] != nil:
-			if !t.hides(key.Pk) {
-				report("item %s %s: marked by a trash that is gone", key.Pk, key.Sk)
+		case strings.HasPrefix(key.SK, layout.ChildLinkPrefix) && it["orphaned_by"] != nil:
+			if !t.hides(key.PK) {
+				report("item %s %s: marked by a trash that is gone", key.PK, key.SK)
 			}
 		}
 	}

@@ -35,7 +35,7 @@ type DayLinkItem struct {
 func ToDayLink(ev *timeline.Event) DayLinkItem {
 	k := EventDayKey(ev)
 	ei := ToEventItem(ev)
-	return DayLinkItem{Recurrence: ei.Recurrence, Hour: ei.Hour, Minute: ei.Minute, PK: k.Pk, SK: k.Sk, ID: ev.ID, EntityID: ev.EntityID, CampaignID: ev.CampaignID,
+	return DayLinkItem{Recurrence: ei.Recurrence, Hour: ei.Hour, Minute: ei.Minute, PK: k.PK, SK: k.SK, ID: ev.ID, EntityID: ev.EntityID, CampaignID: ev.CampaignID,
 		CalendarID: ev.CalendarID, Name: ev.Name, Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day,
 		Length: ev.Length, Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil,
 		Colour: ev.Colour, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy,

@@ -323,7 +323,7 @@ func RelatedSK(eid int64, kind string, id int64) string {
 // relatedSlot is the copy of child id (kind NOTE or EVENT) of entity eid in its related bucket:
 // not counted, never read by id, written and removed with the child's other slots.
 func RelatedSlot(cid, eid int64, kind string, id int64) Slot {
-	return Slot{Pk: RelatedPK(cid, eid), Sk: RelatedSK(eid, kind, id), Id: id}
+	return Slot{PK: RelatedPK(cid, eid), SK: RelatedSK(eid, kind, id), Id: id}
 }
 
 // relatedLocationPK is the related=1 bucket of location lid's child links, keyed by location

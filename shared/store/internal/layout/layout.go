@@ -22,7 +22,7 @@ const (
 
 // slot is one item of a record: its key, and the counted range it belongs to.
 type Slot struct {
-	Pk, Sk  string
+	PK, SK  string
 	Home    bool   // the item reads by id go to; writes are conditional on its version
 	Counter string // sk of the counter item (in pk) that counts the range; "" when not counted
 	Attr    string // attribute of the counter item holding the range's total
@@ -32,18 +32,18 @@ type Slot struct {
 // listRange is one key range a reader lists: the items of partition pk whose sort keys are
 // prefix+pad(id), counted by attr of counter item (pk, counter).
 type ListRange struct {
-	Pk, Prefix, Counter, Attr string
+	PK, Prefix, Counter, Attr string
 }
 
-func (r ListRange) Sk(id int64) string { return r.Prefix + Pad(id) }
+func (r ListRange) SK(id int64) string { return r.Prefix + Pad(id) }
 
 // ownerSlots places a location or calendar: home KIND#id (the admins' range) and, when not
 // private, PUB#KIND#id (everyone else's range).
 func OwnerSlots(kind string, cid, id int64, private bool) []Slot {
 	pk := CampaignPK(cid)
-	out := []Slot{{Pk: pk, Sk: RecordSK(kind, id), Home: true, Counter: CounterSK(kind), Attr: ClassAdmin, Id: id}}
+	out := []Slot{{PK: pk, SK: RecordSK(kind, id), Home: true, Counter: CounterSK(kind), Attr: ClassAdmin, Id: id}}
 	if !private {
-		out = append(out, Slot{Pk: pk, Sk: PublicCopy + RecordSK(kind, id), Counter: CounterSK(kind), Attr: ClassPublic, Id: id})
+		out = append(out, Slot{PK: pk, SK: PublicCopy + RecordSK(kind, id), Counter: CounterSK(kind), Attr: ClassPublic, Id: id})
 	}
 	return out
 }
@@ -60,10 +60,10 @@ func ChildSlots(kind, pk string, id, createdBy int64, v domain.Visibility, priva
 	var out []Slot
 	if v == domain.VisibilitySelf {
 		out = append(out,
-			Slot{Pk: pk, Sk: SelfHome + RecordSK(kind, id), Home: true, Id: id},
-			Slot{Pk: pk, Sk: OwnPrefix(kind, createdBy, "A") + Pad(id), Counter: own, Attr: "A", Id: id})
+			Slot{PK: pk, SK: SelfHome + RecordSK(kind, id), Home: true, Id: id},
+			Slot{PK: pk, SK: OwnPrefix(kind, createdBy, "A") + Pad(id), Counter: own, Attr: "A", Id: id})
 	} else {
-		out = append(out, Slot{Pk: pk, Sk: RecordSK(kind, id), Home: true, Counter: cnt, Attr: ClassAdmin, Id: id})
+		out = append(out, Slot{PK: pk, SK: RecordSK(kind, id), Home: true, Counter: cnt, Attr: ClassAdmin, Id: id})
 	}
 	if private {
 		return out
@@ -71,17 +71,17 @@ func ChildSlots(kind, pk string, id, createdBy int64, v domain.Visibility, priva
 	switch v {
 	case domain.VisibilityAll:
 		out = append(out,
-			Slot{Pk: pk, Sk: MemberCopy + RecordSK(kind, id), Counter: cnt, Attr: ClassMember, Id: id},
-			Slot{Pk: pk, Sk: PublicCopy + RecordSK(kind, id), Counter: cnt, Attr: ClassPublic, Id: id})
+			Slot{PK: pk, SK: MemberCopy + RecordSK(kind, id), Counter: cnt, Attr: ClassMember, Id: id},
+			Slot{PK: pk, SK: PublicCopy + RecordSK(kind, id), Counter: cnt, Attr: ClassPublic, Id: id})
 	case domain.VisibilityMember:
-		out = append(out, Slot{Pk: pk, Sk: MemberCopy + RecordSK(kind, id), Counter: cnt, Attr: ClassMember, Id: id})
+		out = append(out, Slot{PK: pk, SK: MemberCopy + RecordSK(kind, id), Counter: cnt, Attr: ClassMember, Id: id})
 	case domain.VisibilitySelf, domain.VisibilitySelfAdmin:
-		out = append(out, Slot{Pk: pk, Sk: OwnPrefix(kind, createdBy, "R") + Pad(id), Counter: own, Attr: "R", Id: id})
+		out = append(out, Slot{PK: pk, SK: OwnPrefix(kind, createdBy, "R") + Pad(id), Counter: own, Attr: "R", Id: id})
 	}
 	return out
 }
 
-type CounterKey struct{ Pk, Sk string }
+type CounterKey struct{ PK, SK string }
 
 // copyItem is item under sl's keys; copies carry no secondary-index keys, so an index lists
 // every record once. A public copy is the non-admins' projection (layout 3): when the item says
@@ -91,27 +91,27 @@ func CopyItem(item dynamo.Item, sl Slot) dynamo.Item {
 	for k, v := range item {
 		out[k] = v
 	}
-	out["pk"] = &types.AttributeValueMemberS{Value: sl.Pk}
-	out["sk"] = &types.AttributeValueMemberS{Value: sl.Sk}
+	out["pk"] = &types.AttributeValueMemberS{Value: sl.PK}
+	out["sk"] = &types.AttributeValueMemberS{Value: sl.SK}
 	if !sl.Home {
 		delete(out, "gsi1pk")
 		delete(out, "gsi1sk")
 	}
-	if h, ok := out[ParentHidden].(*types.AttributeValueMemberBOOL); ok && h.Value && strings.HasPrefix(sl.Sk, PublicCopy) {
+	if h, ok := out[ParentHidden].(*types.AttributeValueMemberBOOL); ok && h.Value && strings.HasPrefix(sl.SK, PublicCopy) {
 		for _, k := range Kinds {
 			if k.ParentAttr != "" {
 				delete(out, k.ParentAttr)
 			}
 		}
 	}
-	if strings.HasPrefix(sl.Sk, PublicCopy) {
+	if strings.HasPrefix(sl.SK, PublicCopy) {
 		if h, ok := out[LocationHidden].(*types.AttributeValueMemberBOOL); ok && h.Value {
 			delete(out, "location_id")
 		}
 		delete(out, LocationHidden)
 	}
 	delete(out, ParentHidden)
-	if strings.HasPrefix(sl.Sk, PublicCopy) {
+	if strings.HasPrefix(sl.SK, PublicCopy) {
 		ProjectTags(out)
 	}
 	return out

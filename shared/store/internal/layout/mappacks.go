@@ -56,13 +56,13 @@ func LayerImages(ls []domain.MapLayer) map[string]bool {
 // heldPackImages adds the stored pictures the packs among items hold to held (for the audit).
 func HeldPackImages(items []dynamo.Item, held map[string]string) {
 	for _, it := range items {
-		if k := KeyOfItem(it); k.Sk == LayersSK {
+		if k := KeyOfItem(it); k.SK == LayersSK {
 			p, err := DecodePack[domain.MapLayer](it)
 			if err != nil {
 				continue // auditMapPacks reports it
 			}
 			for path := range LayerImages(p.Items) {
-				held[path] = k.Pk + " " + k.Sk
+				held[path] = k.PK + " " + k.SK
 			}
 		}
 	}

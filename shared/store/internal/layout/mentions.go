@@ -64,7 +64,7 @@ func MentionItemsOf(pk, sk string, it dynamo.Item) []MentionItem {
 	var out []MentionItem
 	for _, t := range TargetsOf(rec.Entry, rec.EntityID) {
 		k := MentionKey(rec.CampaignID, t, rec.EntityID, post)
-		out = append(out, MentionItem{PK: k.Pk, SK: k.Sk, CampaignID: rec.CampaignID, SourceID: rec.EntityID, PostID: post,
+		out = append(out, MentionItem{PK: k.PK, SK: k.SK, CampaignID: rec.CampaignID, SourceID: rec.EntityID, PostID: post,
 			TargetID: t, Visibility: vis, CreatedBy: by})
 	}
 	return out

@@ -79,7 +79,7 @@ func (n *NameShards) Add(pk, sk string, id, cid int64, typ string, childID int64
 	k := NamesKey(cid, id)
 	it := n.Shards[k]
 	if it == nil {
-		it = dynamo.Item{"pk": AttrS(k.Pk), "sk": AttrS(k.Sk)}
+		it = dynamo.Item{"pk": AttrS(k.PK), "sk": AttrS(k.SK)}
 		n.Shards[k] = it
 	}
 	it[NameAttr(id)] = AttrS(NameValue(typ, childID, private, name))
@@ -94,7 +94,7 @@ func (n *NameShards) Items() ([]any, []dynamo.Keyed) {
 	}
 	for k := range n.Seen {
 		if n.Shards[k] == nil {
-			stale = append(stale, dynamo.Keys{k.Pk, k.Sk})
+			stale = append(stale, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	return puts, stale

@@ -37,7 +37,7 @@ func (it RelationItem) AsRelation() domain.Relation {
 func RelationSlots(r *domain.Relation) []Slot {
 	out := ChildSlots(RelationPrefix, EntityPK(r.CampaignID, r.OwnerID), r.ID, r.CreatedBy, r.Visibility, r.Private())
 	out = append(out, RelationIndexSlots(CampaignPK(r.CampaignID), r.ID, r.CreatedBy, r.Visibility, r.Private())...)
-	return append(out, Slot{Pk: RelatedPK(r.CampaignID, r.OwnerID), Sk: RelatedSK(r.OwnerID, RelationPrefix, r.ID), Id: r.ID})
+	return append(out, Slot{PK: RelatedPK(r.CampaignID, r.OwnerID), SK: RelatedSK(r.OwnerID, RelationPrefix, r.ID), Id: r.ID})
 }
 
 // relationIndexSlots are a relation's copies in the campaign-wide list (pk: the campaign's).

@@ -36,15 +36,15 @@ func PointerSlots(kind string, p SyncPointer) []Slot {
 	case NotePrefix, EventPrefix, WeatherPrefix, MarkerPrefix:
 		return ChildSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
 	case MapPointPrefix:
-		return []Slot{{Pk: p.PK, Sk: RecordSK(kind, p.ID), Home: true}}
+		return []Slot{{PK: p.PK, SK: RecordSK(kind, p.ID), Home: true}}
 	case RelationPrefix: // is_private: an end is private (relations.go)
 		return ChildSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
 	case RelationIndexPrefix:
 		return RelationIndexSlots(p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
 	}
-	out := []Slot{{Pk: p.PK, Sk: RecordSK(kind, p.ID), Home: true}}
+	out := []Slot{{PK: p.PK, SK: RecordSK(kind, p.ID), Home: true}}
 	if !p.IsPrivate {
-		out = append(out, Slot{Pk: p.PK, Sk: PublicCopy + RecordSK(kind, p.ID)})
+		out = append(out, Slot{PK: p.PK, SK: PublicCopy + RecordSK(kind, p.ID)})
 	}
 	return out
 }
@@ -54,8 +54,8 @@ func PointerSlots(kind string, p SyncPointer) []Slot {
 func ReaderKey(ranges []ListRange, kind string, p SyncPointer) (ItemKey, bool) {
 	for _, sl := range PointerSlots(kind, p) {
 		for _, r := range ranges {
-			if sl.Pk == r.Pk && sl.Sk == r.Sk(p.ID) {
-				return ItemKey{sl.Pk, sl.Sk}, true
+			if sl.PK == r.PK && sl.SK == r.SK(p.ID) {
+				return ItemKey{sl.PK, sl.SK}, true
 			}
 		}
 	}
