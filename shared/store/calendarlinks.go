@@ -23,7 +23,7 @@ import (
 //     (found by its start date), RECUR#id otherwise (read whole by every day view). It carries
 //     what the day view shows and checks, and entity_private.
 //   - reminder links: the event whole (reminder shape) under REM, placed in the audience ranges
-//     an event is placed in (childSlots) as if it were private when its entity's links are
+//     an event is placed in (layout.ChildSlots) as if it were private when its entity's links are
 //     (links_private), and counted by COUNT#REM: the reminders list is an ordinary list page.
 //
 // A link's placement follows its entity's privacy. The entity item keeps links_private, the

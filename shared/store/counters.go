@@ -18,9 +18,9 @@ import (
 // Range counters (layout 3): no counter item grows with the campaign.
 //
 // A counted range has a total item (sk `COUNT#<RANGE>`, one number per class: the range's size
-// for each audience) and segment items (sk `COUNT#<RANGE>#S#<k>`, ids k*segmentWidth ..
-// (k+1)*segmentWidth-1) holding, per class, the segment's total (`<class>`) and one count per
-// bucket of bucketWidth ids (`<class>_<b>`, b = 0..99). A total item holds at most one number
+// for each audience) and segment items (sk `COUNT#<RANGE>#S#<k>`, ids k*layout.SegmentWidth ..
+// (k+1)*layout.SegmentWidth-1) holding, per class, the segment's total (`<class>`) and one count per
+// bucket of layout.BucketWidth ids (`<class>_<b>`, b = 0..99). A total item holds at most one number
 // per class, a segment at most classes × 101 numbers, whatever the campaign's size.
 //
 // A list's page 1 and every cursor page read the total item only (read ahead with the campaign
@@ -65,7 +65,7 @@ func segmentAttrs(class string) []string {
 // counter's segments are read in id order, a few at a time, until that counter alone passes
 // skip: the merged count passes it no later, so the bucket found is covered.
 func (s *Store) seek(ctx context.Context, ranges []layout.ListRange, skip int) (startID int64, offset int, err error) {
-	per := make([]map[int64]int, len(ranges)) // per range: bucket (id/bucketWidth) -> items
+	per := make([]map[int64]int, len(ranges)) // per range: bucket (id/layout.BucketWidth) -> items
 	g, gctx := errgroup.WithContext(ctx)
 	for i, r := range ranges {
 		per[i] = map[int64]int{}

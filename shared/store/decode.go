@@ -15,7 +15,7 @@ import (
 // instead, so a surprise in stored data is never a silent zero.
 //
 // They are not guregu's ItemUnmarshaler: a method would be promoted to every struct that embeds
-// the item (a trashed entity embeds entityItem) and decode only the embedded part. unmarshalItem
+// the item (a trashed entity embeds layout.EntityItem) and decode only the embedded part. unmarshalItem
 // picks them by the exact type instead, on the read paths that decode by the page.
 
 // unmarshalItem decodes item into out: by hand for the types above, by reflection otherwise.

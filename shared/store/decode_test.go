@@ -116,8 +116,8 @@ func TestItemsEmbeddingAHandDecodedOneDecodeWhole(t *testing.T) {
 	}
 }
 
-// parseStamp reads what time.Parse reads for the store's layout, and declines the rest (which
-// parseTime then hands to time.Parse).
+// layout.ParseStamp reads what time.Parse reads for the store's layout, and declines the rest (which
+// layout.ParseTime then hands to time.Parse).
 func TestParseStampIsTimeParse(t *testing.T) {
 	cases := []string{"2026-11-25T09:25:07.123456Z", "0000-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.999999Z",
 		"2024-02-29T12:00:00.000000Z", "2023-02-29T12:00:00.000000Z", "2026-04-31T00:00:00.000000Z", "2026-13-01T00:00:00.000000Z",

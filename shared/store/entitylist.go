@@ -13,7 +13,7 @@ import (
 )
 
 // ListEntities reads one page of the campaign's entities (Kanka's entities list), ordered by id,
-// from the entity items' audience ranges (entitySlots): they mirror their records, so the page
+// from the entity items' audience ranges (layout.EntitySlots): they mirror their records, so the page
 // reads nothing else. A list by kind alone of every kind Lorekeep stores is unfiltered (the
 // range counters answer its total and start); any other filter reads the range once. A list of
 // one kind reads that kind's own ranges instead (its records, rendered as their entities): a

@@ -88,7 +88,7 @@ func (s *Store) readCounters(ctx context.Context, keys []layout.CounterKey) (cou
 // comes from the range counters' total items (read ahead with the campaign access, or here in
 // one BatchGetItem) and each non-empty range is one Query of at most limit+1 items, made
 // concurrently; ?page=N without a cursor first finds its bucket in the counter segments (seek)
-// and evaluates at most bucketWidth+limit+1 items. With filters each range is read once, counted
+// and evaluates at most layout.BucketWidth+limit+1 items. With filters each range is read once, counted
 // and windowed in the same pass.
 func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
 	out := domain.Page[T]{Items: []T{}}

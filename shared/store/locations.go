@@ -14,7 +14,7 @@ type locationItem struct {
 	ParentID     *int64 `dynamo:"parent_location_id,omitempty"`
 	MapURL       string `dynamo:"map_url,omitempty"`
 	IsMapPrivate bool   `dynamo:"is_map_private"`
-	// ParentHidden: the parent is private, so the public copy leaves it out (copyItem).
+	// ParentHidden: the parent is private, so the public copy leaves it out (layout.CopyItem).
 	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // Markers live in their map's partition CAMPAIGN#c#MAP#mid, placed by their visibility as notes
-// are (childSlots) and, when their entity is private, for admins only (is_private on the item:
+// are (layout.ChildSlots) and, when their entity is private, for admins only (is_private on the item:
 // the placement, answered false as Kanka does). Every marker route reads the map with the
 // access, so a trashed or hidden map hides them all; the map's purge deletes the partition.
 

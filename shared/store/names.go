@@ -19,7 +19,7 @@ import (
 // is one attribute `e<eid>` = "<kind>#<child id>#<0|1 private>#<lower-case name>", set and
 // removed with SET and REMOVE; 400 names of 191 characters (4 bytes each at most) stay under
 // 320 KB.
-// Any owner kind (kindSpec) writes its shard entry through createOwner, updateOwner and
+// Any owner kind (layout.KindSpec) writes its shard entry through createOwner, updateOwner and
 // deleteOwner: a new kind adds nothing here.
 
 // setName writes entity eid's shard entry in the transaction.

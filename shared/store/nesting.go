@@ -364,7 +364,7 @@ func (s *Store) createNested(ctx context.Context, k layout.KindSpec, m *domain.M
 }
 
 // getNested reads record id of nested kind k and its public copy (one round trip, read ahead
-// on the kind's routes); ErrNotFound when there is none. parentHidden: the public copy leaves
+// on the kind's routes); ErrNotFound when there is none. layout.ParentHidden: the public copy leaves
 // the parent out, which it does when the parent is private (layout 3), so the parent's
 // privacy is known for public records, the only ones a non-admin sees.
 func getNested[I any](ctx context.Context, s *Store, k layout.KindSpec, cid, id int64) (it I, parentHidden bool, err error) {

@@ -15,7 +15,7 @@ import (
 )
 
 // Pending deletes are found without scanning the table. The first step of an owner's delete
-// writes, in the same transaction as its tombstone, a marker into one of pendingShards small
+// writes, in the same transaction as its tombstone, a marker into one of layout.PendingShards small
 // partitions, sorted by the time the delete began:
 //
 //	pk  PENDING#<campaign id mod 16, two digits>

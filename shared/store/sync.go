@@ -23,7 +23,7 @@ import (
 // with lastSync T Queries the pointers after T (about the changed records) instead of the list's
 // whole range. Every delete writes GONE#KIND#<deleted_at>#id there (ttl 30 days), which
 // `?deleted=1` answers. Both carry what decides who may see the record (privacy, visibility,
-// creator): a reader keeps those its ranges hold (pointerSlots), as the record's own placement
+// creator): a reader keeps those its ranges hold (layout.PointerSlots), as the record's own placement
 // would, so totals are exact without reading the records.
 
 // maxSyncPointers bounds the pointers one lastSync read evaluates: when more records changed

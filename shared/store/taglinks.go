@@ -31,7 +31,7 @@ import (
 // member (tagMembersGone), then its partition.
 
 // setTags sets a record's (or entity's) tags on its slot sl: a home gets them all with their
-// private ones, a public copy the projection (as copyItem writes them).
+// private ones, a public copy the projection (as layout.CopyItem writes them).
 func setTags(u *dynamo.Update, sl layout.Slot, tags, private []int64) *dynamo.Update {
 	if strings.HasPrefix(sl.SK, layout.PublicCopy) {
 		return u.Set("tags", domain.VisibleTags(tags, private, false))

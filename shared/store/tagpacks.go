@@ -19,7 +19,7 @@ import (
 //	CAMPAIGN#c#TAG#tid   TMPACK   (a, p: number sets of entity ids; na, np; v; is_private)
 //
 // holding the entity ids of its members, the private records' (`a`) apart from the others'
-// (`p`), the tagPackCap smallest of each class, and each class's exact number (`na`, `np`),
+// (`p`), the layout.TagPackCap smallest of each class, and each class's exact number (`na`, `np`),
 // so that a tags list page answers every row's `entities` with one BatchGetItem. It is kept in
 // the transaction that moves a member item (tagPlan), mirrors the tag's `is_private` (written
 // with the tag), is put with the tag and deleted by its delete's first step, so its
@@ -88,12 +88,12 @@ type packMove struct {
 }
 
 // packPlan prepares the update of pack p (nil: the tag is deleted) for move mv. A pack whose
-// classes stay within tagPackCap is updated by increments (ADD/DELETE, on condition of the
+// classes stay within layout.TagPackCap is updated by increments (ADD/DELETE, on condition of the
 // counts read: concurrent members of a small tag commute); otherwise the classes are rewritten
 // whole on condition of the version read: a full class keeps its smallest ids (an addition
 // below its largest replaces it), and a removal from a class with more members than it holds
 // refills it from one Query of the class's member items (a cost proportional to the tag's
-// members of that class, only for tags of more than tagPackCap of them).
+// members of that class, only for tags of more than layout.TagPackCap of them).
 func (s *Store) packPlan(ctx context.Context, cid int64, p *layout.TagPack, mv packMove) (func(*txBuilder), error) {
 	if p == nil {
 		return nil, nil // a deleted tag: its member items go with its delete's cascade

@@ -19,7 +19,7 @@ type tagItem struct {
 	Colour        string `dynamo:"colour,omitempty"`
 	IsAutoApplied bool   `dynamo:"is_auto_applied"`
 	IsHidden      bool   `dynamo:"is_hidden"`
-	// ParentHidden: the parent is private, so the public copy leaves it out (copyItem).
+	// ParentHidden: the parent is private, so the public copy leaves it out (layout.CopyItem).
 	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
 }
 

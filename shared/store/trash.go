@@ -21,7 +21,7 @@ import (
 )
 
 // Trash, recovery and purge (round3 5.8, DESIGN 3.4). Deleting an owner record (every kind in
-// ownerKinds) moves it to the trash in one transaction: its home, copies, entity, counters,
+// layout.OwnerKinds) moves it to the trash in one transaction: its home, copies, entity, counters,
 // sync pointers and name go, TRASHED#KIND#id and TRASHED#ENTITY#eid keep the homes as they were
 // (ttl TrashHistory, checked on read), the GONE tombstones tell sync clients, and a PURGE# queue
 // item and a CASCADE sweeper marker are written. Its children stay where they are, unreachable

@@ -272,7 +272,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 		for _, sl := range homeSlots(pk, sk, it) {
 			expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = num(it, "version")
 		}
-		if kind == layout.EntityPrefix && pk == prefix { // an entity is placed like its record (entitySlots)
+		if kind == layout.EntityPrefix && pk == prefix { // an entity is placed like its record (layout.EntitySlots)
 			for _, sl := range layout.OwnerSlots(layout.EntityPrefix, cid, num(it, "id"), boolean(it, "is_private")) {
 				expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = num(it, "version")
 			}
@@ -383,7 +383,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 		}
 	}
 	// Tag packs: every tag has one, with its privacy and exactly its member items' entity ids
-	// (each class's smallest tagPackCap, and their number); every pack has its tag.
+	// (each class's smallest layout.TagPackCap, and their number); every pack has its tag.
 	for id, tag := range owners[layout.TagKind.EntityType] {
 		pk := layout.TagPackKey(cid, id).PK
 		p := packs[pk]

@@ -6,7 +6,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
-// dayLinkItem is an event as the day view needs it.
+// DayLinkItem is an event as the day view needs it.
 type DayLinkItem struct {
 	PK             string `dynamo:"pk"`
 	SK             string `dynamo:"sk"`
@@ -57,7 +57,7 @@ func (it DayLinkItem) Event() timeline.Event {
 	return ev
 }
 
-// reminderSlots place an event's reminder links in its calendar's partition. None is a record
+// ReminderSlots place an event's reminder links in its calendar's partition. None is a record
 // home: their writes are conditional only where linkEvent says.
 func ReminderSlots(ev *timeline.Event) []Slot {
 	sls := ChildSlots(ReminderKind, CalendarPK(ev.CampaignID, ev.CalendarID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate || ev.EntityPrivate)
@@ -67,7 +67,7 @@ func ReminderSlots(ev *timeline.Event) []Slot {
 	return sls
 }
 
-// reminderItem is the event whole, for its reminder links.
+// ReminderItem is the event whole, for its reminder links.
 func ReminderItem(ev *timeline.Event) dynamo.Item {
 	it := Marshal(ToEventItem(ev))
 	it["entity_private"] = &types.AttributeValueMemberBOOL{Value: ev.EntityPrivate}

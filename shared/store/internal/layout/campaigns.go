@@ -6,6 +6,6 @@ const (
 	CampaignKind = "CAMPAIGN" // USER#uid CAMPAIGN#c, counted by COUNT#CAMPAIGN
 )
 
-// classAll counts a range that every reader of it sees whole (a campaign's members, a user's
+// ClassAll counts a range that every reader of it sees whole (a campaign's members, a user's
 // campaigns): no audience copies.
 const ClassAll = "all"

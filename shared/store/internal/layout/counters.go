@@ -5,16 +5,16 @@ import (
 	"strings"
 )
 
-// segmentWidth is the id width of one counter segment: segmentWidth/bucketWidth buckets.
+// SegmentWidth is the id width of one counter segment: SegmentWidth/BucketWidth buckets.
 const SegmentWidth = 10000
 
-// countTarget is one attribute of one counter item that a count changes.
+// CountTarget is one attribute of one counter item that a count changes.
 type CountTarget struct {
 	Key  CounterKey
 	Attr string
 }
 
-// countTargets are the attributes a record of class with id adds to in the range counted by
+// CountTargets are the attributes a record of class with id adds to in the range counted by
 // counter (sk) of partition pk: the class's total, the segment's total and the bucket. The
 // writer, the migration's recount and Audit all count through it.
 func CountTargets(pk, counter, class string, id int64) [3]CountTarget {
@@ -26,7 +26,7 @@ func CountTargets(pk, counter, class string, id int64) [3]CountTarget {
 	}
 }
 
-// segmentBucketAttr names the bucket of id within its segment.
+// SegmentBucketAttr names the bucket of id within its segment.
 func SegmentBucketAttr(class string, id int64) string {
 	return class + "_" + strconv.FormatInt((id%SegmentWidth)/BucketWidth, 10)
 }
@@ -42,7 +42,7 @@ func Tally(tallies map[CounterKey]map[string]int, pk, counter, class string, id 
 	}
 }
 
-// isRangeCounter reports whether sk is a range counter item (total or segment); the webhook
+// IsRangeCounter reports whether sk is a range counter item (total or segment); the webhook
 // count (COUNT#WEBHOOK, "n") is a limit's count, not a range's.
 func IsRangeCounter(sk string) bool {
 	return strings.HasPrefix(sk, CounterPrefix) && sk != WebhookCounter

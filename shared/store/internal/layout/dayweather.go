@@ -7,8 +7,8 @@ import (
 )
 
 // A calendar's manual weather lives in the calendar's partition, placed by visibility as notes
-// are (childSlots), so its list is paged like theirs and the calendar's purge removes it. Its
-// day key (weatherDaySK), a copy written in the same transaction, keeps one weather a day and
+// are (ChildSlots), so its list is paged like theirs and the calendar's purge removes it. Its
+// day key (WeatherDaySK), a copy written in the same transaction, keeps one weather a day and
 // lets a day view read its days' weather with one Query.
 type DayWeatherItem struct {
 	MetaAttrs

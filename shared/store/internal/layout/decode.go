@@ -101,7 +101,7 @@ func (o *OwnerAttrs) Read(a *Attrs) {
 		EntityImageUUID: a.Str("entity_image_uuid"), EntityHeaderUUID: a.Str("entity_header_uuid")}
 }
 
-// decodeBy runs read, which answers whether it met an unexpected type (attrs.bad); then the
+// DecodeBy runs read, which answers whether it met an unexpected type (attrs.bad); then the
 // item is decoded by reflection into fallback (the same struct as a type without this decoder).
 // read takes the attrs by value: a pointer handed to a func value would move them to the heap,
 // one allocation per item.

@@ -2,7 +2,7 @@ package layout
 
 import "github.com/lorekeep/lorekeep/shared/domain"
 
-// entityItem is the entity every calendar and location owns: the parent of entity events and
+// EntityItem is the entity every calendar and location owns: the parent of entity events and
 // notes, and the target of mentions and map points. It mirrors its child's name and privacy.
 type EntityItem struct {
 	PK         string `dynamo:"pk"`
@@ -19,7 +19,7 @@ type EntityItem struct {
 	// What Kanka's entities list shows and filters on, mirrored from the record on every write.
 	NameLC      string  `dynamo:"name_lc"`
 	Tags        []int64 `dynamo:"tags"`
-	PrivateTags []int64 `dynamo:"private_tags,omitempty"` // the home's only (copyItem projects)
+	PrivateTags []int64 `dynamo:"private_tags,omitempty"` // the home's only (CopyItem projects)
 	ImageURL    string  `dynamo:"image_url,omitempty"`
 	ImagePath   string  `dynamo:"image_path,omitempty"`
 	CreatedAt   string  `dynamo:"created_at"`

@@ -8,7 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
-// Events live in their entity's partition, placed in its audience ranges (childSlots), and are
+// Events live in their entity's partition, placed in its audience ranges (ChildSlots), and are
 // linked from their calendar's partition (calendarlinks.go): the day view and the reminders
 // read the links, never the events.
 type EventItem struct {
@@ -55,7 +55,7 @@ func RuleText(r *calengine.Rule) string {
 	return r.String()
 }
 
-// ruleAndTime reads back what toEventItem wrote of the rule and the time.
+// RuleAndTime reads back what ToEventItem wrote of the rule and the time.
 func RuleAndTime(text string, hour, minute *int) (*calengine.Rule, *calengine.Time) {
 	var rule *calengine.Rule
 	if r, err := calengine.ParseRule(text); text != "" && err == nil { // written by String(): always parses

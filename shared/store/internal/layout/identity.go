@@ -20,7 +20,7 @@ func (u UserItem) User() domain.User {
 		DefaultPagination: u.DefaultPagination, LastCampaignID: u.LastCampaignID}
 }
 
-// memberItem is a membership, under the campaign (MEMBER#uid) and under the user (CAMPAIGN#c).
+// MemberItem is a membership, under the campaign (MEMBER#uid) and under the user (CAMPAIGN#c).
 type MemberItem struct {
 	PK         string `dynamo:"pk"`
 	SK         string `dynamo:"sk"`

@@ -25,7 +25,7 @@ func ImageGCKey(cid int64, due time.Time, path string) ItemKey {
 	return ItemKey{ImageGCPK(cid), due.UTC().Format(PendingTimeFmt) + "#" + path}
 }
 
-// imagePathTime is the upload time a path carries: img/<cid>/<time>-<random>.<ext>.
+// ImagePathTime is the upload time a path carries: img/<cid>/<time>-<random>.<ext>.
 func ImagePathTime(cid int64, path string) (time.Time, bool) {
 	rest, ok := strings.CutPrefix(path, fmt.Sprintf("%s%d/", ImagePathRoot, cid))
 	if !ok || len(rest) < len(ImageTimeFmt) {

@@ -32,7 +32,7 @@ import (
 //	note, event                       CAMPAIGN#c#ENTITY#eid           KIND#id or SELF#KIND#id (home),
 //	                                                                  MEM#KIND#id, PUB#KIND#id,
 //	                                                                  OWN#uid#A#KIND#id, OWN#uid#R#KIND#id
-//	event's day link on its calendar  CAMPAIGN#c#CALENDAR#calid       DAY#<y>#<m>#<d>#id (dayKey: one-off,
+//	event's day link on its calendar  CAMPAIGN#c#CALENDAR#calid       DAY#<y>#<m>#<d>#id (DayKey: one-off,
 //	                                                                  at most 31 days) or RECUR#id (else)
 //	event's reminder link (audience   CAMPAIGN#c#CALENDAR#calid       REM#id or SELF#REM#id, MEM#REM#id,
 //	  copies, as an event's)                                          PUB#REM#id, OWN#uid#A|R#REM#id
@@ -98,7 +98,7 @@ const (
 	MapPointPrefix = "MAPPOINT"
 	NotePrefix     = "NOTE"
 	WeatherPrefix  = "CALWEATHER" // a calendar's manual weather of one day (calendar_weather)
-	// relationPrefix keys relations in their owner's partition, relationIndexPrefix their
+	// RelationPrefix keys relations in their owner's partition, RelationIndexPrefix their
 	// copies in the campaign's (the campaign-wide list).
 	RelationPrefix      = "RELATION"
 	RelationIndexPrefix = "REL"
@@ -124,25 +124,25 @@ const (
 	ChildLinkPrefix  = "CHILD#"
 	DayLinkPrefix    = "DAY#"
 	RecurLinkPrefix  = "RECUR#"
-	WeatherDayPrefix = "WDAY#" // a manual weather's day key (weatherDaySK)
+	WeatherDayPrefix = "WDAY#" // a manual weather's day key (WeatherDaySK)
 	ReminderKind     = "REM"   // an event's reminder link: placed as an event, with its own counters
 	RelinkKind       = "RELINK"
 	CascadeKind      = "CASCADE" // a trash's or restore's reference cascade (trash.go)
 	TrashedPrefix    = "TRASHED#"
 	HiddenPrefix     = "HIDDEN#"
-	// legacyEventLink is layout 2's event link (EVENTLINK#eid#id): the migration deletes it.
+	// LegacyEventLink is layout 2's event link (EVENTLINK#eid#id): the migration deletes it.
 	LegacyEventLink = "EVENTLINK#"
 	SyncPrefix      = "SYNC#" // a record's pointer by update time (store/sync.go)
 	GonePrefix      = "GONE#" // a deleted record's tombstone in its list (store/sync.go)
 )
 
-// syncSK is the pointer of record id of kind updated at ts (formatTime: key order is time order).
+// SyncSK is the pointer of record id of kind updated at ts (FormatTime: key order is time order).
 func SyncSK(kind, ts string, id int64) string { return SyncPrefix + kind + "#" + ts + "#" + Pad(id) }
 
-// goneSK is the tombstone of record id of kind deleted at ts.
+// GoneSK is the tombstone of record id of kind deleted at ts.
 func GoneSK(kind, ts string, id int64) string { return GonePrefix + kind + "#" + ts + "#" + Pad(id) }
 
-// goneQueueKey lists tombstone (kind, id) of campaign cid by its expiry, for the sweeper (the
+// GoneQueueKey lists tombstone (kind, id) of campaign cid by its expiry, for the sweeper (the
 // pending markers' scheme: 16 shards, sorted by time).
 func GoneQueueKey(cid int64, expires time.Time, kind string, id int64) ItemKey {
 	return ItemKey{fmt.Sprintf("GONEQ#%02d", cid%PendingShards), expires.UTC().Format(PendingTimeFmt) + "#" + Pad(cid) + "#" + kind + "#" + Pad(id)}
@@ -150,7 +150,7 @@ func GoneQueueKey(cid int64, expires time.Time, kind string, id int64) ItemKey {
 
 func GoneQueuePK(shard int) string { return fmt.Sprintf("GONEQ#%02d", shard) }
 
-// afterTS is the first key of kind's pointers (or tombstones) with prefix later than ts: ts
+// AfterTS is the first key of kind's pointers (or tombstones) with prefix later than ts: ts
 // followed by "#~" sorts after every key at ts itself ('~' is above the digits of an id).
 func AfterTS(prefix, kind, ts string) string { return prefix + kind + "#" + ts + "#~" }
 
@@ -160,21 +160,21 @@ func CampaignPK(cid int64) string { return CampaignPrefix + Pad(cid) }
 
 func RecordSK(prefix string, id int64) string { return prefix + "#" + Pad(id) }
 
-// childPK is the partition of what hangs from record id of kind parent.
+// ChildPK is the partition of what hangs from record id of kind parent.
 func ChildPK(cid int64, parent string, id int64) string {
 	return CampaignPK(cid) + "#" + parent + "#" + Pad(id)
 }
 
 func MapPointsPK(cid, lid int64) string { return ChildPK(cid, LocationPrefix, lid) }
 
-// mapPK is the partition of a map's markers (and of its child maps' links).
+// MapPK is the partition of a map's markers (and of its child maps' links).
 func MapPK(cid, mid int64) string { return ChildPK(cid, MapPrefix, mid) }
 
 func EntityPK(cid, eid int64) string { return ChildPK(cid, EntityPrefix, eid) }
 
 func CalendarPK(cid, calID int64) string { return ChildPK(cid, CalendarPrefix, calID) }
 
-// weatherDaySK is the day key of a calendar's manual weather on d: one per day (its
+// WeatherDaySK is the day key of a calendar's manual weather on d: one per day (its
 // uniqueness), ordered as dates so that a day view reads its days' weather in one Query. Keyed
 // by the date, not the day number, so a change of the calendar's months leaves it in place.
 func WeatherDaySK(d calengine.Date) string {
@@ -193,14 +193,14 @@ func OwnCounterSK(kind string, uid int64) string {
 	return CounterPrefix + kind + "#OWN#" + Pad(uid)
 }
 
-// segmentSK is the counter segment of counter (a total's sk) that counts id (counters.go).
+// SegmentSK is the counter segment of counter (a total's sk) that counts id (counters.go).
 func SegmentSK(counter string, id int64) string {
 	return SegmentPrefix(counter) + fmt.Sprintf("%08d", id/SegmentWidth)
 }
 
 func SegmentPrefix(counter string) string { return counter + "#S#" }
 
-// ownPrefix is a creator's own range of kind: "A" holds every `self` item of uid (what an admin
+// OwnPrefix is a creator's own range of kind: "A" holds every `self` item of uid (what an admin
 // sees beyond the admins' range), "R" the self and self-admin items that are not private (what
 // the creator sees beyond a non-admin's range).
 func OwnPrefix(kind string, uid int64, which string) string {
@@ -213,7 +213,7 @@ func ChildLinkKey(cid, parentID, id int64) ItemKey {
 	return ChildLinkKeyOf(LocationKind, cid, parentID, id)
 }
 
-// childLinkKeyOf is the link of record id of nested kind k in its parent's partition.
+// ChildLinkKeyOf is the link of record id of nested kind k in its parent's partition.
 func ChildLinkKeyOf(k KindSpec, cid, parentID, id int64) ItemKey {
 	return ItemKey{ChildPK(cid, k.Prefix, parentID), ChildLinkPrefix + Pad(id)}
 }
@@ -222,18 +222,18 @@ func LegacyEventLinkKey(cid, calID, eid, id int64) ItemKey {
 	return ItemKey{CalendarPK(cid, calID), LegacyEventLink + Pad(eid) + "#" + Pad(id)}
 }
 
-// yearOffset makes every year the domain accepts (|year| < 2^53) a non-negative number of at
+// YearOffset makes every year the domain accepts (|year| < 2^53) a non-negative number of at
 // most 17 digits, so that the zero-padded text sorts as the years do, negative ones included.
 const YearOffset = 1 << 53
 
-// dayKey is the date part of a day link's sort key: year (offset), month and day zero-padded to
+// DayKey is the date part of a day link's sort key: year (offset), month and day zero-padded to
 // fixed widths (months and days of a stored event are below 10^10), so key order is date order.
 func DayKey(year int64, month, day int) string {
 	y := min(max(year, -YearOffset), YearOffset) + YearOffset // a day view's bound may pass the range
 	return fmt.Sprintf("%s%017d#%010d#%010d#", DayLinkPrefix, y, month, day)
 }
 
-// dayLinkKey is the key of an event's link in its calendar's day view: a DAY# key by its start
+// DayLinkKey is the key of an event's link in its calendar's day view: a DAY# key by its start
 // date, or RECUR#id for an event that recurs or lasts longer than the day view's look-back.
 func DayLinkKey(cid, calID, id int64, recurring bool, year int64, month, day int) ItemKey {
 	if recurring {
@@ -256,7 +256,7 @@ func NamesKey(cid, eid int64) ItemKey {
 	return ItemKey{CampaignPK(cid), NamesPrefix + Pad(eid/NamesWidth)}
 }
 
-// mentionKey is the reverse item saying that entity src's entry (post 0) or post mentions
+// MentionKey is the reverse item saying that entity src's entry (post 0) or post mentions
 // entity target.
 func MentionKey(cid, target, src, post int64) ItemKey {
 	return ItemKey{EntityPK(cid, target), MentionPrefix + Pad(src) + "#" + Pad(post)}
@@ -264,7 +264,7 @@ func MentionKey(cid, target, src, post int64) ItemKey {
 
 func MigrationSK() string { return fmt.Sprintf("LAYOUT#%d", Version) }
 
-// imageMigrationSK is the checkpoint of the legacy image_url fetch (images_migrate.go).
+// ImageMigrationSK is the checkpoint of the legacy image_url fetch (images_migrate.go).
 const ImageMigrationSK = "LEGACY-IMAGES"
 
 func ReplayKey(cid, uid int64, key string) ItemKey {
@@ -302,17 +302,17 @@ const (
 	IncomingPrefix = "RELIN#"
 	AttributesSK   = "ATTRS"
 	RelatedPrefix  = "RELATED"
-	// relatedWidth is the owners (by entity id) one related=1 bucket holds: a page's owners
+	// RelatedWidth is the owners (by entity id) one related=1 bucket holds: a page's owners
 	// fall in a few buckets, one Query each.
 	RelatedWidth = 100
 )
 
-// incomingKey is the pointer, in the target's partition, to relation id.
+// IncomingKey is the pointer, in the target's partition, to relation id.
 func IncomingKey(cid, target, id int64) ItemKey {
 	return ItemKey{EntityPK(cid, target), IncomingPrefix + Pad(id)}
 }
 
-// relatedPK is the related=1 bucket of owner entity eid; relatedSK one relation, note or event
+// RelatedPK is the related=1 bucket of owner entity eid; RelatedSK one relation, note or event
 // in it.
 func RelatedPK(cid, eid int64) string { return ChildPK(cid, RelatedPrefix, eid/RelatedWidth) }
 
@@ -320,33 +320,33 @@ func RelatedSK(eid int64, kind string, id int64) string {
 	return Pad(eid) + "#" + kind + "#" + Pad(id)
 }
 
-// relatedSlot is the copy of child id (kind NOTE or EVENT) of entity eid in its related bucket:
+// RelatedSlot is the copy of child id (kind NOTE or EVENT) of entity eid in its related bucket:
 // not counted, never read by id, written and removed with the child's other slots.
 func RelatedSlot(cid, eid int64, kind string, id int64) Slot {
 	return Slot{PK: RelatedPK(cid, eid), SK: RelatedSK(eid, kind, id), Id: id}
 }
 
-// relatedLocationPK is the related=1 bucket of location lid's child links, keyed by location
+// RelatedLocationPK is the related=1 bucket of location lid's child links, keyed by location
 // (not entity) id: the link writers know the parent location only.
 func RelatedLocationPK(cid, lid int64) string {
 	return ChildPK(cid, RelatedPrefix+"#"+LocationPrefix, lid/RelatedWidth)
 }
 
-// relatedChildKey is the copy of location child's link in its parent's related bucket.
+// RelatedChildKey is the copy of location child's link in its parent's related bucket.
 func RelatedChildKey(cid, parent, child int64) ItemKey {
 	return ItemKey{RelatedLocationPK(cid, parent), RelatedSK(parent, RelatedChildKind, child)}
 }
 
-// relatedChildKind is the kind of child link copies in a location's related bucket.
+// RelatedChildKind is the kind of child link copies in a location's related bucket.
 const RelatedChildKind = "CHILD"
 
-// isRelatedBucket reports whether pk is a related=1 bucket (of entities or of locations).
+// IsRelatedBucket reports whether pk is a related=1 bucket (of entities or of locations).
 func IsRelatedBucket(pk string) bool { return strings.Contains(pk, "#"+RelatedPrefix+"#") }
 
-// trashedSK is a trashed record (or entity) of kind: its home as it was (store/trash.go).
+// TrashedSK is a trashed record (or entity) of kind: its home as it was (store/trash.go).
 func TrashedSK(kind string, id int64) string { return TrashedPrefix + RecordSK(kind, id) }
 
-// purgeKey lists the trash of entity eid by its expiry, for the sweeper's purge (the pending
+// PurgeKey lists the trash of entity eid by its expiry, for the sweeper's purge (the pending
 // markers' scheme: 16 shards, sorted by time).
 func PurgeKey(cid int64, expires time.Time, eid int64) ItemKey {
 	return ItemKey{PurgePK(int(cid % PendingShards)), expires.UTC().Format(PendingTimeFmt) + "#" + Pad(cid) + "#" + Pad(eid)}
@@ -354,12 +354,12 @@ func PurgeKey(cid int64, expires time.Time, eid int64) ItemKey {
 
 func PurgePK(shard int) string { return fmt.Sprintf("PURGE#%02d", shard) }
 
-// hiddenRelationKey keeps relation id, hidden because trashed entity eid is its owner or target.
+// HiddenRelationKey keeps relation id, hidden because trashed entity eid is its owner or target.
 func HiddenRelationKey(cid, eid, id int64) ItemKey {
 	return ItemKey{EntityPK(cid, eid), HiddenPrefix + RecordSK(RelationPrefix, id)}
 }
 
-// hiddenEventKey keeps event id of entity eid, hidden because its calendar calID is trashed.
+// HiddenEventKey keeps event id of entity eid, hidden because its calendar calID is trashed.
 func HiddenEventKey(cid, calID, eid, id int64) ItemKey {
 	return ItemKey{CalendarPK(cid, calID), HiddenPrefix + EventPrefix + "#" + Pad(eid) + "#" + Pad(id)}
 }

@@ -7,12 +7,12 @@ type Placement int
 
 const (
 	PlaceNone     Placement = iota // not a placed record (index copies, memberships)
-	PlaceOwner                     // CAMPAIGN#c KIND#id, public copy unless private (ownerSlots)
+	PlaceOwner                     // CAMPAIGN#c KIND#id, public copy unless private (OwnerSlots)
 	PlaceMapPoint                  // CAMPAIGN#c#LOCATION#lid KIND#id, admins' range only
-	PlaceChild                     // CAMPAIGN#c#ENTITY#eid, placed by visibility (childSlots)
+	PlaceChild                     // CAMPAIGN#c#ENTITY#eid, placed by visibility (ChildSlots)
 )
 
-// kindSpec is one row of the kind table.
+// KindSpec is one row of the kind table.
 type KindSpec struct {
 	Prefix string // the KIND of its keys
 	// entityType is an owner's entity type (also the name of its id sequence); "" otherwise.
@@ -23,7 +23,7 @@ type KindSpec struct {
 	// synced: its writes move a sync pointer, so a lastSync read uses the pointers (sync.go).
 	Synced bool
 	// counted is the class that counts its home KIND#id in COUNT#KIND ("" when not counted that
-	// way); its copies are counted by their own prefix (countedRange).
+	// way); its copies are counted by their own prefix (CountedRange).
 	Counted   string
 	Placement Placement
 	// parent is the kind of the partition its homes live in (a child partition), "" for the
@@ -36,7 +36,7 @@ type KindSpec struct {
 	ParentAttr, ParentField string
 }
 
-// tagParentAttr is a tag's parent tag, mapParentAttr a map's parent map.
+// TagParentAttr is a tag's parent tag, MapParentAttr a map's parent map.
 const (
 	TagParentAttr = "tag_id"
 	MapParentAttr = "map_id"
@@ -51,7 +51,7 @@ var Kinds = []KindSpec{
 		ParentAttr: TagParentAttr, ParentField: TagParentAttr},
 	{Prefix: MapPrefix, EntityType: "map", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneMaps,
 		ParentAttr: MapParentAttr, ParentField: MapParentAttr},
-	{Prefix: EntityPrefix, Synced: true, Counted: ClassAdmin, Gone: domain.GoneEntities}, // placed by its record (entitySlots)
+	{Prefix: EntityPrefix, Synced: true, Counted: ClassAdmin, Gone: domain.GoneEntities}, // placed by its record (EntitySlots)
 	{Prefix: MapPointPrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceMapPoint, Parent: LocationPrefix, Gone: domain.GoneMapPoints},
 	// a map's markers, in the map's partition; placed private (admins only) when their entity is
 	{Prefix: MarkerPrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: MapPrefix, Gone: domain.GoneMarkers},
@@ -66,7 +66,7 @@ var Kinds = []KindSpec{
 	{Prefix: CampaignKind, Counted: ClassAll},
 }
 
-// kindOf is the row of the kind keyed prefix.
+// KindOf is the row of the kind keyed prefix.
 func KindOf(prefix string) (KindSpec, bool) {
 	for _, k := range Kinds {
 		if k.Prefix == prefix {
@@ -76,7 +76,7 @@ func KindOf(prefix string) (KindSpec, bool) {
 	return KindSpec{}, false
 }
 
-// mustKind is the row of a kind the code names (a missing row is a programming error).
+// MustKind is the row of a kind the code names (a missing row is a programming error).
 func MustKind(prefix string) KindSpec {
 	k, ok := KindOf(prefix)
 	if !ok {
@@ -85,7 +85,7 @@ func MustKind(prefix string) KindSpec {
 	return k
 }
 
-// ownerKinds are the rows of the owner kinds, in table order.
+// OwnerKinds are the rows of the owner kinds, in table order.
 var OwnerKinds = func() []KindSpec {
 	var out []KindSpec
 	for _, k := range Kinds {
@@ -96,7 +96,7 @@ var OwnerKinds = func() []KindSpec {
 	return out
 }()
 
-// ownerKindOf is the owner kind of an entity type.
+// OwnerKindOf is the owner kind of an entity type.
 func OwnerKindOf(entityType string) (KindSpec, bool) {
 	for _, k := range OwnerKinds {
 		if k.EntityType == entityType {
@@ -106,13 +106,13 @@ func OwnerKindOf(entityType string) (KindSpec, bool) {
 	return KindSpec{}, false
 }
 
-// isOwnerPrefix reports whether prefix keys an owner kind.
+// IsOwnerPrefix reports whether prefix keys an owner kind.
 func IsOwnerPrefix(prefix string) bool {
 	k, ok := KindOf(prefix)
 	return ok && k.Owner
 }
 
-// goneKind is the kind whose deletions the ?deleted=1 list named list answers.
+// GoneKind is the kind whose deletions the ?deleted=1 list named list answers.
 func GoneKind(list string) (KindSpec, bool) {
 	for _, k := range Kinds {
 		if k.Gone != "" && k.Gone == list {

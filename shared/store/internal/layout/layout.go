@@ -9,8 +9,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// bucketWidth is the id width of one bucket of a range counter: ?page=N starts its query at the
-// bucket holding item (N-1)*limit and evaluates at most bucketWidth+limit items.
+// BucketWidth is the id width of one bucket of a range counter: ?page=N starts its query at the
+// bucket holding item (N-1)*limit and evaluates at most BucketWidth+limit items.
 const BucketWidth = 100
 
 // Audience classes of a list reader.
@@ -29,7 +29,7 @@ type Slot struct {
 	Id      int64
 }
 
-// listRange is one key range a reader lists: the items of partition pk whose sort keys are
+// ListRange is one key range a reader lists: the items of partition pk whose sort keys are
 // prefix+pad(id), counted by attr of counter item (pk, counter).
 type ListRange struct {
 	PK, Prefix, Counter, Attr string
@@ -37,7 +37,7 @@ type ListRange struct {
 
 func (r ListRange) SK(id int64) string { return r.Prefix + Pad(id) }
 
-// ownerSlots places a location or calendar: home KIND#id (the admins' range) and, when not
+// OwnerSlots places a location or calendar: home KIND#id (the admins' range) and, when not
 // private, PUB#KIND#id (everyone else's range).
 func OwnerSlots(kind string, cid, id int64, private bool) []Slot {
 	pk := CampaignPK(cid)
@@ -48,7 +48,7 @@ func OwnerSlots(kind string, cid, id int64, private bool) []Slot {
 	return out
 }
 
-// childSlots places an entity note or event (kind NOTE or EVENT) of entity partition pk. The
+// ChildSlots places an entity note or event (kind NOTE or EVENT) of entity partition pk. The
 // home is KIND#id (the admins' range), or SELF#KIND#id for a `self` record, which no shared
 // range holds; the creator's own ranges hold copies.
 func ChildSlots(kind, pk string, id, createdBy int64, v domain.Visibility, private bool) []Slot {
@@ -83,9 +83,9 @@ func ChildSlots(kind, pk string, id, createdBy int64, v domain.Visibility, priva
 
 type CounterKey struct{ PK, SK string }
 
-// copyItem is item under sl's keys; copies carry no secondary-index keys, so an index lists
+// CopyItem is item under sl's keys; copies carry no secondary-index keys, so an index lists
 // every record once. A public copy is the non-admins' projection (layout 3): when the item says
-// its parent is private (parentHidden, never stored), the copy has no parent_location_id.
+// its parent is private (ParentHidden, never stored), the copy has no parent_location_id.
 func CopyItem(item dynamo.Item, sl Slot) dynamo.Item {
 	out := make(dynamo.Item, len(item))
 	for k, v := range item {
@@ -117,12 +117,12 @@ func CopyItem(item dynamo.Item, sl Slot) dynamo.Item {
 	return out
 }
 
-// parentHidden marks an item to place whose parent location is private: its public copy leaves
-// the parent out (copyItem). Set by the location writers and the migration; never stored.
+// ParentHidden marks an item to place whose parent location is private: its public copy leaves
+// the parent out (CopyItem). Set by the location writers and the migration; never stored.
 const ParentHidden = "parent_hidden"
 
-// locationHidden marks a map whose location was private when it was written: its public copy
-// leaves location_id out (copyItem). Kept on the home, so every rewrite of the raw item (a
+// LocationHidden marks a map whose location was private when it was written: its public copy
+// leaves location_id out (CopyItem). Kept on the home, so every rewrite of the raw item (a
 // parent's orphaning or adoption) places the copy alike.
 const LocationHidden = "location_hidden"
 
@@ -134,12 +134,12 @@ func Marshal(v any) dynamo.Item {
 	return it
 }
 
-// isCopy reports whether sk is a list copy rather than a home (migration and scans skip them).
+// IsCopy reports whether sk is a list copy rather than a home (migration and scans skip them).
 func IsCopy(sk string) bool {
 	return strings.HasPrefix(sk, PublicCopy) || strings.HasPrefix(sk, MemberCopy) || strings.HasPrefix(sk, OwnCopy)
 }
 
-// countedRange maps an item's sort key to the range counter that counts it (the inverse of the
+// CountedRange maps an item's sort key to the range counter that counts it (the inverse of the
 // slots above): the migration recounts with it, and Audit checks every counter with it.
 func CountedRange(sk string) (counter, attr string, id int64, ok bool) {
 	parts := strings.Split(sk, "#")

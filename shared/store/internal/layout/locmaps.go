@@ -2,7 +2,7 @@ package layout
 
 const LocMapPrefix = "LOCMAP#"
 
-// locMapItem is a map's link in its location's partition.
+// LocMapItem is a map's link in its location's partition.
 type LocMapItem struct {
 	PK string `dynamo:"pk"`
 	SK string `dynamo:"sk"`

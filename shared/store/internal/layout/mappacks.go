@@ -42,7 +42,7 @@ func DecodePack[T any](raw dynamo.Item) (*domain.MapPack[T], error) {
 	return out, nil
 }
 
-// layerImages are the stored pictures of layers.
+// LayerImages are the stored pictures of layers.
 func LayerImages(ls []domain.MapLayer) map[string]bool {
 	out := map[string]bool{}
 	for _, l := range ls {
@@ -53,7 +53,7 @@ func LayerImages(ls []domain.MapLayer) map[string]bool {
 	return out
 }
 
-// heldPackImages adds the stored pictures the packs among items hold to held (for the audit).
+// HeldPackImages adds the stored pictures the packs among items hold to held (for the audit).
 func HeldPackImages(items []dynamo.Item, held map[string]string) {
 	for _, it := range items {
 		if k := KeyOfItem(it); k.SK == LayersSK {

@@ -20,7 +20,7 @@ type MapItem struct {
 	CenterVis     string `dynamo:"center_visibility,omitempty"`
 	CenterBy      int64  `dynamo:"center_by,omitempty"`
 	CenterPrivate bool   `dynamo:"center_private,omitempty"`
-	// ParentHidden: what the public copy leaves out (copyItem), never stored; LocationHidden
+	// ParentHidden: what the public copy leaves out (CopyItem), never stored; LocationHidden
 	// likewise, kept on the home (layout.go).
 	ParentHidden   bool `dynamo:"parent_hidden,omitempty"`
 	LocationHidden bool `dynamo:"location_hidden,omitempty"`

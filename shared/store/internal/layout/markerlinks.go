@@ -7,7 +7,7 @@ import (
 
 const MarkerInPrefix = "MARKIN#"
 
-// markerInItem is a marker's pointer in its entity's partition.
+// MarkerInItem is a marker's pointer in its entity's partition.
 type MarkerInItem struct {
 	PK    string `dynamo:"pk"`
 	SK    string `dynamo:"sk"`
@@ -19,7 +19,7 @@ func MarkerInKey(cid, eid, mid, id int64) ItemKey {
 	return ItemKey{EntityPK(cid, eid), MarkerInPrefix + Pad(mid) + "#" + Pad(id)}
 }
 
-// markerInOf parses a pointer's sort key: the map and marker ids.
+// MarkerInOf parses a pointer's sort key: the map and marker ids.
 func MarkerInOf(sk string) (mid, id int64, ok bool) {
 	a, b, found := strings.Cut(strings.TrimPrefix(sk, MarkerInPrefix), "#")
 	if !found || !strings.HasPrefix(sk, MarkerInPrefix) {

@@ -18,7 +18,7 @@ type MentionItem struct {
 	CreatedBy  int64  `dynamo:"created_by"`
 }
 
-// targetsOf is the distinct entities entry mentions that get reverse items: the first
+// TargetsOf is the distinct entities entry mentions that get reverse items: the first
 // MaxMentions, the source itself left out.
 func TargetsOf(entry string, src int64) []int64 {
 	var out []int64
@@ -33,7 +33,7 @@ func TargetsOf(entry string, src int64) []int64 {
 	return out
 }
 
-// mentionItemsOf are the reverse items an entry home (an owner's or a note's, pk and sk as
+// MentionItemsOf are the reverse items an entry home (an owner's or a note's, pk and sk as
 // scanned) calls for, before their targets are known to exist (the migration's rewrite).
 func MentionItemsOf(pk, sk string, it dynamo.Item) []MentionItem {
 	var rec struct {

@@ -8,12 +8,12 @@ import (
 	"github.com/guregu/dynamo/v2"
 )
 
-// namesWidth is the number of entities (by entity id) one shard holds.
+// NamesWidth is the number of entities (by entity id) one shard holds.
 const NamesWidth = 400
 
 func NameAttr(eid int64) string { return "e" + strconv.FormatInt(eid, 10) }
 
-// nameValue is an entry's value: "<kind>#<child id>#<1 private, 0 not>#<lower-case name>", one
+// NameValue is an entry's value: "<kind>#<child id>#<1 private, 0 not>#<lower-case name>", one
 // string (a list would cost a type byte and a length per element).
 func NameValue(kind string, childID int64, private bool, name string) string {
 	p := "0"
@@ -32,7 +32,7 @@ type NameEntry struct {
 	NameLC    string
 }
 
-// nameEntries decodes a shard item; attributes that are not well-formed entries are skipped.
+// NameEntries decodes a shard item; attributes that are not well-formed entries are skipped.
 func NameEntries(it dynamo.Item) []NameEntry {
 	var out []NameEntry
 	for attr, v := range it {
@@ -57,7 +57,7 @@ func NameEntries(it dynamo.Item) []NameEntry {
 	return out
 }
 
-// nameShards rebuilds the name shards from the entity homes a scan reads (the migration's
+// NameShards rebuilds the name shards from the entity homes a scan reads (the migration's
 // recount): whole items, replacing whatever was there; shard items no entity fills are stale.
 type NameShards struct {
 	Shards map[ItemKey]dynamo.Item

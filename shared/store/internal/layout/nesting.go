@@ -1,6 +1,6 @@
 package layout
 
-// childLink is the item that lists a child record in its parent's partition (beside a
+// ChildLink is the item that lists a child record in its parent's partition (beside a
 // location's map points), written with the child: the parent's delete and privacy change find
 // its children there, strongly consistent, where an index could lag behind a child written
 // just before. It carries the child's privacy (related=1 lists a non-admin's children by it).
@@ -15,7 +15,7 @@ type ChildLink struct {
 	ChildVersion int64  `dynamo:"child_version,omitempty"`
 }
 
-// linkKeys are the items that list child id under parent: its link, and for a location the
+// LinkKeys are the items that list child id under parent: its link, and for a location the
 // link's copy in the parent's related bucket.
 func LinkKeys(k KindSpec, cid, parent, id int64) []ItemKey {
 	keys := []ItemKey{ChildLinkKeyOf(k, cid, parent, id)}

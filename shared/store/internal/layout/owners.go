@@ -10,7 +10,7 @@ func (k KindSpec) Slots(m *domain.Meta, o *domain.Owner) []Slot {
 	return OwnerSlots(k.Prefix, m.CampaignID, m.ID, o.IsPrivate)
 }
 
-// entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
+// EntityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
 // record (name, privacy, tags, image, write history), so that its list reads entity items only.
 func EntityItemOf(k KindSpec, m *domain.Meta, o *domain.Owner) EntityItem {
 	tags := o.Tags
@@ -23,7 +23,7 @@ func EntityItemOf(k KindSpec, m *domain.Meta, o *domain.Owner) EntityItem {
 		UpdatedAt: FormatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
 }
 
-// entitySlots place the entity of a record like the record itself: its home (the admins' list
+// EntitySlots place the entity of a record like the record itself: its home (the admins' list
 // range) and, when not private, a public copy, counted by id in COUNT#ENTITY.
 func EntitySlots(m *domain.Meta, o *domain.Owner) []Slot {
 	return OwnerSlots(EntityPrefix, m.CampaignID, o.EntityID, o.IsPrivate)
@@ -39,7 +39,7 @@ type Tombstone struct {
 	ID       int64  `dynamo:"id"`
 	CID      int64  `dynamo:"campaign_id"`
 	EntityID int64  `dynamo:"entity_id"`
-	Marker   string `dynamo:"marker,omitempty"` // sk of its marker in pendingPK(CID); "" before markers
+	Marker   string `dynamo:"marker,omitempty"` // sk of its marker in PendingPK(CID); "" before markers
 	// Mentions are the targets whose reverse items of the record's entry the cascade removes
 	// (kept out of the first step: they would not fit beside 20 tags' links and packs).
 	Mentions []int64 `dynamo:"mentions,omitempty"`

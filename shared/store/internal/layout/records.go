@@ -2,7 +2,7 @@ package layout
 
 import "github.com/lorekeep/lorekeep/shared/domain"
 
-// metaAttrs are the key and the domain.Meta of every record item.
+// MetaAttrs are the key and the domain.Meta of every record item.
 type MetaAttrs struct {
 	PK         string `dynamo:"pk"`
 	SK         string `dynamo:"sk"`
@@ -25,7 +25,7 @@ func (a MetaAttrs) Meta() domain.Meta {
 		UpdatedAt: ParseTime(a.UpdatedAt), CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy, Version: a.Version}
 }
 
-// ownerAttrs are the domain.Owner of a calendar or location item.
+// OwnerAttrs are the domain.Owner of a calendar or location item.
 type OwnerAttrs struct {
 	EntityID         int64   `dynamo:"entity_id"`
 	Name             string  `dynamo:"name"`
@@ -37,7 +37,7 @@ type OwnerAttrs struct {
 	ImagePath        string  `dynamo:"image_path,omitempty"`
 	IsPrivate        bool    `dynamo:"is_private"`
 	Tags             []int64 `dynamo:"tags"`
-	PrivateTags      []int64 `dynamo:"private_tags,omitempty"` // homes only: copyItem projects
+	PrivateTags      []int64 `dynamo:"private_tags,omitempty"` // homes only: CopyItem projects
 	EntityImageUUID  string  `dynamo:"entity_image_uuid,omitempty"`
 	EntityHeaderUUID string  `dynamo:"entity_header_uuid,omitempty"`
 }

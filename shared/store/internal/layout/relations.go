@@ -2,7 +2,7 @@ package layout
 
 import "github.com/lorekeep/lorekeep/shared/domain"
 
-// Relations live in their owner entity's partition, placed like notes (childSlots: the
+// Relations live in their owner entity's partition, placed like notes (ChildSlots: the
 // admins' home, member and public copies, the creator's own ranges), with copies in the
 // campaign partition for the campaign-wide list (REL#), one in the owner's related=1 bucket,
 // and a pointer (RELIN#) in the target's partition, so that deleting an entity finds the
@@ -31,7 +31,7 @@ func (it RelationItem) AsRelation() domain.Relation {
 		MirrorID: it.MirrorID, OwnerPrivate: it.OwnerPrivate, TargetPrivate: it.TargetPrivate}
 }
 
-// relationSlots are every item of relation r but its incoming pointer: its home and copies in
+// RelationSlots are every item of relation r but its incoming pointer: its home and copies in
 // the owner's partition, its copies in the campaign-wide list (no SELF# home there: the index
 // is only read as lists) and its related=1 bucket copy.
 func RelationSlots(r *domain.Relation) []Slot {
@@ -40,7 +40,7 @@ func RelationSlots(r *domain.Relation) []Slot {
 	return append(out, Slot{PK: RelatedPK(r.CampaignID, r.OwnerID), SK: RelatedSK(r.OwnerID, RelationPrefix, r.ID), Id: r.ID})
 }
 
-// relationIndexSlots are a relation's copies in the campaign-wide list (pk: the campaign's).
+// RelationIndexSlots are a relation's copies in the campaign-wide list (pk: the campaign's).
 func RelationIndexSlots(pk string, id, createdBy int64, vis domain.Visibility, private bool) []Slot {
 	var out []Slot
 	for _, sl := range ChildSlots(RelationIndexPrefix, pk, id, createdBy, vis, private) {
@@ -52,7 +52,7 @@ func RelationIndexSlots(pk string, id, createdBy int64, vis domain.Visibility, p
 	return out
 }
 
-// relationRefs are a relation's two sync pointers: in its owner's list and in the campaign's.
+// RelationRefs are a relation's two sync pointers: in its owner's list and in the campaign's.
 func RelationRefs(r *domain.Relation) []*SyncRef {
 	ptr := SyncPointer{ID: r.ID, IsPrivate: r.Private(), Visibility: string(r.Visibility), CreatedBy: r.CreatedBy}
 	own, all := ptr, ptr

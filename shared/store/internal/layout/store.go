@@ -17,7 +17,7 @@ func ParseTime(s string) time.Time {
 	return t
 }
 
-// parseStamp reads a timestamp as the store writes it ("2006-01-02T15:04:05.000000Z", every
+// ParseStamp reads a timestamp as the store writes it ("2006-01-02T15:04:05.000000Z", every
 // item has two) without time.Parse's general layout machinery, a visible part of a list
 // page's decoding (issue 20); ok false for anything else, which time.Parse then answers.
 func ParseStamp(s string) (time.Time, bool) {

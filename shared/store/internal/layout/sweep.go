@@ -4,7 +4,7 @@ const PendingShards = 16
 
 const PendingTimeFmt = "2006-01-02T15:04:05.000000Z"
 
-// pendingMarker lists a pending delete in its shard.
+// PendingMarker lists a pending delete in its shard.
 type PendingMarker struct {
 	PK   string `dynamo:"pk"`
 	SK   string `dynamo:"sk"`

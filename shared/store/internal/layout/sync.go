@@ -6,7 +6,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// syncPointer is a pointer (or, inside goneItem, a tombstone).
+// SyncPointer is a pointer (or, inside goneItem, a tombstone).
 type SyncPointer struct {
 	PK         string `dynamo:"pk"`
 	SK         string `dynamo:"sk"`
@@ -16,7 +16,7 @@ type SyncPointer struct {
 	CreatedBy  int64  `dynamo:"created_by,omitempty"`
 }
 
-// syncRef is a record as its pointer sees it: kind, list partition, audience and update time.
+// SyncRef is a record as its pointer sees it: kind, list partition, audience and update time.
 type SyncRef struct {
 	Kind     string
 	Ptr      SyncPointer
@@ -29,7 +29,7 @@ func EntityRef(m *domain.Meta, o *domain.Owner) *SyncRef {
 		Updated: m.UpdatedAt}
 }
 
-// pointerSlots are the items the record of a pointer (or tombstone) of kind has (or had): the
+// PointerSlots are the items the record of a pointer (or tombstone) of kind has (or had): the
 // placement its write gave it, from the audience the pointer carries.
 func PointerSlots(kind string, p SyncPointer) []Slot {
 	switch kind {
@@ -49,7 +49,7 @@ func PointerSlots(kind string, p SyncPointer) []Slot {
 	return out
 }
 
-// readerKey is the item of the pointer's record in one of the reader's ranges; ok is false when
+// ReaderKey is the item of the pointer's record in one of the reader's ranges; ok is false when
 // none of them holds it (the reader may not see it).
 func ReaderKey(ranges []ListRange, kind string, p SyncPointer) (ItemKey, bool) {
 	for _, sl := range PointerSlots(kind, p) {

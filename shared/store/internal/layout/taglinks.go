@@ -21,7 +21,7 @@ type TagMember struct {
 	EntityID int64  `dynamo:"entity_id"`
 }
 
-// privateTagsOf is the ids of tags that private names (nil when none): a record's PrivateTags
+// PrivateTagsOf is the ids of tags that private names (nil when none): a record's PrivateTags
 // kept to its current tags.
 func PrivateTagsOf(tags, private []int64) []int64 {
 	var out []int64
@@ -33,7 +33,7 @@ func PrivateTagsOf(tags, private []int64) []int64 {
 	return out
 }
 
-// projectTags makes item (a public copy being written) the non-admins' projection of its tags:
+// ProjectTags makes item (a public copy being written) the non-admins' projection of its tags:
 // the ids of private tags left out, and private_tags, which only homes keep, dropped.
 func ProjectTags(item dynamo.Item) {
 	raw, ok := item["private_tags"]

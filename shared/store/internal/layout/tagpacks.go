@@ -8,7 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// tagPackCap is how many ids of one class a pack holds: a tag's `entities` answers at most
+// TagPackCap is how many ids of one class a pack holds: a tag's `entities` answers at most
 // domain.MaxTagEntities, the smallest first, and those are among each class's smallest.
 // (A variable: tests lower it to cross it with a few members.)
 var TagPackCap = domain.MaxTagEntities
@@ -41,7 +41,7 @@ func MemberClass(private bool) string {
 	return "p"
 }
 
-// packTally rebuilds every tag's pack from the items of a whole-table scan (the migration's
+// PackTally rebuilds every tag's pack from the items of a whole-table scan (the migration's
 // recount): tag homes give the packs and their privacy, TM# items their members.
 type PackTally struct {
 	Tags    map[string]bool // tag partition: the tag's is_private

@@ -2,7 +2,7 @@ package layout
 
 import "github.com/lorekeep/lorekeep/shared/domain"
 
-// trashedEntity is an entity in the trash: its home as it was, and when and by whom.
+// TrashedEntity is an entity in the trash: its home as it was, and when and by whom.
 type TrashedEntity struct {
 	EntityItem
 	DeletedAt string `dynamo:"deleted_at"`
@@ -10,7 +10,7 @@ type TrashedEntity struct {
 	TTL       int64  `dynamo:"ttl"`
 }
 
-// purgeItem lists a trash by its expiry (purgeKey).
+// PurgeItem lists a trash by its expiry (PurgeKey).
 type PurgeItem struct {
 	PK        string `dynamo:"pk"`
 	SK        string `dynamo:"sk"`
