@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"errors"
 	"log/slog"
@@ -15,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Calendar links (layout 3). Every entity event has, in its calendar's partition and written

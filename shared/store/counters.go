@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"fmt"
 	"sort"
@@ -13,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Range counters (layout 3): no counter item grows with the campaign.

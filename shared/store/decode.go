@@ -1,9 +1,9 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Hand-written decoders for the items every request decodes (the campaign and the caller's

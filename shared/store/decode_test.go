@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -11,6 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // fill sets every field of the struct v points to (embedded ones included) to a value of its

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"slices"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // ListEntities reads one page of the campaign's entities (Kanka's entities list), ordered by id,

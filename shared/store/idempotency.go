@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"strconv"
 	"time"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Idempotency keys. The record of a key is one item per user, campaign and key, outside the

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"errors"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
 

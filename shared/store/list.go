@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"sort"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // listSpec is one list as a reader sees it: the disjoint key ranges of its audience, narrowed

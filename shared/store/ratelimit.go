@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"errors"
 	"strconv"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Rate items: one per caller, pk "RATE#<caller>", sk "RATE", holding the caller's TAT

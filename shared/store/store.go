@@ -97,8 +97,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"fmt"
 	"sync"
@@ -110,6 +108,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
 

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Pending deletes are found without scanning the table. The first step of an owner's delete

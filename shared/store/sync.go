@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"sort"
 	"strconv"
@@ -16,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Sync pointers and tombstones (DESIGN 3). Every record write moves the record's pointer

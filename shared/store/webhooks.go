@@ -16,8 +16,6 @@ package store
 // items expire through the table's `ttl`.
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,6 +30,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
 

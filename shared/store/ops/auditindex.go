@@ -1,12 +1,12 @@
 package ops
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"fmt"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // auditIndexes checks the items derived from records (Audit's part for names.go and

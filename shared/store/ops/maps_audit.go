@@ -1,12 +1,12 @@
 package ops
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"fmt"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // auditMapRefs checks what maps and markers say of other records: a map's centre names a

@@ -1,8 +1,6 @@
 package ops
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"errors"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Layout 3's campaign, user and membership fields, filled by the migration's rewrite for items

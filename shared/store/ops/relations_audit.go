@@ -1,12 +1,12 @@
 package ops
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"fmt"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // isRelationItem reports whether (pk, sk) is one of a relation's items: its home and copies, its

@@ -1,14 +1,14 @@
 package ops
 
 import (
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
-
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // trashState is what Audit knows of a campaign's trash.

@@ -3,6 +3,7 @@ package layout
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 

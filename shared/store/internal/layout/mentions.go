@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
