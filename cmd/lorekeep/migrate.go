@@ -28,7 +28,7 @@ func migrateTable(ctx context.Context, st *store.Store, bucket *imagestore.Bucke
 	answer := map[string]any{"layout": res.Layout, "items_read": res.Read,
 		"records_rewritten": res.Rewritten, "counters_written": res.Counters, "resumed": res.Resumed, "images": nil}
 	if bucket != nil {
-		ir, err := imagework.New(bucket, st, fetch).MigrateLegacyImages(ctx, st, limit)
+		ir, err := ops.MigrateLegacyImages(ctx, st, imagework.New(bucket, st, fetch), limit)
 		if err != nil {
 			return fmt.Errorf("migrate images (run it again to resume): %w", err)
 		}

@@ -222,3 +222,7 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, le
 	e.ImagePath, e.ImageURL, e.UpdatedAt, e.UpdatedBy = path, "", nextM.UpdatedAt, by
 	return e, nil
 }
+
+// ErrLegacyImageChanged: the record's image is no longer the address the migration fetched (a
+// write changed it meanwhile); its fetched picture is let go.
+var ErrLegacyImageChanged = errors.New("the record's image changed since it was read")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
@@ -35,4 +36,7 @@ func (r opsRuntime) ExistingTargets(ctx context.Context, items []layout.MentionI
 }
 func (r opsRuntime) LocationMapsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
 	return r.s.locationMapsOf(ctx, items)
+}
+func (r opsRuntime) EntityImage(ctx context.Context, cid, eid, by int64, path, legacy string) (*domain.Entity, error) {
+	return r.s.entityImage(ctx, cid, eid, by, path, legacy)
 }

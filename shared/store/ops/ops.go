@@ -1,5 +1,6 @@
 // Package ops is the table's operations code: the migration to the current key layout
-// (Migrate) and the audit of the layout's invariants (Audit). It knows the key layout
+// (Migrate), the audit of the layout's invariants (Audit) and the fetch of the images of
+// records written before images were stored (MigrateLegacyImages). It knows the key layout
 // (store/internal/layout) as the store does, and reuses the store's own steps where the two
 // must agree (layout.Runtime). Only the lorekeep command and the tests link it: no Lambda
 // does (the deploy test reads every function's imports).

@@ -264,7 +264,7 @@ func MentionKey(cid, target, src, post int64) ItemKey {
 
 func MigrationSK() string { return fmt.Sprintf("LAYOUT#%d", Version) }
 
-// ImageMigrationSK is the checkpoint of the legacy image_url fetch (images_migrate.go).
+// ImageMigrationSK is the checkpoint of the legacy image_url fetch (store/ops/images_migrate.go).
 const ImageMigrationSK = "LEGACY-IMAGES"
 
 func ReplayKey(cid, uid int64, key string) ItemKey {

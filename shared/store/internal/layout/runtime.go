@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // Gate is the argument of store.(*Store).Runtime: only packages that may import this one (the
@@ -26,4 +28,7 @@ type Runtime interface {
 	ReconcileTrash(ctx context.Context) error
 	ExistingTargets(ctx context.Context, items []MentionItem) ([]MentionItem, error)
 	LocationMapsOf(ctx context.Context, items []dynamo.Item) (map[ItemKey]bool, error)
+	// EntityImage makes path the image of entity eid's record as SetEntityImage does, on
+	// condition that the record still holds the image_url legacy.
+	EntityImage(ctx context.Context, cid, eid, by int64, path, legacy string) (*domain.Entity, error)
 }
