@@ -410,7 +410,7 @@ var scenarios = []scenario{
 			req{"DELETE", r.path("/calendars/%d", doomed), nil},
 		)
 	}},
-	// Name shards and reverse mention items follow their records (store.Audit checks both).
+	// Name shards and reverse mention items follow their records (ops.Audit checks both).
 	{"rename, hide and mention one location from 5 writers", func(r *round) {
 		_, target := r.location(map[string]any{"name": "Target"})
 		l, eid := r.location(map[string]any{"name": "Source"})

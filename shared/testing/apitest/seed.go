@@ -14,7 +14,7 @@ import (
 
 // SeedLocations adds n root locations (ids 1..n, every privateEvery-th private; 0: none) to
 // campaign cid, fast: written as plain items in the previous key layout with BatchWriteItem,
-// then brought to the current one by store.Migrate, as a deployed table would be. The campaign
+// then brought to the current one by ops.Migrate, as a deployed table would be. The campaign
 // must have no locations yet. Call it before counting calls: it is not counted.
 func (e *Env) SeedLocations(cid int64, n, privateEvery int) {
 	e.T.Helper()
