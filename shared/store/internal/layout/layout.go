@@ -141,7 +141,7 @@ func IsCopy(sk string) bool {
 }
 
 // CountedRange maps an item's sort key to the range counter that counts it (the inverse of the
-// slots above): the migration recounts with it, and Audit checks every counter with it.
+// slots above): the migration recounts with it, and ops.Audit checks every counter with it.
 func CountedRange(sk string) (counter, attr string, id int64, ok bool) {
 	parts := strings.Split(sk, "#")
 	last := len(parts) - 1
