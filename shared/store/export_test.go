@@ -21,13 +21,6 @@ func PutPendingDelete(ctx context.Context, s *Store, cid int64, kind string, id 
 	return b.run(ctx)
 }
 
-// SetScanPage sets the migration's scan page size (tests interrupt it between pages).
-func SetScanPage(n int) func() {
-	old := layout.MigrationScanPage
-	layout.MigrationScanPage = n
-	return func() { layout.MigrationScanPage = old }
-}
-
 // SetMaxSyncPointers sets how many pointers a lastSync read evaluates before it falls back to
 // reading the range (tests cross it with a few records).
 func SetMaxSyncPointers(n int) func() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -16,7 +17,7 @@ import (
 func TestMigrateKeepsMaps(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "Coast"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	loc := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Keep", IsPrivate: true}}
 	if err := st.CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)
@@ -52,13 +53,13 @@ func TestMigrateKeepsMaps(t *testing.T) {
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit before: %v %q", err, problems)
 	}
-	before := snapshot(t, st, cfg.TableName)
+	before := storetest.Snapshot(t, st, cfg.TableName)
 	for run := 0; run < 2; run++ {
 		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if after := snapshot(t, st, cfg.TableName); after != before {
-			t.Fatalf("run %d changed the table:\n%s", run, lineDiff(before, after))
+		if after := storetest.Snapshot(t, st, cfg.TableName); after != before {
+			t.Fatalf("run %d changed the table:\n%s", run, storetest.LineDiff(before, after))
 		}
 	}
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
@@ -74,7 +75,7 @@ func TestMigrateKeepsMaps(t *testing.T) {
 func TestMarkerEntityPointers(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "Coast"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	loc := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Keep"}}
 	if err := st.CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
@@ -203,7 +204,7 @@ func newWorst(t *testing.T, st *store.Store) worst {
 	t.Helper()
 	ctx := context.Background()
 	var w worst
-	w.admin, w.c = ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	w.admin, w.c = storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	w.meta = domain.Meta{CampaignID: w.c.ID, CreatedBy: w.admin.ID, UpdatedBy: w.admin.ID}
 	for i := range domain.MaxTags {
 		tg := domain.Tag{Meta: w.meta, Owner: domain.Owner{Name: fmt.Sprintf("T%d", i), IsPrivate: i%2 == 0}}

@@ -30,6 +30,8 @@ type migrationState struct {
 	Rewritten int    `dynamo:"rewritten"`
 }
 
+var scanPage = 500 // items per scanned page (and checkpoint); a variable for the tests
+
 // MigrateResult says what a migration did.
 type MigrateResult struct {
 	Layout    int `json:"layout"` // the layout the table is now in
@@ -72,7 +74,7 @@ func (s storeView) migrate(ctx context.Context, progress func(string)) (MigrateR
 	if st.Phase == 1 {
 		for {
 			var items []dynamo.Item
-			q := s.table.Scan().Consistent(true).SearchLimit(layout.MigrationScanPage)
+			q := s.table.Scan().Consistent(true).SearchLimit(scanPage)
 			if st.LastPK != "" {
 				q = q.StartFrom(dynamo.PagingKey{"pk": layout.AttrS(st.LastPK), "sk": layout.AttrS(st.LastSK)})
 			}
@@ -587,7 +589,7 @@ func (s storeView) recount(ctx context.Context, progress func(string)) (int, err
 	read := 0
 	for it.Next(ctx, &row) {
 		read++
-		if read%(10*layout.MigrationScanPage) == 0 {
+		if read%(10*scanPage) == 0 {
 			progress(fmt.Sprintf("migrate: recount: %d items read", read))
 		}
 		if layout.IsRangeCounter(row.SK) {

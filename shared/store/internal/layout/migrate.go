@@ -12,7 +12,3 @@ package layout
 // mention items (written from every entry by the rewrite), and the tags' member packs (rebuilt
 // whole by the recount, tagpacks.go).
 const Version = 3
-
-// MigrationScanPage is the migration's items per scanned page (and checkpoint): a variable
-// so that the tests interrupt a migration between pages (store.SetScanPage).
-var MigrationScanPage = 500

@@ -1,4 +1,4 @@
-package store_test
+package ops_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -23,7 +23,7 @@ import (
 func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	port := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Port"}}
 	if err := st.CreateLocation(ctx, port); err != nil {
@@ -86,7 +86,7 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	root := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Root"}}
 	if err := st.CreateLocation(ctx, root); err != nil {
@@ -156,20 +156,4 @@ func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 		}
 		check(fmt.Sprint("migration run ", run))
 	}
-}
-
-// ownedCampaign creates the user "admin" and campaign c owned by it, for store tests.
-func ownedCampaign(t *testing.T, st *store.Store, c domain.Campaign) (domain.User, domain.Campaign) {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := st.EnsureUser(ctx, "admin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.OwnerID = admin.ID
-	made, err := st.CreateCampaign(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return admin, made
 }
