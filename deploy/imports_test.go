@@ -60,13 +60,17 @@ func TestLambdasLinkNeitherSDKConfigNorTemplates(t *testing.T) {
 	}
 }
 
-// No Lambda, the sweeper included, links the operations code (store/ops: the migration and the
-// audit): the lorekeep command and the tests do.
+// No Lambda, the sweeper included, links the operations code (store/ops: the migration, the
+// audit, the legacy-image migration) nor the store's test helpers: the lorekeep command and the
+// tests do.
 func TestNoLambdaLinksTheOperationsCode(t *testing.T) {
-	const ops = "github.com/lorekeep/lorekeep/shared/store/ops"
+	const mod = "github.com/lorekeep/lorekeep/shared/store/"
 	for fn, pkg := range functionPackages {
-		if slices.Contains(deps(t, pkg), ops) {
-			t.Errorf("%s links %s", fn, ops)
+		linked := deps(t, pkg)
+		for _, p := range []string{mod + "ops", mod + "internal/storetest"} {
+			if slices.Contains(linked, p) {
+				t.Errorf("%s links %s", fn, p)
+			}
 		}
 	}
 }
