@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
 
 // Ids in the calendar and entity samples, on a fresh table after seed and seedEntity.
@@ -405,7 +406,7 @@ var deleteSteps = []replayStep{
 		if err != nil || evs.Total != 1 || evs.Items[0].CalendarID != 1 {
 			t.Errorf("the town's events after the restore: %+v %v", evs.Items, err)
 		}
-		if problems, err := st.Audit(ctx, 1); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, 1); err != nil || len(problems) > 0 {
 			t.Errorf("audit after the restore: %v %q", err, problems)
 		}
 	}},

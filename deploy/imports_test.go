@@ -60,6 +60,21 @@ func TestLambdasLinkNeitherSDKConfigNorTemplates(t *testing.T) {
 	}
 }
 
+// No Lambda, the sweeper included, links the operations code (store/ops: the migration, the
+// audit, the legacy-image migration) nor the store's test helpers: the lorekeep command and the
+// tests do.
+func TestNoLambdaLinksTheOperationsCode(t *testing.T) {
+	const mod = "github.com/lorekeep/lorekeep/shared/store/"
+	for fn, pkg := range functionPackages {
+		linked := deps(t, pkg)
+		for _, p := range []string{mod + "ops", mod + "internal/storetest"} {
+			if slices.Contains(linked, p) {
+				t.Errorf("%s links %s", fn, p)
+			}
+		}
+	}
+}
+
 // Each function links only what it serves: no other function's family (a record that embeds
 // another family's records links that family's wire package only), no operations code, and the
 // meta function neither the store nor the engine.

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
@@ -80,7 +81,7 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 		t.Fatalf("sweep 31 days on: %+v %v, want 2 purged", res, err)
 	}
 	checkPolicy(t, tpl, "SweeperFunction", rec)
-	problems, err := st.Audit(ctx, 1)
+	problems, err := ops.Audit(ctx, st, 1)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("after the sweep: %v %v", problems, err)
 	}

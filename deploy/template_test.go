@@ -251,10 +251,12 @@ var unlinkedFuncs = map[string][]string{
 }
 
 // opsFuncs are the operations code no Lambda links (the `lorekeep` command and the tests do):
-// the migration and the audit, and outside the sweeper its sweeps.
+// the migration, the audit and the legacy-image migration (package store/ops: TestNoLambdaLinksTheOperationsCode checks
+// the imports, this the binaries), and outside the sweeper its sweeps (the store's).
 func opsFuncs(fn string) []string {
 	const st = "github.com/lorekeep/lorekeep/shared/store.(*Store)."
-	names := []string{st + "Migrate", st + "Audit"}
+	const ops = "github.com/lorekeep/lorekeep/shared/store/ops."
+	names := []string{ops + "Migrate", ops + "Audit", ops + "MigrateLegacyImages", st + "Runtime"}
 	if fn != "SweeperFunction" {
 		names = append(names, st+"SweepDeletes", st+"SweepPurges", st+"SweepGone", st+"SweepImages")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/imagestore"
 	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
 
 // maxLegacyImages bounds one run's image fetches (each at most imagework.FetchTimeout).
@@ -20,14 +21,14 @@ const maxLegacyImages = 500
 // writes the result as one JSON object on out. Records whose image could not be fetched keep
 // their address and are listed under images_failed.
 func migrateTable(ctx context.Context, st *store.Store, bucket *imagestore.Bucket, fetch imagework.Options, limit int, out, progress io.Writer) error {
-	res, err := st.Migrate(ctx, func(line string) { fmt.Fprintln(progress, line) })
+	res, err := ops.Migrate(ctx, st, func(line string) { fmt.Fprintln(progress, line) })
 	if err != nil {
 		return fmt.Errorf("migrate (run it again to resume): %w", err)
 	}
-	answer := map[string]any{"layout": store.LayoutVersion, "items_read": res.Read,
+	answer := map[string]any{"layout": res.Layout, "items_read": res.Read,
 		"records_rewritten": res.Rewritten, "counters_written": res.Counters, "resumed": res.Resumed, "images": nil}
 	if bucket != nil {
-		ir, err := imagework.New(bucket, st, fetch).MigrateLegacyImages(ctx, st, limit)
+		ir, err := ops.MigrateLegacyImages(ctx, st, imagework.New(bucket, st, fetch), limit)
 		if err != nil {
 			return fmt.Errorf("migrate images (run it again to resume): %w", err)
 		}

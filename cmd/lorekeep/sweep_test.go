@@ -16,6 +16,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
@@ -64,7 +65,7 @@ func TestSweepFinishesPendingDeletes(t *testing.T) {
 	}
 	audit := func() []string {
 		t.Helper()
-		problems, err := auditor.Audit(ctx, cid)
+		problems, err := ops.Audit(ctx, auditor, cid)
 		if err != nil {
 			t.Fatal(err)
 		}

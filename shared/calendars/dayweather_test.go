@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -23,7 +24,7 @@ func weatherBody(date string, kv ...any) map[string]any {
 // auditClean fails the test on any invariant the store's audit finds broken.
 func auditClean(t *testing.T, e *apitest.Env, cid int64) {
 	t.Helper()
-	if problems, err := e.Store.Audit(context.Background(), cid); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), e.Store, cid); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", problems, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -276,7 +277,7 @@ func TestCampaignUsersAccess(t *testing.T) {
 		t.Errorf("total after a role change: %v", all.Body["meta"])
 	}
 	for _, cid := range []int64{e.Campaign, e.PublicCampaign} {
-		if problems, err := e.Store.Audit(context.Background(), cid); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(context.Background(), e.Store, cid); err != nil || len(problems) > 0 {
 			t.Errorf("audit of campaign %d: %v %v", cid, problems, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -112,7 +113,7 @@ func TestSyncSeesDeletionsOnEveryList(t *testing.T) {
 	if r := w.Do("GET", apitest.Path(w.OtherCampaign, "/locations?deleted=1"), w.Admin, nil); r.Status != 404 {
 		t.Errorf("another campaign's deletions: %d, want 404", r.Status)
 	}
-	if problems, err := w.Store.Audit(context.Background(), w.Campaign); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), w.Store, w.Campaign); err != nil || len(problems) > 0 {
 		t.Errorf("audit: %v %v", problems, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -50,7 +51,7 @@ func TestMentionsBothDirections(t *testing.T) {
 	town := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Town",
 		"entry": fmt.Sprintf("<p>[location:%d] and [location:%d|hidden] and [location:999] and [location:%d]</p>", P, S, P)})
 	T := eid(town)
-	if _, err := e.Store.Audit(ctx, e.Campaign); err != nil {
+	if _, err := ops.Audit(ctx, e.Store, e.Campaign); err != nil {
 		t.Fatal(err)
 	}
 	selfRef := e.Do("PATCH", apitest.Path(e.Campaign, fmt.Sprintf("/locations/%v", town["id"])), e.Admin,
@@ -144,7 +145,7 @@ func TestMentionsBothDirections(t *testing.T) {
 		if got := mentionRows(t, r); !reflect.DeepEqual(got, s.want) {
 			t.Errorf("step %d (%s %s): got %v, want %v", i, s.method, s.path, got, s.want)
 		}
-		if problems, err := e.Store.Audit(ctx, e.Campaign); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, e.Store, e.Campaign); err != nil || len(problems) > 0 {
 			t.Fatalf("step %d: audit %v %v", i, err, problems)
 		}
 	}
@@ -222,7 +223,7 @@ func TestMentionChangesBeyondOneTransactionAre422(t *testing.T) {
 	if len(got) != 50 || got[0].target != 1 {
 		t.Fatalf("after the refused write: %d mentions from %v", len(got), got[:min(1, len(got))])
 	}
-	if problems, err := e.Store.Audit(context.Background(), e.Campaign); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), e.Store, e.Campaign); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", err, problems)
 	}
 	// Half of them changed fits.

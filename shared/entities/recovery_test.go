@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
@@ -36,7 +37,7 @@ func TestRecoveryRoundTrip(t *testing.T) {
 		map[string]any{"relation": "rival", "target_id": eid(town), "two_way": true})
 	audit := func(step string) {
 		t.Helper()
-		if problems, err := e.Store.Audit(ctx, e.Campaign); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, e.Store, e.Campaign); err != nil || len(problems) > 0 {
 			t.Fatalf("%s: audit %v %q", step, err, problems)
 		}
 	}
@@ -251,7 +252,7 @@ func TestRecoverPartialFailureSaysWhatWasRestored(t *testing.T) {
 		g.Body["success"] != "Successfully recovered deleted entities" {
 		t.Fatalf("retry: %d %s", g.Status, g.Raw)
 	}
-	if problems, err := e.Store.Audit(context.Background(), e.Campaign); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), e.Store, e.Campaign); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %q", err, problems)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -130,7 +131,7 @@ func TestSearchFollowsWrites(t *testing.T) {
 			}
 		}
 	}
-	if problems, err := e.Store.Audit(context.Background(), e.Campaign); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), e.Store, e.Campaign); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", err, problems)
 	}
 }

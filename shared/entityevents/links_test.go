@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -45,7 +46,7 @@ func (f fixture) seedEvents(t testing.TB, eid int64, n int, year int64) {
 
 func (f fixture) audit(t *testing.T) {
 	t.Helper()
-	if problems, err := f.Store.Audit(context.Background(), f.Campaign); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), f.Store, f.Campaign); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", err, problems)
 	}
 }

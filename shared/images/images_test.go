@@ -30,6 +30,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
@@ -129,7 +130,7 @@ func (e env) checkImage(t *testing.T, rec map[string]any, ext string, w, h int) 
 
 func (e env) audit(t *testing.T) {
 	t.Helper()
-	problems, err := e.Store.Audit(context.Background(), e.Campaign)
+	problems, err := ops.Audit(context.Background(), e.Store, e.Campaign)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", err, problems)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
 )
@@ -66,11 +67,11 @@ func TestMigrateLegacyImages(t *testing.T) {
 	sync := str(e.Do("GET", apitest.Path(e.Campaign, "/locations"), e.Admin, nil).Body["sync"])
 
 	// The checkpoint moves only when a batch is saved: an interrupted run's batch comes again.
-	b1, err := e.Store.LegacyImages(ctx, 2)
+	b1, err := ops.LegacyImages(ctx, e.Store, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2, _ := e.Store.LegacyImages(ctx, 2)
+	b2, _ := ops.LegacyImages(ctx, e.Store, 2)
 	if len(b1.Images) != 2 || b1.Done || len(b2.Images) != 2 || b1.Images[0] != b2.Images[0] || b1.Images[1] != b2.Images[1] {
 		t.Fatalf("batches %+v, %+v", b1, b2)
 	}
@@ -81,7 +82,7 @@ func TestMigrateLegacyImages(t *testing.T) {
 		if runs > 5 {
 			t.Fatal("the pass does not end")
 		}
-		res, err := w.MigrateLegacyImages(ctx, e.Store, 2)
+		res, err := ops.MigrateLegacyImages(ctx, e.Store, w, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestMigrateLegacyImages(t *testing.T) {
 	// checkpoint's removal; a failed fetch costs none (a conversion costs 4: the reservation,
 	// the entity, the record, the transaction).
 	e.Counter.Reset()
-	res2, err := w.MigrateLegacyImages(ctx, e.Store, 10)
+	res2, err := ops.MigrateLegacyImages(ctx, e.Store, w, 10)
 	if err != nil || res2.Stored != 0 || len(res2.Failed) != 3 || !res2.Done {
 		t.Fatalf("second pass: %+v %v", res2, err)
 	}
@@ -145,11 +146,11 @@ func TestMigrateLegacyImages(t *testing.T) {
 		t.Errorf("a pass of failures: %d DynamoDB calls, want 3", n)
 	}
 	// A record changed between the scan and the conversion keeps its new image.
-	b, err := e.Store.LegacyImages(ctx, 1)
+	b, err := ops.LegacyImages(ctx, e.Store, 1)
 	if err != nil || len(b.Images) != 1 {
 		t.Fatalf("%+v %v", b, err)
 	}
-	if err := e.Store.AdoptLegacyImage(ctx, store.LegacyImage{CampaignID: e.Campaign, EntityID: b.Images[0].EntityID, URL: "https://elsewhere.example/x.png"}, "img/1/x.png"); err != store.ErrLegacyImageChanged {
+	if err := ops.AdoptLegacyImage(ctx, e.Store, ops.LegacyImage{CampaignID: e.Campaign, EntityID: b.Images[0].EntityID, URL: "https://elsewhere.example/x.png"}, "img/1/x.png"); err != store.ErrLegacyImageChanged {
 		t.Fatalf("a changed record: %v", err)
 	}
 	e.audit(t)

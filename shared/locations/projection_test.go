@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -30,7 +31,7 @@ func TestPublicCopiesShowOnlyPublicParents(t *testing.T) {
 	}
 	audit := func(step string) {
 		t.Helper()
-		if problems, err := e.Store.Audit(ctx, e.Campaign); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, e.Store, e.Campaign); err != nil || len(problems) > 0 {
 			t.Fatalf("after %s: %v %q", step, err, problems)
 		}
 	}
@@ -150,7 +151,7 @@ func TestAWriteOverTheTransactionBudgetIsRefused(t *testing.T) {
 			} else if !l.IsPrivate {
 				t.Errorf("parent not private after the write")
 			}
-			if problems, err := e.Store.Audit(ctx, e.Campaign); err != nil || len(problems) > 0 {
+			if problems, err := ops.Audit(ctx, e.Store, e.Campaign); err != nil || len(problems) > 0 {
 				t.Fatalf("audit: %v %q", err, problems)
 			}
 		})

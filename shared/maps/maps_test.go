@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -38,7 +39,7 @@ func mapPath(cid, id int64) string { return apitest.Path(cid, fmt.Sprintf("/maps
 
 func audit(t *testing.T, e *apitest.Env, cid int64) {
 	t.Helper()
-	if problems, err := e.Store.Audit(context.Background(), cid); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), e.Store, cid); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", err, problems)
 	}
 }

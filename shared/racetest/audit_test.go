@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
 
 // The audit must see each kind of breakage the races can cause: each case breaks a consistent
@@ -161,13 +162,13 @@ func TestAuditFindsEachBrokenInvariant(t *testing.T) {
 			a, aEntity := r.location(map[string]any{"name": "A"})
 			b, _ := r.location(map[string]any{"name": "B", "parent_location_id": a})
 			evID = r.must("POST", r.path("/entities/%d/entity_events", aEntity), event(cal)).id()
-			if problems, err := h.auditor.Audit(ctx, r.cid); err != nil || len(problems) > 0 {
+			if problems, err := ops.Audit(ctx, h.auditor, r.cid); err != nil || len(problems) > 0 {
 				t.Fatalf("a consistent campaign: %v %v", problems, err)
 			}
 			if err := c.breakIt(r, "CAMPAIGN#"+pad(r.cid), a, b, cal, aEntity); err != nil {
 				t.Fatal(err)
 			}
-			problems, err := h.auditor.Audit(ctx, r.cid)
+			problems, err := ops.Audit(ctx, h.auditor, r.cid)
 			want := strings.ReplaceAll(c.want, "{cal+100}", fmt.Sprint(cal+100))
 			want = strings.ReplaceAll(want, "{a}", pad(a))
 			want = strings.ReplaceAll(want, "{b}", fmt.Sprint(b))

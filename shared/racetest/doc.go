@@ -1,5 +1,5 @@
 // Package racetest races related writes through the real HTTP handlers against DynamoDB Local
-// and then checks the stored state itself (store.Audit): no cycle, no dangling parent, no
+// and then checks the stored state itself (ops.Audit): no cycle, no dangling parent, no
 // orphan child partition, counters equal to their items, no event on a missing calendar, no
 // lost update. It holds tests only.
 //

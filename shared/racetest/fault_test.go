@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
@@ -207,7 +208,7 @@ func (r *round) faultOutcome(rec owned, first answer, before map[string]string) 
 	default:
 		problems = append(problems, fmt.Sprintf("GET after the DELETE answered %d", show.Status))
 	}
-	audit, err := r.h.auditor.Audit(context.Background(), r.cid)
+	audit, err := ops.Audit(context.Background(), r.h.auditor, r.cid)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
@@ -409,7 +410,7 @@ var scenarios = []scenario{
 			req{"DELETE", r.path("/calendars/%d", doomed), nil},
 		)
 	}},
-	// Name shards and reverse mention items follow their records (store.Audit checks both).
+	// Name shards and reverse mention items follow their records (ops.Audit checks both).
 	{"rename, hide and mention one location from 5 writers", func(r *round) {
 		_, target := r.location(map[string]any{"name": "Target"})
 		l, eid := r.location(map[string]any{"name": "Source"})
@@ -613,7 +614,7 @@ func TestRaces(t *testing.T) {
 						r.checks = append(r.checks, "409 without Retry-After")
 					}
 				}
-				problems, err := h.auditor.Audit(context.Background(), r.cid)
+				problems, err := ops.Audit(context.Background(), h.auditor, r.cid)
 				if err != nil {
 					t.Fatal(err)
 				}

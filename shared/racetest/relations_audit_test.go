@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
 
 // The audit names each kind of breakage of relations and mirrors (as TestAuditFindsEach-
@@ -70,13 +71,13 @@ func TestAuditFindsBrokenRelations(t *testing.T) {
 			x := r.must("POST", r.path("/entities/%d/relations", a), map[string]any{"target_id": b, "relation": "Ally", "two_way": true})
 			k := ids{cp: "CAMPAIGN#" + pad(r.cid), x: x.id(), y: int64(x.data()["mirror_id"].(float64))}
 			k.ea, k.eb = k.cp+"#ENTITY#"+pad(a), k.cp+"#ENTITY#"+pad(b)
-			if problems, err := h.auditor.Audit(ctx, r.cid); err != nil || len(problems) > 0 {
+			if problems, err := ops.Audit(ctx, h.auditor, r.cid); err != nil || len(problems) > 0 {
 				t.Fatalf("a consistent campaign: %v %v", problems, err)
 			}
 			if err := c.breakIt(k); err != nil {
 				t.Fatal(err)
 			}
-			problems, err := h.auditor.Audit(ctx, r.cid)
+			problems, err := ops.Audit(ctx, h.auditor, r.cid)
 			want := strings.NewReplacer("{x}", pad(k.x), "{y}", fmt.Sprint(k.y)).Replace(c.want)
 			if err != nil || !strings.Contains(strings.Join(problems, "\n"), want) {
 				t.Fatalf("audit %v %v, want %q", problems, err, want)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
@@ -114,7 +115,7 @@ func (r *round) sweptOutcome(p *faultproxy.Proxy, rule faultproxy.Rule, rec owne
 		r.t.Fatalf("GET after the DELETE: %d %v", show.Status, err)
 	}
 	if hit {
-		audit, err := r.h.auditor.Audit(ctx, r.cid)
+		audit, err := ops.Audit(ctx, r.h.auditor, r.cid)
 		if err != nil {
 			r.t.Fatal(err)
 		}
@@ -164,7 +165,7 @@ func (r *round) sweptOutcome(p *faultproxy.Proxy, rule faultproxy.Rule, rec owne
 	}
 
 	// Finished: nothing half-removed, nothing pending, no marker, every child gone.
-	audit, err := r.h.auditor.Audit(ctx, r.cid)
+	audit, err := ops.Audit(ctx, r.h.auditor, r.cid)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
@@ -213,7 +214,7 @@ func TestLostWriteAnswers(t *testing.T) {
 					problems = append(problems, fmt.Sprintf("answered %d %v", a.Status, a.Body))
 				}
 				problems = append(problems, check()...)
-				audit, err := h.auditor.Audit(context.Background(), r.cid)
+				audit, err := ops.Audit(context.Background(), h.auditor, r.cid)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -49,7 +50,7 @@ func id(m map[string]any) int64 { return int64(m["id"].(float64)) }
 // audit requires the campaign's stored state to be consistent.
 func audit(t *testing.T, e *apitest.Env, cid int64) {
 	t.Helper()
-	problems, err := e.Store.Audit(context.Background(), cid)
+	problems, err := ops.Audit(context.Background(), e.Store, cid)
 	if err != nil {
 		t.Fatal(err)
 	}

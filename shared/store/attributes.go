@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // An entity's attributes are one item, its pack (ATTRS in the entity's partition): a show, a
@@ -39,7 +40,7 @@ type attributeGone struct {
 func (p attributePack) set() domain.AttributeSet {
 	out := domain.AttributeSet{Items: p.attributes(), Version: p.V}
 	for _, g := range p.Gone {
-		out.Gone = append(out.Gone, domain.AttributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: parseTime(g.DeletedAt)})
+		out.Gone = append(out.Gone, domain.AttributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: layout.ParseTime(g.DeletedAt)})
 	}
 	return out
 }
@@ -62,15 +63,13 @@ type attributeItem struct {
 func (p attributePack) attributes() []domain.Attribute {
 	out := make([]domain.Attribute, len(p.Items))
 	for i, it := range p.Items {
-		out[i] = domain.Attribute{Meta: domain.Meta{ID: it.ID, CampaignID: p.CampaignID, CreatedAt: parseTime(it.CreatedAt),
-			UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy, Version: p.V},
+		out[i] = domain.Attribute{Meta: domain.Meta{ID: it.ID, CampaignID: p.CampaignID, CreatedAt: layout.ParseTime(it.CreatedAt),
+			UpdatedAt: layout.ParseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy, Version: p.V},
 			EntityID: p.EntityID, Name: it.Name, Value: it.Value, TypeID: it.TypeID, IsPrivate: it.IsPrivate,
 			IsPinned: it.IsPinned, DefaultOrder: it.DefaultOrder, APIKey: it.APIKey}
 	}
 	return out
 }
-
-func packKey(cid, eid int64) itemKey { return itemKey{entityPK(cid, eid), attributesSK} }
 
 // GetAttributes reads entity eid and all its attributes (in id order) in one round trip (read
 // ahead with the campaign access); the set's version is the pack's, 0 when there is none yet.
@@ -83,7 +82,7 @@ func (s *Store) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Enti
 }
 
 func (s *Store) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
-	ek, pk := itemKey{campaignPK(cid), recordSK(entityPrefix, eid)}, packKey(cid, eid)
+	ek, pk := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, eid)}, layout.PackKey(cid, eid)
 	items, err := s.getItems(ctx, ek, pk)
 	var p attributePack
 	if err != nil {
@@ -93,7 +92,7 @@ func (s *Store) attributePackOf(ctx context.Context, cid, eid int64) (*domain.En
 	if !ok {
 		return nil, p, apperr.ErrNotFound
 	}
-	var ei entityItem
+	var ei layout.EntityItem
 	if err := dynamo.UnmarshalItem(raw, &ei); err != nil {
 		return nil, p, err
 	}
@@ -102,12 +101,12 @@ func (s *Store) attributePackOf(ctx context.Context, cid, eid int64) (*domain.En
 			return nil, p, err
 		}
 	}
-	return ei.entity(), p, nil
+	return ei.Entity(), p, nil
 }
 
 // NewAttributeIDs reserves n attribute ids of the campaign; the first is returned.
 func (s *Store) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64, error) {
-	return s.reserveIDs(ctx, campaignPK(cid), "attribute", n)
+	return s.reserveIDs(ctx, layout.CampaignPK(cid), "attribute", n)
 }
 
 // SaveAttributes replaces entity eid's attributes prev (as read) with all (id order), on
@@ -115,17 +114,17 @@ func (s *Store) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64, e
 // exists: one transaction. The attributes whose times are unset (written now) get the time of
 // the write; those of prev that all lacks are kept as deletions (attributeGone).
 func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.AttributeSet, all []domain.Attribute) error {
-	k := packKey(cid, eid)
+	k := layout.PackKey(cid, eid)
 	version := prev.Version
 	b := s.newTx()
-	b.need(campaignPK(cid), recordSK(entityPrefix, eid), apperr.ErrNotFound)
+	b.need(layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), apperr.ErrNotFound)
 	now := s.now()
 	gone := attributesGone(prev, all, now)
 	if len(all) == 0 && len(gone) == 0 {
 		if version == 0 {
 			return nil
 		}
-		b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk).If("'v' = ?", version))
+		b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK).If("'v' = ?", version))
 		return b.run(ctx)
 	}
 	for i := range all { // the attributes written now (their times unset by the caller)
@@ -137,11 +136,11 @@ func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.
 		}
 		all[i].Version = version + 1
 	}
-	p := attributePack{PK: k.pk, SK: k.sk, CampaignID: cid, EntityID: eid, V: version + 1, Items: make([]attributeItem, len(all)), Gone: gone}
+	p := attributePack{PK: k.PK, SK: k.SK, CampaignID: cid, EntityID: eid, V: version + 1, Items: make([]attributeItem, len(all)), Gone: gone}
 	for i, a := range all {
 		p.Items[i] = attributeItem{ID: a.ID, Name: a.Name, Value: a.Value, TypeID: a.TypeID, IsPrivate: a.IsPrivate,
-			IsPinned: a.IsPinned, DefaultOrder: a.DefaultOrder, APIKey: a.APIKey, CreatedAt: formatTime(a.CreatedAt),
-			UpdatedAt: formatTime(a.UpdatedAt), CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy}
+			IsPinned: a.IsPinned, DefaultOrder: a.DefaultOrder, APIKey: a.APIKey, CreatedAt: layout.FormatTime(a.CreatedAt),
+			UpdatedAt: layout.FormatTime(a.UpdatedAt), CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy}
 	}
 	put := s.table.Put(p)
 	if version == 0 {
@@ -156,9 +155,9 @@ func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.
 // AttributesOf reads the attributes of the entities eids (a related=1 page): their packs, in
 // one BatchGetItem per 100 entities, run together.
 func (s *Store) AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
-	keys := make([]itemKey, len(eids))
+	keys := make([]layout.ItemKey, len(eids))
 	for i, e := range eids {
-		keys[i] = packKey(cid, e)
+		keys[i] = layout.PackKey(cid, e)
 	}
 	items, err := s.peekItems(ctx, keys...)
 	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
@@ -182,12 +181,12 @@ func attributesGone(prev domain.AttributeSet, all []domain.Attribute, now time.T
 	var out []attributeGone
 	for _, g := range prev.Gone {
 		if now.Sub(g.DeletedAt) < domain.GoneHistory {
-			out = append(out, attributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: formatTime(g.DeletedAt)})
+			out = append(out, attributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: layout.FormatTime(g.DeletedAt)})
 		}
 	}
 	for _, a := range prev.Items {
 		if !slices.ContainsFunc(all, func(b domain.Attribute) bool { return b.ID == a.ID }) {
-			out = append(out, attributeGone{ID: a.ID, IsPrivate: a.IsPrivate, DeletedAt: formatTime(now)})
+			out = append(out, attributeGone{ID: a.ID, IsPrivate: a.IsPrivate, DeletedAt: layout.FormatTime(now)})
 		}
 	}
 	return out[max(0, len(out)-domain.MaxAttributeGone):] // oldest first

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Calendar links (layout 3). Every entity event has, in its calendar's partition and written
@@ -22,7 +22,7 @@ import (
 //     (found by its start date), RECUR#id otherwise (read whole by every day view). It carries
 //     what the day view shows and checks, and entity_private.
 //   - reminder links: the event whole (reminder shape) under REM, placed in the audience ranges
-//     an event is placed in (childSlots) as if it were private when its entity's links are
+//     an event is placed in (layout.ChildSlots) as if it were private when its entity's links are
 //     (links_private), and counted by COUNT#REM: the reminders list is an ordinary list page.
 //
 // A link's placement follows its entity's privacy. The entity item keeps links_private, the
@@ -31,79 +31,11 @@ import (
 // condition that it still holds (a create checks the entity; an update or delete the event's
 // REM home link, which carries entity_private).
 
-// dayLinkItem is an event as the day view needs it.
-type dayLinkItem struct {
-	PK             string `dynamo:"pk"`
-	SK             string `dynamo:"sk"`
-	ID             int64  `dynamo:"id"`
-	EntityID       int64  `dynamo:"entity_id"`
-	CampaignID     int64  `dynamo:"campaign_id"`
-	CalendarID     int64  `dynamo:"calendar_id"`
-	Name           string `dynamo:"name"`
-	Year           int64  `dynamo:"year"`
-	Month          int    `dynamo:"month"`
-	Day            int    `dynamo:"day"`
-	Length         int    `dynamo:"length"`
-	Periodicity    string `dynamo:"recurring_periodicity,omitempty"`
-	RecurringUntil *int64 `dynamo:"recurring_until,omitempty"`
-	Recurrence     string `dynamo:"recurrence,omitempty"`
-	Hour           *int   `dynamo:"hour,omitempty"`
-	Minute         *int   `dynamo:"minute,omitempty"`
-	Colour         string `dynamo:"colour,omitempty"`
-	IsPrivate      bool   `dynamo:"is_private"`
-	Visibility     string `dynamo:"visibility"`
-	CreatedBy      int64  `dynamo:"created_by"`
-	Version        int64  `dynamo:"version"`
-	EntityPrivate  bool   `dynamo:"entity_private"`
-}
-
-func toDayLink(ev *timeline.Event) dayLinkItem {
-	k := eventDayKey(ev)
-	ei := toEventItem(ev)
-	return dayLinkItem{Recurrence: ei.Recurrence, Hour: ei.Hour, Minute: ei.Minute, PK: k.pk, SK: k.sk, ID: ev.ID, EntityID: ev.EntityID, CampaignID: ev.CampaignID,
-		CalendarID: ev.CalendarID, Name: ev.Name, Year: ev.Date.Year, Month: ev.Date.Month, Day: ev.Date.Day,
-		Length: ev.Length, Periodicity: ev.Recurrence.Periodicity(), RecurringUntil: ev.RecurringUntil,
-		Colour: ev.Colour, IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy,
-		Version: ev.Version, EntityPrivate: ev.EntityPrivate}
-}
-
-func eventDayKey(ev *timeline.Event) itemKey {
-	return dayLinkKey(ev.CampaignID, ev.CalendarID, ev.ID, !ev.FoundByDate(), ev.Date.Year, ev.Date.Month, ev.Date.Day)
-}
-
-// event is the link as a day view's event (no comment, type or write history).
-func (it dayLinkItem) event() timeline.Event {
-	ei := eventItem{metaAttrs: metaAttrs{ID: it.ID, CampaignID: it.CampaignID, CreatedBy: it.CreatedBy, Version: it.Version},
-		EntityID: it.EntityID, CalendarID: it.CalendarID, Name: it.Name, Year: it.Year, Month: it.Month, Day: it.Day,
-		Length: it.Length, Periodicity: it.Periodicity, RecurringUntil: it.RecurringUntil, Colour: it.Colour,
-		IsPrivate: it.IsPrivate, Visibility: it.Visibility, Recurrence: it.Recurrence, Hour: it.Hour, Minute: it.Minute}
-	ev := ei.event()
-	ev.EntityPrivate = it.EntityPrivate
-	return ev
-}
-
-// reminderSlots place an event's reminder links in its calendar's partition. None is a record
-// home: their writes are conditional only where linkEvent says.
-func reminderSlots(ev *timeline.Event) []slot {
-	sls := childSlots(reminderKind, calendarPK(ev.CampaignID, ev.CalendarID), ev.ID, ev.CreatedBy, ev.Visibility, ev.IsPrivate || ev.EntityPrivate)
-	for i := range sls {
-		sls[i].home = false
-	}
-	return sls
-}
-
 // reminderHome is the one reminder link every event has (REM#id, or SELF#REM#id for a `self`
 // event): it carries entity_private, on which updates and deletes are conditional.
-func reminderHome(ev *timeline.Event) itemKey {
-	sls := childSlots(reminderKind, calendarPK(ev.CampaignID, ev.CalendarID), ev.ID, ev.CreatedBy, ev.Visibility, true)
-	return itemKey{sls[0].pk, sls[0].sk}
-}
-
-// reminderItem is the event whole, for its reminder links.
-func reminderItem(ev *timeline.Event) dynamo.Item {
-	it := marshal(toEventItem(ev))
-	it["entity_private"] = &types.AttributeValueMemberBOOL{Value: ev.EntityPrivate}
-	return it
+func reminderHome(ev *timeline.Event) layout.ItemKey {
+	sls := layout.ChildSlots(layout.ReminderKind, layout.CalendarPK(ev.CampaignID, ev.CalendarID), ev.ID, ev.CreatedBy, ev.Visibility, true)
+	return layout.ItemKey{PK: sls[0].PK, SK: sls[0].SK}
 }
 
 // linkEvent moves an event's calendar links from prev to next (either nil): its day link and
@@ -112,66 +44,66 @@ func reminderItem(ev *timeline.Event) dynamo.Item {
 // concurrent write, makes the write retry on fresh data.
 func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
 	return func(b *txBuilder) {
-		var prevSlots, nextSlots []slot
+		var prevSlots, nextSlots []layout.Slot
 		if prev != nil {
-			prevSlots = reminderSlots(prev)
+			prevSlots = layout.ReminderSlots(prev)
 		}
 		if next != nil {
-			nextSlots = reminderSlots(next)
+			nextSlots = layout.ReminderSlots(next)
 		}
-		cond := map[itemKey]bool{}
+		cond := map[layout.ItemKey]bool{}
 		if prev != nil {
 			cond[reminderHome(prev)] = true
 		}
-		has := func(sls []slot, k itemKey) bool {
+		has := func(sls []layout.Slot, k layout.ItemKey) bool {
 			for _, sl := range sls {
-				if sl.pk == k.pk && sl.sk == k.sk {
+				if sl.PK == k.PK && sl.SK == k.SK {
 					return true
 				}
 			}
 			return false
 		}
-		ifPrev := func(k itemKey) (string, []any) {
+		ifPrev := func(k layout.ItemKey) (string, []any) {
 			if !cond[k] {
 				return "", nil
 			}
 			return "'version' = ? AND 'entity_private' = ?", []any{prev.Version, prev.EntityPrivate}
 		}
 		if next != nil {
-			item := reminderItem(next)
+			item := layout.ReminderItem(next)
 			for _, sl := range nextSlots {
-				put := s.table.Put(copyItem(item, sl))
-				if c, args := ifPrev(itemKey{sl.pk, sl.sk}); c != "" {
+				put := s.table.Put(layout.CopyItem(item, sl))
+				if c, args := ifPrev(layout.ItemKey{PK: sl.PK, SK: sl.SK}); c != "" {
 					put = put.If(c, args...)
-					delete(cond, itemKey{sl.pk, sl.sk})
+					delete(cond, layout.ItemKey{PK: sl.PK, SK: sl.SK})
 				}
 				b.put(put)
-				if !has(prevSlots, itemKey{sl.pk, sl.sk}) {
+				if !has(prevSlots, layout.ItemKey{PK: sl.PK, SK: sl.SK}) {
 					b.count(sl, 1)
 				}
 			}
 		}
 		for _, sl := range prevSlots {
-			if has(nextSlots, itemKey{sl.pk, sl.sk}) {
+			if has(nextSlots, layout.ItemKey{PK: sl.PK, SK: sl.SK}) {
 				continue
 			}
-			d := s.table.Delete("pk", sl.pk).Range("sk", sl.sk)
-			if c, args := ifPrev(itemKey{sl.pk, sl.sk}); c != "" {
+			d := s.table.Delete("pk", sl.PK).Range("sk", sl.SK)
+			if c, args := ifPrev(layout.ItemKey{PK: sl.PK, SK: sl.SK}); c != "" {
 				d = d.If(c, args...)
 			}
 			b.del(d)
 			b.count(sl, -1)
 		}
-		var prevDay, nextDay itemKey
+		var prevDay, nextDay layout.ItemKey
 		if prev != nil {
-			prevDay = eventDayKey(prev)
+			prevDay = layout.EventDayKey(prev)
 		}
 		if next != nil {
-			nextDay = eventDayKey(next)
-			b.put(s.table.Put(toDayLink(next)))
+			nextDay = layout.EventDayKey(next)
+			b.put(s.table.Put(layout.ToDayLink(next)))
 		}
 		if prev != nil && prevDay != nextDay {
-			b.del(s.table.Delete("pk", prevDay.pk).Range("sk", prevDay.sk))
+			b.del(s.table.Delete("pk", prevDay.PK).Range("sk", prevDay.SK))
 		}
 	}
 }
@@ -180,7 +112,7 @@ func (s *Store) linkEvent(prev, next *timeline.Event) func(*txBuilder) {
 // privacy it was read with (ErrNotFound otherwise: CreateEvent re-reads and retries).
 func (s *Store) checkEntityLinks(ev *timeline.Event) func(*txBuilder) {
 	return func(b *txBuilder) {
-		b.check(s.table.Check("pk", campaignPK(ev.CampaignID)).Range("sk", recordSK(entityPrefix, ev.EntityID)).
+		b.check(s.table.Check("pk", layout.CampaignPK(ev.CampaignID)).Range("sk", layout.RecordSK(layout.EntityPrefix, ev.EntityID)).
 			If("attribute_exists(pk) AND 'links_private' = ?", ev.EntityPrivate))
 	}
 }
@@ -190,22 +122,22 @@ func (s *Store) checkEntityLinks(ev *timeline.Event) func(*txBuilder) {
 // less DayLookBack days) to last, in two concurrent Queries. The caller filters them by what
 // the reader may see (entity_private is on each).
 func (s *Store) DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error) {
-	pk := calendarPK(cid, calID)
-	var recur, days []dayLinkItem
+	pk := layout.CalendarPK(cid, calID)
+	var recur, days []layout.DayLinkItem
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, recurLinkPrefix).Consistent(true).All(gctx, &recur))
+		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.RecurLinkPrefix).Consistent(true).All(gctx, &recur))
 	})
 	g.Go(func() error {
-		lo, hi := dayKey(lookBack.Year, lookBack.Month, lookBack.Day), dayKey(last.Year, last.Month, last.Day)+"~"
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true).All(gctx, &days))
+		lo, hi := layout.DayKey(lookBack.Year, lookBack.Month, lookBack.Day), layout.DayKey(last.Year, last.Month, last.Day)+"~"
+		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true).All(gctx, &days))
 	})
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	out := make([]timeline.Event, 0, len(recur)+len(days))
 	for _, it := range append(recur, days...) {
-		out = append(out, it.event())
+		out = append(out, it.Event())
 	}
 	return out, nil
 }
@@ -213,7 +145,7 @@ func (s *Store) DayEvents(ctx context.Context, cid, calID int64, lookBack, last 
 // reminderList is the reminders of a calendar a reader sees: its audience range and its own
 // range of the calendar's REM links, disjoint, counted by COUNT#REM.
 func reminderList(cid, calID int64, a domain.Access, f domain.Filter) listSpec {
-	l := listSpec{ranges: childRanges(reminderKind, calendarPK(cid, calID), a)}
+	l := listSpec{ranges: childRanges(layout.ReminderKind, layout.CalendarPK(cid, calID), a)}
 	l.filter(f)
 	return l
 }
@@ -223,7 +155,7 @@ func reminderList(cid, calID int64, a domain.Access, f domain.Filter) listSpec {
 // every other, by a cursor of event ids, with an exact total. A filter reads the reader's
 // ranges of this calendar whole (bounded by the calendar's reminders).
 func (s *Store) ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
-	return listPage(ctx, s, reminderList(cid, calID, a, f), p, eventItem.event)
+	return listPage(ctx, s, reminderList(cid, calID, a, f), p, layout.EventItem.Event)
 }
 
 // The entity's link re-placing (relink): when a location's or calendar's privacy changes, the
@@ -242,9 +174,9 @@ func (s *Store) ListReminders(ctx context.Context, cid, calID int64, a domain.Ac
 // setLinksPrivate is step 1 (with the marker m, when not nil): links_private becomes private,
 // on condition that the record (pk, sk) still has version v (0: no condition) and, when
 // showing, that the entity is public.
-func (s *Store) setLinksPrivate(ctx context.Context, cid, eid int64, private bool, m *pendingMarker, recPK, recSK string, v int64) error {
+func (s *Store) setLinksPrivate(ctx context.Context, cid, eid int64, private bool, m *layout.PendingMarker, recPK, recSK string, v int64) error {
 	b := s.newTx()
-	u := s.table.Update("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, eid)).Set("links_private", private)
+	u := s.table.Update("pk", layout.CampaignPK(cid)).Range("sk", layout.RecordSK(layout.EntityPrefix, eid)).Set("links_private", private)
 	if private {
 		u = u.If("attribute_exists(pk)")
 	} else {
@@ -262,21 +194,21 @@ func (s *Store) setLinksPrivate(ctx context.Context, cid, eid int64, private boo
 
 // entityEventLinks reads every event of entity eid (its two home ranges, two concurrent
 // Queries) and the REM home link of each (batched by 100), by key.
-func (s *Store) entityEventLinks(ctx context.Context, cid, eid int64) ([]timeline.Event, map[itemKey]dynamo.Item, error) {
-	var homes, selfHomes []eventItem
-	pk := entityPK(cid, eid)
+func (s *Store) entityEventLinks(ctx context.Context, cid, eid int64) ([]timeline.Event, map[layout.ItemKey]dynamo.Item, error) {
+	var homes, selfHomes []layout.EventItem
+	pk := layout.EntityPK(cid, eid)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, eventPrefix+"#").Consistent(true).All(gctx, &homes))
+		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.EventPrefix+"#").Consistent(true).All(gctx, &homes))
 	})
 	g.Go(func() error {
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, selfHome+eventPrefix+"#").Consistent(true).All(gctx, &selfHomes))
+		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.SelfHome+layout.EventPrefix+"#").Consistent(true).All(gctx, &selfHomes))
 	})
 	if err := g.Wait(); err != nil {
 		return nil, nil, err
 	}
 	evs := events(append(homes, selfHomes...))
-	keys := make([]itemKey, len(evs))
+	keys := make([]layout.ItemKey, len(evs))
 	for i := range evs {
 		keys[i] = reminderHome(&evs[i])
 	}
@@ -298,7 +230,7 @@ func (s *Store) relinkEvents(ctx context.Context, cid, eid int64, private bool) 
 		for i := range evs {
 			ev := &evs[i]
 			raw, ok := links[reminderHome(ev)]
-			var was dayLinkItem
+			var was layout.DayLinkItem
 			if ok {
 				_ = dynamo.UnmarshalItem(raw, &was)
 			}
@@ -328,8 +260,8 @@ func (s *Store) relinkEvents(ctx context.Context, cid, eid int64, private bool) 
 // reconcileLinks brings entity eid's links in line with its current privacy, then removes the
 // marker (if any): the end of every re-placing, and what the sweeper runs for one left behind.
 func (s *Store) reconcileLinks(ctx context.Context, cid, eid int64, markerSK string) error {
-	var e entityItem
-	err := s.getItem(ctx, campaignPK(cid), recordSK(entityPrefix, eid), &e, "pk", "sk", "is_private", "links_private", "type", "child_id")
+	var e layout.EntityItem
+	err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), &e, "pk", "sk", "is_private", "links_private", "type", "child_id")
 	switch {
 	case errors.Is(err, apperr.ErrNotFound): // deleted: its delete removes the events and links
 	case err != nil:
@@ -351,27 +283,27 @@ func (s *Store) reconcileLinks(ctx context.Context, cid, eid int64, markerSK str
 	if markerSK == "" {
 		return nil
 	}
-	return wrap(s.table.Delete("pk", pendingPK(cid)).Range("sk", markerSK).Run(ctx))
+	return layout.Wrap(s.table.Delete("pk", layout.PendingPK(cid)).Range("sk", markerSK).Run(ctx))
 }
 
 // updateOwnerPrivacy is updateOwner for a change of is_private: the record's transaction
 // (write) and the re-placing of its entity's links, hiding before the record turns private and
 // showing after it turns public. A failure once something is written leaves the marker for
 // the sweeper; the links are then under-exposed, never over-exposed.
-func (s *Store) updateOwnerPrivacy(ctx context.Context, k kindSpec, prevM *domain.Meta, prev, next *domain.Owner, write func() error) error {
+func (s *Store) updateOwnerPrivacy(ctx context.Context, k layout.KindSpec, prevM *domain.Meta, prev, next *domain.Owner, write func() error) error {
 	cid, eid := prevM.CampaignID, prev.EntityID
 	// write keeps the request's context: the Idempotency-Key's record goes with the record's
 	// transaction, never with the steps around it.
 	ctx = domain.WithKeyedWrite(ctx, nil)
-	m := pendingMarker{PK: pendingPK(cid), SK: relinkMarkerSK(s.now(), cid, eid), CID: cid, Kind: relinkKind, ID: eid}
-	home := ownerSlots(k.prefix, cid, prevM.ID, prev.IsPrivate)[0]
-	if err := s.setLinksPrivate(ctx, cid, eid, true, &m, home.pk, home.sk, prevM.Version); err != nil {
+	m := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.RelinkMarkerSK(s.now(), cid, eid), CID: cid, Kind: layout.RelinkKind, ID: eid}
+	home := layout.OwnerSlots(k.Prefix, cid, prevM.ID, prev.IsPrivate)[0]
+	if err := s.setLinksPrivate(ctx, cid, eid, true, &m, home.PK, home.SK, prevM.Version); err != nil {
 		return err // nothing written
 	}
 	var err error
 	if next.IsPrivate {
 		if err = s.relinkEvents(ctx, cid, eid, true); err == nil {
-			err = s.relinkRefs(ctx, cid, eid, k.entityType, prevM.ID, true)
+			err = s.relinkRefs(ctx, cid, eid, k.EntityType, prevM.ID, true)
 		}
 		if err == nil {
 			err = write()
@@ -399,8 +331,8 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 	}
 	for attempt := 0; ; attempt++ {
 		var all []dynamo.Item
-		if err := s.table.Get("pk", entityPK(cid, eid)).Consistent(true).All(ctx, &all); err != nil {
-			return wrap(err)
+		if err := s.table.Get("pk", layout.EntityPK(cid, eid)).Consistent(true).All(ctx, &all); err != nil {
+			return layout.Wrap(err)
 		}
 		// Its relations and the ones pointing at it (found in its partition) go first.
 		rows := make([]partitionRow, len(all))
@@ -413,30 +345,30 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 		var evs []timeline.Event
 		var rest []dynamo.Keyed
 		for _, raw := range all {
-			k := keyOfItem(raw)
+			k := layout.KeyOfItem(raw)
 			var id int64
 			_ = dynamo.Unmarshal(raw["id"], &id)
-			if strings.TrimPrefix(k.sk, selfHome) != recordSK(eventPrefix, id) {
-				rest = append(rest, dynamo.Keys{k.pk, k.sk})
-				if strings.TrimPrefix(k.sk, selfHome) == recordSK(notePrefix, id) { // its related copy, its mentions' reverse items
-					r := relatedSlot(cid, eid, notePrefix, id)
-					rest = append(rest, dynamo.Keys{r.pk, r.sk})
+			if strings.TrimPrefix(k.SK, layout.SelfHome) != layout.RecordSK(layout.EventPrefix, id) {
+				rest = append(rest, dynamo.Keys{k.PK, k.SK})
+				if strings.TrimPrefix(k.SK, layout.SelfHome) == layout.RecordSK(layout.NotePrefix, id) { // its related copy, its mentions' reverse items
+					r := layout.RelatedSlot(cid, eid, layout.NotePrefix, id)
+					rest = append(rest, dynamo.Keys{r.PK, r.SK})
 					var entry string
 					_ = dynamo.Unmarshal(raw["entry"], &entry)
-					for _, t := range targetsOf(entry, eid) {
-						m := mentionKey(cid, t, eid, id)
-						rest = append(rest, dynamo.Keys{m.pk, m.sk})
+					for _, t := range layout.TargetsOf(entry, eid) {
+						m := layout.MentionKey(cid, t, eid, id)
+						rest = append(rest, dynamo.Keys{m.PK, m.SK})
 					}
 				}
 				continue
 			}
-			var it eventItem
+			var it layout.EventItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return err
 			}
-			evs = append(evs, it.event())
+			evs = append(evs, it.Event())
 		}
-		keys := make([]itemKey, len(evs))
+		keys := make([]layout.ItemKey, len(evs))
 		for i := range evs {
 			keys[i] = reminderHome(&evs[i])
 		}
@@ -453,7 +385,7 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 			b := txs[len(txs)-1]
 			b.remove(eventSlots(ev), ev.Version)
 			if raw, ok := links[keys[i]]; ok {
-				var was dayLinkItem
+				var was layout.DayLinkItem
 				_ = dynamo.UnmarshalItem(raw, &was)
 				ev.EntityPrivate = was.EntityPrivate
 				s.linkEvent(ev, nil)(b)

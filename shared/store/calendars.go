@@ -13,11 +13,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 type calendarItem struct {
-	metaAttrs
-	ownerAttrs
+	layout.MetaAttrs
+	layout.OwnerAttrs
 	Date           string            `dynamo:"date"`
 	Months         []monthAttr       `dynamo:"months"`
 	Weekdays       []string          `dynamo:"weekdays"`
@@ -164,8 +165,8 @@ func (d *decimal) UnmarshalDynamo(av types.AttributeValue) error {
 
 func toCalendarItem(c *timeline.Calendar) calendarItem {
 	it := calendarItem{
-		metaAttrs:  toMetaAttrs(campaignPK(c.CampaignID), recordSK(calendarPrefix, c.ID), c.Meta),
-		ownerAttrs: toOwnerAttrs(c.Owner),
+		MetaAttrs:  layout.ToMetaAttrs(layout.CampaignPK(c.CampaignID), layout.RecordSK(layout.CalendarPrefix, c.ID), c.Meta),
+		OwnerAttrs: toOwnerAttrs(c.Owner),
 		Date:       c.Date.String(), Weekdays: c.Weekdays, Epochs: c.Epochs, Suffix: c.Suffix,
 		StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, WeekRestart: c.WeekRestart,
 		Periodic: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
@@ -216,7 +217,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 
 func (it calendarItem) calendar() timeline.Calendar {
 	c := timeline.Calendar{
-		Meta: it.meta(), Owner: it.owner(), Weekdays: it.Weekdays, Epochs: it.Epochs, Suffix: it.Suffix, StartOffset: it.StartOffset,
+		Meta: it.Meta(), Owner: it.Owner(), Weekdays: it.Weekdays, Epochs: it.Epochs, Suffix: it.Suffix, StartOffset: it.StartOffset,
 		SkipYearZero: it.SkipYearZero, HasLeapYear: it.HasLeapYear, LeapYearAmount: it.LeapYearAmount, WeekRestart: it.WeekRestart,
 		PeriodicSeasons: it.Periodic, SeasonOffset: it.SeasonOffset,
 		LeapYearMonth: it.LeapYearMonth, LeapYearOffset: it.LeapYearOffset, LeapYearStart: it.LeapYearStart,
@@ -267,15 +268,15 @@ func (it calendarItem) calendar() timeline.Calendar {
 
 // GetCalendar reads one calendar of the campaign; ErrNotFound when there is none.
 func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
-	return getRecord(ctx, s, campaignPK(cid), recordSK(calendarPrefix, id), calendarItem.calendar)
+	return getRecord(ctx, s, layout.CampaignPK(cid), layout.RecordSK(layout.CalendarPrefix, id), calendarItem.calendar)
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
 func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
 	if onlyName(f) { // the name shards answer it (names.go)
-		return listByName(ctx, s, cid, calendarKind, f.Name, !hidePrivate, p, calendarItem.calendar)
+		return listByName(ctx, s, cid, layout.CalendarKind, f.Name, !hidePrivate, p, calendarItem.calendar)
 	}
-	l := listSpec{ranges: ownerRanges(calendarPrefix, cid, !hidePrivate)}
+	l := listSpec{ranges: ownerRanges(layout.CalendarPrefix, cid, !hidePrivate)}
 	l.filter(f)
 	return listPage(ctx, s, l, p, calendarItem.calendar)
 }
@@ -283,26 +284,26 @@ func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, h
 // CreateCalendar stores a new calendar and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
 func (s *Store) CreateCalendar(ctx context.Context, c *timeline.Calendar) error {
-	return s.createOwner(ctx, calendarKind, &c.Meta, &c.Owner, func() any { return toCalendarItem(c) })
+	return s.createOwner(ctx, layout.CalendarKind, &c.Meta, &c.Owner, func() any { return toCalendarItem(c) })
 }
 
 // UpdateCalendar writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise). The entity and the totals follow in the same transaction.
 func (s *Store) UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error {
-	return s.updateOwner(ctx, calendarKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toCalendarItem(next) })
+	return s.updateOwner(ctx, layout.CalendarKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toCalendarItem(next) })
 }
 
 // DeleteCalendar moves a calendar to the trash (trash.go): the events of other entities that
 // use it are hidden with it (put back by a restore); its own entity's events and notes stay,
 // unreachable, until the purge.
 func (s *Store) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
-	return s.trashOwner(ctx, calendarKind, &c.Meta, &c.Owner, toCalendarItem(c))
+	return s.trashOwner(ctx, layout.CalendarKind, &c.Meta, &c.Owner, toCalendarItem(c))
 }
 
 // ResumeCalendarDelete finishes a delete of calendar id that failed after its first step; it
 // reports whether there was one.
 func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error) {
-	return s.resumeDelete(ctx, cid, calendarPrefix, id)
+	return s.resumeDelete(ctx, cid, layout.CalendarPrefix, id)
 }
 
 // deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
@@ -312,16 +313,16 @@ func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, 
 // links and their counters.
 func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
 	for attempt := 0; ; attempt++ {
-		var links []dayLinkItem // every item of the calendar's partition, keys only
-		err := s.table.Get("pk", calendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
+		var links []layout.DayLinkItem // every item of the calendar's partition, keys only
+		err := s.table.Get("pk", layout.CalendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
 		if err != nil {
-			return wrap(err)
+			return layout.Wrap(err)
 		}
-		var keys []itemKey
+		var keys []layout.ItemKey
 		for _, l := range links {
-			if (strings.HasPrefix(l.SK, dayLinkPrefix) || strings.HasPrefix(l.SK, recurLinkPrefix)) && l.EntityID != calEntityID {
-				for _, sk := range childHomeSKs(eventPrefix, l.ID) {
-					keys = append(keys, itemKey{entityPK(cid, l.EntityID), sk})
+			if (strings.HasPrefix(l.SK, layout.DayLinkPrefix) || strings.HasPrefix(l.SK, layout.RecurLinkPrefix)) && l.EntityID != calEntityID {
+				for _, sk := range childHomeSKs(layout.EventPrefix, l.ID) {
+					keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, l.EntityID), SK: sk})
 				}
 			}
 		}
@@ -331,7 +332,7 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 		}
 		var txs []*txBuilder
 		for _, raw := range items {
-			var it eventItem
+			var it layout.EventItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return err
 			}
@@ -344,7 +345,7 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 				txs = append(txs, s.newTx())
 			}
 			b := txs[len(txs)-1]
-			ev := it.event()
+			ev := it.Event()
 			b.remove(eventSlots(&ev), it.Version)
 			b.syncMove(eventRef(&ev), nil) // its entity lives on: its list learns of the delete
 		}

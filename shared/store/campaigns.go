@@ -3,15 +3,14 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Campaigns, memberships and profiles as Kanka's campaign routes read them (layout 3). A
@@ -20,30 +19,20 @@ import (
 // page of either costs what any list page costs, and the counters are kept in the membership's
 // transaction.
 
-// Kinds of the membership ranges: the KIND of their keys and counters.
-const (
-	memberKind   = "MEMBER"   // CAMPAIGN#c MEMBER#uid, counted by COUNT#MEMBER
-	campaignKind = "CAMPAIGN" // USER#uid CAMPAIGN#c, counted by COUNT#CAMPAIGN
-)
-
-// classAll counts a range that every reader of it sees whole (a campaign's members, a user's
-// campaigns): no audience copies.
-const classAll = "all"
-
-func memberSlot(cid, uid int64) slot {
-	return slot{pk: campaignPK(cid), sk: memberSK(uid), home: true, counter: counterSK(memberKind), attr: classAll, id: uid}
+func memberSlot(cid, uid int64) layout.Slot {
+	return layout.Slot{PK: layout.CampaignPK(cid), SK: layout.MemberSK(uid), Home: true, Counter: layout.CounterSK(layout.MemberKind), Attr: layout.ClassAll, Id: uid}
 }
 
-func userCampaignSlot(uid, cid int64) slot {
-	return slot{pk: userPK(uid), sk: campaignPK(cid), home: true, counter: counterSK(campaignKind), attr: classAll, id: cid}
+func userCampaignSlot(uid, cid int64) layout.Slot {
+	return layout.Slot{PK: layout.UserPK(uid), SK: layout.CampaignPK(cid), Home: true, Counter: layout.CounterSK(layout.CampaignKind), Attr: layout.ClassAll, Id: cid}
 }
 
-func memberRange(cid int64) listRange {
-	return listRange{pk: campaignPK(cid), prefix: memberKind + "#", counter: counterSK(memberKind), attr: classAll}
+func memberRange(cid int64) layout.ListRange {
+	return layout.ListRange{PK: layout.CampaignPK(cid), Prefix: layout.MemberKind + "#", Counter: layout.CounterSK(layout.MemberKind), Attr: layout.ClassAll}
 }
 
-func userCampaignRange(uid int64) listRange {
-	return listRange{pk: userPK(uid), prefix: campaignPrefix, counter: counterSK(campaignKind), attr: classAll}
+func userCampaignRange(uid int64) layout.ListRange {
+	return layout.ListRange{PK: layout.UserPK(uid), Prefix: layout.CampaignPrefix, Counter: layout.CounterSK(layout.CampaignKind), Attr: layout.ClassAll}
 }
 
 // setMember writes membership m in one transaction: both membership items (the user's name
@@ -52,39 +41,39 @@ func userCampaignRange(uid int64) listRange {
 // must exist (ErrNotFound). A concurrent change of the same membership is retried.
 func (s *Store) setMember(ctx context.Context, m domain.Membership, created *campaignItem) error {
 	for attempt := 0; ; attempt++ {
-		uk, mk := itemKey{userPK(m.UserID), metaSK}, itemKey{campaignPK(m.CampaignID), memberSK(m.UserID)}
+		uk, mk := layout.ItemKey{PK: layout.UserPK(m.UserID), SK: layout.MetaSK}, layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.MemberSK(m.UserID)}
 		got, err := s.getItems(ctx, uk, mk)
 		if err != nil {
 			return err
 		}
-		var u userItem
+		var u layout.UserItem
 		_, userExists := got[uk]
 		if userExists {
 			if err := dynamo.UnmarshalItem(got[uk], &u); err != nil {
 				return err
 			}
 		}
-		var prev *memberItem
+		var prev *layout.MemberItem
 		if it, ok := got[mk]; ok && created == nil {
-			prev = &memberItem{}
+			prev = &layout.MemberItem{}
 			if err := dynamo.UnmarshalItem(it, prev); err != nil {
 				return err
 			}
 		}
-		now := formatTime(s.now())
-		item := memberItem{PK: mk.pk, SK: mk.sk, CampaignID: m.CampaignID, UserID: m.UserID, Role: string(m.Role),
+		now := layout.FormatTime(s.now())
+		item := layout.MemberItem{PK: mk.PK, SK: mk.SK, CampaignID: m.CampaignID, UserID: m.UserID, Role: string(m.Role),
 			Name: u.Name, CreatedAt: now, UpdatedAt: now}
 		if prev != nil && prev.CreatedAt != "" {
 			item.CreatedAt = prev.CreatedAt
 		}
 		mine := item
 		us := userCampaignSlot(m.UserID, m.CampaignID)
-		mine.PK, mine.SK = us.pk, us.sk
+		mine.PK, mine.SK = us.PK, us.SK
 		b := s.newTx()
 		if created != nil {
 			b.put(s.table.Put(*created).If("attribute_not_exists(pk)"))
 		} else {
-			b.need(campaignPK(m.CampaignID), metaSK, apperr.ErrNotFound)
+			b.need(layout.CampaignPK(m.CampaignID), layout.MetaSK, apperr.ErrNotFound)
 		}
 		if prev == nil {
 			b.put(s.table.Put(item).If("attribute_not_exists(pk)"))
@@ -92,7 +81,7 @@ func (s *Store) setMember(ctx context.Context, m domain.Membership, created *cam
 			b.put(s.table.Put(mine).If("attribute_not_exists(pk)"))
 			b.count(us, 1)
 			if userExists {
-				b.update(s.table.Update("pk", uk.pk).Range("sk", uk.sk).Set("last_campaign_id", m.CampaignID).If("attribute_exists(pk)"))
+				b.update(s.table.Update("pk", uk.PK).Range("sk", uk.SK).Set("last_campaign_id", m.CampaignID).If("attribute_exists(pk)"))
 			}
 		} else {
 			b.put(s.table.Put(item).If("'role' = ?", prev.Role))
@@ -107,11 +96,11 @@ func (s *Store) setMember(ctx context.Context, m domain.Membership, created *cam
 
 // GetUser reads a user's profile; ErrNotFound when there is none.
 func (s *Store) GetUser(ctx context.Context, uid int64) (domain.User, error) {
-	var u userItem
-	if err := s.getItem(ctx, userPK(uid), metaSK, &u); err != nil {
+	var u layout.UserItem
+	if err := s.getItem(ctx, layout.UserPK(uid), layout.MetaSK, &u); err != nil {
 		return domain.User{}, err
 	}
-	return u.user(), nil
+	return u.User(), nil
 }
 
 // ListUserCampaigns reads one page of the campaigns user uid belongs to, by campaign id: the
@@ -125,16 +114,16 @@ func (s *Store) ListUserCampaigns(ctx context.Context, uid int64, since *time.Ti
 	var page domain.Page[int64]
 	if since == nil {
 		var err error
-		page, err = listPage(ctx, s, listSpec{ranges: []listRange{r}}, p, func(mi memberItem) int64 { return mi.CampaignID })
+		page, err = listPage(ctx, s, listSpec{ranges: []layout.ListRange{r}}, p, func(mi layout.MemberItem) int64 { return mi.CampaignID })
 		if err != nil {
 			return out, err
 		}
 		ids = page.Items
 	} else {
-		var rows []memberItem
-		err := s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, r.prefix).Project("campaign_id").Consistent(true).All(ctx, &rows)
+		var rows []layout.MemberItem
+		err := s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Project("campaign_id").Consistent(true).All(ctx, &rows)
 		if err != nil {
-			return out, wrap(err)
+			return out, layout.Wrap(err)
 		}
 		for _, row := range rows {
 			ids = append(ids, row.CampaignID)
@@ -170,9 +159,9 @@ func (s *Store) ListUserCampaigns(ctx context.Context, uid int64, since *time.Ti
 
 // getCampaigns reads campaigns by id, 100 a BatchGetItem; missing ones are absent.
 func (s *Store) getCampaigns(ctx context.Context, ids []int64) (map[int64]*domain.Campaign, error) {
-	keys := make([]itemKey, len(ids))
+	keys := make([]layout.ItemKey, len(ids))
 	for i, id := range ids {
-		keys[i] = itemKey{campaignPK(id), metaSK}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(id), SK: layout.MetaSK}
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
@@ -193,14 +182,14 @@ func (s *Store) getCampaigns(ctx context.Context, ids []int64) (map[int64]*domai
 // counter read ahead with the campaign access): 2 round trips. since (lastSync) filters on the
 // membership's updated_at, reading the range once (bounded by the campaign's members).
 func (s *Store) ListMembers(ctx context.Context, cid int64, since *time.Time, p domain.PageRequest) (domain.Page[domain.Membership], error) {
-	l := listSpec{ranges: []listRange{memberRange(cid)}}
+	l := listSpec{ranges: []layout.ListRange{memberRange(cid)}}
 	l.filter(domain.Filter{UpdatedAfter: since})
-	return listPage(ctx, s, l, p, memberItem.membership)
+	return listPage(ctx, s, l, p, layout.MemberItem.Membership)
 }
 
 // GetMember reads user uid's membership of campaign cid; ErrNotFound when it is not a member.
 func (s *Store) GetMember(ctx context.Context, cid, uid int64) (*domain.Membership, error) {
-	m, err := getRecord(ctx, s, campaignPK(cid), memberSK(uid), memberItem.membership)
+	m, err := getRecord(ctx, s, layout.CampaignPK(cid), layout.MemberSK(uid), layout.MemberItem.Membership)
 	if err != nil {
 		return nil, err
 	}
@@ -210,15 +199,15 @@ func (s *Store) GetMember(ctx context.Context, cid, uid int64) (*domain.Membersh
 // FirstMembers reads the campaign's first n members by user id (one Query of at most n items):
 // what a campaign's `members` shows.
 func (s *Store) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Membership, error) {
-	var rows []memberItem
+	var rows []layout.MemberItem
 	r := memberRange(cid)
-	err := s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, r.prefix).Consistent(true).Limit(n).All(ctx, &rows)
+	err := s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Consistent(true).Limit(n).All(ctx, &rows)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	out := make([]domain.Membership, len(rows))
 	for i, row := range rows {
-		out[i] = row.membership()
+		out[i] = row.Membership()
 	}
 	return out, nil
 }
@@ -227,51 +216,9 @@ func (s *Store) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Me
 // campaign access when the route declared domain.ReadMemberList).
 func (s *Store) MemberCount(ctx context.Context, cid int64) (int, error) {
 	r := memberRange(cid)
-	cs, err := s.readCounters(ctx, []counterKey{{r.pk, r.counter}})
+	cs, err := s.readCounters(ctx, []layout.CounterKey{{PK: r.PK, SK: r.Counter}})
 	if err != nil {
 		return 0, err
 	}
-	return cs.get(r.pk, r.counter, r.attr), nil
-}
-
-// auditMembers checks the campaign's memberships against their users' partitions (Audit reads
-// the campaign's items): each MEMBER#uid has its USER#uid CAMPAIGN#c twin with the same role,
-// and each member's COUNT#CAMPAIGN counts the campaigns of its range. It reads each member's
-// partition of campaigns (bounded by one user's campaigns).
-func (s *Store) auditMembers(ctx context.Context, cid int64, items []dynamo.Item) ([]string, error) {
-	var problems []string
-	for _, it := range items {
-		var m memberItem
-		if err := dynamo.UnmarshalItem(it, &m); err != nil || m.PK != campaignPK(cid) || m.SK != memberSK(m.UserID) {
-			continue
-		}
-		var rows []dynamo.Item
-		if err := s.table.Get("pk", userPK(m.UserID)).Consistent(true).All(ctx, &rows); err != nil {
-			return nil, wrap(err)
-		}
-		campaigns, counted, found := 0, 0, false
-		for _, row := range rows {
-			var r memberItem
-			_ = dynamo.UnmarshalItem(row, &r)
-			switch {
-			case r.SK == counterSK(campaignKind):
-				_ = dynamo.Unmarshal(row[classAll], &counted)
-			case r.SK == campaignPK(cid):
-				campaigns++
-				found = true
-				if r.Role != m.Role {
-					problems = append(problems, fmt.Sprintf("member %d: role %s, its user's campaign item says %s", m.UserID, m.Role, r.Role))
-				}
-			case strings.HasPrefix(r.SK, campaignPrefix):
-				campaigns++
-			}
-		}
-		if !found {
-			problems = append(problems, fmt.Sprintf("member %d: no campaign item under its user", m.UserID))
-		}
-		if counted != campaigns {
-			problems = append(problems, fmt.Sprintf("member %d: campaign counter %d, campaigns %d", m.UserID, counted, campaigns))
-		}
-	}
-	return problems, nil
+	return cs.get(r.PK, r.Counter, r.Attr), nil
 }

@@ -11,14 +11,15 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Range counters (layout 3): no counter item grows with the campaign.
 //
 // A counted range has a total item (sk `COUNT#<RANGE>`, one number per class: the range's size
-// for each audience) and segment items (sk `COUNT#<RANGE>#S#<k>`, ids k*segmentWidth ..
-// (k+1)*segmentWidth-1) holding, per class, the segment's total (`<class>`) and one count per
-// bucket of bucketWidth ids (`<class>_<b>`, b = 0..99). A total item holds at most one number
+// for each audience) and segment items (sk `COUNT#<RANGE>#S#<k>`, ids k*layout.SegmentWidth ..
+// (k+1)*layout.SegmentWidth-1) holding, per class, the segment's total (`<class>`) and one count per
+// bucket of layout.BucketWidth ids (`<class>_<b>`, b = 0..99). A total item holds at most one number
 // per class, a segment at most classes × 101 numbers, whatever the campaign's size.
 //
 // A list's page 1 and every cursor page read the total item only (read ahead with the campaign
@@ -29,100 +30,57 @@ import (
 // Writers count with txBuilder.addCount (one delta to a range for a class and an id): it adds to
 // the total and to the id's segment, merged per item, in the record's transaction.
 
-// segmentWidth is the id width of one counter segment: segmentWidth/bucketWidth buckets.
-const segmentWidth = 10000
-
 // segmentPageSize is how many segments one page of the seek's Query reads (about 6 KB each at
 // most): a deep page reads what it needs, not the whole range's segments at once.
 const segmentPageSize = 8
-
-// countTarget is one attribute of one counter item that a count changes.
-type countTarget struct {
-	key  counterKey
-	attr string
-}
-
-// countTargets are the attributes a record of class with id adds to in the range counted by
-// counter (sk) of partition pk: the class's total, the segment's total and the bucket. The
-// writer, the migration's recount and Audit all count through it.
-func countTargets(pk, counter, class string, id int64) [3]countTarget {
-	seg := counterKey{pk, segmentSK(counter, id)}
-	return [3]countTarget{
-		{counterKey{pk, counter}, class},
-		{seg, class},
-		{seg, segmentBucketAttr(class, id)},
-	}
-}
-
-// segmentBucketAttr names the bucket of id within its segment.
-func segmentBucketAttr(class string, id int64) string {
-	return class + "_" + strconv.FormatInt((id%segmentWidth)/bucketWidth, 10)
-}
-
-// tally adds d for a record of class with id in the range of counter (pk, sk) to tallies (the
-// recount and Audit).
-func tally(tallies map[counterKey]map[string]int, pk, counter, class string, id int64, d int) {
-	for _, t := range countTargets(pk, counter, class, id) {
-		if tallies[t.key] == nil {
-			tallies[t.key] = map[string]int{}
-		}
-		tallies[t.key][t.attr] += d
-	}
-}
 
 // addCount adds d to the range counted by counter (sk, in partition pk) for a record of class
 // with id: the total and the id's segment, each one update of the transaction however many
 // records of it change. Every counted write goes through it.
 func (b *txBuilder) addCount(pk, counter, class string, id int64, d int) {
-	for _, t := range countTargets(pk, counter, class, id) {
-		m := b.deltas[t.key]
+	for _, t := range layout.CountTargets(pk, counter, class, id) {
+		m := b.deltas[t.Key]
 		if m == nil {
 			m = map[string]int{}
-			b.deltas[t.key] = m
+			b.deltas[t.Key] = m
 		}
-		m[t.attr] += d
+		m[t.Attr] += d
 	}
 }
 
 // segmentAttrs are what a reader of class needs of a segment: its key, the class's segment
 // total and buckets (a segment holds every class; a reader's seek carries only its own).
 func segmentAttrs(class string) []string {
-	out := make([]string, 0, 2+segmentWidth/bucketWidth)
+	out := make([]string, 0, 2+layout.SegmentWidth/layout.BucketWidth)
 	out = append(out, "sk", class)
-	for b := 0; b < segmentWidth/bucketWidth; b++ {
+	for b := 0; b < layout.SegmentWidth/layout.BucketWidth; b++ {
 		out = append(out, class+"_"+strconv.Itoa(b))
 	}
 	return out
-}
-
-// isRangeCounter reports whether sk is a range counter item (total or segment); the webhook
-// count (COUNT#WEBHOOK, "n") is a limit's count, not a range's.
-func isRangeCounter(sk string) bool {
-	return strings.HasPrefix(sk, counterPrefix) && sk != webhookCounter
 }
 
 // seek maps the skip-th item (0-based) of the reader's ranges, merged by id, to the bucket that
 // holds it: the page's Query starts at that bucket's first id and skips offset items. Each
 // counter's segments are read in id order, a few at a time, until that counter alone passes
 // skip: the merged count passes it no later, so the bucket found is covered.
-func (s *Store) seek(ctx context.Context, ranges []listRange, skip int) (startID int64, offset int, err error) {
-	per := make([]map[int64]int, len(ranges)) // per range: bucket (id/bucketWidth) -> items
+func (s *Store) seek(ctx context.Context, ranges []layout.ListRange, skip int) (startID int64, offset int, err error) {
+	per := make([]map[int64]int, len(ranges)) // per range: bucket (id/layout.BucketWidth) -> items
 	g, gctx := errgroup.WithContext(ctx)
 	for i, r := range ranges {
 		per[i] = map[int64]int{}
 		g.Go(func() error {
-			prefix := segmentPrefix(r.counter)
+			prefix := layout.SegmentPrefix(r.Counter)
 			var lek dynamo.PagingKey
 			for cum := 0; cum <= skip; {
-				q := s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, prefix).
-					Project(segmentAttrs(r.attr)...).Consistent(true).SearchLimit(segmentPageSize)
+				q := s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, prefix).
+					Project(segmentAttrs(r.Attr)...).Consistent(true).SearchLimit(segmentPageSize)
 				if lek != nil {
 					q = q.StartFrom(lek)
 				}
 				var segs []dynamo.Item
 				var err error
 				if lek, err = q.AllWithLastEvaluatedKey(gctx, &segs); err != nil {
-					return wrap(err)
+					return layout.Wrap(err)
 				}
 				for _, seg := range segs {
 					if cum > skip {
@@ -132,16 +90,16 @@ func (s *Store) seek(ctx context.Context, ranges []listRange, skip int) (startID
 					_ = dynamo.Unmarshal(seg["sk"], &sk)
 					k, _ := strconv.ParseInt(sk[len(prefix):], 10, 64)
 					var total int
-					_ = dynamo.Unmarshal(seg[r.attr], &total)
+					_ = dynamo.Unmarshal(seg[r.Attr], &total)
 					cum += total
 					for name, v := range seg {
-						b, err := strconv.ParseInt(strings.TrimPrefix(name, r.attr+"_"), 10, 64)
-						if !strings.HasPrefix(name, r.attr+"_") || err != nil {
+						b, err := strconv.ParseInt(strings.TrimPrefix(name, r.Attr+"_"), 10, 64)
+						if !strings.HasPrefix(name, r.Attr+"_") || err != nil {
 							continue
 						}
 						var n int
 						_ = dynamo.Unmarshal(v, &n)
-						per[i][k*(segmentWidth/bucketWidth)+b] += n
+						per[i][k*(layout.SegmentWidth/layout.BucketWidth)+b] += n
 					}
 				}
 				if lek == nil {
@@ -168,7 +126,7 @@ func (s *Store) seek(ctx context.Context, ranges []listRange, skip int) (startID
 	cum := 0
 	for _, b := range buckets {
 		if cum+merged[b] > skip {
-			return b * bucketWidth, skip - cum, nil
+			return b * layout.BucketWidth, skip - cum, nil
 		}
 		cum += merged[b]
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -18,7 +20,7 @@ import (
 func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	cal := timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Reckoning"}}
 	if err := st.CreateCalendar(ctx, &cal); err != nil {
@@ -31,7 +33,7 @@ func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 	}
 	audit := func(when string) {
 		t.Helper()
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("audit %s: %v %v", when, problems, err)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // fill sets every field of the struct v points to (embedded ones included) to a value of its
@@ -50,10 +52,10 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 	}{
 		{"location", func() any { return new(locationItem) }, func() any { return new(reflectedLocation) }},
 		{"tag", func() any { return new(tagItem) }, func() any { return new(reflectedTag) }},
-		{"entity", func() any { return new(entityItem) }, func() any { return new(reflectedEntity) }},
+		{"entity", func() any { return new(layout.EntityItem) }, func() any { return new(layout.ReflectedEntity) }},
 		{"note", func() any { return new(noteItem) }, func() any { return new(reflectedNote) }},
 		{"campaign", func() any { return new(campaignItem) }, func() any { return new(reflectedCampaign) }},
-		{"member", func() any { return new(memberItem) }, func() any { return new(reflectedMember) }},
+		{"member", func() any { return new(layout.MemberItem) }, func() any { return new(layout.ReflectedMember) }},
 	} {
 		full := c.reflected()
 		n := 0
@@ -103,19 +105,19 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 // A struct that embeds a hand-decoded item is decoded whole, its own fields included (a
 // decoder method would be promoted to it and decode only the embedded part).
 func TestItemsEmbeddingAHandDecodedOneDecodeWhole(t *testing.T) {
-	want := trashedEntity{entityItem: entityItem{ID: 7, Name: "Gone", Tags: []int64{1}}, DeletedAt: "2026-01-01T00:00:00.000000Z", DeletedBy: 3, TTL: 99}
+	want := layout.TrashedEntity{EntityItem: layout.EntityItem{ID: 7, Name: "Gone", Tags: []int64{1}}, DeletedAt: "2026-01-01T00:00:00.000000Z", DeletedBy: 3, TTL: 99}
 	item, err := dynamo.MarshalItem(want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got trashedEntity
+	var got layout.TrashedEntity
 	if err := unmarshalItem(item, &got); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v (%v), want %+v", got, err, want)
 	}
 }
 
-// parseStamp reads what time.Parse reads for the store's layout, and declines the rest (which
-// parseTime then hands to time.Parse).
+// layout.ParseStamp reads what time.Parse reads for the store's layout, and declines the rest (which
+// layout.ParseTime then hands to time.Parse).
 func TestParseStampIsTimeParse(t *testing.T) {
 	cases := []string{"2026-11-25T09:25:07.123456Z", "0000-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.999999Z",
 		"2024-02-29T12:00:00.000000Z", "2023-02-29T12:00:00.000000Z", "2026-04-31T00:00:00.000000Z", "2026-13-01T00:00:00.000000Z",
@@ -131,15 +133,15 @@ func TestParseStampIsTimeParse(t *testing.T) {
 		cases = append(cases, string(b))
 	}
 	for _, s := range cases {
-		want, err := time.Parse(timestamp, s)
-		got, ok := parseStamp(s)
+		want, err := time.Parse(layout.Timestamp, s)
+		got, ok := layout.ParseStamp(s)
 		if ok && (err != nil || !got.Equal(want) || got.Location() != want.Location()) {
 			t.Fatalf("%q: parseStamp %v, time.Parse %v (%v)", s, got, want, err)
 		}
-		if !ok && err == nil && len(s) == len(timestamp) && s[19] == '.' {
+		if !ok && err == nil && len(s) == len(layout.Timestamp) && s[19] == '.' {
 			t.Errorf("%q: declined a timestamp time.Parse reads", s)
 		}
-		if p := parseTime(s); !p.Equal(want) && err == nil {
+		if p := layout.ParseTime(s); !p.Equal(want) && err == nil {
 			t.Fatalf("%q: parseTime %v, want %v", s, p, want)
 		}
 	}

@@ -5,23 +5,18 @@ import (
 	"time"
 
 	"github.com/guregu/dynamo/v2"
-)
 
-// SetScanPage sets the migration's scan page size (tests interrupt it between pages).
-func SetScanPage(n int) func() {
-	old := scanPage
-	scanPage = n
-	return func() { scanPage = old }
-}
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+)
 
 // PutPendingDelete writes what the first step of a delete of kind id (LOCATION, CALENDAR)
 // begun at began leaves for the sweeper: its marker and, unless stale, its tombstone.
 func PutPendingDelete(ctx context.Context, s *Store, cid int64, kind string, id int64, began time.Time, stale bool) error {
-	m := pendingMarker{PK: pendingPK(cid), SK: pendingSK(began, cid, kind, id), CID: cid, Kind: kind, ID: id}
+	m := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.PendingSK(began, cid, kind, id), CID: cid, Kind: kind, ID: id}
 	b := s.newTx()
 	b.put(s.table.Put(m))
 	if !stale {
-		b.put(s.table.Put(tombstone{PK: campaignPK(cid), SK: tombstoneSK(kind, id), Kind: kind, ID: id, CID: cid, EntityID: 1000 + id, Marker: m.SK}))
+		b.put(s.table.Put(layout.Tombstone{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(kind, id), Kind: kind, ID: id, CID: cid, EntityID: 1000 + id, Marker: m.SK}))
 	}
 	return b.run(ctx)
 }
@@ -37,34 +32,34 @@ func SetMaxSyncPointers(n int) func() {
 // PutGone writes the tombstone of location id of campaign cid deleted at deletedAt, expiring at
 // ttl, with its queue item, as a delete writes them (DynamoDB Local never removes them).
 func PutGone(ctx context.Context, s *Store, cid, id int64, deletedAt, ttl time.Time) error {
-	g := goneItem{syncPointer: syncPointer{PK: campaignPK(cid), SK: goneSK(locationPrefix, formatTime(deletedAt), id), ID: id},
-		DeletedAt: formatTime(deletedAt), TTL: ttl.Unix()}
-	q := goneQueueKey(cid, ttl, locationPrefix, id)
+	g := goneItem{SyncPointer: layout.SyncPointer{PK: layout.CampaignPK(cid), SK: layout.GoneSK(layout.LocationPrefix, layout.FormatTime(deletedAt), id), ID: id},
+		DeletedAt: layout.FormatTime(deletedAt), TTL: ttl.Unix()}
+	q := layout.GoneQueueKey(cid, ttl, layout.LocationPrefix, id)
 	b := s.newTx()
 	b.put(s.table.Put(g))
-	b.put(s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+	b.put(s.table.Put(goneQueued{PK: q.PK, SK: q.SK, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
 	return b.run(ctx)
 }
 
 // ExpireTrash makes the trash of entity eid of campaign cid expired, as if its 30 days had
 // passed: its ttl in the past and its purge queue item due.
 func ExpireTrash(ctx context.Context, s *Store, cid, eid int64) error {
-	var t trashedEntity
-	if err := s.getItem(ctx, campaignPK(cid), trashedSK(entityPrefix, eid), &t); err != nil {
+	var t layout.TrashedEntity
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.TrashedSK(layout.EntityPrefix, eid), &t); err != nil {
 		return err
 	}
-	at := parseTime(t.DeletedAt)
-	old := purgeKey(cid, at.Add(TrashHistory), eid)
-	var q purgeItem
-	if err := s.getItem(ctx, old.pk, old.sk, &q); err != nil {
+	at := layout.ParseTime(t.DeletedAt)
+	old := layout.PurgeKey(cid, at.Add(TrashHistory), eid)
+	var q layout.PurgeItem
+	if err := s.getItem(ctx, old.PK, old.SK, &q); err != nil {
 		return err
 	}
 	past := time.Now().Add(-time.Hour)
-	next := purgeKey(cid, past, eid)
-	q.PK, q.SK = next.pk, next.sk
+	next := layout.PurgeKey(cid, past, eid)
+	q.PK, q.SK = next.PK, next.SK
 	b := s.newTx()
-	b.update(s.table.Update("pk", campaignPK(cid)).Range("sk", trashedSK(entityPrefix, eid)).Set("ttl", past.Unix()))
-	b.del(s.table.Delete("pk", old.pk).Range("sk", old.sk))
+	b.update(s.table.Update("pk", layout.CampaignPK(cid)).Range("sk", layout.TrashedSK(layout.EntityPrefix, eid)).Set("ttl", past.Unix()))
+	b.del(s.table.Delete("pk", old.PK).Range("sk", old.SK))
 	b.put(s.table.Put(q))
 	return b.run(ctx)
 }
@@ -81,7 +76,7 @@ func SetTagListByMembers(on bool) func() {
 // references leaves: its marker (begun at began) with links_private set, and the entity's
 // relations and tag members re-placed as private, the record itself unchanged.
 func HalfRelink(ctx context.Context, s *Store, cid, eid int64, began time.Time) error {
-	m := pendingMarker{PK: pendingPK(cid), SK: relinkMarkerSK(began, cid, eid), CID: cid, Kind: relinkKind, ID: eid}
+	m := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.RelinkMarkerSK(began, cid, eid), CID: cid, Kind: layout.RelinkKind, ID: eid}
 	if err := s.setLinksPrivate(ctx, cid, eid, true, &m, "", "", 0); err != nil {
 		return err
 	}
@@ -95,16 +90,16 @@ func HalfRelink(ctx context.Context, s *Store, cid, eid int64, began time.Time) 
 // SetTagPackCap sets how many ids of a class a tag's member pack holds (tests cross it with a
 // few members).
 func SetTagPackCap(n int) func() {
-	old := tagPackCap
-	tagPackCap = n
-	return func() { tagPackCap = old }
+	old := layout.TagPackCap
+	layout.TagPackCap = n
+	return func() { layout.TagPackCap = old }
 }
 
 // DropMarkerPointers deletes the MARKIN# pointers in entity eid's partition, as a table written
 // before them has none.
 func DropMarkerPointers(ctx context.Context, s *Store, cid, eid int64) error {
-	var ptrs []markerInItem
-	if err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, markerInPrefix).All(ctx, &ptrs); err != nil {
+	var ptrs []layout.MarkerInItem
+	if err := s.table.Get("pk", layout.EntityPK(cid, eid)).Range("sk", dynamo.BeginsWith, layout.MarkerInPrefix).All(ctx, &ptrs); err != nil {
 		return err
 	}
 	var keys []dynamo.Keyed
@@ -117,8 +112,8 @@ func DropMarkerPointers(ctx context.Context, s *Store, cid, eid int64) error {
 // DropLocationMapLinks deletes the LOCMAP# links in location lid's partition, as a table
 // written before them has none.
 func DropLocationMapLinks(ctx context.Context, s *Store, cid, lid int64) error {
-	var links []locMapItem
-	if err := s.table.Get("pk", childPK(cid, locationPrefix, lid)).Range("sk", dynamo.BeginsWith, locMapPrefix).All(ctx, &links); err != nil {
+	var links []layout.LocMapItem
+	if err := s.table.Get("pk", layout.ChildPK(cid, layout.LocationPrefix, lid)).Range("sk", dynamo.BeginsWith, layout.LocMapPrefix).All(ctx, &links); err != nil {
 		return err
 	}
 	var keys []dynamo.Keyed
@@ -133,8 +128,8 @@ func DropLocationMapLinks(ctx context.Context, s *Store, cid, lid int64) error {
 func DropEntryMentions(ctx context.Context, s *Store, cid, src int64, targets []int64) error {
 	keys := make([]dynamo.Keyed, len(targets))
 	for i, t := range targets {
-		k := mentionKey(cid, t, src, 0)
-		keys[i] = dynamo.Keys{k.pk, k.sk}
+		k := layout.MentionKey(cid, t, src, 0)
+		keys[i] = dynamo.Keys{k.PK, k.SK}
 	}
 	return s.batchDelete(ctx, keys)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Idempotency keys. The record of a key is one item per user, campaign and key, outside the
@@ -41,8 +42,8 @@ type replayItem struct {
 
 // Replay reads the live record of a key (nil when there is none), strongly consistent.
 func (s *Store) Replay(ctx context.Context, cid, uid int64, key string) (*domain.Replay, error) {
-	k := replayKey(cid, uid, key)
-	items, err := s.batchGet(ctx, true, dynamo.Keys{k.pk, k.sk})
+	k := layout.ReplayKey(cid, uid, key)
+	items, err := s.batchGet(ctx, true, dynamo.Keys{k.PK, k.SK})
 	if err != nil || len(items) == 0 {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func (s *Store) SaveReplay(ctx context.Context, kw *domain.KeyedWrite, body []by
 	if err == nil {
 		kw.Commit(body)
 	}
-	return wrap(err)
+	return layout.Wrap(err)
 }
 
 // replayPut is the conditional put of a key's record answering body (status 200: only a write
@@ -82,10 +83,10 @@ func (s *Store) replayPut(kw *domain.KeyedWrite, body []byte) (*dynamo.Put, erro
 		return nil, domain.InvalidKey("The " + domain.IdempotencyHeader + " header cannot be used for an answer larger than " +
 			strconv.Itoa(maxReplayBytes/1000) + " KB compressed; send the request without it.")
 	}
-	k := replayKey(kw.CampaignID, kw.UserID, kw.Key)
+	k := layout.ReplayKey(kw.CampaignID, kw.UserID, kw.Key)
 	now := s.now()
-	it := replayItem{PK: k.pk, SK: k.sk, Fingerprint: kw.Fingerprint, Status: 200, Body: body,
-		CreatedAt: formatTime(now), TTL: kw.Expires.Unix()}
+	it := replayItem{PK: k.PK, SK: k.SK, Fingerprint: kw.Fingerprint, Status: 200, Body: body,
+		CreatedAt: layout.FormatTime(now), TTL: kw.Expires.Unix()}
 	return s.table.Put(it).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()), nil
 }
 

@@ -13,26 +13,9 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
-
-type userItem struct {
-	PK   string `dynamo:"pk"`
-	SK   string `dynamo:"sk"`
-	ID   int64  `dynamo:"id"`
-	Name string `dynamo:"name"`
-	// Kanka's profile (unset: its defaults, domain.User.WithDefaults); on the META item only.
-	Locale            string `dynamo:"locale,omitempty"`
-	Timezone          string `dynamo:"timezone,omitempty"`
-	DateFormat        string `dynamo:"date_format,omitempty"`
-	DefaultPagination int    `dynamo:"default_pagination,omitempty"`
-	LastCampaignID    int64  `dynamo:"last_campaign_id,omitempty"`
-}
-
-func (u userItem) user() domain.User {
-	return domain.User{ID: u.ID, Name: u.Name, Locale: u.Locale, Timezone: u.Timezone, DateFormat: u.DateFormat,
-		DefaultPagination: u.DefaultPagination, LastCampaignID: u.LastCampaignID}
-}
 
 type campaignItem struct {
 	PK       string `dynamo:"pk"`
@@ -53,27 +36,8 @@ type campaignItem struct {
 
 func (ci campaignItem) campaign() *domain.Campaign {
 	return &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID,
-		Locale: ci.Locale, Entry: ci.Entry, ImageURL: ci.ImageURL, CreatedAt: parseTime(ci.CreatedAt),
-		UpdatedAt: parseTime(ci.UpdatedAt), Version: ci.Version}
-}
-
-// memberItem is a membership, under the campaign (MEMBER#uid) and under the user (CAMPAIGN#c).
-type memberItem struct {
-	PK         string `dynamo:"pk"`
-	SK         string `dynamo:"sk"`
-	CampaignID int64  `dynamo:"campaign_id"`
-	UserID     int64  `dynamo:"user_id"`
-	Role       string `dynamo:"role"`
-	// The user's name, copied when the membership is given (layout 3), and its times.
-	Name      string `dynamo:"name,omitempty"`
-	CreatedAt string `dynamo:"created_at,omitempty"`
-	UpdatedAt string `dynamo:"updated_at,omitempty"`
-}
-
-func (mi memberItem) membership() domain.Membership {
-	r, _ := domain.ParseRole(mi.Role)
-	return domain.Membership{CampaignID: mi.CampaignID, UserID: mi.UserID, Role: r, Name: mi.Name,
-		CreatedAt: parseTime(mi.CreatedAt), UpdatedAt: parseTime(mi.UpdatedAt)}
+		Locale: ci.Locale, Entry: ci.Entry, ImageURL: ci.ImageURL, CreatedAt: layout.ParseTime(ci.CreatedAt),
+		UpdatedAt: layout.ParseTime(ci.UpdatedAt), Version: ci.Version}
 }
 
 // EnsureUser returns the user called name, creating it when new.
@@ -83,20 +47,20 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		return domain.User{}, apperr.Invalid("user", "The user must be a name of 1 to 191 characters.")
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		var u userItem
-		err := s.getItem(ctx, userNamePK(name), metaSK, &u)
+		var u layout.UserItem
+		err := s.getItem(ctx, layout.UserNamePK(name), layout.MetaSK, &u)
 		if err == nil {
 			return domain.User{ID: u.ID, Name: u.Name}, nil
 		}
 		if !errors.Is(err, apperr.ErrNotFound) {
 			return domain.User{}, err
 		}
-		ids, err := s.nextIDs(ctx, globalPK, "user")
+		ids, err := s.nextIDs(ctx, layout.GlobalPK, "user")
 		if err != nil {
 			return domain.User{}, err
 		}
-		u = userItem{PK: userNamePK(name), SK: metaSK, ID: ids[0], Name: name}
-		meta := userItem{PK: userPK(ids[0]), SK: metaSK, ID: ids[0], Name: name}
+		u = layout.UserItem{PK: layout.UserNamePK(name), SK: layout.MetaSK, ID: ids[0], Name: name}
+		meta := layout.UserItem{PK: layout.UserPK(ids[0]), SK: layout.MetaSK, ID: ids[0], Name: name}
 		err = s.db.WriteTx().
 			Put(s.table.Put(u).If("attribute_not_exists(pk)")).
 			Put(s.table.Put(meta)).
@@ -104,7 +68,7 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 		if err == nil {
 			return domain.User{ID: u.ID, Name: name}, nil
 		}
-		if err = wrap(err); !errors.Is(err, apperr.ErrConflict) { // a concurrent creator won: read theirs
+		if err = layout.Wrap(err); !errors.Is(err, apperr.ErrConflict) { // a concurrent creator won: read theirs
 			return domain.User{}, err
 		}
 	}
@@ -113,7 +77,7 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 
 // CreateCampaign creates a campaign owned by owner, who becomes its admin (setMembers).
 func (s *Store) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.Campaign, error) {
-	ids, err := s.nextIDs(ctx, globalPK, "campaign")
+	ids, err := s.nextIDs(ctx, layout.GlobalPK, "campaign")
 	if err != nil {
 		return c, err
 	}
@@ -126,8 +90,8 @@ func (s *Store) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.C
 	}
 	c.Entry = sanitize.HTML(c.Entry)
 	c.CreatedAt, c.UpdatedAt, c.Version = s.now(), s.now(), 1
-	item := campaignItem{PK: campaignPK(c.ID), SK: metaSK, ID: c.ID, Name: c.Name, IsPublic: c.IsPublic, Boost: string(c.Boost), OwnerID: c.OwnerID,
-		Locale: c.Locale, Entry: c.Entry, ImageURL: c.ImageURL, CreatedAt: formatTime(c.CreatedAt), UpdatedAt: formatTime(c.UpdatedAt), Version: 1}
+	item := campaignItem{PK: layout.CampaignPK(c.ID), SK: layout.MetaSK, ID: c.ID, Name: c.Name, IsPublic: c.IsPublic, Boost: string(c.Boost), OwnerID: c.OwnerID,
+		Locale: c.Locale, Entry: c.Entry, ImageURL: c.ImageURL, CreatedAt: layout.FormatTime(c.CreatedAt), UpdatedAt: layout.FormatTime(c.UpdatedAt), Version: 1}
 	return c, s.setMember(ctx, domain.Membership{CampaignID: c.ID, UserID: c.OwnerID, Role: domain.RoleAdmin}, &item)
 }
 
@@ -141,24 +105,24 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 // items the route reads (ahead), which the returned context carries for the request's later
 // reads. A missing campaign is a nil *Campaign; a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error) {
-	meta, member := itemKey{campaignPK(cid), metaSK}, itemKey{campaignPK(cid), memberSK(uid)}
-	keys := []dynamo.Keyed{dynamo.Keys{meta.pk, meta.sk}, dynamo.Keys{member.pk, member.sk}}
-	var extra []itemKey
+	meta, member := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.MetaSK}, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.MemberSK(uid)}
+	keys := []dynamo.Keyed{dynamo.Keys{meta.PK, meta.SK}, dynamo.Keys{member.PK, member.SK}}
+	var extra []layout.ItemKey
 	for _, ref := range ahead {
 		for _, k := range refKeys(cid, uid, ref) {
 			extra = append(extra, k)
-			keys = append(keys, dynamo.Keys{k.pk, k.sk})
+			keys = append(keys, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	items, err := s.batchGet(ctx, true, keys...)
 	if err != nil {
 		return ctx, nil, nil, err
 	}
-	byKey := map[itemKey]dynamo.Item{}
+	byKey := map[layout.ItemKey]dynamo.Item{}
 	for _, it := range items {
-		byKey[keyOfItem(it)] = it
+		byKey[layout.KeyOfItem(it)] = it
 	}
-	read := make(map[itemKey]dynamo.Item, len(extra))
+	read := make(map[layout.ItemKey]dynamo.Item, len(extra))
 	for _, k := range extra {
 		read[k] = byKey[k] // a nil item: read ahead and absent
 	}
@@ -173,11 +137,11 @@ func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...dom
 		c = ci.campaign()
 	}
 	if it, ok := byKey[member]; ok {
-		var mi memberItem
+		var mi layout.MemberItem
 		if err := unmarshalItem(it, &mi); err != nil {
 			return ctx, nil, nil, err
 		}
-		if mm := mi.membership(); mm.Role != "" {
+		if mm := mi.Membership(); mm.Role != "" {
 			m = &mm
 		}
 	}
@@ -202,11 +166,11 @@ func (s *Store) RevokeToken(ctx context.Context, hash string) error {
 
 // UserCampaigns lists the ids of the campaigns user belongs to.
 func (s *Store) UserCampaigns(ctx context.Context, uid int64) ([]int64, error) {
-	var rows []memberItem
-	err := s.table.Get("pk", userPK(uid)).Range("sk", dynamo.BeginsWith, campaignPrefix).Consistent(true).All(ctx, &rows)
+	var rows []layout.MemberItem
+	err := s.table.Get("pk", layout.UserPK(uid)).Range("sk", dynamo.BeginsWith, layout.CampaignPrefix).Consistent(true).All(ctx, &rows)
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.CampaignID
 	}
-	return ids, wrap(err)
+	return ids, layout.Wrap(err)
 }

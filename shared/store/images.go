@@ -6,13 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Stored images (the bucket holds them; package imagestore) are never orphaned: every object
@@ -30,9 +30,7 @@ import (
 // record's delete) writes its item due at once. The sweeper (SweepImages) deletes the objects
 // of each due item, then the item.
 const (
-	imageGCPrefix = "IMAGEGC#"
-	imagePathRoot = "img/"
-	imageTimeFmt  = "20060102T150405Z"
+
 	// ImageClaimWindow is how long an uploaded image waits for its record's write: far longer
 	// than a request; the sweeper deletes the objects of a path never claimed.
 	ImageClaimWindow = 15 * time.Minute
@@ -41,29 +39,6 @@ const (
 // errImageExpired: the path was reserved too long ago and may already be swept.
 var errImageExpired = apperr.Invalid("image", "The image upload took too long; send it again.")
 
-type imageGCItem struct {
-	PK   string `dynamo:"pk"`
-	SK   string `dynamo:"sk"`
-	CID  int64  `dynamo:"campaign_id"`
-	Path string `dynamo:"path"`
-}
-
-func imageGCPK(cid int64) string { return fmt.Sprintf("%s%02d", imageGCPrefix, cid%pendingShards) }
-
-func imageGCKey(cid int64, due time.Time, path string) itemKey {
-	return itemKey{imageGCPK(cid), due.UTC().Format(pendingTimeFmt) + "#" + path}
-}
-
-// imagePathTime is the upload time a path carries: img/<cid>/<time>-<random>.<ext>.
-func imagePathTime(cid int64, path string) (time.Time, bool) {
-	rest, ok := strings.CutPrefix(path, fmt.Sprintf("%s%d/", imagePathRoot, cid))
-	if !ok || len(rest) < len(imageTimeFmt) {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(imageTimeFmt, rest[:len(imageTimeFmt)])
-	return t, err == nil
-}
-
 // ReserveImage makes a new object path for an image of campaign cid, ending in ext (its pixel
 // size and file extension: domain.ImageSizedExt), and lists it in the image queue, before its
 // objects are put.
@@ -71,9 +46,9 @@ func (s *Store) ReserveImage(ctx context.Context, cid int64, ext string) (string
 	var rnd [12]byte
 	_, _ = rand.Read(rnd[:])
 	now := s.now().UTC()
-	path := fmt.Sprintf("%s%d/%s-%s.%s", imagePathRoot, cid, now.Format(imageTimeFmt), hex.EncodeToString(rnd[:]), ext)
-	k := imageGCKey(cid, now.Truncate(time.Second).Add(ImageClaimWindow), path)
-	return path, wrap(s.table.Put(imageGCItem{PK: k.pk, SK: k.sk, CID: cid, Path: path}).Run(ctx))
+	path := fmt.Sprintf("%s%d/%s-%s.%s", layout.ImagePathRoot, cid, now.Format(layout.ImageTimeFmt), hex.EncodeToString(rnd[:]), ext)
+	k := layout.ImageGCKey(cid, now.Truncate(time.Second).Add(ImageClaimWindow), path)
+	return path, layout.Wrap(s.table.Put(layout.ImageGCItem{PK: k.PK, SK: k.SK, CID: cid, Path: path}).Run(ctx))
 }
 
 // DiscardImage makes a reserved path due now, so that the sweeper deletes its objects, if no
@@ -81,15 +56,15 @@ func (s *Store) ReserveImage(ctx context.Context, cid int64, ext string) (string
 // image was put. A path a record did claim (a write that answered an error but committed) is
 // left alone.
 func (s *Store) DiscardImage(ctx context.Context, cid int64, path string) error {
-	up, ok := imagePathTime(cid, path)
+	up, ok := layout.ImagePathTime(cid, path)
 	if !ok {
 		return nil
 	}
-	now := imageGCKey(cid, s.now(), path)
+	now := layout.ImageGCKey(cid, s.now(), path)
 	b := s.newTx()
-	b.put(s.table.Put(imageGCItem{PK: now.pk, SK: now.sk, CID: cid, Path: path}))
-	k := imageGCKey(cid, up.Add(ImageClaimWindow), path)
-	b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk).If("attribute_exists('pk')"))
+	b.put(s.table.Put(layout.ImageGCItem{PK: now.PK, SK: now.SK, CID: cid, Path: path}))
+	k := layout.ImageGCKey(cid, up.Add(ImageClaimWindow), path)
+	b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK).If("attribute_exists('pk')"))
 	if err := b.run(ctx); err != nil && !errors.Is(err, apperr.ErrConflict) {
 		return err
 	}
@@ -104,20 +79,20 @@ func (b *txBuilder) images(cid int64, prev, next string) {
 		return
 	}
 	if next != "" {
-		up, ok := imagePathTime(cid, next)
-		k := imageGCKey(cid, up.Add(ImageClaimWindow), next)
+		up, ok := layout.ImagePathTime(cid, next)
+		k := layout.ImageGCKey(cid, up.Add(ImageClaimWindow), next)
 		if !ok {
-			k = itemKey{imageGCPK(cid), "!"} // never there: the write is refused
+			k = layout.ItemKey{PK: layout.ImageGCPK(cid), SK: "!"} // never there: the write is refused
 		}
 		if b.needs == nil {
 			b.needs = map[int]error{}
 		}
 		b.needs[b.n] = errImageExpired
-		b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk).If("attribute_exists('pk')"))
+		b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK).If("attribute_exists('pk')"))
 	}
 	if prev != "" {
-		k := imageGCKey(cid, b.s.now(), prev)
-		b.put(b.s.table.Put(imageGCItem{PK: k.pk, SK: k.sk, CID: cid, Path: prev}))
+		k := layout.ImageGCKey(cid, b.s.now(), prev)
+		b.put(b.s.table.Put(layout.ImageGCItem{PK: k.PK, SK: k.SK, CID: cid, Path: prev}))
 	}
 }
 
@@ -134,13 +109,13 @@ func (s *Store) SweepImages(ctx context.Context, remove func(ctx context.Context
 		Deleted   int
 		Remaining bool
 	}
-	cutoff := s.now().UTC().Format(pendingTimeFmt)
-	for shard := 0; shard < pendingShards; shard++ {
-		var due []imageGCItem
-		err := s.table.Get("pk", imageGCPK(int64(shard))).Range("sk", dynamo.Less, cutoff).
+	cutoff := s.now().UTC().Format(layout.PendingTimeFmt)
+	for shard := 0; shard < layout.PendingShards; shard++ {
+		var due []layout.ImageGCItem
+		err := s.table.Get("pk", layout.ImageGCPK(int64(shard))).Range("sk", dynamo.Less, cutoff).
 			Consistent(true).Limit(sweepBatch).All(ctx, &due)
 		if err != nil {
-			return res.Deleted, res.Remaining, wrap(err)
+			return res.Deleted, res.Remaining, layout.Wrap(err)
 		}
 		if len(due) == 0 {
 			continue
@@ -160,25 +135,6 @@ func (s *Store) SweepImages(ctx context.Context, remove func(ctx context.Context
 		res.Deleted += len(due)
 	}
 	return res.Deleted, res.Remaining, nil
-}
-
-// auditImages checks that no path a record holds is queued for the sweeper (which would delete
-// a live image) and that every queued path is one of the campaign's.
-func (s *Store) auditImages(ctx context.Context, cid int64, held map[string]string) ([]string, error) {
-	var queued []imageGCItem
-	if err := s.table.Get("pk", imageGCPK(cid)).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &queued); err != nil {
-		return nil, wrap(err)
-	}
-	var out []string
-	for _, q := range queued {
-		if _, ok := imagePathTime(cid, q.Path); !ok {
-			out = append(out, fmt.Sprintf("image queue item %s: path %q is not of campaign %d", q.SK, q.Path, cid))
-		}
-		if who, ok := held[q.Path]; ok {
-			out = append(out, fmt.Sprintf("image %s of %s is queued for deletion (%s)", q.Path, who, q.SK))
-		}
-	}
-	return out, nil
 }
 
 // SetEntityImage makes path (a reserved one; "" for none) the image of entity eid's record
@@ -209,11 +165,11 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, le
 	if err != nil {
 		return nil, err
 	}
-	k, ok := ownerKindOf(e.Type)
+	k, ok := layout.OwnerKindOf(e.Type)
 	if !ok {
 		return nil, apperr.ErrNotFound
 	}
-	home := itemKey{campaignPK(cid), recordSK(k.prefix, e.ChildID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, e.ChildID)}
 	got, err := s.getItems(ctx, home)
 	if err != nil {
 		return nil, err
@@ -223,13 +179,13 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, le
 		return nil, apperr.ErrNotFound
 	}
 	var rec struct {
-		metaAttrs
-		ownerAttrs
+		layout.MetaAttrs
+		layout.OwnerAttrs
 	}
 	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
 		return nil, err
 	}
-	m, prev := rec.meta(), rec.owner()
+	m, prev := rec.Meta(), rec.Owner()
 	if legacy != "" {
 		if prev.ImageURL != legacy || prev.ImagePath != "" {
 			return nil, ErrLegacyImageChanged
@@ -249,16 +205,16 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, le
 		} else {
 			u = u.Set("image_path", path)
 		}
-		return u.Remove("image_url").Set("updated_at", formatTime(nextM.UpdatedAt)).Set("updated_by", by)
+		return u.Remove("image_url").Set("updated_at", layout.FormatTime(nextM.UpdatedAt)).Set("updated_by", by)
 	}
-	for _, sl := range k.slots(&m, &prev) {
-		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).Set("version", nextM.Version).If("'version' = ?", m.Version))
+	for _, sl := range k.Slots(&m, &prev) {
+		b.update(set(s.table.Update("pk", sl.PK).Range("sk", sl.SK)).Set("version", nextM.Version).If("'version' = ?", m.Version))
 	}
-	for _, sl := range entitySlots(&m, &prev) {
-		b.update(set(s.table.Update("pk", sl.pk).Range("sk", sl.sk)).If("attribute_exists(pk)"))
+	for _, sl := range layout.EntitySlots(&m, &prev) {
+		b.update(set(s.table.Update("pk", sl.PK).Range("sk", sl.SK)).If("attribute_exists(pk)"))
 	}
-	b.syncMove(ownerRef(k.prefix, &m, &prev), ownerRef(k.prefix, &nextM, &next))
-	b.syncMove(entityRef(&m, &prev), entityRef(&nextM, &next))
+	b.syncMove(ownerRef(k.Prefix, &m, &prev), ownerRef(k.Prefix, &nextM, &next))
+	b.syncMove(layout.EntityRef(&m, &prev), layout.EntityRef(&nextM, &next))
 	b.images(cid, prev.ImagePath, path)
 	if err := b.run(ctx); err != nil {
 		return nil, err
@@ -266,3 +222,7 @@ func (s *Store) setEntityImage(ctx context.Context, cid, eid, by int64, path, le
 	e.ImagePath, e.ImageURL, e.UpdatedAt, e.UpdatedBy = path, "", nextM.UpdatedAt, by
 	return e, nil
 }
+
+// ErrLegacyImageChanged: the record's image is no longer the address the migration fetched (a
+// write changed it meanwhile); its fetched picture is let go.
+var ErrLegacyImageChanged = errors.New("the record's image changed since it was read")

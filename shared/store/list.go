@@ -10,12 +10,13 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // listSpec is one list as a reader sees it: the disjoint key ranges of its audience, narrowed
 // by filter conditions (AND-ed, guregu expression syntax) that no key can answer.
 type listSpec struct {
-	ranges []listRange
+	ranges []layout.ListRange
 	conds  []string
 	args   []any
 	// none: the filter matches nothing, so nothing is read.
@@ -34,21 +35,21 @@ func (l *listSpec) where(cond string, args ...any) {
 }
 
 // counters holds counter items read, by key.
-type counters map[counterKey]dynamo.Item
+type counters map[layout.CounterKey]dynamo.Item
 
 func (c counters) get(pk, sk, attr string) int {
 	var n int
-	if v, ok := c[counterKey{pk, sk}][attr]; ok {
+	if v, ok := c[layout.CounterKey{PK: pk, SK: sk}][attr]; ok {
 		_ = dynamo.Unmarshal(v, &n)
 	}
 	return n
 }
 
 // counterKeys are the counter items the ranges need.
-func (l listSpec) counterKeys() []counterKey {
-	var out []counterKey
+func (l listSpec) counterKeys() []layout.CounterKey {
+	var out []layout.CounterKey
 	for _, r := range l.ranges {
-		k := counterKey{r.pk, r.counter}
+		k := layout.CounterKey{PK: r.PK, SK: r.Counter}
 		if !containsKey(out, k) {
 			out = append(out, k)
 		}
@@ -56,7 +57,7 @@ func (l listSpec) counterKeys() []counterKey {
 	return out
 }
 
-func containsKey(ks []counterKey, k counterKey) bool {
+func containsKey(ks []layout.CounterKey, k layout.CounterKey) bool {
 	for _, x := range ks {
 		if x == k {
 			return true
@@ -66,10 +67,10 @@ func containsKey(ks []counterKey, k counterKey) bool {
 }
 
 // readCounters reads counter items (read ahead, or in one consistent BatchGetItem).
-func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, error) {
-	ks := make([]itemKey, len(keys))
+func (s *Store) readCounters(ctx context.Context, keys []layout.CounterKey) (counters, error) {
+	ks := make([]layout.ItemKey, len(keys))
 	for i, k := range keys {
-		ks[i] = itemKey{k.pk, k.sk}
+		ks[i] = layout.ItemKey{PK: k.PK, SK: k.SK}
 	}
 	got, err := s.peekItems(ctx, ks...)
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, 
 	}
 	out := counters{}
 	for k, it := range got {
-		out[counterKey{k.pk, k.sk}] = it
+		out[layout.CounterKey{PK: k.PK, SK: k.SK}] = it
 	}
 	return out, nil
 }
@@ -86,7 +87,7 @@ func (s *Store) readCounters(ctx context.Context, keys []counterKey) (counters, 
 // comes from the range counters' total items (read ahead with the campaign access, or here in
 // one BatchGetItem) and each non-empty range is one Query of at most limit+1 items, made
 // concurrently; ?page=N without a cursor first finds its bucket in the counter segments (seek)
-// and evaluates at most bucketWidth+limit+1 items. With filters each range is read once, counted
+// and evaluates at most layout.BucketWidth+limit+1 items. With filters each range is read once, counted
 // and windowed in the same pass.
 func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
 	out := domain.Page[T]{Items: []T{}}
@@ -117,7 +118,7 @@ type row struct {
 }
 
 func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, error) {
-	if l.f != nil && l.f.UpdatedAfter != nil && len(l.ranges) > 0 && isSynced(rangeKind(l.ranges[0].prefix)) {
+	if l.f != nil && l.f.UpdatedAfter != nil && len(l.ranges) > 0 && isSynced(rangeKind(l.ranges[0].Prefix)) {
 		if rows, total, next, ok, err := s.listSync(ctx, l, p); ok || err != nil {
 			return rows, total, next, err
 		}
@@ -146,15 +147,15 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 	total := 0
 	if !filtered {
 		for _, r := range l.ranges {
-			total += cs.get(r.pk, r.counter, r.attr)
+			total += cs.get(r.PK, r.Counter, r.Attr)
 		}
 		if offset >= total && offset > 0 {
 			return nil, total, "", nil
 		}
 		if offset > 0 {
-			var counted []listRange
+			var counted []layout.ListRange
 			for _, r := range l.ranges {
-				if cs.get(r.pk, r.counter, r.attr) > 0 {
+				if cs.get(r.PK, r.Counter, r.Attr) > 0 {
 					counted = append(counted, r)
 				}
 			}
@@ -169,7 +170,7 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 	counts := make([]int, len(l.ranges))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, r := range l.ranges {
-		if !filtered && cs.get(r.pk, r.counter, r.attr) == 0 {
+		if !filtered && cs.get(r.PK, r.Counter, r.Attr) == 0 {
 			continue
 		}
 		g.Go(func() error {
@@ -204,12 +205,12 @@ func (s *Store) list(ctx context.Context, l listSpec, p domain.PageRequest) ([]r
 // scanRange reads range r from startID. Unfiltered, it returns at most keep items (one Query
 // with that Limit). Filtered, it reads the whole range once, returning the first keep matches
 // after the cursor and counting every match.
-func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID int64, keep int, filtered bool) ([]row, int, error) {
-	q := s.table.Get("pk", r.pk).Range("sk", dynamo.Between, r.sk(startID), r.prefix+"~").Consistent(true)
+func (s *Store) scanRange(ctx context.Context, l listSpec, r layout.ListRange, startID int64, keep int, filtered bool) ([]row, int, error) {
+	q := s.table.Get("pk", r.PK).Range("sk", dynamo.Between, r.SK(startID), r.Prefix+"~").Consistent(true)
 	if !filtered {
 		q = q.Limit(keep)
 	} else {
-		q = s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, r.prefix).Consistent(true).
+		q = s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Consistent(true).
 			Filter(strings.Join(l.conds, " AND "), l.args...)
 	}
 	it := q.Iter()
@@ -219,7 +220,7 @@ func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID 
 	for it.Next(ctx, &item) {
 		var sk string
 		_ = dynamo.Unmarshal(item["sk"], &sk)
-		id, _ := strconv.ParseInt(sk[len(r.prefix):], 10, 64)
+		id, _ := strconv.ParseInt(sk[len(r.Prefix):], 10, 64)
 		n++
 		if id >= startID && len(out) < keep {
 			out = append(out, row{id, item})
@@ -227,7 +228,7 @@ func (s *Store) scanRange(ctx context.Context, l listSpec, r listRange, startID 
 		item = nil
 	}
 	if err := it.Err(); err != nil {
-		return nil, 0, wrap(err)
+		return nil, 0, layout.Wrap(err)
 	}
 	return out, n, nil
 }
@@ -255,7 +256,7 @@ func (l *listSpec) filter(f domain.Filter) {
 		l.where("'updated_by' = ?", *f.UpdatedBy)
 	}
 	if f.UpdatedAfter != nil {
-		l.where("'updated_at' > ?", formatTime(*f.UpdatedAfter))
+		l.where("'updated_at' > ?", layout.FormatTime(*f.UpdatedAfter))
 	}
 	if f.ParentLocationID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentLocationID)

@@ -7,6 +7,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // A live map naming a location (location_id) has a link in that location's partition,
@@ -17,31 +18,18 @@ import (
 // onDelete set null), each batched in transactions conditional on the versions read (a lost
 // race re-reads), resumable by the sweeper's RELINK and CASCADE markers.
 
-const locMapPrefix = "LOCMAP#"
-
-// locMapItem is a map's link in its location's partition.
-type locMapItem struct {
-	PK string `dynamo:"pk"`
-	SK string `dynamo:"sk"`
-	ID int64  `dynamo:"id"`
-}
-
-func locMapKey(cid, lid, mid int64) itemKey {
-	return itemKey{childPK(cid, locationPrefix, lid), locMapPrefix + pad(mid)}
-}
-
 // linkLocation adds to b the move of map mid's location link from prev to next (nil: none).
 func (b *txBuilder) linkLocation(cid, mid int64, prev, next *int64) {
 	if prev != nil && next != nil && *prev == *next {
 		return
 	}
 	if prev != nil {
-		k := locMapKey(cid, *prev, mid)
-		b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
+		k := layout.LocMapKey(cid, *prev, mid)
+		b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 	}
 	if next != nil {
-		k := locMapKey(cid, *next, mid)
-		b.put(b.s.table.Put(locMapItem{PK: k.pk, SK: k.sk, ID: mid}))
+		k := layout.LocMapKey(cid, *next, mid)
+		b.put(b.s.table.Put(layout.LocMapItem{PK: k.PK, SK: k.SK, ID: mid}))
 	}
 }
 
@@ -50,11 +38,11 @@ func (b *txBuilder) linkLocation(cid, mid int64, prev, next *int64) {
 // home and copy are rewritten (version bumped, updated_at kept), 40 maps a transaction.
 func (s *Store) placeLocationMaps(ctx context.Context, cid, lid int64, hidden, clear bool) error {
 	for attempt := 0; ; attempt++ {
-		var links []locMapItem
-		if err := s.table.Get("pk", childPK(cid, locationPrefix, lid)).Range("sk", dynamo.BeginsWith, locMapPrefix).Consistent(true).All(ctx, &links); err != nil {
-			return wrap(err)
+		var links []layout.LocMapItem
+		if err := s.table.Get("pk", layout.ChildPK(cid, layout.LocationPrefix, lid)).Range("sk", dynamo.BeginsWith, layout.LocMapPrefix).Consistent(true).All(ctx, &links); err != nil {
+			return layout.Wrap(err)
 		}
-		var keys []itemKey
+		var keys []layout.ItemKey
 		for _, l := range links {
 			keys = append(keys, mapKeys(cid, l.ID)...)
 		}
@@ -85,8 +73,8 @@ func (s *Store) placeLocationMaps(ctx context.Context, cid, lid int64, hidden, c
 				next.LocationID, next.LocationPrivate = nil, false
 				b.linkLocation(cid, m.ID, m.LocationID, nil)
 			}
-			sls := ownerSlots(mapPrefix, cid, m.ID, m.IsPrivate)
-			b.place(marshal(toMapItem(&next)), sls, sls, m.Version)
+			sls := layout.OwnerSlots(layout.MapPrefix, cid, m.ID, m.IsPrivate)
+			b.place(layout.Marshal(toMapItem(&next)), sls, sls, m.Version)
 		}
 		err = runTxs(ctx, txs)
 		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
@@ -98,21 +86,21 @@ func (s *Store) placeLocationMaps(ctx context.Context, cid, lid int64, hidden, c
 // locationMapsOf reads the locations the map homes in items name (one BatchGetItem per 100
 // keys), for the migration: by location home key, whether its maps hide it (private, or in
 // the trash). Absent: no such location.
-func (s *Store) locationMapsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
-	var keys []itemKey
-	seen := map[itemKey]bool{}
+func (s *Store) locationMapsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
+	var keys []layout.ItemKey
+	seen := map[layout.ItemKey]bool{}
 	for _, it := range items {
-		var m mapItem
+		var m layout.MapItem
 		_ = dynamo.UnmarshalItem(it, &m)
-		if m.SK != recordSK(mapPrefix, m.ID) || m.LocationID == nil {
+		if m.SK != layout.RecordSK(layout.MapPrefix, m.ID) || m.LocationID == nil {
 			continue
 		}
-		if k := (itemKey{campaignPK(m.CampaignID), recordSK(locationPrefix, *m.LocationID)}); !seen[k] {
+		if k := (layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.LocationPrefix, *m.LocationID)}); !seen[k] {
 			seen[k] = true
-			keys = append(keys, k, itemKey{k.pk, trashedSK(locationPrefix, *m.LocationID)})
+			keys = append(keys, k, layout.ItemKey{PK: k.PK, SK: layout.TrashedSK(layout.LocationPrefix, *m.LocationID)})
 		}
 	}
-	out := map[itemKey]bool{}
+	out := map[layout.ItemKey]bool{}
 	if len(keys) == 0 {
 		return out, nil
 	}
@@ -123,8 +111,8 @@ func (s *Store) locationMapsOf(ctx context.Context, items []dynamo.Item) (map[it
 			IsPrivate bool  `dynamo:"is_private"`
 		}
 		_ = dynamo.UnmarshalItem(it, &l)
-		home := itemKey{k.pk, recordSK(locationPrefix, l.ID)}
-		out[home] = out[home] || l.IsPrivate || k.sk != home.sk
+		home := layout.ItemKey{PK: k.PK, SK: layout.RecordSK(layout.LocationPrefix, l.ID)}
+		out[home] = out[home] || l.IsPrivate || k.SK != home.SK
 	}
 	return out, err
 }

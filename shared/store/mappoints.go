@@ -6,18 +6,19 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Map points have one audience (whoever sees the location): their home range is their list.
-func mapPointSlots(p *domain.MapPoint) []slot {
-	pk := mapPointsPK(p.CampaignID, p.LocationID)
-	return []slot{{pk: pk, sk: recordSK(mapPointPrefix, p.ID), home: true, counter: counterSK(mapPointPrefix), attr: classAdmin, id: p.ID}}
+func mapPointSlots(p *domain.MapPoint) []layout.Slot {
+	pk := layout.MapPointsPK(p.CampaignID, p.LocationID)
+	return []layout.Slot{{PK: pk, SK: layout.RecordSK(layout.MapPointPrefix, p.ID), Home: true, Counter: layout.CounterSK(layout.MapPointPrefix), Attr: layout.ClassAdmin, Id: p.ID}}
 }
 
 // Map points live in their location's partition, so a point can only ever be reached through
 // the location in the path, and deleting the location deletes the partition.
 type mapPointItem struct {
-	metaAttrs
+	layout.MetaAttrs
 	LocationID     int64   `dynamo:"location_id"`
 	TargetEntityID *int64  `dynamo:"target_entity_id,omitempty"`
 	Name           *string `dynamo:"name,omitempty"`
@@ -31,7 +32,7 @@ type mapPointItem struct {
 }
 
 func toMapPointItem(p *domain.MapPoint) mapPointItem {
-	it := mapPointItem{metaAttrs: toMetaAttrs(mapPointsPK(p.CampaignID, p.LocationID), recordSK(mapPointPrefix, p.ID), p.Meta),
+	it := mapPointItem{MetaAttrs: layout.ToMetaAttrs(layout.MapPointsPK(p.CampaignID, p.LocationID), layout.RecordSK(layout.MapPointPrefix, p.ID), p.Meta),
 		LocationID: p.LocationID, TargetEntityID: p.TargetEntityID, Name: p.Name,
 		AxisX: p.AxisX, AxisY: p.AxisY, Colour: p.Colour, Size: p.Size, Icon: p.Icon, Shape: p.Shape}
 	if p.Name != nil {
@@ -41,42 +42,42 @@ func toMapPointItem(p *domain.MapPoint) mapPointItem {
 }
 
 func (it mapPointItem) mapPoint() domain.MapPoint {
-	return domain.MapPoint{Meta: it.meta(), LocationID: it.LocationID, TargetEntityID: it.TargetEntityID, Name: it.Name,
+	return domain.MapPoint{Meta: it.Meta(), LocationID: it.LocationID, TargetEntityID: it.TargetEntityID, Name: it.Name,
 		AxisX: it.AxisX, AxisY: it.AxisY, Colour: it.Colour, Size: it.Size, Icon: it.Icon, Shape: it.Shape}
 }
 
 // GetMapPoint reads one map point of one location; ErrNotFound when there is none.
 func (s *Store) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.MapPoint, error) {
-	return getRecord(ctx, s, mapPointsPK(cid, lid), recordSK(mapPointPrefix, id), mapPointItem.mapPoint)
+	return getRecord(ctx, s, layout.MapPointsPK(cid, lid), layout.RecordSK(layout.MapPointPrefix, id), mapPointItem.mapPoint)
 }
 
 // ListMapPoints reads one page of a location's map points, ordered by id.
 func (s *Store) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filter, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
-	pk := mapPointsPK(cid, lid)
-	l := listSpec{ranges: []listRange{{pk, mapPointPrefix + "#", counterSK(mapPointPrefix), classAdmin}}}
+	pk := layout.MapPointsPK(cid, lid)
+	l := listSpec{ranges: []layout.ListRange{{PK: pk, Prefix: layout.MapPointPrefix + "#", Counter: layout.CounterSK(layout.MapPointPrefix), Attr: layout.ClassAdmin}}}
 	l.filter(f)
 	return listPage(ctx, s, l, p, mapPointItem.mapPoint)
 }
 
 // CreateMapPoint stores a new map point, on condition that its location still exists.
 func (s *Store) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
-	return s.createChild(ctx, &p.Meta, "mappoint", func() any { return toMapPointItem(p) }, func() []slot { return mapPointSlots(p) },
-		s.exists(campaignPK(p.CampaignID), recordSK(locationPrefix, p.LocationID), apperr.ErrNotFound),
-		synced(nil, func() *syncRef { return mapPointRef(p) }))
+	return s.createChild(ctx, &p.Meta, "mappoint", func() any { return toMapPointItem(p) }, func() []layout.Slot { return mapPointSlots(p) },
+		s.exists(layout.CampaignPK(p.CampaignID), layout.RecordSK(layout.LocationPrefix, p.LocationID), apperr.ErrNotFound),
+		synced(nil, func() *layout.SyncRef { return mapPointRef(p) }))
 }
 
 // UpdateMapPoint writes next over prev if nobody wrote since prev was read and the location
 // still exists.
 func (s *Store) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMapPointItem(next) },
-		func() []slot { return mapPointSlots(prev) }, func() []slot { return mapPointSlots(next) },
-		s.exists(campaignPK(next.CampaignID), recordSK(locationPrefix, next.LocationID), apperr.ErrNotFound),
-		synced(func() *syncRef { return mapPointRef(prev) }, func() *syncRef { return mapPointRef(next) }))
+		func() []layout.Slot { return mapPointSlots(prev) }, func() []layout.Slot { return mapPointSlots(next) },
+		s.exists(layout.CampaignPK(next.CampaignID), layout.RecordSK(layout.LocationPrefix, next.LocationID), apperr.ErrNotFound),
+		synced(func() *layout.SyncRef { return mapPointRef(prev) }, func() *layout.SyncRef { return mapPointRef(next) }))
 }
 
 // DeleteMapPoint deletes a map point and counts it out.
 func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
-	return s.deleteChild(ctx, &p.Meta, mapPointSlots(p), synced(func() *syncRef { return mapPointRef(p) }, nil))
+	return s.deleteChild(ctx, &p.Meta, mapPointSlots(p), synced(func() *layout.SyncRef { return mapPointRef(p) }, nil))
 }
 
 // GetMapPointAndLocation reads a map point and the location of the path in one BatchGetItem;
@@ -84,8 +85,8 @@ func (s *Store) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
 func (s *Store) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64) (*domain.Location, *domain.MapPoint, error) {
 	var li locationItem
 	var mi mapPointItem
-	err := s.getPair(ctx, itemKey{campaignPK(cid), recordSK(locationPrefix, lid)},
-		[]itemKey{{mapPointsPK(cid, lid), recordSK(mapPointPrefix, id)}}, &li, &mi)
+	err := s.getPair(ctx, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.LocationPrefix, lid)},
+		[]layout.ItemKey{{PK: layout.MapPointsPK(cid, lid), SK: layout.RecordSK(layout.MapPointPrefix, id)}}, &li, &mi)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Maps are an owner kind nested like locations (kinds.go, nesting.go): home MAP#id, public copy
@@ -14,33 +15,9 @@ import (
 // private when the map was written), entity of type map, child links CHILD#id in
 // CAMPAIGN#c#MAP#parent. Zooms and the centre are fixed-point integers (domain.Map).
 
-type mapItem struct {
-	metaAttrs
-	ownerAttrs
-	ParentID    *int64 `dynamo:"map_id,omitempty"`
-	LocationID  *int64 `dynamo:"location_id,omitempty"`
-	Grid        int64  `dynamo:"grid,omitempty"`
-	IsReal      bool   `dynamo:"is_real"`
-	MinZoom     *int64 `dynamo:"min_zoom,omitempty"`
-	MaxZoom     *int64 `dynamo:"max_zoom,omitempty"`
-	InitialZoom *int64 `dynamo:"initial_zoom,omitempty"`
-	CenterX     *int64 `dynamo:"center_x,omitempty"`
-	CenterY     *int64 `dynamo:"center_y,omitempty"`
-	Config      string `dynamo:"config,omitempty"`
-	// The centre marker and its placement (domain.MapCentre), kept by the marker's writes.
-	CenterMarker  *int64 `dynamo:"center_marker_id,omitempty"`
-	CenterVis     string `dynamo:"center_visibility,omitempty"`
-	CenterBy      int64  `dynamo:"center_by,omitempty"`
-	CenterPrivate bool   `dynamo:"center_private,omitempty"`
-	// ParentHidden: what the public copy leaves out (copyItem), never stored; LocationHidden
-	// likewise, kept on the home (layout.go).
-	ParentHidden   bool `dynamo:"parent_hidden,omitempty"`
-	LocationHidden bool `dynamo:"location_hidden,omitempty"`
-}
-
-func toMapItem(m *domain.Map) mapItem {
-	it := mapItem{metaAttrs: toMetaAttrs(campaignPK(m.CampaignID), recordSK(mapPrefix, m.ID), m.Meta),
-		ownerAttrs: toOwnerAttrs(m.Owner), ParentID: m.ParentID, LocationID: m.LocationID, Grid: m.Grid, IsReal: m.IsReal,
+func toMapItem(m *domain.Map) layout.MapItem {
+	it := layout.MapItem{MetaAttrs: layout.ToMetaAttrs(layout.CampaignPK(m.CampaignID), layout.RecordSK(layout.MapPrefix, m.ID), m.Meta),
+		OwnerAttrs: toOwnerAttrs(m.Owner), ParentID: m.ParentID, LocationID: m.LocationID, Grid: m.Grid, IsReal: m.IsReal,
 		MinZoom: m.MinZoom, MaxZoom: m.MaxZoom, InitialZoom: m.InitialZoom, CenterX: m.CenterX, CenterY: m.CenterY,
 		Config: m.Config, ParentHidden: m.ParentID != nil && m.ParentPrivate,
 		LocationHidden: m.LocationID != nil && m.LocationPrivate}
@@ -49,16 +26,6 @@ func toMapItem(m *domain.Map) mapItem {
 		it.CenterMarker, it.CenterVis, it.CenterBy, it.CenterPrivate = &id, string(c.Visibility), c.CreatedBy, c.Private
 	}
 	return it
-}
-
-func (it mapItem) record() domain.Map {
-	m := domain.Map{Meta: it.meta(), Owner: it.owner(), ParentID: it.ParentID, LocationID: it.LocationID, Grid: it.Grid,
-		IsReal: it.IsReal, MinZoom: it.MinZoom, MaxZoom: it.MaxZoom, InitialZoom: it.InitialZoom, CenterX: it.CenterX,
-		CenterY: it.CenterY, Config: it.Config, LocationPrivate: it.LocationID != nil && it.LocationHidden}
-	if it.CenterMarker != nil {
-		m.Centre = &domain.MapCentre{ID: *it.CenterMarker, Visibility: domain.Visibility(it.CenterVis), CreatedBy: it.CenterBy, Private: it.CenterPrivate}
-	}
-	return m
 }
 
 // GetMap reads one map and its public copy (read ahead on map routes: one round trip);
@@ -74,30 +41,30 @@ func (s *Store) GetMap(ctx context.Context, cid, id int64) (*domain.Map, error) 
 }
 
 // mapOf is the map of home and pub among items; ErrNotFound without its home.
-func mapOf(items map[itemKey]dynamo.Item, home, pub itemKey) (*domain.Map, error) {
+func mapOf(items map[layout.ItemKey]dynamo.Item, home, pub layout.ItemKey) (*domain.Map, error) {
 	raw, ok := items[home]
 	if !ok {
 		return nil, apperr.ErrNotFound
 	}
-	var it mapItem
+	var it layout.MapItem
 	if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 		return nil, err
 	}
-	m := it.record()
+	m := it.Record()
 	if c, ok := items[pub]; ok {
-		m.ParentPrivate = m.ParentID != nil && c[mapParentAttr] == nil
+		m.ParentPrivate = m.ParentID != nil && c[layout.MapParentAttr] == nil
 	}
 	return &m, nil
 }
 
 // MapAncestry reads the chain from map id upwards (id first), at most max links (ancestry).
 func (s *Store) MapAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
-	return s.ancestry(ctx, mapKind, cid, id, max)
+	return s.ancestry(ctx, layout.MapKind, cid, id, max)
 }
 
 // ListMaps reads one page of the campaign's maps, ordered by id, as ListLocations.
 func (s *Store) ListMaps(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Map], error) {
-	return listNested(ctx, s, mapKind, cid, f, hidePrivate, p, mapItem.record)
+	return listNested(ctx, s, layout.MapKind, cid, f, hidePrivate, p, layout.MapItem.Record)
 }
 
 // locationCheck holds a map's location as read (it exists with the privacy that placed the
@@ -107,7 +74,7 @@ func (s *Store) locationCheck(m *domain.Map) func(*txBuilder) {
 		return nil
 	}
 	return func(b *txBuilder) {
-		b.needIf(campaignPK(m.CampaignID), recordSK(locationPrefix, *m.LocationID), invalidTarget("location_id"),
+		b.needIf(layout.CampaignPK(m.CampaignID), layout.RecordSK(layout.LocationPrefix, *m.LocationID), invalidTarget("location_id"),
 			"attribute_exists(pk) AND 'is_private' = ?", m.LocationPrivate)
 	}
 }
@@ -115,13 +82,13 @@ func (s *Store) locationCheck(m *domain.Map) func(*txBuilder) {
 // CreateMap stores a new map, its entity and its link in its parent map in one transaction,
 // as CreateLocation, on condition that its location still exists with the privacy read.
 func (s *Store) CreateMap(ctx context.Context, m *domain.Map) error {
-	return s.createNested(ctx, mapKind, &m.Meta, &m.Owner, m.ParentID, &m.Ancestry, &m.ParentPrivate, func() any { return toMapItem(m) },
+	return s.createNested(ctx, layout.MapKind, &m.Meta, &m.Owner, m.ParentID, &m.Ancestry, &m.ParentPrivate, func() any { return toMapItem(m) },
 		s.locationCheck(m), func(b *txBuilder) { b.linkLocation(m.CampaignID, m.ID, nil, m.LocationID) })
 }
 
 // UpdateMap writes next over prev, as UpdateLocation, with its location's check.
 func (s *Store) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
-	checks, parentPrivate, placed, err := s.nestedUpdate(ctx, mapKind, next.CampaignID, next.ID, prev.ParentID, next.ParentID, next.Ancestry, prev.IsPrivate, next.IsPrivate)
+	checks, parentPrivate, placed, err := s.nestedUpdate(ctx, layout.MapKind, next.CampaignID, next.ID, prev.ParentID, next.ParentID, next.Ancestry, prev.IsPrivate, next.IsPrivate)
 	if err != nil {
 		return err
 	}
@@ -137,21 +104,21 @@ func (s *Store) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 		home := markerSlots(&domain.Marker{Meta: domain.Meta{CampaignID: next.CampaignID, ID: c.ID, CreatedBy: c.CreatedBy},
 			MapID: next.ID, Visibility: c.Visibility, EntityPrivate: c.Private})[0]
 		checks = append(checks, func(b *txBuilder) {
-			b.needIf(home.pk, home.sk, invalidTarget("center_marker_id"), ifVersion, c.Version)
+			b.needIf(home.PK, home.SK, invalidTarget("center_marker_id"), ifVersion, c.Version)
 		})
 	}
-	return s.updateOwner(ctx, mapKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toMapItem(next) }, checks...)
+	return s.updateOwner(ctx, layout.MapKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toMapItem(next) }, checks...)
 }
 
 // DeleteMap moves a map to the trash (trash.go), as DeleteLocation: its child maps become
 // roots (put back by a restore); everything in its partition stays, unreachable (every child
 // route reads the map first), until the purge deletes the partition.
 func (s *Store) DeleteMap(ctx context.Context, m *domain.Map) error {
-	return s.trashOwner(ctx, mapKind, &m.Meta, &m.Owner, toMapItem(m), s.linkParent(mapKind, m.CampaignID, m.ID, m.ParentID, nil, m.IsPrivate, m.IsPrivate),
+	return s.trashOwner(ctx, layout.MapKind, &m.Meta, &m.Owner, toMapItem(m), s.linkParent(layout.MapKind, m.CampaignID, m.ID, m.ParentID, nil, m.IsPrivate, m.IsPrivate),
 		func(b *txBuilder) { b.linkLocation(m.CampaignID, m.ID, m.LocationID, nil) })
 }
 
 // ResumeMapDelete finishes a delete of map id that failed after its first step.
 func (s *Store) ResumeMapDelete(ctx context.Context, cid, id int64) (bool, error) {
-	return s.resumeDelete(ctx, cid, mapPrefix, id)
+	return s.resumeDelete(ctx, cid, layout.MapPrefix, id)
 }

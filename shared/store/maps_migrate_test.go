@@ -7,6 +7,8 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -15,7 +17,7 @@ import (
 func TestMigrateKeepsMaps(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "Coast"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	loc := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Keep", IsPrivate: true}}
 	if err := st.CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)
@@ -48,19 +50,19 @@ func TestMigrateKeepsMaps(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit before: %v %q", err, problems)
 	}
-	before := snapshot(t, st, cfg.TableName)
+	before := storetest.Snapshot(t, st, cfg.TableName)
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if after := snapshot(t, st, cfg.TableName); after != before {
-			t.Fatalf("run %d changed the table:\n%s", run, lineDiff(before, after))
+		if after := storetest.Snapshot(t, st, cfg.TableName); after != before {
+			t.Fatalf("run %d changed the table:\n%s", run, storetest.LineDiff(before, after))
 		}
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Errorf("audit after: %v %q", err, problems)
 	}
 }
@@ -73,7 +75,7 @@ func TestMigrateKeepsMaps(t *testing.T) {
 func TestMarkerEntityPointers(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "Coast"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	loc := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Keep"}}
 	if err := st.CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)
@@ -110,7 +112,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 	}
 	audit := func(when string, want int) {
 		t.Helper()
-		problems, err := st.Audit(ctx, c.ID)
+		problems, err := ops.Audit(ctx, st, c.ID)
 		if err != nil || len(problems) != want {
 			t.Fatalf("audit %s: %v %q (want %d problems)", when, err, problems, want)
 		}
@@ -123,7 +125,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("without pointers", 7)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	audit("after the migration", 0)

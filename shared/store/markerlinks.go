@@ -3,13 +3,13 @@ package store
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // A marker linked to an entity has a pointer in that entity's partition, MARKIN#<mid>#<id>,
@@ -19,20 +19,6 @@ import (
 // the purge deletes them (Kanka's onDelete cascade), each batched in transactions conditional
 // on the versions read (a lost race re-reads), resumable by the sweeper's RELINK and CASCADE
 // markers like the relations' re-placing.
-
-const markerInPrefix = "MARKIN#"
-
-// markerInItem is a marker's pointer in its entity's partition.
-type markerInItem struct {
-	PK    string `dynamo:"pk"`
-	SK    string `dynamo:"sk"`
-	MapID int64  `dynamo:"map_id"`
-	ID    int64  `dynamo:"id"`
-}
-
-func markerInKey(cid, eid, mid, id int64) itemKey {
-	return itemKey{entityPK(cid, eid), markerInPrefix + pad(mid) + "#" + pad(id)}
-}
 
 // linkMarker adds to b the move of marker prev's entity pointer (nil: a new marker) to next's
 // (nil: deleted); nothing when the entity stays.
@@ -48,12 +34,12 @@ func (b *txBuilder) linkMarker(prev, next *domain.Marker) {
 		return
 	}
 	if from != nil {
-		k := markerInKey(prev.CampaignID, *from, prev.MapID, prev.ID)
-		b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
+		k := layout.MarkerInKey(prev.CampaignID, *from, prev.MapID, prev.ID)
+		b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 	}
 	if to != nil {
-		k := markerInKey(next.CampaignID, *to, next.MapID, next.ID)
-		b.put(b.s.table.Put(markerInItem{PK: k.pk, SK: k.sk, MapID: next.MapID, ID: next.ID}))
+		k := layout.MarkerInKey(next.CampaignID, *to, next.MapID, next.ID)
+		b.put(b.s.table.Put(layout.MarkerInItem{PK: k.PK, SK: k.SK, MapID: next.MapID, ID: next.ID}))
 	}
 }
 
@@ -61,25 +47,25 @@ func (b *txBuilder) linkMarker(prev, next *domain.Marker) {
 // marker whose map is not live, in the trash, has OnMap.Version 0): one Query of its pointers,
 // then (when there are any) the markers' and maps' homes in batches of 100.
 // known are the pointers when the caller has just read the entity's partition (nil: read them).
-func (s *Store) entityMarkers(ctx context.Context, cid, eid int64, known *[]markerInItem) ([]*domain.Marker, error) {
-	var ptrs []markerInItem
+func (s *Store) entityMarkers(ctx context.Context, cid, eid int64, known *[]layout.MarkerInItem) ([]*domain.Marker, error) {
+	var ptrs []layout.MarkerInItem
 	if known != nil {
 		ptrs = *known
-	} else if err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, markerInPrefix).Consistent(true).All(ctx, &ptrs); err != nil {
-		return nil, wrap(err)
+	} else if err := s.table.Get("pk", layout.EntityPK(cid, eid)).Range("sk", dynamo.BeginsWith, layout.MarkerInPrefix).Consistent(true).All(ctx, &ptrs); err != nil {
+		return nil, layout.Wrap(err)
 	}
 	if len(ptrs) == 0 {
 		return nil, nil
 	}
-	var keys []itemKey
+	var keys []layout.ItemKey
 	maps := map[int64]bool{}
 	for _, p := range ptrs {
-		for _, sk := range childHomeSKs(markerPrefix, p.ID) {
-			keys = append(keys, itemKey{mapPK(cid, p.MapID), sk})
+		for _, sk := range childHomeSKs(layout.MarkerPrefix, p.ID) {
+			keys = append(keys, layout.ItemKey{PK: layout.MapPK(cid, p.MapID), SK: sk})
 		}
 		if !maps[p.MapID] {
 			maps[p.MapID] = true
-			keys = append(keys, itemKey{campaignPK(cid), recordSK(mapPrefix, p.MapID)})
+			keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.MapPrefix, p.MapID)})
 		}
 	}
 	got, err := s.getItems(ctx, keys...)
@@ -88,21 +74,21 @@ func (s *Store) entityMarkers(ctx context.Context, cid, eid int64, known *[]mark
 	}
 	var out []*domain.Marker
 	for _, p := range ptrs {
-		for _, sk := range childHomeSKs(markerPrefix, p.ID) {
-			raw, ok := got[itemKey{mapPK(cid, p.MapID), sk}]
+		for _, sk := range childHomeSKs(layout.MarkerPrefix, p.ID) {
+			raw, ok := got[layout.ItemKey{PK: layout.MapPK(cid, p.MapID), SK: sk}]
 			if !ok {
 				continue
 			}
-			var it markerItem
+			var it layout.MarkerItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return nil, err
 			}
 			if it.EntityID == nil || *it.EntityID != eid {
 				continue // moved to another entity: its pointer here is gone with that write
 			}
-			mk := it.marker()
-			if raw, ok := got[itemKey{campaignPK(cid), recordSK(mapPrefix, p.MapID)}]; ok {
-				var m mapItem
+			mk := it.Marker()
+			if raw, ok := got[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.MapPrefix, p.MapID)}]; ok {
+				var m layout.MapItem
 				if err := dynamo.UnmarshalItem(raw, &m); err != nil {
 					return nil, err
 				}
@@ -128,14 +114,14 @@ func (s *Store) relinkMarkers(ctx context.Context, cid, eid int64, private bool)
 
 // relinkKnownMarkers is relinkMarkers with the entity's pointers as its partition's read found
 // them (nil: read them), which saves the trash a round trip.
-func (s *Store) relinkKnownMarkers(ctx context.Context, cid, eid int64, private bool, known *[]markerInItem) error {
+func (s *Store) relinkKnownMarkers(ctx context.Context, cid, eid int64, private bool, known *[]layout.MarkerInItem) error {
 	return s.eachEntityMarker(ctx, cid, eid, known, func(b *txBuilder, mk *domain.Marker) (*domain.Marker, bool) {
 		if mk.EntityPrivate == private {
 			return nil, false
 		}
 		next := *mk
 		next.EntityPrivate, next.Version = private, mk.Version+1
-		b.place(marshal(toMarkerItem(&next)), markerSlots(mk), markerSlots(&next), mk.Version)
+		b.place(layout.Marshal(toMarkerItem(&next)), markerSlots(mk), markerSlots(&next), mk.Version)
 		b.syncMove(markerRef(mk), markerRef(&next))
 		return &next, true
 	})
@@ -156,7 +142,7 @@ func (s *Store) deleteEntityMarkers(ctx context.Context, cid, eid int64) error {
 // eachEntityMarker reads entity eid's markers and writes what change adds for each (next: the
 // marker after it, nil when deleted; false: nothing), in transactions of at most maxTx items,
 // with the centres of their maps (centres); a lost race reads them again.
-func (s *Store) eachEntityMarker(ctx context.Context, cid, eid int64, known *[]markerInItem, change func(*txBuilder, *domain.Marker) (*domain.Marker, bool)) error {
+func (s *Store) eachEntityMarker(ctx context.Context, cid, eid int64, known *[]layout.MarkerInItem, change func(*txBuilder, *domain.Marker) (*domain.Marker, bool)) error {
 	for attempt := 0; ; attempt++ {
 		ms, err := s.entityMarkers(ctx, cid, eid, known)
 		known = nil // a lost race reads them again
@@ -220,38 +206,27 @@ func (b *txBuilder) centres(cs []markerChange) {
 		for i, c := range group {
 			args[i] = c.prev.ID
 		}
-		b.check(b.s.table.Check("pk", campaignPK(group[0].prev.CampaignID)).Range("sk", recordSK(mapPrefix, mid)).If(cond, args...))
+		b.check(b.s.table.Check("pk", layout.CampaignPK(group[0].prev.CampaignID)).Range("sk", layout.RecordSK(layout.MapPrefix, mid)).If(cond, args...))
 	}
 }
 
 // unlinkMapMarkers deletes the entity pointers of map mid's markers, before its purge deletes
 // its partition: one Query of the markers' homes (projected), the pointers in batches.
 func (s *Store) unlinkMapMarkers(ctx context.Context, cid, mid int64) error {
-	rows, err := s.queryPrefixes(ctx, mapPK(cid, mid), markerPrefix+"#", selfHome+markerPrefix+"#")
+	rows, err := s.queryPrefixes(ctx, layout.MapPK(cid, mid), layout.MarkerPrefix+"#", layout.SelfHome+layout.MarkerPrefix+"#")
 	if err != nil {
 		return err
 	}
 	var keys []dynamo.Keyed
 	for _, raw := range rows {
-		var it markerItem
+		var it layout.MarkerItem
 		if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 			return err
 		}
 		if it.EntityID != nil {
-			k := markerInKey(cid, *it.EntityID, mid, it.ID)
-			keys = append(keys, dynamo.Keys{k.pk, k.sk})
+			k := layout.MarkerInKey(cid, *it.EntityID, mid, it.ID)
+			keys = append(keys, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	return s.deleteKeys(ctx, keys)
-}
-
-// markerInOf parses a pointer's sort key: the map and marker ids.
-func markerInOf(sk string) (mid, id int64, ok bool) {
-	a, b, found := strings.Cut(strings.TrimPrefix(sk, markerInPrefix), "#")
-	if !found || !strings.HasPrefix(sk, markerInPrefix) {
-		return 0, 0, false
-	}
-	mid, err1 := strconv.ParseInt(a, 10, 64)
-	id, err2 := strconv.ParseInt(b, 10, 64)
-	return mid, id, err1 == nil && err2 == nil
 }

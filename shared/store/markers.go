@@ -8,42 +8,16 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Markers live in their map's partition CAMPAIGN#c#MAP#mid, placed by their visibility as notes
-// are (childSlots) and, when their entity is private, for admins only (is_private on the item:
+// are (layout.ChildSlots) and, when their entity is private, for admins only (is_private on the item:
 // the placement, answered false as Kanka does). Every marker route reads the map with the
 // access, so a trashed or hidden map hides them all; the map's purge deletes the partition.
 
-type markerItem struct {
-	metaAttrs
-	MapID        int64  `dynamo:"map_id"`
-	Name         string `dynamo:"name"`
-	NameLC       string `dynamo:"name_lc,omitempty"`
-	EntityID     *int64 `dynamo:"entity_id,omitempty"`
-	GroupID      *int64 `dynamo:"group_id,omitempty"`
-	IsPrivate    bool   `dynamo:"is_private"`
-	Latitude     int64  `dynamo:"latitude"`
-	Longitude    int64  `dynamo:"longitude"`
-	ShapeID      int64  `dynamo:"shape_id"`
-	Icon         int64  `dynamo:"icon"`
-	CustomShape  string `dynamo:"custom_shape,omitempty"`
-	PolygonStyle string `dynamo:"polygon_style,omitempty"`
-	Colour       string `dynamo:"colour,omitempty"`
-	FontColour   string `dynamo:"font_colour,omitempty"`
-	Opacity      int64  `dynamo:"opacity"`
-	SizeID       int64  `dynamo:"size_id"`
-	CircleRadius *int64 `dynamo:"circle_radius,omitempty"`
-	PinSize      *int64 `dynamo:"pin_size,omitempty"`
-	CustomIcon   string `dynamo:"custom_icon,omitempty"`
-	Entry        string `dynamo:"entry,omitempty"`
-	IsDraggable  bool   `dynamo:"is_draggable"`
-	IsPopupless  bool   `dynamo:"is_popupless"`
-	Visibility   string `dynamo:"visibility"`
-}
-
-func toMarkerItem(m *domain.Marker) markerItem {
-	return markerItem{metaAttrs: toMetaAttrs(mapPK(m.CampaignID, m.MapID), recordSK(markerPrefix, m.ID), m.Meta),
+func toMarkerItem(m *domain.Marker) layout.MarkerItem {
+	return layout.MarkerItem{MetaAttrs: layout.ToMetaAttrs(layout.MapPK(m.CampaignID, m.MapID), layout.RecordSK(layout.MarkerPrefix, m.ID), m.Meta),
 		MapID: m.MapID, Name: m.Name, NameLC: strings.ToLower(m.Name), EntityID: m.EntityID, GroupID: m.GroupID, IsPrivate: m.EntityPrivate,
 		Latitude: m.Latitude, Longitude: m.Longitude, ShapeID: m.ShapeID, Icon: m.Icon, CustomShape: m.CustomShape,
 		PolygonStyle: m.PolygonStyle, Colour: m.Colour, FontColour: m.FontColour, Opacity: m.Opacity, SizeID: m.SizeID,
@@ -51,34 +25,26 @@ func toMarkerItem(m *domain.Marker) markerItem {
 		IsDraggable: m.IsDraggable, IsPopupless: m.IsPopupless, Visibility: string(m.Visibility)}
 }
 
-func (it markerItem) marker() domain.Marker {
-	return domain.Marker{Meta: it.meta(), MapID: it.MapID, Name: it.Name, EntityID: it.EntityID, GroupID: it.GroupID, EntityPrivate: it.IsPrivate,
-		Latitude: it.Latitude, Longitude: it.Longitude, ShapeID: it.ShapeID, Icon: it.Icon, CustomShape: it.CustomShape,
-		PolygonStyle: it.PolygonStyle, Colour: it.Colour, FontColour: it.FontColour, Opacity: it.Opacity, SizeID: it.SizeID,
-		CircleRadius: it.CircleRadius, PinSize: it.PinSize, CustomIcon: it.CustomIcon, Entry: it.Entry,
-		IsDraggable: it.IsDraggable, IsPopupless: it.IsPopupless, Visibility: domain.Visibility(it.Visibility)}
+func markerSlots(m *domain.Marker) []layout.Slot {
+	return layout.ChildSlots(layout.MarkerPrefix, layout.MapPK(m.CampaignID, m.MapID), m.ID, m.CreatedBy, m.Visibility, m.EntityPrivate)
 }
 
-func markerSlots(m *domain.Marker) []slot {
-	return childSlots(markerPrefix, mapPK(m.CampaignID, m.MapID), m.ID, m.CreatedBy, m.Visibility, m.EntityPrivate)
-}
-
-func markerRef(m *domain.Marker) *syncRef {
-	return &syncRef{kind: markerPrefix, ptr: syncPointer{PK: mapPK(m.CampaignID, m.MapID), ID: m.ID, IsPrivate: m.EntityPrivate,
-		Visibility: string(m.Visibility), CreatedBy: m.CreatedBy}, updated: m.UpdatedAt}
+func markerRef(m *domain.Marker) *layout.SyncRef {
+	return &layout.SyncRef{Kind: layout.MarkerPrefix, Ptr: layout.SyncPointer{PK: layout.MapPK(m.CampaignID, m.MapID), ID: m.ID, IsPrivate: m.EntityPrivate,
+		Visibility: string(m.Visibility), CreatedBy: m.CreatedBy}, Updated: m.UpdatedAt}
 }
 
 // mapKeys are a map's home and public copy (what GetMap reads).
-func mapKeys(cid, mid int64) []itemKey {
-	return []itemKey{{campaignPK(cid), recordSK(mapPrefix, mid)}, {campaignPK(cid), publicCopy + recordSK(mapPrefix, mid)}}
+func mapKeys(cid, mid int64) []layout.ItemKey {
+	return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.MapPrefix, mid)}, {PK: layout.CampaignPK(cid), SK: layout.PublicCopy + layout.RecordSK(layout.MapPrefix, mid)}}
 }
 
 // GetMapAndMarker reads a map and one of its markers in one round trip (read ahead on the
 // marker routes); ErrNotFound unless both exist.
 func (s *Store) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domain.Map, *domain.Marker, error) {
 	keys := mapKeys(cid, mid)
-	for _, sk := range childHomeSKs(markerPrefix, id) {
-		keys = append(keys, itemKey{mapPK(cid, mid), sk})
+	for _, sk := range childHomeSKs(layout.MarkerPrefix, id) {
+		keys = append(keys, layout.ItemKey{PK: layout.MapPK(cid, mid), SK: sk})
 	}
 	items, err := s.getItems(ctx, keys...)
 	if err != nil {
@@ -90,11 +56,11 @@ func (s *Store) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domai
 	}
 	for _, k := range keys[2:] {
 		if raw, ok := items[k]; ok {
-			var it markerItem
+			var it layout.MarkerItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return nil, nil, err
 			}
-			mk := it.marker()
+			mk := it.Marker()
 			mk.OnMap = domain.MarkerMap{Version: m.Version, Private: m.IsPrivate, Centre: m.Centre != nil && m.Centre.ID == mk.ID}
 			return m, &mk, nil
 		}
@@ -105,16 +71,16 @@ func (s *Store) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domai
 // ListMarkers reads one page of a map's markers that reader a may see: its audience range and
 // its own range (notes' placement).
 func (s *Store) ListMarkers(ctx context.Context, cid, mid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Marker], error) {
-	l := listSpec{ranges: childRanges(markerPrefix, mapPK(cid, mid), a)}
+	l := listSpec{ranges: childRanges(layout.MarkerPrefix, layout.MapPK(cid, mid), a)}
 	l.filter(f)
-	return listPage(ctx, s, l, p, markerItem.marker)
+	return listPage(ctx, s, l, p, layout.MarkerItem.Marker)
 }
 
 // markerChecks hold what a marker write depends on: its map (ErrNotFound when gone; for an
 // existing marker, the map's centre: centre) and its entity with the privacy read, which placed
 // it (422 entity_id when gone or changed).
 func (s *Store) markerChecks(prev, m *domain.Marker) []func(*txBuilder) {
-	out := []func(*txBuilder){s.exists(campaignPK(m.CampaignID), recordSK(mapPrefix, m.MapID), apperr.ErrNotFound)}
+	out := []func(*txBuilder){s.exists(layout.CampaignPK(m.CampaignID), layout.RecordSK(layout.MapPrefix, m.MapID), apperr.ErrNotFound)}
 	if prev != nil {
 		out[0] = func(b *txBuilder) { b.centre(prev, m) }
 	}
@@ -128,24 +94,24 @@ func (s *Store) markerChecks(prev, m *domain.Marker) []func(*txBuilder) {
 // CreateMarker stores a new marker in one transaction, on condition that its map and entity
 // still exist.
 func (s *Store) CreateMarker(ctx context.Context, m *domain.Marker) error {
-	checks := append(s.markerChecks(nil, m), synced(nil, func() *syncRef { return markerRef(m) }),
+	checks := append(s.markerChecks(nil, m), synced(nil, func() *layout.SyncRef { return markerRef(m) }),
 		func(b *txBuilder) { b.linkMarker(nil, m) })
-	return s.createChild(ctx, &m.Meta, "map_marker", func() any { return toMarkerItem(m) }, func() []slot { return markerSlots(m) }, checks...)
+	return s.createChild(ctx, &m.Meta, "map_marker", func() any { return toMarkerItem(m) }, func() []layout.Slot { return markerSlots(m) }, checks...)
 }
 
 // UpdateMarker writes next over prev if nobody wrote since prev was read, its copies re-placed
 // by its visibility and its entity's privacy.
 func (s *Store) UpdateMarker(ctx context.Context, prev, next *domain.Marker) error {
-	checks := append(s.markerChecks(prev, next), synced(func() *syncRef { return markerRef(prev) }, func() *syncRef { return markerRef(next) }),
+	checks := append(s.markerChecks(prev, next), synced(func() *layout.SyncRef { return markerRef(prev) }, func() *layout.SyncRef { return markerRef(next) }),
 		func(b *txBuilder) { b.linkMarker(prev, next) })
 	return s.updateChild(ctx, &prev.Meta, &next.Meta, func() any { return toMarkerItem(next) },
-		func() []slot { return markerSlots(prev) }, func() []slot { return markerSlots(next) }, checks...)
+		func() []layout.Slot { return markerSlots(prev) }, func() []layout.Slot { return markerSlots(next) }, checks...)
 }
 
 // DeleteMarker deletes a marker (its copies and counts, a tombstone left) if nobody wrote since
 // it was read.
 func (s *Store) DeleteMarker(ctx context.Context, m *domain.Marker) error {
-	return s.deleteChild(ctx, &m.Meta, markerSlots(m), synced(func() *syncRef { return markerRef(m) }, nil),
+	return s.deleteChild(ctx, &m.Meta, markerSlots(m), synced(func() *layout.SyncRef { return markerRef(m) }, nil),
 		func(b *txBuilder) { b.centre(m, nil); b.linkMarker(m, nil) })
 }
 
@@ -155,7 +121,7 @@ func (s *Store) DeleteMarker(ctx context.Context, m *domain.Marker) error {
 // map's version moves, its updated_at does not (maps.md Q7). Any other map is checked not to
 // be centred on it, so that a centre set meanwhile makes this write re-read (a conflict).
 func (b *txBuilder) centre(prev, next *domain.Marker) {
-	pk, sk := campaignPK(prev.CampaignID), recordSK(mapPrefix, prev.MapID)
+	pk, sk := layout.CampaignPK(prev.CampaignID), layout.RecordSK(layout.MapPrefix, prev.MapID)
 	if !prev.OnMap.Centre {
 		b.check(b.s.table.Check("pk", pk).Range("sk", sk).
 			If("attribute_exists(pk) AND (attribute_not_exists(center_marker_id) OR center_marker_id <> ?)", prev.ID))
@@ -167,7 +133,7 @@ func (b *txBuilder) centre(prev, next *domain.Marker) {
 	}
 	keys := []string{sk}
 	if !prev.OnMap.Private {
-		keys = append(keys, publicCopy+sk)
+		keys = append(keys, layout.PublicCopy+sk)
 	}
 	for i, k := range keys {
 		u := b.s.table.Update("pk", pk).Range("sk", k).Set("version", prev.OnMap.Version+1)

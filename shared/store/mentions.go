@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"sort"
-	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Mentions: the reverse index of `[type:id]` mentions. Each (source entity, post) that mentions
@@ -26,17 +26,6 @@ import (
 // holds 50 of them beside 20 tags' links and packs). Any writer of an entry calls mentionPlan: tags and
 // other kinds hook in the same way.
 
-type mentionItem struct {
-	PK         string `dynamo:"pk"`
-	SK         string `dynamo:"sk"`
-	CampaignID int64  `dynamo:"campaign_id"`
-	SourceID   int64  `dynamo:"source_id"`
-	PostID     int64  `dynamo:"post_id"`
-	TargetID   int64  `dynamo:"target_id"`
-	Visibility string `dynamo:"visibility,omitempty"` // a post's; "" for an entry
-	CreatedBy  int64  `dynamo:"created_by"`
-}
-
 // mentionSource is what writes an entry: the source entity, its post (0 for the record's own
 // entry; set once the post has its id) and the post's visibility and creator.
 type mentionSource struct {
@@ -44,21 +33,6 @@ type mentionSource struct {
 	post       func() int64
 	visibility domain.Visibility
 	createdBy  int64
-}
-
-// targetsOf is the distinct entities entry mentions that get reverse items: the first
-// MaxMentions, the source itself left out.
-func targetsOf(entry string, src int64) []int64 {
-	var out []int64
-	for _, id := range domain.MentionedIDs(entry) {
-		if len(out) == domain.MaxMentions {
-			break
-		}
-		if id != src {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // mentionPlan prepares the reverse items of an entry that changes from prev to next (""
@@ -72,7 +46,7 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 	if src == 0 {
 		src = prevSrc.src
 	}
-	prevT, nextT := targetsOf(prev, src), targetsOf(next, src)
+	prevT, nextT := layout.TargetsOf(prev, src), layout.TargetsOf(next, src)
 	if len(prevT) == 0 && len(nextT) == 0 {
 		return nil, nil
 	}
@@ -80,8 +54,8 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 		return func(b *txBuilder) {
 			b.part("entry", "mentioned entities", len(prevT), func() {
 				for _, t := range prevT {
-					k := mentionKey(prevSrc.cid, t, src, prevSrc.post())
-					b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+					k := layout.MentionKey(prevSrc.cid, t, src, prevSrc.post())
+					b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK))
 				}
 			})
 		}, nil
@@ -90,12 +64,12 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 		return nil, nil
 	}
 	cid := nextSrc.cid
-	var entities, existing map[itemKey]dynamo.Item
+	var entities, existing map[layout.ItemKey]dynamo.Item
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		keys := make([]itemKey, len(nextT))
+		keys := make([]layout.ItemKey, len(nextT))
 		for i, t := range nextT {
-			keys[i] = itemKey{campaignPK(cid), recordSK(entityPrefix, t)}
+			keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, t)}
 		}
 		var err error
 		entities, err = s.getItems(gctx, keys...)
@@ -105,9 +79,9 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 	creating := prev == "" && prevSrc.post == nil
 	if !creating {
 		g.Go(func() error {
-			var keys []itemKey
+			var keys []layout.ItemKey
 			for _, t := range union(prevT, nextT) {
-				keys = append(keys, mentionKey(cid, t, src, prevSrc.post()))
+				keys = append(keys, layout.MentionKey(cid, t, src, prevSrc.post()))
 			}
 			var err error
 			existing, err = s.getItems(gctx, keys...)
@@ -122,15 +96,15 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 			post := nextSrc.post()
 			keep := map[int64]bool{}
 			for _, t := range nextT {
-				if _, ok := entities[itemKey{campaignPK(cid), recordSK(entityPrefix, t)}]; !ok {
+				if _, ok := entities[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, t)}]; !ok {
 					continue // not an entity of the campaign: Kanka maps nothing
 				}
 				keep[t] = true
-				k := mentionKey(cid, t, src, post)
-				want := mentionItem{PK: k.pk, SK: k.sk, CampaignID: cid, SourceID: src, PostID: post, TargetID: t,
+				k := layout.MentionKey(cid, t, src, post)
+				want := layout.MentionItem{PK: k.PK, SK: k.SK, CampaignID: cid, SourceID: src, PostID: post, TargetID: t,
 					Visibility: string(nextSrc.visibility), CreatedBy: nextSrc.createdBy}
 				if old, ok := existing[k]; ok {
-					var have mentionItem
+					var have layout.MentionItem
 					if dynamo.UnmarshalItem(old, &have) == nil && have == want {
 						continue
 					}
@@ -138,9 +112,9 @@ func (s *Store) mentionPlan(ctx context.Context, prev, next string, prevSrc, nex
 				b.put(s.table.Put(want))
 			}
 			for _, t := range prevT {
-				k := mentionKey(cid, t, src, post)
+				k := layout.MentionKey(cid, t, src, post)
 				if _, ok := existing[k]; ok && !keep[t] {
-					b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+					b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK))
 				}
 			}
 		})
@@ -173,16 +147,16 @@ func (s *Store) Mentions(ctx context.Context, e *domain.Entity, a domain.Access,
 }
 
 func (s *Store) mentionsIn(ctx context.Context, e *domain.Entity, a domain.Access) ([]domain.MentionRow, error) {
-	var items []mentionItem
-	err := s.table.Get("pk", entityPK(e.CampaignID, e.ID)).Range("sk", dynamo.BeginsWith, mentionPrefix).Consistent(true).All(ctx, &items)
+	var items []layout.MentionItem
+	err := s.table.Get("pk", layout.EntityPK(e.CampaignID, e.ID)).Range("sk", dynamo.BeginsWith, layout.MentionPrefix).Consistent(true).All(ctx, &items)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	var srcs []int64
 	for _, it := range items {
 		srcs = append(srcs, it.SourceID)
 	}
-	sources, err := getRecords(ctx, s, e.CampaignID, entityPrefix, srcs, true, entityByID)
+	sources, err := getRecords(ctx, s, e.CampaignID, layout.EntityPrefix, srcs, true, entityByID)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +175,7 @@ func (s *Store) mentionsIn(ctx context.Context, e *domain.Entity, a domain.Acces
 }
 
 func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Access) ([]domain.MentionRow, error) {
-	k, ok := ownerKindOf(e.Type)
+	k, ok := layout.OwnerKindOf(e.Type)
 	if !ok {
 		return nil, apperr.ErrNotFound
 	}
@@ -210,14 +184,14 @@ func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Acce
 		ID    int64  `dynamo:"id"`
 		Entry string `dynamo:"entry"`
 	}
-	ranges := childRanges(notePrefix, entityPK(e.CampaignID, e.ID), a)
+	ranges := childRanges(layout.NotePrefix, layout.EntityPK(e.CampaignID, e.ID), a)
 	posts := make([][]post, len(ranges))
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		var rec struct {
 			Entry string `dynamo:"entry"`
 		}
-		err := s.getItem(gctx, campaignPK(e.CampaignID), recordSK(k.prefix, e.ChildID), &rec, "entry")
+		err := s.getItem(gctx, layout.CampaignPK(e.CampaignID), layout.RecordSK(k.Prefix, e.ChildID), &rec, "entry")
 		entry = rec.Entry
 		if errors.Is(err, apperr.ErrNotFound) {
 			err = nil // deleted since its entity was read: nothing left to mention
@@ -226,14 +200,14 @@ func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Acce
 	})
 	for i, r := range ranges {
 		g.Go(func() error {
-			return wrap(s.table.Get("pk", r.pk).Range("sk", dynamo.BeginsWith, r.prefix).Project("id", "entry").Consistent(true).All(gctx, &posts[i]))
+			return layout.Wrap(s.table.Get("pk", r.PK).Range("sk", dynamo.BeginsWith, r.Prefix).Project("id", "entry").Consistent(true).All(gctx, &posts[i]))
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	rows := []domain.MentionRow{}
-	for _, t := range targetsOf(entry, e.ID) {
+	for _, t := range layout.TargetsOf(entry, e.ID) {
 		rows = append(rows, domain.MentionRow{EntityID: e.ID, TargetID: t})
 	}
 	var all []post
@@ -242,7 +216,7 @@ func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Acce
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
 	for _, p := range all {
-		for _, t := range targetsOf(p.Entry, e.ID) {
+		for _, t := range layout.TargetsOf(p.Entry, e.ID) {
 			rows = append(rows, domain.MentionRow{EntityID: e.ID, PostID: p.ID, TargetID: t})
 		}
 	}
@@ -250,7 +224,7 @@ func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Acce
 	for i, r := range rows {
 		ids[i] = r.TargetID
 	}
-	targets, err := getRecords(ctx, s, e.CampaignID, entityPrefix, ids, true, entityByID)
+	targets, err := getRecords(ctx, s, e.CampaignID, layout.EntityPrefix, ids, true, entityByID)
 	if err != nil {
 		return nil, err
 	}
@@ -263,62 +237,25 @@ func (s *Store) mentionsOut(ctx context.Context, e *domain.Entity, a domain.Acce
 	return out, nil
 }
 
-func entityByID(it entityItem) (int64, *domain.Entity) { return it.ID, it.entity() }
-
-// mentionItemsOf are the reverse items an entry home (an owner's or a note's, pk and sk as
-// scanned) calls for, before their targets are known to exist (the migration's rewrite).
-func mentionItemsOf(pk, sk string, it dynamo.Item) []mentionItem {
-	var rec struct {
-		ID         int64  `dynamo:"id"`
-		CampaignID int64  `dynamo:"campaign_id"`
-		EntityID   int64  `dynamo:"entity_id"`
-		Entry      string `dynamo:"entry"`
-		Visibility string `dynamo:"visibility"`
-		CreatedBy  int64  `dynamo:"created_by"`
-	}
-	if dynamo.UnmarshalItem(it, &rec) != nil || rec.Entry == "" || rec.EntityID == 0 {
-		return nil
-	}
-	var post int64
-	vis, by := "", int64(0)
-	kind, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(sk, trashedPrefix), selfHome), "#")
-	switch {
-	case pk == campaignPK(rec.CampaignID) && (sk == recordSK(kind, rec.ID) || sk == trashedSK(kind, rec.ID)) && isOwnerPrefix(kind):
-		// a trashed record's entry keeps its items until its purge
-	case pk == entityPK(rec.CampaignID, rec.EntityID) && kind == notePrefix:
-		post, vis, by = rec.ID, rec.Visibility, rec.CreatedBy
-		if vis == "" {
-			vis = string(domain.VisibilityAll)
-		}
-	default:
-		return nil
-	}
-	var out []mentionItem
-	for _, t := range targetsOf(rec.Entry, rec.EntityID) {
-		k := mentionKey(rec.CampaignID, t, rec.EntityID, post)
-		out = append(out, mentionItem{PK: k.pk, SK: k.sk, CampaignID: rec.CampaignID, SourceID: rec.EntityID, PostID: post,
-			TargetID: t, Visibility: vis, CreatedBy: by})
-	}
-	return out
-}
+func entityByID(it layout.EntityItem) (int64, *domain.Entity) { return it.ID, it.Entity() }
 
 // existingTargets keeps the items whose target is an entity of the campaign (BatchGetItem of
 // the distinct targets, 100 keys a call).
-func (s *Store) existingTargets(ctx context.Context, items []mentionItem) ([]mentionItem, error) {
+func (s *Store) existingTargets(ctx context.Context, items []layout.MentionItem) ([]layout.MentionItem, error) {
 	if len(items) == 0 {
 		return nil, nil
 	}
-	var keys []itemKey
+	var keys []layout.ItemKey
 	for _, m := range items {
-		keys = append(keys, itemKey{campaignPK(m.CampaignID), recordSK(entityPrefix, m.TargetID)})
+		keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, m.TargetID)})
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
 		return nil, err
 	}
-	var out []mentionItem
+	var out []layout.MentionItem
 	for _, m := range items {
-		if _, ok := got[itemKey{campaignPK(m.CampaignID), recordSK(entityPrefix, m.TargetID)}]; ok {
+		if _, ok := got[layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, m.TargetID)}]; ok {
 			out = append(out, m)
 		}
 	}

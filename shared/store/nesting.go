@@ -10,6 +10,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Nested owner kinds (locations under parent_location_id, tags under tag_id; the kind table's
@@ -27,11 +28,11 @@ type nestRow struct {
 	ParentMapID *int64 `dynamo:"map_id"`
 }
 
-func (r nestRow) parent(k kindSpec) *int64 {
-	switch k.parentAttr {
-	case tagParentAttr:
+func (r nestRow) parent(k layout.KindSpec) *int64 {
+	switch k.ParentAttr {
+	case layout.TagParentAttr:
 		return r.ParentTagID
-	case mapParentAttr:
+	case layout.MapParentAttr:
 		return r.ParentMapID
 	}
 	return r.ParentLocID
@@ -40,11 +41,11 @@ func (r nestRow) parent(k kindSpec) *int64 {
 // ancestry reads the chain from record id of kind k upwards (id first), at most max links: the
 // input of the parent and cycle checks, and of the conditions that make the write depend on it.
 // A missing first record gives an empty chain.
-func (s *Store) ancestry(ctx context.Context, k kindSpec, cid, id int64, max int) ([]domain.AncestorLink, error) {
+func (s *Store) ancestry(ctx context.Context, k layout.KindSpec, cid, id int64, max int) ([]domain.AncestorLink, error) {
 	var chain []domain.AncestorLink
 	for next := &id; next != nil && len(chain) < max; {
 		var it nestRow
-		err := s.getItem(ctx, campaignPK(cid), recordSK(k.prefix, *next), &it, "id", "is_private", k.parentAttr)
+		err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(k.Prefix, *next), &it, "id", "is_private", k.ParentAttr)
 		if errors.Is(err, apperr.ErrNotFound) {
 			break
 		}
@@ -61,7 +62,7 @@ func (s *Store) ancestry(ctx context.Context, k kindSpec, cid, id int64, max int
 // exists and still has the parent it had, so two concurrent moves cannot close a cycle (one of
 // them fails its check and is retried on fresh data) and no record lands under a deleted one.
 // The parent's check also holds its privacy as read, which placed the public copy.
-func (s *Store) parentChecks(ctx context.Context, k kindSpec, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), bool, error) {
+func (s *Store) parentChecks(ctx context.Context, k layout.KindSpec, cid int64, parentID int64, chain []domain.AncestorLink, depth int) (func(*txBuilder), bool, error) {
 	if len(chain) == 0 || chain[0].ID != parentID {
 		var err error
 		if chain, err = s.ancestry(ctx, k, cid, parentID, depth); err != nil {
@@ -74,10 +75,10 @@ func (s *Store) parentChecks(ctx context.Context, k kindSpec, cid int64, parentI
 	chain = chain[:min(len(chain), depth)]
 	return func(b *txBuilder) {
 		for i, link := range chain {
-			c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(k.prefix, link.ID))
-			cond, args := "attribute_exists(pk) AND attribute_not_exists($)", []any{k.parentAttr}
+			c := s.table.Check("pk", layout.CampaignPK(cid)).Range("sk", layout.RecordSK(k.Prefix, link.ID))
+			cond, args := "attribute_exists(pk) AND attribute_not_exists($)", []any{k.ParentAttr}
 			if link.ParentID != nil {
-				cond, args = "$ = ?", []any{k.parentAttr, *link.ParentID}
+				cond, args = "$ = ?", []any{k.ParentAttr, *link.ParentID}
 			}
 			if i == 0 {
 				cond, args = cond+" AND 'is_private' = ?", append(args, link.IsPrivate)
@@ -89,7 +90,7 @@ func (s *Store) parentChecks(ctx context.Context, k kindSpec, cid int64, parentI
 
 // parentPrivacy is whether parent is private, from the chain read for the parent checks when
 // it starts there, else read (one GetItem); ok is false when the parent does not exist.
-func (s *Store) parentPrivacy(ctx context.Context, k kindSpec, cid, parent int64, chain []domain.AncestorLink) (private, ok bool, err error) {
+func (s *Store) parentPrivacy(ctx context.Context, k layout.KindSpec, cid, parent int64, chain []domain.AncestorLink) (private, ok bool, err error) {
 	if len(chain) == 0 || chain[0].ID != parent {
 		if chain, err = s.ancestry(ctx, k, cid, parent, 1); err != nil || len(chain) == 0 {
 			return false, false, err
@@ -100,15 +101,15 @@ func (s *Store) parentPrivacy(ctx context.Context, k kindSpec, cid, parent int64
 
 // newParentCheck is the condition of a new record of kind k on its parent (exists, with the
 // privacy read, which placed the public copy) and its link there.
-func (s *Store) newParentCheck(ctx context.Context, k kindSpec, m *domain.Meta, private bool, parent *int64, chain []domain.AncestorLink) (func(*txBuilder), bool, error) {
+func (s *Store) newParentCheck(ctx context.Context, k layout.KindSpec, m *domain.Meta, private bool, parent *int64, chain []domain.AncestorLink) (func(*txBuilder), bool, error) {
 	parentPrivate, ok, err := s.parentPrivacy(ctx, k, m.CampaignID, *parent, chain)
 	if err != nil {
 		return nil, false, err
 	}
 	if !ok {
-		return nil, false, apperr.Invalid(k.parentField, "The selected "+domain.Label(k.parentField)+" is invalid.")
+		return nil, false, apperr.Invalid(k.ParentField, "The selected "+domain.Label(k.ParentField)+" is invalid.")
 	}
-	pk, sk := campaignPK(m.CampaignID), recordSK(k.prefix, *parent)
+	pk, sk := layout.CampaignPK(m.CampaignID), layout.RecordSK(k.Prefix, *parent)
 	return func(b *txBuilder) {
 		b.needIf(pk, sk, errParentChanged, "attribute_exists(pk) AND 'is_private' = ?", parentPrivate)
 		s.linkParent(k, m.CampaignID, m.ID, nil, parent, false, private)(b)
@@ -117,12 +118,12 @@ func (s *Store) newParentCheck(ctx context.Context, k kindSpec, m *domain.Meta, 
 
 // keptParentCheck holds the privacy of an unchanged parent of a public record (its public copy
 // shows the parent only when the parent is public); a parent being deleted is shown as none.
-func (s *Store) keptParentCheck(ctx context.Context, k kindSpec, cid, parent int64, chain []domain.AncestorLink) (func(*txBuilder), bool, error) {
+func (s *Store) keptParentCheck(ctx context.Context, k layout.KindSpec, cid, parent int64, chain []domain.AncestorLink) (func(*txBuilder), bool, error) {
 	private, ok, err := s.parentPrivacy(ctx, k, cid, parent, chain)
 	if err != nil {
 		return nil, false, err
 	}
-	c := s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(k.prefix, parent))
+	c := s.table.Check("pk", layout.CampaignPK(cid)).Range("sk", layout.RecordSK(k.Prefix, parent))
 	if ok {
 		c = c.If("attribute_exists(pk) AND 'is_private' = ?", private)
 	} else {
@@ -131,48 +132,23 @@ func (s *Store) keptParentCheck(ctx context.Context, k kindSpec, cid, parent int
 	return func(b *txBuilder) { b.check(c) }, private || !ok, nil
 }
 
-// childLink is the item that lists a child record in its parent's partition (beside a
-// location's map points), written with the child: the parent's delete and privacy change find
-// its children there, strongly consistent, where an index could lag behind a child written
-// just before. It carries the child's privacy (related=1 lists a non-admin's children by it).
-type childLink struct {
-	PK        string `dynamo:"pk"`
-	SK        string `dynamo:"sk"`
-	ID        int64  `dynamo:"id"`
-	IsPrivate bool   `dynamo:"is_private"`
-	// OrphanedBy (the trash time) and ChildVersion mark the link of a child its parent's trash
-	// made a root: the parent's restore re-parents it if it is still that version.
-	OrphanedBy   string `dynamo:"orphaned_by,omitempty"`
-	ChildVersion int64  `dynamo:"child_version,omitempty"`
-}
-
 // linkParent moves record id's link from parent prev to parent next (either may be nil), and
 // rewrites it when the record's privacy changes; a location's link has a copy in its parent's
 // related bucket (related=1), which follows it.
-func (s *Store) linkParent(k kindSpec, cid, id int64, prev, next *int64, prevPrivate, private bool) func(*txBuilder) {
+func (s *Store) linkParent(k layout.KindSpec, cid, id int64, prev, next *int64, prevPrivate, private bool) func(*txBuilder) {
 	return func(b *txBuilder) {
 		moved := prev == nil || next == nil || *prev != *next
 		if prev != nil && moved {
-			for _, l := range linkKeys(k, cid, *prev, id) {
-				b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+			for _, l := range layout.LinkKeys(k, cid, *prev, id) {
+				b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 			}
 		}
 		if next != nil && (moved || prevPrivate != private) {
-			for _, l := range linkKeys(k, cid, *next, id) {
-				b.put(s.table.Put(childLink{PK: l.pk, SK: l.sk, ID: id, IsPrivate: private}))
+			for _, l := range layout.LinkKeys(k, cid, *next, id) {
+				b.put(s.table.Put(layout.ChildLink{PK: l.PK, SK: l.SK, ID: id, IsPrivate: private}))
 			}
 		}
 	}
-}
-
-// linkKeys are the items that list child id under parent: its link, and for a location the
-// link's copy in the parent's related bucket.
-func linkKeys(k kindSpec, cid, parent, id int64) []itemKey {
-	keys := []itemKey{childLinkKeyOf(k, cid, parent, id)}
-	if k.prefix == locationPrefix {
-		keys = append(keys, relatedChildKey(cid, parent, id))
-	}
-	return keys
 }
 
 // errParentChanged is a failed check of a new record's parent: gone, or of another privacy
@@ -185,28 +161,28 @@ var errParentChanged = errors.New("store: the parent changed")
 // parent's privacy, so no copy shows a private parent. The children are a variable part of
 // the transaction budget: more than fit answer 422 (is_private) and change nothing. Cost: one
 // Query of the links (at most maxTx+1) and one BatchGetItem of the children's versions.
-func (s *Store) childCopies(ctx context.Context, k kindSpec, cid, pid int64, private bool) (func(*txBuilder), error) {
-	var links []childLink
-	err := s.table.Get("pk", childPK(cid, k.prefix, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).
+func (s *Store) childCopies(ctx context.Context, k layout.KindSpec, cid, pid int64, private bool) (func(*txBuilder), error) {
+	var links []layout.ChildLink
+	err := s.table.Get("pk", layout.ChildPK(cid, k.Prefix, pid)).Range("sk", dynamo.BeginsWith, layout.ChildLinkPrefix).
 		Consistent(true).Limit(maxTx+1).All(ctx, &links)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	var public []dynamo.Keyed
 	for _, l := range links {
 		if !l.IsPrivate {
-			public = append(public, dynamo.Keys{campaignPK(cid), recordSK(k.prefix, l.ID)})
+			public = append(public, dynamo.Keys{layout.CampaignPK(cid), layout.RecordSK(k.Prefix, l.ID)})
 		}
 	}
-	what := "child " + k.entityType + "s"
+	what := "child " + k.EntityType + "s"
 	if len(public) > maxTx { // refused whatever else the write holds: read no more
 		return func(b *txBuilder) { b.reserve("is_private", what, len(public)) }, nil
 	}
 	var rows []nestRow
 	if len(public) > 0 {
-		err = s.table.Batch("pk", "sk").Get(public...).Project("id", "version", "is_private", k.parentAttr).Consistent(true).All(ctx, &rows)
+		err = s.table.Batch("pk", "sk").Get(public...).Project("id", "version", "is_private", k.ParentAttr).Consistent(true).All(ctx, &rows)
 		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, wrap(err)
+			return nil, layout.Wrap(err)
 		}
 	}
 	under := func(r nestRow) bool { p := r.parent(k); return !r.IsPrivate && p != nil && *p == pid }
@@ -222,11 +198,11 @@ func (s *Store) childCopies(ctx context.Context, k kindSpec, cid, pid int64, pri
 				if !under(r) {
 					continue // a stale link, or a child made private since
 				}
-				u := s.table.Update("pk", campaignPK(cid)).Range("sk", publicCopy+recordSK(k.prefix, r.ID)).If("'version' = ?", r.Version)
+				u := s.table.Update("pk", layout.CampaignPK(cid)).Range("sk", layout.PublicCopy+layout.RecordSK(k.Prefix, r.ID)).If("'version' = ?", r.Version)
 				if private {
-					u = u.Remove(k.parentAttr)
+					u = u.Remove(k.ParentAttr)
 				} else {
-					u = u.Set(k.parentAttr, pid)
+					u = u.Set(k.ParentAttr, pid)
 				}
 				b.update(u)
 			}
@@ -240,16 +216,16 @@ func (s *Store) childCopies(ctx context.Context, k kindSpec, cid, pid int64, pri
 // A child moved meanwhile is read again. For a trash (mark) the links stay, marked with the
 // trash and the child's new version, for the restore (adoptChildren); links marked already are
 // left as they are.
-func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64, mark bool) error {
+func (s *Store) orphanChildren(ctx context.Context, k layout.KindSpec, cid, pid int64, mark bool) error {
 	for attempt := 0; ; attempt++ {
-		var links []childLink
-		err := s.table.Get("pk", childPK(cid, k.prefix, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
+		var links []layout.ChildLink
+		err := s.table.Get("pk", layout.ChildPK(cid, k.Prefix, pid)).Range("sk", dynamo.BeginsWith, layout.ChildLinkPrefix).Consistent(true).All(ctx, &links)
 		if err != nil || len(links) == 0 {
-			return wrap(err)
+			return layout.Wrap(err)
 		}
-		keys := make([]itemKey, len(links))
+		keys := make([]layout.ItemKey, len(links))
 		for i, l := range links {
-			keys[i] = itemKey{campaignPK(cid), recordSK(k.prefix, l.ID)}
+			keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, l.ID)}
 		}
 		items, err := s.getItems(ctx, keys...)
 		if err != nil {
@@ -266,18 +242,18 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64, 
 				continue
 			}
 			unlink := func() {
-				for _, l := range linkKeys(k, cid, pid, link.ID) {
-					b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+				for _, l := range layout.LinkKeys(k, cid, pid, link.ID) {
+					b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 				}
 			}
-			raw, ok := items[itemKey{campaignPK(cid), recordSK(k.prefix, link.ID)}]
+			raw, ok := items[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, link.ID)}]
 			if !ok {
 				unlink() // a stale link: the child is gone
 				continue
 			}
 			var rec struct {
-				metaAttrs
-				ownerAttrs
+				layout.MetaAttrs
+				layout.OwnerAttrs
 			}
 			var row nestRow
 			if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
@@ -290,30 +266,30 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64, 
 				unlink() // a stale link
 				continue
 			}
-			prevM, prevO := rec.meta(), rec.owner()
+			prevM, prevO := rec.Meta(), rec.Owner()
 			nextM := prevM
 			nextM.Version, nextM.UpdatedAt = prevM.Version+1, now
 			next := make(dynamo.Item, len(raw))
 			for name, v := range raw {
 				next[name] = v
 			}
-			delete(next, k.parentAttr)
+			delete(next, k.ParentAttr)
 			next["version"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(nextM.Version, 10)}
-			next["updated_at"] = attrS(formatTime(now))
+			next["updated_at"] = layout.AttrS(layout.FormatTime(now))
 			if mark { // the link stays, marked; its related=1 copy goes until the restore
-				b.put(s.table.Put(childLink{PK: link.PK, SK: link.SK, ID: link.ID, IsPrivate: link.IsPrivate,
-					OrphanedBy: formatTime(now), ChildVersion: nextM.Version}))
-				for _, l := range linkKeys(k, cid, pid, link.ID)[1:] {
-					b.del(s.table.Delete("pk", l.pk).Range("sk", l.sk))
+				b.put(s.table.Put(layout.ChildLink{PK: link.PK, SK: link.SK, ID: link.ID, IsPrivate: link.IsPrivate,
+					OrphanedBy: layout.FormatTime(now), ChildVersion: nextM.Version}))
+				for _, l := range layout.LinkKeys(k, cid, pid, link.ID)[1:] {
+					b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 				}
 			} else {
 				unlink()
 			}
-			b.place(next, k.slots(&prevM, &prevO), k.slots(&nextM, &prevO), prevM.Version)
-			b.syncMove(ownerRef(k.prefix, &prevM, &prevO), ownerRef(k.prefix, &nextM, &prevO))
+			b.place(next, k.Slots(&prevM, &prevO), k.Slots(&nextM, &prevO), prevM.Version)
+			b.syncMove(ownerRef(k.Prefix, &prevM, &prevO), ownerRef(k.Prefix, &nextM, &prevO))
 			// Its entity mirrors it, update time included (so does its sync pointer).
-			b.mirror(marshal(entityItemOf(k, &nextM, &prevO)), entitySlots(&prevM, &prevO), entitySlots(&nextM, &prevO))
-			b.syncMove(entityRef(&prevM, &prevO), entityRef(&nextM, &prevO))
+			b.mirror(layout.Marshal(layout.EntityItemOf(k, &nextM, &prevO)), layout.EntitySlots(&prevM, &prevO), layout.EntitySlots(&nextM, &prevO))
+			b.syncMove(layout.EntityRef(&prevM, &prevO), layout.EntityRef(&nextM, &prevO))
 		}
 		err = runTxs(ctx, txs)
 		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
@@ -327,7 +303,7 @@ func (s *Store) orphanChildren(ctx context.Context, k kindSpec, cid, pid int64, 
 // the parent's privacy (its public copy shows the parent only when public); the link follows
 // the record; a privacy change re-places its children's public copies. placed says whether
 // parentPrivate (the parent's privacy, which places the public copy) was read.
-func (s *Store) nestedUpdate(ctx context.Context, k kindSpec, cid, id int64, prevParent, nextParent *int64, ancestry []domain.AncestorLink,
+func (s *Store) nestedUpdate(ctx context.Context, k layout.KindSpec, cid, id int64, prevParent, nextParent *int64, ancestry []domain.AncestorLink,
 	prevPrivate, nextPrivate bool) (checks []func(*txBuilder), parentPrivate, placed bool, err error) {
 	switch {
 	case nextParent != nil && (prevParent == nil || *prevParent != *nextParent):
@@ -358,7 +334,7 @@ func (s *Store) nestedUpdate(ctx context.Context, k kindSpec, cid, id int64, pre
 // parent (nil: a root) still exists with the privacy read, which places the public copy
 // (*parentPrivate, set here): a parent changed in between is read again (its ancestry
 // dropped), a conflict after WriteAttempts.
-func (s *Store) createNested(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, parentID *int64,
+func (s *Store) createNested(ctx context.Context, k layout.KindSpec, m *domain.Meta, o *domain.Owner, parentID *int64,
 	ancestry *[]domain.AncestorLink, parentPrivate *bool, item func() any, also ...func(*txBuilder)) error {
 	for attempt := 0; ; attempt++ {
 		var checks []func(*txBuilder)
@@ -387,12 +363,12 @@ func (s *Store) createNested(ctx context.Context, k kindSpec, m *domain.Meta, o 
 }
 
 // getNested reads record id of nested kind k and its public copy (one round trip, read ahead
-// on the kind's routes); ErrNotFound when there is none. parentHidden: the public copy leaves
+// on the kind's routes); ErrNotFound when there is none. layout.ParentHidden: the public copy leaves
 // the parent out, which it does when the parent is private (layout 3), so the parent's
 // privacy is known for public records, the only ones a non-admin sees.
-func getNested[I any](ctx context.Context, s *Store, k kindSpec, cid, id int64) (it I, parentHidden bool, err error) {
-	home := itemKey{campaignPK(cid), recordSK(k.prefix, id)}
-	pub := itemKey{campaignPK(cid), publicCopy + recordSK(k.prefix, id)}
+func getNested[I any](ctx context.Context, s *Store, k layout.KindSpec, cid, id int64) (it I, parentHidden bool, err error) {
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, id)}
+	pub := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.PublicCopy + layout.RecordSK(k.Prefix, id)}
 	items, err := s.getItems(ctx, home, pub)
 	if err != nil {
 		return it, false, err
@@ -405,7 +381,7 @@ func getNested[I any](ctx context.Context, s *Store, k kindSpec, cid, id int64) 
 		return it, false, err
 	}
 	if c, ok := items[pub]; ok {
-		_, shown := c[k.parentAttr]
+		_, shown := c[k.ParentAttr]
 		parentHidden = !shown
 	}
 	return it, parentHidden, nil
@@ -414,11 +390,11 @@ func getNested[I any](ctx context.Context, s *Store, k kindSpec, cid, id int64) 
 // listNested reads one page of the campaign's records of nested kind k, ordered by id: an
 // admin's range holds every record, everyone else's only the public ones; a name filter alone
 // is answered by the name shards (names.go).
-func listNested[I any, R any](ctx context.Context, s *Store, k kindSpec, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest, record func(I) R) (domain.Page[R], error) {
+func listNested[I any, R any](ctx context.Context, s *Store, k layout.KindSpec, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest, record func(I) R) (domain.Page[R], error) {
 	if onlyName(f) {
 		return listByName(ctx, s, cid, k, f.Name, !hidePrivate, p, record)
 	}
-	l := listSpec{ranges: ownerRanges(k.prefix, cid, !hidePrivate)}
+	l := listSpec{ranges: ownerRanges(k.Prefix, cid, !hidePrivate)}
 	l.filter(f)
 	return listPage(ctx, s, l, p, record)
 }

@@ -3,43 +3,20 @@ package store
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
-
-func (k kindSpec) slots(m *domain.Meta, o *domain.Owner) []slot {
-	return ownerSlots(k.prefix, m.CampaignID, m.ID, o.IsPrivate)
-}
-
-// entityItemOf is the entity of a record: it mirrors what Kanka's entities endpoint shows of the
-// record (name, privacy, tags, image, write history), so that its list reads entity items only.
-func entityItemOf(k kindSpec, m *domain.Meta, o *domain.Owner) entityItem {
-	tags := o.Tags
-	if tags == nil {
-		tags = []int64{}
-	}
-	return entityItem{PK: campaignPK(m.CampaignID), SK: recordSK(entityPrefix, o.EntityID), ID: o.EntityID,
-		CampaignID: m.CampaignID, Type: k.entityType, ChildID: m.ID, Name: o.Name, IsPrivate: o.IsPrivate, LinksPrivate: o.IsPrivate,
-		NameLC: strings.ToLower(o.Name), Tags: tags, PrivateTags: privateTagsOf(tags, o.PrivateTags), ImageURL: o.ImageURL, ImagePath: o.ImagePath, CreatedAt: formatTime(m.CreatedAt),
-		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy}
-}
-
-// entitySlots place the entity of a record like the record itself: its home (the admins' list
-// range) and, when not private, a public copy, counted by id in COUNT#ENTITY.
-func entitySlots(m *domain.Meta, o *domain.Owner) []slot {
-	return ownerSlots(entityPrefix, m.CampaignID, o.EntityID, o.IsPrivate)
-}
 
 // createOwner stores a new record (item builds it once the ids are set), its copies, its entity
 // and its counts in one transaction, with ids from the campaign's sequences (one round trip);
 // checks add the conditions the record depends on (its parent).
-func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
-	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), k.entityType, "entity")
+func (s *Store) createOwner(ctx context.Context, k layout.KindSpec, m *domain.Meta, o *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+	ids, err := s.nextIDs(ctx, layout.CampaignPK(m.CampaignID), k.EntityType, "entity")
 	if err != nil {
 		return err
 	}
@@ -56,11 +33,11 @@ func (s *Store) createOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 			return err
 		}
 		b := s.newTx()
-		b.place(marshal(item()), nil, k.slots(m, o), 0)
-		b.place(marshal(entityItemOf(k, m, o)), nil, entitySlots(m, o), 0)
-		b.syncMove(nil, ownerRef(k.prefix, m, o))
-		b.syncMove(nil, entityRef(m, o))
-		b.setName(m.CampaignID, o.EntityID, k.entityType, m.ID, o.IsPrivate, o.Name)
+		b.place(layout.Marshal(item()), nil, k.Slots(m, o), 0)
+		b.place(layout.Marshal(layout.EntityItemOf(k, m, o)), nil, layout.EntitySlots(m, o), 0)
+		b.syncMove(nil, ownerRef(k.Prefix, m, o))
+		b.syncMove(nil, layout.EntityRef(m, o))
+		b.setName(m.CampaignID, o.EntityID, k.EntityType, m.ID, o.IsPrivate, o.Name)
 		for _, c := range append(checks, mentions, tags, imageChange(m.CampaignID, "", o.ImagePath)) {
 			if c != nil {
 				c(b)
@@ -85,7 +62,7 @@ func tagsChanged(err error) error {
 // updateOwner writes next's item over the record read as prev, on condition that nobody wrote
 // since (ErrConflict otherwise) and of checks. The entity mirrors the record, its update time
 // included, so it is rewritten in the same transaction.
-func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
+func (s *Store) updateOwner(ctx context.Context, k layout.KindSpec, prevM, nextM *domain.Meta, prev, next *domain.Owner, item func() any, checks ...func(*txBuilder)) error {
 	mentions, err := s.mentionPlan(ctx, prev.Entry, next.Entry, entryOf(prevM, prev), entryOf(nextM, next), false)
 	if err != nil {
 		return err
@@ -97,12 +74,12 @@ func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domai
 	s.stampUpdate(prevM, nextM)
 	write := func() error {
 		b := s.newTx()
-		b.place(marshal(item()), k.slots(prevM, prev), k.slots(nextM, next), prevM.Version)
-		b.mirror(marshal(entityItemOf(k, nextM, next)), entitySlots(prevM, prev), entitySlots(nextM, next))
-		b.syncMove(ownerRef(k.prefix, prevM, prev), ownerRef(k.prefix, nextM, next))
-		b.syncMove(entityRef(prevM, prev), entityRef(nextM, next))
+		b.place(layout.Marshal(item()), k.Slots(prevM, prev), k.Slots(nextM, next), prevM.Version)
+		b.mirror(layout.Marshal(layout.EntityItemOf(k, nextM, next)), layout.EntitySlots(prevM, prev), layout.EntitySlots(nextM, next))
+		b.syncMove(ownerRef(k.Prefix, prevM, prev), ownerRef(k.Prefix, nextM, next))
+		b.syncMove(layout.EntityRef(prevM, prev), layout.EntityRef(nextM, next))
 		if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
-			b.setName(nextM.CampaignID, next.EntityID, k.entityType, nextM.ID, next.IsPrivate, next.Name)
+			b.setName(nextM.CampaignID, next.EntityID, k.EntityType, nextM.ID, next.IsPrivate, next.Name)
 		}
 		for _, c := range append(checks, mentions, tags, imageChange(nextM.CampaignID, prev.ImagePath, next.ImagePath)) {
 			if c != nil {
@@ -117,22 +94,6 @@ func (s *Store) updateOwner(ctx context.Context, k kindSpec, prevM, nextM *domai
 	return write()
 }
 
-// tombstone stands for an owner whose purge has begun (DELETING#KIND#id): its trash is gone,
-// what hung from it is being removed. The purge that wrote it, the sweeper (found by its
-// marker, see sweep.go) or `lorekeep migrate` finishes it. Layout 2's deletes wrote it too.
-type tombstone struct {
-	PK       string `dynamo:"pk"`
-	SK       string `dynamo:"sk"`
-	Kind     string `dynamo:"kind"`
-	ID       int64  `dynamo:"id"`
-	CID      int64  `dynamo:"campaign_id"`
-	EntityID int64  `dynamo:"entity_id"`
-	Marker   string `dynamo:"marker,omitempty"` // sk of its marker in pendingPK(CID); "" before markers
-	// Mentions are the targets whose reverse items of the record's entry the cascade removes
-	// (kept out of the first step: they would not fit beside 20 tags' links and packs).
-	Mentions []int64 `dynamo:"mentions,omitempty"`
-}
-
 // deleteOwner deletes an owner in three steps. First one transaction, conditional on the
 // version read, removes the record, its copies, its entity and its counts and leaves a
 // tombstone and its sweeper marker: a failure here changes nothing. Then the cascade
@@ -141,20 +102,20 @@ type tombstone struct {
 // every reader and writer) and the answer says so: a failure of the cascade leaves it pending,
 // logged, for the sweeper to finish within PendingDeleteAge and a minute (or a retry of the
 // DELETE, sooner).
-func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
+func (s *Store) deleteOwner(ctx context.Context, k layout.KindSpec, m *domain.Meta, o *domain.Owner, also ...func(*txBuilder)) error {
 	cid := m.CampaignID
-	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(s.now(), cid, k.prefix, m.ID), CID: cid, Kind: k.prefix, ID: m.ID}
-	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(k.prefix, m.ID), Kind: k.prefix, ID: m.ID, CID: cid,
-		EntityID: o.EntityID, Marker: marker.SK, Mentions: targetsOf(o.Entry, o.EntityID)}
+	marker := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.PendingSK(s.now(), cid, k.Prefix, m.ID), CID: cid, Kind: k.Prefix, ID: m.ID}
+	t := layout.Tombstone{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(k.Prefix, m.ID), Kind: k.Prefix, ID: m.ID, CID: cid,
+		EntityID: o.EntityID, Marker: marker.SK, Mentions: layout.TargetsOf(o.Entry, o.EntityID)}
 	tags, err := s.tagLinksGone(ctx, k, m, o)
 	if err != nil {
 		return err
 	}
 	b := s.newTx()
-	b.remove(k.slots(m, o), m.Version)
-	b.remove(entitySlots(m, o), 0)
-	b.syncMove(ownerRef(k.prefix, m, o), nil) // and their tombstones, for ?deleted=1
-	b.syncMove(entityRef(m, o), nil)
+	b.remove(k.Slots(m, o), m.Version)
+	b.remove(layout.EntitySlots(m, o), 0)
+	b.syncMove(ownerRef(k.Prefix, m, o), nil) // and their tombstones, for ?deleted=1
+	b.syncMove(layout.EntityRef(m, o), nil)
 	b.removeName(cid, o.EntityID)
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))
@@ -173,51 +134,51 @@ func (s *Store) deleteOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *
 }
 
 // finishDelete runs the cascade of a tombstone, then removes it.
-func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
+func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 	g, gctx := errgroup.WithContext(ctx)
-	if t.Kind != calendarPrefix {
+	if t.Kind != layout.CalendarPrefix {
 		g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
 	}
 	if len(t.Mentions) > 0 { // its entry's reverse items (in the targets' partitions)
 		keys := make([]dynamo.Keyed, len(t.Mentions))
 		for i, target := range t.Mentions {
-			k := mentionKey(t.CID, target, t.EntityID, 0)
-			keys[i] = dynamo.Keys{k.pk, k.sk}
+			k := layout.MentionKey(t.CID, target, t.EntityID, 0)
+			keys[i] = dynamo.Keys{k.PK, k.SK}
 		}
 		g.Go(func() error { return s.batchDelete(gctx, keys) })
 	}
 	switch t.Kind {
-	case locationPrefix:
+	case layout.LocationPrefix:
 		g.Go(func() error { // the children and maps first: their links live in the partition
-			if err := s.orphanChildren(gctx, locationKind, t.CID, t.ID, false); err != nil {
+			if err := s.orphanChildren(gctx, layout.LocationKind, t.CID, t.ID, false); err != nil {
 				return err
 			}
 			if err := s.placeLocationMaps(gctx, t.CID, t.ID, false, true); err != nil {
 				return err
 			}
-			return s.deletePartition(gctx, mapPointsPK(t.CID, t.ID))
+			return s.deletePartition(gctx, layout.MapPointsPK(t.CID, t.ID))
 		})
-	case tagPrefix:
+	case layout.TagPrefix:
 		g.Go(func() error { // its members lose its id first: they are found in its partition
-			if err := s.orphanChildren(gctx, tagKind, t.CID, t.ID, false); err != nil {
+			if err := s.orphanChildren(gctx, layout.TagKind, t.CID, t.ID, false); err != nil {
 				return err
 			}
 			if err := s.tagMembersGone(gctx, t.CID, t.ID); err != nil {
 				return err
 			}
-			return s.deletePartition(gctx, childPK(t.CID, tagPrefix, t.ID))
+			return s.deletePartition(gctx, layout.ChildPK(t.CID, layout.TagPrefix, t.ID))
 		})
-	case mapPrefix:
+	case layout.MapPrefix:
 		g.Go(func() error { // its child maps become roots (their links live in its partition)
-			if err := s.orphanChildren(gctx, mapKind, t.CID, t.ID, false); err != nil {
+			if err := s.orphanChildren(gctx, layout.MapKind, t.CID, t.ID, false); err != nil {
 				return err
 			}
 			if err := s.unlinkMapMarkers(gctx, t.CID, t.ID); err != nil {
 				return err
 			}
-			return s.deletePartition(gctx, childPK(t.CID, mapPrefix, t.ID))
+			return s.deletePartition(gctx, layout.ChildPK(t.CID, layout.MapPrefix, t.ID))
 		})
-	case calendarPrefix:
+	case layout.CalendarPrefix:
 		g.Go(func() error { // its entity's events first: some may be linked in its partition,
 			// whose counters their removal decrements before the partition goes
 			if err := s.deleteEntityPartition(gctx, t.CID, t.EntityID); err != nil {
@@ -232,7 +193,7 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 	b := s.newTx()
 	b.del(s.table.Delete("pk", t.PK).Range("sk", t.SK))
 	if t.Marker != "" {
-		b.del(s.table.Delete("pk", pendingPK(t.CID)).Range("sk", t.Marker))
+		b.del(s.table.Delete("pk", layout.PendingPK(t.CID)).Range("sk", t.Marker))
 	}
 	return b.run(ctx)
 }
@@ -241,8 +202,8 @@ func (s *Store) finishDelete(ctx context.Context, t tombstone) error {
 // trash (while its marker is there, a retried DELETE answers as the first did) or a purge. Like
 // the delete itself, it has happened whether or not the cascade finishes now.
 func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int64) (bool, error) {
-	trashed := itemKey{campaignPK(cid), trashedSK(kind, id)}
-	purging := itemKey{campaignPK(cid), tombstoneSK(kind, id)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(kind, id)}
+	purging := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(kind, id)}
 	got, err := s.getItems(ctx, trashed, purging)
 	if err != nil {
 		return false, err
@@ -255,9 +216,9 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 		if err := dynamo.UnmarshalItem(raw, &th); err != nil {
 			return false, err
 		}
-		marker := pendingSK(parseTime(th.DeletedAt), cid, cascadeKind, th.EntityID)
-		var m pendingMarker
-		err := s.getItem(ctx, pendingPK(cid), marker, &m)
+		marker := layout.PendingSK(layout.ParseTime(th.DeletedAt), cid, layout.CascadeKind, th.EntityID)
+		var m layout.PendingMarker
+		err := s.getItem(ctx, layout.PendingPK(cid), marker, &m)
 		if errors.Is(err, apperr.ErrNotFound) {
 			return false, nil // deleted already: a second DELETE is a 404
 		}
@@ -271,7 +232,7 @@ func (s *Store) resumeDelete(ctx context.Context, cid int64, kind string, id int
 	if !ok {
 		return false, nil
 	}
-	var t tombstone
+	var t layout.Tombstone
 	if err := dynamo.UnmarshalItem(raw, &t); err != nil {
 		return false, err
 	}
@@ -302,7 +263,7 @@ type partitionRow struct {
 func (s *Store) deletePartition(ctx context.Context, pk string) error {
 	var keys []partitionRow
 	if err := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true).All(ctx, &keys); err != nil {
-		return wrap(err)
+		return layout.Wrap(err)
 	}
 	batch := make([]dynamo.Keyed, 0, len(keys))
 	for _, k := range keys {
@@ -320,7 +281,7 @@ func (s *Store) batchDelete(ctx context.Context, keys []dynamo.Keyed) error {
 		chunk := keys[start:min(start+25, len(keys))]
 		g.Go(func() error {
 			_, err := s.table.Batch("pk", "sk").Write().Delete(chunk...).Run(gctx)
-			return wrap(err)
+			return layout.Wrap(err)
 		})
 	}
 	return g.Wait()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Rate items: one per caller, pk "RATE#<caller>", sk "RATE", holding the caller's TAT
@@ -31,7 +32,7 @@ func (s *Store) TakeRate(ctx context.Context, caller string, b domain.RateBucket
 	nowUS, tolerance := now.UnixMicro(), b.Tolerance().Microseconds()
 	in := &dynamodb.UpdateItemInput{
 		TableName:                           aws.String(s.table.Name()),
-		Key:                                 map[string]types.AttributeValue{"pk": str(ratePK(caller)), "sk": str(rateSK)},
+		Key:                                 map[string]types.AttributeValue{"pk": str(layout.RatePK(caller)), "sk": str(layout.RateSK)},
 		ReturnValues:                        types.ReturnValueUpdatedNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		ExpressionAttributeNames:            map[string]string{"#ttl": "ttl"},
@@ -59,7 +60,7 @@ func (s *Store) TakeRate(ctx context.Context, caller string, b domain.RateBucket
 				return 0, b.Wait(time.UnixMicro(tat), now), nil
 			}
 		case err != nil:
-			return 0, 0, wrap(err)
+			return 0, 0, layout.Wrap(err)
 		default:
 			tat = microsOf(out.Attributes)
 			s.setRateHint(caller, tat)

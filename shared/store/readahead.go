@@ -9,6 +9,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Reads ahead: the campaign access read (CampaignAccess) also reads the items the route
@@ -16,19 +17,17 @@ import (
 // request's context; the store's reads by key take them from there before asking DynamoDB. A show
 // is then one round trip, a list page two (the access with the counters, then the query).
 
-type itemKey struct{ pk, sk string }
-
 // readAhead is what was read ahead for one request, by key. Each item is handed out once
 // (take): a write that retries on a conflict reads fresh data the second time. Counters, which
 // a request only reads, are peeked and left for later reads.
 type readAhead struct {
 	mu    sync.Mutex
-	items map[itemKey]dynamo.Item // nil item: read ahead and absent
+	items map[layout.ItemKey]dynamo.Item // nil item: read ahead and absent
 }
 
 type readAheadKey struct{}
 
-func withReadAhead(ctx context.Context, items map[itemKey]dynamo.Item) context.Context {
+func withReadAhead(ctx context.Context, items map[layout.ItemKey]dynamo.Item) context.Context {
 	return context.WithValue(ctx, readAheadKey{}, &readAhead{items: items})
 }
 
@@ -39,7 +38,7 @@ func readAheadOf(ctx context.Context) *readAhead {
 
 // get is the item of k (nil: read ahead and absent); ok is false when k was not read ahead or
 // was taken. consume hands it out once.
-func (p *readAhead) get(k itemKey, consume bool) (it dynamo.Item, ok bool) {
+func (p *readAhead) get(k layout.ItemKey, consume bool) (it dynamo.Item, ok bool) {
 	if p == nil {
 		return nil, false
 	}
@@ -53,88 +52,88 @@ func (p *readAhead) get(k itemKey, consume bool) (it dynamo.Item, ok bool) {
 }
 
 // refKeys are the items a route reads for ref, for reader uid.
-func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
-	cpk := campaignPK(cid)
+func refKeys(cid, uid int64, ref domain.Ref) []layout.ItemKey {
+	cpk := layout.CampaignPK(cid)
 	switch ref.Read {
 	case domain.ReadLocation: // and its public copy, which says whether its parent is public
-		return []itemKey{{cpk, recordSK(locationPrefix, ref.ID)}, {cpk, publicCopy + recordSK(locationPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.ID)}, {PK: cpk, SK: layout.PublicCopy + layout.RecordSK(layout.LocationPrefix, ref.ID)}}
 	case domain.ReadTag:
-		return []itemKey{{cpk, recordSK(tagPrefix, ref.ID)}, {cpk, publicCopy + recordSK(tagPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.TagPrefix, ref.ID)}, {PK: cpk, SK: layout.PublicCopy + layout.RecordSK(layout.TagPrefix, ref.ID)}}
 	case domain.ReadTagList:
-		return []itemKey{{cpk, counterSK(tagPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.TagPrefix)}}
 	case domain.ReadMap: // and its layers and groups, which every map answer embeds
 		return append(mapKeys(cid, ref.ID), packKeys(cid, ref.ID)...)
 	case domain.ReadMapPacks:
 		return append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...)
 	case domain.ReadMapList:
-		return []itemKey{{cpk, counterSK(mapPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.MapPrefix)}}
 	case domain.ReadMarker:
 		out := append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...) // its groups: group_id
-		for _, sk := range childHomeSKs(markerPrefix, ref.ID) {
-			out = append(out, itemKey{mapPK(cid, ref.Parent), sk})
+		for _, sk := range childHomeSKs(layout.MarkerPrefix, ref.ID) {
+			out = append(out, layout.ItemKey{PK: layout.MapPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadMarkerList:
-		pk := mapPK(cid, ref.Parent)
-		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...), itemKey{pk, counterSK(markerPrefix)}, itemKey{pk, ownCounterSK(markerPrefix, uid)})
+		pk := layout.MapPK(cid, ref.Parent)
+		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...), layout.ItemKey{PK: pk, SK: layout.CounterSK(layout.MarkerPrefix)}, layout.ItemKey{PK: pk, SK: layout.OwnCounterSK(layout.MarkerPrefix, uid)})
 	case domain.ReadCalendar:
-		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)}}
 	case domain.ReadEntity:
-		return []itemKey{{cpk, recordSK(entityPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.ID)}}
 	case domain.ReadMapPoint:
-		return []itemKey{{cpk, recordSK(locationPrefix, ref.Parent)}, {mapPointsPK(cid, ref.Parent), recordSK(mapPointPrefix, ref.ID)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {PK: layout.MapPointsPK(cid, ref.Parent), SK: layout.RecordSK(layout.MapPointPrefix, ref.ID)}}
 	case domain.ReadNote, domain.ReadEvent:
-		kind := notePrefix
+		kind := layout.NotePrefix
 		if ref.Read == domain.ReadEvent {
-			kind = eventPrefix
+			kind = layout.EventPrefix
 		}
-		out := []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}}
+		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
 		for _, sk := range childHomeSKs(kind, ref.ID) {
-			out = append(out, itemKey{entityPK(cid, ref.Parent), sk})
+			out = append(out, layout.ItemKey{PK: layout.EntityPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadAttributes:
-		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, packKey(cid, ref.Parent)}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, layout.PackKey(cid, ref.Parent)}
 	case domain.ReadRelation:
-		out := []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}}
-		for _, sk := range childHomeSKs(relationPrefix, ref.ID) {
-			out = append(out, itemKey{entityPK(cid, ref.Parent), sk})
+		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
+		for _, sk := range childHomeSKs(layout.RelationPrefix, ref.ID) {
+			out = append(out, layout.ItemKey{PK: layout.EntityPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadRelationList:
-		pk := entityPK(cid, ref.Parent)
-		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, {pk, counterSK(relationPrefix)}, {pk, ownCounterSK(relationPrefix, uid)}}
+		pk := layout.EntityPK(cid, ref.Parent)
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(layout.RelationPrefix)}, {PK: pk, SK: layout.OwnCounterSK(layout.RelationPrefix, uid)}}
 	case domain.ReadCampaignRelationList:
-		return []itemKey{{cpk, counterSK(relationIndexPrefix)}, {cpk, ownCounterSK(relationIndexPrefix, uid)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.RelationIndexPrefix)}, {PK: cpk, SK: layout.OwnCounterSK(layout.RelationIndexPrefix, uid)}}
 	case domain.ReadLocationList:
-		return []itemKey{{cpk, counterSK(locationPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.LocationPrefix)}}
 	case domain.ReadCalendarList:
-		return []itemKey{{cpk, counterSK(calendarPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.CalendarPrefix)}}
 	case domain.ReadEntityList:
-		return []itemKey{{cpk, counterSK(entityPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.EntityPrefix)}}
 	case domain.ReadMemberList:
-		return []itemKey{{cpk, counterSK(memberKind)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.MemberKind)}}
 	case domain.ReadMapPointList:
-		return []itemKey{{cpk, recordSK(locationPrefix, ref.Parent)}, {mapPointsPK(cid, ref.Parent), counterSK(mapPointPrefix)}}
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {PK: layout.MapPointsPK(cid, ref.Parent), SK: layout.CounterSK(layout.MapPointPrefix)}}
 	case domain.ReadNoteList, domain.ReadEventList:
-		kind := notePrefix
+		kind := layout.NotePrefix
 		if ref.Read == domain.ReadEventList {
-			kind = eventPrefix
+			kind = layout.EventPrefix
 		}
-		pk := entityPK(cid, ref.Parent)
-		return []itemKey{{cpk, recordSK(entityPrefix, ref.Parent)}, {pk, counterSK(kind)}, {pk, ownCounterSK(kind, uid)}}
+		pk := layout.EntityPK(cid, ref.Parent)
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(kind)}, {PK: pk, SK: layout.OwnCounterSK(kind, uid)}}
 	case domain.ReadWeather:
-		out := []itemKey{{cpk, recordSK(calendarPrefix, ref.Parent)}}
-		for _, sk := range childHomeSKs(weatherPrefix, ref.ID) {
-			out = append(out, itemKey{calendarPK(cid, ref.Parent), sk})
+		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}}
+		for _, sk := range childHomeSKs(layout.WeatherPrefix, ref.ID) {
+			out = append(out, layout.ItemKey{PK: layout.CalendarPK(cid, ref.Parent), SK: sk})
 		}
 		return out
 	case domain.ReadWeatherList:
-		pk := calendarPK(cid, ref.Parent)
-		return []itemKey{{cpk, recordSK(calendarPrefix, ref.Parent)}, {pk, counterSK(weatherPrefix)}, {pk, ownCounterSK(weatherPrefix, uid)}}
+		pk := layout.CalendarPK(cid, ref.Parent)
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(layout.WeatherPrefix)}, {PK: pk, SK: layout.OwnCounterSK(layout.WeatherPrefix, uid)}}
 	case domain.ReadReminderList:
-		pk := calendarPK(cid, ref.ID)
-		return []itemKey{{cpk, recordSK(calendarPrefix, ref.ID)}, {pk, counterSK(reminderKind)}, {pk, ownCounterSK(reminderKind, uid)}}
+		pk := layout.CalendarPK(cid, ref.ID)
+		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)}, {PK: pk, SK: layout.CounterSK(layout.ReminderKind)}, {PK: pk, SK: layout.OwnCounterSK(layout.ReminderKind, uid)}}
 	}
 	return nil
 }
@@ -142,21 +141,21 @@ func refKeys(cid, uid int64, ref domain.Ref) []itemKey {
 // getItems reads items by key, strongly consistent: those read ahead from the request's
 // readAhead, the rest in one BatchGetItem per 100 (a function's reads
 // are all BatchGetItem: its policy needs no GetItem). Missing items are absent from the map.
-func (s *Store) getItems(ctx context.Context, keys ...itemKey) (map[itemKey]dynamo.Item, error) {
+func (s *Store) getItems(ctx context.Context, keys ...layout.ItemKey) (map[layout.ItemKey]dynamo.Item, error) {
 	return s.fetch(ctx, true, keys)
 }
 
 // peekItems is getItems leaving what was read ahead for later reads in the request: counters,
 // which a request reads and never writes.
-func (s *Store) peekItems(ctx context.Context, keys ...itemKey) (map[itemKey]dynamo.Item, error) {
+func (s *Store) peekItems(ctx context.Context, keys ...layout.ItemKey) (map[layout.ItemKey]dynamo.Item, error) {
 	return s.fetch(ctx, false, keys)
 }
 
-func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[itemKey]dynamo.Item, error) {
-	out := make(map[itemKey]dynamo.Item, len(keys))
+func (s *Store) fetch(ctx context.Context, consume bool, keys []layout.ItemKey) (map[layout.ItemKey]dynamo.Item, error) {
+	out := make(map[layout.ItemKey]dynamo.Item, len(keys))
 	ahead := readAheadOf(ctx)
 	var rest []dynamo.Keyed
-	seen := map[itemKey]bool{}
+	seen := map[layout.ItemKey]bool{}
 	for _, k := range keys {
 		if seen[k] {
 			continue
@@ -168,30 +167,23 @@ func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[it
 			}
 			continue
 		}
-		rest = append(rest, dynamo.Keys{k.pk, k.sk})
+		rest = append(rest, dynamo.Keys{k.PK, k.SK})
 	}
 	for start := 0; start < len(rest); start += 100 {
 		var items []dynamo.Item
 		err := s.table.Batch("pk", "sk").Get(rest[start:min(start+100, len(rest))]...).Consistent(true).All(ctx, &items)
 		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, wrap(err)
+			return nil, layout.Wrap(err)
 		}
 		for _, it := range items {
-			out[keyOfItem(it)] = it
+			out[layout.KeyOfItem(it)] = it
 		}
 	}
 	return out, nil
 }
 
-func keyOfItem(it dynamo.Item) itemKey {
-	var k itemKey
-	_ = dynamo.Unmarshal(it["pk"], &k.pk)
-	_ = dynamo.Unmarshal(it["sk"], &k.sk)
-	return k
-}
-
 // getOne reads one item into out through getItems; ErrNotFound when there is none.
-func (s *Store) getOne(ctx context.Context, k itemKey, out any) error {
+func (s *Store) getOne(ctx context.Context, k layout.ItemKey, out any) error {
 	items, err := s.getItems(ctx, k)
 	if err != nil {
 		return err

@@ -9,70 +9,26 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // The one path of every record kind: the attributes all items share, and the reads and writes
 // that differ only by item type. Each wraps its SDK error once, so an outage is logged once.
 
-// metaAttrs are the key and the domain.Meta of every record item.
-type metaAttrs struct {
-	PK         string `dynamo:"pk"`
-	SK         string `dynamo:"sk"`
-	ID         int64  `dynamo:"id"`
-	CampaignID int64  `dynamo:"campaign_id"`
-	CreatedAt  string `dynamo:"created_at"`
-	UpdatedAt  string `dynamo:"updated_at"`
-	CreatedBy  int64  `dynamo:"created_by"`
-	UpdatedBy  int64  `dynamo:"updated_by"`
-	Version    int64  `dynamo:"version"`
-}
-
-func toMetaAttrs(pk, sk string, m domain.Meta) metaAttrs {
-	return metaAttrs{PK: pk, SK: sk, ID: m.ID, CampaignID: m.CampaignID, CreatedAt: formatTime(m.CreatedAt),
-		UpdatedAt: formatTime(m.UpdatedAt), CreatedBy: m.CreatedBy, UpdatedBy: m.UpdatedBy, Version: m.Version}
-}
-
-func (a metaAttrs) meta() domain.Meta {
-	return domain.Meta{ID: a.ID, CampaignID: a.CampaignID, CreatedAt: parseTime(a.CreatedAt),
-		UpdatedAt: parseTime(a.UpdatedAt), CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy, Version: a.Version}
-}
-
-// ownerAttrs are the domain.Owner of a calendar or location item.
-type ownerAttrs struct {
-	EntityID         int64   `dynamo:"entity_id"`
-	Name             string  `dynamo:"name"`
-	NameLC           string  `dynamo:"name_lc"`
-	Entry            string  `dynamo:"entry,omitempty"`
-	Type             string  `dynamo:"type,omitempty"`
-	TypeLC           string  `dynamo:"type_lc,omitempty"` // filters ignore case
-	ImageURL         string  `dynamo:"image_url,omitempty"`
-	ImagePath        string  `dynamo:"image_path,omitempty"`
-	IsPrivate        bool    `dynamo:"is_private"`
-	Tags             []int64 `dynamo:"tags"`
-	PrivateTags      []int64 `dynamo:"private_tags,omitempty"` // homes only: copyItem projects
-	EntityImageUUID  string  `dynamo:"entity_image_uuid,omitempty"`
-	EntityHeaderUUID string  `dynamo:"entity_header_uuid,omitempty"`
-}
-
-func toOwnerAttrs(o domain.Owner) ownerAttrs {
+func toOwnerAttrs(o domain.Owner) layout.OwnerAttrs {
 	if o.Tags == nil {
 		o.Tags = []int64{}
 	}
-	return ownerAttrs{EntityID: o.EntityID, Name: o.Name, NameLC: strings.ToLower(o.Name), Entry: o.Entry, Type: o.Type,
-		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, ImagePath: o.ImagePath, IsPrivate: o.IsPrivate, Tags: o.Tags, PrivateTags: privateTagsOf(o.Tags, o.PrivateTags),
+	return layout.OwnerAttrs{EntityID: o.EntityID, Name: o.Name, NameLC: strings.ToLower(o.Name), Entry: o.Entry, Type: o.Type,
+		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, ImagePath: o.ImagePath, IsPrivate: o.IsPrivate, Tags: o.Tags, PrivateTags: layout.PrivateTagsOf(o.Tags, o.PrivateTags),
 		EntityImageUUID: o.EntityImageUUID, EntityHeaderUUID: o.EntityHeaderUUID}
-}
-
-func (a ownerAttrs) owner() domain.Owner {
-	return domain.Owner{EntityID: a.EntityID, Name: a.Name, Entry: a.Entry, Type: a.Type, ImageURL: a.ImageURL, ImagePath: a.ImagePath,
-		IsPrivate: a.IsPrivate, Tags: a.Tags, PrivateTags: a.PrivateTags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID}
 }
 
 // getItem reads the item (pk, sk) into out, strongly consistent (or read ahead with the
 // campaign access); ErrNotFound when there is none.
 func (s *Store) getItem(ctx context.Context, pk, sk string, out any, project ...string) error {
 	if len(project) == 0 {
-		return s.getOne(ctx, itemKey{pk, sk}, out)
+		return s.getOne(ctx, layout.ItemKey{PK: pk, SK: sk}, out)
 	}
 	// BatchGetItem of one key, as every read of a function's (its policy needs no GetItem).
 	var items []dynamo.Item
@@ -86,7 +42,7 @@ func (s *Store) getItem(ctx context.Context, pk, sk string, out any, project ...
 	if errors.Is(err, dynamo.ErrNotFound) {
 		return apperr.ErrNotFound
 	}
-	return wrap(err)
+	return layout.Wrap(err)
 }
 
 // getRecord reads one record through its item type I.
@@ -109,7 +65,7 @@ func (s *Store) batchGet(ctx context.Context, consistent bool, keys ...dynamo.Ke
 	if errors.Is(err, dynamo.ErrNotFound) {
 		err = nil
 	}
-	return items, wrap(err)
+	return items, layout.Wrap(err)
 }
 
 // getRecords reads the campaign records of kind prefix with the given ids (each read once),
@@ -120,7 +76,7 @@ func getRecords[I any, T any](ctx context.Context, s *Store, cid int64, prefix s
 	for _, id := range ids {
 		if !seen[id] {
 			seen[id] = true
-			keys = append(keys, dynamo.Keys{campaignPK(cid), recordSK(prefix, id)})
+			keys = append(keys, dynamo.Keys{layout.CampaignPK(cid), layout.RecordSK(prefix, id)})
 		}
 	}
 	items, err := s.batchGet(ctx, consistent, keys...)
@@ -141,8 +97,8 @@ func getRecords[I any, T any](ctx context.Context, s *Store, cid int64, prefix s
 
 // getPair reads a parent item and a record of its partition, at any of the record's home keys,
 // in one BatchGetItem (or from what was read ahead); ErrNotFound unless both exist.
-func (s *Store) getPair(ctx context.Context, parent itemKey, homes []itemKey, parentOut, recOut any) error {
-	items, err := s.getItems(ctx, append([]itemKey{parent}, homes...)...)
+func (s *Store) getPair(ctx context.Context, parent layout.ItemKey, homes []layout.ItemKey, parentOut, recOut any) error {
+	items, err := s.getItems(ctx, append([]layout.ItemKey{parent}, homes...)...)
 	if err != nil {
 		return err
 	}
@@ -183,8 +139,8 @@ const ifVersion = "'version' = ?"
 // createChild stores a new record of a parent's partition, its id from the campaign's sequence,
 // at its slots (home, copies, counts) in one transaction with checks (that its parents still
 // exist): a failed check means a parent is gone, ErrNotFound.
-func (s *Store) createChild(ctx context.Context, m *domain.Meta, sequence string, item func() any, slots func() []slot, checks ...func(*txBuilder)) error {
-	ids, err := s.nextIDs(ctx, campaignPK(m.CampaignID), sequence)
+func (s *Store) createChild(ctx context.Context, m *domain.Meta, sequence string, item func() any, slots func() []layout.Slot, checks ...func(*txBuilder)) error {
+	ids, err := s.nextIDs(ctx, layout.CampaignPK(m.CampaignID), sequence)
 	if err != nil {
 		return err
 	}
@@ -195,13 +151,13 @@ func (s *Store) createChild(ctx context.Context, m *domain.Meta, sequence string
 			c(b)
 		}
 	}
-	b.place(marshal(item()), nil, slots(), 0)
+	b.place(layout.Marshal(item()), nil, slots(), 0)
 	return conflictIsNotFound(b.run(ctx))
 }
 
 // updateChild writes next's item over the record read as prev (slots moved as its visibility
 // says), on condition of the version read and of checks.
-func (s *Store) updateChild(ctx context.Context, prevM, nextM *domain.Meta, item func() any, prev, next func() []slot, checks ...func(*txBuilder)) error {
+func (s *Store) updateChild(ctx context.Context, prevM, nextM *domain.Meta, item func() any, prev, next func() []layout.Slot, checks ...func(*txBuilder)) error {
 	s.stampUpdate(prevM, nextM)
 	b := s.newTx()
 	for _, c := range checks {
@@ -209,12 +165,12 @@ func (s *Store) updateChild(ctx context.Context, prevM, nextM *domain.Meta, item
 			c(b)
 		}
 	}
-	b.place(marshal(item()), prev(), next(), prevM.Version)
+	b.place(layout.Marshal(item()), prev(), next(), prevM.Version)
 	return b.run(ctx)
 }
 
 // deleteChild deletes a record at all its slots, on condition of the version read.
-func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []slot, also ...func(*txBuilder)) error {
+func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []layout.Slot, also ...func(*txBuilder)) error {
 	b := s.newTx()
 	b.remove(slots, m.Version)
 	for _, f := range also {
@@ -227,7 +183,7 @@ func (s *Store) deleteChild(ctx context.Context, m *domain.Meta, slots []slot, a
 
 // conflictIsNotFound wraps err, a write whose failed condition means a record is gone.
 func conflictIsNotFound(err error) error {
-	if err = wrap(err); errors.Is(err, apperr.ErrConflict) {
+	if err = layout.Wrap(err); errors.Is(err, apperr.ErrConflict) {
 		return apperr.ErrNotFound
 	}
 	return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // What ?related=1 reads besides the record (DESIGN.md 9).
@@ -28,7 +29,7 @@ func (s *Store) LocationLinks(ctx context.Context, cid int64, ids []int64) (map[
 	for _, id := range ids {
 		if !seen[id] {
 			seen[id] = true
-			keys = append(keys, dynamo.Keys{campaignPK(cid), recordSK(locationPrefix, id)})
+			keys = append(keys, dynamo.Keys{layout.CampaignPK(cid), layout.RecordSK(layout.LocationPrefix, id)})
 		}
 	}
 	var rows []struct {
@@ -38,7 +39,7 @@ func (s *Store) LocationLinks(ctx context.Context, cid int64, ids []int64) (map[
 	}
 	err := s.table.Batch("pk", "sk").Get(keys...).Project("id", "is_private", "parent_location_id").Consistent(true).All(ctx, &rows)
 	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	for _, r := range rows {
 		out[r.ID] = domain.AncestorLink{ID: r.ID, IsPrivate: r.IsPrivate, ParentID: r.ParentID}
@@ -48,7 +49,7 @@ func (s *Store) LocationLinks(ctx context.Context, cid int64, ids []int64) (map[
 
 // RelatedOf reads the notes, events and relations of entities eids and the child links of
 // locations lids, all of them (the caller filters what its reader may see), from their related
-// buckets (keys.go): one Query per bucket over the sort keys between
+// buckets (layout/keys.go): one Query per bucket over the sort keys between
 // the first and the last of the page's owners in it, at most relatedConcurrency at once. A page
 // of owners with neighbouring ids costs one or two Queries of each bucket kind whatever its
 // size, and at most one per owner however its ids are spread.
@@ -83,31 +84,31 @@ func (s *Store) RelatedOf(ctx context.Context, cid int64, eids, lids []int64) (t
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
-		case kind == relatedChildKind && wantL[id]:
-			var l childLink
+		case kind == layout.RelatedChildKind && wantL[id]:
+			var l layout.ChildLink
 			if err := unmarshalItem(raw, &l); err != nil {
 				return err
 			}
 			out.Children[id] = append(out.Children[id], domain.AncestorLink{ID: l.ID, IsPrivate: l.IsPrivate, ParentID: &id})
-		case kind == relatedChildKind || !wantE[id]: // an owner between the page's in the bucket
-		case kind == notePrefix:
+		case kind == layout.RelatedChildKind || !wantE[id]: // an owner between the page's in the bucket
+		case kind == layout.NotePrefix:
 			var it noteItem
 			if err := unmarshalItem(raw, &it); err != nil {
 				return err
 			}
 			out.Notes[id] = append(out.Notes[id], it.note())
-		case kind == eventPrefix:
-			var it eventItem
+		case kind == layout.EventPrefix:
+			var it layout.EventItem
 			if err := unmarshalItem(raw, &it); err != nil {
 				return err
 			}
-			out.Events[id] = append(out.Events[id], it.event())
-		case kind == relationPrefix:
-			var it relationItem
+			out.Events[id] = append(out.Events[id], it.Event())
+		case kind == layout.RelationPrefix:
+			var it layout.RelationItem
 			if err := unmarshalItem(raw, &it); err != nil {
 				return err
 			}
-			out.Relations[id] = append(out.Relations[id], it.relation())
+			out.Relations[id] = append(out.Relations[id], it.AsRelation())
 		}
 		return nil
 	}
@@ -116,9 +117,9 @@ func (s *Store) RelatedOf(ctx context.Context, cid int64, eids, lids []int64) (t
 	query := func(pk string, sp *span) {
 		g.Go(func() error {
 			var rows []dynamo.Item
-			err := s.table.Get("pk", pk).Range("sk", dynamo.Between, pad(sp.lo)+"#", pad(sp.hi)+"#~").Consistent(true).All(gctx, &rows)
+			err := s.table.Get("pk", pk).Range("sk", dynamo.Between, layout.Pad(sp.lo)+"#", layout.Pad(sp.hi)+"#~").Consistent(true).All(gctx, &rows)
 			if err != nil {
-				return wrap(err)
+				return layout.Wrap(err)
 			}
 			for _, raw := range rows {
 				if err := add(raw); err != nil {
@@ -128,10 +129,10 @@ func (s *Store) RelatedOf(ctx context.Context, cid int64, eids, lids []int64) (t
 			return nil
 		})
 	}
-	for pk, sp := range spans(eids, func(id int64) string { return relatedPK(cid, id) }) {
+	for pk, sp := range spans(eids, func(id int64) string { return layout.RelatedPK(cid, id) }) {
 		query(pk, sp)
 	}
-	for pk, sp := range spans(lids, func(id int64) string { return relatedLocationPK(cid, id) }) {
+	for pk, sp := range spans(lids, func(id int64) string { return layout.RelatedLocationPK(cid, id) }) {
 		query(pk, sp)
 	}
 	if err := g.Wait(); err != nil {

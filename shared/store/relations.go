@@ -11,42 +11,14 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
-// Relations live in their owner entity's partition, placed like notes (childSlots: the
-// admins' home, member and public copies, the creator's own ranges), with copies in the
-// campaign partition for the campaign-wide list (REL#), one in the owner's related=1 bucket,
-// and a pointer (RELIN#) in the target's partition, so that deleting an entity finds the
-// relations pointing at it. A relation whose owner or target is private is placed for admins
-// only, so no list ever shows a relation to an entity its reader may not see, and totals stay
-// exact. All of one relation's items (and its mirror's) are written in one transaction.
-type relationItem struct {
-	metaAttrs
-	EntityID      int64  `dynamo:"entity_id"` // the owner: the partition's entity
-	OwnerID       int64  `dynamo:"owner_id"`
-	TargetID      int64  `dynamo:"target_id"`
-	Relation      string `dynamo:"relation"`
-	NameLC        string `dynamo:"name_lc"` // the relation text, for ?name=
-	Attitude      int64  `dynamo:"attitude"`
-	Colour        string `dynamo:"colour,omitempty"`
-	Visibility    string `dynamo:"visibility"`
-	IsPinned      bool   `dynamo:"is_pinned"`
-	MirrorID      *int64 `dynamo:"mirror_id,omitempty"`
-	OwnerPrivate  bool   `dynamo:"owner_private"`
-	TargetPrivate bool   `dynamo:"target_private"`
-}
-
-func toRelationItem(r *domain.Relation) relationItem {
-	return relationItem{metaAttrs: toMetaAttrs(entityPK(r.CampaignID, r.OwnerID), recordSK(relationPrefix, r.ID), r.Meta),
+func toRelationItem(r *domain.Relation) layout.RelationItem {
+	return layout.RelationItem{MetaAttrs: layout.ToMetaAttrs(layout.EntityPK(r.CampaignID, r.OwnerID), layout.RecordSK(layout.RelationPrefix, r.ID), r.Meta),
 		EntityID: r.OwnerID, OwnerID: r.OwnerID, TargetID: r.TargetID, Relation: r.Relation, NameLC: strings.ToLower(r.Relation),
 		Attitude: r.Attitude, Colour: r.Colour, Visibility: string(r.Visibility), IsPinned: r.IsPinned, MirrorID: r.MirrorID,
 		OwnerPrivate: r.OwnerPrivate, TargetPrivate: r.TargetPrivate}
-}
-
-func (it relationItem) relation() domain.Relation {
-	return domain.Relation{Meta: it.meta(), OwnerID: it.OwnerID, TargetID: it.TargetID, Relation: it.Relation,
-		Attitude: it.Attitude, Colour: it.Colour, Visibility: domain.Visibility(it.Visibility), IsPinned: it.IsPinned,
-		MirrorID: it.MirrorID, OwnerPrivate: it.OwnerPrivate, TargetPrivate: it.TargetPrivate}
 }
 
 // incomingItem points from a relation's target to the relation.
@@ -57,58 +29,29 @@ type incomingItem struct {
 	OwnerID int64  `dynamo:"owner_id"`
 }
 
-// relationSlots are every item of relation r but its incoming pointer: its home and copies in
-// the owner's partition, its copies in the campaign-wide list (no SELF# home there: the index
-// is only read as lists) and its related=1 bucket copy.
-func relationSlots(r *domain.Relation) []slot {
-	out := childSlots(relationPrefix, entityPK(r.CampaignID, r.OwnerID), r.ID, r.CreatedBy, r.Visibility, r.Private())
-	out = append(out, relationIndexSlots(campaignPK(r.CampaignID), r.ID, r.CreatedBy, r.Visibility, r.Private())...)
-	return append(out, slot{pk: relatedPK(r.CampaignID, r.OwnerID), sk: relatedSK(r.OwnerID, relationPrefix, r.ID), id: r.ID})
-}
-
-// relationIndexSlots are a relation's copies in the campaign-wide list (pk: the campaign's).
-func relationIndexSlots(pk string, id, createdBy int64, vis domain.Visibility, private bool) []slot {
-	var out []slot
-	for _, sl := range childSlots(relationIndexPrefix, pk, id, createdBy, vis, private) {
-		if sl.counter != "" {
-			sl.home = false
-			out = append(out, sl)
-		}
-	}
-	return out
-}
-
-// relationRefs are a relation's two sync pointers: in its owner's list and in the campaign's.
-func relationRefs(r *domain.Relation) []*syncRef {
-	ptr := syncPointer{ID: r.ID, IsPrivate: r.Private(), Visibility: string(r.Visibility), CreatedBy: r.CreatedBy}
-	own, all := ptr, ptr
-	own.PK, all.PK = entityPK(r.CampaignID, r.OwnerID), campaignPK(r.CampaignID)
-	return []*syncRef{{kind: relationPrefix, ptr: own, updated: r.UpdatedAt}, {kind: relationIndexPrefix, ptr: all, updated: r.UpdatedAt}}
-}
-
 // placeRelation writes r over prev (nil for a new one) with its incoming pointer.
 func (b *txBuilder) placeRelation(prev, r *domain.Relation) {
-	var prevSlots []slot
+	var prevSlots []layout.Slot
 	var prevVersion int64
 	if prev != nil {
-		prevSlots, prevVersion = relationSlots(prev), prev.Version
+		prevSlots, prevVersion = layout.RelationSlots(prev), prev.Version
 		if prev.TargetID != r.TargetID {
-			k := incomingKey(prev.CampaignID, prev.TargetID, prev.ID)
-			b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
+			k := layout.IncomingKey(prev.CampaignID, prev.TargetID, prev.ID)
+			b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 		}
 	}
-	b.place(marshal(toRelationItem(r)), prevSlots, relationSlots(r), prevVersion)
-	next := relationRefs(r)
+	b.place(layout.Marshal(toRelationItem(r)), prevSlots, layout.RelationSlots(r), prevVersion)
+	next := layout.RelationRefs(r)
 	for i := range next {
 		if prev != nil {
-			b.syncMove(relationRefs(prev)[i], next[i])
+			b.syncMove(layout.RelationRefs(prev)[i], next[i])
 		} else {
 			b.syncMove(nil, next[i])
 		}
 	}
 	if prev == nil || prev.TargetID != r.TargetID {
-		k := incomingKey(r.CampaignID, r.TargetID, r.ID)
-		b.put(b.s.table.Put(incomingItem{PK: k.pk, SK: k.sk, ID: r.ID, OwnerID: r.OwnerID}))
+		k := layout.IncomingKey(r.CampaignID, r.TargetID, r.ID)
+		b.put(b.s.table.Put(incomingItem{PK: k.PK, SK: k.SK, ID: r.ID, OwnerID: r.OwnerID}))
 	}
 }
 
@@ -116,17 +59,17 @@ func (b *txBuilder) placeRelation(prev, r *domain.Relation) {
 // Its sync pointers leave tombstones, but in the partition of entity gone (being deleted:
 // nothing would read them, and its partition is already read for removal; 0 for none).
 func (b *txBuilder) removeRelation(r *domain.Relation, gone int64) {
-	b.remove(relationSlots(r), r.Version)
-	for _, ref := range relationRefs(r) {
-		if ref.kind == relationPrefix && r.OwnerID == gone {
-			k := syncSK(ref.kind, formatTime(ref.updated), r.ID)
-			b.del(b.s.table.Delete("pk", ref.ptr.PK).Range("sk", k))
+	b.remove(layout.RelationSlots(r), r.Version)
+	for _, ref := range layout.RelationRefs(r) {
+		if ref.Kind == layout.RelationPrefix && r.OwnerID == gone {
+			k := layout.SyncSK(ref.Kind, layout.FormatTime(ref.Updated), r.ID)
+			b.del(b.s.table.Delete("pk", ref.Ptr.PK).Range("sk", k))
 			continue
 		}
 		b.syncMove(ref, nil) // its tombstone
 	}
-	k := incomingKey(r.CampaignID, r.TargetID, r.ID)
-	b.del(b.s.table.Delete("pk", k.pk).Range("sk", k.sk))
+	k := layout.IncomingKey(r.CampaignID, r.TargetID, r.ID)
+	b.del(b.s.table.Delete("pk", k.PK).Range("sk", k.SK))
 }
 
 // needEntity makes the transaction conditional on entity eid existing with the links privacy
@@ -137,7 +80,7 @@ func (b *txBuilder) needEntity(cid, eid int64, private bool, gone error) {
 		b.needs = map[int]error{}
 	}
 	b.needs[b.n] = gone
-	b.check(b.s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, eid)).
+	b.check(b.s.table.Check("pk", layout.CampaignPK(cid)).Range("sk", layout.RecordSK(layout.EntityPrefix, eid)).
 		If("attribute_exists(pk) AND 'links_private' = ?", private))
 }
 
@@ -148,14 +91,14 @@ func invalidTarget(field string) error {
 
 // GetRelationAndEntity reads a relation and its owner entity in one round trip.
 func (s *Store) GetRelationAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Relation, error) {
-	return getWithEntity(ctx, s, cid, eid, relationPrefix, id, relationItem.relation)
+	return getWithEntity(ctx, s, cid, eid, layout.RelationPrefix, id, layout.RelationItem.AsRelation)
 }
 
 // getRelation reads relation id of owner eid (strongly consistent).
 func (s *Store) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
-	var keys []itemKey
-	for _, sk := range childHomeSKs(relationPrefix, id) {
-		keys = append(keys, itemKey{entityPK(cid, eid), sk})
+	var keys []layout.ItemKey
+	for _, sk := range childHomeSKs(layout.RelationPrefix, id) {
+		keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, eid), SK: sk})
 	}
 	items, err := s.fetch(ctx, false, keys)
 	if err != nil {
@@ -163,11 +106,11 @@ func (s *Store) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Re
 	}
 	for _, k := range keys {
 		if it, ok := items[k]; ok {
-			var ri relationItem
+			var ri layout.RelationItem
 			if err := dynamo.UnmarshalItem(it, &ri); err != nil {
 				return nil, err
 			}
-			r := ri.relation()
+			r := ri.AsRelation()
 			return &r, nil
 		}
 	}
@@ -176,23 +119,23 @@ func (s *Store) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Re
 
 // ListRelations reads one page of the relations of entity eid that the caller may see.
 func (s *Store) ListRelations(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
-	l := listSpec{ranges: childRanges(relationPrefix, entityPK(cid, eid), a)}
+	l := listSpec{ranges: childRanges(layout.RelationPrefix, layout.EntityPK(cid, eid), a)}
 	l.filter(f)
-	return listPage(ctx, s, l, p, relationItem.relation)
+	return listPage(ctx, s, l, p, layout.RelationItem.AsRelation)
 }
 
 // ListCampaignRelations reads one page of the campaign's relations that the caller may see.
 func (s *Store) ListCampaignRelations(ctx context.Context, cid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
-	l := listSpec{ranges: childRanges(relationIndexPrefix, campaignPK(cid), a)}
+	l := listSpec{ranges: childRanges(layout.RelationIndexPrefix, layout.CampaignPK(cid), a)}
 	l.filter(f)
-	return listPage(ctx, s, l, p, relationItem.relation)
+	return listPage(ctx, s, l, p, layout.RelationItem.AsRelation)
 }
 
 // reserveIDs takes n consecutive ids of sequence name in one update; the first is returned.
 func (s *Store) reserveIDs(ctx context.Context, pk, name string, n int) (int64, error) {
 	var raw dynamo.Item
-	if err := s.table.Update("pk", pk).Range("sk", seqSK).Add(name, n).Value(ctx, &raw); err != nil {
-		return 0, wrap(err)
+	if err := s.table.Update("pk", pk).Range("sk", layout.SeqSK).Add(name, n).Value(ctx, &raw); err != nil {
+		return 0, layout.Wrap(err)
 	}
 	var last int64
 	if err := dynamo.Unmarshal(raw[name], &last); err != nil {
@@ -216,7 +159,7 @@ func (s *Store) CreateRelation(ctx context.Context, r *domain.Relation) error {
 	if r.TwoWay {
 		n *= 2
 	}
-	first, err := s.reserveIDs(ctx, campaignPK(r.CampaignID), "relation", n)
+	first, err := s.reserveIDs(ctx, layout.CampaignPK(r.CampaignID), "relation", n)
 	if err != nil {
 		return err
 	}
@@ -334,9 +277,9 @@ func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64, rows 
 	var refs []ref
 	for _, r := range rows {
 		switch {
-		case r.SK == recordSK(relationPrefix, r.ID) || r.SK == selfHome+recordSK(relationPrefix, r.ID):
+		case r.SK == layout.RecordSK(layout.RelationPrefix, r.ID) || r.SK == layout.SelfHome+layout.RecordSK(layout.RelationPrefix, r.ID):
 			refs = append(refs, ref{eid, r.ID})
-		case r.SK == incomingPrefix+pad(r.ID):
+		case r.SK == layout.IncomingPrefix+layout.Pad(r.ID):
 			refs = append(refs, ref{r.OwnerID, r.ID})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // References placed by an entity's privacy besides its events' calendar links (issue 19): the
@@ -28,10 +29,10 @@ func (s *Store) relinkRefs(ctx context.Context, cid, eid int64, typ string, chil
 	if err := s.relinkMarkers(ctx, cid, eid, private); err != nil {
 		return err
 	}
-	if typ == tagKind.entityType {
+	if typ == layout.TagKind.EntityType {
 		return s.relinkTagMembers(ctx, cid, childID, private)
 	}
-	if typ == locationKind.entityType {
+	if typ == layout.LocationKind.EntityType {
 		return s.placeLocationMaps(ctx, cid, childID, private, false)
 	}
 	return nil
@@ -80,31 +81,31 @@ const relationItems = 28
 
 // entityRelations reads every relation owned by entity eid or pointing at it, consistently.
 func (s *Store) entityRelations(ctx context.Context, cid, eid int64) ([]*domain.Relation, error) {
-	pk := entityPK(cid, eid)
-	var homes, selfHomes []relationItem
+	pk := layout.EntityPK(cid, eid)
+	var homes, selfHomes []layout.RelationItem
 	var incoming []incomingItem
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, relationPrefix+"#").Consistent(true).All(gctx, &homes))
+		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.RelationPrefix+"#").Consistent(true).All(gctx, &homes))
 	})
 	g.Go(func() error {
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, selfHome+relationPrefix+"#").Consistent(true).All(gctx, &selfHomes))
+		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.SelfHome+layout.RelationPrefix+"#").Consistent(true).All(gctx, &selfHomes))
 	})
 	g.Go(func() error {
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, incomingPrefix).Consistent(true).All(gctx, &incoming))
+		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.IncomingPrefix).Consistent(true).All(gctx, &incoming))
 	})
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	var out []*domain.Relation
 	for _, it := range append(homes, selfHomes...) {
-		r := it.relation()
+		r := it.AsRelation()
 		out = append(out, &r)
 	}
-	var keys []itemKey
+	var keys []layout.ItemKey
 	for _, in := range incoming {
-		for _, sk := range childHomeSKs(relationPrefix, in.ID) {
-			keys = append(keys, itemKey{entityPK(cid, in.OwnerID), sk})
+		for _, sk := range childHomeSKs(layout.RelationPrefix, in.ID) {
+			keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, in.OwnerID), SK: sk})
 		}
 	}
 	got, err := s.getItems(ctx, keys...)
@@ -113,11 +114,11 @@ func (s *Store) entityRelations(ctx context.Context, cid, eid int64) ([]*domain.
 	}
 	for _, k := range keys {
 		if raw, ok := got[k]; ok {
-			var it relationItem
+			var it layout.RelationItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return nil, err
 			}
-			r := it.relation()
+			r := it.AsRelation()
 			out = append(out, &r)
 		}
 	}

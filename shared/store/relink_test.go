@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -46,7 +47,7 @@ func TestRelationsFollowEndsPrivacy(t *testing.T) {
 	id := func(m map[string]any) int64 { return int64(m["id"].(float64)) }
 	audit := func(t *testing.T, e *apitest.Env, cid int64) {
 		t.Helper()
-		if problems, err := e.Store.Audit(context.Background(), cid); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(context.Background(), e.Store, cid); err != nil || len(problems) > 0 {
 			t.Fatalf("audit: %v %v", err, problems)
 		}
 	}

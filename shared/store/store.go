@@ -1,8 +1,11 @@
-// Package store is Lorekeep's DynamoDB adapter: the only package that knows the single-table key
-// schema. Every item of a campaign lives under keys that begin with that campaign, so no read or
+// Package store is Lorekeep's DynamoDB adapter: with its own internal packages, the only code
+// that knows the single-table key schema. The keys, the layout table, the kind table and the
+// item shapes are package store/internal/layout (Go's internal rule keeps them inside
+// shared/store); the operations code (the migration and the audit) is package store/ops,
+// which the lorekeep command and the tests link and no Lambda does. Every item of a campaign lives under keys that begin with that campaign, so no read or
 // write can cross tenants; ids are allocated from atomic counters.
 //
-// # Key layout (version 3, see LayoutVersion and Migrate)
+// # Key layout (version 3, see layout.Version and ops.Migrate)
 //
 // A list page must cost what the page costs, for every reader: guregu/dynamo drops Limit on a
 // filtered query, and any filter evaluates what it drops, so audiences are key ranges, never
@@ -105,6 +108,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
 
@@ -141,60 +145,16 @@ func New(cfg aws.Config, tableName string) *Store {
 	return &Store{db: db, table: db.Table(tableName), now: func() time.Time { return time.Now().UTC() }}
 }
 
-func formatTime(t time.Time) string { return t.UTC().Format(timestamp) }
-func parseTime(s string) time.Time {
-	if t, ok := parseStamp(s); ok {
-		return t
-	}
-	t, _ := time.Parse(timestamp, s)
-	return t
-}
-
-// parseStamp reads a timestamp as the store writes it ("2006-01-02T15:04:05.000000Z", every
-// item has two) without time.Parse's general layout machinery, a visible part of a list
-// page's decoding (issue 20); ok false for anything else, which time.Parse then answers.
-func parseStamp(s string) (time.Time, bool) {
-	if len(s) != len(timestamp) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[26] != 'Z' {
-		return time.Time{}, false
-	}
-	num := func(from, to int) (int, bool) {
-		n := 0
-		for i := from; i < to; i++ {
-			c := s[i]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
-	y, ok1 := num(0, 4)
-	mo, ok2 := num(5, 7)
-	d, ok3 := num(8, 10)
-	h, ok4 := num(11, 13)
-	mi, ok5 := num(14, 16)
-	sec, ok6 := num(17, 19)
-	us, ok7 := num(20, 26)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59 {
-		return time.Time{}, false
-	}
-	t := time.Date(y, time.Month(mo), d, h, mi, sec, us*1000, time.UTC)
-	if t.Day() != d { // past the month's end: time.Parse's error
-		return time.Time{}, false
-	}
-	return t, true
-}
-
 // nextIDs atomically advances one or more id sequences of the item (pk, SEQ) and returns the new
 // values in order: one round trip however many ids a write needs.
 func (s *Store) nextIDs(ctx context.Context, pk string, names ...string) ([]int64, error) {
-	u := s.table.Update("pk", pk).Range("sk", seqSK)
+	u := s.table.Update("pk", pk).Range("sk", layout.SeqSK)
 	for _, n := range names {
 		u = u.Add(n, 1)
 	}
 	var raw dynamo.Item
 	if err := u.Value(ctx, &raw); err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	ids := make([]int64, len(names))
 	for i, n := range names {
@@ -207,9 +167,6 @@ func (s *Store) nextIDs(ctx context.Context, pk string, names ...string) ([]int6
 	}
 	return ids, nil
 }
-
-// wrap turns SDK failures into domain errors (one mapping, in awsdb).
-func wrap(err error) error { return awsdb.Wrap(err) }
 
 // Client exposes the SDK client for table administration.
 func (s *Store) Client() *dynamodb.Client {
@@ -226,5 +183,3 @@ func Open(ctx context.Context, c Config, tweak ...func(*aws.Config)) (*Store, er
 	}
 	return New(cfg, c.TableName), nil
 }
-
-const timestamp = domain.TimeLayout

@@ -10,10 +10,11 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Pending deletes are found without scanning the table. The first step of an owner's delete
-// writes, in the same transaction as its tombstone, a marker into one of pendingShards small
+// writes, in the same transaction as its tombstone, a marker into one of layout.PendingShards small
 // partitions, sorted by the time the delete began:
 //
 //	pk  PENDING#<campaign id mod 16, two digits>
@@ -24,23 +25,13 @@ import (
 // than a cutoff (a key condition: it reads what it finishes and nothing else). Sixteen shards
 // keep the markers of a busy table off one partition's write limit.
 const (
-	pendingShards  = 16
-	sweepBatch     = 25 // markers one shard gives one sweep; the next sweep takes the rest
-	pendingTimeFmt = "2006-01-02T15:04:05.000000Z"
+	sweepBatch = 25 // markers one shard gives one sweep; the next sweep takes the rest
+
 )
 
 // PendingDeleteAge is how long a delete may stay pending before the sweeper finishes it: far
 // longer than any request (a delete's own cascade finishes it unless it failed).
 const PendingDeleteAge = time.Minute
-
-// pendingMarker lists a pending delete in its shard.
-type pendingMarker struct {
-	PK   string `dynamo:"pk"`
-	SK   string `dynamo:"sk"`
-	CID  int64  `dynamo:"campaign_id"`
-	Kind string `dynamo:"kind"`
-	ID   int64  `dynamo:"id"`
-}
 
 // SweepResult says what one sweep did.
 type SweepResult struct {
@@ -60,20 +51,20 @@ type SweepResult struct {
 func (s *Store) SweepDeletes(ctx context.Context, olderThan time.Duration) (SweepResult, error) {
 	var res SweepResult
 	var firstErr error
-	cutoff := s.now().Add(-olderThan).UTC().Format(pendingTimeFmt)
-	for shard := 0; shard < pendingShards; shard++ {
-		var markers []pendingMarker
-		err := s.table.Get("pk", pendingPK(int64(shard))).Range("sk", dynamo.Less, cutoff).
+	cutoff := s.now().Add(-olderThan).UTC().Format(layout.PendingTimeFmt)
+	for shard := 0; shard < layout.PendingShards; shard++ {
+		var markers []layout.PendingMarker
+		err := s.table.Get("pk", layout.PendingPK(int64(shard))).Range("sk", dynamo.Less, cutoff).
 			Consistent(true).Limit(sweepBatch).All(ctx, &markers)
 		if err != nil {
-			return res, wrap(err)
+			return res, layout.Wrap(err)
 		}
 		if len(markers) == sweepBatch {
 			res.Remaining = true
 		}
 		for _, m := range markers {
 			if err := ctx.Err(); err != nil {
-				return res, wrap(err)
+				return res, layout.Wrap(err)
 			}
 			finished, err := s.sweepOne(ctx, m)
 			switch {
@@ -94,17 +85,17 @@ func (s *Store) SweepDeletes(ctx context.Context, olderThan time.Duration) (Swee
 
 // sweepOne finishes the delete a marker stands for (or the re-placing of an entity's links);
 // false when it had already finished (the marker alone is removed).
-func (s *Store) sweepOne(ctx context.Context, m pendingMarker) (bool, error) {
+func (s *Store) sweepOne(ctx context.Context, m layout.PendingMarker) (bool, error) {
 	switch m.Kind {
-	case relinkKind: // a privacy change whose links were left half re-placed
+	case layout.RelinkKind: // a privacy change whose links were left half re-placed
 		return true, s.reconcileLinks(ctx, m.CID, m.ID, m.SK)
-	case cascadeKind: // a trash's or restore's reference cascade (trash.go)
+	case layout.CascadeKind: // a trash's or restore's reference cascade (trash.go)
 		return true, s.reconcileCascade(ctx, m.CID, m.ID, m.SK)
 	}
-	var t tombstone
-	err := s.getOne(ctx, itemKey{campaignPK(m.CID), tombstoneSK(m.Kind, m.ID)}, &t)
+	var t layout.Tombstone
+	err := s.getOne(ctx, layout.ItemKey{PK: layout.CampaignPK(m.CID), SK: layout.TombstoneSK(m.Kind, m.ID)}, &t)
 	if errors.Is(err, apperr.ErrNotFound) {
-		return false, wrap(s.table.Delete("pk", m.PK).Range("sk", m.SK).Run(ctx))
+		return false, layout.Wrap(s.table.Delete("pk", m.PK).Range("sk", m.SK).Run(ctx))
 	}
 	if err != nil {
 		return false, err
@@ -114,7 +105,7 @@ func (s *Store) sweepOne(ctx context.Context, m pendingMarker) (bool, error) {
 
 // logPendingDelete reports a delete whose cascade failed after its first step: the record is
 // gone, and the sweeper finishes what hung from it.
-func logPendingDelete(ctx context.Context, t tombstone, err error) {
+func logPendingDelete(ctx context.Context, t layout.Tombstone, err error) {
 	slog.WarnContext(ctx, "delete pending: its cascade failed, the sweeper finishes it",
 		"campaign_id", t.CID, "kind", t.Kind, "id", t.ID, "err", err.Error())
 }
@@ -130,19 +121,19 @@ const purgeBatch = 25
 // other: each is conditional on the trashed entity item the other deletes.
 func (s *Store) SweepPurges(ctx context.Context) (int, bool, error) {
 	now := s.now().UTC()
-	cutoff := now.Format(pendingTimeFmt)
+	cutoff := now.Format(layout.PendingTimeFmt)
 	n, more := 0, false
 	var firstErr error
-	for shard := 0; shard < pendingShards; shard++ {
-		var due []purgeItem
-		err := s.table.Get("pk", purgePK(shard)).Range("sk", dynamo.Less, cutoff).Consistent(true).Limit(purgeBatch).All(ctx, &due)
+	for shard := 0; shard < layout.PendingShards; shard++ {
+		var due []layout.PurgeItem
+		err := s.table.Get("pk", layout.PurgePK(shard)).Range("sk", dynamo.Less, cutoff).Consistent(true).Limit(purgeBatch).All(ctx, &due)
 		if err != nil {
-			return n, more, wrap(err)
+			return n, more, layout.Wrap(err)
 		}
 		more = more || len(due) == purgeBatch
 		for _, q := range due {
 			if err := ctx.Err(); err != nil {
-				return n, more, wrap(err)
+				return n, more, layout.Wrap(err)
 			}
 			purged, err := s.purge(ctx, q, now)
 			if err != nil {
@@ -160,14 +151,14 @@ func (s *Store) SweepPurges(ctx context.Context) (int, bool, error) {
 }
 
 // purge purges one trash (see SweepPurges); false when it was restored (the queue item goes).
-func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, error) {
+func (s *Store) purge(ctx context.Context, q layout.PurgeItem, now time.Time) (bool, error) {
 	cid := q.CID
-	trashed := itemKey{campaignPK(cid), trashedSK(entityPrefix, q.EntityID)}
-	live := itemKey{campaignPK(cid), recordSK(entityPrefix, q.EntityID)}
-	home := itemKey{campaignPK(cid), trashedSK(q.Kind, q.ID)}
-	keys := []itemKey{trashed, live, home}
-	layers := itemKey{mapPK(cid, q.ID), layersSK} // a map's layers' pictures go with it
-	if q.Kind == mapPrefix {
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, q.EntityID)}
+	live := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, q.EntityID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(q.Kind, q.ID)}
+	keys := []layout.ItemKey{trashed, live, home}
+	layers := layout.ItemKey{PK: layout.MapPK(cid, q.ID), SK: layout.LayersSK} // a map's layers' pictures go with it
+	if q.Kind == layout.MapPrefix {
 		keys = append(keys, layers)
 	}
 	got, err := s.getItems(ctx, keys...)
@@ -180,21 +171,21 @@ func (s *Store) purge(ctx context.Context, q purgeItem, now time.Time) (bool, er
 		_ = dynamo.Unmarshal(raw["entry"], &entry)
 	}
 	if got[live] != nil {
-		return false, wrap(s.table.Delete("pk", q.PK).Range("sk", q.SK).Run(ctx))
+		return false, layout.Wrap(s.table.Delete("pk", q.PK).Range("sk", q.SK).Run(ctx))
 	}
-	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(now, cid, q.Kind, q.ID), CID: cid, Kind: q.Kind, ID: q.ID}
-	t := tombstone{PK: campaignPK(cid), SK: tombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK,
-		Mentions: targetsOf(entry, q.EntityID)}
+	marker := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.PendingSK(now, cid, q.Kind, q.ID), CID: cid, Kind: q.Kind, ID: q.ID}
+	t := layout.Tombstone{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK,
+		Mentions: layout.TargetsOf(entry, q.EntityID)}
 	b := s.newTx()
-	b.del(s.table.Delete("pk", trashed.pk).Range("sk", trashed.sk).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
-	b.del(s.table.Delete("pk", home.pk).Range("sk", home.sk))
+	b.del(s.table.Delete("pk", trashed.PK).Range("sk", trashed.SK).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
+	b.del(s.table.Delete("pk", home.PK).Range("sk", home.SK))
 	imageChange(cid, image, "")(b)
-	if q.Kind == mapPrefix {
+	if q.Kind == layout.MapPrefix {
 		if err := packImages(b, cid, got[layers]); err != nil {
 			return false, err
 		}
 	}
-	b.check(s.table.Check("pk", live.pk).Range("sk", live.sk).If("attribute_not_exists(pk)"))
+	b.check(s.table.Check("pk", live.PK).Range("sk", live.SK).If("attribute_not_exists(pk)"))
 	b.del(s.table.Delete("pk", q.PK).Range("sk", q.SK))
 	b.put(s.table.Put(t))
 	b.put(s.table.Put(marker))

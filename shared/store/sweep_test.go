@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -50,7 +51,7 @@ func TestSweepFinishesOldPendingDeletesInBoundedBatches(t *testing.T) {
 		}
 	}
 	for _, cid := range []int64{7, 8} {
-		if problems, err := st.Audit(ctx, cid); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, cid); err != nil || len(problems) > 0 {
 			t.Fatalf("campaign %d after the sweeps: %v %v", cid, problems, err)
 		}
 	}

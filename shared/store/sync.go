@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Sync pointers and tombstones (DESIGN 3). Every record write moves the record's pointer
@@ -21,7 +22,7 @@ import (
 // with lastSync T Queries the pointers after T (about the changed records) instead of the list's
 // whole range. Every delete writes GONE#KIND#<deleted_at>#id there (ttl 30 days), which
 // `?deleted=1` answers. Both carry what decides who may see the record (privacy, visibility,
-// creator): a reader keeps those its ranges hold (pointerSlots), as the record's own placement
+// creator): a reader keeps those its ranges hold (layout.PointerSlots), as the record's own placement
 // would, so totals are exact without reading the records.
 
 // maxSyncPointers bounds the pointers one lastSync read evaluates: when more records changed
@@ -29,67 +30,44 @@ import (
 // condition on updated_at, which then costs about what the answer holds anyway.
 var maxSyncPointers = 2000
 
-// syncPointer is a pointer (or, inside goneItem, a tombstone).
-type syncPointer struct {
-	PK         string `dynamo:"pk"`
-	SK         string `dynamo:"sk"`
-	ID         int64  `dynamo:"id"`
-	IsPrivate  bool   `dynamo:"is_private,omitempty"`
-	Visibility string `dynamo:"visibility,omitempty"`
-	CreatedBy  int64  `dynamo:"created_by,omitempty"`
-}
-
 // goneItem is a tombstone: the record's pointer at its deletion time, kept GoneHistory.
 type goneItem struct {
-	syncPointer
+	layout.SyncPointer
 	EntityID  int64  `dynamo:"entity_id,omitempty"`
 	DeletedAt string `dynamo:"deleted_at"`
 	TTL       int64  `dynamo:"ttl"`
 }
 
-// syncRef is a record as its pointer sees it: kind, list partition, audience and update time.
-type syncRef struct {
-	kind     string
-	ptr      syncPointer
-	updated  time.Time
-	entityID int64 // of a location or calendar, for its tombstone
+func ownerRef(kind string, m *domain.Meta, o *domain.Owner) *layout.SyncRef {
+	return &layout.SyncRef{Kind: kind, Ptr: layout.SyncPointer{PK: layout.CampaignPK(m.CampaignID), ID: m.ID, IsPrivate: o.IsPrivate},
+		Updated: m.UpdatedAt, EntityID: o.EntityID}
 }
 
-func ownerRef(kind string, m *domain.Meta, o *domain.Owner) *syncRef {
-	return &syncRef{kind: kind, ptr: syncPointer{PK: campaignPK(m.CampaignID), ID: m.ID, IsPrivate: o.IsPrivate},
-		updated: m.UpdatedAt, entityID: o.EntityID}
+func noteRef(n *domain.Note) *layout.SyncRef {
+	return &layout.SyncRef{Kind: layout.NotePrefix, Ptr: layout.SyncPointer{PK: layout.EntityPK(n.CampaignID, n.EntityID), ID: n.ID,
+		Visibility: string(n.Visibility), CreatedBy: n.CreatedBy}, Updated: n.UpdatedAt}
 }
 
-func entityRef(m *domain.Meta, o *domain.Owner) *syncRef {
-	return &syncRef{kind: entityPrefix, ptr: syncPointer{PK: campaignPK(m.CampaignID), ID: o.EntityID, IsPrivate: o.IsPrivate},
-		updated: m.UpdatedAt}
+func eventRef(ev *timeline.Event) *layout.SyncRef {
+	return &layout.SyncRef{Kind: layout.EventPrefix, Ptr: layout.SyncPointer{PK: layout.EntityPK(ev.CampaignID, ev.EntityID), ID: ev.ID,
+		IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy}, Updated: ev.UpdatedAt}
 }
 
-func noteRef(n *domain.Note) *syncRef {
-	return &syncRef{kind: notePrefix, ptr: syncPointer{PK: entityPK(n.CampaignID, n.EntityID), ID: n.ID,
-		Visibility: string(n.Visibility), CreatedBy: n.CreatedBy}, updated: n.UpdatedAt}
+func weatherRef(w *timeline.DayWeather) *layout.SyncRef {
+	return &layout.SyncRef{Kind: layout.WeatherPrefix, Ptr: layout.SyncPointer{PK: layout.CalendarPK(w.CampaignID, w.CalendarID), ID: w.ID,
+		Visibility: string(w.Visibility), CreatedBy: w.CreatedBy}, Updated: w.UpdatedAt}
 }
 
-func eventRef(ev *timeline.Event) *syncRef {
-	return &syncRef{kind: eventPrefix, ptr: syncPointer{PK: entityPK(ev.CampaignID, ev.EntityID), ID: ev.ID,
-		IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy}, updated: ev.UpdatedAt}
-}
-
-func weatherRef(w *timeline.DayWeather) *syncRef {
-	return &syncRef{kind: weatherPrefix, ptr: syncPointer{PK: calendarPK(w.CampaignID, w.CalendarID), ID: w.ID,
-		Visibility: string(w.Visibility), CreatedBy: w.CreatedBy}, updated: w.UpdatedAt}
-}
-
-func mapPointRef(p *domain.MapPoint) *syncRef {
-	return &syncRef{kind: mapPointPrefix, ptr: syncPointer{PK: mapPointsPK(p.CampaignID, p.LocationID), ID: p.ID}, updated: p.UpdatedAt}
+func mapPointRef(p *domain.MapPoint) *layout.SyncRef {
+	return &layout.SyncRef{Kind: layout.MapPointPrefix, Ptr: layout.SyncPointer{PK: layout.MapPointsPK(p.CampaignID, p.LocationID), ID: p.ID}, Updated: p.UpdatedAt}
 }
 
 // synced moves a record's pointer from prev (nil: a new record) to next (nil: a deleted record,
 // which leaves its tombstone instead). The refs are built when the transaction is, after the
 // write stamped its times.
-func synced(prev, next func() *syncRef) func(*txBuilder) {
+func synced(prev, next func() *layout.SyncRef) func(*txBuilder) {
 	return func(b *txBuilder) {
-		var p, n *syncRef
+		var p, n *layout.SyncRef
 		if prev != nil {
 			p = prev()
 		}
@@ -100,18 +78,18 @@ func synced(prev, next func() *syncRef) func(*txBuilder) {
 	}
 }
 
-func (b *txBuilder) syncMove(prev, next *syncRef) {
+func (b *txBuilder) syncMove(prev, next *layout.SyncRef) {
 	nextSK := ""
 	if next != nil {
-		nextSK = syncSK(next.kind, formatTime(next.updated), next.ptr.ID)
+		nextSK = layout.SyncSK(next.Kind, layout.FormatTime(next.Updated), next.Ptr.ID)
 	}
 	if prev != nil {
-		if sk := syncSK(prev.kind, formatTime(prev.updated), prev.ptr.ID); sk != nextSK {
-			b.del(b.s.table.Delete("pk", prev.ptr.PK).Range("sk", sk))
+		if sk := layout.SyncSK(prev.Kind, layout.FormatTime(prev.Updated), prev.Ptr.ID); sk != nextSK {
+			b.del(b.s.table.Delete("pk", prev.Ptr.PK).Range("sk", sk))
 		}
 	}
 	if next != nil {
-		p := next.ptr
+		p := next.Ptr
 		p.SK = nextSK
 		b.put(b.s.table.Put(p))
 		return
@@ -122,21 +100,21 @@ func (b *txBuilder) syncMove(prev, next *syncRef) {
 }
 
 // syncGone writes the tombstone of prev, deleted at, and its expiry's queue item.
-func (b *txBuilder) syncGone(prev *syncRef, at time.Time) {
+func (b *txBuilder) syncGone(prev *layout.SyncRef, at time.Time) {
 	expires := at.Add(domain.GoneHistory)
-	g := goneItem{syncPointer: prev.ptr, EntityID: prev.entityID, DeletedAt: formatTime(at), TTL: expires.Unix()}
-	g.SK = goneSK(prev.kind, g.DeletedAt, prev.ptr.ID)
+	g := goneItem{SyncPointer: prev.Ptr, EntityID: prev.EntityID, DeletedAt: layout.FormatTime(at), TTL: expires.Unix()}
+	g.SK = layout.GoneSK(prev.Kind, g.DeletedAt, prev.Ptr.ID)
 	b.put(b.s.table.Put(g))
-	q := goneQueueKey(campaignOf(prev.ptr.PK), expires, prev.kind, prev.ptr.ID)
-	b.put(b.s.table.Put(goneQueued{PK: q.pk, SK: q.sk, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+	q := layout.GoneQueueKey(campaignOf(prev.Ptr.PK), expires, prev.Kind, prev.Ptr.ID)
+	b.put(b.s.table.Put(goneQueued{PK: q.PK, SK: q.SK, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
 }
 
 // unGone deletes the tombstone syncGone wrote for ref at, and its queue item: a restored
 // record is no longer deleted.
-func (b *txBuilder) unGone(ref *syncRef, at time.Time) {
-	b.del(b.s.table.Delete("pk", ref.ptr.PK).Range("sk", goneSK(ref.kind, formatTime(at), ref.ptr.ID)))
-	q := goneQueueKey(campaignOf(ref.ptr.PK), at.Add(domain.GoneHistory), ref.kind, ref.ptr.ID)
-	b.del(b.s.table.Delete("pk", q.pk).Range("sk", q.sk))
+func (b *txBuilder) unGone(ref *layout.SyncRef, at time.Time) {
+	b.del(b.s.table.Delete("pk", ref.Ptr.PK).Range("sk", layout.GoneSK(ref.Kind, layout.FormatTime(at), ref.Ptr.ID)))
+	q := layout.GoneQueueKey(campaignOf(ref.Ptr.PK), at.Add(domain.GoneHistory), ref.Kind, ref.Ptr.ID)
+	b.del(b.s.table.Delete("pk", q.PK).Range("sk", q.SK))
 }
 
 // goneQueued lists a tombstone by its expiry, so the sweeper removes it where DynamoDB's TTL
@@ -151,7 +129,7 @@ type goneQueued struct {
 
 // campaignOf is the campaign id of a key under its partition (CAMPAIGN#c...).
 func campaignOf(pk string) int64 {
-	digits, _, _ := strings.Cut(strings.TrimPrefix(pk, campaignPrefix), "#")
+	digits, _, _ := strings.Cut(strings.TrimPrefix(pk, layout.CampaignPrefix), "#")
 	cid, _ := strconv.ParseInt(digits, 10, 64)
 	return cid
 }
@@ -162,13 +140,13 @@ const goneSweepBatch = 500
 // SweepGone removes the tombstones whose time is over (and their queue items), at most
 // goneSweepBatch per shard per sweep; it returns how many, and whether more are due.
 func (s *Store) SweepGone(ctx context.Context) (int, bool, error) {
-	cutoff := s.now().UTC().Format(pendingTimeFmt)
+	cutoff := s.now().UTC().Format(layout.PendingTimeFmt)
 	n, more := 0, false
-	for shard := 0; shard < pendingShards; shard++ {
+	for shard := 0; shard < layout.PendingShards; shard++ {
 		var due []goneQueued
-		err := s.table.Get("pk", goneQueuePK(shard)).Range("sk", dynamo.Less, cutoff).Consistent(true).Limit(goneSweepBatch).All(ctx, &due)
+		err := s.table.Get("pk", layout.GoneQueuePK(shard)).Range("sk", dynamo.Less, cutoff).Consistent(true).Limit(goneSweepBatch).All(ctx, &due)
 		if err != nil {
-			return n, more, wrap(err)
+			return n, more, layout.Wrap(err)
 		}
 		more = more || len(due) == goneSweepBatch
 		keys := make([]dynamo.Keyed, 0, 2*len(due))
@@ -183,44 +161,11 @@ func (s *Store) SweepGone(ctx context.Context) (int, bool, error) {
 	return n, more, nil
 }
 
-// pointerSlots are the items the record of a pointer (or tombstone) of kind has (or had): the
-// placement its write gave it, from the audience the pointer carries.
-func pointerSlots(kind string, p syncPointer) []slot {
-	switch kind {
-	case notePrefix, eventPrefix, weatherPrefix, markerPrefix:
-		return childSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
-	case mapPointPrefix:
-		return []slot{{pk: p.PK, sk: recordSK(kind, p.ID), home: true}}
-	case relationPrefix: // is_private: an end is private (relations.go)
-		return childSlots(kind, p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
-	case relationIndexPrefix:
-		return relationIndexSlots(p.PK, p.ID, p.CreatedBy, domain.Visibility(p.Visibility), p.IsPrivate)
-	}
-	out := []slot{{pk: p.PK, sk: recordSK(kind, p.ID), home: true}}
-	if !p.IsPrivate {
-		out = append(out, slot{pk: p.PK, sk: publicCopy + recordSK(kind, p.ID)})
-	}
-	return out
-}
-
-// readerKey is the item of the pointer's record in one of the reader's ranges; ok is false when
-// none of them holds it (the reader may not see it).
-func readerKey(ranges []listRange, kind string, p syncPointer) (itemKey, bool) {
-	for _, sl := range pointerSlots(kind, p) {
-		for _, r := range ranges {
-			if sl.pk == r.pk && sl.sk == r.sk(p.ID) {
-				return itemKey{sl.pk, sl.sk}, true
-			}
-		}
-	}
-	return itemKey{}, false
-}
-
 // isSynced reports whether the writes of kind move a sync pointer (its row's synced); a
 // lastSync read of any other list (members, reminder links, relations) filters its range instead.
 func isSynced(kind string) bool {
-	k, ok := kindOf(kind)
-	return ok && k.synced
+	k, ok := layout.KindOf(kind)
+	return ok && k.Synced
 }
 
 // rangeKind is the record kind a list range holds ("LOCATION" of "PUB#LOCATION#").
@@ -241,32 +186,32 @@ func onlySince(f domain.Filter) bool {
 // candidate's record, 100 a call, when other filters are given with it. ok is false when too
 // many records changed since T (the caller reads the range instead).
 func (s *Store) listSync(ctx context.Context, l listSpec, p domain.PageRequest) (rows []row, total int, next string, ok bool, err error) {
-	pk, kind := l.ranges[0].pk, rangeKind(l.ranges[0].prefix)
-	lower := afterTS(syncPrefix, kind, formatTime(*l.f.UpdatedAfter))
-	var ptrs []syncPointer
-	err = s.table.Get("pk", pk).Range("sk", dynamo.Between, lower, syncPrefix+kind+"#~").
+	pk, kind := l.ranges[0].PK, rangeKind(l.ranges[0].Prefix)
+	lower := layout.AfterTS(layout.SyncPrefix, kind, layout.FormatTime(*l.f.UpdatedAfter))
+	var ptrs []layout.SyncPointer
+	err = s.table.Get("pk", pk).Range("sk", dynamo.Between, lower, layout.SyncPrefix+kind+"#~").
 		Consistent(true).Limit(maxSyncPointers+1).All(ctx, &ptrs)
 	if err != nil {
-		return nil, 0, "", false, wrap(err)
+		return nil, 0, "", false, layout.Wrap(err)
 	}
 	if len(ptrs) > maxSyncPointers {
 		return nil, 0, "", false, nil
 	}
 	type cand struct {
 		id  int64
-		key itemKey
+		key layout.ItemKey
 	}
 	seen := map[int64]bool{}
 	var cands []cand
 	for _, ptr := range ptrs {
-		if k, vis := readerKey(l.ranges, kind, ptr); vis && !seen[ptr.ID] {
+		if k, vis := layout.ReaderKey(l.ranges, kind, ptr); vis && !seen[ptr.ID] {
 			seen[ptr.ID] = true
 			cands = append(cands, cand{ptr.ID, k})
 		}
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].id < cands[j].id })
-	fetch := func(cs []cand) (map[itemKey]dynamo.Item, error) {
-		out := make(map[itemKey]dynamo.Item, len(cs))
+	fetch := func(cs []cand) (map[layout.ItemKey]dynamo.Item, error) {
+		out := make(map[layout.ItemKey]dynamo.Item, len(cs))
 		var mu sync.Mutex
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(writeConcurrency)
@@ -275,15 +220,15 @@ func (s *Store) listSync(ctx context.Context, l listSpec, p domain.PageRequest) 
 			g.Go(func() error {
 				keys := make([]dynamo.Keyed, len(chunk))
 				for i, c := range chunk {
-					keys[i] = dynamo.Keys{c.key.pk, c.key.sk}
+					keys[i] = dynamo.Keys{c.key.PK, c.key.SK}
 				}
 				items, err := s.batchGet(gctx, true, keys...)
 				mu.Lock()
 				defer mu.Unlock()
 				for _, it := range items {
-					var k itemKey
-					_ = dynamo.Unmarshal(it["pk"], &k.pk)
-					_ = dynamo.Unmarshal(it["sk"], &k.sk)
+					var k layout.ItemKey
+					_ = dynamo.Unmarshal(it["pk"], &k.PK)
+					_ = dynamo.Unmarshal(it["sk"], &k.SK)
 					out[k] = it
 				}
 				return err
@@ -291,7 +236,7 @@ func (s *Store) listSync(ctx context.Context, l listSpec, p domain.PageRequest) 
 		}
 		return out, g.Wait()
 	}
-	var items map[itemKey]dynamo.Item
+	var items map[layout.ItemKey]dynamo.Item
 	if filtered := !onlySince(*l.f) || l.keep != nil; filtered {
 		if items, err = fetch(cands); err != nil {
 			return nil, 0, "", false, err
@@ -342,7 +287,7 @@ func filteredOf(it dynamo.Item) domain.Filtered {
 	}
 	_ = dynamo.UnmarshalItem(it, &x)
 	return domain.Filtered{Name: x.NameLC, Type: x.TypeLC, IsPrivate: x.IsPrivate, Tags: x.Tags, CreatedBy: x.CreatedBy,
-		UpdatedBy: x.UpdatedBy, UpdatedAt: parseTime(x.UpdatedAt), ParentLocationID: x.Parent}
+		UpdatedBy: x.UpdatedBy, UpdatedAt: layout.ParseTime(x.UpdatedAt), ParentLocationID: x.Parent}
 }
 
 // ListGone reads one page of the tombstones of a list that reader a may see, deleted after
@@ -357,9 +302,9 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 		since = q.Since
 	}
 	out := domain.Page[domain.Gone]{Items: []domain.Gone{}}
-	var ranges []listRange
-	k, _ := goneKind(q.List)
-	kind := k.prefix
+	var ranges []layout.ListRange
+	k, _ := layout.GoneKind(q.List)
+	kind := k.Prefix
 	if q.List == domain.GoneAttributes { // kept in the pack (attributes.go)
 		rows, err := s.attributeGoneList(ctx, cid, q.Parent, since, a)
 		if err != nil {
@@ -368,26 +313,26 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 		return domain.PageOf(rows, p, func(g *domain.Gone) int64 { return g.ID }), since, nil
 	}
 	switch {
-	case kind == relationPrefix:
-		ranges = childRanges(kind, entityPK(cid, q.Parent), a)
-	case kind == relationIndexPrefix:
-		ranges = childRanges(kind, campaignPK(cid), a)
-	case k.parent == "" && k.prefix != "":
+	case kind == layout.RelationPrefix:
+		ranges = childRanges(kind, layout.EntityPK(cid, q.Parent), a)
+	case kind == layout.RelationIndexPrefix:
+		ranges = childRanges(kind, layout.CampaignPK(cid), a)
+	case k.Parent == "" && k.Prefix != "":
 		ranges = ownerRanges(kind, cid, a.IsAdmin())
-	case k.placement == placeChild:
-		ranges = childRanges(kind, childPK(cid, k.parent, q.Parent), a)
-	case k.placement == placeMapPoint:
-		pk := childPK(cid, k.parent, q.Parent)
-		ranges = []listRange{{pk, kind + "#", counterSK(kind), classAdmin}}
+	case k.Placement == layout.PlaceChild:
+		ranges = childRanges(kind, layout.ChildPK(cid, k.Parent, q.Parent), a)
+	case k.Placement == layout.PlaceMapPoint:
+		pk := layout.ChildPK(cid, k.Parent, q.Parent)
+		ranges = []layout.ListRange{{PK: pk, Prefix: kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassAdmin}}
 	default:
 		return out, since, apperr.ErrNotFound
 	}
-	pk := ranges[0].pk
+	pk := ranges[0].PK
 	var tombs []goneItem
-	err := s.table.Get("pk", pk).Range("sk", dynamo.Between, afterTS(gonePrefix, kind, formatTime(since)), gonePrefix+kind+"#~").
+	err := s.table.Get("pk", pk).Range("sk", dynamo.Between, layout.AfterTS(layout.GonePrefix, kind, layout.FormatTime(since)), layout.GonePrefix+kind+"#~").
 		Consistent(true).Limit(domain.MaxGoneRead+1).All(ctx, &tombs)
 	if err != nil {
-		return out, since, wrap(err)
+		return out, since, layout.Wrap(err)
 	}
 	if len(tombs) > domain.MaxGoneRead {
 		return out, since, apperr.Invalid("lastSync", "More than 10000 records were deleted since the last sync: sync this list in full.")
@@ -398,9 +343,9 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 		if t.TTL <= now.Unix() || seen[t.ID] {
 			continue
 		}
-		if _, vis := readerKey(ranges, kind, t.syncPointer); vis {
+		if _, vis := layout.ReaderKey(ranges, kind, t.SyncPointer); vis {
 			seen[t.ID] = true
-			rows = append(rows, domain.Gone{ID: t.ID, EntityID: t.EntityID, DeletedAt: parseTime(t.DeletedAt)})
+			rows = append(rows, domain.Gone{ID: t.ID, EntityID: t.EntityID, DeletedAt: layout.ParseTime(t.DeletedAt)})
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
@@ -28,56 +29,14 @@ import (
 // private tag is named by admins only). A tag's delete removes its pack, then its id from every
 // member (tagMembersGone), then its partition.
 
-func tagMemberKey(cid, tid int64, private bool, kind string, child int64) itemKey {
-	class := "P"
-	if private {
-		class = "A"
-	}
-	return itemKey{childPK(cid, tagPrefix, tid), tagMemberPrefix + class + "#" + kind + "#" + pad(child)}
-}
-
-type tagMember struct {
-	PK       string `dynamo:"pk"`
-	SK       string `dynamo:"sk"`
-	EntityID int64  `dynamo:"entity_id"`
-}
-
-// privateTagsOf is the ids of tags that private names (nil when none): a record's PrivateTags
-// kept to its current tags.
-func privateTagsOf(tags, private []int64) []int64 {
-	var out []int64
-	for _, t := range tags {
-		if slices.Contains(private, t) && !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// projectTags makes item (a public copy being written) the non-admins' projection of its tags:
-// the ids of private tags left out, and private_tags, which only homes keep, dropped.
-func projectTags(item dynamo.Item) {
-	raw, ok := item["private_tags"]
-	if !ok {
-		return
-	}
-	delete(item, "private_tags")
-	var tags, private []int64
-	_ = dynamo.Unmarshal(item["tags"], &tags)
-	_ = dynamo.Unmarshal(raw, &private)
-	if av, err := dynamo.Marshal(domain.VisibleTags(tags, private, false)); err == nil {
-		item["tags"] = av
-	}
-}
-
 // setTags sets a record's (or entity's) tags on its slot sl: a home gets them all with their
-// private ones, a public copy the projection (as copyItem writes them).
-func setTags(u *dynamo.Update, sl slot, tags, private []int64) *dynamo.Update {
-	if strings.HasPrefix(sl.sk, publicCopy) {
+// private ones, a public copy the projection (as layout.CopyItem writes them).
+func setTags(u *dynamo.Update, sl layout.Slot, tags, private []int64) *dynamo.Update {
+	if strings.HasPrefix(sl.SK, layout.PublicCopy) {
 		return u.Set("tags", domain.VisibleTags(tags, private, false))
 	}
 	u = u.Set("tags", tags)
-	if private = privateTagsOf(tags, private); len(private) > 0 {
+	if private = layout.PrivateTagsOf(tags, private); len(private) > 0 {
 		return u.Set("private_tags", private)
 	}
 	return u.Remove("private_tags")
@@ -91,7 +50,7 @@ var errTagGone = errors.New("store: a linked tag changed")
 // that moves the record's member items and updates those packs (m.ID is read when the part
 // runs, after a create's ids are set). Unknown, deleting or, for
 // a writer who is not an admin, private tags, and a tag naming itself are a 422 naming tags.N.
-func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, next *domain.Owner) (func(*txBuilder), error) {
+func (s *Store) tagPlan(ctx context.Context, k layout.KindSpec, m *domain.Meta, prev, next *domain.Owner) (func(*txBuilder), error) {
 	var prevTags []int64
 	prevPrivate := false
 	if prev != nil {
@@ -101,7 +60,7 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 	// A writer who is not an admin neither sees nor drops the private tags (their ids are
 	// left out of what it reads): they are kept whatever `tags` it sends.
 	if prev != nil && !next.TagsByAdmin {
-		for _, t := range privateTagsOf(prev.Tags, prev.PrivateTags) {
+		for _, t := range layout.PrivateTagsOf(prev.Tags, prev.PrivateTags) {
 			if !slices.Contains(next.Tags, t) {
 				next.Tags = append(slices.Clone(next.Tags), t)
 			}
@@ -113,13 +72,13 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 	// Tags kept keep the privacy known (a tag's privacy change re-places its members:
 	// relinkTagMembers); the checked ones get the privacy read below.
 	if prev != nil {
-		next.PrivateTags = privateTagsOf(next.Tags, prev.PrivateTags)
+		next.PrivateTags = layout.PrivateTagsOf(next.Tags, prev.PrivateTags)
 	} else {
 		next.PrivateTags = nil
 	}
 	var checked []int64 // tags that get a member item put: checked in the transaction
 	for i, t := range next.Tags {
-		if k.prefix == tagPrefix && t == m.ID && m.ID != 0 { // its home is written beside: one item twice
+		if k.Prefix == layout.TagPrefix && t == m.ID && m.ID != 0 { // its home is written beside: one item twice
 			return nil, apperr.Invalid(fmt.Sprintf("tags.%d", i), "A tag cannot be one of its own tags.")
 		}
 		if moved || !slices.Contains(prevTags, t) {
@@ -163,10 +122,10 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 	for _, t := range slices.Compact(slices.Sorted(slices.Values(slices.Concat(checked, removed)))) {
 		mv := packMove{tid: t, eid: eid}
 		if slices.Contains(removed, t) {
-			mv.from = memberClass(prevPrivate)
+			mv.from = layout.MemberClass(prevPrivate)
 		}
 		if slices.Contains(checked, t) {
-			mv.to, mv.check, mv.private = memberClass(next.IsPrivate), true, privacy[t]
+			mv.to, mv.check, mv.private = layout.MemberClass(next.IsPrivate), true, privacy[t]
 		}
 		part, err := s.packPlan(ctx, cid, packs[t], mv)
 		if err != nil {
@@ -179,12 +138,12 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 	return func(b *txBuilder) {
 		b.part("tags", "tags", len(checked)+len(removed), func() {
 			for _, t := range removed {
-				key := tagMemberKey(cid, t, prevPrivate, k.prefix, m.ID)
-				b.del(s.table.Delete("pk", key.pk).Range("sk", key.sk))
+				key := layout.TagMemberKey(cid, t, prevPrivate, k.Prefix, m.ID)
+				b.del(s.table.Delete("pk", key.PK).Range("sk", key.SK))
 			}
 			for _, t := range checked {
-				key := tagMemberKey(cid, t, next.IsPrivate, k.prefix, m.ID)
-				b.put(s.table.Put(tagMember{PK: key.pk, SK: key.sk, EntityID: next.EntityID}))
+				key := layout.TagMemberKey(cid, t, next.IsPrivate, k.Prefix, m.ID)
+				b.put(s.table.Put(layout.TagMember{PK: key.PK, SK: key.SK, EntityID: next.EntityID}))
 			}
 			for _, part := range packParts {
 				part(b)
@@ -195,7 +154,7 @@ func (s *Store) tagPlan(ctx context.Context, k kindSpec, m *domain.Meta, prev, n
 
 // tagLinksGone is the transaction part that removes the member items of a record being
 // deleted or trashed, with its tags' packs (tagPlan to no tags).
-func (s *Store) tagLinksGone(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner) (func(*txBuilder), error) {
+func (s *Store) tagLinksGone(ctx context.Context, k layout.KindSpec, m *domain.Meta, o *domain.Owner) (func(*txBuilder), error) {
 	none := *o
 	none.Tags, none.PrivateTags, none.TagsByAdmin = nil, nil, true
 	return s.tagPlan(ctx, k, m, o, &none)
@@ -237,30 +196,30 @@ func (s *Store) relinkTagMembers(ctx context.Context, cid, tid int64, private bo
 // retried on fresh data), with its member item deleted in the same transaction when drop.
 func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, edit func(tags, private []int64) ([]int64, []int64, bool)) error {
 	for attempt := 0; ; attempt++ {
-		var members []tagMember
-		err := s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix).Consistent(true).All(ctx, &members)
+		var members []layout.TagMember
+		err := s.table.Get("pk", layout.ChildPK(cid, layout.TagPrefix, tid)).Range("sk", dynamo.BeginsWith, layout.TagMemberPrefix).Consistent(true).All(ctx, &members)
 		if err != nil || len(members) == 0 {
-			return wrap(err)
+			return layout.Wrap(err)
 		}
 		type member struct {
-			k   kindSpec
+			k   layout.KindSpec
 			id  int64
-			key tagMember
+			key layout.TagMember
 		}
 		var ms []member
-		var homes []itemKey
+		var homes []layout.ItemKey
 		for _, tm := range members {
 			parts := strings.Split(tm.SK, "#") // TM, class, KIND, id
 			if len(parts) != 4 {
 				continue
 			}
-			k, ok := kindOf(parts[2])
+			k, ok := layout.KindOf(parts[2])
 			id, err := strconv.ParseInt(parts[3], 10, 64)
 			if !ok || err != nil {
 				continue
 			}
 			ms = append(ms, member{k, id, tm})
-			homes = append(homes, itemKey{campaignPK(cid), recordSK(k.prefix, id)})
+			homes = append(homes, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, id)})
 		}
 		items, err := s.getItems(ctx, homes...)
 		if err != nil {
@@ -280,23 +239,23 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 				continue // a stale member item: the record is gone
 			}
 			var rec struct {
-				metaAttrs
-				ownerAttrs
+				layout.MetaAttrs
+				layout.OwnerAttrs
 			}
 			if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
 				return err
 			}
-			m, o := rec.meta(), rec.owner()
+			m, o := rec.Meta(), rec.Owner()
 			tags, private, changed := edit(o.Tags, o.PrivateTags)
 			if !changed {
 				continue
 			}
-			for _, sl := range mb.k.slots(&m, &o) {
-				u := s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("version", m.Version+1).If("'version' = ?", m.Version)
+			for _, sl := range mb.k.Slots(&m, &o) {
+				u := s.table.Update("pk", sl.PK).Range("sk", sl.SK).Set("version", m.Version+1).If("'version' = ?", m.Version)
 				b.update(setTags(u, sl, tags, private))
 			}
-			for _, sl := range entitySlots(&m, &o) {
-				b.update(setTags(s.table.Update("pk", sl.pk).Range("sk", sl.sk).If("attribute_exists(pk)"), sl, tags, private))
+			for _, sl := range layout.EntitySlots(&m, &o) {
+				b.update(setTags(s.table.Update("pk", sl.PK).Range("sk", sl.SK).If("attribute_exists(pk)"), sl, tags, private))
 			}
 		}
 		err = runTxs(ctx, txs)
@@ -326,11 +285,11 @@ func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAd
 	if err != nil {
 		return false, err
 	}
-	k, ok := ownerKindOf(e.Type)
+	k, ok := layout.OwnerKindOf(e.Type)
 	if !ok {
 		return false, apperr.ErrNotFound
 	}
-	home := itemKey{campaignPK(cid), recordSK(k.prefix, e.ChildID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, e.ChildID)}
 	got, err := s.getItems(ctx, home)
 	if err != nil {
 		return false, err
@@ -340,13 +299,13 @@ func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAd
 		return false, apperr.ErrNotFound
 	}
 	var rec struct {
-		metaAttrs
-		ownerAttrs
+		layout.MetaAttrs
+		layout.OwnerAttrs
 	}
 	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
 		return false, err
 	}
-	m, prev := rec.meta(), rec.owner()
+	m, prev := rec.Meta(), rec.Owner()
 	next := prev
 	next.TagsByAdmin = byAdmin
 	has := slices.Contains(prev.Tags, tid)
@@ -365,12 +324,12 @@ func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAd
 		return false, entityTagErr(err)
 	}
 	b := s.newTx()
-	for _, sl := range k.slots(&m, &prev) {
-		u := s.table.Update("pk", sl.pk).Range("sk", sl.sk).Set("version", m.Version+1).If("'version' = ?", m.Version)
+	for _, sl := range k.Slots(&m, &prev) {
+		u := s.table.Update("pk", sl.PK).Range("sk", sl.SK).Set("version", m.Version+1).If("'version' = ?", m.Version)
 		b.update(setTags(u, sl, next.Tags, next.PrivateTags))
 	}
-	for _, sl := range entitySlots(&m, &prev) {
-		b.update(setTags(s.table.Update("pk", sl.pk).Range("sk", sl.sk).If("attribute_exists(pk)"), sl, next.Tags, next.PrivateTags))
+	for _, sl := range layout.EntitySlots(&m, &prev) {
+		b.update(setTags(s.table.Update("pk", sl.PK).Range("sk", sl.SK).If("attribute_exists(pk)"), sl, next.Tags, next.PrivateTags))
 	}
 	if plan != nil {
 		plan(b)
@@ -400,12 +359,12 @@ var tagListByMembers = true
 // answers them.
 func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest) ([]row, int, string, bool, error) {
 	r := l.ranges[0]
-	kind, admin := strings.TrimSuffix(r.prefix, "#"), true
-	if pub, ok := strings.CutPrefix(kind, publicCopy); ok {
+	kind, admin := strings.TrimSuffix(r.Prefix, "#"), true
+	if pub, ok := strings.CutPrefix(kind, layout.PublicCopy); ok {
 		kind, admin = pub, false
 	}
-	cid, err := strconv.ParseInt(strings.TrimPrefix(r.pk, campaignPrefix), 10, 64)
-	if err != nil || !isOwnerPrefix(kind) || r.pk != campaignPK(cid) {
+	cid, err := strconv.ParseInt(strings.TrimPrefix(r.PK, layout.CampaignPrefix), 10, 64)
+	if err != nil || !layout.IsOwnerPrefix(kind) || r.PK != layout.CampaignPK(cid) {
 		return nil, 0, "", false, nil
 	}
 	classes := []string{"P"}
@@ -413,24 +372,24 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 		classes = append(classes, "A")
 	}
 	tags := slices.Compact(slices.Sorted(slices.Values(l.f.Tags)))
-	got := make([][]tagMember, len(tags)*len(classes))
+	got := make([][]layout.TagMember, len(tags)*len(classes))
 	g, gctx := errgroup.WithContext(telemetry.Fanout(ctx))
 	for i, t := range tags {
 		for j, c := range classes {
 			g.Go(func() error {
-				return wrap(s.table.Get("pk", childPK(cid, tagPrefix, t)).Range("sk", dynamo.BeginsWith, tagMemberPrefix+c+"#"+kind+"#").
+				return layout.Wrap(s.table.Get("pk", layout.ChildPK(cid, layout.TagPrefix, t)).Range("sk", dynamo.BeginsWith, layout.TagMemberPrefix+c+"#"+kind+"#").
 					Project("pk", "sk").Consistent(true).All(gctx, &got[i*len(classes)+j]))
 			})
 		}
 	}
 	// A private tag matches nothing for non-admins (their copies' tags leave it out): the tags'
 	// homes are read beside the members.
-	var homes map[itemKey]dynamo.Item
+	var homes map[layout.ItemKey]dynamo.Item
 	if !admin {
 		g.Go(func() error {
-			keys := make([]itemKey, len(tags))
+			keys := make([]layout.ItemKey, len(tags))
 			for i, t := range tags {
-				keys[i] = itemKey{campaignPK(cid), recordSK(tagPrefix, t)}
+				keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.TagPrefix, t)}
 			}
 			var err error
 			homes, err = s.getItems(gctx, keys...)
@@ -444,7 +403,7 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 	for i, t := range tags {
 		if !admin {
 			var private bool
-			home, ok := homes[itemKey{campaignPK(cid), recordSK(tagPrefix, t)}]
+			home, ok := homes[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.TagPrefix, t)}]
 			if ok {
 				_ = dynamo.Unmarshal(home["is_private"], &private)
 			}
@@ -479,9 +438,9 @@ func (s *Store) listByTags(ctx context.Context, l listSpec, p domain.PageRequest
 		return nil, total, "", true, nil
 	}
 	page := ids[from:min(from+p.Limit, len(ids))]
-	keys := make([]itemKey, len(page))
+	keys := make([]layout.ItemKey, len(page))
 	for i, id := range page {
-		keys[i] = itemKey{r.pk, r.sk(id)}
+		keys[i] = layout.ItemKey{PK: r.PK, SK: r.SK(id)}
 	}
 	items, err := s.getItems(ctx, keys...)
 	if err != nil {

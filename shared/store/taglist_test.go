@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -41,7 +42,7 @@ func TestTagFilterReadsMembers(t *testing.T) {
 			t.Fatalf("tag %d: %d %s", id, r.Status, r.Raw)
 		}
 	}
-	if problems, err := e.Store.Audit(t.Context(), e.Campaign); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(t.Context(), e.Store, e.Campaign); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", err, problems)
 	}
 	type answer struct {

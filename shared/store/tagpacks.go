@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Tag member packs (round3 5.11, DESIGN 3.3). Every tag has one pack in its partition,
@@ -18,50 +18,17 @@ import (
 //	CAMPAIGN#c#TAG#tid   TMPACK   (a, p: number sets of entity ids; na, np; v; is_private)
 //
 // holding the entity ids of its members, the private records' (`a`) apart from the others'
-// (`p`), the tagPackCap smallest of each class, and each class's exact number (`na`, `np`),
+// (`p`), the layout.TagPackCap smallest of each class, and each class's exact number (`na`, `np`),
 // so that a tags list page answers every row's `entities` with one BatchGetItem. It is kept in
 // the transaction that moves a member item (tagPlan), mirrors the tag's `is_private` (written
 // with the tag), is put with the tag and deleted by its delete's first step, so its
 // conditional update is also the check that the tag lives with the privacy read.
 
-// tagPackCap is how many ids of one class a pack holds: a tag's `entities` answers at most
-// domain.MaxTagEntities, the smallest first, and those are among each class's smallest.
-// (A variable: tests lower it to cross it with a few members.)
-var tagPackCap = domain.MaxTagEntities
-
-type tagPack struct {
-	PK        string  `dynamo:"pk"`
-	SK        string  `dynamo:"sk"`
-	A         []int64 `dynamo:"a,set,omitempty"`
-	P         []int64 `dynamo:"p,set,omitempty"`
-	NA        int     `dynamo:"na"`
-	NP        int     `dynamo:"np"`
-	V         int64   `dynamo:"v"`
-	IsPrivate bool    `dynamo:"is_private"`
-}
-
-func tagPackKey(cid, tid int64) itemKey { return itemKey{childPK(cid, tagPrefix, tid), tagPackSK} }
-
-// class is the ids and count of members of class c ("a" private records, "p" the others).
-func (p *tagPack) class(c string) (*[]int64, *int) {
-	if c == "a" {
-		return &p.A, &p.NA
-	}
-	return &p.P, &p.NP
-}
-
-func memberClass(private bool) string {
-	if private {
-		return "a"
-	}
-	return "p"
-}
-
 // newTagPack is the pack of a tag being created (no members).
 func (s *Store) newTagPack(t *domain.Tag) func(*txBuilder) {
 	return func(b *txBuilder) {
-		k := tagPackKey(t.CampaignID, t.ID)
-		b.put(s.table.Put(tagPack{PK: k.pk, SK: k.sk, IsPrivate: t.IsPrivate}).If("attribute_not_exists(pk)"))
+		k := layout.TagPackKey(t.CampaignID, t.ID)
+		b.put(s.table.Put(layout.TagPack{PK: k.PK, SK: k.SK, IsPrivate: t.IsPrivate}).If("attribute_not_exists(pk)"))
 	}
 }
 
@@ -71,8 +38,8 @@ func (s *Store) tagPackPrivacy(prev, next *domain.Tag) func(*txBuilder) {
 		return nil
 	}
 	return func(b *txBuilder) {
-		k := tagPackKey(next.CampaignID, next.ID)
-		b.needUpdate(s.table.Update("pk", k.pk).Range("sk", k.sk).Set("is_private", next.IsPrivate).If("attribute_exists(pk)"),
+		k := layout.TagPackKey(next.CampaignID, next.ID)
+		b.needUpdate(s.table.Update("pk", k.PK).Range("sk", k.SK).Set("is_private", next.IsPrivate).If("attribute_exists(pk)"),
 			func(dynamo.Item) error { return apperr.ErrConflict }) // deleted meanwhile: the retry reads it gone
 	}
 }
@@ -80,26 +47,26 @@ func (s *Store) tagPackPrivacy(prev, next *domain.Tag) func(*txBuilder) {
 // tagPackGone deletes the pack of tag t (its delete's first step).
 func (s *Store) tagPackGone(t *domain.Tag) func(*txBuilder) {
 	return func(b *txBuilder) {
-		k := tagPackKey(t.CampaignID, t.ID)
-		b.del(s.table.Delete("pk", k.pk).Range("sk", k.sk))
+		k := layout.TagPackKey(t.CampaignID, t.ID)
+		b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK))
 	}
 }
 
 // readTagPacks reads the packs of tags (consistently, one BatchGetItem per 100): absent ones
 // (deleted tags) are missing from the answer.
-func (s *Store) readTagPacks(ctx context.Context, cid int64, tags []int64) (map[int64]*tagPack, error) {
-	keys := make([]itemKey, len(tags))
+func (s *Store) readTagPacks(ctx context.Context, cid int64, tags []int64) (map[int64]*layout.TagPack, error) {
+	keys := make([]layout.ItemKey, len(tags))
 	for i, t := range tags {
-		keys[i] = tagPackKey(cid, t)
+		keys[i] = layout.TagPackKey(cid, t)
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]*tagPack, len(got))
+	out := make(map[int64]*layout.TagPack, len(got))
 	for i, t := range tags {
 		if raw, ok := got[keys[i]]; ok {
-			var p tagPack
+			var p layout.TagPack
 			if err := dynamo.UnmarshalItem(raw, &p); err != nil {
 				return nil, err
 			}
@@ -120,18 +87,18 @@ type packMove struct {
 }
 
 // packPlan prepares the update of pack p (nil: the tag is deleted) for move mv. A pack whose
-// classes stay within tagPackCap is updated by increments (ADD/DELETE, on condition of the
+// classes stay within layout.TagPackCap is updated by increments (ADD/DELETE, on condition of the
 // counts read: concurrent members of a small tag commute); otherwise the classes are rewritten
 // whole on condition of the version read: a full class keeps its smallest ids (an addition
 // below its largest replaces it), and a removal from a class with more members than it holds
 // refills it from one Query of the class's member items (a cost proportional to the tag's
-// members of that class, only for tags of more than tagPackCap of them).
-func (s *Store) packPlan(ctx context.Context, cid int64, p *tagPack, mv packMove) (func(*txBuilder), error) {
+// members of that class, only for tags of more than layout.TagPackCap of them).
+func (s *Store) packPlan(ctx context.Context, cid int64, p *layout.TagPack, mv packMove) (func(*txBuilder), error) {
 	if p == nil {
 		return nil, nil // a deleted tag: its member items go with its delete's cascade
 	}
-	k := tagPackKey(cid, mv.tid)
-	u := s.table.Update("pk", k.pk).Range("sk", k.sk)
+	k := layout.TagPackKey(cid, mv.tid)
+	u := s.table.Update("pk", k.PK).Range("sk", k.SK)
 	cond, args := "attribute_exists(pk)", []any{}
 	if mv.check {
 		cond += " AND 'is_private' = ?"
@@ -139,30 +106,30 @@ func (s *Store) packPlan(ctx context.Context, cid int64, p *tagPack, mv packMove
 	}
 	small := true
 	if mv.to != "" {
-		_, n := p.class(mv.to)
-		small = small && *n < tagPackCap
+		_, n := p.Class(mv.to)
+		small = small && *n < layout.TagPackCap
 	}
 	if mv.from != "" {
-		_, n := p.class(mv.from)
-		small = small && *n <= tagPackCap
+		_, n := p.Class(mv.from)
+		small = small && *n <= layout.TagPackCap
 	}
 	if small {
 		if mv.to != "" {
 			u = u.Add(mv.to, []int64{mv.eid}).Add("n"+mv.to, 1)
 			cond += " AND 'n" + mv.to + "' < ?"
-			args = append(args, tagPackCap)
+			args = append(args, layout.TagPackCap)
 		}
 		if mv.from != "" {
 			u = u.DeleteFromSet(mv.from, []int64{mv.eid}).Add("n"+mv.from, -1)
 			cond += " AND 'n" + mv.from + "' <= ?"
-			args = append(args, tagPackCap)
+			args = append(args, layout.TagPackCap)
 		}
 		u = u.Add("v", 1)
 	} else {
 		next := *p
 		next.A, next.P = slices.Clone(p.A), slices.Clone(p.P)
 		if mv.from != "" {
-			ids, n := next.class(mv.from)
+			ids, n := next.Class(mv.from)
 			*n--
 			if i := slices.Index(*ids, mv.eid); i >= 0 {
 				*ids = slices.Delete(*ids, i, i+1)
@@ -179,16 +146,16 @@ func (s *Store) packPlan(ctx context.Context, cid int64, p *tagPack, mv packMove
 			}
 		}
 		if mv.to != "" {
-			ids, n := next.class(mv.to)
+			ids, n := next.Class(mv.to)
 			*n++
 			if !slices.Contains(*ids, mv.eid) {
 				*ids = append(*ids, mv.eid)
 				slices.Sort(*ids)
-				*ids = (*ids)[:min(len(*ids), tagPackCap)]
+				*ids = (*ids)[:min(len(*ids), layout.TagPackCap)]
 			}
 		}
 		for _, c := range []string{"a", "p"} {
-			ids, n := next.class(c)
+			ids, n := next.Class(c)
 			if len(*ids) == 0 {
 				u = u.Remove(c)
 			} else {
@@ -205,7 +172,7 @@ func (s *Store) packPlan(ctx context.Context, cid int64, p *tagPack, mv packMove
 			// The tag is gone or of another privacy: the write's tags are refused. Otherwise the
 			// pack moved under a concurrent member's write: read again.
 			if mv.check {
-				var now tagPack
+				var now layout.TagPack
 				if found == nil || dynamo.UnmarshalItem(found, &now) != nil || now.IsPrivate != mv.private {
 					return errTagGone
 				}
@@ -222,16 +189,16 @@ func (s *Store) smallestMemberBut(ctx context.Context, cid, tid int64, c string,
 	for _, id := range held {
 		skip[id] = true
 	}
-	it := s.table.Get("pk", childPK(cid, tagPrefix, tid)).Range("sk", dynamo.BeginsWith, tagMemberPrefix+classLetter(c)+"#").
+	it := s.table.Get("pk", layout.ChildPK(cid, layout.TagPrefix, tid)).Range("sk", dynamo.BeginsWith, layout.TagMemberPrefix+classLetter(c)+"#").
 		Project("pk", "sk", "entity_id").Consistent(true).Iter()
-	var m tagMember
+	var m layout.TagMember
 	best := int64(0)
 	for it.Next(ctx, &m) {
 		if !skip[m.EntityID] && (best == 0 || m.EntityID < best) {
 			best = m.EntityID
 		}
 	}
-	return best, wrap(it.Err())
+	return best, layout.Wrap(it.Err())
 }
 
 // classLetter is the member items' class (A, P) of pack class c.
@@ -281,28 +248,28 @@ func (s *Store) TagMembers(ctx context.Context, cid int64, tags []int64, admin b
 	}
 	keys := make([]dynamo.Keyed, 0, len(tags))
 	for _, t := range slices.Compact(slices.Sorted(slices.Values(tags))) {
-		k := tagPackKey(cid, t)
-		keys = append(keys, dynamo.Keys{k.pk, k.sk})
+		k := layout.TagPackKey(cid, t)
+		keys = append(keys, dynamo.Keys{k.PK, k.SK})
 	}
-	var packs []tagPack
+	var packs []layout.TagPack
 	for start := 0; start < len(keys); start += 100 {
 		q := s.table.Batch("pk", "sk").Get(keys[start:min(start+100, len(keys))]...).Consistent(true)
 		if !admin {
 			q = q.Project("pk", "sk", "p", "np")
 		}
-		var got []tagPack
+		var got []layout.TagPack
 		if err := q.All(ctx, &got); err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, wrap(err)
+			return nil, layout.Wrap(err)
 		}
 		packs = append(packs, got...)
 	}
-	byPK := map[string]*tagPack{}
+	byPK := map[string]*layout.TagPack{}
 	for i := range packs {
 		byPK[packs[i].PK] = &packs[i]
 	}
 	for _, t := range tags {
 		m := domain.TagMembers{Entities: []int64{}}
-		if p := byPK[childPK(cid, tagPrefix, t)]; p != nil {
+		if p := byPK[layout.ChildPK(cid, layout.TagPrefix, t)]; p != nil {
 			ids := slices.Clone(p.P)
 			m.Count = p.NP
 			if admin {
@@ -310,72 +277,9 @@ func (s *Store) TagMembers(ctx context.Context, cid int64, tags []int64, admin b
 				m.Count += p.NA
 			}
 			slices.Sort(ids)
-			m.Entities = ids[:min(len(ids), tagPackCap)] // MaxTagEntities (tests lower the cap)
+			m.Entities = ids[:min(len(ids), layout.TagPackCap)] // MaxTagEntities (tests lower the cap)
 		}
 		out[t] = m
 	}
 	return out, nil
-}
-
-// packTally rebuilds every tag's pack from the items of a whole-table scan (the migration's
-// recount): tag homes give the packs and their privacy, TM# items their members.
-type packTally struct {
-	tags    map[string]bool // tag partition: the tag's is_private
-	members map[string]*tagPack
-	old     map[string]bool // partitions holding a pack
-}
-
-func newPackTally() *packTally {
-	return &packTally{tags: map[string]bool{}, members: map[string]*tagPack{}, old: map[string]bool{}}
-}
-
-func (t *packTally) add(pk, sk string, private bool, eid int64) {
-	switch {
-	case sk == tagPackSK:
-		t.old[pk] = true
-	case strings.HasPrefix(sk, tagMemberPrefix) && len(sk) > len(tagMemberPrefix):
-		p := t.members[pk]
-		if p == nil {
-			p = &tagPack{}
-			t.members[pk] = p
-		}
-		c := "p"
-		if sk[len(tagMemberPrefix)] == 'A' {
-			c = "a"
-		}
-		ids, n := p.class(c)
-		*ids = append(*ids, eid)
-		*n++
-		if len(*ids) > 4*tagPackCap { // keep memory bounded by the packs, not the members
-			slices.Sort(*ids)
-			*ids = (*ids)[:tagPackCap]
-		}
-	case strings.HasPrefix(pk, campaignPrefix) && !strings.Contains(pk[len(campaignPrefix):], "#") && strings.HasPrefix(sk, tagPrefix+"#"):
-		t.tags[pk+"#"+sk] = private
-	}
-}
-
-// items are the packs to put (whole) and the stale ones to delete (their tag is gone).
-func (t *packTally) items() ([]any, []dynamo.Keyed) {
-	var puts []any
-	for pk, private := range t.tags {
-		p := tagPack{}
-		if m := t.members[pk]; m != nil {
-			p = *m
-		}
-		for _, c := range []string{"a", "p"} {
-			ids, _ := p.class(c)
-			slices.Sort(*ids)
-			*ids = (*ids)[:min(len(*ids), tagPackCap)]
-		}
-		p.PK, p.SK, p.IsPrivate = pk, tagPackSK, private
-		puts = append(puts, p)
-	}
-	var dels []dynamo.Keyed
-	for pk := range t.old {
-		if _, ok := t.tags[pk]; !ok {
-			dels = append(dels, dynamo.Keys{pk, tagPackSK})
-		}
-	}
-	return puts, dels
 }

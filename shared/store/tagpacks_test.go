@@ -13,6 +13,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -48,7 +50,7 @@ func TestTagPackCap(t *testing.T) {
 	}
 	show := func() string {
 		t.Helper()
-		if problems, err := e.Store.Audit(t.Context(), cid); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(t.Context(), e.Store, cid); err != nil || len(problems) > 0 {
 			t.Fatalf("audit: %v %v", err, problems)
 		}
 		r := e.Do("GET", apitest.Path(cid, fmt.Sprintf("/tags/%d", tag)), e.Admin, nil)
@@ -126,7 +128,7 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 	defer store.SetTagPackCap(2)()
 	st, cfg := dynamotest.NewStore(t)
 	ctx := t.Context()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	open := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Open"}}
 	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}
@@ -144,7 +146,7 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 		}
 		eids = append(eids, l.EntityID)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit as written: %v %q", err, problems)
 	}
 	// The table before: open's pack missing, secret's wrong, a pack of a tag that is gone.
@@ -163,14 +165,14 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: table, Item: key(pk(999))}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) < 3 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) < 3 {
 		t.Fatalf("audit of the table before: %v %q", err, problems)
 	}
 	for run := range 2 {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil {
 			t.Fatalf("run %d: audit %v", run, err)
 		} else if len(problems) > 0 {
 			t.Fatalf("run %d: audit %q", run, problems)

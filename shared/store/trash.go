@@ -16,10 +16,11 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Trash, recovery and purge (round3 5.8, DESIGN 3.4). Deleting an owner record (every kind in
-// ownerKinds) moves it to the trash in one transaction: its home, copies, entity, counters,
+// layout.OwnerKinds) moves it to the trash in one transaction: its home, copies, entity, counters,
 // sync pointers and name go, TRASHED#KIND#id and TRASHED#ENTITY#eid keep the homes as they were
 // (ttl TrashHistory, checked on read), the GONE tombstones tell sync clients, and a PURGE# queue
 // item and a CASCADE sweeper marker are written. Its children stay where they are, unreachable
@@ -33,43 +34,24 @@ import (
 // TrashHistory is how long a trashed record can be restored (Kanka's hard_delete, 30 days).
 const TrashHistory = domain.GoneHistory
 
-// trashedEntity is an entity in the trash: its home as it was, and when and by whom.
-type trashedEntity struct {
-	entityItem
-	DeletedAt string `dynamo:"deleted_at"`
-	DeletedBy int64  `dynamo:"deleted_by"`
-	TTL       int64  `dynamo:"ttl"`
-}
-
 // trashedHome is what restore reads of a trashed record of any owner kind.
 type trashedHome struct {
-	metaAttrs
-	ownerAttrs
+	layout.MetaAttrs
+	layout.OwnerAttrs
 	ParentLocID *int64 `dynamo:"parent_location_id,omitempty"`
 	ParentMapID *int64 `dynamo:"map_id,omitempty"`
 }
 
 // parent is the trashed record's parent, for the nested kinds whose trash keeps it.
-func (th trashedHome) parent(k kindSpec) *int64 {
+func (th trashedHome) parent(k layout.KindSpec) *int64 {
 	return nestRow{ParentLocID: th.ParentLocID, ParentMapID: th.ParentMapID}.parent(k)
-}
-
-// purgeItem lists a trash by its expiry (purgeKey).
-type purgeItem struct {
-	PK        string `dynamo:"pk"`
-	SK        string `dynamo:"sk"`
-	CID       int64  `dynamo:"campaign_id"`
-	EntityID  int64  `dynamo:"entity_id"`
-	Kind      string `dynamo:"kind"`
-	ID        int64  `dynamo:"id"`
-	DeletedAt string `dynamo:"deleted_at"`
 }
 
 // trashOwner is the first step of a trash: one transaction, conditional on the version read,
 // that moves the record and its entity to the trash (see the package comment above). also adds
 // the kind's own changes (a location's link in its parent). Once it is written the record is
 // gone for every reader and writer; the cascade that follows only hides references.
-func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, item any, also ...func(*txBuilder)) error {
+func (s *Store) trashOwner(ctx context.Context, k layout.KindSpec, m *domain.Meta, o *domain.Owner, item any, also ...func(*txBuilder)) error {
 	cid := m.CampaignID
 	now := s.now().UTC().Truncate(time.Microsecond)
 	expires := now.Add(TrashHistory)
@@ -79,27 +61,27 @@ func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *d
 	if err != nil {
 		return err
 	}
-	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(now, cid, cascadeKind, o.EntityID), CID: cid, Kind: cascadeKind, ID: o.EntityID}
+	marker := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.PendingSK(now, cid, layout.CascadeKind, o.EntityID), CID: cid, Kind: layout.CascadeKind, ID: o.EntityID}
 	b := s.newTx()
-	b.remove(k.slots(m, o), m.Version)
-	b.remove(entitySlots(m, o), 0)
-	for _, ref := range []*syncRef{ownerRef(k.prefix, m, o), entityRef(m, o)} {
-		b.del(s.table.Delete("pk", ref.ptr.PK).Range("sk", syncSK(ref.kind, formatTime(ref.updated), ref.ptr.ID)))
+	b.remove(k.Slots(m, o), m.Version)
+	b.remove(layout.EntitySlots(m, o), 0)
+	for _, ref := range []*layout.SyncRef{ownerRef(k.Prefix, m, o), layout.EntityRef(m, o)} {
+		b.del(s.table.Delete("pk", ref.Ptr.PK).Range("sk", layout.SyncSK(ref.Kind, layout.FormatTime(ref.Updated), ref.Ptr.ID)))
 		b.syncGone(ref, now)
 	}
 	b.removeName(cid, o.EntityID)
-	home := marshal(item)
-	delete(home, parentHidden)
-	delete(home, locationHidden)
-	home["sk"] = attrS(trashedSK(k.prefix, m.ID))
-	home["deleted_at"] = attrS(formatTime(now))
+	home := layout.Marshal(item)
+	delete(home, layout.ParentHidden)
+	delete(home, layout.LocationHidden)
+	home["sk"] = layout.AttrS(layout.TrashedSK(k.Prefix, m.ID))
+	home["deleted_at"] = layout.AttrS(layout.FormatTime(now))
 	home["ttl"] = &types.AttributeValueMemberN{Value: formatInt(expires.Unix())}
 	b.put(s.table.Put(home))
-	e := trashedEntity{entityItem: entityItemOf(k, m, o), DeletedAt: formatTime(now), DeletedBy: m.UpdatedBy, TTL: expires.Unix()}
-	e.SK = trashedSK(entityPrefix, o.EntityID)
+	e := layout.TrashedEntity{EntityItem: layout.EntityItemOf(k, m, o), DeletedAt: layout.FormatTime(now), DeletedBy: m.UpdatedBy, TTL: expires.Unix()}
+	e.SK = layout.TrashedSK(layout.EntityPrefix, o.EntityID)
 	b.put(s.table.Put(e))
-	q := purgeKey(cid, expires, o.EntityID)
-	b.put(s.table.Put(purgeItem{PK: q.pk, SK: q.sk, CID: cid, EntityID: o.EntityID, Kind: k.prefix, ID: m.ID, DeletedAt: e.DeletedAt}))
+	q := layout.PurgeKey(cid, expires, o.EntityID)
+	b.put(s.table.Put(layout.PurgeItem{PK: q.PK, SK: q.SK, CID: cid, EntityID: o.EntityID, Kind: k.Prefix, ID: m.ID, DeletedAt: e.DeletedAt}))
 	b.put(s.table.Put(marker))
 	for _, f := range append(also, tags) { // its tag links go; a restore puts back those whose tag lives
 		if f != nil {
@@ -110,9 +92,9 @@ func (s *Store) trashOwner(ctx context.Context, k kindSpec, m *domain.Meta, o *d
 		return err
 	}
 	// The state is known (trashed): hide at once, without reading it again.
-	err = s.hideRefs(ctx, &e.entityItem)
+	err = s.hideRefs(ctx, &e.EntityItem)
 	if err == nil {
-		err = wrap(s.table.Delete("pk", marker.PK).Range("sk", marker.SK).Run(ctx))
+		err = layout.Wrap(s.table.Delete("pk", marker.PK).Range("sk", marker.SK).Run(ctx))
 	}
 	if err != nil {
 		slog.WarnContext(ctx, "reference cascade pending: the sweeper finishes it", "campaign_id", cid, "entity_id", o.EntityID, "err", err.Error())
@@ -132,13 +114,13 @@ func (s *Store) finishCascade(ctx context.Context, cid, eid int64, markerSK stri
 // reconcileCascade brings the references of entity eid in line with its state (trashed: hidden;
 // live: shown; purged: nothing to do), then removes the marker ("" for none). Idempotent.
 func (s *Store) reconcileCascade(ctx context.Context, cid, eid int64, markerSK string) error {
-	home := itemKey{campaignPK(cid), recordSK(entityPrefix, eid)}
-	trashed := itemKey{campaignPK(cid), trashedSK(entityPrefix, eid)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, eid)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, eid)}
 	items, err := s.getItems(ctx, home, trashed)
 	if err != nil {
 		return err
 	}
-	var e entityItem
+	var e layout.EntityItem
 	switch {
 	case items[home] != nil:
 		if err := dynamo.UnmarshalItem(items[home], &e); err != nil {
@@ -154,40 +136,40 @@ func (s *Store) reconcileCascade(ctx context.Context, cid, eid int64, markerSK s
 	if err != nil || markerSK == "" {
 		return err
 	}
-	return wrap(s.table.Delete("pk", pendingPK(cid)).Range("sk", markerSK).Run(ctx))
+	return layout.Wrap(s.table.Delete("pk", layout.PendingPK(cid)).Range("sk", markerSK).Run(ctx))
 }
 
 // hideRefs hides what other records show of trashed entity e: its events' links in calendars,
 // the relations it owns or that point at it, and, by kind, a calendar's other entities' events
 // and a location's children (made roots, as Kanka does, and marked for the restore).
-func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
+func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 	// One Query of its partition finds its events, relations and markers' pointers (as the
 	// purge's does).
 	var all []dynamo.Item
-	if err := s.table.Get("pk", entityPK(e.CampaignID, e.ID)).Consistent(true).All(ctx, &all); err != nil {
-		return wrap(err)
+	if err := s.table.Get("pk", layout.EntityPK(e.CampaignID, e.ID)).Consistent(true).All(ctx, &all); err != nil {
+		return layout.Wrap(err)
 	}
 	var evs []timeline.Event
 	var rels []partitionRow
-	markers := []markerInItem{}
+	markers := []layout.MarkerInItem{}
 	for _, raw := range all {
-		k := keyOfItem(raw)
+		k := layout.KeyOfItem(raw)
 		var r partitionRow
 		_ = dynamo.UnmarshalItem(raw, &r)
-		switch home := strings.TrimPrefix(k.sk, selfHome); {
-		case strings.HasPrefix(k.sk, markerInPrefix):
-			var p markerInItem
+		switch home := strings.TrimPrefix(k.SK, layout.SelfHome); {
+		case strings.HasPrefix(k.SK, layout.MarkerInPrefix):
+			var p layout.MarkerInItem
 			if err := dynamo.UnmarshalItem(raw, &p); err != nil {
 				return err
 			}
 			markers = append(markers, p)
-		case home == recordSK(eventPrefix, r.ID):
-			var it eventItem
+		case home == layout.RecordSK(layout.EventPrefix, r.ID):
+			var it layout.EventItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return err
 			}
-			evs = append(evs, it.event())
-		case home == recordSK(relationPrefix, r.ID) || k.sk == incomingPrefix+pad(r.ID):
+			evs = append(evs, it.Event())
+		case home == layout.RecordSK(layout.RelationPrefix, r.ID) || k.SK == layout.IncomingPrefix+layout.Pad(r.ID):
 			rels = append(rels, r)
 		}
 	}
@@ -198,33 +180,33 @@ func (s *Store) hideRefs(ctx context.Context, e *entityItem) error {
 		return s.relinkKnownMarkers(gctx, e.CampaignID, e.ID, true, &markers)
 	})
 	switch e.Type {
-	case calendarKind.entityType:
+	case layout.CalendarKind.EntityType:
 		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
-	case locationKind.entityType:
-		g.Go(func() error { return s.orphanChildren(gctx, locationKind, e.CampaignID, e.ChildID, true) })
+	case layout.LocationKind.EntityType:
+		g.Go(func() error { return s.orphanChildren(gctx, layout.LocationKind, e.CampaignID, e.ChildID, true) })
 		g.Go(func() error { return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, true, false) })
-	case mapKind.entityType:
-		g.Go(func() error { return s.orphanChildren(gctx, mapKind, e.CampaignID, e.ChildID, true) })
+	case layout.MapKind.EntityType:
+		g.Go(func() error { return s.orphanChildren(gctx, layout.MapKind, e.CampaignID, e.ChildID, true) })
 	}
 	return g.Wait()
 }
 
 // showRefs is hideRefs undone, for live entity e.
-func (s *Store) showRefs(ctx context.Context, e *entityItem) error {
+func (s *Store) showRefs(ctx context.Context, e *layout.EntityItem) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return s.showOwnLinks(gctx, e) })
 	g.Go(func() error { return s.showRelations(gctx, e.CampaignID, e.ID) })
 	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, e.IsPrivate || e.LinksPrivate) })
 	switch e.Type {
-	case calendarKind.entityType:
+	case layout.CalendarKind.EntityType:
 		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
-	case locationKind.entityType, mapKind.entityType:
-		if e.Type == locationKind.entityType {
+	case layout.LocationKind.EntityType, layout.MapKind.EntityType:
+		if e.Type == layout.LocationKind.EntityType {
 			g.Go(func() error {
 				return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false)
 			})
 		}
-		k, _ := ownerKindOf(e.Type)
+		k, _ := layout.OwnerKindOf(e.Type)
 		g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
 	}
 	return g.Wait()
@@ -236,7 +218,7 @@ func (s *Store) queryPrefixes(ctx context.Context, pk string, prefixes ...string
 	g, gctx := errgroup.WithContext(ctx)
 	for i, p := range prefixes {
 		g.Go(func() error {
-			return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, p).Consistent(true).All(gctx, &out[i]))
+			return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, p).Consistent(true).All(gctx, &out[i]))
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -247,17 +229,17 @@ func (s *Store) queryPrefixes(ctx context.Context, pk string, prefixes ...string
 
 // entityEvents reads the event homes of entity eid.
 func (s *Store) entityEvents(ctx context.Context, cid, eid int64) ([]timeline.Event, error) {
-	raws, err := s.queryPrefixes(ctx, entityPK(cid, eid), eventPrefix+"#", selfHome+eventPrefix+"#")
+	raws, err := s.queryPrefixes(ctx, layout.EntityPK(cid, eid), layout.EventPrefix+"#", layout.SelfHome+layout.EventPrefix+"#")
 	if err != nil {
 		return nil, err
 	}
 	evs := make([]timeline.Event, 0, len(raws))
 	for _, raw := range raws {
-		var it eventItem
+		var it layout.EventItem
 		if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 			return nil, err
 		}
-		evs = append(evs, it.event())
+		evs = append(evs, it.Event())
 	}
 	return evs, nil
 }
@@ -276,7 +258,7 @@ func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline
 		if len(evs) == 0 {
 			return nil
 		}
-		keys := make([]itemKey, len(evs))
+		keys := make([]layout.ItemKey, len(evs))
 		for i := range evs {
 			keys[i] = reminderHome(&evs[i])
 		}
@@ -290,7 +272,7 @@ func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline
 			if !ok {
 				continue // hidden already
 			}
-			var l dayLinkItem
+			var l layout.DayLinkItem
 			_ = dynamo.UnmarshalItem(raw, &l)
 			ev := evs[i]
 			ev.EntityPrivate, ev.Version = l.EntityPrivate, l.Version
@@ -309,11 +291,11 @@ func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline
 // showOwnLinks links the events of live entity e that have no calendar links, placed by its
 // links_private (checked in each transaction with the event's version), unless their
 // calendar is gone for good (neither live nor trashed).
-func (s *Store) showOwnLinks(ctx context.Context, e *entityItem) error {
+func (s *Store) showOwnLinks(ctx context.Context, e *layout.EntityItem) error {
 	cid := e.CampaignID
 	for attempt := 0; ; attempt++ {
-		var ent entityItem
-		if err := s.getItem(ctx, campaignPK(cid), recordSK(entityPrefix, e.ID), &ent); err != nil {
+		var ent layout.EntityItem
+		if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, e.ID), &ent); err != nil {
 			if errors.Is(err, apperr.ErrNotFound) {
 				return nil // trashed again: its own cascade hides
 			}
@@ -323,14 +305,14 @@ func (s *Store) showOwnLinks(ctx context.Context, e *entityItem) error {
 		if err != nil || len(evs) == 0 {
 			return err
 		}
-		var keys []itemKey
+		var keys []layout.ItemKey
 		cals := map[int64]bool{}
 		for i := range evs {
 			keys = append(keys, reminderHome(&evs[i]))
 			if !cals[evs[i].CalendarID] {
 				cals[evs[i].CalendarID] = true
-				keys = append(keys, itemKey{campaignPK(cid), recordSK(calendarPrefix, evs[i].CalendarID)},
-					itemKey{campaignPK(cid), trashedSK(calendarPrefix, evs[i].CalendarID)})
+				keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.CalendarPrefix, evs[i].CalendarID)},
+					layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.CalendarPrefix, evs[i].CalendarID)})
 			}
 		}
 		got, err := s.getItems(ctx, keys...)
@@ -344,20 +326,20 @@ func (s *Store) showOwnLinks(ctx context.Context, e *entityItem) error {
 			if _, linked := got[reminderHome(&ev)]; linked {
 				continue
 			}
-			if got[itemKey{campaignPK(cid), recordSK(calendarPrefix, calID)}] == nil &&
-				got[itemKey{campaignPK(cid), trashedSK(calendarPrefix, calID)}] == nil {
+			if got[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.CalendarPrefix, calID)}] == nil &&
+				got[layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.CalendarPrefix, calID)}] == nil {
 				continue // its calendar was purged: the purge of its partition took the links
 			}
 			ev.EntityPrivate = ent.LinksPrivate
 			if len(txs) == 0 || txs[len(txs)-1].size()+10 > maxTx {
 				b := s.newTx()
-				b.check(s.table.Check("pk", campaignPK(cid)).Range("sk", recordSK(entityPrefix, e.ID)).
+				b.check(s.table.Check("pk", layout.CampaignPK(cid)).Range("sk", layout.RecordSK(layout.EntityPrefix, e.ID)).
 					If("attribute_exists(pk) AND 'links_private' = ?", ent.LinksPrivate))
 				txs = append(txs, b)
 			}
 			b := txs[len(txs)-1]
 			home := eventSlots(&ev)[0]
-			b.check(s.table.Check("pk", home.pk).Range("sk", home.sk).If(ifVersion, ev.Version))
+			b.check(s.table.Check("pk", home.PK).Range("sk", home.SK).If(ifVersion, ev.Version))
 			s.linkEvent(nil, &ev)(b)
 		}
 		err = runTxs(ctx, txs)
@@ -375,7 +357,7 @@ func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partit
 	type ref struct{ owner, id int64 }
 	var refs []ref
 	for _, r := range rows {
-		if strings.HasPrefix(r.SK, incomingPrefix) {
+		if strings.HasPrefix(r.SK, layout.IncomingPrefix) {
 			refs = append(refs, ref{r.OwnerID, r.ID})
 		} else {
 			refs = append(refs, ref{eid, r.ID})
@@ -395,9 +377,9 @@ func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partit
 				}
 				b := s.newTx()
 				b.removeRelation(r, 0)
-				hidden := marshal(toRelationItem(r))
-				k := hiddenRelationKey(cid, eid, r.ID)
-				hidden["pk"], hidden["sk"] = attrS(k.pk), attrS(k.sk)
+				hidden := layout.Marshal(toRelationItem(r))
+				k := layout.HiddenRelationKey(cid, eid, r.ID)
+				hidden["pk"], hidden["sk"] = layout.AttrS(k.PK), layout.AttrS(k.SK)
 				b.put(s.table.Put(hidden))
 				return b.run(wctx)
 			})
@@ -411,10 +393,10 @@ func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partit
 // lastSync sees them. One whose other end is in the trash too moves to that entity's
 // partition (its restore brings it back); one whose other end is purged goes.
 func (s *Store) showRelations(ctx context.Context, cid, eid int64) error {
-	var hidden []relationItem
-	err := s.table.Get("pk", entityPK(cid, eid)).Range("sk", dynamo.BeginsWith, hiddenPrefix+relationPrefix+"#").Consistent(true).All(ctx, &hidden)
+	var hidden []layout.RelationItem
+	err := s.table.Get("pk", layout.EntityPK(cid, eid)).Range("sk", dynamo.BeginsWith, layout.HiddenPrefix+layout.RelationPrefix+"#").Consistent(true).All(ctx, &hidden)
 	if err != nil || len(hidden) == 0 {
-		return wrap(err)
+		return layout.Wrap(err)
 	}
 	w, wctx := errgroup.WithContext(ctx)
 	w.SetLimit(writeConcurrency)
@@ -426,25 +408,25 @@ func (s *Store) showRelations(ctx context.Context, cid, eid int64) error {
 	return w.Wait()
 }
 
-func (s *Store) showRelation(ctx context.Context, cid, eid int64, it relationItem) error {
-	r := it.relation()
-	here := hiddenRelationKey(cid, eid, r.ID)
+func (s *Store) showRelation(ctx context.Context, cid, eid int64, it layout.RelationItem) error {
+	r := it.AsRelation()
+	here := layout.HiddenRelationKey(cid, eid, r.ID)
 	other := r.TargetID
 	if other == eid {
 		other = r.OwnerID
 	}
-	keys := []itemKey{{campaignPK(cid), recordSK(entityPrefix, r.OwnerID)}, {campaignPK(cid), recordSK(entityPrefix, r.TargetID)},
-		{campaignPK(cid), trashedSK(entityPrefix, other)}}
+	keys := []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, r.OwnerID)}, {PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, r.TargetID)},
+		{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, other)}}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
 		return err
 	}
 	b := s.newTx()
-	b.del(s.table.Delete("pk", here.pk).Range("sk", here.sk).If("attribute_exists(pk)"))
+	b.del(s.table.Delete("pk", here.PK).Range("sk", here.SK).If("attribute_exists(pk)"))
 	owner, target := got[keys[0]], got[keys[1]]
 	switch {
 	case owner != nil && target != nil:
-		var o, t entityItem
+		var o, t layout.EntityItem
 		_ = dynamo.UnmarshalItem(owner, &o)
 		_ = dynamo.UnmarshalItem(target, &t)
 		prev := r.Meta
@@ -456,10 +438,10 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it relationIte
 		}
 		b.placeRelation(nil, &r)
 	case got[keys[2]] != nil && other != eid:
-		k := hiddenRelationKey(cid, other, r.ID)
-		moved := marshal(it)
-		moved["pk"], moved["sk"] = attrS(k.pk), attrS(k.sk)
-		b.need(campaignPK(cid), trashedSK(entityPrefix, other), apperr.ErrConflict)
+		k := layout.HiddenRelationKey(cid, other, r.ID)
+		moved := layout.Marshal(it)
+		moved["pk"], moved["sk"] = layout.AttrS(k.PK), layout.AttrS(k.SK)
+		b.need(layout.CampaignPK(cid), layout.TrashedSK(layout.EntityPrefix, other), apperr.ErrConflict)
 		b.put(s.table.Put(moved))
 	case owner == nil && target == nil:
 		return nil // eid itself is trashed again: its cascade hides
@@ -469,7 +451,7 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it relationIte
 		var left struct {
 			PK string `dynamo:"pk"`
 		}
-		if s.getItem(ctx, here.pk, here.sk, &left, "pk") != nil {
+		if s.getItem(ctx, here.PK, here.SK, &left, "pk") != nil {
 			return nil // shown (or moved) by a concurrent cascade
 		}
 	}
@@ -483,16 +465,16 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it relationIte
 // versions read. The calendar's own entity's events are hideOwnLinks'.
 func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
 	for attempt := 0; ; attempt++ {
-		var links []dayLinkItem
-		err := s.table.Get("pk", calendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
+		var links []layout.DayLinkItem
+		err := s.table.Get("pk", layout.CalendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
 		if err != nil {
-			return wrap(err)
+			return layout.Wrap(err)
 		}
-		var keys []itemKey
+		var keys []layout.ItemKey
 		for _, l := range links {
-			if (strings.HasPrefix(l.SK, dayLinkPrefix) || strings.HasPrefix(l.SK, recurLinkPrefix)) && l.EntityID != calEntityID {
-				for _, sk := range childHomeSKs(eventPrefix, l.ID) {
-					keys = append(keys, itemKey{entityPK(cid, l.EntityID), sk})
+			if (strings.HasPrefix(l.SK, layout.DayLinkPrefix) || strings.HasPrefix(l.SK, layout.RecurLinkPrefix)) && l.EntityID != calEntityID {
+				for _, sk := range childHomeSKs(layout.EventPrefix, l.ID) {
+					keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, l.EntityID), SK: sk})
 				}
 			}
 		}
@@ -505,16 +487,16 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 		}
 		var evs []timeline.Event
 		var raws []dynamo.Item
-		var remKeys []itemKey
+		var remKeys []layout.ItemKey
 		for _, raw := range items {
-			var it eventItem
+			var it layout.EventItem
 			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
 				return err
 			}
 			if it.CalendarID != calID {
 				continue
 			}
-			ev := it.event()
+			ev := it.Event()
 			evs, raws, remKeys = append(evs, ev), append(raws, raw), append(remKeys, reminderHome(&ev))
 		}
 		rems, err := s.getItems(ctx, remKeys...)
@@ -533,10 +515,10 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 			b := txs[len(txs)-1]
 			b.remove(eventSlots(ev), ev.Version)
 			ref := eventRef(ev)
-			b.del(s.table.Delete("pk", ref.ptr.PK).Range("sk", syncSK(ref.kind, formatTime(ref.updated), ref.ptr.ID)))
+			b.del(s.table.Delete("pk", ref.Ptr.PK).Range("sk", layout.SyncSK(ref.Kind, layout.FormatTime(ref.Updated), ref.Ptr.ID)))
 			b.syncGone(ref, now)
 			if raw, ok := rems[remKeys[i]]; ok {
-				var l dayLinkItem
+				var l layout.DayLinkItem
 				_ = dynamo.UnmarshalItem(raw, &l)
 				ev.EntityPrivate = l.EntityPrivate
 				s.linkEvent(ev, nil)(b)
@@ -545,8 +527,8 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 			for k, v := range raws[i] {
 				hidden[k] = v
 			}
-			k := hiddenEventKey(cid, calID, ev.EntityID, ev.ID)
-			hidden["pk"], hidden["sk"], hidden["hidden_at"] = attrS(k.pk), attrS(k.sk), attrS(formatTime(now))
+			k := layout.HiddenEventKey(cid, calID, ev.EntityID, ev.ID)
+			hidden["pk"], hidden["sk"], hidden["hidden_at"] = layout.AttrS(k.PK), layout.AttrS(k.SK), layout.AttrS(layout.FormatTime(now))
 			b.put(s.table.Put(hidden))
 		}
 		err = runTxs(ctx, txs)
@@ -558,7 +540,7 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 
 // hiddenEvent is an event kept by hideCalendarEvents.
 type hiddenEvent struct {
-	eventItem
+	layout.EventItem
 	HiddenAt string `dynamo:"hidden_at"`
 }
 
@@ -569,9 +551,9 @@ type hiddenEvent struct {
 // entity is purged goes.
 func (s *Store) showCalendarEvents(ctx context.Context, cid, calID int64) error {
 	var hidden []hiddenEvent
-	err := s.table.Get("pk", calendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, hiddenPrefix+eventPrefix+"#").Consistent(true).All(ctx, &hidden)
+	err := s.table.Get("pk", layout.CalendarPK(cid, calID)).Range("sk", dynamo.BeginsWith, layout.HiddenPrefix+layout.EventPrefix+"#").Consistent(true).All(ctx, &hidden)
 	if err != nil || len(hidden) == 0 {
-		return wrap(err)
+		return layout.Wrap(err)
 	}
 	w, wctx := errgroup.WithContext(ctx)
 	w.SetLimit(writeConcurrency)
@@ -584,30 +566,30 @@ func (s *Store) showCalendarEvents(ctx context.Context, cid, calID int64) error 
 }
 
 func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) error {
-	ev := h.event()
-	here := hiddenEventKey(cid, calID, ev.EntityID, ev.ID)
-	home := itemKey{campaignPK(cid), recordSK(entityPrefix, ev.EntityID)}
-	trashed := itemKey{campaignPK(cid), trashedSK(entityPrefix, ev.EntityID)}
+	ev := h.Event()
+	here := layout.HiddenEventKey(cid, calID, ev.EntityID, ev.ID)
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ev.EntityID)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, ev.EntityID)}
 	got, err := s.getItems(ctx, home, trashed)
 	if err != nil {
 		return err
 	}
 	b := s.newTx()
-	b.del(s.table.Delete("pk", here.pk).Range("sk", here.sk).If("attribute_exists(pk)"))
+	b.del(s.table.Delete("pk", here.PK).Range("sk", here.SK).If("attribute_exists(pk)"))
 	if got[home] != nil || got[trashed] != nil {
 		old := ev
 		s.stampUpdate(&old.Meta, &ev.Meta)
-		b.place(marshal(toEventItem(&ev)), nil, eventSlots(&ev), 0)
+		b.place(layout.Marshal(layout.ToEventItem(&ev)), nil, eventSlots(&ev), 0)
 		b.syncMove(nil, eventRef(&ev))
-		b.unGone(eventRef(&old), parseTime(h.HiddenAt))
+		b.unGone(eventRef(&old), layout.ParseTime(h.HiddenAt))
 		if got[home] != nil {
-			var e entityItem
+			var e layout.EntityItem
 			_ = dynamo.UnmarshalItem(got[home], &e)
-			b.check(s.table.Check("pk", home.pk).Range("sk", home.sk).If("attribute_exists(pk) AND 'links_private' = ?", e.LinksPrivate))
+			b.check(s.table.Check("pk", home.PK).Range("sk", home.SK).If("attribute_exists(pk) AND 'links_private' = ?", e.LinksPrivate))
 			ev.EntityPrivate = e.LinksPrivate
 			s.linkEvent(nil, &ev)(b)
 		} else {
-			b.need(trashed.pk, trashed.sk, apperr.ErrConflict)
+			b.need(trashed.PK, trashed.SK, apperr.ErrConflict)
 		}
 	}
 	err = b.run(ctx)
@@ -615,7 +597,7 @@ func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) 
 		var left struct {
 			PK string `dynamo:"pk"`
 		}
-		if s.getItem(ctx, here.pk, here.sk, &left, "pk") != nil {
+		if s.getItem(ctx, here.PK, here.SK, &left, "pk") != nil {
 			return nil // shown by a concurrent cascade
 		}
 	}
@@ -626,11 +608,11 @@ func (s *Store) showEvent(ctx context.Context, cid, calID int64, h hiddenEvent) 
 // each link it marked (orphaned_by) whose child is still the root at the version the trash
 // left it (no write since) is re-parented, with its parent chain checked as every move's is (no
 // cycle, no depth beyond domain.MaxLocationDepth); any other marked link goes.
-func (s *Store) adoptChildren(ctx context.Context, k kindSpec, cid, pid int64) error {
-	var links []childLink
-	err := s.table.Get("pk", childPK(cid, k.prefix, pid)).Range("sk", dynamo.BeginsWith, childLinkPrefix).Consistent(true).All(ctx, &links)
+func (s *Store) adoptChildren(ctx context.Context, k layout.KindSpec, cid, pid int64) error {
+	var links []layout.ChildLink
+	err := s.table.Get("pk", layout.ChildPK(cid, k.Prefix, pid)).Range("sk", dynamo.BeginsWith, layout.ChildLinkPrefix).Consistent(true).All(ctx, &links)
 	if err != nil {
-		return wrap(err)
+		return layout.Wrap(err)
 	}
 	w, wctx := errgroup.WithContext(ctx)
 	w.SetLimit(writeConcurrency)
@@ -647,11 +629,11 @@ func (s *Store) adoptChildren(ctx context.Context, k kindSpec, cid, pid int64) e
 
 // adoptChild re-parents one child as it is stored (whatever its kind's fields), as
 // orphanChildren made it a root.
-func (s *Store) adoptChild(ctx context.Context, k kindSpec, cid, pid int64, link childLink) error {
+func (s *Store) adoptChild(ctx context.Context, k layout.KindSpec, cid, pid int64, link layout.ChildLink) error {
 	drop := func() error {
-		return wrap(s.table.Delete("pk", link.PK).Range("sk", link.SK).If("'orphaned_by' = ?", link.OrphanedBy).Run(ctx))
+		return layout.Wrap(s.table.Delete("pk", link.PK).Range("sk", link.SK).If("'orphaned_by' = ?", link.OrphanedBy).Run(ctx))
 	}
-	home := itemKey{campaignPK(cid), recordSK(k.prefix, link.ID)}
+	home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, link.ID)}
 	items, err := s.getItems(ctx, home)
 	if err != nil {
 		return err
@@ -661,8 +643,8 @@ func (s *Store) adoptChild(ctx context.Context, k kindSpec, cid, pid int64, link
 		return ignoreCondition(drop())
 	}
 	var rec struct {
-		metaAttrs
-		ownerAttrs
+		layout.MetaAttrs
+		layout.OwnerAttrs
 	}
 	var row nestRow
 	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
@@ -693,26 +675,26 @@ func (s *Store) adoptChild(ctx context.Context, k kindSpec, cid, pid int64, link
 	if err != nil {
 		return err
 	}
-	prevM, o := rec.meta(), rec.owner()
+	prevM, o := rec.Meta(), rec.Owner()
 	nextM := prevM
 	s.stampUpdate(&prevM, &nextM)
 	next := make(dynamo.Item, len(raw))
 	for name, v := range raw {
 		next[name] = v
 	}
-	for name, v := range marshal(toMetaAttrs(home.pk, home.sk, nextM)) {
+	for name, v := range layout.Marshal(layout.ToMetaAttrs(home.PK, home.SK, nextM)) {
 		next[name] = v
 	}
-	next[k.parentAttr] = &types.AttributeValueMemberN{Value: formatInt(pid)}
-	next[parentHidden] = &types.AttributeValueMemberBOOL{Value: private}
+	next[k.ParentAttr] = &types.AttributeValueMemberN{Value: formatInt(pid)}
+	next[layout.ParentHidden] = &types.AttributeValueMemberBOOL{Value: private}
 	b := s.newTx()
 	checks(b)
-	b.place(next, k.slots(&prevM, &o), k.slots(&nextM, &o), prevM.Version)
-	b.syncMove(ownerRef(k.prefix, &prevM, &o), ownerRef(k.prefix, &nextM, &o))
-	b.mirror(marshal(entityItemOf(k, &nextM, &o)), entitySlots(&prevM, &o), entitySlots(&nextM, &o))
-	b.syncMove(entityRef(&prevM, &o), entityRef(&nextM, &o))
-	for _, l := range linkKeys(k, cid, pid, link.ID) { // the link, unmarked, and its related=1 copy
-		b.put(s.table.Put(childLink{PK: l.pk, SK: l.sk, ID: link.ID, IsPrivate: o.IsPrivate}))
+	b.place(next, k.Slots(&prevM, &o), k.Slots(&nextM, &o), prevM.Version)
+	b.syncMove(ownerRef(k.Prefix, &prevM, &o), ownerRef(k.Prefix, &nextM, &o))
+	b.mirror(layout.Marshal(layout.EntityItemOf(k, &nextM, &o)), layout.EntitySlots(&prevM, &o), layout.EntitySlots(&nextM, &o))
+	b.syncMove(layout.EntityRef(&prevM, &o), layout.EntityRef(&nextM, &o))
+	for _, l := range layout.LinkKeys(k, cid, pid, link.ID) { // the link, unmarked, and its related=1 copy
+		b.put(s.table.Put(layout.ChildLink{PK: l.PK, SK: l.SK, ID: link.ID, IsPrivate: o.IsPrivate}))
 	}
 	return b.run(ctx)
 }
@@ -728,9 +710,9 @@ func ignoreCondition(err error) error {
 // GetTrashed reads the trashed entities of campaign cid among ids (missing, restored and
 // expired ones are absent): the check of a restore request.
 func (s *Store) GetTrashed(ctx context.Context, cid int64, ids []int64) (map[int64]*domain.Entity, error) {
-	keys := make([]itemKey, len(ids))
+	keys := make([]layout.ItemKey, len(ids))
 	for i, id := range ids {
-		keys[i] = itemKey{campaignPK(cid), trashedSK(entityPrefix, id)}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(layout.EntityPrefix, id)}
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {
@@ -739,31 +721,24 @@ func (s *Store) GetTrashed(ctx context.Context, cid int64, ids []int64) (map[int
 	now := s.now().Unix()
 	out := map[int64]*domain.Entity{}
 	for _, raw := range got {
-		var t trashedEntity
+		var t layout.TrashedEntity
 		if err := dynamo.UnmarshalItem(raw, &t); err != nil {
 			return nil, err
 		}
 		if t.TTL > now {
-			out[t.ID] = t.trashed()
+			out[t.ID] = t.Trashed()
 		}
 	}
 	return out, nil
-}
-
-func (t trashedEntity) trashed() *domain.Entity {
-	e := t.entity()
-	at := parseTime(t.DeletedAt)
-	e.DeletedAt, e.DeletedBy = &at, t.DeletedBy
-	return e
 }
 
 // ListTrash reads one page of campaign cid's trashed entities not yet expired, by entity id:
 // the whole TRASHED#ENTITY# range is read (bounded by TrashHistory of deletions), filtered on
 // ttl, counted and windowed in one pass.
 func (s *Store) ListTrash(ctx context.Context, cid int64, p domain.PageRequest) (domain.Page[domain.Entity], error) {
-	l := listSpec{ranges: []listRange{{pk: campaignPK(cid), prefix: trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]}}}
+	l := listSpec{ranges: []layout.ListRange{{PK: layout.CampaignPK(cid), Prefix: layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]}}}
 	l.where("'ttl' > ?", s.now().Unix())
-	return listPage(ctx, s, l, p, func(t trashedEntity) domain.Entity { return *t.trashed() })
+	return listPage(ctx, s, l, p, func(t layout.TrashedEntity) domain.Entity { return *t.Trashed() })
 }
 
 // RestoreEntity restores trashed entity eid of campaign cid for user uid: one transaction,
@@ -777,8 +752,8 @@ func (s *Store) RestoreEntity(ctx context.Context, cid, eid, uid int64) error {
 }
 
 func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
-	var t trashedEntity
-	err := s.getItem(ctx, campaignPK(cid), trashedSK(entityPrefix, eid), &t)
+	var t layout.TrashedEntity
+	err := s.getItem(ctx, layout.CampaignPK(cid), layout.TrashedSK(layout.EntityPrefix, eid), &t)
 	if errors.Is(err, apperr.ErrNotFound) {
 		return domain.ErrNotTrashed
 	}
@@ -789,12 +764,12 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	if t.TTL <= now.Unix() {
 		return domain.ErrNotTrashed
 	}
-	k, ok := ownerKindOf(t.Type)
+	k, ok := layout.OwnerKindOf(t.Type)
 	if !ok {
 		return domain.ErrNotTrashed
 	}
 	var raw dynamo.Item
-	if err := s.getItem(ctx, campaignPK(cid), trashedSK(k.prefix, t.ChildID), &raw); err != nil {
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.TrashedSK(k.Prefix, t.ChildID), &raw); err != nil {
 		if errors.Is(err, apperr.ErrNotFound) {
 			return domain.ErrNotTrashed
 		}
@@ -804,7 +779,7 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	if err := dynamo.UnmarshalItem(raw, &th); err != nil {
 		return err
 	}
-	m, o := th.meta(), th.owner()
+	m, o := th.Meta(), th.Owner()
 	gone := m // the record as its tombstones know it
 	m.Version, m.UpdatedAt, m.UpdatedBy = m.Version+1, now, uid
 	item := make(dynamo.Item, len(raw))
@@ -814,12 +789,12 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	for _, name := range []string{"deleted_at", "deleted_by", "ttl"} {
 		delete(item, name)
 	}
-	item["sk"] = attrS(recordSK(k.prefix, m.ID))
+	item["sk"] = layout.AttrS(layout.RecordSK(k.Prefix, m.ID))
 	item["version"] = &types.AttributeValueMemberN{Value: formatInt(m.Version)}
-	item["updated_at"] = attrS(formatTime(m.UpdatedAt))
+	item["updated_at"] = layout.AttrS(layout.FormatTime(m.UpdatedAt))
 	item["updated_by"] = &types.AttributeValueMemberN{Value: formatInt(uid)}
 	var checks []func(*txBuilder)
-	if k == mapKind {
+	if k == layout.MapKind {
 		c, err := s.restoreMapLocation(ctx, cid, item)
 		if err != nil {
 			return err
@@ -838,25 +813,25 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 		return err
 	}
 	checks = append(checks, tags)
-	at := parseTime(t.DeletedAt)
-	marker := pendingMarker{PK: pendingPK(cid), SK: pendingSK(now, cid, cascadeKind, eid), CID: cid, Kind: cascadeKind, ID: eid}
+	at := layout.ParseTime(t.DeletedAt)
+	marker := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.PendingSK(now, cid, layout.CascadeKind, eid), CID: cid, Kind: layout.CascadeKind, ID: eid}
 	b := s.newTx()
 	if b.needs == nil {
 		b.needs = map[int]error{}
 	}
 	b.needs[b.n] = domain.ErrNotTrashed // the trash as read, unexpired: a purge or another restore got there first
-	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", trashedSK(entityPrefix, eid)).
+	b.del(s.table.Delete("pk", layout.CampaignPK(cid)).Range("sk", layout.TrashedSK(layout.EntityPrefix, eid)).
 		If("'deleted_at' = ? AND 'ttl' > ?", t.DeletedAt, now.Unix()))
-	b.del(s.table.Delete("pk", campaignPK(cid)).Range("sk", trashedSK(k.prefix, m.ID)))
-	b.place(item, nil, k.slots(&m, &o), 0)
-	b.place(marshal(entityItemOf(k, &m, &o)), nil, entitySlots(&m, &o), 0)
-	b.syncMove(nil, ownerRef(k.prefix, &m, &o))
-	b.syncMove(nil, entityRef(&m, &o))
-	b.unGone(ownerRef(k.prefix, &gone, &o), at)
-	b.unGone(entityRef(&gone, &o), at)
-	b.setName(cid, eid, k.entityType, m.ID, o.IsPrivate, o.Name)
-	q := purgeKey(cid, at.Add(TrashHistory), eid)
-	b.del(s.table.Delete("pk", q.pk).Range("sk", q.sk))
+	b.del(s.table.Delete("pk", layout.CampaignPK(cid)).Range("sk", layout.TrashedSK(k.Prefix, m.ID)))
+	b.place(item, nil, k.Slots(&m, &o), 0)
+	b.place(layout.Marshal(layout.EntityItemOf(k, &m, &o)), nil, layout.EntitySlots(&m, &o), 0)
+	b.syncMove(nil, ownerRef(k.Prefix, &m, &o))
+	b.syncMove(nil, layout.EntityRef(&m, &o))
+	b.unGone(ownerRef(k.Prefix, &gone, &o), at)
+	b.unGone(layout.EntityRef(&gone, &o), at)
+	b.setName(cid, eid, k.EntityType, m.ID, o.IsPrivate, o.Name)
+	q := layout.PurgeKey(cid, at.Add(TrashHistory), eid)
+	b.del(s.table.Delete("pk", q.PK).Range("sk", q.SK))
 	b.put(s.table.Put(marker))
 	for _, c := range checks { // the entry's mention items stayed through the trash
 		if c != nil {
@@ -876,20 +851,20 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 // restoreParent makes a restored location's write depend on its parent: when the parent is
 // live and not too deep it is checked (its chain, as a move's) and the link put back, and item
 // carries the parent's privacy for its public copy; otherwise the location comes back a root.
-func (s *Store) restoreParent(ctx context.Context, k kindSpec, cid, id, parent int64, private bool, item dynamo.Item) (func(*txBuilder), error) {
+func (s *Store) restoreParent(ctx context.Context, k layout.KindSpec, cid, id, parent int64, private bool, item dynamo.Item) (func(*txBuilder), error) {
 	chain, err := s.ancestry(ctx, k, cid, parent, domain.MaxLocationDepth)
 	if err != nil {
 		return nil, err
 	}
 	if len(chain) == 0 || len(chain) >= domain.MaxLocationDepth {
-		delete(item, k.parentAttr)
+		delete(item, k.ParentAttr)
 		return nil, nil
 	}
 	checks, parentPrivate, err := s.parentChecks(ctx, k, cid, parent, chain, domain.MaxLocationDepth)
 	if err != nil {
 		return nil, err
 	}
-	item[parentHidden] = &types.AttributeValueMemberBOOL{Value: parentPrivate}
+	item[layout.ParentHidden] = &types.AttributeValueMemberBOOL{Value: parentPrivate}
 	return func(b *txBuilder) {
 		checks(b)
 		s.linkParent(k, cid, id, nil, &parent, false, private)(b)
@@ -899,11 +874,11 @@ func (s *Store) restoreParent(ctx context.Context, k kindSpec, cid, id, parent i
 // restoreMapLocation makes a restored map's write depend on its location as read now: a live
 // one is held with its privacy (which places the public copy), a gone one is cleared.
 func (s *Store) restoreMapLocation(ctx context.Context, cid int64, item dynamo.Item) (func(*txBuilder), error) {
-	var it mapItem
+	var it layout.MapItem
 	if err := dynamo.UnmarshalItem(item, &it); err != nil || it.LocationID == nil {
 		return nil, err
 	}
-	chain, err := s.ancestry(ctx, locationKind, cid, *it.LocationID, 1)
+	chain, err := s.ancestry(ctx, layout.LocationKind, cid, *it.LocationID, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -911,7 +886,7 @@ func (s *Store) restoreMapLocation(ctx context.Context, cid int64, item dynamo.I
 		delete(item, "location_id")
 		return nil, nil
 	}
-	item[locationHidden] = &types.AttributeValueMemberBOOL{Value: chain[0].IsPrivate}
+	item[layout.LocationHidden] = &types.AttributeValueMemberBOOL{Value: chain[0].IsPrivate}
 	m := domain.Map{Meta: domain.Meta{CampaignID: cid}, LocationID: it.LocationID, LocationPrivate: chain[0].IsPrivate}
 	check := s.locationCheck(&m)
 	return func(b *txBuilder) { check(b); b.linkLocation(cid, it.ID, nil, it.LocationID) }, nil
@@ -922,14 +897,14 @@ func formatInt(n int64) string { return strconv.FormatInt(n, 10) }
 // reconcileTrash runs the hiding cascade of every trashed entity of the table (a filtered Scan:
 // the migration's, never a request's).
 func (s *Store) reconcileTrash(ctx context.Context) error {
-	var trashed []trashedEntity
-	err := s.table.Scan().Filter("begins_with('sk', ?)", trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]).
+	var trashed []layout.TrashedEntity
+	err := s.table.Scan().Filter("begins_with('sk', ?)", layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]).
 		Consistent(true).All(ctx, &trashed)
 	if err != nil {
-		return wrap(err)
+		return layout.Wrap(err)
 	}
 	for i := range trashed {
-		if err := s.hideRefs(ctx, &trashed[i].entityItem); err != nil {
+		if err := s.hideRefs(ctx, &trashed[i].EntityItem); err != nil {
 			return err
 		}
 	}
@@ -939,13 +914,13 @@ func (s *Store) reconcileTrash(ctx context.Context) error {
 // restoredTags keeps, of a restored record's tags, those whose tag still lives (a tag deleted
 // while the record was in the trash did not reach it: its links were gone), in o and in its
 // home item, and returns the transaction part that puts their member items back, each checked.
-func (s *Store) restoredTags(ctx context.Context, k kindSpec, m *domain.Meta, o *domain.Owner, item dynamo.Item) (func(*txBuilder), error) {
+func (s *Store) restoredTags(ctx context.Context, k layout.KindSpec, m *domain.Meta, o *domain.Owner, item dynamo.Item) (func(*txBuilder), error) {
 	if len(o.Tags) == 0 {
 		return nil, nil
 	}
-	keys := make([]itemKey, len(o.Tags))
+	keys := make([]layout.ItemKey, len(o.Tags))
 	for i, t := range o.Tags {
-		keys[i] = itemKey{campaignPK(m.CampaignID), recordSK(tagPrefix, t)}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.TagPrefix, t)}
 	}
 	got, err := s.getItems(ctx, keys...)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -24,7 +26,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	var calls dynamotest.Counter
 	st, _ := dynamotest.NewStore(t, calls.Attach)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c", IsPublic: true})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c", IsPublic: true})
 	adminAccess := domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}
 	publicAccess := domain.Access{UserID: 999, CampaignID: c.ID, Role: domain.RolePublic}
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
@@ -58,7 +60,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	}
 	audit := func(step string) {
 		t.Helper()
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("%s: audit %v %q", step, err, problems)
 		}
 	}
@@ -69,7 +71,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ids(p.Items, func(e timeline.Event) int64 { return e.ID })
+		return storetest.IDs(p.Items, func(e timeline.Event) int64 { return e.ID })
 	}
 	relations := func(a domain.Access) []int64 {
 		t.Helper()
@@ -80,7 +82,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		if p.Total != len(p.Items) {
 			t.Fatalf("relations total %d for %d items", p.Total, len(p.Items))
 		}
-		return ids(p.Items, func(r domain.Relation) int64 { return r.ID })
+		return storetest.IDs(p.Items, func(r domain.Relation) int64 { return r.ID })
 	}
 	trash := func() []int64 {
 		t.Helper()
@@ -88,7 +90,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ids(p.Items, func(e domain.Entity) int64 { return e.ID })
+		return storetest.IDs(p.Items, func(e domain.Entity) int64 { return e.ID })
 	}
 	audit("created")
 	allRels := relations(adminAccess)
@@ -204,12 +206,12 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 func TestTrashRaces(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	later := st.AtTime(func() time.Time { return time.Now().Add(31 * 24 * time.Hour) })
 	audit := func(round int) {
 		t.Helper()
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("round %d: audit %v %q", round, err, problems)
 		}
 	}

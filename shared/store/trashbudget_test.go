@@ -12,6 +12,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
@@ -29,7 +31,7 @@ func TestWorstRecordDeletes(t *testing.T) {
 	adminAccess := domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}
 	audit := func(step string) {
 		t.Helper()
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("%s: audit %v %q", step, err, problems)
 		}
 	}
@@ -202,7 +204,7 @@ func newWorst(t *testing.T, st *store.Store) worst {
 	t.Helper()
 	ctx := context.Background()
 	var w worst
-	w.admin, w.c = ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	w.admin, w.c = storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	w.meta = domain.Meta{CampaignID: w.c.ID, CreatedBy: w.admin.ID, UpdatedBy: w.admin.ID}
 	for i := range domain.MaxTags {
 		tg := domain.Tag{Meta: w.meta, Owner: domain.Owner{Name: fmt.Sprintf("T%d", i), IsPrivate: i%2 == 0}}
@@ -234,7 +236,7 @@ func TestWorstRecordCascadeFaults(t *testing.T) {
 	w := newWorst(t, st)
 	problems := func() []string {
 		t.Helper()
-		got, err := st.Audit(ctx, w.c.ID)
+		got, err := ops.Audit(ctx, st, w.c.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,21 +331,21 @@ func TestMigrateKeepsTrashedEntryMentions(t *testing.T) {
 	if err := store.DropEntryMentions(ctx, st, w.c.ID, l.EntityID, w.targets); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := st.Audit(ctx, w.c.ID); err != nil || !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "missing") }) {
+	if got, err := ops.Audit(ctx, st, w.c.ID); err != nil || !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "missing") }) {
 		t.Fatalf("before the migration: audit %q %v, want missing mentions", got, err)
 	}
 	for run := range 2 {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := st.Audit(ctx, w.c.ID); err != nil || len(got) > 0 {
+		if got, err := ops.Audit(ctx, st, w.c.ID); err != nil || len(got) > 0 {
 			t.Fatalf("migration %d: audit %q %v", run+1, got, err)
 		}
 	}
 	if err := st.RestoreEntity(ctx, w.c.ID, l.EntityID, w.admin.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := st.Audit(ctx, w.c.ID); err != nil || len(got) > 0 {
+	if got, err := ops.Audit(ctx, st, w.c.ID); err != nil || len(got) > 0 {
 		t.Fatalf("restored: audit %q %v", got, err)
 	}
 }
@@ -357,7 +359,7 @@ func TestWorstPostDeletes(t *testing.T) {
 	w := newWorst(t, st)
 	audit := func(step string) {
 		t.Helper()
-		if got, err := st.Audit(ctx, w.c.ID); err != nil || len(got) > 0 {
+		if got, err := ops.Audit(ctx, st, w.c.ID); err != nil || len(got) > 0 {
 			t.Fatalf("%s: audit %q %v", step, got, err)
 		}
 	}

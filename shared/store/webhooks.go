@@ -2,7 +2,7 @@ package store
 
 // Webhooks: the campaign's subscriptions, their delivery queues and attempt logs, and the
 // table's change stream they are fed from (decoded here: only the store knows the keys; the
-// key builders are in keys.go).
+// key builders are in internal/layout/keys.go).
 //
 //	item                       pk                               sk
 //	webhook                    CAMPAIGN#c                       WEBHOOK#id
@@ -30,6 +30,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
 
@@ -72,22 +73,22 @@ func toWebhookItem(w *hook.Webhook) webhookItem {
 	if tags == nil {
 		tags = []int64{}
 	}
-	return webhookItem{PK: campaignPK(w.CampaignID), SK: recordSK(webhookPrefix, w.ID), ID: w.ID, CampaignID: w.CampaignID,
+	return webhookItem{PK: layout.CampaignPK(w.CampaignID), SK: layout.RecordSK(layout.WebhookPrefix, w.ID), ID: w.ID, CampaignID: w.CampaignID,
 		URL: w.URL, Events: ev, Tags: tags, Format: w.Format, IsActive: w.IsActive, IncludePrivate: w.IncludePrivate,
-		Secret: w.Secret, DisabledReason: w.DisabledReason, CreatedAt: formatTime(w.CreatedAt), UpdatedAt: formatTime(w.UpdatedAt),
+		Secret: w.Secret, DisabledReason: w.DisabledReason, CreatedAt: layout.FormatTime(w.CreatedAt), UpdatedAt: layout.FormatTime(w.UpdatedAt),
 		CreatedBy: w.CreatedBy, UpdatedBy: w.UpdatedBy, Version: w.Version}
 }
 
 func (it webhookItem) webhook() hook.Webhook {
-	return hook.Webhook{Meta: domain.Meta{ID: it.ID, CampaignID: it.CampaignID, CreatedAt: parseTime(it.CreatedAt),
-		UpdatedAt: parseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy, Version: it.Version}, URL: it.URL, Events: it.Events, Tags: it.Tags, Format: it.Format,
+	return hook.Webhook{Meta: domain.Meta{ID: it.ID, CampaignID: it.CampaignID, CreatedAt: layout.ParseTime(it.CreatedAt),
+		UpdatedAt: layout.ParseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy, Version: it.Version}, URL: it.URL, Events: it.Events, Tags: it.Tags, Format: it.Format,
 		IsActive: it.IsActive, IncludePrivate: it.IncludePrivate, Secret: it.Secret, DisabledReason: it.DisabledReason}
 }
 
 // CreateWebhook stores a new webhook: its id from the campaign's sequence, and the campaign's
 // webhook count checked against max in the same transaction.
 func (s *Webhooks) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) error {
-	ids, err := s.nextIDs(ctx, campaignPK(w.CampaignID), "webhook")
+	ids, err := s.nextIDs(ctx, layout.CampaignPK(w.CampaignID), "webhook")
 	if err != nil {
 		return err
 	}
@@ -95,9 +96,9 @@ func (s *Webhooks) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) 
 	w.ID, w.Version, w.CreatedAt, w.UpdatedAt, w.UpdatedBy = ids[0], 1, now, now, w.CreatedBy
 	tx := s.db.WriteTx()
 	tx.Put(s.table.Put(toWebhookItem(w)).If("attribute_not_exists('pk')"))
-	tx.Update(s.table.Update("pk", campaignPK(w.CampaignID)).Range("sk", webhookCounter).Add("n", 1).
+	tx.Update(s.table.Update("pk", layout.CampaignPK(w.CampaignID)).Range("sk", layout.WebhookCounter).Add("n", 1).
 		If("attribute_not_exists('n') OR 'n' < ?", max))
-	if err := wrap(tx.Run(ctx)); err != nil {
+	if err := layout.Wrap(tx.Run(ctx)); err != nil {
 		if errors.Is(err, apperr.ErrConflict) {
 			return hook.ErrLimit
 		}
@@ -108,16 +109,16 @@ func (s *Webhooks) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) 
 
 // GetWebhook reads one webhook, strongly consistent; ErrNotFound when there is none.
 func (s *Webhooks) GetWebhook(ctx context.Context, cid, id int64) (*hook.Webhook, error) {
-	return getRecord(ctx, s.Store, campaignPK(cid), recordSK(webhookPrefix, id), webhookItem.webhook)
+	return getRecord(ctx, s.Store, layout.CampaignPK(cid), layout.RecordSK(layout.WebhookPrefix, id), webhookItem.webhook)
 }
 
 // ListWebhooks reads the campaign's webhooks (at most limit) in id order: one query.
 func (s *Webhooks) ListWebhooks(ctx context.Context, cid int64, limit int) ([]hook.Webhook, error) {
 	var items []webhookItem
-	err := s.table.Get("pk", campaignPK(cid)).Range("sk", dynamo.BeginsWith, webhookPrefix+"#").
+	err := s.table.Get("pk", layout.CampaignPK(cid)).Range("sk", dynamo.BeginsWith, layout.WebhookPrefix+"#").
 		Consistent(true).Limit(limit).All(ctx, &items)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	out := make([]hook.Webhook, len(items))
 	for i, it := range items {
@@ -129,16 +130,16 @@ func (s *Webhooks) ListWebhooks(ctx context.Context, cid int64, limit int) ([]ho
 // UpdateWebhook writes next over prev, on condition of the version read.
 func (s *Webhooks) UpdateWebhook(ctx context.Context, prev, next *hook.Webhook) error {
 	next.Version, next.UpdatedAt = prev.Version+1, s.now()
-	return wrap(s.table.Put(toWebhookItem(next)).If("'version' = ?", prev.Version).Run(ctx))
+	return layout.Wrap(s.table.Put(toWebhookItem(next)).If("'version' = ?", prev.Version).Run(ctx))
 }
 
 // DisableWebhook stops a webhook's deliveries (too many consecutive failures), whatever its
 // version: the admin's next update reads the new one.
 func (s *Webhooks) DisableWebhook(ctx context.Context, cid, id int64, reason string) error {
-	err := s.table.Update("pk", campaignPK(cid)).Range("sk", recordSK(webhookPrefix, id)).
-		Set("is_active", false).Set("disabled_reason", reason).Set("updated_at", formatTime(s.now())).Add("version", 1).
+	err := s.table.Update("pk", layout.CampaignPK(cid)).Range("sk", layout.RecordSK(layout.WebhookPrefix, id)).
+		Set("is_active", false).Set("disabled_reason", reason).Set("updated_at", layout.FormatTime(s.now())).Add("version", 1).
 		If("attribute_exists('pk')").Run(ctx)
-	if err = wrap(err); errors.Is(err, apperr.ErrConflict) {
+	if err = layout.Wrap(err); errors.Is(err, apperr.ErrConflict) {
 		return nil // deleted meanwhile
 	}
 	return err
@@ -149,9 +150,9 @@ func (s *Webhooks) DisableWebhook(ctx context.Context, cid, id int64, reason str
 // which finds no webhook; attempts expire anyway).
 func (s *Webhooks) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 	tx := s.db.WriteTx()
-	tx.Delete(s.table.Delete("pk", campaignPK(w.CampaignID)).Range("sk", recordSK(webhookPrefix, w.ID)).If("'version' = ?", w.Version))
-	tx.Update(s.table.Update("pk", campaignPK(w.CampaignID)).Range("sk", webhookCounter).Add("n", -1))
-	if err := wrap(tx.Run(ctx)); err != nil {
+	tx.Delete(s.table.Delete("pk", layout.CampaignPK(w.CampaignID)).Range("sk", layout.RecordSK(layout.WebhookPrefix, w.ID)).If("'version' = ?", w.Version))
+	tx.Update(s.table.Update("pk", layout.CampaignPK(w.CampaignID)).Range("sk", layout.WebhookCounter).Add("n", -1))
+	if err := layout.Wrap(tx.Run(ctx)); err != nil {
 		return err
 	}
 	return s.ClearQueue(ctx, w.CampaignID, w.ID, true)
@@ -159,24 +160,24 @@ func (s *Webhooks) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 
 // ClearQueue deletes a webhook's queue and its state, and with all its attempts too.
 func (s *Webhooks) ClearQueue(ctx context.Context, cid, wid int64, all bool) error {
-	pk := webhookPK(cid, wid)
+	pk := layout.WebhookPK(cid, wid)
 	q := s.table.Get("pk", pk).Project("pk", "sk").Consistent(true)
 	if !all { // the queued events only (and the state below), not the attempts
-		q = q.Range("sk", dynamo.BeginsWith, queuePrefix)
+		q = q.Range("sk", dynamo.BeginsWith, layout.QueuePrefix)
 	}
 	iter := q.Iter()
-	keys := []dynamo.Keyed{dynamo.Keys{pk, queueStateSK}}
+	keys := []dynamo.Keyed{dynamo.Keys{pk, layout.QueueStateSK}}
 	var it struct {
 		PK string `dynamo:"pk"`
 		SK string `dynamo:"sk"`
 	}
 	for iter.Next(ctx, &it) {
-		if it.SK != queueStateSK {
+		if it.SK != layout.QueueStateSK {
 			keys = append(keys, dynamo.Keys{it.PK, it.SK})
 		}
 	}
 	if err := iter.Err(); err != nil {
-		return wrap(err)
+		return layout.Wrap(err)
 	}
 	return s.batchDelete(ctx, keys)
 }
@@ -202,21 +203,21 @@ type queuedItem struct {
 // transaction; the queue becomes due now unless it already waits for a retry. An event already
 // queued (a change the stream delivered twice) is left as it is.
 func (s *Webhooks) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error {
-	pk := webhookPK(cid, wid)
+	pk := layout.WebhookPK(cid, wid)
 	now := s.now()
 	tx := s.db.WriteTx()
-	tx.Put(s.table.Put(queuedItem{PK: pk, SK: queuePrefix + q.Key, EventID: q.EventID, Event: q.Event, Payload: q.Payload,
-		Created: formatTime(q.Created)}).If("attribute_not_exists('pk')"))
-	tx.Update(s.table.Update("pk", pk).Range("sk", queueStateSK).Add("queued", 1).
-		SetExpr("'due_at' = if_not_exists('due_at', ?)", formatTime(now)).
-		SetExpr("'gsi1sk' = if_not_exists('gsi1sk', ?)", dueSK(now, cid, wid)).
-		Set("gsi1pk", dueIndexPK).
+	tx.Put(s.table.Put(queuedItem{PK: pk, SK: layout.QueuePrefix + q.Key, EventID: q.EventID, Event: q.Event, Payload: q.Payload,
+		Created: layout.FormatTime(q.Created)}).If("attribute_not_exists('pk')"))
+	tx.Update(s.table.Update("pk", pk).Range("sk", layout.QueueStateSK).Add("queued", 1).
+		SetExpr("'due_at' = if_not_exists('due_at', ?)", layout.FormatTime(now)).
+		SetExpr("'gsi1sk' = if_not_exists('gsi1sk', ?)", layout.DueSK(now, cid, wid)).
+		Set("gsi1pk", layout.DueIndexPK).
 		If("attribute_not_exists('queued') OR 'queued' < ?", max))
-	err := wrap(tx.Run(ctx))
+	err := layout.Wrap(tx.Run(ctx))
 	if errors.Is(err, apperr.ErrConflict) {
 		// Either the event is queued already or the queue is full: a read tells which.
 		var it queuedItem
-		if gerr := s.getItem(ctx, pk, queuePrefix+q.Key, &it); gerr == nil {
+		if gerr := s.getItem(ctx, pk, layout.QueuePrefix+q.Key, &it); gerr == nil {
 			return nil
 		}
 		return hook.ErrQueueFull
@@ -226,27 +227,27 @@ func (s *Webhooks) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, m
 
 // Queue reads the first limit events of a webhook's queue, in order, and its state.
 func (s *Webhooks) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error) {
-	pk := webhookPK(cid, wid)
+	pk := layout.WebhookPK(cid, wid)
 	var st hook.QueueState
 	var sti queueStateItem
-	switch err := s.getItem(ctx, pk, queueStateSK, &sti); {
+	switch err := s.getItem(ctx, pk, layout.QueueStateSK, &sti); {
 	case errors.Is(err, apperr.ErrNotFound):
 	case err != nil:
 		return nil, st, err
 	default:
 		st = hook.QueueState{Queued: sti.Queued, Failures: sti.Failures, Leased: sti.LeaseUntil != ""}
 		if sti.DueAt != "" {
-			st.DueAt = parseTime(sti.DueAt)
+			st.DueAt = layout.ParseTime(sti.DueAt)
 		}
 	}
 	var items []queuedItem
-	if err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, queuePrefix).Consistent(true).Limit(limit).All(ctx, &items); err != nil {
-		return nil, st, wrap(err)
+	if err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.QueuePrefix).Consistent(true).Limit(limit).All(ctx, &items); err != nil {
+		return nil, st, layout.Wrap(err)
 	}
 	out := make([]hook.Queued, len(items))
 	for i, it := range items {
-		out[i] = hook.Queued{Key: strings.TrimPrefix(it.SK, queuePrefix), EventID: it.EventID, Event: it.Event, Payload: it.Payload,
-			Attempts: it.Attempts, Created: parseTime(it.Created)}
+		out[i] = hook.Queued{Key: strings.TrimPrefix(it.SK, layout.QueuePrefix), EventID: it.EventID, Event: it.Event, Payload: it.Payload,
+			Attempts: it.Attempts, Created: layout.ParseTime(it.Created)}
 	}
 	return out, st, nil
 }
@@ -254,9 +255,9 @@ func (s *Webhooks) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook
 // Lease takes a webhook's queue for one drainer until `until`, so that its events go out one at a
 // time and in order; false when another drainer holds it.
 func (s *Webhooks) Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error) {
-	err := s.table.Update("pk", webhookPK(cid, wid)).Range("sk", queueStateSK).Set("lease_until", formatTime(until)).
-		If("attribute_not_exists('lease_until') OR 'lease_until' < ?", formatTime(now)).Run(ctx)
-	switch err = wrap(err); err {
+	err := s.table.Update("pk", layout.WebhookPK(cid, wid)).Range("sk", layout.QueueStateSK).Set("lease_until", layout.FormatTime(until)).
+		If("attribute_not_exists('lease_until') OR 'lease_until' < ?", layout.FormatTime(now)).Run(ctx)
+	switch err = layout.Wrap(err); err {
 	case nil:
 		return true, nil
 	case apperr.ErrConflict:
@@ -267,42 +268,42 @@ func (s *Webhooks) Lease(ctx context.Context, cid, wid int64, now, until time.Ti
 
 // Dequeue removes a sent (or abandoned) event and sets the count of consecutive failures.
 func (s *Webhooks) Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error {
-	pk := webhookPK(cid, wid)
+	pk := layout.WebhookPK(cid, wid)
 	tx := s.db.WriteTx()
-	tx.Delete(s.table.Delete("pk", pk).Range("sk", queuePrefix+key).If("attribute_exists('pk')"))
-	tx.Update(s.table.Update("pk", pk).Range("sk", queueStateSK).Add("queued", -1).Set("failures", failures))
-	return wrap(tx.Run(ctx))
+	tx.Delete(s.table.Delete("pk", pk).Range("sk", layout.QueuePrefix+key).If("attribute_exists('pk')"))
+	tx.Update(s.table.Update("pk", pk).Range("sk", layout.QueueStateSK).Add("queued", -1).Set("failures", failures))
+	return layout.Wrap(tx.Run(ctx))
 }
 
 // Retry records a failed attempt of the queue's first event: the queue waits until due.
 func (s *Webhooks) Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error {
-	pk := webhookPK(cid, wid)
+	pk := layout.WebhookPK(cid, wid)
 	tx := s.db.WriteTx()
-	tx.Update(s.table.Update("pk", pk).Range("sk", queuePrefix+key).Set("attempts", attempts).If("attribute_exists('pk')"))
-	tx.Update(s.table.Update("pk", pk).Range("sk", queueStateSK).Set("failures", failures).
-		Set("due_at", formatTime(due)).Set("gsi1pk", dueIndexPK).Set("gsi1sk", dueSK(due, cid, wid)))
-	return wrap(tx.Run(ctx))
+	tx.Update(s.table.Update("pk", pk).Range("sk", layout.QueuePrefix+key).Set("attempts", attempts).If("attribute_exists('pk')"))
+	tx.Update(s.table.Update("pk", pk).Range("sk", layout.QueueStateSK).Set("failures", failures).
+		Set("due_at", layout.FormatTime(due)).Set("gsi1pk", layout.DueIndexPK).Set("gsi1sk", layout.DueSK(due, cid, wid)))
+	return layout.Wrap(tx.Run(ctx))
 }
 
 // Release ends a drain. more: events remain that are due now (the drain ran out of time);
 // else, when the queue is empty, it is no longer due. A queue that waits for a retry keeps
 // its due time (keep).
 func (s *Webhooks) Release(ctx context.Context, cid, wid int64, keep, more bool) error {
-	pk := webhookPK(cid, wid)
-	u := s.table.Update("pk", pk).Range("sk", queueStateSK).Remove("lease_until")
+	pk := layout.WebhookPK(cid, wid)
+	u := s.table.Update("pk", pk).Range("sk", layout.QueueStateSK).Remove("lease_until")
 	if keep {
-		return wrap(u.If("attribute_exists('pk')").Run(ctx))
+		return layout.Wrap(u.If("attribute_exists('pk')").Run(ctx))
 	}
 	if !more {
-		err := wrap(u.Remove("due_at", "gsi1pk", "gsi1sk").If("'queued' <= ?", 0).Run(ctx))
+		err := layout.Wrap(u.Remove("due_at", "gsi1pk", "gsi1sk").If("'queued' <= ?", 0).Run(ctx))
 		if !errors.Is(err, apperr.ErrConflict) {
 			return err
 		}
 		// Events were queued meanwhile: due now.
 	}
 	now := s.now()
-	return wrap(s.table.Update("pk", pk).Range("sk", queueStateSK).Remove("lease_until").Set("due_at", formatTime(now)).
-		Set("gsi1pk", dueIndexPK).Set("gsi1sk", dueSK(now, cid, wid)).Run(ctx))
+	return layout.Wrap(s.table.Update("pk", pk).Range("sk", layout.QueueStateSK).Remove("lease_until").Set("due_at", layout.FormatTime(now)).
+		Set("gsi1pk", layout.DueIndexPK).Set("gsi1sk", layout.DueSK(now, cid, wid)).Run(ctx))
 }
 
 // DueQueues lists (at most limit) webhooks whose queue is due at now: one query of GSI1.
@@ -310,10 +311,10 @@ func (s *Webhooks) DueQueues(ctx context.Context, now time.Time, limit int) ([]h
 	var items []struct {
 		SK string `dynamo:"gsi1sk"`
 	}
-	err := s.table.Get("gsi1pk", dueIndexPK).Index(GSI1).Range("gsi1sk", dynamo.LessOrEqual, formatTime(now)+"#~").
+	err := s.table.Get("gsi1pk", layout.DueIndexPK).Index(GSI1).Range("gsi1sk", dynamo.LessOrEqual, layout.FormatTime(now)+"#~").
 		Project("gsi1sk").Limit(limit).All(ctx, &items)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	out := make([]hook.QueueRef, 0, len(items))
 	for _, it := range items {
@@ -343,24 +344,24 @@ type attemptItem struct {
 
 // LogAttempt keeps a delivery attempt for the deliveries list, for LogRetention.
 func (s *Webhooks) LogAttempt(ctx context.Context, a hook.Attempt) error {
-	it := attemptItem{PK: webhookPK(a.CampaignID, a.WebhookID),
-		SK:      logPrefix + formatTime(a.At) + "#" + a.EventID + "#" + strconv.Itoa(a.Attempt),
-		EventID: a.EventID, Event: a.Event, At: formatTime(a.At), Status: a.Status, DurationMS: a.DurationMS, Error: a.Error,
+	it := attemptItem{PK: layout.WebhookPK(a.CampaignID, a.WebhookID),
+		SK:      layout.LogPrefix + layout.FormatTime(a.At) + "#" + a.EventID + "#" + strconv.Itoa(a.Attempt),
+		EventID: a.EventID, Event: a.Event, At: layout.FormatTime(a.At), Status: a.Status, DurationMS: a.DurationMS, Error: a.Error,
 		Attempt: a.Attempt, TTL: a.At.Add(LogRetention).Unix()}
-	return wrap(s.table.Put(it).Run(ctx))
+	return layout.Wrap(s.table.Put(it).Run(ctx))
 }
 
 // Attempts reads a webhook's most recent delivery attempts (at most limit), newest first.
 func (s *Webhooks) Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error) {
 	var items []attemptItem
-	err := s.table.Get("pk", webhookPK(cid, wid)).Range("sk", dynamo.BeginsWith, logPrefix).Order(dynamo.Descending).
+	err := s.table.Get("pk", layout.WebhookPK(cid, wid)).Range("sk", dynamo.BeginsWith, layout.LogPrefix).Order(dynamo.Descending).
 		Limit(limit).All(ctx, &items)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, layout.Wrap(err)
 	}
 	out := make([]hook.Attempt, len(items))
 	for i, it := range items {
-		out[i] = hook.Attempt{WebhookID: wid, CampaignID: cid, EventID: it.EventID, Event: it.Event, At: parseTime(it.At),
+		out[i] = hook.Attempt{WebhookID: wid, CampaignID: cid, EventID: it.EventID, Event: it.Event, At: layout.ParseTime(it.At),
 			Status: it.Status, DurationMS: it.DurationMS, Error: it.Error, Attempt: it.Attempt}
 	}
 	return out, nil
@@ -403,26 +404,26 @@ type streamImage struct {
 // recordKind names the record whose home item (pk, sk) is, "" for any other item (copies,
 // counters, links, entities, webhooks' own items...).
 func recordKind(pk, sk string) string {
-	sk = strings.TrimPrefix(sk, selfHome)
+	sk = strings.TrimPrefix(sk, layout.SelfHome)
 	kind, _, ok := strings.Cut(sk, "#")
 	if !ok {
 		return ""
 	}
 	parts := strings.Split(pk, "#")
 	switch {
-	case len(parts) == 2 && kind == locationPrefix:
+	case len(parts) == 2 && kind == layout.LocationPrefix:
 		return "location"
-	case len(parts) == 2 && kind == calendarPrefix:
+	case len(parts) == 2 && kind == layout.CalendarPrefix:
 		return "calendar"
-	case len(parts) == 4 && parts[2] == entityPrefix && kind == eventPrefix:
+	case len(parts) == 4 && parts[2] == layout.EntityPrefix && kind == layout.EventPrefix:
 		return "entity_event"
-	case len(parts) == 4 && parts[2] == entityPrefix && kind == notePrefix:
+	case len(parts) == 4 && parts[2] == layout.EntityPrefix && kind == layout.NotePrefix:
 		return "entity_note"
-	case len(parts) == 4 && parts[2] == locationPrefix && kind == mapPointPrefix:
+	case len(parts) == 4 && parts[2] == layout.LocationPrefix && kind == layout.MapPointPrefix:
 		return "map_point"
-	case len(parts) == 2 && kind == mapPrefix:
+	case len(parts) == 2 && kind == layout.MapPrefix:
 		return "map"
-	case len(parts) == 4 && parts[2] == mapPrefix && kind == markerPrefix:
+	case len(parts) == 4 && parts[2] == layout.MapPrefix && kind == layout.MarkerPrefix:
 		return "map_marker"
 	}
 	return ""
@@ -464,7 +465,7 @@ func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Cha
 		if cur.Name != nil {
 			c.Name = *cur.Name
 		}
-		if t, err := time.Parse(timestamp, cur.UpdatedAt); err == nil && r.EventName != "REMOVE" {
+		if t, err := time.Parse(layout.Timestamp, cur.UpdatedAt); err == nil && r.EventName != "REMOVE" {
 			c.At = t
 		}
 		switch r.EventName {
@@ -484,9 +485,9 @@ func (s *Webhooks) Changes(ctx context.Context, recs []StreamRecord) ([]hook.Cha
 		case "REMOVE":
 			c.Action = "deleted"
 			if kind == "entity_event" || kind == "entity_note" || kind == "map_marker" {
-				other := strings.TrimPrefix(cur.SK, selfHome)
+				other := strings.TrimPrefix(cur.SK, layout.SelfHome)
 				if other == cur.SK {
-					other = selfHome + cur.SK
+					other = layout.SelfHome + cur.SK
 				}
 				var probe struct {
 					ID int64 `dynamo:"id"`
@@ -521,9 +522,9 @@ func packOf(r StreamRecord) (kind string, cid, mid int64, ok bool) {
 		return "", 0, 0, false
 	}
 	switch k.SK {
-	case layersSK:
+	case layout.LayersSK:
 		kind = "map_layer"
-	case groupsSK:
+	case layout.GroupsSK:
 		kind = "map_group"
 	default:
 		return "", 0, 0, false
@@ -534,12 +535,12 @@ func packOf(r StreamRecord) (kind string, cid, mid int64, ok bool) {
 	}
 	cid, err1 := strconv.ParseInt(parts[1], 10, 64)
 	mid, err2 := strconv.ParseInt(parts[3], 10, 64)
-	return kind, cid, mid, err1 == nil && err2 == nil && k.PK == mapPK(cid, mid)
+	return kind, cid, mid, err1 == nil && err2 == nil && k.PK == layout.MapPK(cid, mid)
 }
 
 // packEntries reads a pack image's entries by id (nil for no image or an unreadable one).
 func packEntries(img map[string]types.AttributeValue) map[int64]domain.PackEntry {
-	var it packItem
+	var it layout.PackItem
 	if img == nil || dynamo.UnmarshalItem(img, &it) != nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -35,7 +36,7 @@ func tagPath(cid, id int64) string { return apitest.Path(cid, fmt.Sprintf("/tags
 
 func audit(t *testing.T, e *apitest.Env, cid int64) {
 	t.Helper()
-	if problems, err := e.Store.Audit(context.Background(), cid); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(context.Background(), e.Store, cid); err != nil || len(problems) > 0 {
 		t.Fatalf("audit: %v %v", err, problems)
 	}
 }

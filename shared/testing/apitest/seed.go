@@ -9,11 +9,12 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
 
 // SeedLocations adds n root locations (ids 1..n, every privateEvery-th private; 0: none) to
 // campaign cid, fast: written as plain items in the previous key layout with BatchWriteItem,
-// then brought to the current one by store.Migrate, as a deployed table would be. The campaign
+// then brought to the current one by ops.Migrate, as a deployed table would be. The campaign
 // must have no locations yet. Call it before counting calls: it is not counted.
 func (e *Env) SeedLocations(cid int64, n, privateEvery int) {
 	e.T.Helper()
@@ -60,7 +61,7 @@ func (e *Env) SeedLocations(cid int64, n, privateEvery int) {
 	if err := g.Wait(); err != nil {
 		e.T.Fatal(err)
 	}
-	if _, err := e.Store.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, e.Store, nil); err != nil {
 		e.T.Fatal(err)
 	}
 }

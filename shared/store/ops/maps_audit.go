@@ -1,10 +1,12 @@
-package store
+package ops
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // auditMapRefs checks what maps and markers say of other records: a map's centre names a
@@ -14,38 +16,38 @@ import (
 func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	markers := map[itemKey]markerItem{}
-	var maps []mapItem
-	pointers := map[itemKey]bool{}
-	locLinks := map[itemKey]bool{}
+	markers := map[layout.ItemKey]layout.MarkerItem{}
+	var maps []layout.MapItem
+	pointers := map[layout.ItemKey]bool{}
+	locLinks := map[layout.ItemKey]bool{}
 	locations := map[int64]bool{}
 	linksPrivate := map[int64]bool{}
 	for _, raw := range items {
-		k := keyOfItem(raw)
+		k := layout.KeyOfItem(raw)
 		switch {
-		case k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, entityPrefix+"#"):
-			var e entityItem
+		case k.PK == layout.CampaignPK(cid) && strings.HasPrefix(k.SK, layout.EntityPrefix+"#"):
+			var e layout.EntityItem
 			_ = dynamo.UnmarshalItem(raw, &e)
 			linksPrivate[e.ID] = e.LinksPrivate
-		case strings.HasPrefix(k.sk, markerInPrefix):
+		case strings.HasPrefix(k.SK, layout.MarkerInPrefix):
 			pointers[k] = true
-		case strings.HasPrefix(k.sk, locMapPrefix):
+		case strings.HasPrefix(k.SK, layout.LocMapPrefix):
 			locLinks[k] = true
-		case k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, locationPrefix+"#"):
+		case k.PK == layout.CampaignPK(cid) && strings.HasPrefix(k.SK, layout.LocationPrefix+"#"):
 			var l struct {
 				ID        int64 `dynamo:"id"`
 				IsPrivate bool  `dynamo:"is_private"`
 			}
 			_ = dynamo.UnmarshalItem(raw, &l)
 			locations[l.ID] = l.IsPrivate
-		case k.pk == campaignPK(cid) && strings.HasPrefix(k.sk, mapPrefix+"#"):
-			var it mapItem
+		case k.PK == layout.CampaignPK(cid) && strings.HasPrefix(k.SK, layout.MapPrefix+"#"):
+			var it layout.MapItem
 			_ = dynamo.UnmarshalItem(raw, &it)
 			maps = append(maps, it)
-		case strings.HasPrefix(k.pk, campaignPK(cid)+"#"+mapPrefix+"#") && strings.HasPrefix(strings.TrimPrefix(k.sk, selfHome), markerPrefix+"#"):
-			var it markerItem
+		case strings.HasPrefix(k.PK, layout.CampaignPK(cid)+"#"+layout.MapPrefix+"#") && strings.HasPrefix(strings.TrimPrefix(k.SK, layout.SelfHome), layout.MarkerPrefix+"#"):
+			var it layout.MarkerItem
 			_ = dynamo.UnmarshalItem(raw, &it)
-			markers[itemKey{k.pk, recordSK(markerPrefix, it.ID)}] = it
+			markers[layout.ItemKey{PK: k.PK, SK: layout.RecordSK(layout.MarkerPrefix, it.ID)}] = it
 		}
 	}
 	for k, mk := range markers {
@@ -53,7 +55,7 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 			continue
 		}
 		eid := *mk.EntityID
-		if !pointers[markerInKey(cid, eid, mk.MapID, mk.ID)] {
+		if !pointers[layout.MarkerInKey(cid, eid, mk.MapID, mk.ID)] {
 			report("marker %d of map %d: no MARKIN# pointer in entity %d", mk.ID, mk.MapID, eid)
 		}
 		p, live := linksPrivate[eid]
@@ -62,27 +64,27 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 			report("marker %d of map %d: entity %d is in the trash, the marker is placed public", mk.ID, mk.MapID, eid)
 		case live && p != mk.IsPrivate:
 			report("marker %d of map %d: placed for entity %d private %v, the entity has %v", mk.ID, mk.MapID, eid, mk.IsPrivate, p)
-		case !live && !tr.entities[eid] && !tr.hides(k.pk):
+		case !live && !tr.entities[eid] && !tr.hides(k.PK):
 			report("marker %d of map %d: its entity %d does not exist", mk.ID, mk.MapID, eid)
 		}
 	}
 	for k := range pointers {
-		mid, id, ok := markerInOf(k.sk)
-		mk, found := markers[itemKey{mapPK(cid, mid), recordSK(markerPrefix, id)}]
-		if !ok || !found || mk.EntityID == nil || entityPK(cid, *mk.EntityID) != k.pk {
-			report("pointer %s %s: names no marker linked to this entity", k.pk, k.sk)
+		mid, id, ok := layout.MarkerInOf(k.SK)
+		mk, found := markers[layout.ItemKey{PK: layout.MapPK(cid, mid), SK: layout.RecordSK(layout.MarkerPrefix, id)}]
+		if !ok || !found || mk.EntityID == nil || layout.EntityPK(cid, *mk.EntityID) != k.PK {
+			report("pointer %s %s: names no marker linked to this entity", k.PK, k.SK)
 		}
 	}
-	linked := map[itemKey]bool{}
+	linked := map[layout.ItemKey]bool{}
 	for _, m := range maps {
 		if m.LocationID == nil {
 			continue
 		}
 		lid := *m.LocationID
-		k := locMapKey(cid, lid, m.ID)
+		k := layout.LocMapKey(cid, lid, m.ID)
 		linked[k] = true
 		p, live := locations[lid]
-		trashed := tr.records[locationPrefix][lid]
+		trashed := tr.records[layout.LocationPrefix][lid]
 		switch {
 		case !live && !trashed:
 			report("map %d: its location %d does not exist", m.ID, lid)
@@ -96,14 +98,14 @@ func auditMapRefs(cid int64, items []dynamo.Item, tr *trashState) []string {
 	}
 	for k := range locLinks {
 		if !linked[k] {
-			report("link %s %s: names no live map of this location", k.pk, k.sk)
+			report("link %s %s: names no live map of this location", k.PK, k.SK)
 		}
 	}
 	for _, m := range maps {
 		if m.CenterMarker == nil {
 			continue
 		}
-		mk, ok := markers[itemKey{mapPK(cid, m.ID), recordSK(markerPrefix, *m.CenterMarker)}]
+		mk, ok := markers[layout.ItemKey{PK: layout.MapPK(cid, m.ID), SK: layout.RecordSK(layout.MarkerPrefix, *m.CenterMarker)}]
 		switch {
 		case !ok:
 			report("map %d: centre marker %d is not a marker of the map", m.ID, *m.CenterMarker)

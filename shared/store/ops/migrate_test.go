@@ -1,10 +1,9 @@
-package store_test
+package ops_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -19,110 +18,69 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
-func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
-
 type raw = map[string]types.AttributeValue
-
-func sv(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-func nv(v int64) types.AttributeValue  { return &types.AttributeValueMemberN{Value: fmt.Sprint(v)} }
-func bv(v bool) types.AttributeValue   { return &types.AttributeValueMemberBOOL{Value: v} }
-
-func key(prefix string, id int64) string { return fmt.Sprintf("%s#%012d", prefix, id) }
 
 // writeLayout1 writes a campaign as the version before audience ranges did: each record once,
 // `n`/`private` counters for locations and map points, notes and events uncounted, a `self`
 // note at NOTE#id.
 func writeLayout1(t *testing.T, st *store.Store, table string, cid, creator int64) {
 	t.Helper()
-	cpk := key("CAMPAIGN", cid)
+	cpk := storetest.Key("CAMPAIGN", cid)
 	var items []raw
 	for id := int64(1); id <= 7; id++ {
 		items = append(items,
-			raw{"pk": sv(cpk), "sk": sv(key("LOCATION", id)), "id": nv(id), "campaign_id": nv(cid), "entity_id": nv(id),
-				"name": sv(fmt.Sprint("Place ", id)), "name_lc": sv(fmt.Sprint("place ", id)), "is_private": bv(id == 2),
-				"tags": &types.AttributeValueMemberL{}, "is_map_private": bv(false), "created_at": sv("2024-01-01T00:00:00.000000Z"),
-				"updated_at": sv("2024-01-01T00:00:00.000000Z"), "created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)},
-			raw{"pk": sv(cpk), "sk": sv(key("ENTITY", id)), "id": nv(id), "campaign_id": nv(cid), "type": sv("location"),
-				"child_id": nv(id), "name": sv(fmt.Sprint("Place ", id)), "is_private": bv(id == 2)})
+			raw{"pk": storetest.SV(cpk), "sk": storetest.SV(storetest.Key("LOCATION", id)), "id": storetest.NV(id), "campaign_id": storetest.NV(cid), "entity_id": storetest.NV(id),
+				"name": storetest.SV(fmt.Sprint("Place ", id)), "name_lc": storetest.SV(fmt.Sprint("place ", id)), "is_private": storetest.BV(id == 2),
+				"tags": &types.AttributeValueMemberL{}, "is_map_private": storetest.BV(false), "created_at": storetest.SV("2024-01-01T00:00:00.000000Z"),
+				"updated_at": storetest.SV("2024-01-01T00:00:00.000000Z"), "created_by": storetest.NV(creator), "updated_by": storetest.NV(creator), "version": storetest.NV(1)},
+			raw{"pk": storetest.SV(cpk), "sk": storetest.SV(storetest.Key("ENTITY", id)), "id": storetest.NV(id), "campaign_id": storetest.NV(cid), "type": storetest.SV("location"),
+				"child_id": storetest.NV(id), "name": storetest.SV(fmt.Sprint("Place ", id)), "is_private": storetest.BV(id == 2)})
 	}
 	// Location 3 under location 1, indexed by parent as layout 1 did.
-	items[4]["parent_location_id"], items[4]["gsi1pk"], items[4]["gsi1sk"] = nv(1), sv(cpk+"#PARENT#"+fmt.Sprintf("%012d", 1)), sv(key("LOCATION", 3))
-	items = append(items, raw{"pk": sv(cpk), "sk": sv("COUNT#LOCATION"), "n": nv(7), "private": nv(1)})
-	mpk := cpk + "#" + key("LOCATION", 1)
+	items[4]["parent_location_id"], items[4]["gsi1pk"], items[4]["gsi1sk"] = storetest.NV(1), storetest.SV(cpk+"#PARENT#"+fmt.Sprintf("%012d", 1)), storetest.SV(storetest.Key("LOCATION", 3))
+	items = append(items, raw{"pk": storetest.SV(cpk), "sk": storetest.SV("COUNT#LOCATION"), "n": storetest.NV(7), "private": storetest.NV(1)})
+	mpk := cpk + "#" + storetest.Key("LOCATION", 1)
 	items = append(items,
-		raw{"pk": sv(mpk), "sk": sv(key("MAPPOINT", 1)), "id": nv(1), "campaign_id": nv(cid), "location_id": nv(1),
-			"name": sv("X"), "axis_x": nv(1), "axis_y": nv(1), "colour": sv("none"), "size": sv("standard"), "icon": sv("pin"),
-			"shape": sv("circle"), "created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
-			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)},
-		raw{"pk": sv(mpk), "sk": sv("COUNT#MAPPOINT"), "n": nv(1), "private": nv(0)})
-	epk := cpk + "#" + key("ENTITY", 1)
+		raw{"pk": storetest.SV(mpk), "sk": storetest.SV(storetest.Key("MAPPOINT", 1)), "id": storetest.NV(1), "campaign_id": storetest.NV(cid), "location_id": storetest.NV(1),
+			"name": storetest.SV("X"), "axis_x": storetest.NV(1), "axis_y": storetest.NV(1), "colour": storetest.SV("none"), "size": storetest.SV("standard"), "icon": storetest.SV("pin"),
+			"shape": storetest.SV("circle"), "created_at": storetest.SV("2024-01-01T00:00:00.000000Z"), "updated_at": storetest.SV("2024-01-01T00:00:00.000000Z"),
+			"created_by": storetest.NV(creator), "updated_by": storetest.NV(creator), "version": storetest.NV(1)},
+		raw{"pk": storetest.SV(mpk), "sk": storetest.SV("COUNT#MAPPOINT"), "n": storetest.NV(1), "private": storetest.NV(0)})
+	epk := cpk + "#" + storetest.Key("ENTITY", 1)
 	for id, vis := range []string{"", "all", "member", "admin", "self", "self-admin"} {
 		if id == 0 {
 			continue
 		}
-		items = append(items, raw{"pk": sv(epk), "sk": sv(key("NOTE", int64(id))), "id": nv(int64(id)), "campaign_id": nv(cid),
-			"entity_id": nv(1), "name": sv("n"), "visibility": sv(vis), "collapsed": bv(false),
-			"created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
-			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)})
+		items = append(items, raw{"pk": storetest.SV(epk), "sk": storetest.SV(storetest.Key("NOTE", int64(id))), "id": storetest.NV(int64(id)), "campaign_id": storetest.NV(cid),
+			"entity_id": storetest.NV(1), "name": storetest.SV("n"), "visibility": storetest.SV(vis), "collapsed": storetest.BV(false),
+			"created_at": storetest.SV("2024-01-01T00:00:00.000000Z"), "updated_at": storetest.SV("2024-01-01T00:00:00.000000Z"),
+			"created_by": storetest.NV(creator), "updated_by": storetest.NV(creator), "version": storetest.NV(1)})
 	}
 	items = append(items,
-		raw{"pk": sv(cpk), "sk": sv(key("CALENDAR", 9)), "id": nv(9), "campaign_id": nv(cid), "entity_id": nv(90),
-			"name": sv("Reckoning"), "name_lc": sv("reckoning"), "is_private": bv(false), "tags": &types.AttributeValueMemberL{},
-			"date": sv("1-1-1"), "created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
-			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)},
-		raw{"pk": sv(cpk), "sk": sv(key("ENTITY", 90)), "id": nv(90), "campaign_id": nv(cid), "type": sv("calendar"),
-			"child_id": nv(9), "name": sv("Reckoning"), "is_private": bv(false)},
-		raw{"pk": sv(cpk), "sk": sv("COUNT#CALENDAR"), "n": nv(1), "private": nv(0)})
+		raw{"pk": storetest.SV(cpk), "sk": storetest.SV(storetest.Key("CALENDAR", 9)), "id": storetest.NV(9), "campaign_id": storetest.NV(cid), "entity_id": storetest.NV(90),
+			"name": storetest.SV("Reckoning"), "name_lc": storetest.SV("reckoning"), "is_private": storetest.BV(false), "tags": &types.AttributeValueMemberL{},
+			"date": storetest.SV("1-1-1"), "created_at": storetest.SV("2024-01-01T00:00:00.000000Z"), "updated_at": storetest.SV("2024-01-01T00:00:00.000000Z"),
+			"created_by": storetest.NV(creator), "updated_by": storetest.NV(creator), "version": storetest.NV(1)},
+		raw{"pk": storetest.SV(cpk), "sk": storetest.SV(storetest.Key("ENTITY", 90)), "id": storetest.NV(90), "campaign_id": storetest.NV(cid), "type": storetest.SV("calendar"),
+			"child_id": storetest.NV(9), "name": storetest.SV("Reckoning"), "is_private": storetest.BV(false)},
+		raw{"pk": storetest.SV(cpk), "sk": storetest.SV("COUNT#CALENDAR"), "n": storetest.NV(1), "private": storetest.NV(0)})
 	for id := int64(1); id <= 2; id++ {
-		items = append(items, raw{"pk": sv(epk), "sk": sv(key("EVENT", id)), "id": nv(id), "campaign_id": nv(cid),
-			"entity_id": nv(1), "calendar_id": nv(9), "name": sv("e"), "year": nv(1), "month": nv(1), "day": nv(1), "length": nv(1),
-			"is_private": bv(id == 1), "visibility": sv("all"), "gsi1pk": sv(cpk + "#" + key("CALENDAR", 9)), "gsi1sk": sv(key("EVENT", id)),
-			"created_at": sv("2024-01-01T00:00:00.000000Z"), "updated_at": sv("2024-01-01T00:00:00.000000Z"),
-			"created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)})
+		items = append(items, raw{"pk": storetest.SV(epk), "sk": storetest.SV(storetest.Key("EVENT", id)), "id": storetest.NV(id), "campaign_id": storetest.NV(cid),
+			"entity_id": storetest.NV(1), "calendar_id": storetest.NV(9), "name": storetest.SV("e"), "year": storetest.NV(1), "month": storetest.NV(1), "day": storetest.NV(1), "length": storetest.NV(1),
+			"is_private": storetest.BV(id == 1), "visibility": storetest.SV("all"), "gsi1pk": storetest.SV(cpk + "#" + storetest.Key("CALENDAR", 9)), "gsi1sk": storetest.SV(storetest.Key("EVENT", id)),
+			"created_at": storetest.SV("2024-01-01T00:00:00.000000Z"), "updated_at": storetest.SV("2024-01-01T00:00:00.000000Z"),
+			"created_by": storetest.NV(creator), "updated_by": storetest.NV(creator), "version": storetest.NV(1)})
 	}
 	for _, it := range items {
 		if _, err := st.Client().PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
 			t.Fatal(err)
 		}
 	}
-}
-
-// snapshot is every item of the table but the migration's checkpoint, as sorted text.
-func snapshot(t *testing.T, st *store.Store, table string) string {
-	t.Helper()
-	out, err := st.Client().Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, it := range out.Items {
-		if it["pk"].(*types.AttributeValueMemberS).Value == "MIGRATION" {
-			continue
-		}
-		keys := make([]string, 0, len(it))
-		for k := range it {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var b strings.Builder
-		for _, k := range keys {
-			fmt.Fprintf(&b, "%s=%v ", k, it[k])
-		}
-		lines = append(lines, b.String())
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
-
-func ids[T any](items []T, id func(T) int64) []int64 {
-	out := []int64{}
-	for _, it := range items {
-		out = append(out, id(it))
-	}
-	return out
 }
 
 func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
@@ -137,10 +95,10 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 	writeLayout1(t, st, cfg.TableName, c.ID, member.ID)
 
 	// Interrupted after its second page, then resumed.
-	defer store.SetScanPage(4)()
+	defer ops.SetScanPage(4)()
 	cctx, cancel := context.WithCancel(ctx)
 	pages := 0
-	_, err = st.Migrate(cctx, func(line string) {
+	_, err = ops.Migrate(cctx, st, func(line string) {
 		if pages++; pages == 2 {
 			cancel()
 		}
@@ -149,7 +107,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		t.Fatal("the interrupted run succeeded")
 	}
 	var lines []string
-	res, err := st.Migrate(ctx, func(l string) { lines = append(lines, l) })
+	res, err := ops.Migrate(ctx, st, func(l string) { lines = append(lines, l) })
 	if err != nil || !res.Resumed {
 		t.Fatalf("resume: %v %+v", err, res)
 	}
@@ -175,8 +133,8 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			{true, domain.PageRequest{Page: 2, Limit: 3}, []int64{4, 5, 6}, 7},
 		} {
 			p, err := st.ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
-			if err != nil || !reflect.DeepEqual(ids(p.Items, locID), tc.want) || p.Total != tc.total {
-				t.Errorf("locations admin=%v %+v: %v total %d (%v), want %v total %d", tc.admin, tc.page, ids(p.Items, locID), p.Total, err, tc.want, tc.total)
+			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, locID), tc.want) || p.Total != tc.total {
+				t.Errorf("locations admin=%v %+v: %v total %d (%v), want %v total %d", tc.admin, tc.page, storetest.IDs(p.Items, locID), p.Total, err, tc.want, tc.total)
 			}
 		}
 		noteID := func(n domain.Note) int64 { return n.ID }
@@ -189,8 +147,8 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			{publicAcc, []int64{1}},
 		} {
 			p, err := st.ListNotes(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
-			if err != nil || !reflect.DeepEqual(ids(p.Items, noteID), tc.want) || p.Total != len(tc.want) {
-				t.Errorf("notes as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, noteID), p.Total, err, tc.want)
+			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, noteID), tc.want) || p.Total != len(tc.want) {
+				t.Errorf("notes as %s: %v total %d (%v), want %v", tc.a.Role, storetest.IDs(p.Items, noteID), p.Total, err, tc.want)
 			}
 		}
 		evID := func(e timeline.Event) int64 { return e.ID }
@@ -199,8 +157,8 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			want []int64
 		}{{adminAcc, []int64{1, 2}}, {memberAcc, []int64{2}}} {
 			p, err := st.ListEvents(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
-			if err != nil || !reflect.DeepEqual(ids(p.Items, evID), tc.want) || p.Total != len(tc.want) {
-				t.Errorf("events as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, evID), p.Total, err, tc.want)
+			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, evID), tc.want) || p.Total != len(tc.want) {
+				t.Errorf("events as %s: %v total %d (%v), want %v", tc.a.Role, storetest.IDs(p.Items, evID), p.Total, err, tc.want)
 			}
 		}
 		if l, err := st.GetLocation(ctx, c.ID, 3); err != nil || l.ParentID == nil || *l.ParentID != 1 {
@@ -233,8 +191,8 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			want  []int64
 		}{{true, []int64{1, 2, 3, 4, 5, 6, 7, 90}}, {false, []int64{1, 3, 4, 5, 6, 7, 90}}} { // 90: the calendar's
 			p, err := st.ListEntities(ctx, c.ID, domain.EntityFilter{}, !tc.admin, domain.PageRequest{Page: 1, Limit: 45})
-			if err != nil || !reflect.DeepEqual(ids(p.Items, entID), tc.want) || p.Total != len(tc.want) {
-				t.Errorf("entities admin=%v: %v total %d (%v), want %v", tc.admin, ids(p.Items, entID), p.Total, err, tc.want)
+			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, entID), tc.want) || p.Total != len(tc.want) {
+				t.Errorf("entities admin=%v: %v total %d (%v), want %v", tc.admin, storetest.IDs(p.Items, entID), p.Total, err, tc.want)
 			} else if e := p.Items[0]; e.CreatedBy != member.ID || domain.FormatTime(e.UpdatedAt) != "2024-01-01T00:00:00.000000Z" || e.Tags == nil {
 				t.Errorf("entity 1 after the migration: %+v", e)
 			}
@@ -259,16 +217,16 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 					l.Total, n.Total, m.Total, e.Total, err, tc.locs, tc.notes, tc.points, tc.ents)
 			}
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Errorf("audit: %v %q", err, problems)
 		}
 	}
 	check()
-	before := snapshot(t, st, cfg.TableName)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	before := storetest.Snapshot(t, st, cfg.TableName)
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	if after := snapshot(t, st, cfg.TableName); after != before {
+	if after := storetest.Snapshot(t, st, cfg.TableName); after != before {
 		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
 	}
 	check()
@@ -283,22 +241,22 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 // and 5 (private) under 1.
 func writeLayout2(t *testing.T, st *store.Store, table string, cid, creator int64) {
 	t.Helper()
-	cpk := key("CAMPAIGN", cid)
+	cpk := storetest.Key("CAMPAIGN", cid)
 	parents := map[int64]int64{3: 2, 4: 1, 5: 1}
 	private := map[int64]bool{2: true, 5: true}
 	var items []raw
 	for id := int64(1); id <= 5; id++ {
-		loc := raw{"pk": sv(cpk), "sk": sv(key("LOCATION", id)), "id": nv(id), "campaign_id": nv(cid), "entity_id": nv(id),
-			"name": sv(fmt.Sprint("Place ", id)), "name_lc": sv(fmt.Sprint("place ", id)), "is_private": bv(private[id]),
-			"tags": &types.AttributeValueMemberL{}, "is_map_private": bv(false), "created_at": sv("2024-01-01T00:00:00.000000Z"),
-			"updated_at": sv("2024-01-01T00:00:00.000000Z"), "created_by": nv(creator), "updated_by": nv(creator), "version": nv(1)}
-		ent := raw{"pk": sv(cpk), "sk": sv(key("ENTITY", id)), "id": nv(id), "campaign_id": nv(cid), "type": sv("location"),
-			"child_id": nv(id), "name": sv(fmt.Sprint("Place ", id)), "name_lc": sv(fmt.Sprint("place ", id)), "is_private": bv(private[id]),
-			"tags": &types.AttributeValueMemberL{}, "created_at": sv("2024-01-01T00:00:00.000000Z"),
-			"updated_at": sv("2024-01-01T00:00:00.000000Z"), "created_by": nv(creator), "updated_by": nv(creator)}
+		loc := raw{"pk": storetest.SV(cpk), "sk": storetest.SV(storetest.Key("LOCATION", id)), "id": storetest.NV(id), "campaign_id": storetest.NV(cid), "entity_id": storetest.NV(id),
+			"name": storetest.SV(fmt.Sprint("Place ", id)), "name_lc": storetest.SV(fmt.Sprint("place ", id)), "is_private": storetest.BV(private[id]),
+			"tags": &types.AttributeValueMemberL{}, "is_map_private": storetest.BV(false), "created_at": storetest.SV("2024-01-01T00:00:00.000000Z"),
+			"updated_at": storetest.SV("2024-01-01T00:00:00.000000Z"), "created_by": storetest.NV(creator), "updated_by": storetest.NV(creator), "version": storetest.NV(1)}
+		ent := raw{"pk": storetest.SV(cpk), "sk": storetest.SV(storetest.Key("ENTITY", id)), "id": storetest.NV(id), "campaign_id": storetest.NV(cid), "type": storetest.SV("location"),
+			"child_id": storetest.NV(id), "name": storetest.SV(fmt.Sprint("Place ", id)), "name_lc": storetest.SV(fmt.Sprint("place ", id)), "is_private": storetest.BV(private[id]),
+			"tags": &types.AttributeValueMemberL{}, "created_at": storetest.SV("2024-01-01T00:00:00.000000Z"),
+			"updated_at": storetest.SV("2024-01-01T00:00:00.000000Z"), "created_by": storetest.NV(creator), "updated_by": storetest.NV(creator)}
 		if p, ok := parents[id]; ok {
-			loc["parent_location_id"] = nv(p)
-			items = append(items, raw{"pk": sv(fmt.Sprintf("%s#LOCATION#%012d", cpk, p)), "sk": sv(fmt.Sprintf("CHILD#%012d", id)), "id": nv(id)})
+			loc["parent_location_id"] = storetest.NV(p)
+			items = append(items, raw{"pk": storetest.SV(fmt.Sprintf("%s#LOCATION#%012d", cpk, p)), "sk": storetest.SV(fmt.Sprintf("CHILD#%012d", id)), "id": storetest.NV(id)})
 		}
 		items = append(items, loc, ent)
 		if !private[id] {
@@ -309,15 +267,15 @@ func writeLayout2(t *testing.T, st *store.Store, table string, cid, creator int6
 			for k, v := range ent {
 				pubEnt[k] = v
 			}
-			pubLoc["sk"], pubEnt["sk"] = sv("PUB#"+key("LOCATION", id)), sv("PUB#"+key("ENTITY", id))
+			pubLoc["sk"], pubEnt["sk"] = storetest.SV("PUB#"+storetest.Key("LOCATION", id)), storetest.SV("PUB#"+storetest.Key("ENTITY", id))
 			items = append(items, pubLoc, pubEnt)
 		}
 	}
 	items = append(items,
-		raw{"pk": sv(cpk), "sk": sv("COUNT#LOCATION"), "admin": nv(5), "pub": nv(3), "admin_0": nv(5), "pub_0": nv(3),
+		raw{"pk": storetest.SV(cpk), "sk": storetest.SV("COUNT#LOCATION"), "admin": storetest.NV(5), "pub": storetest.NV(3), "admin_0": storetest.NV(5), "pub_0": storetest.NV(3),
 			"private_ids": &types.AttributeValueMemberNS{Value: []string{"2", "5"}}},
-		raw{"pk": sv(cpk), "sk": sv("COUNT#ENTITY"), "admin": nv(5), "pub": nv(3), "admin_0": nv(5), "pub_0": nv(3)},
-		raw{"pk": sv(cpk), "sk": sv("SEQ"), "location": nv(5), "entity": nv(5)})
+		raw{"pk": storetest.SV(cpk), "sk": storetest.SV("COUNT#ENTITY"), "admin": storetest.NV(5), "pub": storetest.NV(3), "admin_0": storetest.NV(5), "pub_0": storetest.NV(3)},
+		raw{"pk": storetest.SV(cpk), "sk": storetest.SV("SEQ"), "location": storetest.NV(5), "entity": storetest.NV(5)})
 	for _, it := range items {
 		if _, err := st.Client().PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
 			t.Fatal(err)
@@ -331,21 +289,21 @@ func writeLayout2(t *testing.T, st *store.Store, table string, cid, creator int6
 func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c", IsPublic: true})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c", IsPublic: true})
 	writeLayout2(t, st, cfg.TableName, c.ID, admin.ID)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	get := func(pk, sk string) raw {
 		t.Helper()
 		out, err := st.Client().GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(cfg.TableName),
-			Key: raw{"pk": sv(pk), "sk": sv(sk)}, ConsistentRead: aws.Bool(true)})
+			Key: raw{"pk": storetest.SV(pk), "sk": storetest.SV(sk)}, ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.Item
 	}
-	cpk := key("CAMPAIGN", c.ID)
+	cpk := storetest.Key("CAMPAIGN", c.ID)
 	attrs := func(it raw) string {
 		var out []string
 		for k, v := range it {
@@ -377,7 +335,7 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 			id         int64
 			showParent bool
 		}{{3, false}, {4, true}} {
-			_, shows := get(cpk, "PUB#"+key("LOCATION", tc.id))["parent_location_id"]
+			_, shows := get(cpk, "PUB#"+storetest.Key("LOCATION", tc.id))["parent_location_id"]
 			if shows != tc.showParent {
 				t.Errorf("public copy of %d shows its parent: %v, want %v", tc.id, shows, tc.showParent)
 			}
@@ -398,11 +356,11 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 			{false, domain.PageRequest{Page: 2, Limit: 2}, []int64{4}, 3},
 		} {
 			p, err := st.ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
-			if err != nil || !reflect.DeepEqual(ids(p.Items, func(l domain.Location) int64 { return l.ID }), tc.want) || p.Total != tc.total {
+			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, func(l domain.Location) int64 { return l.ID }), tc.want) || p.Total != tc.total {
 				t.Errorf("locations admin=%v %+v: %v total %d (%v)", tc.admin, tc.page, p.Items, p.Total, err)
 			}
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Errorf("audit: %v %q", err, problems)
 		}
 		ttl, err := st.Client().DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(cfg.TableName)})
@@ -411,11 +369,11 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 		}
 	}
 	check()
-	before := snapshot(t, st, cfg.TableName)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	before := storetest.Snapshot(t, st, cfg.TableName)
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	if after := snapshot(t, st, cfg.TableName); after != before {
+	if after := storetest.Snapshot(t, st, cfg.TableName); after != before {
 		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
 	}
 	check()

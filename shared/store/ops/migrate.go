@@ -1,6 +1,9 @@
-package store
+package ops
 
 import (
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+
 	"context"
 	"errors"
 	"fmt"
@@ -15,19 +18,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 )
 
-// LayoutVersion is the key layout this store reads and writes. Version 1 (before audience
-// ranges) kept each record once and counted locations, calendars and map points in `n` and
-// `private`; version 2 added audience ranges (the package doc). Version 3 splits every range
-// counter into a total and segments (counters.go) and drops the location counter's private_ids
-// (a location's public copy is the non-admins' projection instead); it links every event from
-// its calendar (calendarlinks.go) instead of indexing it in GSI1 and EVENTLINK#; it adds Kanka's
-// campaign, profile and membership fields and counts memberships (migrate_campaigns.go); it adds
-// the sync pointers (SYNC#, written by the migration for every record) and tombstones (GONE#,
-// written by deletes); it adds the name shards (rebuilt whole by the recount) and the reverse
-// mention items (written from every entry by the rewrite), and the tags' member packs (rebuilt
-// whole by the recount, tagpacks.go).
-const LayoutVersion = 3
-
 // The migration's checkpoint: the phase and the last key of the scan it has finished, written
 // after every page, so an interrupted run resumes where it stopped.
 type migrationState struct {
@@ -40,17 +30,18 @@ type migrationState struct {
 	Rewritten int    `dynamo:"rewritten"`
 }
 
-var scanPage = 500 // items per scanned page (and checkpoint)
+var scanPage = 500 // items per scanned page (and checkpoint); a variable for the tests
 
 // MigrateResult says what a migration did.
 type MigrateResult struct {
+	Layout    int `json:"layout"` // the layout the table is now in
 	Read      int `json:"items_read"`
 	Rewritten int `json:"records_rewritten"`
 	Counters  int `json:"counters_written"`
 	Resumed   bool
 }
 
-// Migrate rewrites a table written by an earlier layout to this one: every record gets the
+// migrate rewrites a table written by an earlier layout to this one: every record gets the
 // copies of its audience ranges (a `self` note or event moves to its SELF# home), pending
 // deletes are finished, and every range counter is recounted from the items. It is idempotent
 // (a second run rewrites the same items to the same values) and resumable (it continues from
@@ -58,26 +49,26 @@ type MigrateResult struct {
 //
 // Run it while the API takes no writes (for example with the functions' reserved concurrency
 // at 0): the recount is exact only for a table that does not change under it.
-func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResult, error) {
+func (s storeView) migrate(ctx context.Context, progress func(string)) (MigrateResult, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
 	var st migrationState
-	err := s.table.Get("pk", migrationPK).Range("sk", dynamo.Equal, migrationSK()).Consistent(true).One(ctx, &st)
-	var res MigrateResult
+	err := s.table.Get("pk", layout.MigrationPK).Range("sk", dynamo.Equal, layout.MigrationSK()).Consistent(true).One(ctx, &st)
+	res := MigrateResult{Layout: layout.Version}
 	switch {
 	case errors.Is(err, dynamo.ErrNotFound) || (err == nil && st.Phase >= 3):
-		st = migrationState{PK: migrationPK, SK: migrationSK(), Phase: 1}
+		st = migrationState{PK: layout.MigrationPK, SK: layout.MigrationSK(), Phase: 1}
 	case err != nil:
-		return res, wrap(err)
+		return res, layout.Wrap(err)
 	default:
 		res.Resumed = true
 		progress(fmt.Sprintf("migrate: resuming phase %d after %d items", st.Phase, st.Read))
 	}
-	save := func() error { return wrap(s.table.Put(st).Run(ctx)) }
+	save := func() error { return layout.Wrap(s.table.Put(st).Run(ctx)) }
 	// Tables made before layout 3 (locally) expire nothing: TTL on attribute `ttl`, as on AWS.
-	if err := EnsureTTL(ctx, s.Client(), s.table.Name()); err != nil {
-		return res, wrap(err)
+	if err := store.EnsureTTL(ctx, s.st.Client(), s.table.Name()); err != nil {
+		return res, layout.Wrap(err)
 	}
 
 	if st.Phase == 1 {
@@ -85,11 +76,11 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 			var items []dynamo.Item
 			q := s.table.Scan().Consistent(true).SearchLimit(scanPage)
 			if st.LastPK != "" {
-				q = q.StartFrom(dynamo.PagingKey{"pk": attrS(st.LastPK), "sk": attrS(st.LastSK)})
+				q = q.StartFrom(dynamo.PagingKey{"pk": layout.AttrS(st.LastPK), "sk": layout.AttrS(st.LastSK)})
 			}
 			lek, err := q.AllWithLastEvaluatedKey(ctx, &items)
 			if err != nil {
-				return res, wrap(err)
+				return res, layout.Wrap(err)
 			}
 			n, err := s.rewritePage(ctx, items)
 			if err != nil {
@@ -116,10 +107,10 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 	// Phase 1 wrote every event's links, a trashed entity's too: the trash hides them again,
 	// and every cascade or delete left pending is finished (both idempotent; before the
 	// recount, which counts what they leave).
-	if err := s.reconcileTrash(ctx); err != nil {
+	if err := s.ReconcileTrash(ctx); err != nil {
 		return res, err
 	}
-	if _, err := s.SweepDeletes(ctx, 0); err != nil {
+	if _, err := s.st.SweepDeletes(ctx, 0); err != nil {
 		return res, err
 	}
 
@@ -134,19 +125,19 @@ func (s *Store) Migrate(ctx context.Context, progress func(string)) (MigrateResu
 	if err := save(); err != nil {
 		return res, err
 	}
-	progress(fmt.Sprintf("migrate: done: layout %d, %d records rewritten, %d counters written", LayoutVersion, res.Rewritten, n))
+	progress(fmt.Sprintf("migrate: done: layout %d, %d records rewritten, %d counters written", layout.Version, res.Rewritten, n))
 	return res, nil
 }
 
 // rewritePage writes the layout of every record home in items (idempotent puts and deletes,
 // 25 a BatchWriteItem) and finishes pending deletes.
-func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, error) {
+func (s storeView) rewritePage(ctx context.Context, items []dynamo.Item) (int, error) {
 	var puts []any
 	var dels []dynamo.Keyed
 	var evs []timeline.Event
-	var wanted []mentionItem // reverse mention items of the page's entries, if their targets exist
+	var wanted []layout.MentionItem // reverse mention items of the page's entries, if their targets exist
 	n := 0
-	now := formatTime(s.now())
+	now := layout.FormatTime(s.now())
 	parentPrivate, err := s.parentsOf(ctx, items)
 	if err != nil {
 		return 0, err
@@ -159,7 +150,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	mapLocations, err := s.locationMapsOf(ctx, items)
+	mapLocations, err := s.LocationMapsOf(ctx, items)
 	if err != nil {
 		return 0, err
 	}
@@ -173,65 +164,65 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			puts = append(puts, up)
 			continue
 		}
-		if strings.HasPrefix(sk, tombstonePrefix) {
-			var t tombstone
+		if strings.HasPrefix(sk, layout.TombstonePrefix) {
+			var t layout.Tombstone
 			if err := dynamo.UnmarshalItem(it, &t); err != nil {
 				return n, err
 			}
-			if err := s.finishDelete(ctx, t); err != nil {
+			if err := s.FinishDelete(ctx, t); err != nil {
 				return n, err
 			}
 			continue
 		}
-		if h := strings.TrimPrefix(sk, selfHome); strings.HasPrefix(h, relationPrefix+"#") && strings.HasPrefix(pk, campaignPrefix) && !isRelatedBucket(pk) {
+		if h := strings.TrimPrefix(sk, layout.SelfHome); strings.HasPrefix(h, layout.RelationPrefix+"#") && strings.HasPrefix(pk, layout.CampaignPrefix) && !layout.IsRelatedBucket(pk) {
 			// A relation's sync pointers (issue 19: relations are synced in both lists).
-			var ri relationItem
+			var ri layout.RelationItem
 			if err := dynamo.UnmarshalItem(it, &ri); err != nil {
 				return n, err
 			}
-			r := ri.relation()
-			for _, ref := range relationRefs(&r) {
-				p := ref.ptr
-				p.SK = syncSK(ref.kind, formatTime(ref.updated), r.ID)
+			r := ri.AsRelation()
+			for _, ref := range layout.RelationRefs(&r) {
+				p := ref.Ptr
+				p.SK = layout.SyncSK(ref.Kind, layout.FormatTime(ref.Updated), r.ID)
 				puts = append(puts, p)
 			}
 			continue
 		}
-		if strings.HasPrefix(strings.TrimPrefix(sk, selfHome), markerPrefix+"#") && strings.HasPrefix(pk, campaignPrefix) {
+		if strings.HasPrefix(strings.TrimPrefix(sk, layout.SelfHome), layout.MarkerPrefix+"#") && strings.HasPrefix(pk, layout.CampaignPrefix) {
 			// Markers written before their entity pointers (MARKIN#) get one, placed by
 			// their entity's links privacy (admins only while it is in the trash); one whose
 			// entity is gone for good is kept unlinked.
-			var mk markerItem
+			var mk layout.MarkerItem
 			_ = dynamo.UnmarshalItem(it, &mk)
 			if mk.EntityID != nil {
-				if private, ok := markerEntities[itemKey{campaignPK(mk.CampaignID), recordSK(entityPrefix, *mk.EntityID)}]; ok {
+				if private, ok := markerEntities[layout.ItemKey{PK: layout.CampaignPK(mk.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, *mk.EntityID)}]; ok {
 					it["is_private"] = &types.AttributeValueMemberBOOL{Value: private}
-					k := markerInKey(mk.CampaignID, *mk.EntityID, mk.MapID, mk.ID)
-					puts = append(puts, markerInItem{PK: k.pk, SK: k.sk, MapID: mk.MapID, ID: mk.ID})
+					k := layout.MarkerInKey(mk.CampaignID, *mk.EntityID, mk.MapID, mk.ID)
+					puts = append(puts, layout.MarkerInItem{PK: k.PK, SK: k.SK, MapID: mk.MapID, ID: mk.ID})
 				} else {
 					delete(it, "entity_id")
 					it["is_private"] = &types.AttributeValueMemberBOOL{Value: false}
 				}
 			}
 		}
-		if strings.HasPrefix(sk, mapPrefix+"#") && strings.Count(pk, "#") == 1 {
+		if strings.HasPrefix(sk, layout.MapPrefix+"#") && strings.Count(pk, "#") == 1 {
 			// Maps written before their location links (LOCMAP#) get one; the public copy
 			// shows location_id only while the location is public (gone for good: dropped).
-			var m mapItem
+			var m layout.MapItem
 			_ = dynamo.UnmarshalItem(it, &m)
 			if m.LocationID != nil {
-				if hidden, ok := mapLocations[itemKey{campaignPK(m.CampaignID), recordSK(locationPrefix, *m.LocationID)}]; ok {
-					it[locationHidden] = &types.AttributeValueMemberBOOL{Value: hidden}
-					k := locMapKey(m.CampaignID, *m.LocationID, m.ID)
-					puts = append(puts, locMapItem{PK: k.pk, SK: k.sk, ID: m.ID})
+				if hidden, ok := mapLocations[layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.RecordSK(layout.LocationPrefix, *m.LocationID)}]; ok {
+					it[layout.LocationHidden] = &types.AttributeValueMemberBOOL{Value: hidden}
+					k := layout.LocMapKey(m.CampaignID, *m.LocationID, m.ID)
+					puts = append(puts, layout.LocMapItem{PK: k.PK, SK: k.SK, ID: m.ID})
 				} else {
 					delete(it, "location_id")
-					delete(it, locationHidden)
+					delete(it, layout.LocationHidden)
 				}
 			}
 		}
-		if strings.HasPrefix(sk, trashedPrefix) { // a trashed entry keeps its mention items (trashed before: none)
-			wanted = append(wanted, mentionItemsOf(pk, sk, it)...)
+		if strings.HasPrefix(sk, layout.TrashedPrefix) { // a trashed entry keeps its mention items (trashed before: none)
+			wanted = append(wanted, layout.MentionItemsOf(pk, sk, it)...)
 			continue
 		}
 		sls := homeSlots(pk, sk, it)
@@ -240,7 +231,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		}
 		n++
 		lowerCopies(it)
-		if k, ok := kindOf(sk[:strings.Index(sk, "#")]); ok && k.owner && sls[0].pk == pk {
+		if k, ok := layout.KindOf(sk[:strings.Index(sk, "#")]); ok && k.Owner && sls[0].PK == pk {
 			// Layout 3: tags are links; an id naming no tag of the campaign is dropped.
 			var tags []int64
 			var cid, id, eid int64
@@ -253,13 +244,13 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 			kept := []int64{}
 			var privateTags []int64 // the homes keep them, the public copies leave them out
 			for _, t := range tags {
-				if tagPrivate, ok := tagsKnown[itemKey{pk, recordSK(tagPrefix, t)}]; ok && !slices.Contains(kept, t) {
+				if tagPrivate, ok := tagsKnown[layout.ItemKey{PK: pk, SK: layout.RecordSK(layout.TagPrefix, t)}]; ok && !slices.Contains(kept, t) {
 					kept = append(kept, t)
 					if tagPrivate {
 						privateTags = append(privateTags, t)
 					}
-					key := tagMemberKey(cid, t, private, k.prefix, id)
-					puts = append(puts, tagMember{PK: key.pk, SK: key.sk, EntityID: eid})
+					key := layout.TagMemberKey(cid, t, private, k.Prefix, id)
+					puts = append(puts, layout.TagMember{PK: key.PK, SK: key.SK, EntityID: eid})
 				}
 			}
 			if tags != nil {
@@ -270,7 +261,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 				it["private_tags"], _ = dynamo.Marshal(privateTags)
 			}
 		}
-		if strings.HasPrefix(sk, locationPrefix+"#") { // layout 1 indexed parents: links now
+		if strings.HasPrefix(sk, layout.LocationPrefix+"#") { // layout 1 indexed parents: links now
 			delete(it, "gsi1pk")
 			delete(it, "gsi1sk")
 		}
@@ -278,51 +269,51 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		if nk, hasParent := nestedParent(sk, it); hasParent {
 			var private bool
 			_ = dynamo.Unmarshal(it["campaign_id"], &cid)
-			_ = dynamo.Unmarshal(it[nk.parentAttr], &parent)
+			_ = dynamo.Unmarshal(it[nk.ParentAttr], &parent)
 			_ = dynamo.Unmarshal(it["is_private"], &private)
-			for _, k := range linkKeys(nk, cid, parent, sls[0].id) {
-				puts = append(puts, childLink{PK: k.pk, SK: k.sk, ID: sls[0].id, IsPrivate: private})
+			for _, k := range layout.LinkKeys(nk, cid, parent, sls[0].Id) {
+				puts = append(puts, layout.ChildLink{PK: k.PK, SK: k.SK, ID: sls[0].Id, IsPrivate: private})
 			}
 			// The public copy shows the parent only when it is public (a missing one: none).
-			if hidden, known := parentPrivate[itemKey{pk, recordSK(nk.prefix, parent)}]; hidden || !known {
-				it[parentHidden] = &types.AttributeValueMemberBOOL{Value: true}
+			if hidden, known := parentPrivate[layout.ItemKey{PK: pk, SK: layout.RecordSK(nk.Prefix, parent)}]; hidden || !known {
+				it[layout.ParentHidden] = &types.AttributeValueMemberBOOL{Value: true}
 			}
 		}
-		if skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#"); skKind == eventPrefix {
+		if skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, layout.SelfHome), "#"); skKind == layout.EventPrefix {
 			// Layout 3: no index keys on events; calendar links instead of EVENTLINK# (linkPage).
 			delete(it, "gsi1pk")
 			delete(it, "gsi1sk")
-			var ev eventItem
+			var ev layout.EventItem
 			if err := dynamo.UnmarshalItem(it, &ev); err != nil {
 				return n, err
 			}
-			evs = append(evs, ev.event())
+			evs = append(evs, ev.Event())
 		}
 		puts = append(puts, homePointer(sls[0], it))
-		wanted = append(wanted, mentionItemsOf(pk, sk, it)...)
+		wanted = append(wanted, layout.MentionItemsOf(pk, sk, it)...)
 		for _, sl := range sls {
-			puts = append(puts, copyItem(it, sl))
-			if sl.home && sl.sk != sk {
+			puts = append(puts, layout.CopyItem(it, sl))
+			if sl.Home && sl.SK != sk {
 				dels = append(dels, dynamo.Keys{pk, sk})
 			}
 		}
 		// The entity of a location or calendar mirrors it (layout 1 kept only its name and
 		// privacy) and is placed like it: rewritten from the record, never from itself.
-		if k, ok := kindOf(sls[0].sk[:strings.Index(sls[0].sk, "#")]); ok && k.owner && sls[0].pk == pk {
+		if k, ok := layout.KindOf(sls[0].SK[:strings.Index(sls[0].SK, "#")]); ok && k.Owner && sls[0].PK == pk {
 			var rec struct {
-				metaAttrs
-				ownerAttrs
+				layout.MetaAttrs
+				layout.OwnerAttrs
 			}
 			if err := dynamo.UnmarshalItem(it, &rec); err != nil {
 				return n, err
 			}
-			m, o := rec.meta(), rec.owner()
-			e := marshal(entityItemOf(k, &m, &o))
-			for _, sl := range entitySlots(&m, &o) {
-				puts = append(puts, copyItem(e, sl))
+			m, o := rec.Meta(), rec.Owner()
+			e := layout.Marshal(layout.EntityItemOf(k, &m, &o))
+			for _, sl := range layout.EntitySlots(&m, &o) {
+				puts = append(puts, layout.CopyItem(e, sl))
 			}
-			ptr := entityRef(&m, &o).ptr
-			ptr.SK = syncSK(entityPrefix, formatTime(m.UpdatedAt), o.EntityID)
+			ptr := layout.EntityRef(&m, &o).Ptr
+			ptr.SK = layout.SyncSK(layout.EntityPrefix, layout.FormatTime(m.UpdatedAt), o.EntityID)
 			puts = append(puts, ptr)
 		}
 	}
@@ -331,7 +322,7 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 		return n, err
 	}
 	puts, dels = append(puts, links...), append(dels, stale...)
-	mentions, err := s.existingTargets(ctx, wanted)
+	mentions, err := s.ExistingTargets(ctx, wanted)
 	if err != nil {
 		return n, err
 	}
@@ -340,39 +331,39 @@ func (s *Store) rewritePage(ctx context.Context, items []dynamo.Item) (int, erro
 	}
 	for start := 0; start < len(puts); start += 25 {
 		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {
-			return n, wrap(err)
+			return n, layout.Wrap(err)
 		}
 	}
-	return n, s.batchDelete(ctx, dels)
+	return n, s.BatchDelete(ctx, dels)
 }
 
 // markerEntitiesOf reads the entities the marker homes in items link (one BatchGetItem per
 // 100 keys): by entity home key, the privacy that places the marker (links_private; true for
 // an entity in the trash). Absent: no such entity.
-func (s *Store) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
-	var keys []itemKey
-	seen := map[itemKey]bool{}
+func (s storeView) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
+	var keys []layout.ItemKey
+	seen := map[layout.ItemKey]bool{}
 	for _, it := range items {
-		var mk markerItem
+		var mk layout.MarkerItem
 		_ = dynamo.UnmarshalItem(it, &mk)
-		if !strings.HasPrefix(strings.TrimPrefix(mk.SK, selfHome), markerPrefix+"#") || mk.EntityID == nil {
+		if !strings.HasPrefix(strings.TrimPrefix(mk.SK, layout.SelfHome), layout.MarkerPrefix+"#") || mk.EntityID == nil {
 			continue
 		}
-		if k := (itemKey{campaignPK(mk.CampaignID), recordSK(entityPrefix, *mk.EntityID)}); !seen[k] {
+		if k := (layout.ItemKey{PK: layout.CampaignPK(mk.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, *mk.EntityID)}); !seen[k] {
 			seen[k] = true
-			keys = append(keys, k, itemKey{k.pk, trashedSK(entityPrefix, *mk.EntityID)})
+			keys = append(keys, k, layout.ItemKey{PK: k.PK, SK: layout.TrashedSK(layout.EntityPrefix, *mk.EntityID)})
 		}
 	}
-	out := map[itemKey]bool{}
+	out := map[layout.ItemKey]bool{}
 	if len(keys) == 0 {
 		return out, nil
 	}
-	got, err := s.getItems(ctx, keys...)
+	got, err := s.GetItems(ctx, keys...)
 	for k, it := range got {
-		var e entityItem
+		var e layout.EntityItem
 		_ = dynamo.UnmarshalItem(it, &e)
-		if strings.HasPrefix(k.sk, trashedPrefix) {
-			out[itemKey{k.pk, recordSK(entityPrefix, e.ID)}] = true
+		if strings.HasPrefix(k.SK, layout.TrashedPrefix) {
+			out[layout.ItemKey{PK: k.PK, SK: layout.RecordSK(layout.EntityPrefix, e.ID)}] = true
 		} else if _, trashed := out[k]; !trashed {
 			out[k] = e.LinksPrivate
 		}
@@ -382,31 +373,31 @@ func (s *Store) markerEntitiesOf(ctx context.Context, items []dynamo.Item) (map[
 
 // tagsOf reads which tags the owner homes in items name exist, and their privacy (one
 // BatchGetItem per 100).
-func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
-	var keys []itemKey
-	seen := map[itemKey]bool{}
+func (s storeView) tagsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
+	var keys []layout.ItemKey
+	seen := map[layout.ItemKey]bool{}
 	for _, it := range items {
 		var pk, sk string
 		var tags []int64
 		_ = dynamo.Unmarshal(it["pk"], &pk)
 		_ = dynamo.Unmarshal(it["sk"], &sk)
 		kind, _, _ := strings.Cut(sk, "#")
-		if !isOwnerPrefix(kind) {
+		if !layout.IsOwnerPrefix(kind) {
 			continue
 		}
 		_ = dynamo.Unmarshal(it["tags"], &tags)
 		for _, t := range tags {
-			if k := (itemKey{pk, recordSK(tagPrefix, t)}); !seen[k] {
+			if k := (layout.ItemKey{PK: pk, SK: layout.RecordSK(layout.TagPrefix, t)}); !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)
 			}
 		}
 	}
-	out := map[itemKey]bool{}
+	out := map[layout.ItemKey]bool{}
 	if len(keys) == 0 {
 		return out, nil
 	}
-	got, err := s.getItems(ctx, keys...)
+	got, err := s.GetItems(ctx, keys...)
 	for k, it := range got {
 		var private bool
 		_ = dynamo.Unmarshal(it["is_private"], &private)
@@ -416,17 +407,17 @@ func (s *Store) tagsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bo
 }
 
 // nestedParent is the nested kind of the home (sk) item it, when it names a parent.
-func nestedParent(sk string, it dynamo.Item) (kindSpec, bool) {
+func nestedParent(sk string, it dynamo.Item) (layout.KindSpec, bool) {
 	kind, _, _ := strings.Cut(sk, "#")
-	k, ok := kindOf(kind)
-	return k, ok && k.parentAttr != "" && it[k.parentAttr] != nil
+	k, ok := layout.KindOf(kind)
+	return k, ok && k.ParentAttr != "" && it[k.ParentAttr] != nil
 }
 
 // parentsOf reads the privacy of the parents of the nested homes in items (one
 // BatchGetItem per 100 parents): the placement of their public copies. Absent: no such parent.
-func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey]bool, error) {
+func (s storeView) parentsOf(ctx context.Context, items []dynamo.Item) (map[layout.ItemKey]bool, error) {
 	var keys []dynamo.Keyed
-	seen := map[itemKey]bool{}
+	seen := map[layout.ItemKey]bool{}
 	for _, it := range items {
 		var pk, sk string
 		var parent int64
@@ -436,14 +427,14 @@ func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey
 		if !ok {
 			continue
 		}
-		_ = dynamo.Unmarshal(it[nk.parentAttr], &parent)
-		k := itemKey{pk, recordSK(nk.prefix, parent)}
+		_ = dynamo.Unmarshal(it[nk.ParentAttr], &parent)
+		k := layout.ItemKey{PK: pk, SK: layout.RecordSK(nk.Prefix, parent)}
 		if !seen[k] {
 			seen[k] = true
-			keys = append(keys, dynamo.Keys{k.pk, k.sk})
+			keys = append(keys, dynamo.Keys{k.PK, k.SK})
 		}
 	}
-	out := map[itemKey]bool{}
+	out := map[layout.ItemKey]bool{}
 	for start := 0; start < len(keys); start += 100 {
 		var rows []struct {
 			PK        string `dynamo:"pk"`
@@ -452,10 +443,10 @@ func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey
 		}
 		err := s.table.Batch("pk", "sk").Get(keys[start:min(start+100, len(keys))]...).Project("pk", "sk", "is_private").Consistent(true).All(ctx, &rows)
 		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, wrap(err)
+			return nil, layout.Wrap(err)
 		}
 		for _, r := range rows {
-			out[itemKey{r.PK, r.SK}] = r.IsPrivate
+			out[layout.ItemKey{PK: r.PK, SK: r.SK}] = r.IsPrivate
 		}
 	}
 	return out, nil
@@ -465,12 +456,12 @@ func (s *Store) parentsOf(ctx context.Context, items []dynamo.Item) (map[itemKey
 // entities' privacy (one batched read of the entities), and the keys of their layout 2 links
 // and of links at a key they no longer have (the day link of a date changed while a run was
 // interrupted is found by the Audit, not here: a migration runs with the writes stopped).
-func (s *Store) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any, []dynamo.Keyed, error) {
-	var keys []itemKey
+func (s storeView) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any, []dynamo.Keyed, error) {
+	var keys []layout.ItemKey
 	for _, ev := range evs {
-		keys = append(keys, itemKey{campaignPK(ev.CampaignID), recordSK(entityPrefix, ev.EntityID)})
+		keys = append(keys, layout.ItemKey{PK: layout.CampaignPK(ev.CampaignID), SK: layout.RecordSK(layout.EntityPrefix, ev.EntityID)})
 	}
-	ents, err := s.getItems(ctx, keys...)
+	ents, err := s.GetItems(ctx, keys...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -483,20 +474,20 @@ func (s *Store) migrationLinks(ctx context.Context, evs []timeline.Event) ([]any
 			_ = dynamo.Unmarshal(e["is_private"], &private)
 		}
 		ev.EntityPrivate = private
-		puts = append(puts, toDayLink(ev))
-		item := reminderItem(ev)
-		for _, sl := range reminderSlots(ev) {
-			puts = append(puts, copyItem(item, sl))
+		puts = append(puts, layout.ToDayLink(ev))
+		item := layout.ReminderItem(ev)
+		for _, sl := range layout.ReminderSlots(ev) {
+			puts = append(puts, layout.CopyItem(item, sl))
 		}
-		old := legacyEventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, ev.ID)
-		dels = append(dels, dynamo.Keys{old.pk, old.sk})
+		old := layout.LegacyEventLinkKey(ev.CampaignID, ev.CalendarID, ev.EntityID, ev.ID)
+		dels = append(dels, dynamo.Keys{old.PK, old.SK})
 	}
 	return puts, dels, nil
 }
 
 // homePointer is the sync pointer of the record whose home (the first of its slots) is it, by
 // its update time as stored.
-func homePointer(home slot, it dynamo.Item) syncPointer {
+func homePointer(home layout.Slot, it dynamo.Item) layout.SyncPointer {
 	var x struct {
 		IsPrivate  bool   `dynamo:"is_private"`
 		Visibility string `dynamo:"visibility"`
@@ -504,14 +495,14 @@ func homePointer(home slot, it dynamo.Item) syncPointer {
 		UpdatedAt  string `dynamo:"updated_at"`
 	}
 	_ = dynamo.UnmarshalItem(it, &x)
-	kind, _, _ := strings.Cut(strings.TrimPrefix(home.sk, selfHome), "#")
-	p := syncPointer{PK: home.pk, SK: syncSK(kind, formatTime(parseTime(x.UpdatedAt)), home.id), ID: home.id, IsPrivate: x.IsPrivate}
+	kind, _, _ := strings.Cut(strings.TrimPrefix(home.SK, layout.SelfHome), "#")
+	p := layout.SyncPointer{PK: home.PK, SK: layout.SyncSK(kind, layout.FormatTime(layout.ParseTime(x.UpdatedAt)), home.Id), ID: home.Id, IsPrivate: x.IsPrivate}
 	switch kind {
-	case notePrefix, weatherPrefix:
+	case layout.NotePrefix, layout.WeatherPrefix:
 		p.IsPrivate, p.Visibility, p.CreatedBy = false, x.Visibility, x.CreatedBy
-	case eventPrefix, markerPrefix:
+	case layout.EventPrefix, layout.MarkerPrefix:
 		p.Visibility, p.CreatedBy = x.Visibility, x.CreatedBy
-	case mapPointPrefix:
+	case layout.MapPointPrefix:
 		p.IsPrivate = false
 	}
 	return p
@@ -529,7 +520,7 @@ func lowerCopies(it dynamo.Item) {
 
 // homeSlots is the placement of the record whose home item (old or new layout) is (pk, sk), or
 // nil when the item is not a record's home.
-func homeSlots(pk, sk string, it dynamo.Item) []slot {
+func homeSlots(pk, sk string, it dynamo.Item) []layout.Slot {
 	var id, createdBy int64
 	var private bool
 	var vis string
@@ -538,39 +529,39 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 	_ = dynamo.Unmarshal(it["is_private"], &private)
 	_ = dynamo.Unmarshal(it["visibility"], &vis)
 	pkParts := strings.Split(pk, "#")
-	skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, selfHome), "#")
-	if sk != recordSK(skKind, id) && sk != selfHome+recordSK(skKind, id) {
+	skKind, _, _ := strings.Cut(strings.TrimPrefix(sk, layout.SelfHome), "#")
+	if sk != layout.RecordSK(skKind, id) && sk != layout.SelfHome+layout.RecordSK(skKind, id) {
 		return nil
 	}
-	k, _ := kindOf(skKind)
-	if (k.parent == "" && len(pkParts) != 2) || (k.parent != "" && (len(pkParts) != 4 || pkParts[2] != k.parent)) || pkParts[0] != "CAMPAIGN" {
+	k, _ := layout.KindOf(skKind)
+	if (k.Parent == "" && len(pkParts) != 2) || (k.Parent != "" && (len(pkParts) != 4 || pkParts[2] != k.Parent)) || pkParts[0] != "CAMPAIGN" {
 		return nil
 	}
-	switch k.placement {
-	case placeOwner:
+	switch k.Placement {
+	case layout.PlaceOwner:
 		var cid int64
 		_ = dynamo.Unmarshal(it["campaign_id"], &cid)
-		if campaignPK(cid) != pk {
+		if layout.CampaignPK(cid) != pk {
 			return nil
 		}
-		return ownerSlots(skKind, cid, id, private)
-	case placeMapPoint:
-		return []slot{{pk: pk, sk: sk, home: true, counter: counterSK(skKind), attr: classAdmin, id: id}}
-	case placeChild:
-		if skKind == weatherPrefix { // no related=1 copy: a calendar's weather is not an entity's
-			return childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), false)
+		return layout.OwnerSlots(skKind, cid, id, private)
+	case layout.PlaceMapPoint:
+		return []layout.Slot{{PK: pk, SK: sk, Home: true, Counter: layout.CounterSK(skKind), Attr: layout.ClassAdmin, Id: id}}
+	case layout.PlaceChild:
+		if skKind == layout.WeatherPrefix { // no related=1 copy: a calendar's weather is not an entity's
+			return layout.ChildSlots(skKind, pk, id, createdBy, domain.Visibility(vis), false)
 		}
-		if skKind == notePrefix {
+		if skKind == layout.NotePrefix {
 			private = false
 		}
 		var cid, eid int64
 		_ = dynamo.Unmarshal(it["campaign_id"], &cid)
 		_ = dynamo.Unmarshal(it["entity_id"], &eid)
-		sls := childSlots(skKind, pk, id, createdBy, domain.Visibility(vis), private)
-		if k.parent != entityPrefix { // a map's markers have no related=1 copy
+		sls := layout.ChildSlots(skKind, pk, id, createdBy, domain.Visibility(vis), private)
+		if k.Parent != layout.EntityPrefix { // a map's markers have no related=1 copy
 			return sls
 		}
-		return append(sls, relatedSlot(cid, eid, skKind, id))
+		return append(sls, layout.RelatedSlot(cid, eid, skKind, id))
 	}
 	return nil
 }
@@ -578,9 +569,9 @@ func homeSlots(pk, sk string, it dynamo.Item) []slot {
 // recount replaces every range counter item (totals and segments, counters.go) by the counts
 // of the items in its ranges; counter items no range needs any more, and layout 2's bucket
 // attributes and private_ids, go with the whole-item Puts.
-func (s *Store) recount(ctx context.Context, progress func(string)) (int, error) {
-	tallies := map[counterKey]map[string]int{}
-	old := map[counterKey]bool{}
+func (s storeView) recount(ctx context.Context, progress func(string)) (int, error) {
+	tallies := map[layout.CounterKey]map[string]int{}
+	old := map[layout.CounterKey]bool{}
 	it := s.table.Scan().Consistent(true).Project("pk", "sk", "id", "is_private", "campaign_id", "'type'", "child_id", "'name'", "entity_id").Iter()
 	var row struct {
 		PK         string `dynamo:"pk"`
@@ -593,53 +584,53 @@ func (s *Store) recount(ctx context.Context, progress func(string)) (int, error)
 		Name       string `dynamo:"name"`
 		EntityID   int64  `dynamo:"entity_id"`
 	}
-	shards := nameShards{}
-	packs := newPackTally()
+	shards := layout.NameShards{}
+	packs := layout.NewPackTally()
 	read := 0
 	for it.Next(ctx, &row) {
 		read++
 		if read%(10*scanPage) == 0 {
 			progress(fmt.Sprintf("migrate: recount: %d items read", read))
 		}
-		if isRangeCounter(row.SK) {
-			old[counterKey{row.PK, row.SK}] = true
+		if layout.IsRangeCounter(row.SK) {
+			old[layout.CounterKey{PK: row.PK, SK: row.SK}] = true
 			continue
 		}
-		shards.add(row.PK, row.SK, row.ID, row.CampaignID, row.Type, row.ChildID, row.IsPrivate, row.Name)
-		packs.add(row.PK, row.SK, row.IsPrivate, row.EntityID)
-		counter, attr, id, ok := countedRange(row.SK)
-		if !ok || (strings.HasPrefix(row.PK, migrationPK)) {
+		shards.Add(row.PK, row.SK, row.ID, row.CampaignID, row.Type, row.ChildID, row.IsPrivate, row.Name)
+		packs.Add(row.PK, row.SK, row.IsPrivate, row.EntityID)
+		counter, attr, id, ok := layout.CountedRange(row.SK)
+		if !ok || (strings.HasPrefix(row.PK, layout.MigrationPK)) {
 			continue
 		}
-		tally(tallies, row.PK, counter, attr, id, 1)
+		layout.Tally(tallies, row.PK, counter, attr, id, 1)
 	}
 	if err := it.Err(); err != nil {
-		return 0, wrap(err)
+		return 0, layout.Wrap(err)
 	}
-	puts, stale := shards.items()
+	puts, stale := shards.Items()
 	for k, m := range tallies {
 		puts = append(puts, counterItem(k, m))
 	}
 	// Every tag's member pack is rebuilt whole (layout 3 with packs, DESIGN 3.3).
-	packPuts, stalePacks := packs.items()
+	packPuts, stalePacks := packs.Items()
 	puts = append(puts, packPuts...)
 	dels := append(stale, stalePacks...)
 	for k := range old {
 		if tallies[k] == nil {
-			dels = append(dels, dynamo.Keys{k.pk, k.sk})
+			dels = append(dels, dynamo.Keys{k.PK, k.SK})
 		}
 	}
 	for start := 0; start < len(puts); start += 25 {
 		if _, err := s.table.Batch("pk", "sk").Write().Put(puts[start:min(start+25, len(puts))]...).Run(ctx); err != nil {
-			return 0, wrap(err)
+			return 0, layout.Wrap(err)
 		}
 	}
-	return len(puts), s.batchDelete(ctx, dels)
+	return len(puts), s.BatchDelete(ctx, dels)
 }
 
 // counterItem is the whole counter item k holding counts (as the recount writes it).
-func counterItem(k counterKey, counts map[string]int) dynamo.Item {
-	item := dynamo.Item{"pk": attrS(k.pk), "sk": attrS(k.sk)}
+func counterItem(k layout.CounterKey, counts map[string]int) dynamo.Item {
+	item := dynamo.Item{"pk": layout.AttrS(k.PK), "sk": layout.AttrS(k.SK)}
 	for attr, n := range counts {
 		v, _ := dynamo.Marshal(n)
 		item[attr] = v

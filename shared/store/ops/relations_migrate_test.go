@@ -1,13 +1,14 @@
-package store_test
+package ops_test
 
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "Coast"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	var eids []int64
 	for i, private := range []bool{false, false, true} {
 		l := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: string(rune('A' + i)), IsPrivate: private}}
@@ -40,7 +41,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	if err := st.SaveAttributes(ctx, c.ID, eids[0], domain.AttributeSet{}, []domain.Attribute{{Meta: domain.Meta{ID: 1, CreatedBy: admin.ID}, EntityID: eids[0], Name: "Population", Value: &v, TypeID: 6}}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit before: %v %q", err, problems)
 	}
 	// The snapshot prints a list attribute (the pack's items) by address: the pack is
@@ -52,7 +53,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 			t.Fatalf("attributes: %v %v", as, err)
 		}
 		var rest []string
-		for _, l := range strings.Split(snapshot(t, st, cfg.TableName), "\n") {
+		for _, l := range strings.Split(storetest.Snapshot(t, st, cfg.TableName), "\n") {
 			if !strings.Contains(l, "sk=&{ATTRS ") {
 				rest = append(rest, l)
 			}
@@ -61,31 +62,14 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	}
 	before, pack := table()
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
 		if after, p := table(); after != before || p != pack {
-			t.Fatalf("run %d changed the table:\n%s\npack %s, was %s", run, lineDiff(before, after), p, pack)
+			t.Fatalf("run %d changed the table:\n%s\npack %s, was %s", run, storetest.LineDiff(before, after), p, pack)
 		}
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Errorf("audit after: %v %q", err, problems)
 	}
-}
-
-// lineDiff lists the lines only one of two snapshots has.
-func lineDiff(before, after string) string {
-	b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
-	var out []string
-	for _, l := range b {
-		if !slices.Contains(a, l) {
-			out = append(out, "- "+l)
-		}
-	}
-	for _, l := range a {
-		if !slices.Contains(b, l) {
-			out = append(out, "+ "+l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -1,4 +1,4 @@
-package store_test
+package ops_test
 
 import (
 	"context"
@@ -12,7 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	port := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Port"}}
 	if err := st.CreateLocation(ctx, port); err != nil {
@@ -55,15 +56,15 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 	if removed != 3 { // one shard, the entry's and the note's reverse items
 		t.Fatalf("removed %d derived items, want 3", removed)
 	}
-	problems, err := st.Audit(ctx, c.ID)
+	problems, err := ops.Audit(ctx, st, c.ID)
 	if err != nil || len(problems) != 4 { // two shard entries, two reverse items
 		t.Fatalf("audit of the layout 2 table: %v %q", err, problems)
 	}
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("run %d: audit %v %q", run, err, problems)
 		}
 	}
@@ -85,7 +86,7 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	root := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Root"}}
 	if err := st.CreateLocation(ctx, root); err != nil {
@@ -143,32 +144,16 @@ func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	if removed != 4 {
 		t.Fatalf("removed %d bucket items, want 4 (2 notes, 2 links)", removed)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) != 4 || !strings.Contains(strings.Join(problems, "\n"), "#RELATED#LOCATION#") {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) != 4 || !strings.Contains(strings.Join(problems, "\n"), "#RELATED#LOCATION#") {
 		t.Fatalf("audit of the table without buckets: %v %q", err, problems)
 	}
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("run %d: audit %v %q", run, err, problems)
 		}
 		check(fmt.Sprint("migration run ", run))
 	}
-}
-
-// ownedCampaign creates the user "admin" and campaign c owned by it, for store tests.
-func ownedCampaign(t *testing.T, st *store.Store, c domain.Campaign) (domain.User, domain.Campaign) {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := st.EnsureUser(ctx, "admin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.OwnerID = admin.ID
-	made, err := st.CreateCampaign(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return admin, made
 }

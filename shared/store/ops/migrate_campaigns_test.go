@@ -1,4 +1,4 @@
-package store_test
+package ops_test
 
 import (
 	"context"
@@ -12,7 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -25,28 +26,28 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 	ctx := context.Background()
 	const old, empty, alice, bob = 11, 12, 21, 22
 	items := []raw{
-		{"pk": sv(key("USER", alice)), "sk": sv("META"), "id": nv(alice), "name": sv("Alice")},
-		{"pk": sv(key("USER", bob)), "sk": sv("META"), "id": nv(bob), "name": sv("Bob")},
-		{"pk": sv(key("CAMPAIGN", old)), "sk": sv("META"), "id": nv(old), "name": sv("Old"), "is_public": bv(false), "boost": sv("none"), "owner_id": nv(alice)},
-		{"pk": sv(key("CAMPAIGN", empty)), "sk": sv("META"), "id": nv(empty), "name": sv("Empty"), "is_public": bv(true), "boost": sv("none"), "owner_id": nv(bob)},
+		{"pk": storetest.SV(storetest.Key("USER", alice)), "sk": storetest.SV("META"), "id": storetest.NV(alice), "name": storetest.SV("Alice")},
+		{"pk": storetest.SV(storetest.Key("USER", bob)), "sk": storetest.SV("META"), "id": storetest.NV(bob), "name": storetest.SV("Bob")},
+		{"pk": storetest.SV(storetest.Key("CAMPAIGN", old)), "sk": storetest.SV("META"), "id": storetest.NV(old), "name": storetest.SV("Old"), "is_public": storetest.BV(false), "boost": storetest.SV("none"), "owner_id": storetest.NV(alice)},
+		{"pk": storetest.SV(storetest.Key("CAMPAIGN", empty)), "sk": storetest.SV("META"), "id": storetest.NV(empty), "name": storetest.SV("Empty"), "is_public": storetest.BV(true), "boost": storetest.SV("none"), "owner_id": storetest.NV(bob)},
 	}
 	for id, created := range map[int64]string{4: "2023-05-05T10:00:00.000000Z", 9: "2024-01-01T00:00:00.000000Z"} {
 		items = append(items,
-			raw{"pk": sv(key("CAMPAIGN", old)), "sk": sv(key("LOCATION", id)), "id": nv(id), "campaign_id": nv(old), "entity_id": nv(id),
-				"name": sv("Place"), "name_lc": sv("place"), "is_private": bv(false), "tags": &types.AttributeValueMemberL{},
-				"is_map_private": bv(false), "created_at": sv(created), "updated_at": sv(created), "created_by": nv(alice),
-				"updated_by": nv(alice), "version": nv(1)},
-			raw{"pk": sv(key("CAMPAIGN", old)), "sk": sv(key("ENTITY", id)), "id": nv(id), "campaign_id": nv(old), "type": sv("location"),
-				"child_id": nv(id), "name": sv("Place"), "is_private": bv(false), "created_at": sv(created)})
+			raw{"pk": storetest.SV(storetest.Key("CAMPAIGN", old)), "sk": storetest.SV(storetest.Key("LOCATION", id)), "id": storetest.NV(id), "campaign_id": storetest.NV(old), "entity_id": storetest.NV(id),
+				"name": storetest.SV("Place"), "name_lc": storetest.SV("place"), "is_private": storetest.BV(false), "tags": &types.AttributeValueMemberL{},
+				"is_map_private": storetest.BV(false), "created_at": storetest.SV(created), "updated_at": storetest.SV(created), "created_by": storetest.NV(alice),
+				"updated_by": storetest.NV(alice), "version": storetest.NV(1)},
+			raw{"pk": storetest.SV(storetest.Key("CAMPAIGN", old)), "sk": storetest.SV(storetest.Key("ENTITY", id)), "id": storetest.NV(id), "campaign_id": storetest.NV(old), "type": storetest.SV("location"),
+				"child_id": storetest.NV(id), "name": storetest.SV("Place"), "is_private": storetest.BV(false), "created_at": storetest.SV(created)})
 	}
 	for _, m := range []struct{ cid, uid int64 }{{old, alice}, {old, bob}, {empty, bob}} {
-		role := sv("member")
+		role := storetest.SV("member")
 		if m.uid == alice || m.cid == empty {
-			role = sv("admin")
+			role = storetest.SV("admin")
 		}
 		items = append(items,
-			raw{"pk": sv(key("CAMPAIGN", m.cid)), "sk": sv(key("MEMBER", m.uid)), "campaign_id": nv(m.cid), "user_id": nv(m.uid), "role": role},
-			raw{"pk": sv(key("USER", m.uid)), "sk": sv(key("CAMPAIGN", m.cid)), "campaign_id": nv(m.cid), "user_id": nv(m.uid), "role": role})
+			raw{"pk": storetest.SV(storetest.Key("CAMPAIGN", m.cid)), "sk": storetest.SV(storetest.Key("MEMBER", m.uid)), "campaign_id": storetest.NV(m.cid), "user_id": storetest.NV(m.uid), "role": role},
+			raw{"pk": storetest.SV(storetest.Key("USER", m.uid)), "sk": storetest.SV(storetest.Key("CAMPAIGN", m.cid)), "campaign_id": storetest.NV(m.cid), "user_id": storetest.NV(m.uid), "role": role})
 	}
 	for _, it := range items {
 		if _, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(cfg.TableName), Item: it}); err != nil {
@@ -55,17 +56,17 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 	}
 	started := time.Now().UTC().Add(-time.Second)
 
-	defer store.SetScanPage(3)()
+	defer ops.SetScanPage(3)()
 	cctx, cancel := context.WithCancel(ctx)
 	pages := 0
-	if _, err := st.Migrate(cctx, func(string) {
+	if _, err := ops.Migrate(cctx, st, func(string) {
 		if pages++; pages == 2 {
 			cancel()
 		}
 	}); err == nil {
 		t.Fatal("the interrupted run succeeded")
 	}
-	if res, err := st.Migrate(ctx, nil); err != nil || !res.Resumed {
+	if res, err := ops.Migrate(ctx, st, nil); err != nil || !res.Resumed {
 		t.Fatalf("resume: %v %+v", err, res)
 	}
 
@@ -101,17 +102,17 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 			t.Errorf("members of the old campaign: %v total %d (%v)", names, ms.Total, err)
 		}
 		for _, cid := range []int64{old, empty} {
-			if problems, err := st.Audit(ctx, cid); err != nil || len(problems) > 0 {
+			if problems, err := ops.Audit(ctx, st, cid); err != nil || len(problems) > 0 {
 				t.Errorf("audit of %d: %v %q", cid, err, problems)
 			}
 		}
 	}
 	check()
-	before := snapshot(t, st, cfg.TableName)
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	before := storetest.Snapshot(t, st, cfg.TableName)
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	if after := snapshot(t, st, cfg.TableName); after != before {
+	if after := storetest.Snapshot(t, st, cfg.TableName); after != before {
 		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
 	}
 	check()
@@ -122,7 +123,7 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 	if cs, err := st.ListUserCampaigns(ctx, alice, nil, domain.PageRequest{Page: 1, Limit: 1}); err != nil || cs.Total != 2 || cs.Next == "" {
 		t.Errorf("Alice's campaigns after joining: %+v %v", cs, err)
 	}
-	if problems, err := st.Audit(ctx, empty); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, empty); err != nil || len(problems) > 0 {
 		t.Errorf("audit: %v %q", err, problems)
 	}
 }
@@ -141,18 +142,18 @@ func TestAuditChecksMemberships(t *testing.T) {
 	if err := st.SetMember(ctx, domain.Membership{CampaignID: c.ID, UserID: player.ID, Role: domain.RoleMember}); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit of a fresh campaign: %v %q", err, problems)
 	}
 	tbl := aws.String(cfg.TableName)
-	if _, err := st.Client().DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: tbl, Key: raw{"pk": sv(key("USER", player.ID)), "sk": sv(key("CAMPAIGN", c.ID))}}); err != nil {
+	if _, err := st.Client().DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: tbl, Key: raw{"pk": storetest.SV(storetest.Key("USER", player.ID)), "sk": storetest.SV(storetest.Key("CAMPAIGN", c.ID))}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: tbl, Item: raw{"pk": sv(key("USER", owner.ID)), "sk": sv(key("CAMPAIGN", c.ID)),
-		"campaign_id": nv(c.ID), "user_id": nv(owner.ID), "role": sv("viewer")}}); err != nil {
+	if _, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: tbl, Item: raw{"pk": storetest.SV(storetest.Key("USER", owner.ID)), "sk": storetest.SV(storetest.Key("CAMPAIGN", c.ID)),
+		"campaign_id": storetest.NV(c.ID), "user_id": storetest.NV(owner.ID), "role": storetest.SV("viewer")}}); err != nil {
 		t.Fatal(err)
 	}
-	problems, err := st.Audit(ctx, c.ID)
+	problems, err := ops.Audit(ctx, st, c.ID)
 	want := []string{
 		"member " + fmt.Sprint(owner.ID) + ": role admin, its user's campaign item says viewer",
 		"member " + fmt.Sprint(player.ID) + ": campaign counter 1, campaigns 0",

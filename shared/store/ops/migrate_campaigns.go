@@ -1,4 +1,4 @@
-package store
+package ops
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // Layout 3's campaign, user and membership fields, filled by the migration's rewrite for items
@@ -24,7 +25,7 @@ import (
 
 // identityItem is item (pk, sk) with the layout 3 fields it lacks, or nil when it is not a
 // campaign, user or membership item, or lacks nothing.
-func (s *Store) identityItem(ctx context.Context, pk, sk string, it dynamo.Item, now string) (dynamo.Item, error) {
+func (s storeView) identityItem(ctx context.Context, pk, sk string, it dynamo.Item, now string) (dynamo.Item, error) {
 	has := func(name string) bool { _, ok := it[name]; return ok }
 	set := func(name string, v any) {
 		av, err := dynamo.Marshal(v)
@@ -34,7 +35,7 @@ func (s *Store) identityItem(ctx context.Context, pk, sk string, it dynamo.Item,
 	}
 	parts := strings.Split(pk, "#")
 	switch {
-	case sk == metaSK && len(parts) == 2 && parts[0]+"#" == campaignPrefix:
+	case sk == layout.MetaSK && len(parts) == 2 && parts[0]+"#" == layout.CampaignPrefix:
 		if has("created_at") && has("updated_at") && has("locale") && has("version") {
 			return nil, nil
 		}
@@ -49,9 +50,9 @@ func (s *Store) identityItem(ctx context.Context, pk, sk string, it dynamo.Item,
 			var first []struct {
 				CreatedAt string `dynamo:"created_at"`
 			}
-			err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, entityPrefix+"#").Project("created_at").Consistent(true).Limit(1).All(ctx, &first)
+			err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.EntityPrefix+"#").Project("created_at").Consistent(true).Limit(1).All(ctx, &first)
 			if err != nil {
-				return nil, wrap(err)
+				return nil, layout.Wrap(err)
 			}
 			if len(first) == 1 && first[0].CreatedAt != "" {
 				created = first[0].CreatedAt
@@ -62,29 +63,29 @@ func (s *Store) identityItem(ctx context.Context, pk, sk string, it dynamo.Item,
 			it["updated_at"] = it["created_at"]
 		}
 		return it, nil
-	case sk == metaSK && len(parts) == 2 && parts[0] == "USER":
+	case sk == layout.MetaSK && len(parts) == 2 && parts[0] == "USER":
 		if has("last_campaign_id") {
 			return nil, nil
 		}
-		var last []memberItem
-		err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, campaignPrefix).Order(dynamo.Descending).Consistent(true).Limit(1).All(ctx, &last)
+		var last []layout.MemberItem
+		err := s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.CampaignPrefix).Order(dynamo.Descending).Consistent(true).Limit(1).All(ctx, &last)
 		if err != nil {
-			return nil, wrap(err)
+			return nil, layout.Wrap(err)
 		}
 		if len(last) == 0 {
 			return nil, nil
 		}
 		set("last_campaign_id", last[0].CampaignID)
 		return it, nil
-	case strings.HasPrefix(sk, memberKind+"#") && len(parts) == 2 && parts[0]+"#" == campaignPrefix:
+	case strings.HasPrefix(sk, layout.MemberKind+"#") && len(parts) == 2 && parts[0]+"#" == layout.CampaignPrefix:
 		if has("name") && has("created_at") && has("updated_at") {
 			return nil, nil
 		}
 		if !has("name") {
-			var m memberItem
+			var m layout.MemberItem
 			_ = dynamo.UnmarshalItem(it, &m)
-			var u userItem
-			err := s.getItem(ctx, userPK(m.UserID), metaSK, &u)
+			var u layout.UserItem
+			err := s.GetItem(ctx, layout.UserPK(m.UserID), layout.MetaSK, &u)
 			if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 				return nil, err
 			}

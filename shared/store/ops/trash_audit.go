@@ -1,4 +1,4 @@
-package store
+package ops
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // trashState is what Audit knows of a campaign's trash.
@@ -15,39 +17,39 @@ type trashState struct {
 	calendars map[int64]bool // trashed calendar ids
 	// records are the trashed records' ids by kind (their partitions hold what they hide).
 	records map[string]map[int64]bool
-	trashed map[int64]trashedEntity
+	trashed map[int64]layout.TrashedEntity
 	purges  map[int64]bool // entity ids with a purge queue item
 }
 
 // readTrash collects the trash of campaign cid from its items and reads its purge queue items
 // (one Query of the campaign's shard).
-func (s *Store) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (*trashState, error) {
+func (s storeView) readTrash(ctx context.Context, cid int64, items []dynamo.Item) (*trashState, error) {
 	t := &trashState{entities: map[int64]bool{}, calendars: map[int64]bool{}, records: map[string]map[int64]bool{},
-		trashed: map[int64]trashedEntity{}, purges: map[int64]bool{}}
-	prefix := trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]
+		trashed: map[int64]layout.TrashedEntity{}, purges: map[int64]bool{}}
+	prefix := layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]
 	for _, it := range items {
-		k := keyOfItem(it)
-		if k.pk != campaignPK(cid) || !strings.HasPrefix(k.sk, prefix) {
+		k := layout.KeyOfItem(it)
+		if k.PK != layout.CampaignPK(cid) || !strings.HasPrefix(k.SK, prefix) {
 			continue
 		}
-		var e trashedEntity
+		var e layout.TrashedEntity
 		if err := dynamo.UnmarshalItem(it, &e); err != nil {
 			return nil, err
 		}
 		t.entities[e.ID], t.trashed[e.ID] = true, e
-		if e.Type == calendarKind.entityType {
+		if e.Type == layout.CalendarKind.EntityType {
 			t.calendars[e.ChildID] = true
 		}
-		if k, ok := ownerKindOf(e.Type); ok {
-			if t.records[k.prefix] == nil {
-				t.records[k.prefix] = map[int64]bool{}
+		if k, ok := layout.OwnerKindOf(e.Type); ok {
+			if t.records[k.Prefix] == nil {
+				t.records[k.Prefix] = map[int64]bool{}
 			}
-			t.records[k.prefix][e.ChildID] = true
+			t.records[k.Prefix][e.ChildID] = true
 		}
 	}
-	var queued []purgeItem
-	if err := s.table.Get("pk", purgePK(int(cid%pendingShards))).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &queued); err != nil {
-		return nil, wrap(err)
+	var queued []layout.PurgeItem
+	if err := s.table.Get("pk", layout.PurgePK(int(cid%layout.PendingShards))).Filter("'campaign_id' = ?", cid).Consistent(true).All(ctx, &queued); err != nil {
+		return nil, layout.Wrap(err)
 	}
 	for _, q := range queued {
 		t.purges[q.EntityID] = true
@@ -65,7 +67,7 @@ func (t *trashState) hides(pk string) bool {
 	if err != nil {
 		return false
 	}
-	if parts[2] == entityPrefix {
+	if parts[2] == layout.EntityPrefix {
 		return t.entities[id]
 	}
 	return t.records[parts[2]][id]
@@ -76,8 +78,8 @@ func (t *trashState) hides(pk string) bool {
 func (t *trashState) indexed(items []dynamo.Item) []dynamo.Item {
 	out := make([]dynamo.Item, 0, len(items))
 	for _, it := range items {
-		k := keyOfItem(it)
-		if strings.HasPrefix(k.sk, mentionPrefix) && t.hides(k.pk) {
+		k := layout.KeyOfItem(it)
+		if strings.HasPrefix(k.SK, layout.MentionPrefix) && t.hides(k.PK) {
 			continue
 		}
 		out = append(out, it)
@@ -89,21 +91,21 @@ func (t *trashState) indexed(items []dynamo.Item) []dynamo.Item {
 func (t *trashState) audit(cid int64, items []dynamo.Item) []string {
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	present := map[itemKey]bool{}
+	present := map[layout.ItemKey]bool{}
 	for _, it := range items {
-		present[keyOfItem(it)] = true
+		present[layout.KeyOfItem(it)] = true
 	}
-	p := campaignPK(cid)
+	p := layout.CampaignPK(cid)
 	for eid, e := range t.trashed {
-		k, ok := ownerKindOf(e.Type)
+		k, ok := layout.OwnerKindOf(e.Type)
 		if !ok {
 			report("trashed entity %d: unknown type %q", eid, e.Type)
 			continue
 		}
-		if !present[itemKey{p, trashedSK(k.prefix, e.ChildID)}] {
+		if !present[layout.ItemKey{PK: p, SK: layout.TrashedSK(k.Prefix, e.ChildID)}] {
 			report("trashed entity %d: its trashed %s %d is missing", eid, e.Type, e.ChildID)
 		}
-		if present[itemKey{p, recordSK(entityPrefix, eid)}] || present[itemKey{p, recordSK(k.prefix, e.ChildID)}] {
+		if present[layout.ItemKey{PK: p, SK: layout.RecordSK(layout.EntityPrefix, eid)}] || present[layout.ItemKey{PK: p, SK: layout.RecordSK(k.Prefix, e.ChildID)}] {
 			report("trashed entity %d: it is live too", eid)
 		}
 		if !t.purges[eid] {
@@ -111,21 +113,21 @@ func (t *trashState) audit(cid int64, items []dynamo.Item) []string {
 		}
 	}
 	for _, it := range items {
-		key := keyOfItem(it)
+		key := layout.KeyOfItem(it)
 		var eid int64
 		_ = dynamo.Unmarshal(it["entity_id"], &eid)
 		switch {
-		case key.pk == p && strings.HasPrefix(key.sk, trashedPrefix) && !strings.HasPrefix(key.sk, trashedSK(entityPrefix, 0)[:len(trashedPrefix)+len(entityPrefix)+1]):
+		case key.PK == p && strings.HasPrefix(key.SK, layout.TrashedPrefix) && !strings.HasPrefix(key.SK, layout.TrashedSK(layout.EntityPrefix, 0)[:len(layout.TrashedPrefix)+len(layout.EntityPrefix)+1]):
 			if !t.entities[eid] {
-				report("item %s %s: trashed record without its trashed entity %d", key.pk, key.sk, eid)
+				report("item %s %s: trashed record without its trashed entity %d", key.PK, key.SK, eid)
 			}
-		case strings.HasPrefix(key.sk, hiddenPrefix):
-			if !t.hides(key.pk) {
-				report("item %s %s: hidden, but its trash is gone", key.pk, key.sk)
+		case strings.HasPrefix(key.SK, layout.HiddenPrefix):
+			if !t.hides(key.PK) {
+				report("item %s %s: hidden, but its trash is gone", key.PK, key.SK)
 			}
-		case strings.HasPrefix(key.sk, childLinkPrefix) && it["orphaned_by"] != nil:
-			if !t.hides(key.pk) {
-				report("item %s %s: marked by a trash that is gone", key.pk, key.sk)
+		case strings.HasPrefix(key.SK, layout.ChildLinkPrefix) && it["orphaned_by"] != nil:
+			if !t.hides(key.PK) {
+				report("item %s %s: marked by a trash that is gone", key.PK, key.SK)
 			}
 		}
 	}

@@ -1,17 +1,19 @@
-package store
+package ops
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // isRelationItem reports whether (pk, sk) is one of a relation's items: its home and copies, its
 // campaign-wide copies, its related=1 bucket copy or its incoming pointer. Audit checks them
 // with auditRelations.
 func isRelationItem(pk, sk string) bool {
-	if strings.HasPrefix(sk, incomingPrefix) && !isRelatedBucket(pk) {
+	if strings.HasPrefix(sk, layout.IncomingPrefix) && !layout.IsRelatedBucket(pk) {
 		return true
 	}
 	parts := strings.Split(sk, "#")
@@ -19,7 +21,7 @@ func isRelationItem(pk, sk string) bool {
 		return false
 	}
 	kind := parts[len(parts)-2]
-	return kind == relationPrefix || kind == relationIndexPrefix
+	return kind == layout.RelationPrefix || kind == layout.RelationIndexPrefix
 }
 
 // auditRelations checks the relations of campaign cid (items: every relation item, see
@@ -30,26 +32,26 @@ func isRelationItem(pk, sk string) bool {
 func auditRelations(cid int64, items []dynamo.Item, entityPrivate map[int64]bool) []string {
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	stored := map[itemKey]int64{}
-	homes := map[int64]relationItem{}
+	stored := map[layout.ItemKey]int64{}
+	homes := map[int64]layout.RelationItem{}
 	for _, it := range items {
-		var ri relationItem
+		var ri layout.RelationItem
 		if err := dynamo.UnmarshalItem(it, &ri); err != nil {
 			report("relation item: %v", err)
 			continue
 		}
-		stored[itemKey{ri.PK, ri.SK}] = ri.Version
-		if ri.PK == entityPK(cid, ri.OwnerID) && (ri.SK == recordSK(relationPrefix, ri.ID) || ri.SK == selfHome+recordSK(relationPrefix, ri.ID)) {
+		stored[layout.ItemKey{PK: ri.PK, SK: ri.SK}] = ri.Version
+		if ri.PK == layout.EntityPK(cid, ri.OwnerID) && (ri.SK == layout.RecordSK(layout.RelationPrefix, ri.ID) || ri.SK == layout.SelfHome+layout.RecordSK(layout.RelationPrefix, ri.ID)) {
 			homes[ri.ID] = ri
 		}
 	}
-	expected := map[itemKey]int64{}
+	expected := map[layout.ItemKey]int64{}
 	for id, h := range homes {
-		r := h.relation()
-		for _, sl := range relationSlots(&r) {
-			expected[itemKey{sl.pk, sl.sk}] = r.Version
+		r := h.AsRelation()
+		for _, sl := range layout.RelationSlots(&r) {
+			expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = r.Version
 		}
-		in := incomingKey(cid, r.TargetID, id)
+		in := layout.IncomingKey(cid, r.TargetID, id)
 		expected[in] = stored[in] // a pointer has no version: only its presence counts
 		for _, end := range []struct {
 			what    string
@@ -78,14 +80,14 @@ func auditRelations(cid int64, items []dynamo.Item, entityPrivate map[int64]bool
 	}
 	for k, v := range expected {
 		if got, ok := stored[k]; !ok {
-			report("item %s %s: missing", k.pk, k.sk)
+			report("item %s %s: missing", k.PK, k.SK)
 		} else if got != v {
-			report("item %s %s: version %d, its relation has %d", k.pk, k.sk, got, v)
+			report("item %s %s: version %d, its relation has %d", k.PK, k.SK, got, v)
 		}
 	}
 	for k := range stored {
 		if _, ok := expected[k]; !ok {
-			report("item %s %s: no relation places it here", k.pk, k.sk)
+			report("item %s %s: no relation places it here", k.PK, k.SK)
 		}
 	}
 	return problems

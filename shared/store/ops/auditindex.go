@@ -1,10 +1,12 @@
-package store
+package ops
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
 // auditIndexes checks the items derived from records (Audit's part for names.go and
@@ -19,35 +21,35 @@ import (
 func auditIndexes(cid int64, items []dynamo.Item) []string {
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	prefix := campaignPK(cid)
-	entities := map[int64]NameEntry{}
-	shards := map[itemKey]dynamo.Item{}
-	stored := map[itemKey]mentionItem{}
+	prefix := layout.CampaignPK(cid)
+	entities := map[int64]layout.NameEntry{}
+	shards := map[layout.ItemKey]dynamo.Item{}
+	stored := map[layout.ItemKey]layout.MentionItem{}
 	type want struct {
-		m       mentionItem
+		m       layout.MentionItem
 		written string // the entry's updated_at
 	}
 	var wanted []want
 	created := map[int64]string{}
 	for _, it := range items {
-		k := keyOfItem(it)
+		k := layout.KeyOfItem(it)
 		switch {
-		case k.pk == prefix && strings.HasPrefix(k.sk, namesPrefix):
+		case k.PK == prefix && strings.HasPrefix(k.SK, layout.NamesPrefix):
 			shards[k] = it
-		case k.pk == prefix && strings.HasPrefix(k.sk, entityPrefix+"#"):
-			var e entityItem
-			if dynamo.UnmarshalItem(it, &e) == nil && k.sk == recordSK(entityPrefix, e.ID) {
+		case k.PK == prefix && strings.HasPrefix(k.SK, layout.EntityPrefix+"#"):
+			var e layout.EntityItem
+			if dynamo.UnmarshalItem(it, &e) == nil && k.SK == layout.RecordSK(layout.EntityPrefix, e.ID) {
 				created[e.ID] = e.CreatedAt
-				entities[e.ID] = NameEntry{EntityID: e.ID, Kind: e.Type, ChildID: e.ChildID, IsPrivate: e.IsPrivate, NameLC: strings.ToLower(e.Name)}
+				entities[e.ID] = layout.NameEntry{EntityID: e.ID, Kind: e.Type, ChildID: e.ChildID, IsPrivate: e.IsPrivate, NameLC: strings.ToLower(e.Name)}
 			}
-		case strings.HasPrefix(k.sk, mentionPrefix):
-			var m mentionItem
+		case strings.HasPrefix(k.SK, layout.MentionPrefix):
+			var m layout.MentionItem
 			_ = dynamo.UnmarshalItem(it, &m)
 			stored[k] = m
 		default:
 			var written string
 			_ = dynamo.Unmarshal(it["updated_at"], &written)
-			for _, m := range mentionItemsOf(k.pk, k.sk, it) {
+			for _, m := range layout.MentionItemsOf(k.PK, k.SK, it) {
 				wanted = append(wanted, want{m, written})
 			}
 		}
@@ -55,32 +57,32 @@ func auditIndexes(cid int64, items []dynamo.Item) []string {
 
 	seen := map[int64]bool{}
 	for k, it := range shards {
-		for _, got := range nameEntries(it) {
+		for _, got := range layout.NameEntries(it) {
 			seen[got.EntityID] = true
 			want, ok := entities[got.EntityID]
 			switch {
 			case !ok:
-				report("name shard %s: entity %d does not exist", k.sk, got.EntityID)
-			case namesKey(cid, got.EntityID) != k:
-				report("name shard %s: entity %d belongs to %s", k.sk, got.EntityID, namesKey(cid, got.EntityID).sk)
+				report("name shard %s: entity %d does not exist", k.SK, got.EntityID)
+			case layout.NamesKey(cid, got.EntityID) != k:
+				report("name shard %s: entity %d belongs to %s", k.SK, got.EntityID, layout.NamesKey(cid, got.EntityID).SK)
 			case got != want:
-				report("name shard %s: entity %d is %+v, its entity %+v", k.sk, got.EntityID, got, want)
+				report("name shard %s: entity %d is %+v, its entity %+v", k.SK, got.EntityID, got, want)
 			}
 		}
 	}
 	for eid := range entities {
 		if !seen[eid] {
-			report("name shard %s: entity %d missing", namesKey(cid, eid).sk, eid)
+			report("name shard %s: entity %d missing", layout.NamesKey(cid, eid).SK, eid)
 		}
 	}
 
-	expected := map[itemKey]mentionItem{}
-	late := map[itemKey]bool{} // targets created after the entry: an item is allowed, not due
+	expected := map[layout.ItemKey]layout.MentionItem{}
+	late := map[layout.ItemKey]bool{} // targets created after the entry: an item is allowed, not due
 	for _, w := range wanted {
 		if _, ok := entities[w.m.TargetID]; !ok {
 			continue
 		}
-		k := itemKey{w.m.PK, w.m.SK}
+		k := layout.ItemKey{PK: w.m.PK, SK: w.m.SK}
 		if created[w.m.TargetID] > w.written {
 			late[k] = true
 			continue
@@ -89,14 +91,14 @@ func auditIndexes(cid int64, items []dynamo.Item) []string {
 	}
 	for k, m := range expected {
 		if got, ok := stored[k]; !ok {
-			report("mention %s %s: missing", k.pk, k.sk)
+			report("mention %s %s: missing", k.PK, k.SK)
 		} else if got != m {
-			report("mention %s %s: is %+v, its entry says %+v", k.pk, k.sk, got, m)
+			report("mention %s %s: is %+v, its entry says %+v", k.PK, k.SK, got, m)
 		}
 	}
 	for k := range stored {
 		if _, ok := expected[k]; !ok && !late[k] {
-			report("mention %s %s: no entry mentions it", k.pk, k.sk)
+			report("mention %s %s: no entry mentions it", k.PK, k.SK)
 		}
 	}
 	return problems

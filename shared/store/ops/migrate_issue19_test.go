@@ -1,4 +1,4 @@
-package store_test
+package ops_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -20,7 +22,7 @@ import (
 func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, c := ownedCampaign(t, st, domain.Campaign{Name: "c"})
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	open := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Open"}}
 	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}
@@ -40,7 +42,7 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	if err := st.CreateRelation(ctx, rel); err != nil {
 		t.Fatal(err)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Fatalf("audit as written: %v %q", err, problems)
 	}
 	// Back to the table before: homes without private_tags, copies with every id, no pointers.
@@ -79,14 +81,14 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	if changed != 6 { // 2 pointers, 2 homes (record, entity), 2 public copies
 		t.Fatalf("changed %d items, want 6", changed)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) < 3 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) < 3 {
 		t.Fatalf("audit of the table before: %v %q", err, problems)
 	}
 	for run := 0; run < 2; run++ {
-		if _, err := st.Migrate(ctx, nil); err != nil {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
 			t.Fatal(err)
 		}
-		if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 			t.Fatalf("run %d: audit %v %q", run, err, problems)
 		}
 		got, err := st.GetLocation(ctx, c.ID, l.ID)

@@ -1,4 +1,4 @@
-package store_test
+package ops_test
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -28,7 +30,7 @@ func downgradeToLayout2(t *testing.T, st *store.Store, table string, cid int64) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpk := key("CAMPAIGN", cid)
+	cpk := storetest.Key("CAMPAIGN", cid)
 	for _, it := range out.Items {
 		pk, sk := it["pk"].(*types.AttributeValueMemberS).Value, it["sk"].(*types.AttributeValueMemberS).Value
 		if !strings.HasPrefix(pk, cpk) {
@@ -48,14 +50,14 @@ func downgradeToLayout2(t *testing.T, st *store.Store, table string, cid int64) 
 			}
 			if !strings.HasPrefix(sk, "COUNT#") && !strings.Contains(sk, "REM") {
 				eid := it["entity_id"].(*types.AttributeValueMemberN).Value
-				link := raw{"pk": it["pk"], "sk": sv(fmt.Sprintf("EVENTLINK#%012s#%012d", eid, id())), "entity_id": it["entity_id"], "id": it["id"]}
+				link := raw{"pk": it["pk"], "sk": storetest.SV(fmt.Sprintf("EVENTLINK#%012s#%012d", eid, id())), "entity_id": it["entity_id"], "id": it["id"]}
 				if _, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: link}); err != nil {
 					t.Fatal(err)
 				}
 			}
-		case strings.Contains(pk, "#ENTITY#") && strings.TrimPrefix(sk, "SELF#") == key("EVENT", id()):
+		case strings.Contains(pk, "#ENTITY#") && strings.TrimPrefix(sk, "SELF#") == storetest.Key("EVENT", id()):
 			cal := it["calendar_id"].(*types.AttributeValueMemberN).Value
-			it["gsi1pk"], it["gsi1sk"] = sv(fmt.Sprintf("%s#CALENDAR#%012s", cpk, cal)), sv(key("EVENT", id()))
+			it["gsi1pk"], it["gsi1sk"] = storetest.SV(fmt.Sprintf("%s#CALENDAR#%012s", cpk, cal)), storetest.SV(storetest.Key("EVENT", id()))
 			if _, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
 				t.Fatal(err)
 			}
@@ -113,19 +115,19 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := snapshot(t, st, cfg.TableName)
+	want := storetest.Snapshot(t, st, cfg.TableName)
 	downgradeToLayout2(t, st, cfg.TableName, c.ID)
-	if layout2 := snapshot(t, st, cfg.TableName); layout2 == want || !strings.Contains(layout2, "EVENTLINK#") || strings.Contains(layout2, "RECUR#") {
+	if layout2 := storetest.Snapshot(t, st, cfg.TableName); layout2 == want || !strings.Contains(layout2, "EVENTLINK#") || strings.Contains(layout2, "RECUR#") {
 		t.Fatalf("the layout 2 fixture:\n%s", layout2)
 	}
-	if _, err := st.Migrate(ctx, nil); err != nil {
+	if _, err := ops.Migrate(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	got := snapshot(t, st, cfg.TableName)
+	got := storetest.Snapshot(t, st, cfg.TableName)
 	if got != want {
 		t.Errorf("migrated table:\n%s\nwant what layout 3 writes:\n%s", got, want)
 	}
-	if problems, err := st.Audit(ctx, c.ID); err != nil || len(problems) > 0 {
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Errorf("audit: %v %q", err, problems)
 	}
 	day, err := st.DayEvents(ctx, c.ID, cal.ID, calengine.Date{Year: 5, Month: 1, Day: 1}, calengine.Date{Year: 5, Month: 1, Day: 30})
@@ -145,8 +147,8 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 		{domain.Access{UserID: 999, CampaignID: c.ID, Role: domain.RolePublic}, []int64{evs[0].ID, evs[1].ID}},
 	} {
 		p, err := st.ListReminders(ctx, c.ID, cal.ID, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
-		if err != nil || !reflect.DeepEqual(ids(p.Items, func(e timeline.Event) int64 { return e.ID }), tc.want) || p.Total != len(tc.want) {
-			t.Errorf("reminders as %s: %v total %d (%v), want %v", tc.a.Role, ids(p.Items, func(e timeline.Event) int64 { return e.ID }), p.Total, err, tc.want)
+		if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, func(e timeline.Event) int64 { return e.ID }), tc.want) || p.Total != len(tc.want) {
+			t.Errorf("reminders as %s: %v total %d (%v), want %v", tc.a.Role, storetest.IDs(p.Items, func(e timeline.Event) int64 { return e.ID }), p.Total, err, tc.want)
 		}
 	}
 }
