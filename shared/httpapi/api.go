@@ -242,6 +242,7 @@ func (a *API) handle(method, pattern string, fn HandlerFunc, fallback bool, ahea
 			return
 		}
 		reply.write(w, req)
+		reply.release()
 	})
 }
 

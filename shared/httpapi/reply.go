@@ -20,7 +20,14 @@ type Reply struct {
 	// raw is the encoded answer of a keyed write, rendered before its transaction was sent and
 	// stored with its Idempotency-Key.
 	raw []byte
+	// rows holds the buffer data's rows are slices of (Many, Rows.Reply), given back to its
+	// pool once the reply is written (release).
+	rows *Rows
 }
+
+// release gives the buffer of the reply's rows back to its pool, once the reply is written and
+// nothing reads it again: a read's reply, never a keyed write's (its body is stored).
+func (rp Reply) release() { rp.rows.release() }
 
 type listInfo struct {
 	page  domain.PageRequest
@@ -56,15 +63,16 @@ func Many[T any](items []T, total int, next string, cursors []string, page domai
 	if err != nil { // unencodable: writeJSON fails the same way, as a logged 500
 		return Reply{data: items, list: &listInfo{page: page, count: len(items), total: total, next: next}}
 	}
-	if len(rows) < len(items) {
+	if rows.Len() < len(items) {
 		if len(cursors) != len(items) {
 			slog.Error("list page over MaxPageBytes without cursors to cut it", "rows", len(items))
+			rows.release()
 			rows, _ = fitRowsAll(items)
 		} else {
-			next = cursors[len(rows)-1]
+			next = cursors[rows.Len()-1]
 		}
 	}
-	return Reply{data: rows, list: &listInfo{page: page, count: len(rows), total: total, next: next}}
+	return Reply{data: rows.raw(), rows: rows, list: &listInfo{page: page, count: rows.Len(), total: total, next: next}}
 }
 
 // encode is the body of a one-record reply, as write writes it.
@@ -76,8 +84,11 @@ func (rp Reply) encode() ([]byte, error) {
 }
 
 // encodeData is {"data": v} as writeJSON writes it: by hand for a JSONAppender.
-func encodeData(v any) ([]byte, error) {
-	if b, ok := appendRow(append(make([]byte, 0, 1024), `{"data":`...), v); ok {
+func encodeData(v any) ([]byte, error) { return appendData(make([]byte, 0, 1024), v) }
+
+// appendData is encodeData appending to dst (its answer may be dst grown, or a new slice).
+func appendData(dst []byte, v any) ([]byte, error) {
+	if b, ok := appendRow(append(dst, `{"data":`...), v); ok {
 		return append(b, '}'), nil
 	}
 	return encodeJSON(map[string]any{"data": v})
@@ -112,7 +123,10 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 			writeRows(w, r.Request, rows, struct{}{})
 			return
 		}
-		body, err := encodeData(rp.data)
+		// The body is written once and not kept (an io.Writer keeps nothing of what it is
+		// given): its buffer goes back to the pool.
+		p, buf := getBuf(1024)
+		body, err := appendData(buf, rp.data)
 		if err != nil {
 			logInternal(r.Request, fmt.Errorf("encode response: %w", err))
 			body = []byte(`{"message":"Server Error."}`)
@@ -120,6 +134,7 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 			return
 		}
 		writeBody(w, r.Request, http.StatusOK, body)
+		putBuf(p, body)
 		return
 	}
 	l := rp.list
@@ -181,7 +196,9 @@ func writeRows(w http.ResponseWriter, r *http.Request, rows []json.RawMessage, r
 	for _, row := range rows {
 		n += len(row) + 1
 	}
-	body := make([]byte, 0, n)
+	// Written once and not kept (an io.Writer keeps nothing of what it is given): the body's
+	// buffer goes back to the pool.
+	p, body := getBuf(n)
 	body = append(body, `{"data":[`...)
 	for i, row := range rows {
 		if i > 0 {
@@ -197,6 +214,7 @@ func writeRows(w http.ResponseWriter, r *http.Request, rows []json.RawMessage, r
 		body = append(body, '}')
 	}
 	writeBody(w, r, http.StatusOK, body)
+	putBuf(p, body)
 }
 
 // baseURL is the absolute URL the client called, without its query.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
 // fill sets every field of the struct v points to (embedded ones included) to a value of its
@@ -142,5 +144,38 @@ func TestParseStampIsTimeParse(t *testing.T) {
 		if p := parseTime(s); !p.Equal(want) && err == nil {
 			t.Fatalf("%q: parseTime %v, want %v", s, p, want)
 		}
+	}
+}
+
+// A page's cursors, spelled in one string, are each row's domain.EncodeCursor.
+func TestRowCursorsAreEncodeCursor(t *testing.T) {
+	tests := []struct {
+		name string
+		ids  []int64
+	}{
+		{"none", nil},
+		{"one", []int64{1}},
+		{"growing digits", []int64{9, 10, 99, 100, 12345, 999999}},
+		{"largest", []int64{domain.MaxID - 1, domain.MaxID}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := make([]row, len(tt.ids))
+			for i, id := range tt.ids {
+				rows[i].id = id
+			}
+			got := rowCursors(rows)
+			if got == nil || len(got) != len(tt.ids) {
+				t.Fatalf("cursors %q for %d rows", got, len(tt.ids))
+			}
+			for i, id := range tt.ids {
+				if want := domain.EncodeCursor(id); got[i] != want {
+					t.Errorf("row %d (id %d): cursor %q, want %q", i, id, got[i], want)
+				}
+				if back, ok := domain.DecodeCursor(got[i]); !ok || back != id {
+					t.Errorf("row %d: cursor %q decodes to %d %v", i, got[i], back, ok)
+				}
+			}
+		})
 	}
 }
