@@ -138,3 +138,25 @@ func DropEntryMentions(ctx context.Context, s *Store, cid, src int64, targets []
 	}
 	return s.batchDelete(ctx, keys)
 }
+
+// GetItems reads items by key (pk, sk) as the store's reads by key do (getItems: one
+// BatchGetItem per 100 keys, built without reflection); each found item's id, by key.
+func GetItems(ctx context.Context, s *Store, keys [][2]string) (map[[2]string]int64, error) {
+	ks := make([]itemKey, len(keys))
+	for i, k := range keys {
+		ks[i] = itemKey{k[0], k[1]}
+	}
+	items, err := s.getItems(ctx, ks...)
+	out := map[[2]string]int64{}
+	for k, it := range items {
+		var id int64
+		if err := dynamo.Unmarshal(it["id"], &id); err != nil {
+			return nil, err
+		}
+		out[[2]string{k.pk, k.sk}] = id
+	}
+	return out, err
+}
+
+// TableName is the store's table.
+func TableName(s *Store) string { return s.table.Name() }

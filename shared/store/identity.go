@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/sanitize"
 	"github.com/lorekeep/lorekeep/shared/token"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -142,15 +143,15 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 // reads. A missing campaign is a nil *Campaign; a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error) {
 	meta, member := itemKey{campaignPK(cid), metaSK}, itemKey{campaignPK(cid), memberSK(uid)}
-	keys := []dynamo.Keyed{dynamo.Keys{meta.pk, meta.sk}, dynamo.Keys{member.pk, member.sk}}
+	keys := []map[string]types.AttributeValue{sdkKey(meta.pk, meta.sk), sdkKey(member.pk, member.sk)}
 	var extra []itemKey
 	for _, ref := range ahead {
 		for _, k := range refKeys(cid, uid, ref) {
 			extra = append(extra, k)
-			keys = append(keys, dynamo.Keys{k.pk, k.sk})
+			keys = append(keys, sdkKey(k.pk, k.sk))
 		}
 	}
-	items, err := s.batchGet(ctx, true, keys...)
+	items, err := s.batchGetItems(ctx, true, keys)
 	if err != nil {
 		return ctx, nil, nil, err
 	}

@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"errors"
 	"sync"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -155,8 +155,8 @@ func (s *Store) peekItems(ctx context.Context, keys ...itemKey) (map[itemKey]dyn
 func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[itemKey]dynamo.Item, error) {
 	out := make(map[itemKey]dynamo.Item, len(keys))
 	ahead := readAheadOf(ctx)
-	var rest []dynamo.Keyed
-	seen := map[itemKey]bool{}
+	var rest []map[string]types.AttributeValue
+	seen := make(map[itemKey]bool, len(keys))
 	for _, k := range keys {
 		if seen[k] {
 			continue
@@ -168,25 +168,32 @@ func (s *Store) fetch(ctx context.Context, consume bool, keys []itemKey) (map[it
 			}
 			continue
 		}
-		rest = append(rest, dynamo.Keys{k.pk, k.sk})
+		rest = append(rest, sdkKey(k.pk, k.sk))
 	}
-	for start := 0; start < len(rest); start += 100 {
-		var items []dynamo.Item
-		err := s.table.Batch("pk", "sk").Get(rest[start:min(start+100, len(rest))]...).Consistent(true).All(ctx, &items)
-		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, wrap(err)
-		}
-		for _, it := range items {
-			out[keyOfItem(it)] = it
-		}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	items, err := s.batchGetItems(ctx, true, rest)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		out[keyOfItem(it)] = it
 	}
 	return out, nil
 }
 
+// keyOfItem is an item's key: its pk and sk strings, read without reflection.
 func keyOfItem(it dynamo.Item) itemKey {
+	pk, _ := it["pk"].(*types.AttributeValueMemberS)
+	sk, _ := it["sk"].(*types.AttributeValueMemberS)
 	var k itemKey
-	_ = dynamo.Unmarshal(it["pk"], &k.pk)
-	_ = dynamo.Unmarshal(it["sk"], &k.sk)
+	if pk != nil {
+		k.pk = pk.Value
+	}
+	if sk != nil {
+		k.sk = sk.Value
+	}
 	return k
 }
 
