@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -177,5 +178,18 @@ func TestRowCursorsAreEncodeCursor(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// pad spells ids as fmt's %012d does, for every length of id and the extremes.
+func TestPadIsSprintf(t *testing.T) {
+	ids := []int64{0, 1, 9, 10, 99999999999, 999999999999, 1000000000000, domain.MaxID, math.MaxInt64, -1, -12345, math.MinInt64}
+	for d, n := 0, int64(1); d < 19; d, n = d+1, n*10 {
+		ids = append(ids, n-1, n, n+1, n*7/3)
+	}
+	for _, id := range ids {
+		if got, want := pad(id), fmt.Sprintf("%012d", id); got != want {
+			t.Errorf("pad(%d) = %q, want %q", id, got, want)
+		}
 	}
 }
