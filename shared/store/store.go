@@ -143,6 +143,9 @@ func New(cfg aws.Config, tableName string) *Store {
 
 func formatTime(t time.Time) string { return t.UTC().Format(timestamp) }
 func parseTime(s string) time.Time {
+	if s == "" { // a link's copy of a record has no stamps: time.Parse would fail with an error value
+		return time.Time{}
+	}
 	if t, ok := parseStamp(s); ok {
 		return t
 	}
