@@ -165,11 +165,7 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 		next := pageURL(base, q, p.Page+1, l.next)
 		lk.Next = &next
 	}
-	rest := struct {
-		Links links  `json:"links"`
-		Meta  meta   `json:"meta"`
-		Sync  string `json:"sync"`
-	}{lk, m, domain.FormatTime(r.now)}
+	rest := pageTail{lk, m, domain.FormatTime(r.now)}
 	if rows, ok := rp.data.([]json.RawMessage); ok && rows != nil {
 		writeRows(w, r.Request, rows, rest)
 		return
@@ -182,12 +178,64 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}{rp.data, rest.Links, rest.Meta, rest.Sync})
 }
 
+// pageTail is what follows a page's rows.
+type pageTail struct {
+	Links links  `json:"links"`
+	Meta  meta   `json:"meta"`
+	Sync  string `json:"sync"`
+}
+
+// AppendJSON is pageTail's hand encoder: encoding/json's bytes (TestPageTailEncoderMatchesEncodingJSON).
+func (t pageTail) AppendJSON(b []byte) ([]byte, bool) {
+	l, m := &t.Links, &t.Meta
+	b = append(b, `{"links":{"first":`...)
+	b = AppendString(b, l.First)
+	b = append(b, `,"last":`...)
+	b = AppendString(b, l.Last)
+	b = append(b, `,"prev":`...)
+	b = AppendOptString(b, l.Prev)
+	b = append(b, `,"next":`...)
+	b = AppendOptString(b, l.Next)
+	b = append(b, `},"meta":{"current_page":`...)
+	b = AppendInt(b, int64(m.CurrentPage))
+	b = append(b, `,"from":`...)
+	b = appendOptInt(b, m.From)
+	b = append(b, `,"last_page":`...)
+	b = AppendInt(b, int64(m.LastPage))
+	b = append(b, `,"path":`...)
+	b = AppendString(b, m.Path)
+	b = append(b, `,"per_page":`...)
+	b = AppendInt(b, int64(m.PerPage))
+	b = append(b, `,"to":`...)
+	b = appendOptInt(b, m.To)
+	b = append(b, `,"total":`...)
+	b = AppendInt(b, int64(m.Total))
+	if m.DeletedSince != nil {
+		b = append(b, `,"deleted_since":`...)
+		b = AppendString(b, *m.DeletedSince)
+	}
+	b = append(b, `},"sync":`...)
+	b = AppendString(b, t.Sync)
+	return append(b, '}'), true
+}
+
+func appendOptInt(b []byte, n *int) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
+	return AppendInt(b, int64(*n))
+}
+
 // writeRows writes {"data":[rows...], <rest's fields>}: the bytes writeJSON would write, without
 // encoding/json validating and copying again every row Rows already rendered (compact, HTML not
 // escaped: writeJSON's settings). rest is a struct whose fields follow data; rows is not nil
 // (writeJSON writes a nil slice as null).
 func writeRows(w http.ResponseWriter, r *http.Request, rows []json.RawMessage, rest any) {
-	tail, err := encodeJSON(rest)
+	tail, ok := appendRow(nil, rest) // a page's links and meta by hand
+	var err error
+	if !ok {
+		tail, err = encodeJSON(rest)
+	}
 	if err != nil || len(tail) < 2 {
 		writeJSON(w, r, http.StatusOK, rest) // unencodable: the same logged 500 as writeJSON's
 		return
