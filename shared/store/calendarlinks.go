@@ -193,12 +193,14 @@ func (s *Store) DayEvents(ctx context.Context, cid, calID int64, lookBack, last 
 	pk := calendarPK(cid, calID)
 	var recur, days []dayLinkItem
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, recurLinkPrefix).Consistent(true).All(gctx, &recur))
+	g.Go(func() (err error) {
+		recur, err = queryAll[dayLinkItem](gctx, s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, recurLinkPrefix).Consistent(true))
+		return wrap(err)
 	})
-	g.Go(func() error {
+	g.Go(func() (err error) {
 		lo, hi := dayKey(lookBack.Year, lookBack.Month, lookBack.Day), dayKey(last.Year, last.Month, last.Day)+"~"
-		return wrap(s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true).All(gctx, &days))
+		days, err = queryAll[dayLinkItem](gctx, s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true))
+		return wrap(err)
 	})
 	if err := g.Wait(); err != nil {
 		return nil, err

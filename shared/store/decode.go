@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -33,6 +34,8 @@ func unmarshalItem(item dynamo.Item, out any) error {
 	case *campaignItem:
 		return v.decode(item)
 	case *memberItem:
+		return v.decode(item)
+	case *dayLinkItem:
 		return v.decode(item)
 	}
 	return dynamo.UnmarshalItem(item, out)
@@ -217,4 +220,44 @@ func (it *memberItem) decode(item dynamo.Item) error {
 			Role: a.str("role"), Name: a.str("name"), CreatedAt: a.str("created_at"), UpdatedAt: a.str("updated_at")}
 		return a.bad
 	}, (*reflectedMember)(it))
+}
+
+type reflectedDayLink dayLinkItem
+
+// decode decodes a calendar's day or recurring link by hand (a day view reads its window's).
+func (it *dayLinkItem) decode(item dynamo.Item) error {
+	return decodeBy(item, func(a attrs) bool {
+		*it = dayLinkItem{PK: a.str("pk"), SK: a.str("sk"), ID: a.int("id"), EntityID: a.int("entity_id"),
+			CampaignID: a.int("campaign_id"), CalendarID: a.int("calendar_id"), Name: a.str("name"), Year: a.int("year"),
+			Month: int(a.int("month")), Day: int(a.int("day")), Length: int(a.int("length")),
+			Periodicity: a.str("recurring_periodicity"), RecurringUntil: a.optInt("recurring_until"),
+			Recurrence: a.str("recurrence"), Hour: intPtr(a.optInt("hour")), Minute: intPtr(a.optInt("minute")),
+			Colour: a.str("colour"), IsPrivate: a.boolean("is_private"), Visibility: a.str("visibility"),
+			CreatedBy: a.int("created_by"), Version: a.int("version"), EntityPrivate: a.boolean("entity_private")}
+		return a.bad
+	}, (*reflectedDayLink)(it))
+}
+
+func intPtr(n *int64) *int {
+	if n == nil {
+		return nil
+	}
+	v := int(*n)
+	return &v
+}
+
+// queryAll reads every item q answers, each decoded by unmarshalItem (by hand for the types
+// that have a decoder; guregu/dynamo's All decodes by reflection).
+func queryAll[I any](ctx context.Context, q *dynamo.Query) ([]I, error) {
+	var out []I
+	it := q.Iter()
+	var item dynamo.Item
+	for it.Next(ctx, &item) {
+		var v I
+		if err := unmarshalItem(item, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, it.Err()
 }

@@ -57,6 +57,7 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 		{"note", func() any { return new(noteItem) }, func() any { return new(reflectedNote) }},
 		{"campaign", func() any { return new(campaignItem) }, func() any { return new(reflectedCampaign) }},
 		{"member", func() any { return new(memberItem) }, func() any { return new(reflectedMember) }},
+		{"day link", func() any { return new(dayLinkItem) }, func() any { return new(reflectedDayLink) }},
 	} {
 		full := c.reflected()
 		n := 0
