@@ -50,4 +50,3 @@ func Apply(memoryMB int) (restore func()) {
 		debug.SetMemoryLimit(limit)
 	}
 }
-
