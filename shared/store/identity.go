@@ -142,38 +142,49 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 // items the route reads (ahead), which the returned context carries for the request's later
 // reads. A missing campaign is a nil *Campaign; a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error) {
-	meta, member := itemKey{campaignPK(cid), metaSK}, itemKey{campaignPK(cid), memberSK(uid)}
-	keys := []map[string]types.AttributeValue{sdkKey(meta.pk, meta.sk), sdkKey(member.pk, member.sk)}
+	cpk := campaignPK(cid)
+	meta, member := itemKey{cpk, metaSK}, itemKey{cpk, memberSK(uid)}
 	var extra []itemKey
 	for _, ref := range ahead {
-		for _, k := range refKeys(cid, uid, ref) {
-			extra = append(extra, k)
-			keys = append(keys, sdkKey(k.pk, k.sk))
-		}
+		extra = append(extra, refKeys(cid, uid, ref)...)
+	}
+	keys := make([]map[string]types.AttributeValue, 0, 2+len(extra))
+	keys = append(keys, sdkKey(meta.pk, meta.sk), sdkKey(member.pk, member.sk))
+	for _, k := range extra {
+		keys = append(keys, sdkKey(k.pk, k.sk))
 	}
 	items, err := s.batchGetItems(ctx, true, keys)
 	if err != nil {
 		return ctx, nil, nil, err
 	}
-	byKey := map[itemKey]dynamo.Item{}
-	for _, it := range items {
-		byKey[keyOfItem(it)] = it
-	}
 	read := make(map[itemKey]dynamo.Item, len(extra))
 	for _, k := range extra {
-		read[k] = byKey[k] // a nil item: read ahead and absent
+		read[k] = nil // read ahead and absent, unless found below
+	}
+	var metaIt, memberIt dynamo.Item
+	for _, it := range items {
+		k := keyOfItem(it)
+		switch k {
+		case meta:
+			metaIt = it
+		case member:
+			memberIt = it
+		}
+		if _, ok := read[k]; ok {
+			read[k] = it
+		}
 	}
 	ctx = withReadAhead(ctx, read)
 	var c *domain.Campaign
 	var m *domain.Membership
-	if it, ok := byKey[meta]; ok {
+	if it := metaIt; it != nil {
 		var ci campaignItem
 		if err := unmarshalItem(it, &ci); err != nil {
 			return ctx, nil, nil, err
 		}
 		c = ci.campaign()
 	}
-	if it, ok := byKey[member]; ok {
+	if it := memberIt; it != nil {
 		var mi memberItem
 		if err := unmarshalItem(it, &mi); err != nil {
 			return ctx, nil, nil, err
