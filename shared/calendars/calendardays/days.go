@@ -161,6 +161,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		part                          float64
 		weather                       weatherJSON
 		manual                        calwire.DayWeather
+		era                           calwire.DateEra
 	}
 	moons := make([]dayMoonJSON, 0, 4)
 	werr := eng.Days(r.Context(), from, to, func(di calengine.DayInfo) bool {
@@ -168,7 +169,11 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		m := c.Months[d.Month-1]
 		day = dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
-			Moons: moons[:0], Events: events[di.Number], Era: calwire.EraOf(eras, c.SkipYearZero, d),
+			Moons: moons[:0], Events: events[di.Number],
+		}
+		if e, ok := calwire.EraAt(eras, c.SkipYearZero, d); ok {
+			sc.era = e
+			day.Era = &sc.era
 		}
 		if di.NotNumbered {
 			sc.no = false
