@@ -38,7 +38,7 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Page(res, page, func(e *domain.Entity) entityJSON { return render(r, e) }), nil
+	return httpapi.Page(res, page, renderer(r)), nil
 }
 
 // listAhead reads the counter of the range the list reads: a list of one kind reads that

@@ -30,7 +30,7 @@ func (h handlers) recovery(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	return httpapi.Page(res, page, func(e *domain.Entity) entityJSON { return render(r, e) }), nil
+	return httpapi.Page(res, page, renderer(r)), nil
 }
 
 // recover restores the entities of the body's `entities` (ids of trashed, unexpired entities

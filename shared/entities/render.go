@@ -57,7 +57,18 @@ type childJSON struct {
 	HasCustomImage bool   `json:"has_custom_image"`
 }
 
-func render(r *httpapi.Request, e *domain.Entity) entityJSON {
+// render shapes e for the reader of r.
+func render(r *httpapi.Request, e *domain.Entity) entityJSON { return renderer(r)(e) }
+
+// renderer is render for the rows of one page: the query (?image=1, ?related=1) is read once,
+// not once per row.
+func renderer(r *httpapi.Request) func(e *domain.Entity) entityJSON {
+	q := r.URL.Query()
+	child := truthy(q.Get("image")) || truthy(q.Get("related"))
+	return func(e *domain.Entity) entityJSON { return renderWith(r, e, child) }
+}
+
+func renderWith(r *httpapi.Request, e *domain.Entity, child bool) entityJSON {
 	j := entityJSON{ID: e.ID, Name: e.Name, Type: e.Type, ChildID: e.ChildID, Tags: domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), IsPrivate: e.IsPrivate,
 		CampaignID: e.CampaignID, CreatedAt: domain.Time(e.CreatedAt), CreatedBy: e.CreatedBy,
 		UpdatedAt: domain.Time(e.UpdatedAt), UpdatedBy: e.UpdatedBy, URLs: urlsJSON{API: r.AbsoluteURL(e.APIPath())}}
@@ -68,7 +79,7 @@ func render(r *httpapi.Request, e *domain.Entity) entityJSON {
 	if j.Tags == nil {
 		j.Tags = []int64{}
 	}
-	if q := r.URL.Query(); truthy(q.Get("image")) || truthy(q.Get("related")) {
+	if child {
 		c := &childJSON{}
 		c.Image, c.ImageFull, c.ImageThumb, c.HasCustomImage = r.ImageLinks(e.ImagePath, e.ImageURL)
 		j.Child = c
@@ -78,3 +89,75 @@ func render(r *httpapi.Request, e *domain.Entity) entityJSON {
 
 // truthy reads a flag of the query as Kanka does: present and not false.
 func truthy(v string) bool { return v != "" && v != "0" && v != "false" }
+
+// AppendJSON is entityJSON's hand encoder (httpapi.JSONAppender), field for field encoding/json's
+// output (TestEntityRowEncoderMatchesEncodingJSON).
+func (j entityJSON) AppendJSON(b []byte) ([]byte, bool) {
+	b = append(b, `{"id":`...)
+	b = httpapi.AppendInt(b, j.ID)
+	b = append(b, `,"name":`...)
+	b = httpapi.AppendString(b, j.Name)
+	b = append(b, `,"type":`...)
+	b = httpapi.AppendString(b, j.Type)
+	b = append(b, `,"entity_type":`...)
+	b = httpapi.AppendString(b, j.EntityType)
+	b = append(b, `,"type_field":`...)
+	b = httpapi.AppendOptString(b, j.TypeField)
+	b = append(b, `,"type_id":`...)
+	b = httpapi.AppendInt(b, int64(j.TypeID))
+	b = append(b, `,"module":{"id":`...)
+	b = httpapi.AppendInt(b, int64(j.Module.ID))
+	b = append(b, `,"code":`...)
+	b = httpapi.AppendString(b, j.Module.Code)
+	b = append(b, `,"singular":`...)
+	b = httpapi.AppendString(b, j.Module.Singular)
+	b = append(b, `,"plural":`...)
+	b = httpapi.AppendString(b, j.Module.Plural)
+	b = append(b, `},"child_id":`...)
+	b = httpapi.AppendInt(b, j.ChildID)
+	b = append(b, `,"tags":`...)
+	b = httpapi.AppendInts(b, j.Tags)
+	b = append(b, `,"is_private":`...)
+	b = httpapi.AppendBool(b, j.IsPrivate)
+	b = append(b, `,"is_template":`...)
+	b = httpapi.AppendBool(b, j.IsTemplate)
+	b = append(b, `,"is_attributes_private":`...)
+	b = httpapi.AppendBool(b, j.IsAttributesPrivate)
+	b = append(b, `,"campaign_id":`...)
+	b = httpapi.AppendInt(b, j.CampaignID)
+	b = append(b, `,"tooltip":`...)
+	b = httpapi.AppendOptString(b, j.Tooltip)
+	b = append(b, `,"header_image":`...)
+	b = httpapi.AppendOptString(b, j.HeaderImage)
+	b = append(b, `,"header_uuid":`...)
+	b = httpapi.AppendOptString(b, j.HeaderUUID)
+	b = append(b, `,"image_uuid":`...)
+	b = httpapi.AppendOptString(b, j.ImageUUID)
+	b = append(b, `,"archived_at":`...)
+	b = httpapi.AppendOptString(b, j.ArchivedAt)
+	b = append(b, `,"created_at":`...)
+	b = httpapi.AppendTime(b, j.CreatedAt)
+	b = append(b, `,"created_by":`...)
+	b = httpapi.AppendInt(b, j.CreatedBy)
+	b = append(b, `,"updated_at":`...)
+	b = httpapi.AppendTime(b, j.UpdatedAt)
+	b = append(b, `,"updated_by":`...)
+	b = httpapi.AppendInt(b, j.UpdatedBy)
+	b = append(b, `,"urls":{"view":`...)
+	b = httpapi.AppendOptString(b, j.URLs.View)
+	b = append(b, `,"api":`...)
+	b = httpapi.AppendString(b, j.URLs.API)
+	b = append(b, '}')
+	if c := j.Child; c != nil {
+		b = append(b, `,"child":{"image":`...)
+		b = httpapi.AppendString(b, c.Image)
+		b = append(b, `,"image_full":`...)
+		b = httpapi.AppendString(b, c.ImageFull)
+		b = append(b, `,"image_thumb":`...)
+		b = httpapi.AppendString(b, c.ImageThumb)
+		b = append(b, `,"has_custom_image":`...)
+		b = httpapi.AppendBool(b, c.HasCustomImage)
+		b = append(b, '}')
+	}
+	return append(b, '}'), true
+}

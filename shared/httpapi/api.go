@@ -242,6 +242,7 @@ func (a *API) handle(method, pattern string, fn HandlerFunc, fallback bool, ahea
 			return
 		}
 		reply.write(w, req)
+		reply.release()
 	})
 }
 
@@ -315,13 +316,22 @@ type ctxKey struct{}
 
 func userID(ctx context.Context) int64 { id, _ := ctx.Value(ctxKey{}).(int64); return id }
 
+// The values of the headers every answer carries, shared by every answer rather than a new
+// slice each (Header.Set makes one): full slices, so that an Add appends to a copy, and nothing
+// writes into a header's values in place.
+var (
+	allowAnyOrigin  = []string{"*"}[:1:1]
+	exposedHeaders  = []string{"X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id, Idempotent-Replayed"}[:1:1]
+	jsonContentType = []string{"application/json"}[:1:1]
+)
+
 // serve runs the shared middleware, then routes (ServeHTTP, in observe.go, wraps it with the
 // request id, the deadline, panic recovery and the log line). Every answer, preflights, 413s
 // and errors included, is JSON (204 aside) and carries the rate-limit headers.
 func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "X-RateLimit-Remaining, X-RateLimit-Limit, X-Request-Id, Idempotent-Replayed")
+	h["Access-Control-Allow-Origin"] = allowAnyOrigin
+	h["Access-Control-Expose-Headers"] = exposedHeaders
 
 	// A trailing slash is accepted on every path.
 	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {

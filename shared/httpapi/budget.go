@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -60,30 +61,32 @@ func envelopeSizeSlow(b []byte) int {
 
 // fitRows renders items as JSON rows (as writeJSON would) and keeps those that fit in
 // MaxPageBytes, at least one: a single row is bounded by the record limits.
-func fitRows[T any](items []T) ([]json.RawMessage, error) { return renderRows(items, MaxPageBytes) }
+func fitRows[T any](items []T) (*Rows, error) { return renderRows(items, MaxPageBytes) }
 
 // fitRowsAll renders every item.
-func fitRowsAll[T any](items []T) ([]json.RawMessage, error) { return renderRows(items, -1) }
+func fitRowsAll[T any](items []T) (*Rows, error) { return renderRows(items, -1) }
 
-func renderRows[T any](items []T, budget int) ([]json.RawMessage, error) {
+func renderRows[T any](items []T, budget int) (*Rows, error) {
 	rows := NewRows(budget, true)
 	rows.Expect(len(items))
 	for i := range items {
 		// A pointer: a JSONAppender row is encoded in place, not copied into an interface
 		// (encoding/json writes a pointer to a value as the value).
 		if fits, err := rows.Add(&items[i]); err != nil {
+			rows.release()
 			return nil, err
 		} else if !fits {
 			break
 		}
 	}
-	return rows.raw(), nil
+	return rows, nil
 }
 
 // Rows renders an answer's rows one at a time within a byte budget (MaxPageBytes, as Lambda
 // counts them), for answers built a row at a time that must stop as soon as the budget ends
 // rather than build what they cannot send. The rows are encoded one after another into one
-// buffer (ends says where each ends), not each into a copy of its own.
+// buffer (ends says where each ends), not each into a copy of its own; the buffer is taken from
+// a pool and given back once the reply holding the rows is written (Reply.release).
 type Rows struct {
 	buf       bytes.Buffer
 	ends      []int
@@ -91,7 +94,8 @@ type Rows struct {
 	budget    int // negative: none
 	keepFirst bool
 	enc       *json.Encoder
-	expect    int // rows expected (Expect)
+	expect    int     // rows expected (Expect)
+	pooled    *[]byte // the holder of buf's memory in bufPool
 }
 
 // Expect says about how many rows will be added: once the first is, the buffer makes room for
@@ -103,9 +107,19 @@ func (r *Rows) Expect(n int) { r.expect = n }
 // that alone passes it (a list's row is bounded by the record limits).
 func NewRows(budget int, keepFirst bool) *Rows {
 	r := &Rows{budget: budget, keepFirst: keepFirst}
-	r.enc = json.NewEncoder(&r.buf)
-	r.enc.SetEscapeHTML(false)
+	var b []byte
+	r.pooled, b = getBuf(0)
+	r.buf = *bytes.NewBuffer(b)
 	return r
+}
+
+// release gives the rows' buffer back to the pool: nothing may read the rows afterwards.
+func (r *Rows) release() {
+	if r == nil {
+		return
+	}
+	putBuf(r.pooled, r.buf.Bytes())
+	r.buf, r.ends, r.enc, r.pooled = bytes.Buffer{}, nil, nil, nil
 }
 
 // Add renders v as writeJSON would and keeps it when it fits; false: it does not (nothing is
@@ -115,6 +129,10 @@ func (r *Rows) Add(v any) (bool, error) {
 	if b, ok := appendRow(r.buf.AvailableBuffer(), v); ok {
 		r.buf.Write(b) // in place unless b outgrew the buffer
 	} else {
+		if r.enc == nil { // encoding/json only for shapes without a hand encoder
+			r.enc = json.NewEncoder(&r.buf)
+			r.enc.SetEscapeHTML(false)
+		}
 		if err := r.enc.Encode(v); err != nil {
 			r.buf.Truncate(start)
 			return false, err
@@ -153,4 +171,33 @@ func (r *Rows) raw() []json.RawMessage {
 func (r *Rows) Len() int { return len(r.ends) }
 
 // Reply answers {"data": [rows]}.
-func (r *Rows) Reply() Reply { return One(r.raw()) }
+func (r *Rows) Reply() Reply { return Reply{data: r.raw(), rows: r} }
+
+// maxPooledBuf is the largest buffer the pool keeps: a page near MaxPageBytes is rare, and
+// keeping its buffer would pin megabytes in a function of 256 MB for every later small page.
+const maxPooledBuf = 256 << 10
+
+// bufPool holds the byte buffers of rows and of response bodies, which a request fills and
+// drops once written: a list page's rows and body are two buffers of tens of KB each. A buffer
+// travels with its holder, so that giving it back allocates nothing.
+var bufPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// getBuf is an empty buffer from the pool, with room for at least n bytes, and its holder for
+// putBuf.
+func getBuf(n int) (*[]byte, []byte) {
+	p := bufPool.Get().(*[]byte)
+	if cap(*p) < n {
+		*p = make([]byte, 0, n)
+	}
+	return p, (*p)[:0]
+}
+
+// putBuf gives b (the buffer of holder p, grown or not) back to the pool, unless it is too
+// large to keep. Nothing may use b afterwards.
+func putBuf(p *[]byte, b []byte) {
+	if p == nil || cap(b) > maxPooledBuf {
+		return
+	}
+	*p = b[:0]
+	bufPool.Put(p)
+}

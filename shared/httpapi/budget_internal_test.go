@@ -27,12 +27,12 @@ func TestEnvelopeSizeCountsLambdaEscapes(t *testing.T) {
 func TestFitRowsStopsAtTheBudgetKeepingOne(t *testing.T) {
 	big := strings.Repeat("<", MaxPageBytes/6/3) // a third of the budget once escaped
 	rows, err := fitRows([]string{big, big, big, big})
-	if err != nil || len(rows) != 2 {
-		t.Fatalf("%d rows, %v; want 2", len(rows), err)
+	if err != nil || rows.Len() != 2 {
+		t.Fatalf("%d rows, %v; want 2", rows.Len(), err)
 	}
 	huge := strings.Repeat("x", MaxPageBytes+1)
-	if rows, _ := fitRows([]string{huge, "next"}); len(rows) != 1 {
-		t.Fatalf("a row over the budget alone: %d rows, want 1", len(rows))
+	if rows, _ := fitRows([]string{huge, "next"}); rows.Len() != 1 {
+		t.Fatalf("a row over the budget alone: %d rows, want 1", rows.Len())
 	}
 }
 

@@ -8,3 +8,6 @@ func SetRenderMentions(f func(string, map[int64]*domain.Entity, domain.Access) s
 	renderMentions = f
 	return func() { renderMentions = old }
 }
+
+// PageTail is what follows a page's rows (links, meta, sync), for its encoder's test.
+type PageTail = pageTail

@@ -20,7 +20,14 @@ type Reply struct {
 	// raw is the encoded answer of a keyed write, rendered before its transaction was sent and
 	// stored with its Idempotency-Key.
 	raw []byte
+	// rows holds the buffer data's rows are slices of (Many, Rows.Reply), given back to its
+	// pool once the reply is written (release).
+	rows *Rows
 }
+
+// release gives the buffer of the reply's rows back to its pool, once the reply is written and
+// nothing reads it again: a read's reply, never a keyed write's (its body is stored).
+func (rp Reply) release() { rp.rows.release() }
 
 type listInfo struct {
 	page  domain.PageRequest
@@ -56,15 +63,16 @@ func Many[T any](items []T, total int, next string, cursors []string, page domai
 	if err != nil { // unencodable: writeJSON fails the same way, as a logged 500
 		return Reply{data: items, list: &listInfo{page: page, count: len(items), total: total, next: next}}
 	}
-	if len(rows) < len(items) {
+	if rows.Len() < len(items) {
 		if len(cursors) != len(items) {
 			slog.Error("list page over MaxPageBytes without cursors to cut it", "rows", len(items))
+			rows.release()
 			rows, _ = fitRowsAll(items)
 		} else {
-			next = cursors[len(rows)-1]
+			next = cursors[rows.Len()-1]
 		}
 	}
-	return Reply{data: rows, list: &listInfo{page: page, count: len(rows), total: total, next: next}}
+	return Reply{data: rows.raw(), rows: rows, list: &listInfo{page: page, count: rows.Len(), total: total, next: next}}
 }
 
 // encode is the body of a one-record reply, as write writes it.
@@ -76,8 +84,11 @@ func (rp Reply) encode() ([]byte, error) {
 }
 
 // encodeData is {"data": v} as writeJSON writes it: by hand for a JSONAppender.
-func encodeData(v any) ([]byte, error) {
-	if b, ok := appendRow(append(make([]byte, 0, 1024), `{"data":`...), v); ok {
+func encodeData(v any) ([]byte, error) { return appendData(make([]byte, 0, 1024), v) }
+
+// appendData is encodeData appending to dst (its answer may be dst grown, or a new slice).
+func appendData(dst []byte, v any) ([]byte, error) {
+	if b, ok := appendRow(append(dst, `{"data":`...), v); ok {
 		return append(b, '}'), nil
 	}
 	return encodeJSON(map[string]any{"data": v})
@@ -112,7 +123,10 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 			writeRows(w, r.Request, rows, struct{}{})
 			return
 		}
-		body, err := encodeData(rp.data)
+		// The body is written once and not kept (an io.Writer keeps nothing of what it is
+		// given): its buffer goes back to the pool.
+		p, buf := getBuf(1024)
+		body, err := appendData(buf, rp.data)
 		if err != nil {
 			logInternal(r.Request, fmt.Errorf("encode response: %w", err))
 			body = []byte(`{"message":"Server Error."}`)
@@ -120,6 +134,7 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 			return
 		}
 		writeBody(w, r.Request, http.StatusOK, body)
+		putBuf(p, body)
 		return
 	}
 	l := rp.list
@@ -150,11 +165,7 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 		next := pageURL(base, q, p.Page+1, l.next)
 		lk.Next = &next
 	}
-	rest := struct {
-		Links links  `json:"links"`
-		Meta  meta   `json:"meta"`
-		Sync  string `json:"sync"`
-	}{lk, m, domain.FormatTime(r.now)}
+	rest := pageTail{lk, m, domain.FormatTime(r.now)}
 	if rows, ok := rp.data.([]json.RawMessage); ok && rows != nil {
 		writeRows(w, r.Request, rows, rest)
 		return
@@ -167,12 +178,64 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 	}{rp.data, rest.Links, rest.Meta, rest.Sync})
 }
 
+// pageTail is what follows a page's rows.
+type pageTail struct {
+	Links links  `json:"links"`
+	Meta  meta   `json:"meta"`
+	Sync  string `json:"sync"`
+}
+
+// AppendJSON is pageTail's hand encoder: encoding/json's bytes (TestPageTailEncoderMatchesEncodingJSON).
+func (t pageTail) AppendJSON(b []byte) ([]byte, bool) {
+	l, m := &t.Links, &t.Meta
+	b = append(b, `{"links":{"first":`...)
+	b = AppendString(b, l.First)
+	b = append(b, `,"last":`...)
+	b = AppendString(b, l.Last)
+	b = append(b, `,"prev":`...)
+	b = AppendOptString(b, l.Prev)
+	b = append(b, `,"next":`...)
+	b = AppendOptString(b, l.Next)
+	b = append(b, `},"meta":{"current_page":`...)
+	b = AppendInt(b, int64(m.CurrentPage))
+	b = append(b, `,"from":`...)
+	b = appendOptInt(b, m.From)
+	b = append(b, `,"last_page":`...)
+	b = AppendInt(b, int64(m.LastPage))
+	b = append(b, `,"path":`...)
+	b = AppendString(b, m.Path)
+	b = append(b, `,"per_page":`...)
+	b = AppendInt(b, int64(m.PerPage))
+	b = append(b, `,"to":`...)
+	b = appendOptInt(b, m.To)
+	b = append(b, `,"total":`...)
+	b = AppendInt(b, int64(m.Total))
+	if m.DeletedSince != nil {
+		b = append(b, `,"deleted_since":`...)
+		b = AppendString(b, *m.DeletedSince)
+	}
+	b = append(b, `},"sync":`...)
+	b = AppendString(b, t.Sync)
+	return append(b, '}'), true
+}
+
+func appendOptInt(b []byte, n *int) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
+	return AppendInt(b, int64(*n))
+}
+
 // writeRows writes {"data":[rows...], <rest's fields>}: the bytes writeJSON would write, without
 // encoding/json validating and copying again every row Rows already rendered (compact, HTML not
 // escaped: writeJSON's settings). rest is a struct whose fields follow data; rows is not nil
 // (writeJSON writes a nil slice as null).
 func writeRows(w http.ResponseWriter, r *http.Request, rows []json.RawMessage, rest any) {
-	tail, err := encodeJSON(rest)
+	tail, ok := appendRow(nil, rest) // a page's links and meta by hand
+	var err error
+	if !ok {
+		tail, err = encodeJSON(rest)
+	}
 	if err != nil || len(tail) < 2 {
 		writeJSON(w, r, http.StatusOK, rest) // unencodable: the same logged 500 as writeJSON's
 		return
@@ -181,7 +244,9 @@ func writeRows(w http.ResponseWriter, r *http.Request, rows []json.RawMessage, r
 	for _, row := range rows {
 		n += len(row) + 1
 	}
-	body := make([]byte, 0, n)
+	// Written once and not kept (an io.Writer keeps nothing of what it is given): the body's
+	// buffer goes back to the pool.
+	p, body := getBuf(n)
 	body = append(body, `{"data":[`...)
 	for i, row := range rows {
 		if i > 0 {
@@ -197,6 +262,7 @@ func writeRows(w http.ResponseWriter, r *http.Request, rows []json.RawMessage, r
 		body = append(body, '}')
 	}
 	writeBody(w, r, http.StatusOK, body)
+	putBuf(p, body)
 }
 
 // baseURL is the absolute URL the client called, without its query.

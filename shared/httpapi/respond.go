@@ -52,7 +52,7 @@ func encodeJSON(v any) ([]byte, error) {
 // writeBody writes an encoded JSON body (writeJSON's, or one stored with an Idempotency-Key).
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h["Content-Type"] = jsonContentType
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {

@@ -34,7 +34,7 @@ import (
 // The main then mounts its family and calls Start.
 func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(string) string) (S, error)) (*httpapi.API, S) {
 	gcpolicy.ForLambda(os.Getenv)
-	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+	slog.SetDefault(slog.New(httpapi.NewLogHandler(os.Stderr)))
 	st, err := open(context.Background(), os.Getenv)
 	if err != nil {
 		slog.Error("configure dynamodb", "err", err)
@@ -50,7 +50,7 @@ func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(s
 // PublicAPI is ColdStart for a function of public routes only: no storage.
 func PublicAPI() *httpapi.API {
 	gcpolicy.ForLambda(os.Getenv)
-	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+	slog.SetDefault(slog.New(httpapi.NewLogHandler(os.Stderr)))
 	return httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, nil))
 }
 

@@ -93,15 +93,23 @@ func (k Kind[T, PT, J]) list(r *httpapi.Request, st Store) (httpapi.Reply, error
 	return httpapi.OwnerPage(r, st, k.Type, res, page, row, k.Owner)
 }
 
-// rows is Row with each record's related arrays (read for all of records at once) set.
+// rows is Row with each record's related arrays (read for all of records at once) set. Without
+// ?related=1 it is Row itself: setting the arrays through a pointer handed to a func value moved
+// each row to the heap.
 func (k Kind[T, PT, J]) rows(r *httpapi.Request, st Store, records []T) (func(*T) J, error) {
-	arrays, err := related.ByID(r, st, k.Subjects(records))
+	on, err := r.Related()
 	if err != nil {
 		return nil, err
 	}
+	var arrays map[int64]*related.Arrays
+	if on {
+		if arrays, err = related.ByID(r, st, k.Subjects(records)); err != nil {
+			return nil, err
+		}
+	}
 	row, err := k.Row(r, records)
-	if err != nil {
-		return nil, err
+	if err != nil || !on {
+		return row, err
 	}
 	return func(t *T) J {
 		j := row(t)

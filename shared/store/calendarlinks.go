@@ -125,12 +125,14 @@ func (s *Store) DayEvents(ctx context.Context, cid, calID int64, lookBack, last 
 	pk := layout.CalendarPK(cid, calID)
 	var recur, days []layout.DayLinkItem
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.RecurLinkPrefix).Consistent(true).All(gctx, &recur))
+	g.Go(func() (err error) {
+		recur, err = queryAll[layout.DayLinkItem](gctx, s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.RecurLinkPrefix).Consistent(true))
+		return layout.Wrap(err)
 	})
-	g.Go(func() error {
+	g.Go(func() (err error) {
 		lo, hi := layout.DayKey(lookBack.Year, lookBack.Month, lookBack.Day), layout.DayKey(last.Year, last.Month, last.Day)+"~"
-		return layout.Wrap(s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true).All(gctx, &days))
+		days, err = queryAll[layout.DayLinkItem](gctx, s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true))
+		return layout.Wrap(err)
 	})
 	if err := g.Wait(); err != nil {
 		return nil, err

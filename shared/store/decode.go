@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
@@ -32,6 +34,8 @@ func unmarshalItem(item dynamo.Item, out any) error {
 	case *campaignItem:
 		return v.decode(item)
 	case *layout.MemberItem:
+		return v.Decode(item)
+	case *layout.DayLinkItem:
 		return v.Decode(item)
 	}
 	return dynamo.UnmarshalItem(item, out)
@@ -86,4 +90,20 @@ func (it *campaignItem) decode(item dynamo.Item) error {
 			UpdatedAt: a.Str("updated_at"), Version: a.Int("version")}
 		return a.Bad
 	}, (*reflectedCampaign)(it))
+}
+
+// queryAll reads every item q answers, each decoded by unmarshalItem (by hand for the types
+// that have a decoder; guregu/dynamo's All decodes by reflection).
+func queryAll[I any](ctx context.Context, q *dynamo.Query) ([]I, error) {
+	var out []I
+	it := q.Iter()
+	var item dynamo.Item
+	for it.Next(ctx, &item) {
+		var v I
+		if err := unmarshalItem(item, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, it.Err()
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
@@ -56,6 +58,7 @@ func TestHandDecodersMatchReflection(t *testing.T) {
 		{"note", func() any { return new(noteItem) }, func() any { return new(reflectedNote) }},
 		{"campaign", func() any { return new(campaignItem) }, func() any { return new(reflectedCampaign) }},
 		{"member", func() any { return new(layout.MemberItem) }, func() any { return new(layout.ReflectedMember) }},
+		{"day link", func() any { return new(layout.DayLinkItem) }, func() any { return new(layout.ReflectedDayLink) }},
 	} {
 		full := c.reflected()
 		n := 0
@@ -143,6 +146,52 @@ func TestParseStampIsTimeParse(t *testing.T) {
 		}
 		if p := layout.ParseTime(s); !p.Equal(want) && err == nil {
 			t.Fatalf("%q: parseTime %v, want %v", s, p, want)
+		}
+	}
+}
+
+// A page's cursors, spelled in one string, are each row's domain.EncodeCursor.
+func TestRowCursorsAreEncodeCursor(t *testing.T) {
+	tests := []struct {
+		name string
+		ids  []int64
+	}{
+		{"none", nil},
+		{"one", []int64{1}},
+		{"growing digits", []int64{9, 10, 99, 100, 12345, 999999}},
+		{"largest", []int64{domain.MaxID - 1, domain.MaxID}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := make([]row, len(tt.ids))
+			for i, id := range tt.ids {
+				rows[i].id = id
+			}
+			got := rowCursors(rows)
+			if got == nil || len(got) != len(tt.ids) {
+				t.Fatalf("cursors %q for %d rows", got, len(tt.ids))
+			}
+			for i, id := range tt.ids {
+				if want := domain.EncodeCursor(id); got[i] != want {
+					t.Errorf("row %d (id %d): cursor %q, want %q", i, id, got[i], want)
+				}
+				if back, ok := domain.DecodeCursor(got[i]); !ok || back != id {
+					t.Errorf("row %d: cursor %q decodes to %d %v", i, got[i], back, ok)
+				}
+			}
+		})
+	}
+}
+
+// layout.Pad spells ids as fmt's %012d does, for every length of id and the extremes.
+func TestPadIsSprintf(t *testing.T) {
+	ids := []int64{0, 1, 9, 10, 99999999999, 999999999999, 1000000000000, domain.MaxID, math.MaxInt64, -1, -12345, math.MinInt64}
+	for d, n := 0, int64(1); d < 19; d, n = d+1, n*10 {
+		ids = append(ids, n-1, n, n+1, n*7/3)
+	}
+	for _, id := range ids {
+		if got, want := layout.Pad(id), fmt.Sprintf("%012d", id); got != want {
+			t.Errorf("pad(%d) = %q, want %q", id, got, want)
 		}
 	}
 }

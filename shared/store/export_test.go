@@ -133,3 +133,25 @@ func DropEntryMentions(ctx context.Context, s *Store, cid, src int64, targets []
 	}
 	return s.batchDelete(ctx, keys)
 }
+
+// GetItems reads items by key (pk, sk) as the store's reads by key do (getItems: one
+// BatchGetItem per 100 keys, built without reflection); each found item's id, by key.
+func GetItems(ctx context.Context, s *Store, keys [][2]string) (map[[2]string]int64, error) {
+	ks := make([]layout.ItemKey, len(keys))
+	for i, k := range keys {
+		ks[i] = layout.ItemKey{PK: k[0], SK: k[1]}
+	}
+	items, err := s.getItems(ctx, ks...)
+	out := map[[2]string]int64{}
+	for k, it := range items {
+		var id int64
+		if err := dynamo.Unmarshal(it["id"], &id); err != nil {
+			return nil, err
+		}
+		out[[2]string{k.PK, k.SK}] = id
+	}
+	return out, err
+}
+
+// TableName is the store's table.
+func TableName(s *Store) string { return s.table.Name() }

@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/sanitize"
 	"github.com/lorekeep/lorekeep/shared/token"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -105,38 +106,49 @@ func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
 // items the route reads (ahead), which the returned context carries for the request's later
 // reads. A missing campaign is a nil *Campaign; a missing membership is a nil *Membership.
 func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...domain.Ref) (context.Context, *domain.Campaign, *domain.Membership, error) {
-	meta, member := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.MetaSK}, layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.MemberSK(uid)}
-	keys := []dynamo.Keyed{dynamo.Keys{meta.PK, meta.SK}, dynamo.Keys{member.PK, member.SK}}
+	cpk := layout.CampaignPK(cid)
+	meta, member := layout.ItemKey{PK: cpk, SK: layout.MetaSK}, layout.ItemKey{PK: cpk, SK: layout.MemberSK(uid)}
 	var extra []layout.ItemKey
 	for _, ref := range ahead {
-		for _, k := range refKeys(cid, uid, ref) {
-			extra = append(extra, k)
-			keys = append(keys, dynamo.Keys{k.PK, k.SK})
-		}
+		extra = append(extra, refKeys(cid, uid, ref)...)
 	}
-	items, err := s.batchGet(ctx, true, keys...)
+	keys := make([]map[string]types.AttributeValue, 0, 2+len(extra))
+	keys = append(keys, sdkKey(meta.PK, meta.SK), sdkKey(member.PK, member.SK))
+	for _, k := range extra {
+		keys = append(keys, sdkKey(k.PK, k.SK))
+	}
+	items, err := s.batchGetItems(ctx, true, keys)
 	if err != nil {
 		return ctx, nil, nil, err
 	}
-	byKey := map[layout.ItemKey]dynamo.Item{}
-	for _, it := range items {
-		byKey[layout.KeyOfItem(it)] = it
-	}
 	read := make(map[layout.ItemKey]dynamo.Item, len(extra))
 	for _, k := range extra {
-		read[k] = byKey[k] // a nil item: read ahead and absent
+		read[k] = nil // read ahead and absent, unless found below
+	}
+	var metaIt, memberIt dynamo.Item
+	for _, it := range items {
+		k := layout.KeyOfItem(it)
+		switch k {
+		case meta:
+			metaIt = it
+		case member:
+			memberIt = it
+		}
+		if _, ok := read[k]; ok {
+			read[k] = it
+		}
 	}
 	ctx = withReadAhead(ctx, read)
 	var c *domain.Campaign
 	var m *domain.Membership
-	if it, ok := byKey[meta]; ok {
+	if it := metaIt; it != nil {
 		var ci campaignItem
 		if err := unmarshalItem(it, &ci); err != nil {
 			return ctx, nil, nil, err
 		}
 		c = ci.campaign()
 	}
-	if it, ok := byKey[member]; ok {
+	if it := memberIt; it != nil {
 		var mi layout.MemberItem
 		if err := unmarshalItem(it, &mi); err != nil {
 			return ctx, nil, nil, err

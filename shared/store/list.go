@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/base64"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,17 +100,48 @@ func listPage[I any, T any](ctx context.Context, s *Store, l listSpec, p domain.
 		return out, err
 	}
 	out.Total, out.Next = total, next
-	// Cursors[i] continues right after row i, for a page cut short by its size in bytes.
-	// The items are decoded into one slice: one allocation for the page, not one per row.
-	out.Items, out.Cursors = make([]T, len(rows)), make([]string, len(rows))
-	items := make([]I, len(rows))
+	// Each item is decoded into one store item, reused (the decoders assign whole structs), and
+	// made its record at once: the page's records are its one slice of rows.
+	out.Items = make([]T, len(rows))
+	var it I
 	for i, r := range rows {
-		if err := unmarshalItem(r.item, &items[i]); err != nil {
+		var zero I
+		it = zero
+		if err := unmarshalItem(r.item, &it); err != nil {
 			return out, err
 		}
-		out.Items[i], out.Cursors[i] = record(items[i]), domain.EncodeCursor(r.id)
+		out.Items[i] = record(it)
 	}
+	out.Cursors = rowCursors(rows)
 	return out, nil
+}
+
+// rowCursors are the cursors continuing right after each row, for a page cut short by its size
+// in bytes: spelled as domain.EncodeCursor does, all in one string (one allocation for the
+// page), each a substring of it.
+func rowCursors(rows []row) []string {
+	if len(rows) == 0 {
+		return []string{}
+	}
+	var b []byte
+	ends := make([]int, len(rows))
+	for i, r := range rows {
+		var digits [20]byte
+		d := strconv.AppendInt(digits[:0], r.id, 10)
+		if b == nil {
+			b = make([]byte, 0, len(rows)*base64.RawURLEncoding.EncodedLen(len(d)+1))
+		}
+		b = base64.RawURLEncoding.AppendEncode(b, d)
+		ends[i] = len(b)
+	}
+	all := string(b)
+	out := make([]string, len(rows))
+	start := 0
+	for i, end := range ends {
+		out[i] = all[start:end]
+		start = end
+	}
+	return out
 }
 
 type row struct {

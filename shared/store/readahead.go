@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"errors"
 	"sync"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -154,8 +154,8 @@ func (s *Store) peekItems(ctx context.Context, keys ...layout.ItemKey) (map[layo
 func (s *Store) fetch(ctx context.Context, consume bool, keys []layout.ItemKey) (map[layout.ItemKey]dynamo.Item, error) {
 	out := make(map[layout.ItemKey]dynamo.Item, len(keys))
 	ahead := readAheadOf(ctx)
-	var rest []dynamo.Keyed
-	seen := map[layout.ItemKey]bool{}
+	var rest []map[string]types.AttributeValue
+	seen := make(map[layout.ItemKey]bool, len(keys))
 	for _, k := range keys {
 		if seen[k] {
 			continue
@@ -167,17 +167,17 @@ func (s *Store) fetch(ctx context.Context, consume bool, keys []layout.ItemKey) 
 			}
 			continue
 		}
-		rest = append(rest, dynamo.Keys{k.PK, k.SK})
+		rest = append(rest, sdkKey(k.PK, k.SK))
 	}
-	for start := 0; start < len(rest); start += 100 {
-		var items []dynamo.Item
-		err := s.table.Batch("pk", "sk").Get(rest[start:min(start+100, len(rest))]...).Consistent(true).All(ctx, &items)
-		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, layout.Wrap(err)
-		}
-		for _, it := range items {
-			out[layout.KeyOfItem(it)] = it
-		}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	items, err := s.batchGetItems(ctx, true, rest)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		out[layout.KeyOfItem(it)] = it
 	}
 	return out, nil
 }

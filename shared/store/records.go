@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -61,6 +65,9 @@ func (s *Store) batchGet(ctx context.Context, consistent bool, keys ...dynamo.Ke
 	if len(keys) == 0 {
 		return items, nil
 	}
+	if direct, ok := sdkKeys(keys); ok {
+		return s.batchGetItems(ctx, consistent, direct)
+	}
 	err := s.table.Batch("pk", "sk").Get(keys...).Consistent(consistent).All(ctx, &items)
 	if errors.Is(err, dynamo.ErrNotFound) {
 		err = nil
@@ -68,18 +75,74 @@ func (s *Store) batchGet(ctx context.Context, consistent bool, keys ...dynamo.Ke
 	return items, layout.Wrap(err)
 }
 
+// sdkKeys are keys (pk and sk strings, as every key of the table) as the SDK takes them; false
+// for any other key, which guregu/dynamo encodes.
+func sdkKeys(keys []dynamo.Keyed) ([]map[string]types.AttributeValue, bool) {
+	out := make([]map[string]types.AttributeValue, len(keys))
+	for i, k := range keys {
+		pk, ok1 := k.HashKey().(string)
+		sk, ok2 := k.RangeKey().(string)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		out[i] = sdkKey(pk, sk)
+	}
+	return out, true
+}
+
+func sdkKey(pk, sk string) map[string]types.AttributeValue {
+	v := &[2]types.AttributeValueMemberS{{Value: pk}, {Value: sk}} // one allocation for both
+	return map[string]types.AttributeValue{"pk": &v[0], "sk": &v[1]}
+}
+
+// batchGetItems reads keys with BatchGetItem inputs built here, 100 keys a call: the hot reads
+// (the campaign access and what it reads ahead, a page's records and entities), where
+// guregu/dynamo's building of the same input by reflection was a visible part of a read's own
+// CPU. Keys DynamoDB leaves unprocessed are asked again after a growing pause, until the
+// request's deadline, as guregu/dynamo does (its pause starts at 500 ms; this one at 20 ms,
+// doubling to 500 ms, within a request deadline of 1.8 s).
+func (s *Store) batchGetItems(ctx context.Context, consistent bool, keys []map[string]types.AttributeValue) ([]dynamo.Item, error) {
+	var items []dynamo.Item
+	table := s.table.Name()
+	for start := 0; start < len(keys); start += 100 {
+		in := &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			table: {Keys: keys[start:min(start+100, len(keys))], ConsistentRead: aws.Bool(consistent)}}}
+		pause := 20 * time.Millisecond
+		for {
+			out, err := s.db.Client().BatchGetItem(ctx, in)
+			if err != nil {
+				return nil, layout.Wrap(err)
+			}
+			items = append(items, out.Responses[table]...)
+			left, ok := out.UnprocessedKeys[table]
+			if !ok || len(left.Keys) == 0 {
+				break
+			}
+			in = &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: left}}
+			select {
+			case <-ctx.Done():
+				return nil, layout.Wrap(ctx.Err())
+			case <-time.After(pause):
+			}
+			pause = min(2*pause, 500*time.Millisecond)
+		}
+	}
+	return items, nil
+}
+
 // getRecords reads the campaign records of kind prefix with the given ids (each read once),
 // keyed by id; missing ones are absent from the map.
 func getRecords[I any, T any](ctx context.Context, s *Store, cid int64, prefix string, ids []int64, consistent bool, record func(I) (int64, *T)) (map[int64]*T, error) {
 	seen := map[int64]bool{}
-	var keys []dynamo.Keyed
+	var keys []map[string]types.AttributeValue
+	pk := layout.CampaignPK(cid)
 	for _, id := range ids {
 		if !seen[id] {
 			seen[id] = true
-			keys = append(keys, dynamo.Keys{layout.CampaignPK(cid), layout.RecordSK(prefix, id)})
+			keys = append(keys, sdkKey(pk, layout.RecordSK(prefix, id)))
 		}
 	}
-	items, err := s.batchGet(ctx, consistent, keys...)
+	items, err := s.batchGetItems(ctx, consistent, keys)
 	if err != nil {
 		return nil, err
 	}

@@ -150,32 +150,53 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	var last string
 	var rerr error
 	fits := true
+	// One day value, and what its pointers point to, reused from day to day: rows.Add encodes
+	// a day at once and keeps nothing of it (a fresh value per day, and each of its optional
+	// fields, was an allocation).
+	var day dayJSON
+	var sc struct {
+		no                            bool
+		leapName, weekdayName, season string
+		weekday                       int
+		part                          float64
+		weather                       weatherJSON
+		manual                        calwire.DayWeather
+		era                           calwire.DateEra
+	}
+	moons := make([]dayMoonJSON, 0, 4)
 	werr := eng.Days(r.Context(), from, to, func(di calengine.DayInfo) bool {
 		d := di.Date
 		m := c.Months[d.Month-1]
-		day := dayJSON{
+		day = dayJSON{
 			Date: d.String(), MonthName: m.Name, IsIntercalary: m.Type == calengine.Intercalary, IsLeapDay: di.LeapDay,
-			Moons: []dayMoonJSON{}, Events: events[di.Number], Era: calwire.EraOf(eras, c.SkipYearZero, d),
+			Moons: moons[:0], Events: events[di.Number],
+		}
+		if e, ok := calwire.EraAt(eras, c.SkipYearZero, d); ok {
+			sc.era = e
+			day.Era = &sc.era
 		}
 		if di.NotNumbered {
-			no := false
-			day.IsNumbered = &no
+			sc.no = false
+			day.IsNumbered = &sc.no
 		}
 		if di.LeapDay && di.LeapName != "" {
-			day.LeapDayName = &di.LeapName
+			sc.leapName = di.LeapName
+			day.LeapDayName = &sc.leapName
 		}
 		if w := di.Weekday; w >= 0 {
-			day.WeekdayIndex = &w
+			sc.weekday = w
+			day.WeekdayIndex = &sc.weekday
 		}
 		if di.WeekdayName != "" {
-			name := di.WeekdayName
-			day.Weekday = &name
+			sc.weekdayName = di.WeekdayName
+			day.Weekday = &sc.weekdayName
 		}
 		if s, ok := eng.SeasonOn(di.Number, d); ok {
-			day.Season = &s.Season.Name
+			sc.season = s.Season.Name
+			day.Season = &sc.season
 			if s.Progress >= 0 {
-				p := math.Round(s.Progress*10000) / 10000
-				day.SeasonPart = &p
+				sc.part = math.Round(s.Progress*10000) / 10000
+				day.SeasonPart = &sc.part
 			}
 			day.Sunrise, day.Sunset = calengine.TimeOfDayText(s.Sunrise), calengine.TimeOfDayText(s.Sunset)
 		}
@@ -193,7 +214,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 			phases = eng.MoonPhases(di.Number, phasesTo)
 		}
 		for len(phases) > 0 && phases[0].Day == di.Number {
-			p := phases[0]
+			p := &phases[0] // in the engine's slice: its fields' addresses cost nothing
 			if !hidden[p.MoonID] {
 				m := dayMoonJSON{ID: p.MoonID, Name: p.Name, Phase: p.Phase, Phases: p.Phases}
 				if p.PhaseCount != 8 {
@@ -203,6 +224,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 			}
 			phases = phases[1:]
 		}
+		moons = day.Moons[:0] // grown or not, for the next day
 		if day.Events == nil {
 			day.Events = []dayEventJSON{}
 		}
@@ -210,13 +232,14 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 			manual = manual[1:] // a date the calendar no longer has
 		}
 		if len(manual) > 0 && manual[0].Date == d {
-			w := calwire.RenderDayWeather(&manual[0])
-			day.Manual = &w
+			sc.manual = calwire.RenderDayWeather(&manual[0])
+			day.Manual = &sc.manual
 		} else if c.Climate != nil {
 			w := eng.WeatherOf(*c.Climate, di.Number, d)
-			day.Weather = &weatherJSON{Temperature: w.Temp, Precipitation: w.Precipitation, Intensity: w.Intensity, Kind: w.Kind}
+			sc.weather = weatherJSON{Temperature: w.Temp, Precipitation: w.Precipitation, Intensity: w.Intensity, Kind: w.Kind}
+			day.Weather = &sc.weather
 		}
-		if fits, rerr = rows.Add(day); rerr != nil || !fits {
+		if fits, rerr = rows.Add(&day); rerr != nil || !fits {
 			return false
 		}
 		last = day.Date

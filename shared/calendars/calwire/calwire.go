@@ -106,11 +106,19 @@ type DateEra struct {
 
 // EraOf is the era of date d on c, or nil.
 func EraOf(eras []calengine.Era, skipZero bool, d calengine.Date) *DateEra {
+	if e, ok := EraAt(eras, skipZero, d); ok {
+		return &e
+	}
+	return nil
+}
+
+// EraAt is EraOf as a value (a day view keeps one, day after day); false: none.
+func EraAt(eras []calengine.Era, skipZero bool, d calengine.Date) (DateEra, bool) {
 	e, n, ok := calengine.EraAt(eras, skipZero, d)
 	if !ok {
-		return nil
+		return DateEra{}, false
 	}
-	return &DateEra{Name: e.Name, Abbreviation: e.Abbreviation, Year: n}
+	return DateEra{Name: e.Name, Abbreviation: e.Abbreviation, Year: n}, true
 }
 
 type monthJSON struct {

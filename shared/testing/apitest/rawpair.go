@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/lorekeep/lorekeep/shared/gcpolicy"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -39,7 +40,7 @@ const LambdaMemoryMB = 256
 // steadier figure on a busy machine) and the bytes and allocations per request the API makes
 // beyond the raw calls (own-B/req, own-allocs/req: the same on an idle or a loaded machine),
 // and prints a line. Figures only: nothing is asserted.
-// The request log is formatted as in production but written nowhere. Build the Env
+// The request log is formatted as in production (httpapi.LogHandler) but written nowhere. Build the Env
 // WithCachedAuth, so that the API, like a function behind API Gateway's authorizer cache, reads
 // no token. Both sides run under the collector's policy on Lambda (gcpolicy, for a function of
 // LambdaMemoryMB), as the functions do; LOREKEEP_PAIR_GC=default measures Go's defaults instead.
@@ -82,7 +83,7 @@ func (e *Env) PairRaw(b *testing.B, token, path string) {
 		return nil
 	}
 	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	slog.SetDefault(slog.New(httpapi.NewLogHandler(io.Discard)))
 	defer slog.SetDefault(prev)
 	rounds := PairRounds()
 	for _, clients := range []int{1, 8, 32} {

@@ -136,3 +136,27 @@ func (it *MemberItem) Decode(item dynamo.Item) error {
 		return a.Bad
 	}, (*ReflectedMember)(it))
 }
+
+type ReflectedDayLink DayLinkItem
+
+// Decode decodes a calendar's day or recurring link by hand (a day view reads its window's).
+func (it *DayLinkItem) Decode(item dynamo.Item) error {
+	return DecodeBy(item, func(a Attrs) bool {
+		*it = DayLinkItem{PK: a.Str("pk"), SK: a.Str("sk"), ID: a.Int("id"), EntityID: a.Int("entity_id"),
+			CampaignID: a.Int("campaign_id"), CalendarID: a.Int("calendar_id"), Name: a.Str("name"), Year: a.Int("year"),
+			Month: int(a.Int("month")), Day: int(a.Int("day")), Length: int(a.Int("length")),
+			Periodicity: a.Str("recurring_periodicity"), RecurringUntil: a.OptInt("recurring_until"),
+			Recurrence: a.Str("recurrence"), Hour: intPtr(a.OptInt("hour")), Minute: intPtr(a.OptInt("minute")),
+			Colour: a.Str("colour"), IsPrivate: a.Boolean("is_private"), Visibility: a.Str("visibility"),
+			CreatedBy: a.Int("created_by"), Version: a.Int("version"), EntityPrivate: a.Boolean("entity_private")}
+		return a.Bad
+	}, (*ReflectedDayLink)(it))
+}
+
+func intPtr(n *int64) *int {
+	if n == nil {
+		return nil
+	}
+	v := int(*n)
+	return &v
+}

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -154,7 +155,24 @@ func GoneQueuePK(shard int) string { return fmt.Sprintf("GONEQ#%02d", shard) }
 // followed by "#~" sorts after every key at ts itself ('~' is above the digits of an id).
 func AfterTS(prefix, kind, ts string) string { return prefix + kind + "#" + ts + "#~" }
 
-func Pad(id int64) string { return fmt.Sprintf("%012d", id) }
+// Pad is id in 12 digits, as fmt's %012d writes it (TestPadIsSprintf), without fmt: every key
+// of every read is built with it.
+func Pad(id int64) string {
+	if id < 0 {
+		return fmt.Sprintf("%012d", id)
+	}
+	var b [20]byte
+	d := strconv.AppendInt(b[:0], id, 10) // on the stack: an int64 has at most 19 digits
+	if len(d) >= 12 {
+		return string(d)
+	}
+	var out [12]byte
+	n := copy(out[12-len(d):], d)
+	for i := 0; i < 12-n; i++ {
+		out[i] = '0'
+	}
+	return string(out[:])
+}
 
 func CampaignPK(cid int64) string { return CampaignPrefix + Pad(cid) }
 

@@ -1,12 +1,22 @@
 package layout
 
-import "github.com/guregu/dynamo/v2"
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/guregu/dynamo/v2"
+)
 
 type ItemKey struct{ PK, SK string }
 
+// KeyOfItem is an item's key: its pk and sk strings, read without reflection.
 func KeyOfItem(it dynamo.Item) ItemKey {
+	pk, _ := it["pk"].(*types.AttributeValueMemberS)
+	sk, _ := it["sk"].(*types.AttributeValueMemberS)
 	var k ItemKey
-	_ = dynamo.Unmarshal(it["pk"], &k.PK)
-	_ = dynamo.Unmarshal(it["sk"], &k.SK)
+	if pk != nil {
+		k.PK = pk.Value
+	}
+	if sk != nil {
+		k.SK = sk.Value
+	}
 	return k
 }

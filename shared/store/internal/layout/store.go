@@ -10,6 +10,9 @@ import (
 func FormatTime(t time.Time) string { return t.UTC().Format(Timestamp) }
 
 func ParseTime(s string) time.Time {
+	if s == "" { // a link's copy of a record has no stamps: time.Parse would fail with an error value
+		return time.Time{}
+	}
 	if t, ok := ParseStamp(s); ok {
 		return t
 	}
