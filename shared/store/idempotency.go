@@ -43,7 +43,7 @@ type replayItem struct {
 // Replay reads the live record of a key (nil when there is none), strongly consistent.
 func (s *Store) Replay(ctx context.Context, cid, uid int64, key string) (*domain.Replay, error) {
 	k := layout.ReplayKey(cid, uid, key)
-	items, err := s.batchGet(ctx, true, dynamo.Keys{k.PK, k.SK})
+	items, err := s.batchGet(ctx, true, k)
 	if err != nil || len(items) == 0 {
 		return nil, err
 	}

@@ -89,10 +89,9 @@ func (s *Store) WriteMapLayers(ctx context.Context, cid, mid int64, change func(
 // change (claimed, dropped) goes into the pack's transaction.
 func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, change func(*domain.MapPack[T], time.Time) error, images func([]T) map[string]bool) error {
 	for attempt := 0; ; attempt++ {
-		var raw []dynamo.Item
-		err := s.table.Batch("pk", "sk").Get(dynamo.Keys{layout.MapPK(cid, mid), sk}).Consistent(true).All(ctx, &raw)
-		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return layout.Wrap(err)
+		raw, err := s.batchGet(ctx, true, layout.ItemKey{PK: layout.MapPK(cid, mid), SK: sk})
+		if err != nil {
+			return err
 		}
 		var cur dynamo.Item
 		if len(raw) == 1 {

@@ -121,9 +121,9 @@ func listByName[I any, T any](ctx context.Context, s *Store, cid int64, k layout
 	if !admin {
 		sk = func(id int64) string { return layout.PublicCopy + layout.RecordSK(k.Prefix, id) }
 	}
-	keys := make([]dynamo.Keyed, len(page.Items))
+	keys := make([]layout.ItemKey, len(page.Items))
 	for i, e := range page.Items {
-		keys[i] = dynamo.Keys{layout.CampaignPK(cid), sk(e.ChildID)}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: sk(e.ChildID)}
 	}
 	items, err := s.batchGet(ctx, true, keys...)
 	if err != nil {

@@ -168,10 +168,10 @@ func (s *Store) childCopies(ctx context.Context, k layout.KindSpec, cid, pid int
 	if err != nil {
 		return nil, layout.Wrap(err)
 	}
-	var public []dynamo.Keyed
+	var public []map[string]types.AttributeValue
 	for _, l := range links {
 		if !l.IsPrivate {
-			public = append(public, dynamo.Keys{layout.CampaignPK(cid), layout.RecordSK(k.Prefix, l.ID)})
+			public = append(public, sdkKey(layout.CampaignPK(cid), layout.RecordSK(k.Prefix, l.ID)))
 		}
 	}
 	what := "child " + k.EntityType + "s"
@@ -180,9 +180,12 @@ func (s *Store) childCopies(ctx context.Context, k layout.KindSpec, cid, pid int
 	}
 	var rows []nestRow
 	if len(public) > 0 {
-		err = s.table.Batch("pk", "sk").Get(public...).Project("id", "version", "is_private", k.ParentAttr).Consistent(true).All(ctx, &rows)
-		if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, layout.Wrap(err)
+		items, err := s.batchGetItems(ctx, true, public, "id", "version", "is_private", k.ParentAttr)
+		if err != nil {
+			return nil, err
+		}
+		if rows, err = unmarshalAll[nestRow](items); err != nil {
+			return nil, err
 		}
 	}
 	under := func(r nestRow) bool { p := r.parent(k); return !r.IsPrivate && p != nil && *p == pid }

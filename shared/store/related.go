@@ -2,11 +2,11 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 
@@ -24,22 +24,25 @@ func (s *Store) LocationLinks(ctx context.Context, cid int64, ids []int64) (map[
 	if len(ids) == 0 {
 		return out, nil
 	}
-	keys := make([]dynamo.Keyed, 0, len(ids))
+	keys := make([]map[string]types.AttributeValue, 0, len(ids))
 	seen := map[int64]bool{}
 	for _, id := range ids {
 		if !seen[id] {
 			seen[id] = true
-			keys = append(keys, dynamo.Keys{layout.CampaignPK(cid), layout.RecordSK(layout.LocationPrefix, id)})
+			keys = append(keys, sdkKey(layout.CampaignPK(cid), layout.RecordSK(layout.LocationPrefix, id)))
 		}
 	}
-	var rows []struct {
+	items, err := s.batchGetItems(ctx, true, keys, "id", "is_private", "parent_location_id")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := unmarshalAll[struct {
 		ID        int64  `dynamo:"id"`
 		IsPrivate bool   `dynamo:"is_private"`
 		ParentID  *int64 `dynamo:"parent_location_id"`
-	}
-	err := s.table.Batch("pk", "sk").Get(keys...).Project("id", "is_private", "parent_location_id").Consistent(true).All(ctx, &rows)
-	if err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-		return nil, layout.Wrap(err)
+	}](items)
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range rows {
 		out[r.ID] = domain.AncestorLink{ID: r.ID, IsPrivate: r.IsPrivate, ParentID: r.ParentID}

@@ -218,9 +218,9 @@ func (s *Store) listSync(ctx context.Context, l listSpec, p domain.PageRequest) 
 		for start := 0; start < len(cs); start += 100 {
 			chunk := cs[start:min(start+100, len(cs))]
 			g.Go(func() error {
-				keys := make([]dynamo.Keyed, len(chunk))
+				keys := make([]layout.ItemKey, len(chunk))
 				for i, c := range chunk {
-					keys[i] = dynamo.Keys{c.key.PK, c.key.SK}
+					keys[i] = c.key
 				}
 				items, err := s.batchGet(gctx, true, keys...)
 				mu.Lock()

@@ -246,22 +246,22 @@ func (s *Store) TagMembers(ctx context.Context, cid int64, tags []int64, admin b
 	if len(tags) == 0 {
 		return out, nil
 	}
-	keys := make([]dynamo.Keyed, 0, len(tags))
+	keys := make([]map[string]types.AttributeValue, 0, len(tags))
 	for _, t := range slices.Compact(slices.Sorted(slices.Values(tags))) {
 		k := layout.TagPackKey(cid, t)
-		keys = append(keys, dynamo.Keys{k.PK, k.SK})
+		keys = append(keys, sdkKey(k.PK, k.SK))
 	}
-	var packs []layout.TagPack
-	for start := 0; start < len(keys); start += 100 {
-		q := s.table.Batch("pk", "sk").Get(keys[start:min(start+100, len(keys))]...).Consistent(true)
-		if !admin {
-			q = q.Project("pk", "sk", "p", "np")
-		}
-		var got []layout.TagPack
-		if err := q.All(ctx, &got); err != nil && !errors.Is(err, dynamo.ErrNotFound) {
-			return nil, layout.Wrap(err)
-		}
-		packs = append(packs, got...)
+	var project []string
+	if !admin {
+		project = []string{"pk", "sk", "p", "np"}
+	}
+	items, err := s.batchGetItems(ctx, true, keys, project...)
+	if err != nil {
+		return nil, err
+	}
+	packs, err := unmarshalAll[layout.TagPack](items)
+	if err != nil {
+		return nil, err
 	}
 	byPK := map[string]*layout.TagPack{}
 	for i := range packs {
