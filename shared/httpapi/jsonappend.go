@@ -155,9 +155,7 @@ func AppendFloat(b []byte, f float64) []byte {
 
 // AppendTime appends t as domain.Time marshals it.
 func AppendTime(b []byte, t domain.Time) []byte {
-	b = append(b, '"')
-	b = time.Time(t).UTC().AppendFormat(b, domain.TimeLayout)
-	return append(b, '"')
+	return append(domain.AppendTime(append(b, '"'), time.Time(t)), '"')
 }
 
 // AppendAuditFields appends the fields of a (no braces, no leading comma).
