@@ -63,6 +63,8 @@ func buildForHost(b *testing.B, fn string) string {
 func coldStartEvent(fn string) []byte {
 	var ev any
 	switch fn {
+	case "WebhooksFunction": // a stream batch of no records: nothing to deliver
+		ev = map[string]any{"Records": []any{}}
 	case "AuthorizerFunction":
 		ev = map[string]any{"version": "2.0", "type": "REQUEST", "routeArn": "arn:aws:execute-api:us-east-1:123456789012:api/$default/GET/x",
 			"headers": map[string]string{}, "requestContext": map[string]any{"http": map[string]string{"method": "GET", "path": "/x"}}}
@@ -106,14 +108,19 @@ func coldStart(b *testing.B, bin string, event []byte) (wall, cpu time.Duration)
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "AWS_LAMBDA_RUNTIME_API="+strings.TrimPrefix(srv.URL, "http://"),
 		"TABLE_NAME=coldstart", "DYNAMODB_ENDPOINT=http://127.0.0.1:9", "AWS_REGION=us-east-1",
+		"IMAGE_BUCKET=coldstart", "IMAGES_FUNCTION=coldstart-images", // the functions that serve pictures
 		"AWS_LAMBDA_FUNCTION_NAME=cold", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE=512", "AWS_LAMBDA_FUNCTION_VERSION=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }() // a failed init ends the process
 	stop := func() time.Duration {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-exited
 		return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	select {
@@ -124,6 +131,8 @@ func coldStart(b *testing.B, bin string, event []byte) (wall, cpu time.Duration)
 			b.Fatalf("the function answered %s, not a response", path)
 		}
 		return wall, cpu
+	case <-exited:
+		b.Fatalf("%s ended before answering: %s", bin, stderr.String())
 	case <-time.After(30 * time.Second):
 		stop()
 		b.Fatalf("%s gave no answer in 30 s", bin)
