@@ -1,15 +1,23 @@
 package store_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
 // Reads by key build their BatchGetItem inputs by hand: every item found under its own key,
@@ -71,3 +79,87 @@ func TestGetItemsByKeyInBatchesOf100(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// unprocessed makes DynamoDB leave keys unprocessed as it may under load (DynamoDB Local never
+// does): each BatchGetItem answers only its first keep keys' items and hands the rest back as
+// UnprocessedKeys, with the request's projection, until the calls it may spoil are spent (keep
+// 0: nothing is read).
+func unprocessed(keep *atomic.Int64, spoil *atomic.Int64) func(*aws.Config) {
+	return func(cfg *aws.Config) {
+		cfg.APIOptions = append(cfg.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("unprocessed", func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				req, ok := in.Parameters.(*dynamodb.BatchGetItemInput)
+				if !ok || spoil.Add(-1) < 0 {
+					return next.HandleInitialize(ctx, in)
+				}
+				var table string
+				var asked types.KeysAndAttributes
+				for table, asked = range req.RequestItems {
+				}
+				keep := int(keep.Load())
+				if len(asked.Keys) <= keep {
+					return next.HandleInitialize(ctx, in)
+				}
+				if keep == 0 {
+					return middleware.InitializeOutput{Result: &dynamodb.BatchGetItemOutput{
+						UnprocessedKeys: map[string]types.KeysAndAttributes{table: asked}}}, middleware.Metadata{}, nil
+				}
+				first := asked
+				first.Keys = asked.Keys[:keep]
+				in.Parameters = &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: first}}
+				out, md, err := next.HandleInitialize(ctx, in)
+				if res, ok := out.Result.(*dynamodb.BatchGetItemOutput); ok && err == nil {
+					rest := asked
+					rest.Keys = asked.Keys[keep:]
+					res.UnprocessedKeys = map[string]types.KeysAndAttributes{table: rest}
+				}
+				return out, md, err
+			}), middleware.After)
+		})
+	}
+}
+
+// Keys DynamoDB leaves unprocessed are asked again until every item is read, projections
+// kept; a table that never processes them ends in 503 at the request's deadline, not a loop.
+func TestBatchGetAsksAgainForUnprocessedKeys(t *testing.T) {
+	var keep, spoil atomic.Int64
+	keep.Store(3)
+	st, _ := dynamotest.NewStore(t, unprocessed(&keep, &spoil))
+	ctx := t.Context()
+	pk := "TEST#unprocessed"
+	var keys [][2]string
+	for i := range 10 {
+		sk := fmt.Sprintf("N#%04d", i)
+		_, err := st.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: ptr(store.TableName(st)), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk},
+			"id": &types.AttributeValueMemberN{Value: fmt.Sprint(i + 1)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, [2]string{pk, sk})
+	}
+	spoil.Store(3) // 10 keys, 3 a call while spoiled: 3 + 3 + 3 + the last 1
+	got, err := store.GetItems(ctx, st, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(keys) {
+		t.Fatalf("%d items, want %d", len(got), len(keys))
+	}
+	for i, k := range keys {
+		if got[k] != int64(i+1) {
+			t.Errorf("%v: id %d, want %d", k, got[k], i+1)
+		}
+	}
+	if left := spoil.Load(); left != -1 {
+		t.Errorf("%d spoiled calls left, want every one used and one more call", left)
+	}
+
+	keep.Store(0)
+	spoil.Store(1 << 30) // never processed
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := store.GetItems(short, st, keys); !errors.Is(err, apperr.ErrUnavailable) {
+		t.Fatalf("a table that never processes the keys: %v, want unavailable", err)
+	}
+}
