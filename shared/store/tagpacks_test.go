@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -57,38 +56,38 @@ func TestTagPackCap(t *testing.T) {
 		if r.Status != 200 {
 			t.Fatalf("show: %d %s", r.Status, r.Raw)
 		}
-		return packMembers(r.Data())
+		return apitest.TagMembers(r.Data())
 	}
 	for _, i := range []int{5, 4, 3, 2} { // the class fills from the top: 2 replaces 5
 		setTags(i, tag)
 	}
-	if got := show(); got != wantMembers(4, eids[2], eids[3], eids[4]) {
+	if got := show(); got != apitest.WantTagMembers(4, eids[2], eids[3], eids[4]) {
 		t.Fatalf("filled: %s", got)
 	}
 	setTags(3) // removed from a full class with more members: refilled with 5
-	if got := show(); got != wantMembers(3, eids[2], eids[4], eids[5]) {
+	if got := show(); got != apitest.WantTagMembers(3, eids[2], eids[4], eids[5]) {
 		t.Fatalf("refilled: %s", got)
 	}
 	setTags(0, tag)
 	setTags(1, tag)
-	if got := show(); got != wantMembers(5, eids[0], eids[1], eids[2]) {
+	if got := show(); got != apitest.WantTagMembers(5, eids[0], eids[1], eids[2]) {
 		t.Fatalf("replaced: %s", got)
 	}
 	// A member turning private moves classes: the admins' answer keeps the smallest of both.
 	if r := e.Do("PATCH", apitest.Path(cid, fmt.Sprintf("/locations/%d", lids[0])), e.Admin, map[string]any{"is_private": true}); r.Status != 200 {
 		t.Fatalf("flip: %d %s", r.Status, r.Raw)
 	}
-	if got := show(); got != wantMembers(5, eids[0], eids[1], eids[2]) {
+	if got := show(); got != apitest.WantTagMembers(5, eids[0], eids[1], eids[2]) {
 		t.Fatalf("flipped: %s", got)
 	}
 	m := e.Do("GET", apitest.Path(cid, fmt.Sprintf("/tags/%d", tag)), e.Member, nil)
-	if m.Status != 200 || packMembers(m.Data()) != wantMembers(4, eids[1], eids[2], eids[4]) {
+	if m.Status != 200 || apitest.TagMembers(m.Data()) != apitest.WantTagMembers(4, eids[1], eids[2], eids[4]) {
 		t.Fatalf("member: %d %s", m.Status, m.Raw)
 	}
 	for _, i := range []int{1, 2, 4, 5} {
 		setTags(i)
 	}
-	if got := show(); got != wantMembers(1, eids[0]) {
+	if got := show(); got != apitest.WantTagMembers(1, eids[0]) {
 		t.Fatalf("emptied: %s", got)
 	}
 }
@@ -100,25 +99,6 @@ func packPost(t *testing.T, e *apitest.Env, path string, body map[string]any) in
 		t.Fatalf("create %v: %d %s", body, r.Status, r.Raw)
 	}
 	return int64(r.Data()["id"].(float64))
-}
-
-func packMembers(row map[string]any) string {
-	var ids []int64
-	for _, x := range row["entities"].([]any) {
-		ids = append(ids, int64(x.(float64)))
-	}
-	if !slices.IsSorted(ids) {
-		return fmt.Sprintf("unsorted %v", ids)
-	}
-	return fmt.Sprintf("%v n=%v", ids, row["entities_count"])
-}
-
-func wantMembers(n int, ids ...int64) string {
-	if ids == nil {
-		ids = []int64{}
-	}
-	slices.Sort(ids)
-	return fmt.Sprintf("%v n=%d", ids, n)
 }
 
 // TestMigrateBuildsTagPacks: a table written before the packs (none, or one left wrong, or a
@@ -168,15 +148,7 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) < 3 {
 		t.Fatalf("audit of the table before: %v %q", err, problems)
 	}
-	for run := range 2 {
-		if _, err := ops.Migrate(ctx, st, nil); err != nil {
-			t.Fatal(err)
-		}
-		if problems, err := ops.Audit(ctx, st, c.ID); err != nil {
-			t.Fatalf("run %d: audit %v", run, err)
-		} else if len(problems) > 0 {
-			t.Fatalf("run %d: audit %q", run, problems)
-		}
+	storetest.MigrateTwice(t, st, c.ID, func(run int) {
 		got, err := st.TagMembers(ctx, c.ID, []int64{open.ID, secret.ID, empty.ID}, true)
 		if err != nil {
 			t.Fatal(err)
@@ -193,5 +165,5 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 		if err != nil || fmt.Sprint(member[open.ID]) != fmt.Sprint(domain.TagMembers{Entities: []int64{eids[0], eids[1]}, Count: 4}) {
 			t.Errorf("run %d: member's answer %v %v", run, member, err)
 		}
-	}
+	})
 }

@@ -334,14 +334,7 @@ func TestMigrateKeepsTrashedEntryMentions(t *testing.T) {
 	if got, err := ops.Audit(ctx, st, w.c.ID); err != nil || !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "missing") }) {
 		t.Fatalf("before the migration: audit %q %v, want missing mentions", got, err)
 	}
-	for run := range 2 {
-		if _, err := ops.Migrate(ctx, st, nil); err != nil {
-			t.Fatal(err)
-		}
-		if got, err := ops.Audit(ctx, st, w.c.ID); err != nil || len(got) > 0 {
-			t.Fatalf("migration %d: audit %q %v", run+1, got, err)
-		}
-	}
+	storetest.MigrateTwice(t, st, w.c.ID, nil)
 	if err := st.RestoreEntity(ctx, w.c.ID, l.EntityID, w.admin.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -2,31 +2,10 @@ package tags_test
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
-
-// members is a tag answer's entities and entities_count, as text.
-func members(row map[string]any) string {
-	var ids []int64
-	for _, x := range row["entities"].([]any) {
-		ids = append(ids, int64(x.(float64)))
-	}
-	if !slices.IsSorted(ids) {
-		return fmt.Sprintf("unsorted %v", ids)
-	}
-	return fmt.Sprintf("%v n=%v", ids, row["entities_count"])
-}
-
-func want(n int, ids ...int64) string {
-	if ids == nil {
-		ids = []int64{}
-	}
-	slices.Sort(ids)
-	return fmt.Sprintf("%v n=%d", ids, n)
-}
 
 // TestTagListEntities: a tags list page answers every row's entities and entities_count as the
 // tag's show does, for admins (private members too), members and viewers (public members of
@@ -74,14 +53,14 @@ func TestTagListEntities(t *testing.T) {
 			listed := map[int64]string{}
 			for _, row := range l.List() {
 				m := row.(map[string]any)
-				listed[int64(m["id"].(float64))] = members(m)
+				listed[int64(m["id"].(float64))] = apitest.TagMembers(m)
 			}
 			for tid, want := range w {
 				if listed[tid] != want {
 					t.Errorf("%s: %s: list row of tag %d: %s, want %s", step, who.name, tid, listed[tid], want)
 				}
 				s := e.Do("GET", tagPath(cid, tid), who.token, nil)
-				if s.Status != 200 || members(s.Data()) != want {
+				if s.Status != 200 || apitest.TagMembers(s.Data()) != want {
 					t.Errorf("%s: %s: show of tag %d: %d %s, want %s", step, who.name, tid, s.Status, s.Raw, want)
 				}
 			}
@@ -91,8 +70,8 @@ func TestTagListEntities(t *testing.T) {
 		}
 	}
 	check("created", expect{
-		admin: map[int64]string{open: want(4, e1, e2, e3, e4), secret: want(3, e1, e3, e4)},
-		other: map[int64]string{open: want(3, e1, e2, e4)},
+		admin: map[int64]string{open: apitest.WantTagMembers(4, e1, e2, e3, e4), secret: apitest.WantTagMembers(3, e1, e3, e4)},
+		other: map[int64]string{open: apitest.WantTagMembers(3, e1, e2, e4)},
 	})
 	// The private member turns public, then the first loses the open tag (entity_tags).
 	if u := e.Do("PATCH", apitest.Path(cid, fmt.Sprintf("/locations/%d", l3)), e.Admin, map[string]any{"is_private": false}); u.Status != 200 {
@@ -102,8 +81,8 @@ func TestTagListEntities(t *testing.T) {
 		t.Fatalf("entity_tags delete: %d %s", d.Status, d.Raw)
 	}
 	check("flipped, untagged", expect{
-		admin: map[int64]string{open: want(3, e2, e3, e4), secret: want(3, e1, e3, e4)},
-		other: map[int64]string{open: want(3, e2, e3, e4)},
+		admin: map[int64]string{open: apitest.WantTagMembers(3, e2, e3, e4), secret: apitest.WantTagMembers(3, e1, e3, e4)},
+		other: map[int64]string{open: apitest.WantTagMembers(3, e2, e3, e4)},
 	})
 	// entity_tags adds it back; an update drops the secret tag from the first.
 	if p := e.Do("POST", apitest.Path(cid, fmt.Sprintf("/entities/%d/entity_tags", e1)), e.Admin, map[string]any{"tag_id": open}); p.Status != 200 {
@@ -113,31 +92,31 @@ func TestTagListEntities(t *testing.T) {
 		t.Fatalf("retag: %d %s", u.Status, u.Raw)
 	}
 	check("retagged", expect{
-		admin: map[int64]string{open: want(4, e1, e2, e3, e4), secret: want(2, e3, e4)},
-		other: map[int64]string{open: want(4, e1, e2, e3, e4)},
+		admin: map[int64]string{open: apitest.WantTagMembers(4, e1, e2, e3, e4), secret: apitest.WantTagMembers(2, e3, e4)},
+		other: map[int64]string{open: apitest.WantTagMembers(4, e1, e2, e3, e4)},
 	})
 	// The third goes to the trash and comes back.
 	if d := e.Do("DELETE", apitest.Path(cid, fmt.Sprintf("/locations/%d", l3)), e.Admin, nil); d.Status != 200 {
 		t.Fatalf("trash: %d %s", d.Status, d.Raw)
 	}
 	check("trashed", expect{
-		admin: map[int64]string{open: want(3, e1, e2, e4), secret: want(1, e4)},
-		other: map[int64]string{open: want(3, e1, e2, e4)},
+		admin: map[int64]string{open: apitest.WantTagMembers(3, e1, e2, e4), secret: apitest.WantTagMembers(1, e4)},
+		other: map[int64]string{open: apitest.WantTagMembers(3, e1, e2, e4)},
 	})
 	if err := e.Store.RestoreEntity(t.Context(), cid, e3, e.AdminID); err != nil {
 		t.Fatalf("restore: %v", err)
 	}
 	check("restored", expect{
-		admin: map[int64]string{open: want(4, e1, e2, e3, e4), secret: want(2, e3, e4)},
-		other: map[int64]string{open: want(4, e1, e2, e3, e4)},
+		admin: map[int64]string{open: apitest.WantTagMembers(4, e1, e2, e3, e4), secret: apitest.WantTagMembers(2, e3, e4)},
+		other: map[int64]string{open: apitest.WantTagMembers(4, e1, e2, e3, e4)},
 	})
 	// The secret tag turns public: its pack follows; then it is deleted and its pack goes.
 	if u := e.Do("PATCH", tagPath(cid, secret), e.Admin, map[string]any{"is_private": false}); u.Status != 200 {
 		t.Fatalf("tag public: %d %s", u.Status, u.Raw)
 	}
 	check("tag public", expect{
-		admin: map[int64]string{open: want(4, e1, e2, e3, e4), secret: want(2, e3, e4)},
-		other: map[int64]string{open: want(4, e1, e2, e3, e4), secret: want(2, e3, e4)},
+		admin: map[int64]string{open: apitest.WantTagMembers(4, e1, e2, e3, e4), secret: apitest.WantTagMembers(2, e3, e4)},
+		other: map[int64]string{open: apitest.WantTagMembers(4, e1, e2, e3, e4), secret: apitest.WantTagMembers(2, e3, e4)},
 	})
 	if d := e.Do("DELETE", tagPath(cid, open), e.Admin, nil); d.Status != 200 {
 		t.Fatalf("tag delete: %d %s", d.Status, d.Raw)
@@ -145,12 +124,12 @@ func TestTagListEntities(t *testing.T) {
 	if u := e.Do("PATCH", tagPath(cid, secret), e.Admin, map[string]any{"is_private": true}); u.Status != 200 {
 		t.Fatalf("tag private: %d %s", u.Status, u.Raw)
 	}
-	check("tag deleted", expect{admin: map[int64]string{secret: want(2, e3, e4)}, other: map[int64]string{}})
+	check("tag deleted", expect{admin: map[int64]string{secret: apitest.WantTagMembers(2, e3, e4)}, other: map[int64]string{}})
 	// Adding a deleted tag is refused and changes nothing.
 	if r := e.Do("POST", apitest.Path(cid, fmt.Sprintf("/entities/%d/entity_tags", e2)), e.Admin, map[string]any{"tag_id": open}); r.Status != 422 {
 		t.Fatalf("deleted tag: %d %s", r.Status, r.Raw)
 	}
-	check("refused", expect{admin: map[int64]string{secret: want(2, e3, e4)}, other: map[int64]string{}})
+	check("refused", expect{admin: map[int64]string{secret: apitest.WantTagMembers(2, e3, e4)}, other: map[int64]string{}})
 }
 
 // TestTagListEntitiesRoundTrips: a tags list page reads its tags' member packs in one more

@@ -572,18 +572,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 			expected[layout.ItemKey{PK: sl.PK, SK: sl.SK}] = ev.Version
 		}
 	}
-	for k, v := range expected {
-		if got, ok := stored[k]; !ok {
-			report("item %s %s: missing", k.PK, k.SK)
-		} else if got != v {
-			report("item %s %s: version %d, its home has %d", k.PK, k.SK, got, v)
-		}
-	}
-	for k := range stored {
-		if _, ok := expected[k]; !ok {
-			report("item %s %s: no home places it here", k.PK, k.SK)
-		}
-	}
+	reconcile(report, "item", expected, stored, "version %d, its home has %d", "no home places it here", nil)
 
 	for sk := range marked {
 		report("sweeper marker %s %s: no delete pending", layout.PendingPK(cid), sk)
@@ -602,18 +591,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 	}
 
 	// Sync pointers.
-	for k, want := range wantPointers {
-		if got, ok := pointers[k]; !ok {
-			report("sync pointer %s %s: missing", k.PK, k.SK)
-		} else if got != want {
-			report("sync pointer %s %s: holds %+v, its record %+v", k.PK, k.SK, got, want)
-		}
-	}
-	for k := range pointers {
-		if _, ok := wantPointers[k]; !ok {
-			report("sync pointer %s %s: no record updated then", k.PK, k.SK)
-		}
-	}
+	reconcile(report, "sync pointer", wantPointers, pointers, "holds %+v, its record %+v", "no record updated then", nil)
 	// Relations and their mirrors.
 	entityPrivate := map[int64]bool{}
 	for eid, e := range entities {
@@ -809,4 +787,23 @@ func auditMapPacks(cid int64, items []dynamo.Item, tr *trashState) []string {
 		}
 	}
 	return problems
+}
+
+// reconcile reports what an index holds against what its homes place in it, by key: an
+// expected item missing or holding another value (differs formats the stored value, then the
+// expected one), and a stored item nothing places (stray), unless excused (items written
+// after the scan began).
+func reconcile[V comparable](report func(string, ...any), what string, expected, stored map[layout.ItemKey]V, differs, stray string, excused map[layout.ItemKey]bool) {
+	for k, want := range expected {
+		if got, ok := stored[k]; !ok {
+			report(what+" %s %s: missing", k.PK, k.SK)
+		} else if got != want {
+			report(what+" %s %s: "+differs, k.PK, k.SK, got, want)
+		}
+	}
+	for k := range stored {
+		if _, ok := expected[k]; !ok && !excused[k] {
+			report(what+" %s %s: "+stray, k.PK, k.SK)
+		}
+	}
 }

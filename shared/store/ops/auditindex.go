@@ -89,17 +89,6 @@ func auditIndexes(cid int64, items []dynamo.Item) []string {
 		}
 		expected[k] = w.m
 	}
-	for k, m := range expected {
-		if got, ok := stored[k]; !ok {
-			report("mention %s %s: missing", k.PK, k.SK)
-		} else if got != m {
-			report("mention %s %s: is %+v, its entry says %+v", k.PK, k.SK, got, m)
-		}
-	}
-	for k := range stored {
-		if _, ok := expected[k]; !ok && !late[k] {
-			report("mention %s %s: no entry mentions it", k.PK, k.SK)
-		}
-	}
+	reconcile(report, "mention", expected, stored, "is %+v, its entry says %+v", "no entry mentions it", late)
 	return problems
 }

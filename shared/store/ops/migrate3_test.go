@@ -60,14 +60,7 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 	if err != nil || len(problems) != 4 { // two shard entries, two reverse items
 		t.Fatalf("audit of the layout 2 table: %v %q", err, problems)
 	}
-	for run := 0; run < 2; run++ {
-		if _, err := ops.Migrate(ctx, st, nil); err != nil {
-			t.Fatal(err)
-		}
-		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
-			t.Fatalf("run %d: audit %v %q", run, err, problems)
-		}
-	}
+	storetest.MigrateTwice(t, st, c.ID, nil)
 	admins := domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}
 	p, err := st.Search(ctx, c.ID, "OWN", true, domain.PageRequest{Page: 1, Limit: 10})
 	if err != nil || len(p.Items) != 1 || p.Items[0].ID != town.EntityID {
@@ -147,13 +140,5 @@ func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) != 4 || !strings.Contains(strings.Join(problems, "\n"), "#RELATED#LOCATION#") {
 		t.Fatalf("audit of the table without buckets: %v %q", err, problems)
 	}
-	for run := 0; run < 2; run++ {
-		if _, err := ops.Migrate(ctx, st, nil); err != nil {
-			t.Fatal(err)
-		}
-		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
-			t.Fatalf("run %d: audit %v %q", run, err, problems)
-		}
-		check(fmt.Sprint("migration run ", run))
-	}
+	storetest.MigrateTwice(t, st, c.ID, func(run int) { check(fmt.Sprint("migration run ", run)) })
 }

@@ -84,16 +84,10 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) < 3 {
 		t.Fatalf("audit of the table before: %v %q", err, problems)
 	}
-	for run := 0; run < 2; run++ {
-		if _, err := ops.Migrate(ctx, st, nil); err != nil {
-			t.Fatal(err)
-		}
-		if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
-			t.Fatalf("run %d: audit %v %q", run, err, problems)
-		}
+	storetest.MigrateTwice(t, st, c.ID, func(run int) {
 		got, err := st.GetLocation(ctx, c.ID, l.ID)
 		if err != nil || len(got.PrivateTags) != 1 || got.PrivateTags[0] != secret.ID {
 			t.Fatalf("run %d: %+v %v", run, got, err)
 		}
-	}
+	})
 }

@@ -78,17 +78,6 @@ func auditRelations(cid int64, items []dynamo.Item, entityPrivate map[int64]bool
 			}
 		}
 	}
-	for k, v := range expected {
-		if got, ok := stored[k]; !ok {
-			report("item %s %s: missing", k.PK, k.SK)
-		} else if got != v {
-			report("item %s %s: version %d, its relation has %d", k.PK, k.SK, got, v)
-		}
-	}
-	for k := range stored {
-		if _, ok := expected[k]; !ok {
-			report("item %s %s: no relation places it here", k.PK, k.SK)
-		}
-	}
+	reconcile(report, "item", expected, stored, "version %d, its relation has %d", "no relation places it here", nil)
 	return problems
 }

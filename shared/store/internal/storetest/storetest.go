@@ -1,6 +1,6 @@
 // Package storetest holds the helpers the store's tests and its operations code's tests
 // share: raw attribute values and keys for items written as an older layout did, a table's
-// snapshot and its diff, a campaign with its owner.
+// snapshot and its diff, a campaign with its owner, the migration run twice to a clean audit.
 package storetest
 
 import (
@@ -17,6 +17,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
 
 // SV, NV and BV are a raw string, number and boolean attribute.
@@ -94,4 +95,22 @@ func OwnedCampaign(t *testing.T, st *store.Store, c domain.Campaign) (domain.Use
 		t.Fatal(err)
 	}
 	return admin, made
+}
+
+// MigrateTwice runs the migration twice (it is idempotent) and fails unless the audit of
+// campaign cid finds nothing after each run; then, when given, check(run).
+func MigrateTwice(t *testing.T, st *store.Store, cid int64, check func(run int)) {
+	t.Helper()
+	ctx := context.Background()
+	for run := 0; run < 2; run++ {
+		if _, err := ops.Migrate(ctx, st, nil); err != nil {
+			t.Fatal(err)
+		}
+		if problems, err := ops.Audit(ctx, st, cid); err != nil || len(problems) > 0 {
+			t.Fatalf("run %d: audit %v %q", run, err, problems)
+		}
+		if check != nil {
+			check(run)
+		}
+	}
 }
