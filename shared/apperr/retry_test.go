@@ -44,7 +44,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 			}
 			var total time.Duration
 			for i, w := range waits {
-				if ceiling := min(conflictBackoffCap, conflictBackoffBase<<(i+1)); w < 0 || w >= ceiling {
+				if ceiling := min(BackoffCap, backoffBase<<(i+1)); w < 0 || w >= ceiling {
 					t.Errorf("wait %d is %v, want in [0, %v)", i+1, w, ceiling)
 				}
 				total += w
@@ -59,7 +59,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 func TestConflictBackoffIsJittered(t *testing.T) {
 	seen := map[time.Duration]bool{}
 	for i := 0; i < 20; i++ {
-		seen[conflictBackoff(3)] = true
+		seen[Backoff(3)] = true
 	}
 	if len(seen) < 2 {
 		t.Fatalf("20 waits before retry 3 were all %v: writers that collided would collide again", seen)

@@ -223,7 +223,7 @@ func (s *Store) entityEventLinks(ctx context.Context, cid, eid int64) ([]timelin
 // batches; each event whose links are placed otherwise is rewritten, at most 100 items a
 // transaction, 8 at once. A lost race re-reads.
 func (s *Store) relinkEvents(ctx context.Context, cid, eid int64, private bool) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		evs, links, err := s.entityEventLinks(ctx, cid, eid)
 		if err != nil {
 			return err
@@ -252,11 +252,8 @@ func (s *Store) relinkEvents(ctx context.Context, cid, eid int64, private bool) 
 				s.linkEvent(nil, &next)(txs[len(txs)-1])
 			}
 		}
-		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // reconcileLinks brings entity eid's links in line with its current privacy, then removes the
@@ -331,7 +328,7 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 	if err := s.deleteEntityMarkers(ctx, cid, eid); err != nil {
 		return err
 	}
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		var all []dynamo.Item
 		if err := s.table.Get("pk", layout.EntityPK(cid, eid)).Consistent(true).All(ctx, &all); err != nil {
 			return layout.Wrap(err)
@@ -393,12 +390,9 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 				s.linkEvent(ev, nil)(b)
 			}
 		}
-		err = runTxs(ctx, txs)
-		if err == nil {
-			return s.batchDelete(ctx, rest) // event copies included: idempotent deletes
-		}
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
+		if err := runTxs(ctx, txs); err != nil {
 			return err
 		}
-	}
+		return s.batchDelete(ctx, rest) // event copies included: idempotent deletes
+	})
 }

@@ -312,7 +312,7 @@ func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, 
 // items run concurrently, conditional on the version read. Then the partition goes, with the
 // links and their counters.
 func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		var links []layout.DayLinkItem // every item of the calendar's partition, keys only
 		err := s.table.Get("pk", layout.CalendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
 		if err != nil {
@@ -349,16 +349,13 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 			b.remove(eventSlots(&ev), it.Version)
 			b.syncMove(eventRef(&ev), nil) // its entity lives on: its list learns of the delete
 		}
-		err = runTxs(ctx, txs)
-		if err == nil {
-			keys := make([]dynamo.Keyed, len(links)) // the links and their counters
-			for i, l := range links {
-				keys[i] = dynamo.Keys{l.PK, l.SK}
-			}
-			return s.batchDelete(ctx, keys)
-		}
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
+		if err := runTxs(ctx, txs); err != nil {
 			return err
 		}
-	}
+		all := make([]dynamo.Keyed, len(links)) // the links and their counters
+		for i, l := range links {
+			all[i] = dynamo.Keys{l.PK, l.SK}
+		}
+		return s.batchDelete(ctx, all)
+	})
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"time"
 
@@ -40,7 +39,7 @@ func userCampaignRange(uid int64) layout.ListRange {
 // when set, is the META of a campaign created in the same transaction; otherwise the campaign
 // must exist (ErrNotFound). A concurrent change of the same membership is retried.
 func (s *Store) setMember(ctx context.Context, m domain.Membership, created *campaignItem) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		uk, mk := layout.ItemKey{PK: layout.UserPK(m.UserID), SK: layout.MetaSK}, layout.ItemKey{PK: layout.CampaignPK(m.CampaignID), SK: layout.MemberSK(m.UserID)}
 		got, err := s.getItems(ctx, uk, mk)
 		if err != nil {
@@ -87,11 +86,8 @@ func (s *Store) setMember(ctx context.Context, m domain.Membership, created *cam
 			b.put(s.table.Put(item).If("'role' = ?", prev.Role))
 			b.put(s.table.Put(mine))
 		}
-		err = b.run(ctx)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt == 2 {
-			return err
-		}
-	}
+		return b.run(ctx)
+	})
 }
 
 // GetUser reads a user's profile; ErrNotFound when there is none.

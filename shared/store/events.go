@@ -79,18 +79,21 @@ func (s *Store) checkCalendar(ev *timeline.Event) func(*txBuilder) {
 // calendar still exist (ErrNotFound otherwise) and that the entity's links are still placed as
 // read (ev.EntityPrivate): a privacy change in between re-reads the entity and retries.
 func (s *Store) CreateEvent(ctx context.Context, ev *timeline.Event) error {
-	for attempt := 0; ; attempt++ {
+	relinked := false
+	return apperr.Retry(ctx, func(error) bool { return relinked }, func() error {
+		relinked = false
 		err := s.createChild(ctx, &ev.Meta, "event", func() any { return layout.ToEventItem(ev) }, func() []layout.Slot { return eventSlots(ev) },
 			s.checkEntityLinks(ev), s.checkCalendar(ev), s.linkEvent(nil, ev), synced(nil, func() *layout.SyncRef { return eventRef(ev) }))
-		if !errors.Is(err, apperr.ErrNotFound) || attempt >= apperr.WriteAttempts {
+		if !errors.Is(err, apperr.ErrNotFound) {
 			return err
 		}
 		var e layout.EntityItem
 		if rerr := s.getItem(ctx, layout.CampaignPK(ev.CampaignID), layout.RecordSK(layout.EntityPrefix, ev.EntityID), &e, "pk", "sk", "links_private"); rerr != nil || e.LinksPrivate == ev.EntityPrivate {
 			return err // gone, or unchanged: the failure was not its links' privacy
 		}
-		ev.EntityPrivate = e.LinksPrivate
-	}
+		ev.EntityPrivate, relinked = e.LinksPrivate, true
+		return err
+	})
 }
 
 // UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its

@@ -47,18 +47,20 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 	if name == "" || utf8.RuneCountInString(name) > domain.MaxNameLength {
 		return domain.User{}, apperr.Invalid("user", "The user must be a name of 1 to 191 characters.")
 	}
-	for attempt := 0; attempt < 3; attempt++ {
+	var user domain.User
+	err := apperr.RetryConflicts(ctx, func() error { // a concurrent creator won: read theirs
 		var u layout.UserItem
 		err := s.getItem(ctx, layout.UserNamePK(name), layout.MetaSK, &u)
 		if err == nil {
-			return domain.User{ID: u.ID, Name: u.Name}, nil
+			user = domain.User{ID: u.ID, Name: u.Name}
+			return nil
 		}
 		if !errors.Is(err, apperr.ErrNotFound) {
-			return domain.User{}, err
+			return err
 		}
 		ids, err := s.nextIDs(ctx, layout.GlobalPK, "user")
 		if err != nil {
-			return domain.User{}, err
+			return err
 		}
 		u = layout.UserItem{PK: layout.UserNamePK(name), SK: layout.MetaSK, ID: ids[0], Name: name}
 		meta := layout.UserItem{PK: layout.UserPK(ids[0]), SK: layout.MetaSK, ID: ids[0], Name: name}
@@ -67,13 +69,14 @@ func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error
 			Put(s.table.Put(meta)).
 			Run(ctx)
 		if err == nil {
-			return domain.User{ID: u.ID, Name: name}, nil
+			user = domain.User{ID: u.ID, Name: name}
 		}
-		if err = layout.Wrap(err); !errors.Is(err, apperr.ErrConflict) { // a concurrent creator won: read theirs
-			return domain.User{}, err
-		}
+		return layout.Wrap(err)
+	})
+	if err != nil {
+		return domain.User{}, err
 	}
-	return domain.User{}, apperr.ErrConflict
+	return user, nil
 }
 
 // CreateCampaign creates a campaign owned by owner, who becomes its admin (setMembers).

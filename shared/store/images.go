@@ -150,12 +150,12 @@ func (s *Store) SetEntityImage(ctx context.Context, cid, eid, by int64, path str
 }
 
 func (s *Store) entityImage(ctx context.Context, cid, eid, by int64, path, legacy string) (*domain.Entity, error) {
-	for attempt := 0; ; attempt++ {
-		e, err := s.setEntityImage(ctx, cid, eid, by, path, legacy)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return e, err
-		}
-	}
+	var e *domain.Entity
+	err := apperr.RetryConflicts(ctx, func() (err error) {
+		e, err = s.setEntityImage(ctx, cid, eid, by, path, legacy)
+		return err
+	})
+	return e, err
 }
 
 // setEntityImage is one attempt. legacy, when set, is the image_url the record must still hold

@@ -37,7 +37,7 @@ func (b *txBuilder) linkLocation(cid, mid int64, prev, next *int64) {
 // location_id unless hidden; clear (the location's purge) drops it and the link. Each map's
 // home and copy are rewritten (version bumped, updated_at kept), 40 maps a transaction.
 func (s *Store) placeLocationMaps(ctx context.Context, cid, lid int64, hidden, clear bool) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		var links []layout.LocMapItem
 		if err := s.table.Get("pk", layout.ChildPK(cid, layout.LocationPrefix, lid)).Range("sk", dynamo.BeginsWith, layout.LocMapPrefix).Consistent(true).All(ctx, &links); err != nil {
 			return layout.Wrap(err)
@@ -76,11 +76,8 @@ func (s *Store) placeLocationMaps(ctx context.Context, cid, lid int64, hidden, c
 			sls := layout.OwnerSlots(layout.MapPrefix, cid, m.ID, m.IsPrivate)
 			b.place(layout.Marshal(toMapItem(&next)), sls, sls, m.Version)
 		}
-		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // locationMapsOf reads the locations the map homes in items name (one BatchGetItem per 100

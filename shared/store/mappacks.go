@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
@@ -88,7 +87,7 @@ func (s *Store) WriteMapLayers(ctx context.Context, cid, mid int64, change func(
 // writePack writes one pack; images, when set, names the entries' stored pictures, whose
 // change (claimed, dropped) goes into the pack's transaction.
 func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, change func(*domain.MapPack[T], time.Time) error, images func([]T) map[string]bool) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		raw, err := s.batchGet(ctx, true, layout.ItemKey{PK: layout.MapPK(cid, mid), SK: sk})
 		if err != nil {
 			return err
@@ -140,11 +139,8 @@ func writePack[T any](ctx context.Context, s *Store, cid, mid int64, sk string, 
 				}
 			}
 		}
-		err = b.run(ctx)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return b.run(ctx)
+	})
 }
 
 // packImages adds to the layers' partition's end (a map's purge) the queueing of its layers'

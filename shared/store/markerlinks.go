@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -143,7 +142,7 @@ func (s *Store) deleteEntityMarkers(ctx context.Context, cid, eid int64) error {
 // marker after it, nil when deleted; false: nothing), in transactions of at most maxTx items,
 // with the centres of their maps (centres); a lost race reads them again.
 func (s *Store) eachEntityMarker(ctx context.Context, cid, eid int64, known *[]layout.MarkerInItem, change func(*txBuilder, *domain.Marker) (*domain.Marker, bool)) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		ms, err := s.entityMarkers(ctx, cid, eid, known)
 		known = nil // a lost race reads them again
 		if err != nil {
@@ -162,11 +161,8 @@ func (s *Store) eachEntityMarker(ctx context.Context, cid, eid int64, known *[]l
 		for i, b := range txs {
 			b.centres(changed[i])
 		}
-		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // markerChange is a marker as read (with its map) and after a write (nil: deleted).

@@ -220,7 +220,7 @@ func (s *Store) childCopies(ctx context.Context, k layout.KindSpec, cid, pid int
 // trash and the child's new version, for the restore (adoptChildren); links marked already are
 // left as they are.
 func (s *Store) orphanChildren(ctx context.Context, k layout.KindSpec, cid, pid int64, mark bool) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		var links []layout.ChildLink
 		err := s.table.Get("pk", layout.ChildPK(cid, k.Prefix, pid)).Range("sk", dynamo.BeginsWith, layout.ChildLinkPrefix).Consistent(true).All(ctx, &links)
 		if err != nil || len(links) == 0 {
@@ -294,11 +294,8 @@ func (s *Store) orphanChildren(ctx context.Context, k layout.KindSpec, cid, pid 
 			b.mirror(layout.Marshal(layout.EntityItemOf(k, &nextM, &prevO)), layout.EntitySlots(&prevM, &prevO), layout.EntitySlots(&nextM, &prevO))
 			b.syncMove(layout.EntityRef(&prevM, &prevO), layout.EntityRef(&nextM, &prevO))
 		}
-		err = runTxs(ctx, txs)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // nestedUpdate is what an update of nested record id of kind k depends on and writes beside
@@ -339,7 +336,8 @@ func (s *Store) nestedUpdate(ctx context.Context, k layout.KindSpec, cid, id int
 // dropped), a conflict after WriteAttempts.
 func (s *Store) createNested(ctx context.Context, k layout.KindSpec, m *domain.Meta, o *domain.Owner, parentID *int64,
 	ancestry *[]domain.AncestorLink, parentPrivate *bool, item func() any, also ...func(*txBuilder)) error {
-	for attempt := 0; ; attempt++ {
+	parentChanged := func(err error) bool { return errors.Is(err, errParentChanged) }
+	err := apperr.Retry(ctx, parentChanged, func() error {
 		var checks []func(*txBuilder)
 		for _, c := range also {
 			if c != nil {
@@ -355,14 +353,15 @@ func (s *Store) createNested(ctx context.Context, k layout.KindSpec, m *domain.M
 			checks = append(checks, c)
 		}
 		err := s.createOwner(ctx, k, m, o, item, checks...)
-		if !errors.Is(err, errParentChanged) {
-			return err
+		if parentChanged(err) {
+			*ancestry = nil // read the parent again: gone (a 422) or of another privacy
 		}
-		if attempt >= apperr.WriteAttempts {
-			return apperr.ErrConflict
-		}
-		*ancestry = nil // read the parent again: gone (a 422) or of another privacy
+		return err
+	})
+	if parentChanged(err) {
+		return apperr.ErrConflict
 	}
+	return err
 }
 
 // getNested reads record id of nested kind k and its public copy (one round trip, read ahead

@@ -27,7 +27,8 @@ func (s *Store) createOwner(ctx context.Context, k layout.KindSpec, m *domain.Me
 		return err
 	}
 	// A tag's pack changed by a concurrent member's write (packPlan) is read again.
-	for attempt := 0; ; attempt++ {
+	tagged := false
+	return apperr.Retry(ctx, func(err error) bool { return tagged && apperr.IsConflict(err) }, func() error {
 		tags, err := s.tagPlan(ctx, k, m, nil, o)
 		if err != nil {
 			return err
@@ -43,11 +44,9 @@ func (s *Store) createOwner(ctx context.Context, k layout.KindSpec, m *domain.Me
 				c(b)
 			}
 		}
-		err = tagsChanged(b.run(ctx))
-		if tags == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		tagged = tags != nil
+		return tagsChanged(b.run(ctx))
+	})
 }
 
 // tagsChanged is a write's error: a linked tag deleted or made private since it was read

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
@@ -45,7 +44,7 @@ func (s *Store) relinkRefs(ctx context.Context, cid, eid int64, typ string, chil
 // change) with its copies and counts, at most maxTx items a transaction, conditional on the
 // version read (a lost race re-reads).
 func (s *Store) relinkRelations(ctx context.Context, cid, eid int64, private bool) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		rels, err := s.entityRelations(ctx, cid, eid)
 		if err != nil {
 			return err
@@ -68,11 +67,8 @@ func (s *Store) relinkRelations(ctx context.Context, cid, eid int64, private boo
 			next.Version = r.Version + 1
 			txs[len(txs)-1].placeRelation(r, next)
 		}
-		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // relationItems bounds the items one relation's re-placing writes (home, copies, campaign

@@ -195,7 +195,7 @@ func (s *Store) relinkTagMembers(ctx context.Context, cid, tid int64, private bo
 // conditional on the version read (bumped: a concurrent write of the record conflicts and is
 // retried on fresh data), with its member item deleted in the same transaction when drop.
 func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, edit func(tags, private []int64) ([]int64, []int64, bool)) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		var members []layout.TagMember
 		err := s.table.Get("pk", layout.ChildPK(cid, layout.TagPrefix, tid)).Range("sk", dynamo.BeginsWith, layout.TagMemberPrefix).Consistent(true).All(ctx, &members)
 		if err != nil || len(members) == 0 {
@@ -258,11 +258,8 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 				b.update(setTags(s.table.Update("pk", sl.PK).Range("sk", sl.SK).If("attribute_exists(pk)"), sl, tags, private))
 			}
 		}
-		err = runTxs(ctx, txs)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // SetEntityTag adds (add) or removes tag tid on the record of entity eid (Kanka's
@@ -272,12 +269,12 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 // It reports whether anything changed: adding a tag already there or removing one absent
 // does not. Errors of the tag name `tag_id`; the record's tags are at most domain.MaxTags.
 func (s *Store) SetEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {
-	for attempt := 0; ; attempt++ {
-		changed, err := s.setEntityTag(ctx, cid, eid, tid, add, byAdmin)
-		if !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return changed, err
-		}
-	}
+	var changed bool
+	err := apperr.RetryConflicts(ctx, func() (err error) {
+		changed, err = s.setEntityTag(ctx, cid, eid, tid, add, byAdmin)
+		return err
+	})
+	return changed, err
 }
 
 func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {

@@ -248,13 +248,15 @@ func (s *Store) entityEvents(ctx context.Context, cid, eid int64) ([]timeline.Ev
 // reminder links, with their counts), each on condition of the link as read; a lost race
 // reads the events again.
 func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline.Event) error {
-	for attempt := 0; ; attempt++ {
-		if attempt > 0 {
+	first := true
+	return apperr.RetryConflicts(ctx, func() error {
+		if !first { // a lost race reads the events again
 			var err error
 			if evs, err = s.entityEvents(ctx, cid, eid); err != nil {
 				return err
 			}
 		}
+		first = false
 		if len(evs) == 0 {
 			return nil
 		}
@@ -281,11 +283,8 @@ func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline
 			}
 			s.linkEvent(&ev, nil)(txs[len(txs)-1])
 		}
-		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // showOwnLinks links the events of live entity e that have no calendar links, placed by its
@@ -293,7 +292,7 @@ func (s *Store) hideOwnLinks(ctx context.Context, cid, eid int64, evs []timeline
 // calendar is gone for good (neither live nor trashed).
 func (s *Store) showOwnLinks(ctx context.Context, e *layout.EntityItem) error {
 	cid := e.CampaignID
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		var ent layout.EntityItem
 		if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, e.ID), &ent); err != nil {
 			if errors.Is(err, apperr.ErrNotFound) {
@@ -342,11 +341,8 @@ func (s *Store) showOwnLinks(ctx context.Context, e *layout.EntityItem) error {
 			b.check(s.table.Check("pk", home.PK).Range("sk", home.SK).If(ifVersion, ev.Version))
 			s.linkEvent(nil, &ev)(b)
 		}
-		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // hideRelations moves every relation entity eid owns or is the target of (rows: their homes and
@@ -464,7 +460,7 @@ func (s *Store) showRelation(ctx context.Context, cid, eid int64, it layout.Rela
 // whole in the calendar's partition (HIDDEN#EVENT#eid#id), in transactions conditional on the
 // versions read. The calendar's own entity's events are hideOwnLinks'.
 func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
-	for attempt := 0; ; attempt++ {
+	return apperr.RetryConflicts(ctx, func() error {
 		var links []layout.DayLinkItem
 		err := s.table.Get("pk", layout.CalendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
 		if err != nil {
@@ -531,11 +527,8 @@ func (s *Store) hideCalendarEvents(ctx context.Context, cid, calID, calEntityID 
 			hidden["pk"], hidden["sk"], hidden["hidden_at"] = layout.AttrS(k.PK), layout.AttrS(k.SK), layout.AttrS(layout.FormatTime(now))
 			b.put(s.table.Put(hidden))
 		}
-		err = runTxs(ctx, txs)
-		if err == nil || !errors.Is(err, apperr.ErrConflict) || attempt >= apperr.WriteAttempts {
-			return err
-		}
-	}
+		return runTxs(ctx, txs)
+	})
 }
 
 // hiddenEvent is an event kept by hideCalendarEvents.

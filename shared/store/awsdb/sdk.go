@@ -15,6 +15,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
 
@@ -22,8 +23,7 @@ import (
 // well inside the Lambda timeout, instead of waiting out the SDK's defaults (5 attempts, up to 20 s
 // of backoff, a 30 s dial). The per-request deadline (httpapi.Options.Timeout) bounds the rest.
 const (
-	maxAttempts = 3                      // one call and two retries
-	maxBackoff  = 200 * time.Millisecond // between attempts, throttling included
+	maxAttempts = 3                      // one call and two retries, waiting apperr.Backoff between them
 	dialTimeout = 500 * time.Millisecond // DynamoDB is one hop away; a slow connect is an outage
 	tlsTimeout  = time.Second
 )
@@ -31,10 +31,17 @@ const (
 func newRetryer() aws.Retryer {
 	return retry.NewStandard(func(o *retry.StandardOptions) {
 		o.MaxAttempts = maxAttempts
-		o.MaxBackoff = maxBackoff
-		o.Backoff = retry.NewExponentialJitterBackoff(maxBackoff)
+		o.MaxBackoff = apperr.BackoffCap
+		o.Backoff = backoff{}
 		dynamo.RetryTxConflicts(o)
 	})
+}
+
+// backoff makes the SDK's retries of throttled and failed calls wait as the writes' retries do.
+type backoff struct{}
+
+func (backoff) BackoffDelay(attempt int, _ error) (time.Duration, error) {
+	return apperr.Backoff(attempt), nil
 }
 
 func newHTTPClient() aws.HTTPClient {
