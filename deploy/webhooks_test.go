@@ -20,7 +20,7 @@ import (
 
 // registerWebhooks is functions/webhook-routes' Register.
 func registerWebhooks(api *httpapi.API, st *store.Store) {
-	webhooks.Register(api, store.NewWebhooks(st))
+	webhooks.Register(api, webhooks.NewStorage(st))
 }
 
 // webhooksReplay replays the WebhookRoutesFunction events on a fresh table (webhook 1). The
@@ -63,7 +63,7 @@ var webhooksReplay = []replayStep{
 	}},
 	{"webhooks-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted webhook", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, err := store.NewWebhooks(st).GetWebhook(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := webhooks.NewStorage(st).GetWebhook(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("webhook after delete: %v", err)
 		}
 	}},
@@ -75,7 +75,7 @@ var streamEvents = []string{"webhooks-stream.json", "webhooks-schedule.json"}
 
 func mustWebhook(t *testing.T, st *store.Store) *hook.Webhook {
 	t.Helper()
-	w, err := store.NewWebhooks(st).GetWebhook(context.Background(), 1, 1)
+	w, err := webhooks.NewStorage(st).GetWebhook(context.Background(), 1, 1)
 	if err != nil {
 		t.Fatalf("webhook 1 of campaign 1: %v", err)
 	}
@@ -93,7 +93,7 @@ func TestWebhookRoutesReplay(t *testing.T) {
 func TestWebhooksFunctionEvents(t *testing.T) {
 	base, _ := dynamotest.NewStore(t)
 	seed(t, base)
-	st := store.NewWebhooks(base)
+	st := webhooks.NewStorage(base)
 	ctx := context.Background()
 	w := &hook.Webhook{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, URL: "https://hooks.lorekeep.invalid/x", Format: hook.FormatLorekeep,
 		IsActive: true, Secret: "whsec_test"}

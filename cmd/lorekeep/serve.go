@@ -100,7 +100,7 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	streamed := make(chan struct{})
 	go func() {
 		defer close(streamed)
-		wh := store.NewWebhooks(st)
+		wh := webhooks.NewStorage(st)
 		d := webhooks.NewDeliverer(wh, webhooks.SettingsFromEnv(c.getenv))
 		if err := stream.Serve(ctx, wh, c.cfg.TableName, d); err != nil {
 			slog.Error("webhooks: the table's stream cannot be read; run `lorekeep init`", "error", err)

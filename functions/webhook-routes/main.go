@@ -10,6 +10,6 @@ import (
 
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
-	webhooks.Register(api, store.NewWebhooks(st))
+	webhooks.Register(api, webhooks.NewStorage(st))
 	lambdaapi.Start(api)
 }

@@ -24,6 +24,6 @@ func main() {
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)
 	}
-	wh := store.NewWebhooks(st)
+	wh := webhooks.NewStorage(st)
 	lambda.Start(stream.LambdaHandler(wh, webhooks.NewDeliverer(wh, webhooks.SettingsFromEnv(os.Getenv))))
 }

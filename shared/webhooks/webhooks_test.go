@@ -32,6 +32,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/s3test"
@@ -52,7 +53,7 @@ func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // Local's stream of the test's table, and the deliverer it feeds.
 type env struct {
 	*apitest.Env
-	wh    *store.Webhooks
+	wh    *webhooks.Storage
 	d     *webhooks.Deliverer
 	clock *clock
 }
@@ -74,20 +75,20 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
 		a.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
-		webhooks.RegisterWith(a, store.NewWebhooks(st), api)
+		webhooks.RegisterWith(a, webhooks.NewStorage(st), api)
 	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
 	// Test tables have no stream (dynamotest): the creation path turns this one's on.
 	if _, err := store.CreateTable(context.Background(), e.Store.Client(), e.Config.TableName); err != nil {
 		t.Fatal(err)
 	}
-	wh := store.NewWebhooks(e.Store)
+	wh := webhooks.NewStorage(e.Store)
 	d := webhooks.NewDeliverer(wh, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		err := stream.ReadStream(ctx, e.Store, e.Config.TableName, true, func(ctx context.Context, recs []store.StreamRecord) error {
-			changes, err := wh.Changes(ctx, recs)
+			changes, err := store.StreamChanges(ctx, wh.Store, recs)
 			if err != nil {
 				return err
 			}
@@ -286,7 +287,7 @@ func TestWebhookValidation(t *testing.T) {
 // Production refuses http, and loopback when not allowed.
 func TestProductionURLRules(t *testing.T) {
 	e := apitest.New(t, func(a *httpapi.API, st *store.Store) {
-		webhooks.RegisterWith(a, store.NewWebhooks(st), webhooks.Settings{})
+		webhooks.RegisterWith(a, webhooks.NewStorage(st), webhooks.Settings{})
 	})
 	for _, u := range []string{"http://example.org/hook", "https://127.0.0.1/x", "https://localhost/x", "https://[::1]/x"} {
 		r := e.Do("POST", apitest.Path(e.Campaign, "/webhooks"), e.Admin, map[string]any{"url": u})
@@ -348,6 +349,21 @@ func TestDeliveriesAreSignedAndInOrder(t *testing.T) {
 	first := r.List()[0].(map[string]any)
 	if first["event"] != "location.deleted" || first["status"] != float64(204) || first["ok"] != true || first["error"] != nil {
 		t.Errorf("newest attempt = %v", first)
+	}
+
+	// The audit knows a webhook's own partition (its queue state and attempt log): no orphan
+	// while the webhook lives, one when it does not.
+	ctx := context.Background()
+	if problems, err := ops.Audit(ctx, e.Store, e.Campaign); err != nil || len(problems) > 0 {
+		t.Fatalf("audit of a campaign whose webhook delivered: %v %v", err, problems)
+	}
+	orphan := store.PartitionOf(e.Campaign, webhooks.Kind, wid+1000).Item("STATE")
+	if err := e.Store.Table().Put(map[string]any{"pk": orphan.PK, "sk": orphan.SK, "queued": 0}).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := ops.Audit(ctx, e.Store, e.Campaign)
+	if err != nil || len(problems) != 1 || !strings.Contains(problems[0], fmt.Sprintf("webhook %d does not exist", wid+1000)) {
+		t.Fatalf("audit of a webhook partition without its webhook: %v %v", err, problems)
 	}
 }
 

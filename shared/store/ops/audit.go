@@ -104,6 +104,7 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 	stored := map[layout.ItemKey]int64{}                // every home and copy, by key: its version
 	expected := map[layout.ItemKey]int64{}              // the slots of every home: its version
 	partitions := map[string]map[string]int{}           // child pk -> record prefix -> items
+	familyRecords := map[layout.ItemKey]bool{}          // the homes of family kinds that own a partition
 	dayLinks := map[layout.ItemKey]layout.DayLinkItem{} // every DAY# and RECUR# link
 	var eventHomes []timeline.Event
 	var events []struct {
@@ -182,6 +183,11 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 				stored[layout.ItemKey{PK: pk, SK: sk}] = num(it, "version")
 			}
 			continue
+		}
+		if pk == prefix {
+			if fk, ok := layout.FamilyKindOf(kind); ok && fk.Partition {
+				familyRecords[layout.ItemKey{PK: pk, SK: sk}] = true
+			}
 		}
 		if pk == prefix && strings.HasPrefix(sk, layout.PublicCopy) {
 			if k, ok := layout.KindOf(strings.Split(sk, "#")[1]); ok && k.ParentAttr != "" {
@@ -447,6 +453,8 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 			exists = owners[k.EntityType][id] != nil
 		} else if kind == layout.EntityPrefix {
 			_, exists = entities[id]
+		} else if fk, ok := layout.FamilyKindOf(kind); ok && fk.Partition {
+			exists = familyRecords[layout.ItemKey{PK: prefix, SK: layout.RecordSK(kind, id)}]
 		}
 		if !exists && !tr.hides(pk) {
 			report("partition %s: %s %d does not exist, %d items left (%v)", pk, strings.ToLower(kind), id, sum(kinds), kinds)

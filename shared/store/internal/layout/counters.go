@@ -42,8 +42,12 @@ func Tally(tallies map[CounterKey]map[string]int, pk, counter, class string, id 
 	}
 }
 
-// IsRangeCounter reports whether sk is a range counter item (total or segment); the webhook
-// count (COUNT#WEBHOOK, "n") is a limit's count, not a range's.
+// IsRangeCounter reports whether sk is a range counter item (total or segment); the count of
+// a family's kind (store.DeclareKind: COUNT#WEBHOOK, "n") is a limit's count, not a range's.
 func IsRangeCounter(sk string) bool {
-	return strings.HasPrefix(sk, CounterPrefix) && sk != WebhookCounter
+	if !strings.HasPrefix(sk, CounterPrefix) {
+		return false
+	}
+	k, ok := FamilyKindOf(strings.TrimPrefix(sk, CounterPrefix))
+	return !ok || !k.LimitCount
 }

@@ -299,20 +299,16 @@ const RateSK = "RATE"
 
 func RatePK(caller string) string { return "RATE#" + caller }
 
-// Webhooks (store/webhooks.go): subscriptions, their queues and attempt logs.
-const (
-	WebhookPrefix  = "WEBHOOK"
-	WebhookCounter = CounterPrefix + WebhookPrefix
-	QueueStateSK   = "STATE"
-	QueuePrefix    = "Q#"
-	LogPrefix      = "LOG#"
-	DueIndexPK     = "WEBHOOKDUE"
-)
-
-func WebhookPK(cid, wid int64) string { return ChildPK(cid, WebhookPrefix, wid) }
-
-func DueSK(due time.Time, cid, wid int64) string {
-	return FormatTime(due) + "#" + Pad(cid) + "#" + Pad(wid)
+// ParseTimeIndexSK reads the ids of a time-ordered index key (<time>#<cid>#<id>, written by
+// store.TimeIndexSK: a family's items indexed by when they are due).
+func ParseTimeIndexSK(sk string) (cid, id int64, ok bool) {
+	parts := strings.Split(sk, "#")
+	if len(parts) != 3 {
+		return 0, 0, false
+	}
+	cid, err1 := strconv.ParseInt(parts[1], 10, 64)
+	id, err2 := strconv.ParseInt(parts[2], 10, 64)
+	return cid, id, err1 == nil && err2 == nil
 }
 
 // Relations and attributes (store/relations.go, store/attributes.go).

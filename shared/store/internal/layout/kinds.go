@@ -128,3 +128,30 @@ var (
 	TagKind      = MustKind(TagPrefix)
 	MapKind      = MustKind(MapPrefix)
 )
+
+// FamilyKind is a kind whose family stores its records itself (store.DeclareKind): the
+// kernel's cross-kind mechanisms do not manage it, but the audit knows its items.
+type FamilyKind struct {
+	Prefix string // the KIND of its keys: CAMPAIGN#c KIND#id
+	// LimitCount: COUNT#KIND ("n") counts the campaign's records against a limit.
+	LimitCount bool
+	// Partition: a record keeps items in its own partition (CAMPAIGN#c#KIND#id), which lives
+	// as long as the record.
+	Partition bool
+}
+
+var familyKinds = map[string]FamilyKind{}
+
+// RegisterFamilyKind adds k (at init: the families' declarations).
+func RegisterFamilyKind(k FamilyKind) {
+	if _, dup := familyKinds[k.Prefix]; dup || IsOwnerPrefix(k.Prefix) {
+		panic("store: kind " + k.Prefix + " declared twice")
+	}
+	familyKinds[k.Prefix] = k
+}
+
+// FamilyKindOf is the declaration of the family kind keyed prefix.
+func FamilyKindOf(prefix string) (FamilyKind, bool) {
+	k, ok := familyKinds[prefix]
+	return k, ok
+}

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/guregu/dynamo/v2"
+
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+)
+
+// What a family's own storage uses of the kernel. A family whose records the kernel's
+// cross-kind mechanisms (entities, copies, counters, sync, trash) do not manage keeps its item
+// types and its calls beside its routes: the table, its transactions, the id sequences, the
+// clock and the error map are the kernel's, and so are the keys. The kernel spells a record's
+// keys in the campaign's partition (RecordKey, CounterKey) and the key of the record's own
+// partition (PartitionOf); the family names the items inside that partition (Partition.Item).
+
+// Key is an item's primary key.
+type Key = layout.ItemKey
+
+// Table is the single table, for a family's queries and writes of its own items.
+func (s *Store) Table() dynamo.Table { return s.table }
+
+// WriteTx starts a transaction of a family's own items.
+func (s *Store) WriteTx() *dynamo.WriteTx { return s.db.WriteTx() }
+
+// Now is the store's clock (UTC; tests set it).
+func (s *Store) Now() time.Time { return s.now() }
+
+// NextID advances the campaign's id sequence named sequence (a kind's ids) and returns it.
+func (s *Store) NextID(ctx context.Context, cid int64, sequence string) (int64, error) {
+	ids, err := s.nextIDs(ctx, layout.CampaignPK(cid), sequence)
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// GetItem reads item k into out, strongly consistent; ErrNotFound when there is none.
+func (s *Store) GetItem(ctx context.Context, k Key, out any) error {
+	return s.getItem(ctx, k.PK, k.SK, out)
+}
+
+// DeleteItems deletes items by key in batches (an absent item is no error).
+func (s *Store) DeleteItems(ctx context.Context, keys []Key) error {
+	all := make([]dynamo.Keyed, len(keys))
+	for i, k := range keys {
+		all[i] = dynamo.Keys{k.PK, k.SK}
+	}
+	return s.batchDelete(ctx, all)
+}
+
+// Wrap maps a DynamoDB error to Lorekeep's (apperr): the one error map of the storage.
+func Wrap(err error) error { return layout.Wrap(err) }
+
+// FormatTime writes t as the table stores times (sortable); ParseTime reads it back.
+func FormatTime(t time.Time) string { return layout.FormatTime(t) }
+
+// ParseTime reads a time written by FormatTime (zero for an unreadable one).
+func ParseTime(s string) time.Time { return layout.ParseTime(s) }
+
+// RecordKey is the key of record id of kind in campaign cid's partition.
+func RecordKey(cid int64, kind string, id int64) Key {
+	return Key{PK: layout.CampaignPK(cid), SK: layout.RecordSK(kind, id)}
+}
+
+// CounterKey is the key of the campaign's count of kind's records.
+func CounterKey(cid int64, kind string) Key {
+	return Key{PK: layout.CampaignPK(cid), SK: layout.CounterPrefix + kind}
+}
+
+// Partition is the partition of the items record (kind, id) holds besides its home.
+type Partition struct{ pk string }
+
+// PartitionOf is the own partition of record id of kind in campaign cid.
+func PartitionOf(cid int64, kind string, id int64) Partition {
+	return Partition{pk: layout.ChildPK(cid, kind, id)}
+}
+
+// PK is the partition's key, for queries of its items.
+func (p Partition) PK() string { return p.pk }
+
+// Item is the key of the family's item sk of the partition.
+func (p Partition) Item(sk string) Key { return Key{PK: p.pk, SK: sk} }
+
+// TimeIndexSK is a sort key of GSI1 that orders (cid, id) by t; ParseTimeIndexSK reads the
+// ids back.
+func TimeIndexSK(t time.Time, cid, id int64) string {
+	return layout.FormatTime(t) + "#" + layout.Pad(cid) + "#" + layout.Pad(id)
+}
+
+// TimeIndexBound is the greatest TimeIndexSK of time t, for a range up to t.
+func TimeIndexBound(t time.Time) string { return layout.FormatTime(t) + "#~" }
+
+// ParseTimeIndexSK reads the ids of a TimeIndexSK.
+func ParseTimeIndexSK(sk string) (cid, id int64, ok bool) {
+	return layout.ParseTimeIndexSK(sk)
+}
+
+// FamilyKind declares a kind a family stores itself (layout.FamilyKind's fields).
+type FamilyKind = layout.FamilyKind
+
+// DeclareKind registers a family's kind, from the family's declarations at init, so that the
+// counters' checks and the audit know its items (a record's own partition is not an orphan).
+func DeclareKind(k FamilyKind) { layout.RegisterFamilyKind(k) }
