@@ -98,8 +98,8 @@ func Allowed(ip netip.Addr, allowLoopback bool) bool {
 }
 
 // Client is an HTTP client whose every connection is checked when it is made (the dialer's
-// Control sees the IP actually dialled, even if DNS changes between a check and the
-// connection), with no proxy, whole-request deadline timeout, and at most maxRedirects
+// Control applies Allowed to the IP actually dialled, even if DNS changes between a check and
+// the connection), with no proxy, whole-request deadline timeout, and at most maxRedirects
 // redirects (each to an http(s) URL; its connection is checked like the first).
 func Client(allowLoopback bool, timeout time.Duration, maxRedirects int) *http.Client {
 	dialer := &net.Dialer{
@@ -137,9 +137,9 @@ func Client(allowLoopback bool, timeout time.Duration, maxRedirects int) *http.C
 }
 
 // CheckURL is the rule for a URL the service will fetch: absolute http(s) with a host, no
-// credentials in it, https unless allowHTTP (local use only); a literal IP must be allowed and
-// canonical, a name ASCII. Names are checked when the connection is made. It answers the problem ("" when none), as
-// "must ..." text for a validation message about the field.
+// credentials in it, https unless allowHTTP (local use only); the host ASCII, a literal IP
+// canonical and allowed. Names are checked when the connection is made. It answers the
+// problem ("" when none), as "must ..." text for a validation message about the field.
 func CheckURL(raw string, allowHTTP, allowLoopback bool) string {
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "" {
