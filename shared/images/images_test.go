@@ -33,6 +33,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+	"github.com/lorekeep/lorekeep/shared/testing/guardtest"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
 	"github.com/lorekeep/lorekeep/shared/testing/s3test"
 )
@@ -309,6 +310,54 @@ func TestImageURLGuard(t *testing.T) {
 		t.Fatalf("%d locations written", n)
 	}
 	e.audit(t)
+}
+
+// Every hostile image_url host (guardtest: non-public addresses in every spelling) is a 422
+// naming image_url on create and update, with loopback allowed or not; nothing is written, no
+// picture reserved.
+func TestHostileImageURLsAreRefused(t *testing.T) {
+	t.Parallel()
+	local := newEnv(t, imagework.Options{AllowHTTP: true, AllowLoopback: true})
+	prod := newEnv(t, imagework.Options{})
+	res := local.Do("POST", apitest.Path(local.Campaign, "/locations"), local.Admin, map[string]any{"name": "Kept"})
+	if res.Status != 200 {
+		t.Fatalf("%d %s", res.Status, res.Raw)
+	}
+	item := apitest.Path(local.Campaign, "/locations/"+itoa(res.Data()["id"]))
+	refused := func(e env, method, path, u string) {
+		t.Helper()
+		res := e.Do(method, path, e.Admin, map[string]any{"name": "X", "image_url": u})
+		msg, _ := res.Errors()["image_url"].([]any)
+		if res.Status != 422 || len(msg) != 1 || !strings.HasPrefix(str(msg[0]), "The image url must ") {
+			t.Errorf("%s %s: %d %s, want 422 naming image_url", method, u, res.Status, res.Raw)
+		}
+	}
+	for _, h := range guardtest.Hostile {
+		u := "http://" + h.Host + "/latest/meta-data/"
+		refused(local, "POST", apitest.Path(local.Campaign, "/locations"), u)
+		refused(local, "PATCH", item, u)
+		refused(prod, "POST", apitest.Path(prod.Campaign, "/locations"), strings.Replace(u, "http:", "https:", 1))
+	}
+	for _, h := range guardtest.Loopback {
+		refused(prod, "POST", apitest.Path(prod.Campaign, "/locations"), "https://"+h.Host+"/a.png")
+	}
+	res = local.Do("GET", item, local.Admin, nil)
+	if res.Status != 200 || res.Data()["name"] != "Kept" || res.Data()["has_custom_image"] != false {
+		t.Errorf("after the refused updates: %d %s", res.Status, res.Raw)
+	}
+	if n := local.listCount(t); n != 1 {
+		t.Errorf("%d locations, want the one kept", n)
+	}
+	if n := prod.listCount(t); n != 0 {
+		t.Errorf("%d locations written by refused creates", n)
+	}
+	for _, e := range []env{local, prod} {
+		later := e.Store.AtTime(func() time.Time { return time.Now().Add(store.ImageClaimWindow + time.Minute) })
+		if r, err := sweeper.Run(context.Background(), later, 0, e.bucket); err != nil || r.Images != 0 {
+			t.Errorf("sweep: %+v %v, want no picture reserved", r, err)
+		}
+		e.audit(t)
+	}
 }
 
 func TestReplacedAndDeletedImagesAreSwept(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -86,5 +87,41 @@ func TestWorkerFailures(t *testing.T) {
 	now := 0
 	if _, _, err := st.SweepImages(ctx, func(_ context.Context, p []string) error { now += len(p); return nil }); err != nil || now != 2 {
 		t.Fatalf("sweep: %d paths, %v; want the 2 failed jobs' reservations", now, err)
+	}
+}
+
+// A fetch the URL rule lets through (loopback allowed there) is refused when the connection is
+// made, by IP and by name: a 422 naming image_url, no request served, nothing reserved.
+func TestFetchRefusedAtDialTime(t *testing.T) {
+	ctx := context.Background()
+	st, _ := dynamotest.NewStore(t)
+	b, _ := s3test.Bucket(t)
+	var hits atomic.Int32
+	pic := imagetest.PNG(20, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write(pic)
+	}))
+	t.Cleanup(srv.Close)
+	_, port, _ := strings.Cut(srv.Listener.Addr().String(), ":")
+	opts := imagework.Options{AllowHTTP: true, AllowLoopback: true}
+	guarded := imagework.NewDialGuarded(b, st, opts)
+	for _, u := range []string{srv.URL + "/pic.png", "http://localhost:" + port + "/pic.png", "http://[::ffff:127.0.0.1]:" + port + "/pic.png"} {
+		_, err := guarded.Process(ctx, images.Job{CampaignID: 7, Field: "image_url", URL: u})
+		var ae *apperr.Error
+		if !errors.As(err, &ae) || ae.Code != apperr.EInvalid || !ae.Fields.Has("image_url") ||
+			!strings.Contains(ae.Fields.Messages("image_url")[0], "must point to a public internet address") {
+			t.Errorf("%s: %v, want a 422 naming image_url", u, err)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("the server on loopback got %d requests", n)
+	}
+	if n := queued(t, st); n != 0 {
+		t.Errorf("%d paths reserved", n)
+	}
+	// The same fetch with loopback allowed at dial time too: the refusals above were the guard's.
+	if path, err := imagework.New(b, st, opts).Process(ctx, images.Job{CampaignID: 7, Field: "image_url", URL: srv.URL + "/pic.png"}); err != nil || path == "" || hits.Load() != 1 {
+		t.Fatalf("unguarded fetch: %q %v, %d requests", path, err, hits.Load())
 	}
 }

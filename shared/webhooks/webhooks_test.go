@@ -35,6 +35,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/guardtest"
 	"github.com/lorekeep/lorekeep/shared/testing/s3test"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
@@ -281,6 +282,41 @@ func TestWebhookValidation(t *testing.T) {
 	}
 	if r := e.Do("GET", apitest.Path(e.Campaign, "/webhooks"), e.Admin, nil); len(r.List()) != 0 {
 		t.Errorf("a refused create stored a webhook: %s", r.Raw)
+	}
+}
+
+// Every hostile URL host (guardtest: non-public addresses in every spelling) is a 422 naming
+// url, on create and on update, with loopback allowed or not, and nothing is stored.
+func TestHostileURLsAreRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, webhooks.Settings{})
+	prod := apitest.New(t, func(a *httpapi.API, st *store.Store) {
+		webhooks.RegisterWith(a, store.NewWebhooks(st), webhooks.Settings{})
+	})
+	kept, _ := e.createHook(t, map[string]any{"url": "https://example.org/hook"})
+	item := apitest.Path(e.Campaign, fmt.Sprintf("/webhooks/%d", kept))
+	refused := func(env *apitest.Env, method, path, u string) {
+		t.Helper()
+		r := env.Do(method, path, env.Admin, map[string]any{"url": u})
+		msg, _ := r.Errors()["url"].([]any)
+		if r.Status != 422 || len(msg) != 1 || !strings.HasPrefix(fmt.Sprint(msg[0]), "The url must ") {
+			t.Errorf("%s %s: %d %s, want 422 naming url", method, u, r.Status, r.Raw)
+		}
+	}
+	for _, h := range guardtest.Hostile {
+		u := "http://" + h.Host + "/latest/meta-data/"
+		refused(e.Env, "POST", apitest.Path(e.Campaign, "/webhooks"), u)
+		refused(e.Env, "PATCH", item, u)
+		refused(prod, "POST", apitest.Path(prod.Campaign, "/webhooks"), strings.Replace(u, "http:", "https:", 1))
+	}
+	for _, h := range guardtest.Loopback {
+		refused(prod, "POST", apitest.Path(prod.Campaign, "/webhooks"), "https://"+h.Host+"/hook")
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, "/webhooks"), e.Admin, nil); len(r.List()) != 1 || r.List()[0].(map[string]any)["url"] != "https://example.org/hook" {
+		t.Errorf("after the refused writes: %s", r.Raw)
+	}
+	if r := prod.Do("GET", apitest.Path(prod.Campaign, "/webhooks"), prod.Admin, nil); r.Status != 200 || len(r.List()) != 0 {
+		t.Errorf("a refused create stored a webhook: %d %s", r.Status, r.Raw)
 	}
 }
 
