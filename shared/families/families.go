@@ -18,13 +18,14 @@ import (
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 )
 
 // Register mounts every family's routes on api.
 func Register(api *httpapi.API, st *store.Store) {
 	locations.Register(api, st)
-	tags.Register(api, st)
+	tags.Register(api, tagstore.New(st))
 	maps.Register(api, st)
 	calendars.Register(api, st)
 	calendardays.Register(api, st)

@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -26,7 +27,7 @@ func TestTagPackCap(t *testing.T) {
 	defer store.SetTagPackCap(3)()
 	e := apitest.New(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
-		tags.Register(api, st)
+		tags.Register(api, tagstore.New(st))
 	})
 	cid := e.Campaign
 	tag := packPost(t, e, "/tags", map[string]any{"name": "Big"})
@@ -114,7 +115,7 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}
 	empty := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Empty"}}
 	for _, tg := range []*domain.Tag{open, secret, empty} {
-		if err := st.CreateTag(ctx, tg); err != nil {
+		if err := tagstore.New(st).CreateTag(ctx, tg); err != nil {
 			t.Fatal(err)
 		}
 	}

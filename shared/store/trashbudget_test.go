@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
@@ -117,20 +118,20 @@ func TestWorstRecordDeletes(t *testing.T) {
 		}},
 		{"tag", func(t *testing.T) record {
 			tg := domain.Tag{Meta: meta, Owner: owner("Tg")}
-			if err := st.CreateTag(ctx, &tg); err != nil {
+			if err := tagstore.New(st).CreateTag(ctx, &tg); err != nil {
 				t.Fatal(err)
 			}
 			next := tg
 			next.Owner = withEntry(tg.Owner)
-			if err := st.UpdateTag(ctx, &tg, &next); err != nil {
+			if err := tagstore.New(st).UpdateTag(ctx, &tg, &next); err != nil {
 				t.Fatal(err)
 			}
 			return record{tg.EntityID, func() error {
-				got, err := st.GetTag(ctx, c.ID, tg.ID)
+				got, err := tagstore.New(st).GetTag(ctx, c.ID, tg.ID)
 				if err != nil {
 					return err
 				}
-				return st.DeleteTag(ctx, got)
+				return tagstore.New(st).DeleteTag(ctx, got)
 			}, false}
 		}},
 	}
@@ -208,7 +209,7 @@ func newWorst(t *testing.T, st *store.Store) worst {
 	w.meta = domain.Meta{CampaignID: w.c.ID, CreatedBy: w.admin.ID, UpdatedBy: w.admin.ID}
 	for i := range domain.MaxTags {
 		tg := domain.Tag{Meta: w.meta, Owner: domain.Owner{Name: fmt.Sprintf("T%d", i), IsPrivate: i%2 == 0}}
-		if err := st.CreateTag(ctx, &tg); err != nil {
+		if err := tagstore.New(st).CreateTag(ctx, &tg); err != nil {
 			t.Fatal(err)
 		}
 		w.tags = append(w.tags, tg.ID)
@@ -245,7 +246,7 @@ func TestWorstRecordCascadeFaults(t *testing.T) {
 	owner := domain.Owner{Name: "X", Tags: w.tags, TagsByAdmin: true}
 	tg := domain.Tag{Meta: w.meta, Owner: owner}
 	l := domain.Location{Meta: w.meta, Owner: owner}
-	if err := st.CreateTag(ctx, &tg); err != nil {
+	if err := tagstore.New(st).CreateTag(ctx, &tg); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.CreateLocation(ctx, &l); err != nil {
@@ -253,7 +254,7 @@ func TestWorstRecordCascadeFaults(t *testing.T) {
 	}
 	nextTag, nextLoc := tg, l
 	nextTag.Entry, nextLoc.Entry = w.entry, w.entry
-	if err := st.UpdateTag(ctx, &tg, &nextTag); err != nil {
+	if err := tagstore.New(st).UpdateTag(ctx, &tg, &nextTag); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.UpdateLocation(ctx, &l, &nextLoc); err != nil {
@@ -267,11 +268,11 @@ func TestWorstRecordCascadeFaults(t *testing.T) {
 		first func() error
 	}{
 		{"tag delete", func() error {
-			got, err := st.GetTag(ctx, w.c.ID, tg.ID)
+			got, err := tagstore.New(st).GetTag(ctx, w.c.ID, tg.ID)
 			if err != nil {
 				return err
 			}
-			return st.DeleteTag(ctx, got)
+			return tagstore.New(st).DeleteTag(ctx, got)
 		}},
 		{"purge", func() error {
 			got, err := st.GetLocation(ctx, w.c.ID, l.ID)

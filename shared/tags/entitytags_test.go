@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -147,7 +148,7 @@ func TestEntityTags(t *testing.T) {
 	if r := e.Do("POST", coll(e.Campaign, tagEnt), e.Admin, map[string]any{"tag_id": open}); r.Status != 200 {
 		t.Fatalf("tag a tag: %d %s", r.Status, r.Raw)
 	}
-	if tg, err := e.Store.GetTag(ctx, e.Campaign, secret); err != nil || fmt.Sprint(tg.Tags) != fmt.Sprint([]int64{open}) {
+	if tg, err := tagstore.New(e.Store).GetTag(ctx, e.Campaign, secret); err != nil || fmt.Sprint(tg.Tags) != fmt.Sprint([]int64{open}) {
 		t.Fatalf("tagged tag: %+v %v", tg, err)
 	}
 	audit(t, e, e.Campaign)

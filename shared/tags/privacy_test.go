@@ -10,11 +10,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
 func withEverything(api *httpapi.API, st *store.Store) {
-	tags.Register(api, st)
+	tags.Register(api, tagstore.New(st))
 	locations.Register(api, st)
 	entities.Register(api, st)
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/s3test"
@@ -498,7 +499,7 @@ func TestVisibilityFiltersAndFormats(t *testing.T) {
 	e.EnsureTags(e.Campaign, 7)
 	hidden := e.do(t, "POST", "/locations", map[string]any{"name": "Secret base", "is_private": true, "tags": []any{7}})
 	tag := &domain.Tag{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID, UpdatedBy: e.AdminID}, Owner: domain.Owner{Name: "Secret tag", IsPrivate: true}}
-	if err := e.Store.CreateTag(context.Background(), tag); err != nil {
+	if err := tagstore.New(e.Store).CreateTag(context.Background(), tag); err != nil {
 		t.Fatal(err)
 	}
 	secretTag := tag.ID

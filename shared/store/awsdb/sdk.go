@@ -37,12 +37,17 @@ func newRetryer() aws.Retryer {
 	})
 }
 
-// backoff makes the SDK's retries of throttled and failed calls wait as the writes' retries do.
+// backoff makes the SDK's retries of throttled and failed calls wait by the writes' policy
+// (apperr.Backoff), at its widest window (up to apperr.BackoffCap): a throttled or unreachable
+// DynamoDB needs the time more than a lost race does, and a call has only two retries.
 type backoff struct{}
 
 func (backoff) BackoffDelay(attempt int, _ error) (time.Duration, error) {
-	return apperr.Backoff(attempt), nil
+	return apperr.Backoff(attempt + callRetryShift), nil
 }
+
+// callRetryShift puts a call's first retry where a write's window reaches apperr.BackoffCap.
+const callRetryShift = 5
 
 func newHTTPClient() aws.HTTPClient {
 	return awshttp.NewBuildableClient().

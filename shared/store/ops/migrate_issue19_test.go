@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -27,7 +28,7 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	open := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Open"}}
 	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}
 	for _, tg := range []*domain.Tag{open, secret} {
-		if err := st.CreateTag(ctx, tg); err != nil {
+		if err := tagstore.New(st).CreateTag(ctx, tg); err != nil {
 			t.Fatal(err)
 		}
 	}
