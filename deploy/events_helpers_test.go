@@ -36,7 +36,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
-	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -54,7 +53,7 @@ var lambdaEnv = map[string]string{"RATE_LIMIT": "120", "REQUEST_TIMEOUT": "30s"}
 var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 	"LocationsFunction": func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
-		tags.Register(api, tagstore.New(st))
+		tags.Register(api, st)
 	},
 	"MapsFunction": func(api *httpapi.API, st *store.Store) {
 		maps.Register(api, st)

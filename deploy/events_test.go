@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -157,7 +158,7 @@ var locationsReplay = []replayStep{
 	}},
 	{"map-points-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted map point", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, err := st.GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := locstore.New(st).GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("map point after delete: %v, want not found", err)
 		}
 	}},
@@ -181,7 +182,7 @@ var locationsReplay = []replayStep{
 	{"locations-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted location", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
-		if _, err := st.GetLocation(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := locstore.New(st).GetLocation(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("location after delete: %v, want not found", err)
 		}
 		if _, err := st.GetEntity(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
@@ -347,7 +348,7 @@ func prepareSecondTag(t *testing.T, st *store.Store) {
 
 func mustLocation(t *testing.T, st *store.Store) *domain.Location {
 	t.Helper()
-	l, err := st.GetLocation(context.Background(), 1, 1)
+	l, err := locstore.New(st).GetLocation(context.Background(), 1, 1)
 	if err != nil {
 		t.Fatalf("location 1 of campaign 1: %v", err)
 	}
@@ -356,7 +357,7 @@ func mustLocation(t *testing.T, st *store.Store) *domain.Location {
 
 func mustMapPoint(t *testing.T, st *store.Store) *domain.MapPoint {
 	t.Helper()
-	p, err := st.GetMapPoint(context.Background(), 1, 1, 1)
+	p, err := locstore.New(st).GetMapPoint(context.Background(), 1, 1, 1)
 	if err != nil {
 		t.Fatalf("map point 1 of location 1: %v", err)
 	}
@@ -602,10 +603,10 @@ func TestEventWithMalformedJSONBodyIsUnprocessable(t *testing.T) {
 		}
 	}
 	// A failed request changes nothing.
-	if _, err := st.GetLocation(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := locstore.New(st).GetLocation(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("a location exists after malformed creates: %v", err)
 	}
-	res, err := st.ListLocations(context.Background(), 1, domain.Filter{}, false, domain.PageRequest{Page: 1, Limit: 10})
+	res, err := locstore.New(st).ListLocations(context.Background(), 1, domain.Filter{}, false, domain.PageRequest{Page: 1, Limit: 10})
 	if err != nil || res.Total != 0 || len(res.Items) != 0 {
 		t.Errorf("locations after malformed creates: total %d, %d items, err %v", res.Total, len(res.Items), err)
 	}

@@ -9,13 +9,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
-	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 )
 
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
 	locations.Register(api, st)
-	tags.Register(api, tagstore.New(st))
+	tags.Register(api, st)
 	images.Serve(api, st)
 	lambdaapi.Start(api)
 }

@@ -18,14 +18,13 @@ import (
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
-	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 )
 
 // Register mounts every family's routes on api.
 func Register(api *httpapi.API, st *store.Store) {
 	locations.Register(api, st)
-	tags.Register(api, tagstore.New(st))
+	tags.Register(api, st)
 	maps.Register(api, st)
 	calendars.Register(api, st)
 	calendardays.Register(api, st)
@@ -37,5 +36,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	relations.Register(api, st)
 	entities.Register(api, st)
 	campaigns.Register(api, st)
-	webhooks.Register(api, webhooks.NewStorage(st))
+	webhooks.Register(api, st)
 }

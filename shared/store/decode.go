@@ -42,8 +42,6 @@ func UnmarshalItem(item dynamo.Item, out any) error { return unmarshalItem(item,
 // unmarshalItem decodes item into out: by hand for the types above, by reflection otherwise.
 func unmarshalItem(item dynamo.Item, out any) error {
 	switch v := out.(type) {
-	case *locationItem:
-		return v.decode(item)
 	case *layout.EntityItem:
 		return v.Decode(item)
 	case *noteItem:
@@ -58,19 +56,6 @@ func unmarshalItem(item dynamo.Item, out any) error {
 		return v.DecodeItem(item)
 	}
 	return dynamo.UnmarshalItem(item, out)
-}
-
-type reflectedLocation locationItem
-
-// decode decodes a location item by hand.
-func (it *locationItem) decode(item dynamo.Item) error {
-	return layout.DecodeBy(item, func(a layout.Attrs) bool {
-		it.MetaAttrs.Read(&a)
-		it.OwnerAttrs.Read(&a)
-		it.ParentID, it.MapURL = a.OptInt("parent_location_id"), a.Str("map_url")
-		it.IsMapPrivate, it.ParentHidden = a.Boolean("is_map_private"), a.Boolean("parent_hidden")
-		return a.Bad
-	}, (*reflectedLocation)(it))
 }
 
 type reflectedNote noteItem

@@ -12,7 +12,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
-	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -21,7 +20,7 @@ import (
 func TestTagFilterReadsMembers(t *testing.T) {
 	e := apitest.New(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
-		tags.Register(api, tagstore.New(st))
+		tags.Register(api, st)
 	})
 	e.SeedLocations(e.Campaign, 1000, 7)
 	e.SeedTags(e.Campaign, 3)

@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -27,7 +28,7 @@ func TestTagPackCap(t *testing.T) {
 	defer store.SetTagPackCap(3)()
 	e := apitest.New(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
-		tags.Register(api, tagstore.New(st))
+		tags.Register(api, st)
 	})
 	cid := e.Campaign
 	tag := packPost(t, e, "/tags", map[string]any{"name": "Big"})
@@ -122,7 +123,7 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 	var eids []int64
 	for i := range 5 {
 		l := &domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("L", i), IsPrivate: i == 4, Tags: []int64{open.ID, secret.ID}, TagsByAdmin: true}}
-		if err := st.CreateLocation(ctx, l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 		eids = append(eids, l.EntityID)

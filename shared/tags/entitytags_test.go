@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -35,7 +36,7 @@ func TestEntityTags(t *testing.T) {
 	}
 	stored := func(want string) {
 		t.Helper()
-		l, err := e.Store.GetLocation(ctx, e.Campaign, lid)
+		l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, lid)
 		if err != nil || fmt.Sprint(l.Tags) != want {
 			t.Fatalf("location tags = %v (%v), want %s", l.Tags, err, want)
 		}
@@ -180,7 +181,7 @@ func TestEntityTagsConcurrent(t *testing.T) {
 	if gone != 200 {
 		t.Fatalf("tag delete: %d", gone)
 	}
-	l, err := e.Store.GetLocation(context.Background(), e.Campaign, lid)
+	l, err := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, lid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 
 // register mounts tags and the entities routes (to see tags among the entities and in search).
 func register(api *httpapi.API, st *store.Store) {
-	tags.Register(api, tagstore.New(st))
+	tags.Register(api, st)
 	entities.Register(api, st)
 }
 

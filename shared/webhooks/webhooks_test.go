@@ -76,7 +76,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
 		a.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
-		webhooks.RegisterWith(a, webhooks.NewStorage(st), api)
+		webhooks.RegisterWith(a, st, api)
 	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
 	// Test tables have no stream (dynamotest): the creation path turns this one's on.
 	if _, err := store.CreateTable(context.Background(), e.Store.Client(), e.Config.TableName); err != nil {
@@ -288,7 +288,7 @@ func TestWebhookValidation(t *testing.T) {
 // Production refuses http, and loopback when not allowed.
 func TestProductionURLRules(t *testing.T) {
 	e := apitest.New(t, func(a *httpapi.API, st *store.Store) {
-		webhooks.RegisterWith(a, webhooks.NewStorage(st), webhooks.Settings{})
+		webhooks.RegisterWith(a, st, webhooks.Settings{})
 	})
 	for _, u := range []string{"http://example.org/hook", "https://127.0.0.1/x", "https://localhost/x", "https://[::1]/x"} {
 		r := e.Do("POST", apitest.Path(e.Campaign, "/webhooks"), e.Admin, map[string]any{"url": u})
