@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 )
@@ -26,7 +27,7 @@ const (
 func seedEntity(t *testing.T, st *store.Store) {
 	t.Helper()
 	l := &domain.Location{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, Owner: domain.Owner{Name: "Saltmarsh", Type: "Town"}}
-	if err := st.CreateLocation(context.Background(), l); err != nil {
+	if err := locstore.New(st).CreateLocation(context.Background(), l); err != nil {
 		t.Fatal(err)
 	}
 	if l.ID != 1 || l.EntityID != townEntity {

@@ -13,7 +13,9 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -156,7 +158,7 @@ var locationsReplay = []replayStep{
 	}},
 	{"map-points-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted map point", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, err := st.GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := locstore.New(st).GetMapPoint(context.Background(), 1, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("map point after delete: %v, want not found", err)
 		}
 	}},
@@ -180,7 +182,7 @@ var locationsReplay = []replayStep{
 	{"locations-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted location", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
-		if _, err := st.GetLocation(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := locstore.New(st).GetLocation(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("location after delete: %v, want not found", err)
 		}
 		if _, err := st.GetEntity(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
@@ -193,7 +195,7 @@ var locationsReplay = []replayStep{
 			"id": 1, "name": "Villains", "type": "Faction", "colour": "red", "tag_id": nil, "is_private": false,
 			"is_hidden": false, "entities": []any{}, "tags": []any{}, "entity_id": 2,
 		})
-		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || tag.Name != "Villains" || tag.Colour != "red" {
+		if tag, err := tagstore.New(st).GetTag(context.Background(), 1, 1); err != nil || tag.Name != "Villains" || tag.Colour != "red" {
 			t.Errorf("stored tag = %+v, %v", tag, err)
 		}
 	}},
@@ -208,14 +210,14 @@ var locationsReplay = []replayStep{
 	}},
 	{"tags-update-patch.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "patched tag", r.data(), map[string]any{"id": 1, "name": "Villains", "colour": "navy", "is_hidden": true})
-		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || tag.Colour != "navy" || !tag.IsHidden {
+		if tag, err := tagstore.New(st).GetTag(context.Background(), 1, 1); err != nil || tag.Colour != "navy" || !tag.IsHidden {
 			t.Errorf("stored tag = %+v, %v", tag, err)
 		}
 	}},
 	// Tag 1's entity (2) tagged with tag 2 (prepareSecondTag), read, then untagged.
 	{"entity-tags-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "entity tag", r.data(), map[string]any{"id": 2, "entity_id": 2, "tag_id": 2})
-		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || !slices.Equal(tag.Tags, []int64{2}) {
+		if tag, err := tagstore.New(st).GetTag(context.Background(), 1, 1); err != nil || !slices.Equal(tag.Tags, []int64{2}) {
 			t.Errorf("stored tag = %+v, %v", tag, err)
 		}
 	}},
@@ -229,13 +231,13 @@ var locationsReplay = []replayStep{
 	}},
 	{"entity-tags-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted entity tag", r.data(), map[string]any{"id": 2, "deleted": true})
-		if tag, err := st.GetTag(context.Background(), 1, 1); err != nil || len(tag.Tags) != 0 {
+		if tag, err := tagstore.New(st).GetTag(context.Background(), 1, 1); err != nil || len(tag.Tags) != 0 {
 			t.Errorf("stored tag = %+v, %v", tag, err)
 		}
 	}},
 	{"tags-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted tag", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, err := st.GetTag(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := tagstore.New(st).GetTag(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("tag after delete: %v, want not found", err)
 		}
 	}},
@@ -339,14 +341,14 @@ var authorizerEvents = []string{"authorizer.json", "sweeper-schedule.json"}
 // prepareSecondTag writes tag 2, which the entity_tags events put on tag 1.
 func prepareSecondTag(t *testing.T, st *store.Store) {
 	tag := &domain.Tag{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1, UpdatedBy: 1}, Owner: domain.Owner{Name: "Heroes"}}
-	if err := st.CreateTag(context.Background(), tag); err != nil || tag.ID != 2 {
+	if err := tagstore.New(st).CreateTag(context.Background(), tag); err != nil || tag.ID != 2 {
 		t.Fatalf("tag 2: %+v %v", tag, err)
 	}
 }
 
 func mustLocation(t *testing.T, st *store.Store) *domain.Location {
 	t.Helper()
-	l, err := st.GetLocation(context.Background(), 1, 1)
+	l, err := locstore.New(st).GetLocation(context.Background(), 1, 1)
 	if err != nil {
 		t.Fatalf("location 1 of campaign 1: %v", err)
 	}
@@ -355,7 +357,7 @@ func mustLocation(t *testing.T, st *store.Store) *domain.Location {
 
 func mustMapPoint(t *testing.T, st *store.Store) *domain.MapPoint {
 	t.Helper()
-	p, err := st.GetMapPoint(context.Background(), 1, 1, 1)
+	p, err := locstore.New(st).GetMapPoint(context.Background(), 1, 1, 1)
 	if err != nil {
 		t.Fatalf("map point 1 of location 1: %v", err)
 	}
@@ -601,10 +603,10 @@ func TestEventWithMalformedJSONBodyIsUnprocessable(t *testing.T) {
 		}
 	}
 	// A failed request changes nothing.
-	if _, err := st.GetLocation(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := locstore.New(st).GetLocation(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("a location exists after malformed creates: %v", err)
 	}
-	res, err := st.ListLocations(context.Background(), 1, domain.Filter{}, false, domain.PageRequest{Page: 1, Limit: 10})
+	res, err := locstore.New(st).ListLocations(context.Background(), 1, domain.Filter{}, false, domain.PageRequest{Page: 1, Limit: 10})
 	if err != nil || res.Total != 0 || len(res.Items) != 0 {
 		t.Errorf("locations after malformed creates: total %d, %d items, err %v", res.Total, len(res.Items), err)
 	}

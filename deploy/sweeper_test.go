@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
@@ -39,20 +40,20 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 	meta := func() domain.Meta { return domain.Meta{CampaignID: 1, CreatedBy: 1} }
 	// A location with a child and a map point; a calendar with another entity's event on it.
 	loc := &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Saltmarsh"}}
-	must(api.CreateLocation(ctx, loc))
-	must(api.CreateLocation(ctx, &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Dock"}, ParentID: &loc.ID}))
+	must(locstore.New(api).CreateLocation(ctx, loc))
+	must(locstore.New(api).CreateLocation(ctx, &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Dock"}, ParentID: &loc.ID}))
 	gate := "Gate"
-	must(api.CreateMapPoint(ctx, &domain.MapPoint{Meta: meta(), LocationID: loc.ID, Name: &gate, Colour: "blue", Size: "standard", Icon: "pin", Shape: "circle"}))
+	must(locstore.New(api).CreateMapPoint(ctx, &domain.MapPoint{Meta: meta(), LocationID: loc.ID, Name: &gate, Colour: "blue", Size: "standard", Icon: "pin", Shape: "circle"}))
 	cal := &timeline.Calendar{Meta: meta(), Owner: domain.Owner{Name: "Reckoning"}, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
 		Months: []calengine.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
 	must(api.CreateCalendar(ctx, cal))
 	hero := &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Hero"}}
-	must(api.CreateLocation(ctx, hero))
+	must(locstore.New(api).CreateLocation(ctx, hero))
 	must(api.CreateEvent(ctx, &timeline.Event{Meta: meta(), EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
 		Date: calengine.Date{Year: 1, Month: 1, Day: 5}, Visibility: domain.VisibilityAll}))
 
 	p.Inject(faultproxy.Rule{Op: "Query", Fault: faultproxy.InternalServerError})
-	must(api.DeleteLocation(ctx, loc)) // the first step is written: the delete has happened
+	must(locstore.New(api).DeleteLocation(ctx, loc)) // the first step is written: the delete has happened
 	must(api.DeleteCalendar(ctx, cal))
 	if p.Faults("Query") == 0 {
 		t.Fatal("no cascade failed: nothing is pending")

@@ -1,6 +1,7 @@
 package deploy_test
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
@@ -238,37 +239,17 @@ func TestFunctionsHaveTheMakefileTargetSamBuildCalls(t *testing.T) {
 	}
 }
 
-// unlinkedFuncs are functions of a package a Lambda links that its binary must not hold: the
-// linker drops what nothing reaches, so a route moved to another function takes its code with
-// it. A stripped Go binary keeps its functions' names (for stack traces), which this reads.
-var unlinkedFuncs = map[string][]string{
-	// The Fantasy-Calendar import and export are CalendarTransferFunction's (package transfer):
-	// the engine is linked, its importer and exporter are not.
-	"CalendarsFunction": {
-		"github.com/lorekeep/lorekeep/shared/calengine.ImportFantasyCalendar",
-		"github.com/lorekeep/lorekeep/shared/calengine.(*Calendar).ExportFantasyCalendar",
-	},
-}
-
-// opsFuncs are the operations code no Lambda links (the `lorekeep` command and the tests do):
-// the migration, the audit and the legacy-image migration (package store/ops: TestNoLambdaLinksTheOperationsCode checks
-// the imports, this the binaries), and outside the sweeper its sweeps (the store's).
-func opsFuncs(fn string) []string {
-	const st = "github.com/lorekeep/lorekeep/shared/store.(*Store)."
-	const ops = "github.com/lorekeep/lorekeep/shared/store/ops."
-	names := []string{ops + "Migrate", ops + "Audit", ops + "MigrateLegacyImages", st + "Runtime"}
-	if fn != "SweeperFunction" {
-		names = append(names, st+"SweepDeletes", st+"SweepPurges", st+"SweepGone", st+"SweepImages")
-	}
-	return names
-}
-
-// lambdaSizeBudget is the largest a Lambda's bootstrap may be (bytes), as in scripts/sizes.sh.
-const lambdaSizeBudget = 10_000_000
+// Lambda's own limits on a function's package (AWS Lambda quotas): 50 MB zipped, 250 MB
+// unzipped. A function's size is otherwise a cold-start question, measured by
+// BenchmarkColdStart (DESIGN 6), not a wall.
+const (
+	lambdaZippedLimit   = 50 << 20
+	lambdaUnzippedLimit = 250 << 20
+)
 
 // TestMakefileTargetsProduceArm64Bootstraps runs the build targets as `sam build` would and
-// checks that each leaves a static linux/arm64 executable named bootstrap, alone, within the
-// size budget (`make sizes` prints them all). sam build runs them in the repository itself
+// checks that each leaves a static linux/arm64 executable named bootstrap, alone, within
+// Lambda's limits (`make sizes` prints them all, raw and zipped). sam build runs them in the repository itself
 // (samconfig.toml's build_in_source), so it copies nothing: each package is megabytes.
 func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
 	if testing.Short() {
@@ -318,15 +299,11 @@ func TestMakefileTargetsProduceArm64Bootstraps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range append(unlinkedFuncs[fn], opsFuncs(fn)...) {
-				if bytes.Contains(body, []byte(name)) {
-					t.Errorf("%s links %s", fn, name)
-				}
-			}
-			t.Logf("%s bootstrap: %d bytes", fn, st.Size())
-			if st.Size() > lambdaSizeBudget {
-				t.Errorf("%s bootstrap is %d bytes, over the %d budget by %d (see the Makefile's LAMBDA_BUILD)",
-					fn, st.Size(), lambdaSizeBudget, st.Size()-lambdaSizeBudget)
+			zipped := zippedSize(t, body)
+			t.Logf("%s bootstrap: %d bytes, %d zipped", fn, st.Size(), zipped)
+			if st.Size() > lambdaUnzippedLimit || zipped > lambdaZippedLimit {
+				t.Errorf("%s bootstrap is %d bytes (%d zipped), over Lambda's limits (%d, %d zipped)",
+					fn, st.Size(), zipped, lambdaUnzippedLimit, lambdaZippedLimit)
 			}
 		})
 	}
@@ -785,4 +762,22 @@ func TestOnlyImageFunctionsMayWriteImages(t *testing.T) {
 			t.Errorf("ImageBucket: %s is not true", k)
 		}
 	}
+}
+
+// zippedSize is the size of the zip archive sam deploy uploads for a bootstrap (deflate).
+func zippedSize(t *testing.T, bootstrap []byte) int {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "bootstrap", Method: zip.Deflate})
+	if err == nil {
+		_, err = w.Write(bootstrap)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Len()
 }

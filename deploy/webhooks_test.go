@@ -20,7 +20,7 @@ import (
 
 // registerWebhooks is functions/webhook-routes' Register.
 func registerWebhooks(api *httpapi.API, st *store.Store) {
-	webhooks.Register(api, webhooks.NewStorage(st))
+	webhooks.Register(api, st)
 }
 
 // webhooksReplay replays the WebhookRoutesFunction events on a fresh table (webhook 1). The

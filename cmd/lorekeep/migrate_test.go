@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
 )
 
@@ -53,7 +54,7 @@ func TestMigrateCommandImages(t *testing.T) {
 	var eids []int64
 	for _, u := range []string{srv.URL + "/map.png", srv.URL + "/missing.png"} {
 		loc := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: uid, UpdatedBy: uid}, Owner: domain.Owner{Name: "Old", ImageURL: u}}
-		if err := l.st.CreateLocation(ctx, &loc); err != nil {
+		if err := locstore.New(l.st).CreateLocation(ctx, &loc); err != nil {
 			t.Fatal(err)
 		}
 		eids = append(eids, loc.EntityID)

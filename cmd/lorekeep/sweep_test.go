@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -78,7 +79,7 @@ func TestSweepFinishesPendingDeletes(t *testing.T) {
 		cal := &timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Doomed"}, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
 			Months: []calengine.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
 		hero := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Hero"}}
-		for _, err := range []error{api.CreateCalendar(ctx, cal), api.CreateLocation(ctx, hero)} {
+		for _, err := range []error{api.CreateCalendar(ctx, cal), locstore.New(api).CreateLocation(ctx, hero)} {
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,6 @@ import (
 
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
-	webhooks.Register(api, webhooks.NewStorage(st))
+	webhooks.Register(api, st)
 	lambdaapi.Start(api)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -23,7 +24,7 @@ func register(api *httpapi.API, st *store.Store) { attributes.Register(api, st) 
 func entity(t *testing.T, e *apitest.Env, cid int64, private bool) int64 {
 	t.Helper()
 	l := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Place", IsPrivate: private}}
-	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}
 	return l.EntityID

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/sanitize"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -209,7 +210,7 @@ func TestMentionsInEveryPositionAndFamily(t *testing.T) {
 	for _, m := range byFamily["location"] {
 		var id int64
 		fmt.Sscan(fmt.Sprint(m.id), &id)
-		l, err := e.Store.GetLocation(context.Background(), e.Campaign, id)
+		l, err := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, id)
 		if err != nil || l.Entry != m.entry {
 			t.Errorf("stored location %v: %v, %v; want entry %q", m.id, l, err, m.entry)
 		}

@@ -22,14 +22,6 @@ type Location struct {
 	ParentPrivate bool
 }
 
-// Limits on location fields (Kanka's column sizes; entry is bounded by DynamoDB's item size).
-const (
-	MaxNameLength  = 191
-	MaxEntryLength = 200_000
-	MaxURLLength   = 2048
-	MaxTags        = 20 // each a link written in the record's transaction (DESIGN 3.3)
-)
-
 // Apply merges the fields sent in `in` into l and validates the result: absent fields keep their
 // value, so create, PUT and PATCH share one path. `parent_location_id` may be spelled
 // `location_id`. Gallery image UUIDs need a superboosted campaign.

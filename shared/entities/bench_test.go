@@ -6,6 +6,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -37,14 +38,14 @@ func BenchmarkSearchGrowth(b *testing.B) {
 func BenchmarkMentions(b *testing.B) {
 	e := apitest.New(b, families.Register)
 	target := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Hub"}}
-	if err := e.Store.CreateLocation(b.Context(), &target); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(b.Context(), &target); err != nil {
 		b.Fatal(err)
 	}
 	entry := fmt.Sprintf("<p>[location:%d]</p>", target.EntityID)
 	var src domain.Location
 	for i := 0; i < 50; i++ {
 		src = domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprint("Spoke ", i), Entry: entry}}
-		if err := e.Store.CreateLocation(b.Context(), &src); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(b.Context(), &src); err != nil {
 			b.Fatal(err)
 		}
 		for j := 0; j < 4; j++ {

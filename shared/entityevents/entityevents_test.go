@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -68,7 +69,7 @@ func makeCalendar(t testing.TB, e *apitest.Env, cid int64, body map[string]any) 
 func makeEntity(t testing.TB, e *apitest.Env, cid int64, private bool) int64 {
 	t.Helper()
 	l := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Hero", IsPrivate: private}}
-	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}
 	return l.EntityID
@@ -311,7 +312,7 @@ func TestDeletesCascadeToEvents(t *testing.T) {
 	}
 	// Deleting a location removes its entity's events.
 	l := domain.Location{Meta: domain.Meta{CampaignID: f.Campaign, CreatedBy: f.AdminID}, Owner: domain.Owner{Name: "Doomed"}}
-	if err := f.Store.CreateLocation(ctx, &l); err != nil {
+	if err := locstore.New(f.Store).CreateLocation(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
 	ev := f.create(t, l.EntityID, f.Admin, f.event("calendar_id", onOtherCal))

@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -149,7 +150,7 @@ func (f fixture) allReminders(t *testing.T, token string, limit int) (ids []floa
 func TestRemindersPageByCursorAndFollowTheirEntity(t *testing.T) {
 	f := newFixture(t)
 	loc := domain.Location{Meta: domain.Meta{CampaignID: f.Campaign, CreatedBy: f.AdminID}, Owner: domain.Owner{Name: "Keep"}}
-	if err := f.Store.CreateLocation(context.Background(), &loc); err != nil {
+	if err := locstore.New(f.Store).CreateLocation(context.Background(), &loc); err != nil {
 		t.Fatal(err)
 	}
 	f.seedEvents(t, loc.EntityID, 25, 100)
@@ -171,13 +172,13 @@ func TestRemindersPageByCursorAndFollowTheirEntity(t *testing.T) {
 	})
 	setPrivate := func(t *testing.T, private bool) {
 		t.Helper()
-		prev, err := f.Store.GetLocation(context.Background(), f.Campaign, loc.ID)
+		prev, err := locstore.New(f.Store).GetLocation(context.Background(), f.Campaign, loc.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		next := *prev
 		next.IsPrivate = private
-		if err := f.Store.UpdateLocation(context.Background(), prev, &next); err != nil {
+		if err := locstore.New(f.Store).UpdateLocation(context.Background(), prev, &next); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -213,11 +214,11 @@ func TestRemindersPageByCursorAndFollowTheirEntity(t *testing.T) {
 		f.audit(t)
 	})
 	t.Run("entity deleted", func(t *testing.T) {
-		l, err := f.Store.GetLocation(context.Background(), f.Campaign, loc.ID)
+		l, err := locstore.New(f.Store).GetLocation(context.Background(), f.Campaign, loc.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := f.Store.DeleteLocation(context.Background(), l); err != nil {
+		if err := locstore.New(f.Store).DeleteLocation(context.Background(), l); err != nil {
 			t.Fatal(err)
 		}
 		check(t, f.Admin, 20+1)

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -26,7 +27,7 @@ func register(api *httpapi.API, st *store.Store) {
 func entity(t *testing.T, e *apitest.Env, cid int64, private bool) int64 {
 	t.Helper()
 	l := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Place", IsPrivate: private}}
-	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}
 	return l.EntityID
@@ -271,7 +272,7 @@ func TestNoteRoundTripsStayWithinBudget(t *testing.T) {
 func TestDeletingALocationRemovesItsEntitysNotes(t *testing.T) {
 	e := apitest.New(t, register)
 	l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Doomed"}}
-	if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}
 	id := createNote(t, e, e.Campaign, l.EntityID, e.Admin, map[string]any{"name": "Gone soon"})

@@ -36,5 +36,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	relations.Register(api, st)
 	entities.Register(api, st)
 	campaigns.Register(api, st)
-	webhooks.Register(api, webhooks.NewStorage(st))
+	webhooks.Register(api, st)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/imagework"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -53,7 +54,7 @@ func TestMigrateLegacyImages(t *testing.T) {
 	ids := map[string]int64{}
 	for name, u := range legacy {
 		l := domain.Location{Meta: meta, Owner: domain.Owner{Name: name, ImageURL: u, IsPrivate: name == "Secret"}}
-		if err := e.Store.CreateLocation(ctx, &l); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(ctx, &l); err != nil {
 			t.Fatal(err)
 		}
 		ids[name] = l.ID

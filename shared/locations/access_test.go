@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/token"
 )
@@ -73,7 +74,7 @@ func TestAccessMatrix(t *testing.T) {
 		Collection: "/locations",
 		Create:     func(t *testing.T, cid int64, body map[string]any) int64 { return create(t, e, cid, e.Admin, body) },
 		StoredName: func(ctx context.Context, cid, id int64) (string, error) {
-			r, err := e.Store.GetLocation(ctx, cid, id)
+			r, err := locstore.New(e.Store).GetLocation(ctx, cid, id)
 			if err != nil {
 				return "", err
 			}
@@ -99,7 +100,7 @@ func TestOnlyAdminsMakeLocationsPrivate(t *testing.T) {
 	if n := page.Body["meta"].(map[string]any)["total"].(float64); n != 1 {
 		t.Fatalf("refused creates must store nothing: total %v", n)
 	}
-	l, _ := e.Store.GetLocation(context.Background(), e.Campaign, id)
+	l, _ := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, id)
 	if l.IsPrivate {
 		t.Fatal("refused update made the location private")
 	}
@@ -158,10 +159,10 @@ func TestOtherCampaignsRecordsAreNotFound(t *testing.T) {
 	if r.Status != 422 || r.Errors()["parent_location_id"] == nil {
 		t.Fatalf("foreign parent: %d %s", r.Status, r.Raw)
 	}
-	if l, _ := e.Store.GetLocation(context.Background(), e.OtherCampaign, theirs); l.Name != "Theirs" {
+	if l, _ := locstore.New(e.Store).GetLocation(context.Background(), e.OtherCampaign, theirs); l.Name != "Theirs" {
 		t.Fatalf("their location changed: %+v", l)
 	}
-	if p, _ := e.Store.GetMapPoint(context.Background(), e.Campaign, ours, ourPID); p == nil || *p.Name != "Y" {
+	if p, _ := locstore.New(e.Store).GetMapPoint(context.Background(), e.Campaign, ours, ourPID); p == nil || *p.Name != "Y" {
 		t.Fatalf("our map point changed or vanished: %+v", p)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkLocationShow(b *testing.B) {
 	e := apitest.New(b, locations.Register)
 	e.SeedTags(e.Campaign, 3)
 	l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Bench", Entry: "<p>text</p>", Tags: []int64{1, 2, 3}}}
-	if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(b.Context(), &l); err != nil {
 		b.Fatal(err)
 	}
 	e.Bench(b, apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", l.ID)))
@@ -30,7 +31,7 @@ func BenchmarkLocationListPage(b *testing.B) {
 	e := apitest.New(b, locations.Register)
 	for i := 0; i < 60; i++ {
 		l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("Bench %d", i)}}
-		if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(b.Context(), &l); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -44,7 +45,7 @@ func BenchmarkLocationListRelated(b *testing.B) {
 	var parent *int64
 	for i := 0; i < 45; i++ {
 		l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("Bench %d", i)}, ParentID: parent}
-		if err := e.Store.CreateLocation(b.Context(), &l); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(b.Context(), &l); err != nil {
 			b.Fatal(err)
 		}
 		n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: l.EntityID, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}

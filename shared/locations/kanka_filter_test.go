@@ -8,6 +8,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -47,7 +48,7 @@ func kankaFixtures(t *testing.T, e *apitest.Env) []domain.Location {
 		if i == 1 {
 			ls[i].ParentID = &ls[0].ID
 		}
-		if err := e.Store.CreateLocation(context.Background(), &ls[i]); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(context.Background(), &ls[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -256,7 +257,7 @@ func TestStoreFilterAgreesWithFilterMatch(t *testing.T) {
 	ls := kankaFixtures(t, e)
 	stored := map[string]domain.Location{}
 	for _, l := range ls {
-		got, err := e.Store.GetLocation(context.Background(), e.Campaign, l.ID)
+		got, err := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, l.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -56,7 +57,7 @@ func TestParentByEntityOnInput(t *testing.T) {
 			}
 		})
 	}
-	if l, _ := e.Store.GetLocation(context.Background(), e.Campaign, a); l.ParentID != nil {
+	if l, _ := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, a); l.ParentID != nil {
 		t.Fatalf("a refused move was stored: %v", *l.ParentID)
 	}
 	// The spec's name wins when both are sent; null parent_id clears the parent.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -29,7 +30,7 @@ func createMany(t *testing.T, e *apitest.Env, cid int64, n int, mk func(i int) d
 			defer func() { <-sem }()
 			l := mk(i)
 			l.CampaignID = cid
-			errs <- e.Store.CreateLocation(context.Background(), &l)
+			errs <- locstore.New(e.Store).CreateLocation(context.Background(), &l)
 		}(i)
 	}
 	wg.Wait()
@@ -143,7 +144,7 @@ func TestListFilters(t *testing.T) {
 	}
 	for i := range fixtures {
 		fixtures[i].CampaignID = e.Campaign
-		if err := e.Store.CreateLocation(context.Background(), &fixtures[i]); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(context.Background(), &fixtures[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -274,7 +275,7 @@ func TestConcurrentUpdatesNeverLoseAWrite(t *testing.T) {
 			t.Fatalf("update: %d %s", r.Status, r.Raw)
 		}
 	}
-	l, _ := e.Store.GetLocation(context.Background(), e.Campaign, id)
+	l, _ := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, id)
 	if l.Version != int64(1+ok) {
 		t.Fatalf("version %d after %d successful updates: a write was lost", l.Version, ok)
 	}

@@ -9,12 +9,15 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := locstore.New(kernel)
 	h := handlers{st: st}
 	ownerkind.Mount(api, st, ownerkind.Kind[domain.Location, *domain.Location, locationJSON]{
 		Type: "location", Collection: "/locations", Gone: domain.GoneLocations,

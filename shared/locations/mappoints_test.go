@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -123,7 +124,7 @@ func TestBadMapPointInputIsRefusedWithTheFieldNamed(t *testing.T) {
 	if r := e.Do("PATCH", one, e.Admin, map[string]any{"colour": nil}); r.Status != 422 || r.Errors()["colour"] == nil {
 		t.Fatalf("clearing colour: %d %s", r.Status, r.Raw)
 	}
-	stored, _ := e.Store.GetMapPoint(context.Background(), e.Campaign, l, int64(p.Data()["id"].(float64)))
+	stored, _ := locstore.New(e.Store).GetMapPoint(context.Background(), e.Campaign, l, int64(p.Data()["id"].(float64)))
 	if stored.Colour != "blue" {
 		t.Fatalf("refused update stored colour %q", stored.Colour)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -19,13 +20,13 @@ func TestPublicCopiesShowOnlyPublicParents(t *testing.T) {
 	ctx := context.Background()
 	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}
 	parent := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Parent", IsPrivate: true}}
-	if err := e.Store.CreateLocation(ctx, &parent); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(ctx, &parent); err != nil {
 		t.Fatal(err)
 	}
 	kid := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Kid"}, ParentID: &parent.ID}
 	hidden := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Hidden kid", IsPrivate: true}, ParentID: &parent.ID}
 	for _, l := range []*domain.Location{&kid, &hidden} {
-		if err := e.Store.CreateLocation(ctx, l); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,7 +100,7 @@ func TestPublicCopiesShowOnlyPublicParents(t *testing.T) {
 	if r := e.Do("PATCH", loc(e.Campaign, kid.ID), e.Member, map[string]any{"name": "Kid 2", "parent_location_id": nil}); r.Status != 200 {
 		t.Fatalf("member's update: %d %s", r.Status, r.Raw)
 	}
-	if l, err := e.Store.GetLocation(ctx, e.Campaign, kid.ID); err != nil || l.ParentID == nil || *l.ParentID != parent.ID {
+	if l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, kid.ID); err != nil || l.ParentID == nil || *l.ParentID != parent.ID {
 		t.Errorf("after the member's update: %+v %v", l, err)
 	}
 	audit("the member's update")
@@ -123,12 +124,12 @@ func TestAWriteOverTheTransactionBudgetIsRefused(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			parent := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Parent"}}
-			if err := e.Store.CreateLocation(ctx, &parent); err != nil {
+			if err := locstore.New(e.Store).CreateLocation(ctx, &parent); err != nil {
 				t.Fatal(err)
 			}
 			for i := 0; i < c.children; i++ {
 				kid := domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("Kid ", i)}, ParentID: &parent.ID}
-				if err := e.Store.CreateLocation(ctx, &kid); err != nil {
+				if err := locstore.New(e.Store).CreateLocation(ctx, &kid); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -136,7 +137,7 @@ func TestAWriteOverTheTransactionBudgetIsRefused(t *testing.T) {
 			if r.Status != c.status {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
-			l, err := e.Store.GetLocation(ctx, e.Campaign, parent.ID)
+			l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, parent.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

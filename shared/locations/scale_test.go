@@ -8,6 +8,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -86,19 +87,19 @@ func TestDeleteWithFortyChildrenAndFortyMapPointsIsBatched(t *testing.T) {
 	ctx := context.Background()
 	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}
 	parent := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Parent"}}
-	if err := e.Store.CreateLocation(ctx, &parent); err != nil {
+	if err := locstore.New(e.Store).CreateLocation(ctx, &parent); err != nil {
 		t.Fatal(err)
 	}
 	var kids []int64
 	for i := 0; i < 40; i++ {
 		kid := domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("Kid ", i), IsPrivate: i%4 == 0}, ParentID: &parent.ID}
-		if err := e.Store.CreateLocation(ctx, &kid); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(ctx, &kid); err != nil {
 			t.Fatal(err)
 		}
 		kids = append(kids, kid.ID)
 		name := fmt.Sprint("P", i)
 		p := domain.MapPoint{Meta: meta, LocationID: parent.ID, Name: &name, Colour: "none", Size: "standard", Icon: "pin", Shape: "circle"}
-		if err := e.Store.CreateMapPoint(ctx, &p); err != nil {
+		if err := locstore.New(e.Store).CreateMapPoint(ctx, &p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,7 +114,7 @@ func TestDeleteWithFortyChildrenAndFortyMapPointsIsBatched(t *testing.T) {
 		t.Errorf("delete cost %d calls (+1 token), budget 17 with the token", n)
 	}
 	for _, id := range kids {
-		if l, err := e.Store.GetLocation(ctx, e.Campaign, id); err != nil || l.ParentID != nil {
+		if l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, id); err != nil || l.ParentID != nil {
 			t.Fatalf("child %d: %v, %v", id, l, err)
 		}
 	}
@@ -135,14 +136,14 @@ func TestHiddenParentsCostNoRoundTrip(t *testing.T) {
 	hidden := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Hidden", IsPrivate: true}}
 	shown := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Shown"}}
 	for _, l := range []*domain.Location{&hidden, &shown} {
-		if err := e.Store.CreateLocation(ctx, l); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var kids []int64
 	for _, parent := range []int64{hidden.ID, shown.ID} {
 		kid := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Kid"}, ParentID: &parent}
-		if err := e.Store.CreateLocation(ctx, &kid); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(ctx, &kid); err != nil {
 			t.Fatal(err)
 		}
 		kids = append(kids, kid.ID)

@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -169,7 +170,7 @@ func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 	if d["updated_at"] == d["created_at"] {
 		t.Errorf("updated_at did not move")
 	}
-	stored, _ := e.Store.GetLocation(context.Background(), e.Campaign, id)
+	stored, _ := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, id)
 	if stored.Type != "Metropolis" || stored.ParentID != nil || stored.Version != 2 {
 		t.Fatalf("stored: %+v", stored)
 	}
@@ -178,7 +179,7 @@ func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 	if r.Status != 422 || r.Errors()["name"] == nil {
 		t.Fatalf("clearing name: %d %s", r.Status, r.Raw)
 	}
-	if stored, _ := e.Store.GetLocation(context.Background(), e.Campaign, id); stored.Type != "Metropolis" {
+	if stored, _ := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, id); stored.Type != "Metropolis" {
 		t.Fatalf("refused update stored type %q", stored.Type)
 	}
 	// A private map is the admins' business.
@@ -231,7 +232,7 @@ func TestParentsMustBeVisibleAndAcyclic(t *testing.T) {
 			}
 		})
 	}
-	if l, _ := e.Store.GetLocation(context.Background(), e.Campaign, a); l.ParentID != nil {
+	if l, _ := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, a); l.ParentID != nil {
 		t.Fatalf("a refused move was stored: parent %v", *l.ParentID)
 	}
 	// Moving a subtree under a sibling is fine; an admin may use a private parent.
@@ -255,16 +256,16 @@ func TestDeleteMakesChildrenRootsAndRemovesEntityAndMapPoints(t *testing.T) {
 	if point.Status != 200 || point.Data()["colour"] != "#a0b0c0" {
 		t.Fatalf("map point: %d %s", point.Status, point.Raw)
 	}
-	before, _ := e.Store.GetLocation(ctx, e.Campaign, b)
+	before, _ := locstore.New(e.Store).GetLocation(ctx, e.Campaign, b)
 	entity := before.EntityID
-	aLoc, _ := e.Store.GetLocation(ctx, e.Campaign, a)
+	aLoc, _ := locstore.New(e.Store).GetLocation(ctx, e.Campaign, a)
 
 	r := e.Do("DELETE", loc(e.Campaign, a), e.Member, nil)
 	if r.Status != 200 || r.Data()["deleted"] != true || r.Data()["id"] != float64(a) {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
 	}
 	for _, id := range []int64{b, c} {
-		l, err := e.Store.GetLocation(ctx, e.Campaign, id)
+		l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, id)
 		if err != nil || l.ParentID != nil || l.Version != 2 {
 			t.Fatalf("child %d not made a root: %+v %v", id, l, err)
 		}

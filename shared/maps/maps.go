@@ -16,6 +16,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Store is the storage the maps family uses (package store serves it).
@@ -43,7 +44,8 @@ type Store interface {
 }
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := NewStorage(kernel)
 	h := handlers{st: st}
 	ownerkind.Mount(api, st, ownerkind.Kind[domain.Map, *domain.Map, mapJSON]{
 		Type: "map", Collection: "/maps", Gone: domain.GoneMaps,

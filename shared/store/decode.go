@@ -18,15 +18,30 @@ import (
 //
 // They are not guregu's ItemUnmarshaler: a method would be promoted to every struct that embeds
 // the item (a trashed entity embeds layout.EntityItem) and decode only the embedded part. unmarshalItem
-// picks them by the exact type instead, on the read paths that decode by the page.
+// picks the kernel's by the exact type instead, on the read paths that decode by the page, and
+// a family's item type by its DecodeItem method (HandDecoded): no struct embeds a family's item.
+
+// HandDecoded is a family's item type with a hand-written decoder (DecodeBy), which the
+// kernel's page reads use instead of reflection.
+type HandDecoded interface{ DecodeItem(dynamo.Item) error }
+
+// Attrs reads an item's attributes for a hand-written decoder.
+type Attrs = layout.Attrs
+
+// DecodeBy runs read over item's attributes; read answers whether it met an unexpected type,
+// and the item is then decoded by reflection into fallback (the same struct as a type without
+// the decoder), so a surprise in stored data is never a silent zero.
+func DecodeBy(item dynamo.Item, read func(Attrs) bool, fallback any) error {
+	return layout.DecodeBy(item, read, fallback)
+}
+
+// UnmarshalItem decodes item into out: by hand for the kernel's types and HandDecoded ones, by
+// reflection otherwise.
+func UnmarshalItem(item dynamo.Item, out any) error { return unmarshalItem(item, out) }
 
 // unmarshalItem decodes item into out: by hand for the types above, by reflection otherwise.
 func unmarshalItem(item dynamo.Item, out any) error {
 	switch v := out.(type) {
-	case *locationItem:
-		return v.decode(item)
-	case *tagItem:
-		return v.decode(item)
 	case *layout.EntityItem:
 		return v.Decode(item)
 	case *noteItem:
@@ -37,34 +52,10 @@ func unmarshalItem(item dynamo.Item, out any) error {
 		return v.Decode(item)
 	case *layout.DayLinkItem:
 		return v.Decode(item)
+	case HandDecoded:
+		return v.DecodeItem(item)
 	}
 	return dynamo.UnmarshalItem(item, out)
-}
-
-type reflectedLocation locationItem
-
-// decode decodes a location item by hand.
-func (it *locationItem) decode(item dynamo.Item) error {
-	return layout.DecodeBy(item, func(a layout.Attrs) bool {
-		it.MetaAttrs.Read(&a)
-		it.OwnerAttrs.Read(&a)
-		it.ParentID, it.MapURL = a.OptInt("parent_location_id"), a.Str("map_url")
-		it.IsMapPrivate, it.ParentHidden = a.Boolean("is_map_private"), a.Boolean("parent_hidden")
-		return a.Bad
-	}, (*reflectedLocation)(it))
-}
-
-type reflectedTag tagItem
-
-// decode decodes a tag item by hand.
-func (it *tagItem) decode(item dynamo.Item) error {
-	return layout.DecodeBy(item, func(a layout.Attrs) bool {
-		it.MetaAttrs.Read(&a)
-		it.OwnerAttrs.Read(&a)
-		it.ParentID, it.Colour = a.OptInt("tag_id"), a.Str("colour")
-		it.IsAutoApplied, it.IsHidden, it.ParentHidden = a.Boolean("is_auto_applied"), a.Boolean("is_hidden"), a.Boolean("parent_hidden")
-		return a.Bad
-	}, (*reflectedTag)(it))
 }
 
 type reflectedNote noteItem

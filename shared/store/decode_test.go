@@ -8,101 +8,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+	"github.com/lorekeep/lorekeep/shared/testing/decodetest"
 )
 
-// fill sets every field of the struct v points to (embedded ones included) to a value of its
-// own that is not the zero value, so a decoder that forgets a field is seen.
-func fill(t *testing.T, v reflect.Value, n *int) {
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		*n++
-		switch f.Kind() {
-		case reflect.Struct:
-			fill(t, f, n)
-		case reflect.String:
-			f.SetString(fmt.Sprint("s", *n))
-		case reflect.Int, reflect.Int64:
-			f.SetInt(int64(*n))
-		case reflect.Bool:
-			f.SetBool(true)
-		case reflect.Pointer:
-			x := reflect.New(f.Type().Elem())
-			x.Elem().SetInt(int64(*n))
-			f.Set(x)
-		case reflect.Slice:
-			f.Set(reflect.ValueOf([]int64{int64(*n), int64(*n + 1)}).Convert(f.Type()))
-		default:
-			t.Fatalf("fill: field %s of kind %s: teach fill and the decoders", v.Type().Field(i).Name, f.Kind())
-		}
-	}
-}
-
-// Each hand decoder answers what guregu's reflective decoder answers: for an item with every
-// field set, with empty lists and absent attributes, with tags as a number set, and (through
-// its fallback) for an attribute of an unexpected type.
+// Each hand decoder of the kernel's item types answers what guregu's reflective decoder answers.
 func TestHandDecodersMatchReflection(t *testing.T) {
-	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	for _, c := range []struct {
-		name      string
-		hand      func() any // a new *T with the hand decoder
-		reflected func() any // the same struct, decoded by reflection
-	}{
-		{"location", func() any { return new(locationItem) }, func() any { return new(reflectedLocation) }},
-		{"tag", func() any { return new(tagItem) }, func() any { return new(reflectedTag) }},
-		{"entity", func() any { return new(layout.EntityItem) }, func() any { return new(layout.ReflectedEntity) }},
-		{"note", func() any { return new(noteItem) }, func() any { return new(reflectedNote) }},
-		{"campaign", func() any { return new(campaignItem) }, func() any { return new(reflectedCampaign) }},
-		{"member", func() any { return new(layout.MemberItem) }, func() any { return new(layout.ReflectedMember) }},
-		{"day link", func() any { return new(layout.DayLinkItem) }, func() any { return new(layout.ReflectedDayLink) }},
-	} {
-		full := c.reflected()
-		n := 0
-		fill(t, reflect.ValueOf(full).Elem(), &n)
-		item, err := dynamo.MarshalItem(full)
-		if err != nil {
-			t.Fatal(err)
-		}
-		variants := map[string]dynamo.Item{"every field": item, "absent": {"pk": s("P"), "sk": s("S")}}
-		empty := dynamo.Item{}
-		for k, v := range item {
-			empty[k] = v
-		}
-		if _, ok := item["tags"]; ok {
-			empty["tags"] = &types.AttributeValueMemberL{}
-			set := dynamo.Item{}
-			for k, v := range item {
-				set[k] = v
-			}
-			set["tags"] = &types.AttributeValueMemberNS{Value: []string{"4", "5"}}
-			variants["tags as a set"] = set
-		}
-		variants["empty lists"] = empty
-		wrong := dynamo.Item{}
-		for k, v := range item {
-			wrong[k] = v
-		}
-		wrong["id"] = s("not a number")
-		variants["unexpected type"] = wrong
-		for name, it := range variants {
-			t.Run(c.name+"/"+name, func(t *testing.T) {
-				hand, refl := c.hand(), c.reflected()
-				herr, rerr := unmarshalItem(it, hand), dynamo.UnmarshalItem(it, refl)
-				if (herr != nil) != (rerr != nil) {
-					t.Fatalf("errors differ: hand %v, reflection %v", herr, rerr)
-				}
-				got := reflect.ValueOf(hand).Elem().Interface()
-				want := reflect.ValueOf(refl).Elem().Convert(reflect.TypeOf(got)).Interface()
-				if herr == nil && !reflect.DeepEqual(got, want) {
-					t.Errorf("hand decoder:\n %+v\nreflection:\n %+v", got, want)
-				}
-			})
-		}
-	}
+	decodetest.MatchesReflection(t, unmarshalItem,
+		decodetest.Case{Name: "entity", Hand: func() any { return new(layout.EntityItem) }, Reflected: func() any { return new(layout.ReflectedEntity) }},
+		decodetest.Case{Name: "note", Hand: func() any { return new(noteItem) }, Reflected: func() any { return new(reflectedNote) }},
+		decodetest.Case{Name: "campaign", Hand: func() any { return new(campaignItem) }, Reflected: func() any { return new(reflectedCampaign) }},
+		decodetest.Case{Name: "member", Hand: func() any { return new(layout.MemberItem) }, Reflected: func() any { return new(layout.ReflectedMember) }},
+		decodetest.Case{Name: "day link", Hand: func() any { return new(layout.DayLinkItem) }, Reflected: func() any { return new(layout.ReflectedDayLink) }},
+	)
 }
 
 // A struct that embeds a hand-decoded item is decoded whole, its own fields included (a

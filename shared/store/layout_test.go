@@ -8,6 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -34,7 +35,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 	parent := &domain.Location{Meta: meta(admin.ID), Owner: domain.Owner{Name: "Parent"}}
 	other := &domain.Location{Meta: meta(admin.ID), Owner: domain.Owner{Name: "Other", IsPrivate: true}}
 	for _, l := range []*domain.Location{parent, other} {
-		if err := st.CreateLocation(ctx, l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,7 +50,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 
 	// A location moved between parents, made private and public.
 	kid := &domain.Location{Meta: meta(admin.ID), Owner: domain.Owner{Name: "Kid"}, ParentID: &parent.ID}
-	if err := st.CreateLocation(ctx, kid); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, kid); err != nil {
 		t.Fatal(err)
 	}
 	audit("a child")
@@ -58,10 +59,10 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		func(l *domain.Location) { l.IsPrivate = true },
 		func(l *domain.Location) { l.ParentID = nil; l.IsPrivate = false },
 	} {
-		prev, _ := st.GetLocation(ctx, c.ID, kid.ID)
+		prev, _ := locstore.New(st).GetLocation(ctx, c.ID, kid.ID)
 		next := prev.Clone()
 		change(next)
-		if err := st.UpdateLocation(ctx, prev, next); err != nil {
+		if err := locstore.New(st).UpdateLocation(ctx, prev, next); err != nil {
 			t.Fatalf("location change %d: %v", i, err)
 		}
 		audit("a location change")
@@ -127,8 +128,8 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 	if _, _, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("the event on the deleted calendar: %v", err)
 	}
-	p, _ := st.GetLocation(ctx, c.ID, parent.ID)
-	if err := st.DeleteLocation(ctx, p); err != nil {
+	p, _ := locstore.New(st).GetLocation(ctx, c.ID, parent.ID)
+	if err := locstore.New(st).DeleteLocation(ctx, p); err != nil {
 		t.Fatal(err)
 	}
 	audit("the location's delete")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -19,7 +20,7 @@ func TestMigrateKeepsMaps(t *testing.T) {
 	ctx := context.Background()
 	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	loc := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Keep", IsPrivate: true}}
-	if err := st.CreateLocation(ctx, &loc); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)
 	}
 	world := domain.Map{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "World"},
@@ -77,7 +78,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 	ctx := context.Background()
 	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "Coast"})
 	loc := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Keep"}}
-	if err := st.CreateLocation(ctx, &loc); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, &loc); err != nil {
 		t.Fatal(err)
 	}
 	world := domain.Map{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "World"}, LocationID: &loc.ID}
@@ -140,11 +141,11 @@ func TestMarkerEntityPointers(t *testing.T) {
 	if n := public(); n != 7 {
 		t.Fatalf("members see %d markers, want 7", n)
 	}
-	l, err := st.GetLocation(ctx, c.ID, loc.ID)
+	l, err := locstore.New(st).GetLocation(ctx, c.ID, loc.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.DeleteLocation(ctx, l); err != nil {
+	if err := locstore.New(st).DeleteLocation(ctx, l); err != nil {
 		t.Fatal(err)
 	}
 	audit("after the trash", 0)

@@ -10,9 +10,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
-// Runtime opens the store's steps to its operations code (store/ops): the argument is a
-// layout.Gate, which no package outside shared/store can make (layout.Runtime says why).
-func (s *Store) Runtime(layout.Gate) layout.Runtime { return opsRuntime{s} }
+// Runtime opens the store's steps to its operations code (store/ops; layout.Runtime says
+// which).
+func (s *Store) Runtime() layout.Runtime { return opsRuntime{s} }
 
 type opsRuntime struct{ s *Store }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -27,7 +28,7 @@ func TestRelationsFollowEndsPrivacy(t *testing.T) {
 	place := func(t *testing.T, e *apitest.Env, cid int64, name string, private bool) domain.Location {
 		t.Helper()
 		l := domain.Location{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: name, IsPrivate: private}}
-		if err := e.Store.CreateLocation(context.Background(), &l); err != nil {
+		if err := locstore.New(e.Store).CreateLocation(context.Background(), &l); err != nil {
 			t.Fatal(err)
 		}
 		return l

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -30,7 +31,7 @@ func TestLastSyncFallbackAndTombstoneExpiry(t *testing.T) {
 	var ids []int64
 	for i := 0; i < 6; i++ {
 		l := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: 1}, Owner: domain.Owner{Name: fmt.Sprint("L", i), IsPrivate: i == 4}}
-		if err := st.CreateLocation(ctx, &l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, l.ID)
@@ -38,13 +39,13 @@ func TestLastSyncFallbackAndTombstoneExpiry(t *testing.T) {
 	since := time.Now().UTC()
 	time.Sleep(5 * time.Millisecond)
 	for _, id := range ids[2:] {
-		prev, err := st.GetLocation(ctx, c.ID, id)
+		prev, err := locstore.New(st).GetLocation(ctx, c.ID, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		next := prev.Clone()
 		next.Type = "Ruin"
-		if err := st.UpdateLocation(ctx, prev, next); err != nil {
+		if err := locstore.New(st).UpdateLocation(ctx, prev, next); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,7 +54,7 @@ func TestLastSyncFallbackAndTombstoneExpiry(t *testing.T) {
 		t.Run(fmt.Sprint("at most ", max, " pointers"), func(t *testing.T) {
 			defer store.SetMaxSyncPointers(max)()
 			for _, hide := range []bool{false, true} {
-				page, err := st.ListLocations(ctx, c.ID, f, hide, domain.PageRequest{Page: 1, Limit: 45})
+				page, err := locstore.New(st).ListLocations(ctx, c.ID, f, hide, domain.PageRequest{Page: 1, Limit: 45})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -116,7 +117,7 @@ func TestLastSyncPointersKeepEachReadersAudience(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: 1}, Owner: domain.Owner{Name: "L"}}
-	if err := st.CreateLocation(ctx, &l); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
 	since := time.Now().UTC()

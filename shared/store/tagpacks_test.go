@@ -11,10 +11,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
@@ -114,14 +116,14 @@ func TestMigrateBuildsTagPacks(t *testing.T) {
 	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}
 	empty := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Empty"}}
 	for _, tg := range []*domain.Tag{open, secret, empty} {
-		if err := st.CreateTag(ctx, tg); err != nil {
+		if err := tagstore.New(st).CreateTag(ctx, tg); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var eids []int64
 	for i := range 5 {
 		l := &domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("L", i), IsPrivate: i == 4, Tags: []int64{open.ID, secret.ID}, TagsByAdmin: true}}
-		if err := st.CreateLocation(ctx, l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 		eids = append(eids, l.EntityID)

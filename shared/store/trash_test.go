@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -35,13 +36,13 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		t.Fatal(err)
 	}
 	parent := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Parent", Entry: "see [location:1]"}}
-	if err := st.CreateLocation(ctx, &parent); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, &parent); err != nil {
 		t.Fatal(err)
 	}
 	child := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Child"}, ParentID: &parent.ID}
 	other := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Other"}}
 	for _, l := range []*domain.Location{&child, &other} {
-		if err := st.CreateLocation(ctx, l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -100,14 +101,14 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 
 	// Trash the parent: its relations and its event on the calendar go from every list, its
 	// child becomes a root.
-	if err := st.DeleteLocation(ctx, &parent); err != nil {
+	if err := locstore.New(st).DeleteLocation(ctx, &parent); err != nil {
 		t.Fatal(err)
 	}
 	audit("parent trashed")
-	if _, err := st.GetLocation(ctx, c.ID, parent.ID); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := locstore.New(st).GetLocation(ctx, c.ID, parent.ID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("trashed parent read: %v", err)
 	}
-	if got, _ := st.GetLocation(ctx, c.ID, child.ID); got.ParentID != nil {
+	if got, _ := locstore.New(st).GetLocation(ctx, c.ID, child.ID); got.ParentID != nil {
 		t.Fatalf("child of the trashed parent: parent %v, want a root", *got.ParentID)
 	}
 	if got := relations(adminAccess); len(got) != 0 {
@@ -147,11 +148,11 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("parent restored")
-	got, err := st.GetLocation(ctx, c.ID, parent.ID)
+	got, err := locstore.New(st).GetLocation(ctx, c.ID, parent.ID)
 	if err != nil || got.Version != parent.Version+1 || !got.UpdatedAt.After(parent.UpdatedAt) {
 		t.Fatalf("restored parent: %+v %v", got, err)
 	}
-	if got, _ := st.GetLocation(ctx, c.ID, child.ID); got.ParentID == nil || *got.ParentID != parent.ID {
+	if got, _ := locstore.New(st).GetLocation(ctx, c.ID, child.ID); got.ParentID == nil || *got.ParentID != parent.ID {
 		t.Fatalf("child after the restore: parent %v, want %d", got.ParentID, parent.ID)
 	}
 	if got := relations(adminAccess); !reflect.DeepEqual(got, allRels) {
@@ -171,7 +172,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	}
 
 	// Expiry: not listed, not restorable, purged by the sweeper with its partitions.
-	if err := st.DeleteLocation(ctx, got); err != nil {
+	if err := locstore.New(st).DeleteLocation(ctx, got); err != nil {
 		t.Fatal(err)
 	}
 	if n, _, err := st.SweepPurges(ctx); err != nil || n != 0 {
@@ -217,10 +218,10 @@ func TestTrashRaces(t *testing.T) {
 	}
 	for round := 0; round < 4; round++ {
 		l := domain.Location{Meta: meta, Owner: domain.Owner{Name: "L"}}
-		if err := st.CreateLocation(ctx, &l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.DeleteLocation(ctx, &l); err != nil {
+		if err := locstore.New(st).DeleteLocation(ctx, &l); err != nil {
 			t.Fatal(err)
 		}
 		var restoreErr, purgeErr error
@@ -233,7 +234,7 @@ func TestTrashRaces(t *testing.T) {
 		if purgeErr != nil && !errors.Is(purgeErr, apperr.ErrConflict) {
 			t.Fatalf("round %d: purge %v", round, purgeErr)
 		}
-		_, getErr := st.GetLocation(ctx, c.ID, l.ID)
+		_, getErr := locstore.New(st).GetLocation(ctx, c.ID, l.ID)
 		switch {
 		case restoreErr == nil && purged == 0 && getErr == nil: // the restore won
 		case errors.Is(restoreErr, domain.ErrNotTrashed) && purged == 1 && errors.Is(getErr, apperr.ErrNotFound): // the purge won
@@ -252,7 +253,7 @@ func TestTrashRaces(t *testing.T) {
 			t.Fatal(err)
 		}
 		other := domain.Location{Meta: meta, Owner: domain.Owner{Name: "O"}}
-		if err := st.CreateLocation(ctx, &other); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, &other); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup

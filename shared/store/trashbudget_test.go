@@ -11,9 +11,11 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/faultproxy"
 )
@@ -63,20 +65,20 @@ func TestWorstRecordDeletes(t *testing.T) {
 	}{
 		{"location", func(t *testing.T) record {
 			l := domain.Location{Meta: meta, Owner: owner("L")}
-			if err := st.CreateLocation(ctx, &l); err != nil {
+			if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 				t.Fatal(err)
 			}
 			next := l
 			next.Owner = withEntry(l.Owner)
-			if err := st.UpdateLocation(ctx, &l, &next); err != nil {
+			if err := locstore.New(st).UpdateLocation(ctx, &l, &next); err != nil {
 				t.Fatal(err)
 			}
 			return record{l.EntityID, func() error {
-				got, err := st.GetLocation(ctx, c.ID, l.ID)
+				got, err := locstore.New(st).GetLocation(ctx, c.ID, l.ID)
 				if err != nil {
 					return err
 				}
-				return st.DeleteLocation(ctx, got)
+				return locstore.New(st).DeleteLocation(ctx, got)
 			}, true}
 		}},
 		{"calendar", func(t *testing.T) record {
@@ -117,20 +119,20 @@ func TestWorstRecordDeletes(t *testing.T) {
 		}},
 		{"tag", func(t *testing.T) record {
 			tg := domain.Tag{Meta: meta, Owner: owner("Tg")}
-			if err := st.CreateTag(ctx, &tg); err != nil {
+			if err := tagstore.New(st).CreateTag(ctx, &tg); err != nil {
 				t.Fatal(err)
 			}
 			next := tg
 			next.Owner = withEntry(tg.Owner)
-			if err := st.UpdateTag(ctx, &tg, &next); err != nil {
+			if err := tagstore.New(st).UpdateTag(ctx, &tg, &next); err != nil {
 				t.Fatal(err)
 			}
 			return record{tg.EntityID, func() error {
-				got, err := st.GetTag(ctx, c.ID, tg.ID)
+				got, err := tagstore.New(st).GetTag(ctx, c.ID, tg.ID)
 				if err != nil {
 					return err
 				}
-				return st.DeleteTag(ctx, got)
+				return tagstore.New(st).DeleteTag(ctx, got)
 			}, false}
 		}},
 	}
@@ -208,7 +210,7 @@ func newWorst(t *testing.T, st *store.Store) worst {
 	w.meta = domain.Meta{CampaignID: w.c.ID, CreatedBy: w.admin.ID, UpdatedBy: w.admin.ID}
 	for i := range domain.MaxTags {
 		tg := domain.Tag{Meta: w.meta, Owner: domain.Owner{Name: fmt.Sprintf("T%d", i), IsPrivate: i%2 == 0}}
-		if err := st.CreateTag(ctx, &tg); err != nil {
+		if err := tagstore.New(st).CreateTag(ctx, &tg); err != nil {
 			t.Fatal(err)
 		}
 		w.tags = append(w.tags, tg.ID)
@@ -216,7 +218,7 @@ func newWorst(t *testing.T, st *store.Store) worst {
 	var mentions []string
 	for i := range domain.MaxMentions {
 		l := domain.Location{Meta: w.meta, Owner: domain.Owner{Name: fmt.Sprintf("M%d", i)}}
-		if err := st.CreateLocation(ctx, &l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 			t.Fatal(err)
 		}
 		w.targets = append(w.targets, l.EntityID)
@@ -245,18 +247,18 @@ func TestWorstRecordCascadeFaults(t *testing.T) {
 	owner := domain.Owner{Name: "X", Tags: w.tags, TagsByAdmin: true}
 	tg := domain.Tag{Meta: w.meta, Owner: owner}
 	l := domain.Location{Meta: w.meta, Owner: owner}
-	if err := st.CreateTag(ctx, &tg); err != nil {
+	if err := tagstore.New(st).CreateTag(ctx, &tg); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CreateLocation(ctx, &l); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
 	nextTag, nextLoc := tg, l
 	nextTag.Entry, nextLoc.Entry = w.entry, w.entry
-	if err := st.UpdateTag(ctx, &tg, &nextTag); err != nil {
+	if err := tagstore.New(st).UpdateTag(ctx, &tg, &nextTag); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.UpdateLocation(ctx, &l, &nextLoc); err != nil {
+	if err := locstore.New(st).UpdateLocation(ctx, &l, &nextLoc); err != nil {
 		t.Fatal(err)
 	}
 	if got := problems(); len(got) > 0 {
@@ -267,18 +269,18 @@ func TestWorstRecordCascadeFaults(t *testing.T) {
 		first func() error
 	}{
 		{"tag delete", func() error {
-			got, err := st.GetTag(ctx, w.c.ID, tg.ID)
+			got, err := tagstore.New(st).GetTag(ctx, w.c.ID, tg.ID)
 			if err != nil {
 				return err
 			}
-			return st.DeleteTag(ctx, got)
+			return tagstore.New(st).DeleteTag(ctx, got)
 		}},
 		{"purge", func() error {
-			got, err := st.GetLocation(ctx, w.c.ID, l.ID)
+			got, err := locstore.New(st).GetLocation(ctx, w.c.ID, l.ID)
 			if err != nil {
 				return err
 			}
-			if err := st.DeleteLocation(ctx, got); err != nil {
+			if err := locstore.New(st).DeleteLocation(ctx, got); err != nil {
 				return err
 			}
 			if err := store.ExpireTrash(ctx, st, w.c.ID, l.EntityID); err != nil {
@@ -322,10 +324,10 @@ func TestMigrateKeepsTrashedEntryMentions(t *testing.T) {
 	ctx := context.Background()
 	w := newWorst(t, st)
 	l := domain.Location{Meta: w.meta, Owner: domain.Owner{Name: "L", Entry: w.entry[:200] + "</p>"}}
-	if err := st.CreateLocation(ctx, &l); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.DeleteLocation(ctx, &l); err != nil {
+	if err := locstore.New(st).DeleteLocation(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.DropEntryMentions(ctx, st, w.c.ID, l.EntityID, w.targets); err != nil {
@@ -357,7 +359,7 @@ func TestWorstPostDeletes(t *testing.T) {
 		}
 	}
 	l := domain.Location{Meta: w.meta, Owner: domain.Owner{Name: "Host", Tags: w.tags, TagsByAdmin: true}}
-	if err := st.CreateLocation(ctx, &l); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
 	newNote := func(name string) *domain.Note {
@@ -384,7 +386,7 @@ func TestWorstPostDeletes(t *testing.T) {
 	}
 	audit("note deleted")
 	newNote("Kept")
-	if err := st.DeleteLocation(ctx, &l); err != nil {
+	if err := locstore.New(st).DeleteLocation(ctx, &l); err != nil {
 		t.Fatalf("trash of the host: %v", err)
 	}
 	audit("host trashed")

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -34,7 +36,7 @@ func TestEntityTags(t *testing.T) {
 	}
 	stored := func(want string) {
 		t.Helper()
-		l, err := e.Store.GetLocation(ctx, e.Campaign, lid)
+		l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, lid)
 		if err != nil || fmt.Sprint(l.Tags) != want {
 			t.Fatalf("location tags = %v (%v), want %s", l.Tags, err, want)
 		}
@@ -147,7 +149,7 @@ func TestEntityTags(t *testing.T) {
 	if r := e.Do("POST", coll(e.Campaign, tagEnt), e.Admin, map[string]any{"tag_id": open}); r.Status != 200 {
 		t.Fatalf("tag a tag: %d %s", r.Status, r.Raw)
 	}
-	if tg, err := e.Store.GetTag(ctx, e.Campaign, secret); err != nil || fmt.Sprint(tg.Tags) != fmt.Sprint([]int64{open}) {
+	if tg, err := tagstore.New(e.Store).GetTag(ctx, e.Campaign, secret); err != nil || fmt.Sprint(tg.Tags) != fmt.Sprint([]int64{open}) {
 		t.Fatalf("tagged tag: %+v %v", tg, err)
 	}
 	audit(t, e, e.Campaign)
@@ -179,7 +181,7 @@ func TestEntityTagsConcurrent(t *testing.T) {
 	if gone != 200 {
 		t.Fatalf("tag delete: %d", gone)
 	}
-	l, err := e.Store.GetLocation(context.Background(), e.Campaign, lid)
+	l, err := locstore.New(e.Store).GetLocation(context.Background(), e.Campaign, lid)
 	if err != nil {
 		t.Fatal(err)
 	}

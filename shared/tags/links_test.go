@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -93,7 +94,7 @@ func TestTagLinks(t *testing.T) {
 	if r := e.Do("DELETE", tagPath(e.Campaign, secret), e.Admin, nil); r.Status != 200 {
 		t.Fatalf("delete tag: %d %s", r.Status, r.Raw)
 	}
-	l, err := e.Store.GetLocation(ctx, e.Campaign, lid)
+	l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, lid)
 	if err != nil || fmt.Sprint(l.Tags) != fmt.Sprint([]int64{open}) {
 		t.Fatalf("location after its tag's delete: %+v %v", l, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -133,7 +134,7 @@ func TestPrivateTagIDs(t *testing.T) {
 		audit(t, e, cid)
 		check(fmt.Sprint("after a member's write ", body), open, secret)
 	}
-	if l, err := e.Store.GetLocation(t.Context(), cid, lid); err != nil || fmt.Sprint(l.Tags) != fmt.Sprint([]int64{secret, open}) {
+	if l, err := locstore.New(e.Store).GetLocation(t.Context(), cid, lid); err != nil || fmt.Sprint(l.Tags) != fmt.Sprint([]int64{secret, open}) {
 		t.Fatalf("stored tags after the member's writes: %v %v", l, err)
 	}
 	if r := e.Do("POST", apitest.Path(cid, "/locations"), e.Member, map[string]any{"name": "Mine", "tags": []int64{open}}); r.Status != 422 || r.Errors()["tags.0"] == nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 )
 
 // Store is the storage the tags family uses (package store serves it).
@@ -31,7 +33,8 @@ type Store interface {
 }
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := tagstore.New(kernel)
 	h := handlers{st: st}
 	ownerkind.Mount(api, st, ownerkind.Kind[domain.Tag, *domain.Tag, tagJSON]{
 		Type: "tag", Collection: "/tags", Gone: domain.GoneTags,

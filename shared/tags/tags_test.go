@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -63,7 +64,7 @@ func TestTagCRUD(t *testing.T) {
 	}
 	id, eid := int64(d["id"].(float64)), int64(d["entity_id"].(float64))
 	child := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Cultists", "tag_id": id})
-	if got, _ := e.Store.GetTag(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
+	if got, _ := tagstore.New(e.Store).GetTag(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
 		t.Fatalf("stored child = %+v", got)
 	}
 	// The entity is a tag entity, listed among the entities and found by search.
@@ -91,10 +92,10 @@ func TestTagCRUD(t *testing.T) {
 	if del := e.Do("DELETE", tagPath(e.Campaign, id), e.Admin, nil); del.Status != 200 {
 		t.Fatalf("delete: %d %s", del.Status, del.Raw)
 	}
-	if _, err := e.Store.GetTag(ctx, e.Campaign, id); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := tagstore.New(e.Store).GetTag(ctx, e.Campaign, id); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("deleted tag: %v", err)
 	}
-	if got, _ := e.Store.GetTag(ctx, e.Campaign, child); got == nil || got.ParentID != nil {
+	if got, _ := tagstore.New(e.Store).GetTag(ctx, e.Campaign, child); got == nil || got.ParentID != nil {
 		t.Fatalf("orphaned child = %+v, want a root", got)
 	}
 	gone := e.Do("GET", apitest.Path(e.Campaign, "/tags?deleted=1"), e.Admin, nil)
@@ -167,7 +168,7 @@ func TestTagValidation(t *testing.T) {
 	if l := e.Do("GET", apitest.Path(e.Campaign, "/tags"), e.Admin, nil); l.Body["meta"].(map[string]any)["total"] != float64(4) {
 		t.Fatalf("total after refused writes: %s", l.Raw)
 	}
-	if p, _ := e.Store.GetTag(context.Background(), e.Campaign, parent); p.ParentID != nil {
+	if p, _ := tagstore.New(e.Store).GetTag(context.Background(), e.Campaign, parent); p.ParentID != nil {
 		t.Fatalf("a refused cycle moved the tag: %+v", p)
 	}
 	audit(t, e, e.Campaign)
@@ -195,7 +196,7 @@ func TestTagAccessMatrix(t *testing.T) {
 		Collection: "/tags",
 		Create:     func(t *testing.T, cid int64, body map[string]any) int64 { return create(t, e, cid, e.Admin, body) },
 		StoredName: func(ctx context.Context, cid, id int64) (string, error) {
-			r, err := e.Store.GetTag(ctx, cid, id)
+			r, err := tagstore.New(e.Store).GetTag(ctx, cid, id)
 			if err != nil {
 				return "", err
 			}
@@ -243,7 +244,7 @@ func TestPrivateParentTagIsHidden(t *testing.T) {
 	if r := e.Do("PUT", tagPath(e.Campaign, child), e.Member, map[string]any{"name": "Child", "tag_id": nil}); r.Status != 200 {
 		t.Fatalf("member update: %d %s", r.Status, r.Raw)
 	}
-	if got, _ := e.Store.GetTag(context.Background(), e.Campaign, child); got.ParentID == nil || *got.ParentID != parent {
+	if got, _ := tagstore.New(e.Store).GetTag(context.Background(), e.Campaign, child); got.ParentID == nil || *got.ParentID != parent {
 		t.Fatalf("member's write dropped the hidden parent: %+v", got)
 	}
 	audit(t, e, e.Campaign)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
@@ -49,12 +50,20 @@ func queuePK(cid, wid int64) string { return store.PartitionOf(cid, Kind, wid).P
 // LogRetention is how long delivery attempts stay listed.
 const LogRetention = 14 * 24 * time.Hour
 
-// Storage is the family's storage: its own items over the kernel, and the kernel's reads of
-// the records an event names (entities, locations, maps).
-type Storage struct{ *store.Store }
+// Storage is the family's storage: its own items over the kernel, and the reads of the
+// records an event names (the kernel's entities and maps, the locations family's locations).
+type Storage struct {
+	*store.Store
+	locations *locstore.Storage
+}
 
 // NewStorage wraps the kernel.
-func NewStorage(st *store.Store) *Storage { return &Storage{st} }
+func NewStorage(st *store.Store) *Storage { return &Storage{Store: st, locations: locstore.New(st)} }
+
+// GetLocation reads the location an event names (locstore.Storage.GetLocation).
+func (s *Storage) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
+	return s.locations.GetLocation(ctx, cid, id)
+}
 
 type webhookItem struct {
 	PK             string   `dynamo:"pk"`

@@ -16,6 +16,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
 
@@ -75,10 +76,13 @@ const (
 )
 
 // Register mounts the family's routes with the settings of the environment (SettingsFromEnv).
-func Register(api *httpapi.API, st Store) { RegisterWith(api, st, SettingsFromEnv(os.Getenv)) }
+func Register(api *httpapi.API, kernel *store.Store) {
+	RegisterWith(api, kernel, SettingsFromEnv(os.Getenv))
+}
 
 // RegisterWith mounts the family's routes.
-func RegisterWith(api *httpapi.API, st Store, s Settings) {
+func RegisterWith(api *httpapi.API, kernel *store.Store, s Settings) {
+	st := NewStorage(kernel)
 	h := &handlers{st: st, s: s.withDefaults(), d: NewDeliverer(st, s)}
 	httpapi.Mount(api, "/webhooks", "/webhooks/{id}", httpapi.Kind[hook.Webhook, *hook.Webhook, httpapi.None]{
 		Parent:  func(r *httpapi.Request) (httpapi.None, error) { return httpapi.None{}, admin(r) },

@@ -33,6 +33,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/guardtest"
@@ -76,7 +77,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
 		a.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
-		webhooks.RegisterWith(a, webhooks.NewStorage(st), api)
+		webhooks.RegisterWith(a, st, api)
 	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
 	// Test tables have no stream (dynamotest): the creation path turns this one's on.
 	if _, err := store.CreateTable(context.Background(), e.Store.Client(), e.Config.TableName); err != nil {
@@ -323,7 +324,7 @@ func TestHostileURLsAreRefused(t *testing.T) {
 // Production refuses http, and loopback when not allowed.
 func TestProductionURLRules(t *testing.T) {
 	e := apitest.New(t, func(a *httpapi.API, st *store.Store) {
-		webhooks.RegisterWith(a, webhooks.NewStorage(st), webhooks.Settings{})
+		webhooks.RegisterWith(a, st, webhooks.Settings{})
 	})
 	for _, u := range []string{"http://example.org/hook", "https://127.0.0.1/x", "https://localhost/x", "https://[::1]/x"} {
 		r := e.Do("POST", apitest.Path(e.Campaign, "/webhooks"), e.Admin, map[string]any{"url": u})
@@ -534,7 +535,7 @@ func TestVisibilityFiltersAndFormats(t *testing.T) {
 	e.EnsureTags(e.Campaign, 7)
 	hidden := e.do(t, "POST", "/locations", map[string]any{"name": "Secret base", "is_private": true, "tags": []any{7}})
 	tag := &domain.Tag{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID, UpdatedBy: e.AdminID}, Owner: domain.Owner{Name: "Secret tag", IsPrivate: true}}
-	if err := e.Store.CreateTag(context.Background(), tag); err != nil {
+	if err := tagstore.New(e.Store).CreateTag(context.Background(), tag); err != nil {
 		t.Fatal(err)
 	}
 	secretTag := tag.ID

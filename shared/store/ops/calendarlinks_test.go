@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -91,7 +92,7 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 	var ents []int64
 	for _, private := range []bool{false, true} {
 		l := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "L", IsPrivate: private}}
-		if err := st.CreateLocation(ctx, &l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 			t.Fatal(err)
 		}
 		ents = append(ents, l.EntityID)

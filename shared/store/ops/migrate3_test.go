@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -26,11 +27,11 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	port := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Port"}}
-	if err := st.CreateLocation(ctx, port); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, port); err != nil {
 		t.Fatal(err)
 	}
 	town := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Town", IsPrivate: true, Entry: fmt.Sprintf("[location:%d]", port.EntityID)}}
-	if err := st.CreateLocation(ctx, town); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, town); err != nil {
 		t.Fatal(err)
 	}
 	note := &domain.Note{Meta: meta, EntityID: town.EntityID, Name: "n", Entry: fmt.Sprintf("<p>[location:%d]</p>", port.EntityID), Visibility: domain.VisibilityMember}
@@ -82,13 +83,13 @@ func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	root := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Root"}}
-	if err := st.CreateLocation(ctx, root); err != nil {
+	if err := locstore.New(st).CreateLocation(ctx, root); err != nil {
 		t.Fatal(err)
 	}
 	var kids []int64
 	for i, private := range []bool{false, true} {
 		l := &domain.Location{Meta: meta, Owner: domain.Owner{Name: fmt.Sprint("Kid ", i), IsPrivate: private}, ParentID: &root.ID}
-		if err := st.CreateLocation(ctx, l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 		kids = append(kids, l.ID)

@@ -11,8 +11,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -27,14 +29,14 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 	open := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Open"}}
 	secret := &domain.Tag{Meta: meta, Owner: domain.Owner{Name: "Secret", IsPrivate: true}}
 	for _, tg := range []*domain.Tag{open, secret} {
-		if err := st.CreateTag(ctx, tg); err != nil {
+		if err := tagstore.New(st).CreateTag(ctx, tg); err != nil {
 			t.Fatal(err)
 		}
 	}
 	l := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "L", Tags: []int64{open.ID, secret.ID}, TagsByAdmin: true}}
 	other := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "O"}}
 	for _, x := range []*domain.Location{l, other} {
-		if err := st.CreateLocation(ctx, x); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, x); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -85,7 +87,7 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 		t.Fatalf("audit of the table before: %v %q", err, problems)
 	}
 	storetest.MigrateTwice(t, st, c.ID, func(run int) {
-		got, err := st.GetLocation(ctx, c.ID, l.ID)
+		got, err := locstore.New(st).GetLocation(ctx, c.ID, l.ID)
 		if err != nil || len(got.PrivateTags) != 1 || got.PrivateTags[0] != secret.ID {
 			t.Fatalf("run %d: %+v %v", run, got, err)
 		}

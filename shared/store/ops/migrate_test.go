@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -132,7 +133,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			{false, domain.PageRequest{Page: 2, Limit: 4}, []int64{6, 7}, 6},
 			{true, domain.PageRequest{Page: 2, Limit: 3}, []int64{4, 5, 6}, 7},
 		} {
-			p, err := st.ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
+			p, err := locstore.New(st).ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
 			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, locID), tc.want) || p.Total != tc.total {
 				t.Errorf("locations admin=%v %+v: %v total %d (%v), want %v total %d", tc.admin, tc.page, storetest.IDs(p.Items, locID), p.Total, err, tc.want, tc.total)
 			}
@@ -161,7 +162,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 				t.Errorf("events as %s: %v total %d (%v), want %v", tc.a.Role, storetest.IDs(p.Items, evID), p.Total, err, tc.want)
 			}
 		}
-		if l, err := st.GetLocation(ctx, c.ID, 3); err != nil || l.ParentID == nil || *l.ParentID != 1 {
+		if l, err := locstore.New(st).GetLocation(ctx, c.ID, 3); err != nil || l.ParentID == nil || *l.ParentID != 1 {
 			t.Errorf("location 3's parent: %v %v", l, err)
 		}
 		if _, n, err := st.GetNoteAndEntity(ctx, c.ID, 1, 4); err != nil || n.Visibility != domain.VisibilitySelf {
@@ -176,10 +177,10 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		if p, err := st.ListEvents(ctx, c.ID, 1, adminAcc, byName("e"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 2 {
 			t.Errorf("events named e: %d (%v), want 2", p.Total, err)
 		}
-		if p, err := st.ListMapPoints(ctx, c.ID, 1, byName("x"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || len(p.Items) != 1 {
+		if p, err := locstore.New(st).ListMapPoints(ctx, c.ID, 1, byName("x"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || len(p.Items) != 1 {
 			t.Errorf("map points named x: %d (%v), want 1", len(p.Items), err)
 		}
-		mp, err := st.ListMapPoints(ctx, c.ID, 1, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
+		mp, err := locstore.New(st).ListMapPoints(ctx, c.ID, 1, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 		if err != nil || mp.Total != 1 || len(mp.Items) != 1 {
 			t.Errorf("map points: %d of %d (%v)", len(mp.Items), mp.Total, err)
 		}
@@ -208,9 +209,9 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		} {
 			f := domain.Filter{UpdatedAfter: &tc.since}
 			pr := domain.PageRequest{Page: 1, Limit: 45}
-			l, err1 := st.ListLocations(ctx, c.ID, f, false, pr)
+			l, err1 := locstore.New(st).ListLocations(ctx, c.ID, f, false, pr)
 			n, err2 := st.ListNotes(ctx, c.ID, 1, adminAcc, f, pr)
-			m, err3 := st.ListMapPoints(ctx, c.ID, 1, f, pr)
+			m, err3 := locstore.New(st).ListMapPoints(ctx, c.ID, 1, f, pr)
 			e, err4 := st.ListEntities(ctx, c.ID, domain.EntityFilter{Filter: f}, false, pr)
 			if err := errors.Join(err1, err2, err3, err4); err != nil || l.Total != tc.locs || n.Total != tc.notes || m.Total != tc.points || e.Total != tc.ents {
 				t.Errorf("lastSync %s: %d locations, %d notes, %d map points, %d entities (%v), want %d %d %d %d", tc.since,
@@ -230,7 +231,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		t.Errorf("a second run changed the table:\n%s\nwant\n%s", after, before)
 	}
 	check()
-	if _, err := st.GetLocation(ctx, c.ID, 2); errors.Is(err, apperr.ErrNotFound) {
+	if _, err := locstore.New(st).GetLocation(ctx, c.ID, 2); errors.Is(err, apperr.ErrNotFound) {
 		t.Error("the private location went missing")
 	}
 }
@@ -343,7 +344,7 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 		if p, ok := get(fmt.Sprintf("%s#LOCATION#%012d", cpk, 1), fmt.Sprintf("CHILD#%012d", 5))["is_private"].(*types.AttributeValueMemberBOOL); !ok || !p.Value {
 			t.Errorf("the link of private child 5 says private %v", p)
 		}
-		if l, err := st.GetLocation(ctx, c.ID, 3); err != nil || !l.ParentPrivate || l.ParentID == nil || *l.ParentID != 2 {
+		if l, err := locstore.New(st).GetLocation(ctx, c.ID, 3); err != nil || !l.ParentPrivate || l.ParentID == nil || *l.ParentID != 2 {
 			t.Errorf("location 3: %+v %v", l, err)
 		}
 		for _, tc := range []struct {
@@ -355,7 +356,7 @@ func TestMigrateRewritesLayout2ToBoundedCountersAndProjections(t *testing.T) {
 			{true, domain.PageRequest{Page: 2, Limit: 2}, []int64{3, 4}, 5},
 			{false, domain.PageRequest{Page: 2, Limit: 2}, []int64{4}, 3},
 		} {
-			p, err := st.ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
+			p, err := locstore.New(st).ListLocations(ctx, c.ID, domain.Filter{}, !tc.admin, tc.page)
 			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, func(l domain.Location) int64 { return l.ID }), tc.want) || p.Total != tc.total {
 				t.Errorf("locations admin=%v %+v: %v total %d (%v)", tc.admin, tc.page, p.Items, p.Total, err)
 			}

@@ -2,7 +2,7 @@
 // (Migrate), the audit of the layout's invariants (Audit) and the fetch of the images of
 // records written before images were stored (MigrateLegacyImages). It knows the key layout
 // (store/internal/layout) as the store does, and reuses the store's own steps where the two
-// must agree (layout.Runtime). Only the lorekeep command and the tests link it: no Lambda
+// must agree (store.Runtime). Only the lorekeep command and the tests link it: no Lambda
 // does (the deploy test reads every function's imports).
 package ops
 
@@ -25,7 +25,7 @@ type storeView struct {
 }
 
 func view(st *store.Store) storeView {
-	rt := st.Runtime(layout.Gate{})
+	rt := st.Runtime()
 	return storeView{Runtime: rt, st: st, table: rt.Table(), now: rt.Now}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -22,7 +23,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	var eids []int64
 	for i, private := range []bool{false, false, true} {
 		l := domain.Location{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: string(rune('A' + i)), IsPrivate: private}}
-		if err := st.CreateLocation(ctx, &l); err != nil {
+		if err := locstore.New(st).CreateLocation(ctx, &l); err != nil {
 			t.Fatal(err)
 		}
 		eids = append(eids, l.EntityID)

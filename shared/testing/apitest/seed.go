@@ -10,6 +10,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 )
 
 // SeedLocations adds n root locations (ids 1..n, every privateEvery-th private; 0: none) to
@@ -73,7 +74,7 @@ func (e *Env) SeedTags(cid int64, n int) {
 	e.T.Helper()
 	for i := 1; i <= n; i++ {
 		t := &domain.Tag{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID, UpdatedBy: e.AdminID}, Owner: domain.Owner{Name: "Seeded tag"}}
-		if err := e.Store.CreateTag(context.Background(), t); err != nil {
+		if err := tagstore.New(e.Store).CreateTag(context.Background(), t); err != nil {
 			e.T.Fatal(err)
 		}
 	}
@@ -85,7 +86,7 @@ func (e *Env) EnsureTags(cid int64, ids ...int64) {
 	e.T.Helper()
 	for _, id := range ids {
 		for n := 0; n <= int(id); n++ {
-			if _, err := e.Store.GetTag(context.Background(), cid, id); err == nil {
+			if _, err := tagstore.New(e.Store).GetTag(context.Background(), cid, id); err == nil {
 				break
 			}
 			e.SeedTags(cid, 1)

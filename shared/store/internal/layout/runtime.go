@@ -9,15 +9,11 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// Gate is the argument of store.(*Store).Runtime: only packages that may import this one (the
-// store and its operations code, by Go's internal rule) can make one, so no family can reach
-// the steps below, which take and give keys.
-type Gate struct{ _ struct{} }
-
 // Runtime is what the operations code (store/ops) reuses of the store: its table and clock,
 // and the steps the migration and the audit share with the store's writes, so that the two
 // cannot drift (a pending delete is finished, a trash reconciled, links and images checked
-// exactly as the writes do).
+// exactly as the writes do). Its steps take and give the layout's own types, which only code
+// under shared/store can name: a family has nothing to hand them.
 type Runtime interface {
 	Table() dynamo.Table
 	Now() time.Time

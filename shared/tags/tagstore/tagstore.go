@@ -1,0 +1,103 @@
+// Package tagstore is the tags family's storage: the tag item and its kind on the kernel
+// (package store), which keeps tags as a nested owner kind: home TAG#id, public copy PUB#TAG#id
+// (no tag_id when the parent tag is private), entity of type tag, child links CHILD#id in
+// CAMPAIGN#c#TAG#parent, and the member pack the kernel's tag links keep.
+package tagstore
+
+import (
+	"context"
+
+	"github.com/guregu/dynamo/v2"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store"
+)
+
+type tagItem struct {
+	store.MetaAttrs
+	store.OwnerAttrs
+	ParentID      *int64 `dynamo:"tag_id,omitempty"`
+	Colour        string `dynamo:"colour,omitempty"`
+	IsAutoApplied bool   `dynamo:"is_auto_applied"`
+	IsHidden      bool   `dynamo:"is_hidden"`
+	// ParentHidden: the parent is private, so the public copy leaves it out.
+	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
+}
+
+func toTagItem(t *domain.Tag) tagItem {
+	meta, owner := store.OwnerHome(store.TagKind, t.Meta, t.Owner)
+	return tagItem{MetaAttrs: meta, OwnerAttrs: owner, ParentID: t.ParentID, Colour: t.Colour, IsAutoApplied: t.IsAutoApplied,
+		IsHidden: t.IsHidden, ParentHidden: t.ParentID != nil && t.ParentPrivate}
+}
+
+func (it tagItem) tag() domain.Tag {
+	return domain.Tag{Meta: it.Meta(), Owner: it.Owner(), ParentID: it.ParentID, Colour: it.Colour,
+		IsAutoApplied: it.IsAutoApplied, IsHidden: it.IsHidden}
+}
+
+// kind: a tag's delete is no trash (its members lose it at once).
+var kind = store.NestedKind[domain.Tag, tagItem]{
+	Kind: store.TagKind, Item: toTagItem, Record: tagItem.tag,
+	Of: func(t *domain.Tag) store.Nested {
+		return store.Nested{Meta: &t.Meta, Owner: &t.Owner, ParentID: t.ParentID, Ancestry: &t.Ancestry, ParentPrivate: &t.ParentPrivate}
+	},
+}
+
+// Storage is the family's storage over the kernel, whose reads and writes the family also
+// uses (entities, tag members, entity tags, related arrays).
+type Storage struct{ *store.Store }
+
+// New wraps the kernel.
+func New(st *store.Store) *Storage { return &Storage{st} }
+
+// GetTag reads one tag and its public copy (read ahead on tag routes: one round trip);
+// ErrNotFound when there is none.
+func (s *Storage) GetTag(ctx context.Context, cid, id int64) (*domain.Tag, error) {
+	return kind.Get(ctx, s.Store, cid, id)
+}
+
+// TagAncestry reads the chain from tag id upwards (id first), at most max links.
+func (s *Storage) TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
+	return kind.Ancestry(ctx, s.Store, cid, id, max)
+}
+
+// ListTags reads one page of the campaign's tags, ordered by id.
+func (s *Storage) ListTags(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Tag], error) {
+	return kind.List(ctx, s.Store, cid, f, hidePrivate, p)
+}
+
+// CreateTag stores a new tag, its entity, its link in its parent tag and its empty member
+// pack in one transaction.
+func (s *Storage) CreateTag(ctx context.Context, t *domain.Tag) error {
+	return kind.Create(ctx, s.Store, t, s.TagPackCreated(t))
+}
+
+// UpdateTag writes next over prev, conditional on the version read and on the new parent
+// chain; the link, the entity, the children's public copies and the member pack's placement
+// follow in the same transaction.
+func (s *Storage) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
+	return kind.Update(ctx, s.Store, prev, next, s.TagPackUpdated(prev, next))
+}
+
+// DeleteTag deletes a tag: its children become roots, its entity's posts, events, attributes
+// and relations go; its member pack goes in the first step, its member items with the cascade.
+func (s *Storage) DeleteTag(ctx context.Context, t *domain.Tag) error {
+	return kind.Delete(ctx, s.Store, t, s.TagPackDeleted(t))
+}
+
+// ResumeTagDelete finishes a delete of tag id that failed after its first step.
+func (s *Storage) ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error) {
+	return kind.ResumeDelete(ctx, s.Store, cid, id)
+}
+
+type reflectedTag tagItem
+
+// DecodeItem decodes a tag item by hand (a tags page decodes one per row).
+func (it *tagItem) DecodeItem(item dynamo.Item) error {
+	return store.DecodeBy(item, func(a store.Attrs) bool {
+		it.MetaAttrs.Read(&a)
+		it.OwnerAttrs.Read(&a)
+		it.ParentID, it.Colour = a.OptInt("tag_id"), a.Str("colour")
+		it.IsAutoApplied, it.IsHidden, it.ParentHidden = a.Boolean("is_auto_applied"), a.Boolean("is_hidden"), a.Boolean("parent_hidden")
+		return a.Bad
+	}, (*reflectedTag)(it))
+}
