@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -369,12 +368,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		a.preflight(w, r)
 		return
 	}
-	limit := int64(MaxBodyBytes)
-	if media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); media == "multipart/form-data" {
-		limit = MaxUploadBytes
-	}
+	limit, tooLarge := bodyLimit(r)
 	if r.ContentLength > limit {
-		writeError(w, r, errTooLarge)
+		writeError(w, r, tooLarge)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)

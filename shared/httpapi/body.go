@@ -28,7 +28,21 @@ func IsFile(v any) bool { return v == fileMarker }
 // MaxBodyBytes bounds every request body (413 beyond).
 const MaxBodyBytes = 1 << 20
 
-var errTooLarge = &apperr.Error{Code: apperr.ETooLarge, Message: "The request body must not be larger than 1 MiB."}
+// The two limits of a body, each named where it applies: a multipart form is the only body
+// that carries a file.
+var (
+	errTooLarge       = &apperr.Error{Code: apperr.ETooLarge, Message: "The request body must not be larger than 1 MiB (a multipart form with an image file: 4.25 MiB)."}
+	errUploadTooLarge = &apperr.Error{Code: apperr.ETooLarge, Message: "A multipart request body must not be larger than 4.25 MiB: an image file of at most 4 MiB and the other fields."}
+)
+
+// bodyLimit is the largest body r may send, and the error past it.
+func bodyLimit(r *http.Request) (int64, error) {
+	if media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); media == "multipart/form-data" {
+		return MaxUploadBytes, errUploadTooLarge
+	}
+	return MaxBodyBytes, errTooLarge
+}
+
 var errMedia = &apperr.Error{Code: apperr.EUnsupportedMedia, Message: "The request body must be JSON or a form."}
 
 // decodeInput reads a write body: JSON (application/json or any +json type), a form
@@ -38,7 +52,8 @@ func decodeInput(r *http.Request) (domain.Input, error) {
 	body, err := io.ReadAll(r.Body)
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return nil, errTooLarge
+		_, tooLarge := bodyLimit(r)
+		return nil, tooLarge
 	}
 	if err != nil {
 		return nil, apperr.Invalid("body", "The request body could not be read.")

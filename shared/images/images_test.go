@@ -228,8 +228,9 @@ func TestBadFilesWriteNothing(t *testing.T) {
 	}
 	// Too large for the body: refused before it is read.
 	big := append(imagetest.PNG(10, 10), make([]byte, httpapi.MaxUploadBytes)...)
-	if res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Big"}, big); res.Status != 413 {
-		t.Fatalf("huge upload: %d %s", res.Status, res.Raw)
+	if res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Big"}, big); res.Status != 413 ||
+		res.Body["message"] != "A multipart request body must not be larger than 4.25 MiB: an image file of at most 4 MiB and the other fields." {
+		t.Fatalf("huge upload: %d %s, want 413 naming the multipart limit", res.Status, res.Raw)
 	}
 	// An image sent as a text field is no file.
 	if res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "T", "image": "aGVsbG8="}, nil); res.Status != 422 || res.Errors()["image"] == nil {

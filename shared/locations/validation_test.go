@@ -79,8 +79,8 @@ func TestBadLocationInputIsRefusedWithTheFieldNamed(t *testing.T) {
 	})
 	t.Run("2 MiB body", func(t *testing.T) {
 		r := e.Do("POST", p, e.Admin, `{"name":"`+strings.Repeat("a", 2<<20)+`"}`)
-		if r.Status != 413 {
-			t.Fatalf("got %d, want 413", r.Status)
+		if r.Status != 413 || r.Body["message"] != "The request body must not be larger than 1 MiB (a multipart form with an image file: 4.25 MiB)." {
+			t.Fatalf("got %d %s, want 413 naming the 1 MiB limit", r.Status, r.Raw)
 		}
 	})
 	t.Run("body that is neither JSON nor a form", func(t *testing.T) {
