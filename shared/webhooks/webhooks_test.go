@@ -292,7 +292,7 @@ func TestHostileURLsAreRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, webhooks.Settings{})
 	prod := apitest.New(t, func(a *httpapi.API, st *store.Store) {
-		webhooks.RegisterWith(a, store.NewWebhooks(st), webhooks.Settings{})
+		webhooks.RegisterWith(a, st, webhooks.Settings{})
 	})
 	kept, _ := e.createHook(t, map[string]any{"url": "https://example.org/hook"})
 	item := apitest.Path(e.Campaign, fmt.Sprintf("/webhooks/%d", kept))
