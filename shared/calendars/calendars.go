@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
 	"github.com/lorekeep/lorekeep/shared/related"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
@@ -19,11 +20,11 @@ type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	cal := httpapi.ReadAhead(domain.ReadCalendar, "id", "")
+	cal := httpapi.ReadAhead(store.ReadCalendar, "id", "")
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
 	h.kind = ownerkind.Mount(api, st, ownerkind.Kind[timeline.Calendar, *timeline.Calendar, calendarJSON]{
 		Type: "calendar", Collection: "/calendars", Gone: domain.GoneCalendars,
-		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(domain.ReadCalendarList, "", ""),
+		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(store.ReadCalendarList, "", ""),
 		Subjects: related.Calendars,
 		Row: func(r *httpapi.Request, _ []timeline.Calendar) (func(*timeline.Calendar) calendarJSON, error) {
 			return func(c *timeline.Calendar) calendarJSON {

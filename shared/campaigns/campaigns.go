@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // MaxMembersShown bounds a campaign's `members`: the first ones by user id, with
@@ -24,8 +25,8 @@ func Register(api *httpapi.API, st Store) {
 	api.HandleAccount("/campaigns", h.list)
 	api.HandleAccount("/entity-types", entityTypes)
 	api.HandleAccount("/entity_types", entityTypes)
-	api.Handle("GET", "", h.show, httpapi.ReadAhead(domain.ReadMemberList, "", ""))
-	api.Handle("GET", "/users", h.users, httpapi.ReadAhead(domain.ReadMemberList, "", ""))
+	api.Handle("GET", "", h.show, httpapi.ReadAhead(store.ReadMemberList, "", ""))
+	api.Handle("GET", "/users", h.users, httpapi.ReadAhead(store.ReadMemberList, "", ""))
 	api.Handle("GET", "/users/{user_id}", h.user)
 	api.Handle("GET", "/entity_types", campaignEntityTypes)
 }

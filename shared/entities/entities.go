@@ -8,14 +8,16 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	api.Handle("GET", "/entities", h.list, listAhead)
-	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
-	api.Handle("GET", "/entities/{entity_id}/mentions", h.mentions, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
+	api.Handle("GET", "/entities/{entity_id}", h.show, httpapi.ReadAhead(store.ReadEntity, "entity_id", ""))
+	api.Handle("GET", "/entities/{entity_id}/mentions", h.mentions, httpapi.ReadAhead(store.ReadEntity, "entity_id", ""))
 	api.Handle("GET", "/search/{term}", h.search)
 	api.Handle("GET", "/recovery", h.recovery)
 	api.Handle("POST", "/recover", h.recover)
@@ -52,11 +54,11 @@ func listAhead(r *http.Request) []domain.Ref {
 	case len(served) == 0:
 		return nil
 	case len(served) > 1:
-		return []domain.Ref{{Read: domain.ReadEntityList}}
+		return []domain.Ref{{Read: store.ReadEntityList}}
 	case served[0] == "calendar":
-		return []domain.Ref{{Read: domain.ReadCalendarList}}
+		return []domain.Ref{{Read: store.ReadCalendarList}}
 	}
-	return []domain.Ref{{Read: domain.ReadLocationList}}
+	return []domain.Ref{{Read: locstore.ReadLocationList}}
 }
 
 // show is one entity; a hidden one is a 404 like a missing one.

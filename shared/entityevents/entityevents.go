@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes: the spec's entity_events, and Kanka's current name for
@@ -23,7 +24,7 @@ func Register(api *httpapi.API, st Store) {
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
 	httpapi.MountList(api, "/calendars/{id}/reminders", h.remindersOn())
-	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""))
+	api.Handle("GET", "/entities/{entity_id}/ages", h.ages, httpapi.ReadAhead(store.ReadEntity, "entity_id", ""))
 }
 
 // era is how one era of Kanka's API reads and answers the same events.
@@ -42,11 +43,11 @@ func (h handlers) mount(api *httpapi.API, collection string, era era) {
 			return h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 		},
 		Render: era.render,
-		Ahead:  httpapi.ReadAhead(domain.ReadEventList, "", "entity_id"),
+		Ahead:  httpapi.ReadAhead(store.ReadEventList, "", "entity_id"),
 	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[timeline.Event, *timeline.Event, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead(domain.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
+		Item:   httpapi.ReadAhead(store.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visibleEvent,
 		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *timeline.Event) error {
 			return h.apply(r, era.read, in, e, next)

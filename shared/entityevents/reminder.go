@@ -6,6 +6,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // remindersOn lists the reminders on calendar {id} that the caller may see (the calendar, the
@@ -32,6 +33,6 @@ func (h handlers) remindersOn() httpapi.List[timeline.Event, *timeline.Calendar,
 			return h.st.ListReminders(r.Context(), r.Access.CampaignID, cal.ID, r.Access, f, page)
 		},
 		Render: eventwire.RenderReminder,
-		Ahead:  httpapi.ReadAhead(domain.ReadReminderList, "id", ""),
+		Ahead:  httpapi.ReadAhead(store.ReadReminderList, "id", ""),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes: the spec's entity_notes, and Kanka's current name for
@@ -37,11 +38,11 @@ func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire
 			}
 			return shaped, nil
 		},
-		Ahead: httpapi.ReadAhead(domain.ReadNoteList, "", "entity_id"),
+		Ahead: httpapi.ReadAhead(store.ReadNoteList, "", "entity_id"),
 	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead(domain.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
+		Item:   httpapi.ReadAhead(store.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visibleNote,
 		New:     func(_ *httpapi.Request, e *domain.Entity) *domain.Note { return &domain.Note{EntityID: e.ID} },
 		Apply: func(_ *httpapi.Request, in domain.Input, _ *domain.Entity, _, next *domain.Note) error {

@@ -6,6 +6,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // EntityStore is what Kanka's entity image routes need of the store (store.Store).
@@ -31,7 +32,7 @@ type entityImageJSON struct {
 func Register(api *httpapi.API, st EntityStore, svc *Service) {
 	const path = "/entities/{entity_id}/image"
 	h := entityImages{st: st, svc: svc}
-	ahead := httpapi.ReadAhead(domain.ReadEntity, "entity_id", "")
+	ahead := httpapi.ReadAhead(store.ReadEntity, "entity_id", "")
 	api.Handle("GET", path, h.show, ahead)
 	api.Handle("POST", path, h.put, ahead)
 	api.Handle("DELETE", path, h.remove, ahead)

@@ -23,7 +23,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 		Type: "location", Collection: "/locations", Gone: domain.GoneLocations,
 		// A non-admin lists public copies, which show a parent only when it is public:
 		// filtering by a parent the caller may not see matches nothing, as by a missing one.
-		Filter: h.parseFilter, List: st.ListLocations, ListAhead: httpapi.ReadAhead(domain.ReadLocationList, "", ""),
+		Filter: h.parseFilter, List: st.ListLocations, ListAhead: httpapi.ReadAhead(locstore.ReadLocationList, "", ""),
 		Subjects: related.Locations,
 		Row: func(r *httpapi.Request, ls []domain.Location) (func(*domain.Location) locationJSON, error) {
 			hidden := hiddenParents(r, ls)
@@ -33,7 +33,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 		CRUD: httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
 			Visible: h.visibleLocation, Apply: h.apply,
 			Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
-			Item: httpapi.ReadAhead(domain.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
+			Item: httpapi.ReadAhead(locstore.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
 		},
 	})
 	httpapi.MountList(api, "/locations/{id}/map_points", httpapi.List[domain.MapPoint, *domain.Location, mapPointJSON]{
@@ -43,7 +43,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 			return st.ListMapPoints(r.Context(), l.CampaignID, l.ID, f, page)
 		},
 		Render: renderMapPoint,
-		Ahead:  httpapi.ReadAhead(domain.ReadMapPointList, "", "id"),
+		Ahead:  httpapi.ReadAhead(locstore.ReadMapPointList, "", "id"),
 	})
 	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
 		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
@@ -51,7 +51,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 			return &domain.MapPoint{LocationID: l.ID}
 		},
 		Create: st.CreateMapPoint, Update: st.UpdateMapPoint, Delete: st.DeleteMapPoint,
-		Item: httpapi.ReadAhead(domain.ReadMapPoint, "point_id", "id"), Collection: httpapi.ReadAhead(domain.ReadLocation, "id", ""),
+		Item: httpapi.ReadAhead(locstore.ReadMapPoint, "point_id", "id"), Collection: httpapi.ReadAhead(locstore.ReadLocation, "id", ""),
 		Render: func(_ *httpapi.Request, p *domain.MapPoint) (any, error) { return renderMapPoint(p), nil },
 	})
 }

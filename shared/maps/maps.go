@@ -49,7 +49,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 	h := handlers{st: st}
 	ownerkind.Mount(api, st, ownerkind.Kind[domain.Map, *domain.Map, mapJSON]{
 		Type: "map", Collection: "/maps", Gone: domain.GoneMaps,
-		List: st.ListMaps, ListAhead: httpapi.ReadAhead(domain.ReadMapList, "", ""),
+		List: st.ListMaps, ListAhead: httpapi.ReadAhead(store.ReadMapList, "", ""),
 		Subjects: related.Maps,
 		// Every answer embeds the map's groups and layers the reader may see: a show's were read
 		// ahead with the access, a page's are one batch.
@@ -72,7 +72,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 		CRUD: httpapi.Kind[domain.Map, *domain.Map, httpapi.None]{
 			Visible: h.visible, Apply: h.apply,
 			Create: st.CreateMap, Update: st.UpdateMap, Delete: st.DeleteMap,
-			Item: httpapi.ReadAhead(domain.ReadMap, "id", ""), Resume: st.ResumeMapDelete,
+			Item: httpapi.ReadAhead(store.ReadMap, "id", ""), Resume: st.ResumeMapDelete,
 		},
 	})
 	registerMarkers(api, st)

@@ -8,6 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Markers: Kanka's maps/{map}/map_markers. Every route reads the map of the path with the
@@ -30,7 +31,7 @@ func registerMarkers(api *httpapi.API, st Store) {
 			}
 			return renderMarkers(r, st, groups, ms...)
 		},
-		Ahead: httpapi.ReadAhead(domain.ReadMarkerList, "", "map_id"),
+		Ahead: httpapi.ReadAhead(store.ReadMarkerList, "", "map_id"),
 	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Marker, *domain.Marker, *domain.Map]{
 		Parent: h.visibleMap, Visible: h.visibleMarker,
@@ -48,7 +49,7 @@ func registerMarkers(api *httpapi.API, st Store) {
 			}
 			return out[0], nil
 		},
-		Item: httpapi.ReadAhead(domain.ReadMarker, "id", "map_id"), Collection: httpapi.ReadAhead(domain.ReadMarkerList, "", "map_id"),
+		Item: httpapi.ReadAhead(store.ReadMarker, "id", "map_id"), Collection: httpapi.ReadAhead(store.ReadMarkerList, "", "map_id"),
 	})
 }
 

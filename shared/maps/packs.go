@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Layers and groups: Kanka's maps/{map}/map_layers and map_groups. Each map's are one pack
@@ -86,7 +87,7 @@ func registerPacks(api *httpapi.API, st Store) {
 }
 
 func (k packRoutes[T]) mount(api *httpapi.API, collection string) {
-	ahead := httpapi.ReadAhead(domain.ReadMapPacks, "", "map_id")
+	ahead := httpapi.ReadAhead(store.ReadMapPacks, "", "map_id")
 	item := collection + "/{id}"
 	api.Handle("GET", collection, k.list, ahead)
 	api.Handle("POST", collection, k.create, ahead)

@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/relations/relwire"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes.
@@ -25,7 +26,7 @@ func Register(api *httpapi.API, st Store) {
 			return st.ListRelations(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 		},
 		Render: renderRelation,
-		Ahead:  httpapi.ReadAhead(domain.ReadRelationList, "", "entity_id"),
+		Ahead:  httpapi.ReadAhead(store.ReadRelationList, "", "entity_id"),
 	})
 	httpapi.MountList(api, "/relations", httpapi.List[domain.Relation, httpapi.None, relwire.Relation]{
 		Parent: httpapi.NoParent, ParentID: func(httpapi.None) int64 { return 0 },
@@ -34,11 +35,11 @@ func Register(api *httpapi.API, st Store) {
 			return st.ListCampaignRelations(r.Context(), r.Access.CampaignID, r.Access, f, page)
 		},
 		Render: renderRelation,
-		Ahead:  httpapi.ReadAhead(domain.ReadCampaignRelationList, "", ""),
+		Ahead:  httpapi.ReadAhead(store.ReadCampaignRelationList, "", ""),
 	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Relation, *domain.Relation, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
-		Item:   httpapi.ReadAhead(domain.ReadRelation, "id", "entity_id"), Collection: httpapi.ReadAhead(domain.ReadEntity, "entity_id", ""),
+		Item:   httpapi.ReadAhead(store.ReadRelation, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visible,
 		New: func(_ *httpapi.Request, e *domain.Entity) *domain.Relation {
 			return &domain.Relation{OwnerID: e.ID, OwnerPrivate: e.LinksPrivate}

@@ -209,7 +209,7 @@ func (s *Store) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Me
 }
 
 // MemberCount is the campaign's number of members, from its counter (read ahead with the
-// campaign access when the route declared domain.ReadMemberList).
+// campaign access when the route declared ReadMemberList).
 func (s *Store) MemberCount(ctx context.Context, cid int64) (int, error) {
 	r := memberRange(cid)
 	cs, err := s.readCounters(ctx, []layout.CounterKey{{PK: r.PK, SK: r.Counter}})

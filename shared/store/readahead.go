@@ -51,92 +51,140 @@ func (p *readAhead) get(k layout.ItemKey, consume bool) (it dynamo.Item, ok bool
 	return it, ok
 }
 
+// Reads ahead are declared, not listed: each kind's reads are domain.Read handles that its
+// declaration makes from the kernel's shapes (RecordRead, ListRead, ChildRead, ChildListRead,
+// or a shape of the kernel's own), so a new kind adds its reads without changing this file.
+var readShapes = []func(cid, uid int64, ref domain.Ref) []layout.ItemKey{nil} // by domain.Read; 0 is none
+
+// declareRead registers shape and answers its handle (at init: the kinds' declarations).
+func declareRead(shape func(cid, uid int64, ref domain.Ref) []layout.ItemKey) domain.Read {
+	readShapes = append(readShapes, shape)
+	return domain.Read(len(readShapes) - 1)
+}
+
 // refKeys are the items a route reads for ref, for reader uid.
 func refKeys(cid, uid int64, ref domain.Ref) []layout.ItemKey {
-	cpk := layout.CampaignPK(cid)
-	switch ref.Read {
-	case domain.ReadLocation: // and its public copy, which says whether its parent is public
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.ID)}, {PK: cpk, SK: layout.PublicCopy + layout.RecordSK(layout.LocationPrefix, ref.ID)}}
-	case domain.ReadTag:
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.TagPrefix, ref.ID)}, {PK: cpk, SK: layout.PublicCopy + layout.RecordSK(layout.TagPrefix, ref.ID)}}
-	case domain.ReadTagList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.TagPrefix)}}
-	case domain.ReadMap: // and its layers and groups, which every map answer embeds
+	if int(ref.Read) <= 0 || int(ref.Read) >= len(readShapes) {
+		return nil
+	}
+	return readShapes[ref.Read](cid, uid, ref)
+}
+
+// RecordRead reads a record of owner kind k by id: its home, and for a nested kind its public
+// copy (which says whether its parent is public).
+func RecordRead(k Kind) domain.Read {
+	return declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
+		home := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, ref.ID)}
+		if k.ParentAttr == "" {
+			return []layout.ItemKey{home}
+		}
+		return []layout.ItemKey{home, {PK: home.PK, SK: layout.PublicCopy + home.SK}}
+	})
+}
+
+// ListRead reads the counts of the campaign's records of kind k (a list page's totals).
+func ListRead(k Kind) domain.Read {
+	return declareRead(func(cid, _ int64, _ domain.Ref) []layout.ItemKey {
+		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.CounterSK(k.Prefix)}}
+	})
+}
+
+// ChildRead reads a child of kind k by id (Ref.ID) under its parent (Ref.Parent): the parent's
+// home and the child's home keys in the parent's partition (both of a child placed by
+// visibility, whose `self` records have a key of their own).
+func ChildRead(k Kind) domain.Read {
+	return declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
+		out := []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Parent, ref.Parent)}}
+		pk := layout.ChildPK(cid, k.Parent, ref.Parent)
+		if k.Placement != layout.PlaceChild {
+			return append(out, layout.ItemKey{PK: pk, SK: layout.RecordSK(k.Prefix, ref.ID)})
+		}
+		for _, sk := range childHomeSKs(k.Prefix, ref.ID) {
+			out = append(out, layout.ItemKey{PK: pk, SK: sk})
+		}
+		return out
+	})
+}
+
+// ChildListRead reads a parent (Ref.Parent) and the counts of its children of kind k: the
+// reader's own count too for a child placed by visibility.
+func ChildListRead(k Kind) domain.Read {
+	return declareRead(func(cid, uid int64, ref domain.Ref) []layout.ItemKey {
+		pk := layout.ChildPK(cid, k.Parent, ref.Parent)
+		out := []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Parent, ref.Parent)}, {PK: pk, SK: layout.CounterSK(k.Prefix)}}
+		if k.Placement == layout.PlaceChild {
+			out = append(out, layout.ItemKey{PK: pk, SK: layout.OwnCounterSK(k.Prefix, uid)})
+		}
+		return out
+	})
+}
+
+// The reads of the kinds the kernel stores itself.
+var (
+	ReadCalendar     = RecordRead(layout.CalendarKind)
+	ReadCalendarList = ListRead(layout.CalendarKind)
+	ReadEntity       = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
+		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ref.ID)}}
+	})
+	ReadEntityList = ListRead(layout.MustKind(layout.EntityPrefix))
+	ReadMemberList = declareRead(func(cid, _ int64, _ domain.Ref) []layout.ItemKey { // the campaign's member count
+		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.CounterSK(layout.MemberKind)}}
+	})
+	ReadNote      = ChildRead(layout.MustKind(layout.NotePrefix))
+	ReadNoteList  = ChildListRead(layout.MustKind(layout.NotePrefix))
+	ReadEvent     = ChildRead(layout.MustKind(layout.EventPrefix))
+	ReadEventList = ChildListRead(layout.MustKind(layout.EventPrefix))
+	// ReadReminderList: a calendar (Ref.ID) and its reminders' counts.
+	ReadReminderList = declareRead(func(cid, uid int64, ref domain.Ref) []layout.ItemKey {
+		pk := layout.CalendarPK(cid, ref.ID)
+		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)},
+			{PK: pk, SK: layout.CounterSK(layout.ReminderKind)}, {PK: pk, SK: layout.OwnCounterSK(layout.ReminderKind, uid)}}
+	})
+	// ReadAttributes: an entity (Ref.Parent) and its attribute pack.
+	ReadAttributes = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
+		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, layout.PackKey(cid, ref.Parent)}
+	})
+	// ReadRelation: a relation and its owner entity (Ref.Parent); ReadRelationList an entity's
+	// relation counts; ReadCampaignRelationList the campaign-wide ones.
+	ReadRelation = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
+		out := []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
+		for _, sk := range childHomeSKs(layout.RelationPrefix, ref.ID) {
+			out = append(out, layout.ItemKey{PK: layout.EntityPK(cid, ref.Parent), SK: sk})
+		}
+		return out
+	})
+	ReadRelationList = declareRead(func(cid, uid int64, ref domain.Ref) []layout.ItemKey {
+		pk := layout.EntityPK(cid, ref.Parent)
+		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)},
+			{PK: pk, SK: layout.CounterSK(layout.RelationPrefix)}, {PK: pk, SK: layout.OwnCounterSK(layout.RelationPrefix, uid)}}
+	})
+	ReadCampaignRelationList = declareRead(func(cid, uid int64, _ domain.Ref) []layout.ItemKey {
+		cpk := layout.CampaignPK(cid)
+		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.RelationIndexPrefix)}, {PK: cpk, SK: layout.OwnCounterSK(layout.RelationIndexPrefix, uid)}}
+	})
+	ReadWeather     = ChildRead(layout.MustKind(layout.WeatherPrefix))
+	ReadWeatherList = ChildListRead(layout.MustKind(layout.WeatherPrefix))
+	// A map's reads take its layers and groups too, which every map answer embeds.
+	ReadMap = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
 		return append(mapKeys(cid, ref.ID), packKeys(cid, ref.ID)...)
-	case domain.ReadMapPacks:
+	})
+	ReadMapPacks = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
 		return append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...)
-	case domain.ReadMapList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.MapPrefix)}}
-	case domain.ReadMarker:
+	})
+	ReadMapList = ListRead(layout.MapKind)
+	ReadMarker  = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
 		out := append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...) // its groups: group_id
 		for _, sk := range childHomeSKs(layout.MarkerPrefix, ref.ID) {
 			out = append(out, layout.ItemKey{PK: layout.MapPK(cid, ref.Parent), SK: sk})
 		}
 		return out
-	case domain.ReadMarkerList:
+	})
+	ReadMarkerList = declareRead(func(cid, uid int64, ref domain.Ref) []layout.ItemKey {
 		pk := layout.MapPK(cid, ref.Parent)
-		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...), layout.ItemKey{PK: pk, SK: layout.CounterSK(layout.MarkerPrefix)}, layout.ItemKey{PK: pk, SK: layout.OwnCounterSK(layout.MarkerPrefix, uid)})
-	case domain.ReadCalendar:
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)}}
-	case domain.ReadEntity:
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.ID)}}
-	case domain.ReadMapPoint:
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {PK: layout.MapPointsPK(cid, ref.Parent), SK: layout.RecordSK(layout.MapPointPrefix, ref.ID)}}
-	case domain.ReadNote, domain.ReadEvent:
-		kind := layout.NotePrefix
-		if ref.Read == domain.ReadEvent {
-			kind = layout.EventPrefix
-		}
-		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
-		for _, sk := range childHomeSKs(kind, ref.ID) {
-			out = append(out, layout.ItemKey{PK: layout.EntityPK(cid, ref.Parent), SK: sk})
-		}
-		return out
-	case domain.ReadAttributes:
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, layout.PackKey(cid, ref.Parent)}
-	case domain.ReadRelation:
-		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}}
-		for _, sk := range childHomeSKs(layout.RelationPrefix, ref.ID) {
-			out = append(out, layout.ItemKey{PK: layout.EntityPK(cid, ref.Parent), SK: sk})
-		}
-		return out
-	case domain.ReadRelationList:
-		pk := layout.EntityPK(cid, ref.Parent)
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(layout.RelationPrefix)}, {PK: pk, SK: layout.OwnCounterSK(layout.RelationPrefix, uid)}}
-	case domain.ReadCampaignRelationList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.RelationIndexPrefix)}, {PK: cpk, SK: layout.OwnCounterSK(layout.RelationIndexPrefix, uid)}}
-	case domain.ReadLocationList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.LocationPrefix)}}
-	case domain.ReadCalendarList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.CalendarPrefix)}}
-	case domain.ReadEntityList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.EntityPrefix)}}
-	case domain.ReadMemberList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.MemberKind)}}
-	case domain.ReadMapPointList:
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.LocationPrefix, ref.Parent)}, {PK: layout.MapPointsPK(cid, ref.Parent), SK: layout.CounterSK(layout.MapPointPrefix)}}
-	case domain.ReadNoteList, domain.ReadEventList:
-		kind := layout.NotePrefix
-		if ref.Read == domain.ReadEventList {
-			kind = layout.EventPrefix
-		}
-		pk := layout.EntityPK(cid, ref.Parent)
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(kind)}, {PK: pk, SK: layout.OwnCounterSK(kind, uid)}}
-	case domain.ReadWeather:
-		out := []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}}
-		for _, sk := range childHomeSKs(layout.WeatherPrefix, ref.ID) {
-			out = append(out, layout.ItemKey{PK: layout.CalendarPK(cid, ref.Parent), SK: sk})
-		}
-		return out
-	case domain.ReadWeatherList:
-		pk := layout.CalendarPK(cid, ref.Parent)
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.Parent)}, {PK: pk, SK: layout.CounterSK(layout.WeatherPrefix)}, {PK: pk, SK: layout.OwnCounterSK(layout.WeatherPrefix, uid)}}
-	case domain.ReadReminderList:
-		pk := layout.CalendarPK(cid, ref.ID)
-		return []layout.ItemKey{{PK: cpk, SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)}, {PK: pk, SK: layout.CounterSK(layout.ReminderKind)}, {PK: pk, SK: layout.OwnCounterSK(layout.ReminderKind, uid)}}
-	}
-	return nil
-}
+		return append(append(mapKeys(cid, ref.Parent), packKeys(cid, ref.Parent)...),
+			layout.ItemKey{PK: pk, SK: layout.CounterSK(layout.MarkerPrefix)}, layout.ItemKey{PK: pk, SK: layout.OwnCounterSK(layout.MarkerPrefix, uid)})
+	})
+)
 
 // getItems reads items by key, strongly consistent: those read ahead from the request's
 // readAhead, the rest in one BatchGetItem per 100 (a function's reads

@@ -6,6 +6,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // entityTagJSON is one tag of an entity as Kanka answers it (EntityTagResource). The row id is
@@ -20,7 +21,7 @@ type entityTagJSON struct {
 // (read ahead: 1 round trip); create and delete change its record's tags (SetEntityTag).
 func registerEntityTags(api *httpapi.API, st Store) {
 	const collection, item = "/entities/{entity_id}/entity_tags", "/entities/{entity_id}/entity_tags/{id}"
-	ahead := httpapi.ReadAhead(domain.ReadEntity, "entity_id", "")
+	ahead := httpapi.ReadAhead(store.ReadEntity, "entity_id", "")
 	h := handlers{st: st}
 	api.Handle("GET", collection, h.entityTags, ahead)
 	api.Handle("POST", collection, h.addEntityTag, ahead)

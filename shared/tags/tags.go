@@ -38,7 +38,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 	h := handlers{st: st}
 	ownerkind.Mount(api, st, ownerkind.Kind[domain.Tag, *domain.Tag, tagJSON]{
 		Type: "tag", Collection: "/tags", Gone: domain.GoneTags,
-		List: st.ListTags, ListAhead: httpapi.ReadAhead(domain.ReadTagList, "", ""),
+		List: st.ListTags, ListAhead: httpapi.ReadAhead(tagstore.ReadTagList, "", ""),
 		Subjects: related.Tags,
 		// Every row (a list page's, a show's, a write's reply) answers its members: the page's
 		// tags' packs in one read (DESIGN 3.3).
@@ -65,7 +65,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 		CRUD: httpapi.Kind[domain.Tag, *domain.Tag, httpapi.None]{
 			Visible: h.visible, Apply: h.apply,
 			Create: st.CreateTag, Update: st.UpdateTag, Delete: st.DeleteTag,
-			Item: httpapi.ReadAhead(domain.ReadTag, "id", ""), Resume: st.ResumeTagDelete,
+			Item: httpapi.ReadAhead(tagstore.ReadTag, "id", ""), Resume: st.ResumeTagDelete,
 		},
 	})
 	registerEntityTags(api, st)

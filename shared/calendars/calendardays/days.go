@@ -13,9 +13,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/calengine"
-	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Limits of the day view.
@@ -41,7 +41,7 @@ type handlers struct{ st Store }
 // Register mounts the day view.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
-	api.Handle("GET", "/calendars/{id}/days", h.days, httpapi.ReadAhead(domain.ReadCalendar, "id", ""))
+	api.Handle("GET", "/calendars/{id}/days", h.days, httpapi.ReadAhead(store.ReadCalendar, "id", ""))
 }
 
 // dayJSON is one day of the day view.

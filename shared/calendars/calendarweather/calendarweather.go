@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Store is the storage calendar_weather uses (package store serves it).
@@ -42,7 +43,7 @@ func Register(api *httpapi.API, st Store) {
 			return st.ListDayWeather(r.Context(), c.CampaignID, c.ID, r.Access, f, page)
 		},
 		Render: calwire.RenderDayWeather,
-		Ahead:  httpapi.ReadAhead(domain.ReadWeatherList, "", "id"),
+		Ahead:  httpapi.ReadAhead(store.ReadWeatherList, "", "id"),
 	})
 	httpapi.Mount(api, collection, collection+"/{weather_id}", httpapi.Kind[timeline.DayWeather, *timeline.DayWeather, *timeline.Calendar]{
 		Parent: func(r *httpapi.Request) (*timeline.Calendar, error) {
@@ -61,7 +62,7 @@ func Register(api *httpapi.API, st Store) {
 		},
 		Create: h.st.CreateDayWeather, Update: h.st.UpdateDayWeather, Delete: h.st.DeleteDayWeather,
 		Render: func(_ *httpapi.Request, w *timeline.DayWeather) (any, error) { return calwire.RenderDayWeather(w), nil },
-		Item:   httpapi.ReadAhead(domain.ReadWeather, "weather_id", "id"), Collection: httpapi.ReadAhead(domain.ReadCalendar, "id", ""),
+		Item:   httpapi.ReadAhead(store.ReadWeather, "weather_id", "id"), Collection: httpapi.ReadAhead(store.ReadCalendar, "id", ""),
 	})
 }
 

@@ -10,9 +10,9 @@ import (
 	"context"
 
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
-	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Store is the storage the transfer uses (package store serves it).
@@ -28,7 +28,7 @@ type Store interface {
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
-	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(domain.ReadCalendar, "id", ""))
+	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(store.ReadCalendar, "id", ""))
 }
 
 type handlers struct{ st Store }

@@ -176,3 +176,11 @@ func (s *Storage) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64
 	l, p := li.location(), mi.mapPoint()
 	return &l, &p, nil
 }
+
+// The reads ahead of the family's routes.
+var (
+	ReadLocation     = store.RecordRead(store.LocationKind) // and its public copy, which says whether its parent is public
+	ReadLocationList = store.ListRead(store.LocationKind)
+	ReadMapPoint     = store.ChildRead(store.MapPointKind) // and its location
+	ReadMapPointList = store.ChildListRead(store.MapPointKind)
+)

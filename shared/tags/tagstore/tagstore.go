@@ -101,3 +101,9 @@ func (it *tagItem) DecodeItem(item dynamo.Item) error {
 		return a.Bad
 	}, (*reflectedTag)(it))
 }
+
+// The reads ahead of the family's routes.
+var (
+	ReadTag     = store.RecordRead(store.TagKind) // and its public copy
+	ReadTagList = store.ListRead(store.TagKind)
+)
