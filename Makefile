@@ -15,7 +15,7 @@ GO ?= go
 #   lambda.norpc       aws-lambda-go without the legacy Go 1.x RPC mode (provided.al2023).
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags "-s -w -R 0x1000"
 
-.PHONY: run test race-long bench fuzz deps build vet clean sizes vulncheck docs \
+.PHONY: run test local-invoke race-long bench fuzz deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction build-CalendarTransferFunction build-CalendarWeatherFunction build-CalendarDaysFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
 	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-ImagesFunction build-MapsFunction
@@ -25,6 +25,9 @@ run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and 
 
 test: ## every test, against a DynamoDB Local started and stopped here
 	scripts/test.sh
+
+local-invoke: ## every sample event through its function's binary under the Lambda Runtime Interface Emulator
+	scripts/local-invoke.sh
 
 # Rounds per scenario: LOREKEEP_RACE_ROUNDS (default 50). No expect-fail gate here.
 race-long: ## the race and fault suite, many rounds, with a per-scenario summary
