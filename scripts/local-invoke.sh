@@ -11,7 +11,7 @@ s3port=$(scripts/free-port.sh)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lorekeep-invoke.XXXXXX")
 trap 'scripts/dynamodb-local.sh stop "$port"; scripts/s3-local.sh stop "$s3port"; rm -rf "$tmp"' EXIT
 scripts/dynamodb-local.sh start "$port"
-scripts/s3-local.sh start "$s3port"
+LOREKEEP_BIND_HOST=127.0.0.1 scripts/s3-local.sh start "$s3port"
 export LOREKEEP_TEST_DYNAMODB="http://127.0.0.1:$port" LOREKEEP_TEST_S3="http://127.0.0.1:$s3port"
 # The test binary run directly prints the lines as they come (go test would buffer them).
 go test -c -o "$tmp/deploy.test" ./deploy/
