@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -31,11 +32,6 @@ import (
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
-
-// rieModule is the official Lambda Runtime Interface Emulator (the Runtime API that Lambda
-// and `sam local` give a function), pinned; `go install` builds it from the module proxy into
-// the test's temporary directory, so nothing of it is vendored or committed.
-const rieModule = "github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@v0.0.0-20261030222936-bef5c4ba774d"
 
 // TestLocalInvoke is `make local-invoke`, and part of `make test`: `sam local invoke` of every
 // sample event without Docker. Each function is built by its Makefile target for this
@@ -202,14 +198,13 @@ func (r *invokeReport) summary(t *testing.T) {
 	}
 }
 
-// buildRIE installs rieModule into a temporary directory.
+// buildRIE installs the Lambda Runtime Interface Emulator into a temporary directory with the
+// Makefile's rie target (the pinned Go module, from the module proxy or its cache).
 func buildRIE(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("go", "install", rieModule)
-	cmd.Env = append(os.Environ(), "GOBIN="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go install %s: %v\n%s", rieModule, err, out)
+	if out, err := exec.Command("make", "-s", "-C", root, "rie", "RIE_BIN="+dir).CombinedOutput(); err != nil {
+		t.Fatalf("make rie: %v\n%s", err, out)
 	}
 	return filepath.Join(dir, "aws-lambda-rie")
 }
@@ -319,8 +314,14 @@ func (f *fleet) environment(fn string) ([]string, error) {
 		// placeholders (every endpoint is local).
 		"AWS_REGION=us-east-1", "AWS_DEFAULT_REGION=us-east-1", "AWS_ACCESS_KEY_ID=lorekeep", "AWS_SECRET_ACCESS_KEY=lorekeep",
 		"AWS_LAMBDA_FUNCTION_NAME=" + fn,
-		fmt.Sprintf("AWS_LAMBDA_FUNCTION_MEMORY_SIZE=%v", f.rt.tpl.functionProp(fn, "MemorySize")),
-		fmt.Sprintf("AWS_LAMBDA_FUNCTION_TIMEOUT=%v", f.rt.tpl.functionProp(fn, "Timeout")),
+	}
+	// The template's memory and timeout (the emulator's deadline for each invoke).
+	for k, prop := range map[string]string{"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "MemorySize", "AWS_LAMBDA_FUNCTION_TIMEOUT": "Timeout"} {
+		v, ok := f.rt.tpl.functionProp(fn, prop).(int)
+		if !ok {
+			return nil, fmt.Errorf("template.yaml: %s has no %s", fn, prop)
+		}
+		env = append(env, fmt.Sprintf("%s=%d", k, v))
 	}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		v := vars[k]
@@ -362,6 +363,23 @@ func (f *fleet) get(fn string) (*localFunction, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A port found free can be taken before the emulator binds it: then it ends at once and
+	// another pair is tried.
+	for attempt := 1; ; attempt++ {
+		lf, err := f.start(fn, bin, env)
+		if err == nil {
+			f.fns[fn] = lf
+			return lf, nil
+		}
+		if !errors.Is(err, errEndedAtStart) || attempt == 3 {
+			return nil, err
+		}
+	}
+}
+
+var errEndedAtStart = errors.New("the emulator ended at start")
+
+func (f *fleet) start(fn, bin string, env []string) (*localFunction, error) {
 	// Each emulator has its own two ports: the invoke endpoint (it listens on 0.0.0.0:8080
 	// unless told) and the Runtime API its function polls (127.0.0.1:9001 unless told).
 	invokeAddr, runtimeAddr := freeAddr(), freeAddr()
@@ -382,7 +400,6 @@ func (f *fleet) get(fn string) (*localFunction, error) {
 		return nil, fmt.Errorf("start the emulator for %s: %w", fn, err)
 	}
 	go func() { _ = lf.cmd.Wait(); close(lf.done) }()
-	f.fns[fn] = lf
 	for deadline := time.Now().Add(15 * time.Second); ; {
 		if c, err := net.DialTimeout("tcp", invokeAddr, time.Second); err == nil {
 			c.Close()
@@ -390,10 +407,11 @@ func (f *fleet) get(fn string) (*localFunction, error) {
 		}
 		select {
 		case <-lf.done:
-			return nil, fmt.Errorf("the emulator for %s ended at start: %s", fn, f.logTail(fn))
+			return nil, fmt.Errorf("%s: %w: %s", fn, errEndedAtStart, f.logTail(fn))
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
+			lf.stop()
 			return nil, fmt.Errorf("the emulator for %s did not listen on %s in 15 s", fn, invokeAddr)
 		}
 	}
