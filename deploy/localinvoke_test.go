@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -168,6 +169,11 @@ func TestLocalInvoke(t *testing.T) {
 		}
 	})
 
+	// The maps samples' uploads are decoded by ImagesFunction, which MapsFunction invokes
+	// through the Invoke API.
+	if rt.invokes.Load() == 0 {
+		t.Error("no function invoked ImagesFunction through LAMBDA_ENDPOINT: the images' invoke protocol went untried")
+	}
 	for _, e := range eventFiles(t) {
 		if !slices.Contains(rep.files, e) {
 			t.Errorf("events/%s is invoked by no step of TestLocalInvoke", e)
@@ -254,6 +260,7 @@ type localRuntime struct {
 	bins         map[string]string
 	env          map[string]map[string]string
 	dynamodb, s3 string
+	invokes      atomic.Int64 // served by the fleets' Invoke API
 }
 
 // fleet starts each function on its first invoke, over table, until the test ends. Its
@@ -463,6 +470,9 @@ func (f *fleet) invokeRaw(fn string, payload []byte) ([]byte, *functionError, er
 	if err != nil {
 		return nil, nil, fmt.Errorf("invoke %s: %w", fn, err)
 	}
+	if res.StatusCode == http.StatusBadGateway {
+		return nil, nil, fmt.Errorf("invoke %s: the emulator answered 502, the function's process failed (its log below): %.300s", fn, out)
+	}
 	if res.StatusCode != http.StatusOK {
 		return nil, nil, fmt.Errorf("invoke %s: the emulator answered %d: %.300s", fn, res.StatusCode, out)
 	}
@@ -502,6 +512,7 @@ func (f *fleet) serveInvoke(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		return
 	}
+	f.rt.invokes.Add(1)
 	out, fe, err := f.invokeRaw(name, payload)
 	if err != nil {
 		f.t.Logf("invoke API: %v", err)
