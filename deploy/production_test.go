@@ -371,7 +371,7 @@ func TestReadmeSamCommandsMatchTheTemplateAndEnvJSON(t *testing.T) {
 			}
 		}
 	}
-	for _, verb := range []string{"build", "deploy", "local invoke", "local start-api"} {
+	for _, verb := range []string{"build", "deploy", "local invoke", "local start-api", "local start-lambda"} {
 		if !seen[verb] {
 			t.Errorf("README shows no `sam %s` (found %v)", verb, cmds)
 		}
