@@ -8,7 +8,7 @@ GO ?= go
 #   lambda.norpc       aws-lambda-go without the legacy Go 1.x RPC mode (provided.al2023).
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
-.PHONY: run test race-long bench fuzz deps build vet clean sizes vulncheck docs \
+.PHONY: run test local-invoke rie race-long bench fuzz deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction build-CalendarTransferFunction build-CalendarWeatherFunction build-CalendarDaysFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
 	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-ImagesFunction build-MapsFunction
@@ -18,6 +18,9 @@ run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and 
 
 test: ## every test, against a DynamoDB Local started and stopped here
 	scripts/test.sh
+
+local-invoke: ## every sample event through its function's binary under the Lambda Runtime Interface Emulator
+	scripts/local-invoke.sh
 
 # Rounds per scenario: LOREKEEP_RACE_ROUNDS (default 50). No expect-fail gate here.
 race-long: ## the race and fault suite, many rounds, with a per-scenario summary
@@ -32,8 +35,9 @@ FUZZTIME ?= 20s
 fuzz: ## every Go fuzz target for FUZZTIME each (default 20s), against DynamoDB Local
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-deps: ## Go modules, Java, the DynamoDB Local jar and CloudFormation's resource specification
+deps: ## Go modules, the Lambda emulator, Java, the DynamoDB Local jar and CloudFormation's resource specification
 	$(GO) mod download
+	$(MAKE) rie
 	scripts/dynamodb-local.sh install
 	scripts/cfnspec.sh install >/dev/null
 
@@ -58,6 +62,14 @@ vulncheck: ## known vulnerabilities reachable from the code (govulncheck)
 
 docs: ## Redoc for the /docs page of lorekeep serve (from the npm registry, into .local/docs)
 	scripts/docs.sh install
+
+# make local-invoke runs the functions under the official Lambda Runtime Interface Emulator
+# (the Runtime API of Lambda and of sam local's images), a Go module pinned here and installed
+# from the module proxy into RIE_BIN (the test's temporary directory); nothing of it is vendored.
+RIE = github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@v0.0.0-20261030222936-bef5c4ba774d
+RIE_BIN ?= .local/bin
+rie: ## the Lambda Runtime Interface Emulator, into RIE_BIN (default .local/bin)
+	GOBIN=$(abspath $(RIE_BIN)) $(GO) install $(RIE)
 
 # sam build (BuildMethod: makefile) calls build-<LogicalId> with ARTIFACTS_DIR set.
 build-AuthorizerFunction:

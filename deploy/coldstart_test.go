@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -30,7 +31,10 @@ func BenchmarkColdStart(b *testing.B) {
 			if fn == "SweeperFunction" {
 				b.Skip("a sweep's first answer needs the table: its cold start is the store's, as the families'")
 			}
-			bin := buildForHost(b, fn)
+			bin, err := buildForHost(fn, b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
 			event := coldStartEvent(fn)
 			var walls []time.Duration
 			var cpu time.Duration
@@ -50,21 +54,20 @@ func BenchmarkColdStart(b *testing.B) {
 	}
 }
 
-// buildForHost runs the build-<fn> target's commands with the host's GOARCH.
-func buildForHost(b *testing.B, fn string) string {
-	b.Helper()
-	dir := b.TempDir()
+// buildForHost runs the build-<fn> target's commands with the host's GOARCH, into
+// dir/bootstrap, and returns that path.
+func buildForHost(fn, dir string) (string, error) {
 	plan, err := exec.Command("make", "-s", "-n", "-C", root, "build-"+fn, "ARTIFACTS_DIR="+dir).Output()
 	if err != nil {
-		b.Fatalf("make -n build-%s: %v", fn, err)
+		return "", fmt.Errorf("make -n build-%s: %w", fn, err)
 	}
 	script := strings.ReplaceAll(string(plan), "GOARCH=arm64", "GOARCH="+runtime.GOARCH)
 	cmd := exec.Command("sh", "-c", script)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("build %s: %v\n%s", fn, err, out)
+		return "", fmt.Errorf("build %s: %w\n%s", fn, err, out)
 	}
-	return filepath.Join(dir, "bootstrap")
+	return filepath.Join(dir, "bootstrap"), nil
 }
 
 func coldStartEvent(fn string) []byte {

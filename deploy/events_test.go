@@ -7,15 +7,19 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 )
 
@@ -380,11 +384,7 @@ func replayOn(t *testing.T, st *store.Store, fnStores map[string]*store.Store, s
 	handlers := map[string]lambdaHandler{}
 	for _, s := range steps {
 		ev := loadEvent(t, s.file)
-		method, path, _ := strings.Cut(ev.RouteKey, " ")
-		fn, ok := routes[route{method, path}]
-		if !ok {
-			t.Fatalf("events/%s: route %q is not in template.yaml", s.file, ev.RouteKey)
-		}
+		fn := eventFunction(t, routes, s.file, ev)
 		if handlers[fn] == nil {
 			build, ok := functionHandlers[fn]
 			if !ok {
@@ -396,58 +396,101 @@ func replayOn(t *testing.T, st *store.Store, fnStores map[string]*store.Store, s
 			}
 			handlers[fn] = build(hst)
 		}
-		ok = t.Run(s.file, func(t *testing.T) {
-			if prepare := prepareBefore[s.file]; prepare != nil {
-				prepare(t, st)
-			}
-			r := invoke(t, handlers[fn], ev)
-			if r.StatusCode != http.StatusOK {
-				t.Fatalf("status %d, want 200: %s", r.StatusCode, r.Body)
-			}
-			if lim := r.header("X-RateLimit-Limit"); lim != lambdaEnv["RATE_LIMIT"] {
-				t.Errorf("X-RateLimit-Limit = %q, want RATE_LIMIT %s", lim, lambdaEnv["RATE_LIMIT"])
-			}
-			if s.check != nil {
-				s.check(t, st, r)
-			}
-		})
-		if !ok {
+		if !t.Run(s.file, func(t *testing.T) { replayStepOn(t, st, handlers[fn], ev, s) }) {
 			t.Fatalf("events/%s failed: the later events depend on it", s.file)
 		}
 	}
 }
 
+// eventFunction is the function template.yaml routes ev (events/file) to.
+func eventFunction(t *testing.T, routes map[route]string, file string, ev events.APIGatewayV2HTTPRequest) string {
+	t.Helper()
+	method, path, _ := strings.Cut(ev.RouteKey, " ")
+	fn, ok := routes[route{method, path}]
+	if !ok {
+		t.Fatalf("events/%s: route %q is not in template.yaml", file, ev.RouteKey)
+	}
+	return fn
+}
+
+// replayStepOn makes s's preparation, sends its event ev through h and checks the answer: the
+// status the OpenAPI document gives the route, the rate limit of lambdaEnv, s's own checks.
+func replayStepOn(t *testing.T, st *store.Store, h lambdaHandler, ev events.APIGatewayV2HTTPRequest, s replayStep) response {
+	t.Helper()
+	want := documentedStatus(t, ev)
+	if prepare := prepareBefore[s.file]; prepare != nil {
+		prepare(t, st)
+	}
+	r := invoke(t, h, ev)
+	if r.StatusCode != want {
+		t.Fatalf("status %d, want %d: %.500s", r.StatusCode, want, r.Body)
+	}
+	if lim := r.header("X-RateLimit-Limit"); lim != lambdaEnv["RATE_LIMIT"] {
+		t.Errorf("X-RateLimit-Limit = %q, want RATE_LIMIT %s", lim, lambdaEnv["RATE_LIMIT"])
+	}
+	if s.check != nil {
+		s.check(t, st, r)
+	}
+	return r
+}
+
+// documentedStatus is the success status of ev's operation in the OpenAPI document.
+func documentedStatus(t testing.TB, ev events.APIGatewayV2HTTPRequest) int {
+	t.Helper()
+	want, err := apitest.DocumentedSuccess(httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// replayGroup is one replay of sample events on a fresh table: seeds make what its events
+// assume, then its steps run in order.
+type replayGroup struct {
+	name  string
+	seeds []func(*testing.T, *store.Store)
+	steps []replayStep
+}
+
+// replayGroups are every HTTP event's replay, run in process here and through the functions'
+// own binaries by TestLocalInvoke.
+var replayGroups = []replayGroup{
+	{"locations", seeds(seed), locationsReplay},
+	{"maps", seeds(seed), mapsReplay},
+	{"public routes", nil, metaReplay},
+	{"calendars and entities", seeds(seed, seedEntity), entitiesReplay},
+	{"webhooks", seeds(seed), webhooksReplay},
+}
+
+func seeds(fs ...func(*testing.T, *store.Store)) []func(*testing.T, *store.Store) { return fs }
+
+func (g replayGroup) seed(t *testing.T, st *store.Store) {
+	t.Helper()
+	for _, f := range g.seeds {
+		f(t, st)
+	}
+}
+
 func TestEventsReplayThroughLambdaHandler(t *testing.T) {
-	t.Run("locations", func(t *testing.T) {
-		st, _ := dynamotest.NewStore(t)
-		seed(t, st)
-		replay(t, st, locationsReplay)
-	})
-	t.Run("maps", func(t *testing.T) {
-		st, _ := dynamotest.NewStore(t)
-		seed(t, st)
-		replay(t, st, mapsReplay)
-	})
-	t.Run("public routes", func(t *testing.T) {
-		st, _ := dynamotest.NewStore(t)
-		replay(t, st, metaReplay)
-	})
-	t.Run("calendars and entities", func(t *testing.T) {
-		st, _ := dynamotest.NewStore(t)
-		seed(t, st)
-		seedEntity(t, st)
-		replay(t, st, entitiesReplay)
-	})
+	for _, g := range replayGroups {
+		t.Run(g.name, func(t *testing.T) {
+			st, _ := dynamotest.NewStore(t)
+			g.seed(t, st)
+			replay(t, st, g.steps)
+		})
+	}
 }
 
 func TestEveryEventFileIsReplayed(t *testing.T) {
 	replayed := slices.Clone(authorizerEvents)
 	replayed = append(replayed, streamEvents...)
-	for _, s := range slices.Concat(locationsReplay, mapsReplay, entitiesReplay, metaReplay, webhooksReplay) {
-		if slices.Contains(replayed, s.file) {
-			t.Errorf("events/%s is replayed twice", s.file)
+	for _, g := range replayGroups {
+		for _, s := range g.steps {
+			if slices.Contains(replayed, s.file) {
+				t.Errorf("events/%s is replayed twice", s.file)
+			}
+			replayed = append(replayed, s.file)
 		}
-		replayed = append(replayed, s.file)
 	}
 	for _, f := range eventFiles(t) {
 		if !slices.Contains(replayed, f) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -264,14 +265,7 @@ func makeRunDefaults(t *testing.T) (port, table string) {
 
 func TestEnvJSONSetsEveryVariableOfEveryFunctionForMakeRun(t *testing.T) {
 	tpl := loadTemplate(t)
-	raw, err := os.ReadFile(filepath.Join(root, "env.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var env map[string]map[string]string
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("env.json: %v", err)
-	}
+	env := readEnvJSON(t)
 	fns := tpl.resourcesOfType("AWS::Serverless::Function")
 	if got := slices.Sorted(maps.Keys(env)); !slices.Equal(got, fns) {
 		t.Errorf("env.json sets %v, want every function of the template: %v", got, fns)
@@ -299,11 +293,13 @@ func TestEnvJSONSetsEveryVariableOfEveryFunctionForMakeRun(t *testing.T) {
 func TestSamLocalAndBuildConfiguration(t *testing.T) {
 	values := readSamconfig(t)
 	for k, want := range map[string]string{
-		"default.local_invoke.parameters.env_vars":    `"env.json"`,
-		"default.local_start_api.parameters.env_vars": `"env.json"`,
+		"default.local_invoke.parameters.env_vars":       `"env.json"`,
+		"default.local_start_api.parameters.env_vars":    `"env.json"`,
+		"default.local_start_lambda.parameters.env_vars": `"env.json"`,
 		// Docker Desktop defines host.docker.internal; Docker on Linux needs the mapping.
-		"default.local_invoke.parameters.add_host":    `["host.docker.internal:host-gateway"]`,
-		"default.local_start_api.parameters.add_host": `["host.docker.internal:host-gateway"]`,
+		"default.local_invoke.parameters.add_host":       `["host.docker.internal:host-gateway"]`,
+		"default.local_start_api.parameters.add_host":    `["host.docker.internal:host-gateway"]`,
+		"default.local_start_lambda.parameters.add_host": `["host.docker.internal:host-gateway"]`,
 		// The Makefile's targets build in the repository instead of a copy of all of it.
 		"default.build.parameters.build_in_source": "true",
 	} {
@@ -314,6 +310,13 @@ func TestSamLocalAndBuildConfiguration(t *testing.T) {
 	// make run serves on 3000: sam local start-api must not take that port.
 	if p := values["default.local_start_api.parameters.port"]; p == "" || p == "3000" {
 		t.Errorf("samconfig.toml local_start_api port = %q, want one other than make run's 3000", p)
+	}
+	// The families reach ImagesFunction at env.json's LAMBDA_ENDPOINT: start-lambda serves there.
+	for fn, vars := range readEnvJSON(t) {
+		u, err := url.Parse(vars["LAMBDA_ENDPOINT"])
+		if p := values["default.local_start_lambda.parameters.port"]; err != nil || u.Port() != p {
+			t.Errorf("env.json %s.LAMBDA_ENDPOINT = %q, want start-lambda's port %s (samconfig.toml)", fn, vars["LAMBDA_ENDPOINT"], p)
+		}
 	}
 }
 
@@ -368,7 +371,7 @@ func TestReadmeSamCommandsMatchTheTemplateAndEnvJSON(t *testing.T) {
 			}
 		}
 	}
-	for _, verb := range []string{"build", "deploy", "local invoke", "local start-api"} {
+	for _, verb := range []string{"build", "deploy", "local invoke", "local start-api", "local start-lambda"} {
 		if !seen[verb] {
 			t.Errorf("README shows no `sam %s` (found %v)", verb, cmds)
 		}

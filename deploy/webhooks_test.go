@@ -82,12 +82,6 @@ func mustWebhook(t *testing.T, st *store.Store) *hook.Webhook {
 	return w
 }
 
-func TestWebhookRoutesReplay(t *testing.T) {
-	st, _ := dynamotest.NewStore(t)
-	seed(t, st)
-	replay(t, st, webhooksReplay)
-}
-
 // The stream sample queues the location's event for the campaign's webhook (and tries it: the
 // address does not resolve); the scheduled sample runs the retry sweep.
 func TestWebhooksFunctionEvents(t *testing.T) {

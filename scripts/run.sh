@@ -14,13 +14,16 @@ if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 fi
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$port" TABLE_NAME=${TABLE_NAME:-lorekeep}
 # Images: a local S3-compatible server (lorekeep s3), its files beside DynamoDB Local's data;
-# readers fetch the pictures from it directly (CloudFront's part on AWS).
+# readers fetch the pictures from it directly (CloudFront's part on AWS). It listens on
+# LOREKEEP_BIND_HOST (default 127.0.0.1; 0.0.0.0 for sam local's containers on Linux).
 s3port=${S3_LOCAL_PORT:-9000}
-if ! (exec 3<>"/dev/tcp/127.0.0.1/$s3port") 2>/dev/null; then
-  scripts/s3-local.sh start "$s3port" "$data/s3"
+bind=${LOREKEEP_BIND_HOST:-127.0.0.1}
+case "$bind" in 0.0.0.0 | "::") near=127.0.0.1 ;; *) near=$bind ;; esac
+if ! (exec 3<>"/dev/tcp/$near/$s3port") 2>/dev/null; then
+  LOREKEEP_BIND_HOST=$bind scripts/s3-local.sh start "$s3port" "$data/s3"
   cleanup+=("scripts/s3-local.sh stop $s3port")
 fi
-export S3_ENDPOINT="http://127.0.0.1:$s3port" IMAGE_BUCKET=${IMAGE_BUCKET:-lorekeep-images}
+export S3_ENDPOINT="http://$near:$s3port" IMAGE_BUCKET=${IMAGE_BUCKET:-lorekeep-images}
 export IMAGE_BASE_URL="$S3_ENDPOINT/$IMAGE_BUCKET"
 # Webhooks to http:// and to this machine (a receiver on 127.0.0.1): local use only.
 export WEBHOOKS_ALLOW_HTTP=${WEBHOOKS_ALLOW_HTTP:-1} WEBHOOKS_ALLOW_LOOPBACK=${WEBHOOKS_ALLOW_LOOPBACK:-1}

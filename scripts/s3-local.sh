@@ -3,8 +3,18 @@
 # stopped like DynamoDB Local:
 #   s3-local.sh start PORT [DATA_DIR]   start in the background (a temporary directory without DATA_DIR)
 #   s3-local.sh stop PORT
+# It listens on LOREKEEP_BIND_HOST (default 127.0.0.1, this machine only); 0.0.0.0 lets a
+# container reach it through Docker's bridge on Linux (README, "Trying the functions with sam local").
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+host=${LOREKEEP_BIND_HOST:-127.0.0.1}
+# The address to reach it at from this machine (every interface includes loopback).
+case "$host" in 0.0.0.0 | "::" | "") probe=127.0.0.1 ;; *) probe=$host ;; esac
+
+# join_host_port HOST PORT: host:port, an IPv6 host in brackets.
+join_host_port() {
+  case "$1" in *:*) echo "[$1]:$2" ;; *) echo "$1:$2" ;; esac
+}
 
 start() {
   local port=$1 data=${2:-}
@@ -15,11 +25,11 @@ start() {
   fi
   local bin="$root/.local/bin/lorekeep-s3-$port"
   (cd "$root" && go build -o "$bin" ./cmd/lorekeep)
-  "$bin" s3 --addr "127.0.0.1:$port" --dir "$data" >"$root/.local/s3-$port.log" 2>&1 &
+  "$bin" s3 --addr "$(join_host_port "$host" "$port")" --dir "$data" >"$root/.local/s3-$port.log" 2>&1 &
   echo $! >"$root/.local/s3-$port.pid"
   for _ in $(seq 1 150); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "S3 (lorekeep s3) on http://127.0.0.1:$port, data in $data" >&2
+    if (exec 3<>"/dev/tcp/$probe/$port") 2>/dev/null; then
+      echo "S3 (lorekeep s3) on http://$(join_host_port "$probe" "$port") (listening on $host), data in $data" >&2
       return 0
     fi
     if ! kill -0 "$(cat "$root/.local/s3-$port.pid")" 2>/dev/null; then

@@ -7,7 +7,7 @@ port=$(scripts/free-port.sh)
 scripts/dynamodb-local.sh start "$port"
 s3port=$(scripts/free-port.sh)
 trap 'scripts/dynamodb-local.sh stop "$port"; scripts/s3-local.sh stop "$s3port"' EXIT
-scripts/s3-local.sh start "$s3port"
+LOREKEEP_BIND_HOST=127.0.0.1 scripts/s3-local.sh start "$s3port"
 export LOREKEEP_TEST_DYNAMODB="http://127.0.0.1:$port" LOREKEEP_TEST_S3="http://127.0.0.1:$s3port"
 # QUICK=1 (targeted runs while working on a branch) skips the module-wide checks below.
 if [ -z "${QUICK:-}" ]; then

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -109,5 +110,50 @@ func TestMakeRunServesTheDemoCampaign(t *testing.T) {
 		if res.StatusCode != 200 {
 			t.Errorf("GET %s: %d", path, res.StatusCode)
 		}
+	}
+}
+
+// TestLocalS3ListensOnTheBindHost starts scripts/s3-local.sh as make run does: on 127.0.0.1
+// by default (this machine only), on every interface with LOREKEEP_BIND_HOST=0.0.0.0 (for
+// sam local's containers on Linux), on exactly the address given otherwise. 127.0.0.2 stands
+// for an address other than 127.0.0.1 (Linux routes all of 127/8 to loopback).
+func TestLocalS3ListensOnTheBindHost(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "scripts", "s3-local.sh")
+	for _, c := range []struct {
+		bind      string // "" leaves LOREKEEP_BIND_HOST unset
+		reachable map[string]bool
+	}{
+		{"", map[string]bool{"127.0.0.1": true, "127.0.0.2": false}},
+		{"0.0.0.0", map[string]bool{"127.0.0.1": true, "127.0.0.2": true}},
+		{"127.0.0.2", map[string]bool{"127.0.0.1": false, "127.0.0.2": true}},
+	} {
+		t.Run("bind="+c.bind, func(t *testing.T) {
+			addr := freeAddr(t)
+			port := addr[strings.LastIndex(addr, ":")+1:]
+			start := exec.Command(script, "start", port, t.TempDir())
+			start.Env = os.Environ()
+			if c.bind != "" {
+				start.Env = append(start.Env, "LOREKEEP_BIND_HOST="+c.bind)
+			} else {
+				start.Env = append(start.Env, "LOREKEEP_BIND_HOST=")
+			}
+			t.Cleanup(func() { _ = exec.Command(script, "stop", port).Run() })
+			if out, err := start.CombinedOutput(); err != nil {
+				t.Fatalf("s3-local.sh start: %v\n%s", err, out)
+			}
+			for host, want := range c.reachable {
+				conn, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), 2*time.Second)
+				if err == nil {
+					conn.Close()
+				}
+				if got := err == nil; got != want {
+					t.Errorf("%s:%s reachable = %v, want %v (%v)", host, port, got, want, err)
+				}
+			}
+		})
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -93,4 +95,32 @@ func CheckOpenAPI(t testing.TB, req *http.Request, status int, header http.Heade
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		t.Errorf("%s %s: the %d response does not match the OpenAPI document (shared/apidoc/openapi/): %v\nbody: %.500s", req.Method, req.URL.Path, status, err, body)
 	}
+}
+
+// DocumentedSuccess is the success status the OpenAPI document gives the operation serving
+// req (GET's for HEAD): the sample events' replays expect it, so an event and the document
+// cannot disagree unnoticed. An operation without exactly one 2xx is an error.
+func DocumentedSuccess(req *http.Request) (int, error) {
+	router, err := loadSpec()
+	if err != nil {
+		return 0, err
+	}
+	r := req.Clone(context.Background())
+	if r.Method == http.MethodHead {
+		r.Method = http.MethodGet
+	}
+	route, _, err := router.FindRoute(r)
+	if err != nil {
+		return 0, fmt.Errorf("%s %s is not in the OpenAPI document: %w", req.Method, req.URL.Path, err)
+	}
+	var ok []int
+	for _, k := range route.Operation.Responses.Keys() {
+		if n, err := strconv.Atoi(k); err == nil && n >= 200 && n < 300 {
+			ok = append(ok, n)
+		}
+	}
+	if len(ok) != 1 {
+		return 0, fmt.Errorf("%s %s: the OpenAPI document gives %v as its success statuses, want exactly one", req.Method, route.Path, ok)
+	}
+	return ok[0], nil
 }
