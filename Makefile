@@ -9,7 +9,7 @@ GO ?= go
 LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
 .PHONY: run test local-invoke rie race-long bench fuzz deps build vet clean sizes vulncheck docs \
-	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction build-CalendarTransferFunction build-CalendarWeatherFunction build-CalendarDaysFunction \
+	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
 	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-ImagesFunction build-MapsFunction
 
@@ -41,7 +41,7 @@ deps: ## Go modules, the Lambda emulator, Java, the DynamoDB Local jar and Cloud
 	scripts/dynamodb-local.sh install
 	scripts/cfnspec.sh install >/dev/null
 
-FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction CalendarTransferFunction CalendarWeatherFunction CalendarDaysFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
+FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
 	SweeperFunction WebhookRoutesFunction WebhooksFunction ImagesFunction MapsFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
@@ -83,15 +83,6 @@ build-MapsFunction:
 
 build-CalendarsFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendars
-
-build-CalendarTransferFunction:
-	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendar-transfer
-
-build-CalendarWeatherFunction:
-	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendar-weather
-
-build-CalendarDaysFunction:
-	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/calendar-days
 
 build-EntityEventsFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/entity-events

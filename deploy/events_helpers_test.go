@@ -59,11 +59,13 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 		maps.Register(api, st)
 		api.SetImages(images.New(imagework.New(testBucket(), st, imagework.Options{}), st))
 	},
-	"CalendarsFunction":        func(api *httpapi.API, st *store.Store) { calendars.Register(api, st) },
-	"CalendarTransferFunction": func(api *httpapi.API, st *store.Store) { transfer.Register(api, st) },
-	"CalendarWeatherFunction":  func(api *httpapi.API, st *store.Store) { calendarweather.Register(api, st) },
-	"CalendarDaysFunction":     func(api *httpapi.API, st *store.Store) { calendardays.Register(api, st) },
-	"EntityEventsFunction":     func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
+	"CalendarsFunction": func(api *httpapi.API, st *store.Store) {
+		calendars.Register(api, st)
+		calendardays.Register(api, st)
+		transfer.Register(api, st)
+		calendarweather.Register(api, st)
+	},
+	"EntityEventsFunction": func(api *httpapi.API, st *store.Store) { entityevents.Register(api, st) },
 	"EntityNotesFunction": func(api *httpapi.API, st *store.Store) {
 		entitynotes.Register(api, st)
 		attributes.Register(api, st)

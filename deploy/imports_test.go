@@ -82,20 +82,17 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	const mod = "github.com/lorekeep/lorekeep/"
 	// served: the packages that only the function named serves.
 	served := map[string][]string{
-		"LocationsFunction":        {"shared/locations"},
-		"CalendarsFunction":        {"shared/calendars"},
-		"CalendarTransferFunction": {"shared/calendars/transfer"},
-		"CalendarWeatherFunction":  {"shared/calendars/calendarweather"},
-		"CalendarDaysFunction":     {"shared/calendars/calendardays"},
-		"EntityEventsFunction":     {"shared/entityevents"},
-		"EntityNotesFunction":      {"shared/entitynotes"},
-		"EntitiesFunction":         {"shared/entities"},
-		"MetaFunction":             {"shared/apidoc"},
-		"AuthorizerFunction":       {"shared/authorizer"},
-		"SweeperFunction":          {"shared/sweeper"},
-		"WebhooksFunction":         {"shared/webhooks/stream"},
-		"ImagesFunction":           {"shared/imagework"},
-		"MapsFunction":             {"shared/maps"},
+		"LocationsFunction":    {"shared/locations"},
+		"CalendarsFunction":    {"shared/calendars", "shared/calendars/transfer", "shared/calendars/calendarweather", "shared/calendars/calendardays"},
+		"EntityEventsFunction": {"shared/entityevents"},
+		"EntityNotesFunction":  {"shared/entitynotes"},
+		"EntitiesFunction":     {"shared/entities"},
+		"MetaFunction":         {"shared/apidoc"},
+		"AuthorizerFunction":   {"shared/authorizer"},
+		"SweeperFunction":      {"shared/sweeper"},
+		"WebhooksFunction":     {"shared/webhooks/stream"},
+		"ImagesFunction":       {"shared/imagework"},
+		"MapsFunction":         {"shared/maps"},
 	}
 	// Webhooks' routes and delivery are one family served by two functions: the others link
 	// neither.
@@ -104,9 +101,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	extra := map[string][]string{
 		"MetaFunction":        {"shared/store", "shared/calengine", "shared/domain/timeline", "shared/related"},
 		"EntityNotesFunction": {"shared/related"},
-		// The transfer answers a calendar without ?related=1's arrays: no other family's wire.
-		"CalendarTransferFunction": {"shared/related", "shared/entityevents/eventwire", "shared/entitynotes/notewire"},
-		"SweeperFunction":          {"shared/httpapi", "shared/lambdaapi"},
+		"SweeperFunction":     {"shared/httpapi", "shared/lambdaapi"},
 	}
 	for fn, pkg := range functionPackages {
 		linked := deps(t, pkg)

@@ -30,21 +30,18 @@ const prefix = "/api/1.0/campaigns/{campaign_id}"
 
 // functionPackages maps each function of the template to the Go package it is built from.
 var functionPackages = map[string]string{
-	"AuthorizerFunction":       "functions/authorizer",
-	"LocationsFunction":        "functions/locations",
-	"CalendarsFunction":        "functions/calendars",
-	"CalendarTransferFunction": "functions/calendar-transfer",
-	"CalendarWeatherFunction":  "functions/calendar-weather",
-	"CalendarDaysFunction":     "functions/calendar-days",
-	"EntityEventsFunction":     "functions/entity-events",
-	"EntityNotesFunction":      "functions/entity-notes",
-	"MetaFunction":             "functions/meta",
-	"EntitiesFunction":         "functions/entities",
-	"SweeperFunction":          "functions/sweeper",
-	"WebhookRoutesFunction":    "functions/webhook-routes",
-	"WebhooksFunction":         "functions/webhooks",
-	"ImagesFunction":           "functions/images",
-	"MapsFunction":             "functions/maps",
+	"AuthorizerFunction":    "functions/authorizer",
+	"LocationsFunction":     "functions/locations",
+	"CalendarsFunction":     "functions/calendars",
+	"EntityEventsFunction":  "functions/entity-events",
+	"EntityNotesFunction":   "functions/entity-notes",
+	"MetaFunction":          "functions/meta",
+	"EntitiesFunction":      "functions/entities",
+	"SweeperFunction":       "functions/sweeper",
+	"WebhookRoutesFunction": "functions/webhook-routes",
+	"WebhooksFunction":      "functions/webhooks",
+	"ImagesFunction":        "functions/images",
+	"MapsFunction":          "functions/maps",
 }
 
 // Every authorized route is a campaign's (under the campaign prefix, or the campaign itself) or
@@ -417,15 +414,6 @@ var wantActions = map[string][]string{
 	// exists; they never batch-write; a calendar's reminders are its links. The store reads records by
 	// BatchGetItem only (read ahead with the campaign access, or a few keys at once): GetItem
 	// is the authorizer's token read only.
-	// The transfer reads a calendar ahead and creates one with its entity; it never deletes.
-	"CalendarTransferFunction": {"dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
-	// Manual weather: read ahead, listed, written in one transaction with its day key.
-	"CalendarWeatherFunction": {
-		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
-		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
-	},
-	// The day view: the calendar read ahead, its links and the days' weather queried.
-	"CalendarDaysFunction": {"dynamodb:BatchGetItem", "dynamodb:Query"},
 	"EntityEventsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",

@@ -1,9 +1,13 @@
-// Command calendars is the Lambda of the calendars family (calendars, their day view and moves).
-// It wires everything once at cold start; requests only run the shared handler.
+// Command calendars is the Lambda of the calendars family: calendars and their moves, their
+// day view, their Fantasy-Calendar import and export and Kanka's calendar_weather. It wires
+// everything once at cold start; requests only run the shared handler.
 package main
 
 import (
 	"github.com/lorekeep/lorekeep/shared/calendars"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
+	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -12,6 +16,9 @@ import (
 func main() {
 	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
 	calendars.Register(api, st)
+	calendardays.Register(api, st)
+	transfer.Register(api, st)
+	calendarweather.Register(api, st)
 	images.Serve(api, st)
 	lambdaapi.Start(api)
 }

@@ -1,7 +1,6 @@
 // Package calendardays is a calendar's day view (GET calendars/{id}/days): each day's weekday,
-// month, season, moons, weather and events, walked by the engine. It is the calendars family's,
-// served by its own function (CalendarDaysFunction) so that the calendars function stays within
-// its size budget.
+// month, season, moons, weather and events, walked by the engine. It is the calendars family's
+// hot read path, with its own hand encoder.
 package calendardays
 
 import (

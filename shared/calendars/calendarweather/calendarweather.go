@@ -1,9 +1,8 @@
 // Package calendarweather is Kanka's calendar_weather: a calendar's manual weather, one a day,
 // under /api/1.0/campaigns/{campaign_id}/calendars/{id}/calendar_weather. Readers of the
 // calendar read those whose visibility lets them (as notes); members write them, as they write
-// the calendar. It is a function of its own (CalendarWeatherFunction) so the calendars function
-// stays within its size budget; the day view (package calendars) shows the day's weather in the
-// same wire shape (calwire.DayWeather). Rules live in domain/timeline (DayWeather), storage in
+// the calendar. The day view (package calendardays) shows the day's weather in the same wire
+// shape (calwire.DayWeather). Rules live in domain/timeline (DayWeather), storage in
 // store (dayweather.go).
 package calendarweather
 

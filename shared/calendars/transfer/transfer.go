@@ -1,9 +1,6 @@
 // Package transfer is the Fantasy-Calendar transfer of the calendars family: POST
 // calendars/import makes a calendar from a Fantasy-Calendar export, GET calendars/{id}/export
-// writes one. It is a Lambda of its own (functions/calendar-transfer): the importer's decoding
-// and the exporter are as large as the rest of the family's code, and the calendars function
-// stays within its size budget without them (DESIGN, "Functions"). It shares the calendar's
-// wire shape (calwire), not the family's handlers.
+// writes one. It shares the calendar's wire shape (calwire), not the family's handlers.
 package transfer
 
 import (
