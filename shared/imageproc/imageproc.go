@@ -171,8 +171,8 @@ func encode(img image.Image, photo bool) (Picture, error) {
 
 // thumbnail fits img in a ThumbSide box, keeping its aspect and never enlarging it. Each
 // thumbnail pixel is the average of the source pixels it covers (premultiplied, so transparent
-// pixels do not darken it): every source pixel is read once, and no resampling library is
-// linked (the image functions' size budget).
+// pixels do not darken it): every source pixel is read once, in one pass, with no resampling
+// library.
 func thumbnail(img image.Image) image.Image {
 	b := img.Bounds()
 	sw, sh := b.Dx(), b.Dy()

@@ -27,7 +27,7 @@ func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := calengine.Date{Year: 3, Month: 1, Day: 2}
-	w := timeline.DayWeather{Meta: meta, WeatherDay: timeline.WeatherDay{CalendarID: cal.ID, Date: day, Weather: "rain", Visibility: domain.VisibilityAll}}
+	w := timeline.DayWeather{Meta: meta, CalendarID: cal.ID, Date: day, Weather: "rain", Visibility: domain.VisibilityAll}
 	if err := st.CreateDayWeather(ctx, &w); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func Register(api *httpapi.API, st Store) {
 		},
 		Visible: h.visibleWeather,
 		New: func(_ *httpapi.Request, c *timeline.Calendar) *timeline.DayWeather {
-			return &timeline.DayWeather{WeatherDay: timeline.WeatherDay{CalendarID: c.ID}}
+			return &timeline.DayWeather{CalendarID: c.ID}
 		},
 		Apply: func(_ *httpapi.Request, in domain.Input, c *timeline.Calendar, _, next *timeline.DayWeather) error {
 			eng, err := c.Engine()

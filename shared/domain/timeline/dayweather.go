@@ -13,13 +13,6 @@ import (
 // the calendar's procedural weather in the day view.
 type DayWeather struct {
 	domain.Meta
-	WeatherDay
-}
-
-// WeatherDay is a DayWeather's own fields. Embedded, it keeps the generic code's shape name
-// (every instantiation's symbol spells it out) short: the calendars function's binary stays
-// within its size budget.
-type WeatherDay struct {
 	CalendarID int64
 	Date       calengine.Date
 	// Weather is Kanka's weather type (a free word in Kanka's API: its form's icons are

@@ -76,7 +76,7 @@ func countCalls(s *middleware.Stack) error {
 }
 
 // askCapacity sets ReturnConsumedCapacity=TOTAL on the input of each data operation the store
-// makes (a type switch: reflection costs the largest Lambda its size budget).
+// makes (a type switch: no reflection on every call).
 func askCapacity(params any) {
 	const total = types.ReturnConsumedCapacityTotal
 	switch in := params.(type) {

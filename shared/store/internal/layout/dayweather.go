@@ -26,8 +26,8 @@ type DayWeatherItem struct {
 }
 
 func (it DayWeatherItem) DayWeather() timeline.DayWeather {
-	return timeline.DayWeather{Meta: it.Meta(), WeatherDay: timeline.WeatherDay{CalendarID: it.CalendarID,
+	return timeline.DayWeather{Meta: it.Meta(), CalendarID: it.CalendarID,
 		Date:    calengine.Date{Year: it.Year, Month: it.Month, Day: it.Day},
 		Weather: it.Weather, Temperature: it.Temperature, Precipitation: it.Precipitation, Wind: it.Wind,
-		Effect: it.Effect, Name: it.Name, Visibility: domain.Visibility(it.Visibility)}}
+		Effect: it.Effect, Name: it.Name, Visibility: domain.Visibility(it.Visibility)}
 }
