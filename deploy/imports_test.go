@@ -91,7 +91,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"AuthorizerFunction":   {"shared/authorizer"},
 		"SweeperFunction":      {"shared/sweeper"},
 		"WebhooksFunction":     {"shared/webhooks/stream"},
-		"ImagesFunction":       {"shared/imagework"},
+		"ImagesFunction":       {"shared/images/imagework"},
 		"MapsFunction":         {"shared/maps"},
 	}
 	// Webhooks' routes and delivery are one family served by two functions: the others link
@@ -99,8 +99,8 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	webhookFns := []string{"WebhookRoutesFunction", "WebhooksFunction"}
 	nobody := []string{"shared/families", "cmd/lorekeep", "shared/testing/apitest", "shared/testing/dynamotest"}
 	extra := map[string][]string{
-		"MetaFunction":        {"shared/store", "shared/calengine", "shared/domain/timeline", "shared/related"},
-		"EntityNotesFunction": {"shared/related"},
+		"MetaFunction":        {"shared/store", "shared/calengine", "shared/domain/timeline", "shared/embeds"},
+		"EntityNotesFunction": {"shared/embeds"},
 		"SweeperFunction":     {"shared/httpapi", "shared/lambdaapi"},
 	}
 	for fn, pkg := range functionPackages {
@@ -153,9 +153,9 @@ func TestOnlyImagesFunctionDecodesImages(t *testing.T) {
 			pkg string
 			fns []string
 		}{
-			{mod + "shared/imageproc", decoding}, {mod + "shared/imagework", decoding},
+			{mod + "shared/images/imageproc", decoding}, {mod + "shared/images/imagework", decoding},
 			{"image/png", decoding}, {"image/jpeg", decoding}, {"image/gif", decoding}, {"golang.org/x/image/webp", decoding},
-			{mod + "shared/images", front}, {mod + "shared/imagestore", s3},
+			{mod + "shared/images", front}, {mod + "shared/images/imagestore", s3},
 		} {
 			if got, want := slices.Contains(linked, c.pkg), slices.Contains(c.fns, fn); got != want {
 				t.Errorf("%s links %s: %v, want %v", fn, c.pkg, got, want)

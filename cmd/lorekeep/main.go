@@ -19,7 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 	"github.com/lorekeep/lorekeep/shared/sweeper"

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lorekeep/lorekeep/shared/imagestore"
-	"github.com/lorekeep/lorekeep/shared/imagework"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 )

@@ -17,8 +17,8 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3afero"
 	"github.com/spf13/afero"
 
-	"github.com/lorekeep/lorekeep/shared/imagestore"
-	"github.com/lorekeep/lorekeep/shared/imagework"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 )
 

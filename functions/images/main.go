@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/lorekeep/lorekeep/shared/images"
-	"github.com/lorekeep/lorekeep/shared/imagestore"
-	"github.com/lorekeep/lorekeep/shared/imagework"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )

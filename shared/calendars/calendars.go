@@ -9,9 +9,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
-	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -25,7 +25,7 @@ func Register(api *httpapi.API, st Store) {
 	h.kind = ownerkind.Mount(api, st, ownerkind.Kind[timeline.Calendar, *timeline.Calendar, calendarJSON]{
 		Type: "calendar", Collection: "/calendars", Gone: domain.GoneCalendars,
 		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(store.ReadCalendarList, "", ""),
-		Subjects: related.Calendars,
+		Subjects: embeds.Calendars,
 		Row: func(r *httpapi.Request, _ []timeline.Calendar) (func(*timeline.Calendar) calendarJSON, error) {
 			return func(c *timeline.Calendar) calendarJSON {
 				j := calendarJSON{Calendar: calwire.Render(r, c)}
@@ -33,7 +33,7 @@ func Register(api *httpapi.API, st Store) {
 				return j
 			}, nil
 		},
-		Arrays: func(j *calendarJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		Arrays: func(j *calendarJSON) **embeds.Arrays { return &j.Arrays }, Owner: ownerOf,
 		CRUD: kind{
 			Visible: h.visibleCalendar,
 			Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
@@ -53,7 +53,7 @@ func Register(api *httpapi.API, st Store) {
 // calendarJSON is a calendar as the family answers it: the wire shape, with ?related=1's arrays.
 type calendarJSON struct {
 	calwire.Calendar
-	*related.Arrays
+	*embeds.Arrays
 }
 
 func ownerOf(j *calendarJSON) *httpapi.OwnerJSON { return &j.OwnerJSON }

@@ -5,14 +5,14 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // Store is the storage the calendars family uses (package store serves it).
 type Store interface {
 	httpapi.GoneReader
-	related.Store
+	embeds.Store
 	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
 	ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error)
 	CreateCalendar(ctx context.Context, c *timeline.Calendar) error

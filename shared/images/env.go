@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 )
 
 // Serve gives api the images of a family Lambda: uploads put in the bucket IMAGE_BUCKET under

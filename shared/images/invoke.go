@@ -19,7 +19,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 )
 

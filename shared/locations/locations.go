@@ -8,10 +8,10 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
-	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -24,12 +24,12 @@ func Register(api *httpapi.API, kernel *store.Store) {
 		// A non-admin lists public copies, which show a parent only when it is public:
 		// filtering by a parent the caller may not see matches nothing, as by a missing one.
 		Filter: h.parseFilter, List: st.ListLocations, ListAhead: httpapi.ReadAhead(locstore.ReadLocationList, "", ""),
-		Subjects: related.Locations,
+		Subjects: embeds.Locations,
 		Row: func(r *httpapi.Request, ls []domain.Location) (func(*domain.Location) locationJSON, error) {
 			hidden := hiddenParents(r, ls)
 			return func(l *domain.Location) locationJSON { return render(r, l, r.Access, hidden) }, nil
 		},
-		Arrays: func(j *locationJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		Arrays: func(j *locationJSON) **embeds.Arrays { return &j.Arrays }, Owner: ownerOf,
 		CRUD: httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
 			Visible: h.visibleLocation, Apply: h.apply,
 			Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,

@@ -4,14 +4,14 @@ import (
 	"context"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // Store is the storage the locations family uses (package store serves it).
 type Store interface {
 	httpapi.GoneReader
-	related.Store
+	embeds.Store
 	httpapi.EntityReader
 	GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error)
 	ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error)

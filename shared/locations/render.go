@@ -2,8 +2,8 @@ package locations
 
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // locationJSON is a location as Kanka clients read it.
@@ -13,7 +13,7 @@ type locationJSON struct {
 	ParentLocationID *int64 `json:"parent_location_id"`
 	Map              string `json:"map"`
 	IsMapPrivate     int    `json:"is_map_private"`
-	*related.Arrays         // ?related=1
+	*embeds.Arrays          // ?related=1
 }
 
 // render shapes a location for the caller: a private map's URL is for admins only, and a

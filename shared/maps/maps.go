@@ -13,16 +13,16 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
-	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Store is the storage the maps family uses (package store serves it).
 type Store interface {
 	httpapi.GoneReader
-	related.Store
+	embeds.Store
 	httpapi.EntityReader
 	GetMap(ctx context.Context, cid, id int64) (*domain.Map, error)
 	ListMaps(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Map], error)
@@ -50,7 +50,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 	ownerkind.Mount(api, st, ownerkind.Kind[domain.Map, *domain.Map, mapJSON]{
 		Type: "map", Collection: "/maps", Gone: domain.GoneMaps,
 		List: st.ListMaps, ListAhead: httpapi.ReadAhead(store.ReadMapList, "", ""),
-		Subjects: related.Maps,
+		Subjects: embeds.Maps,
 		// Every answer embeds the map's groups and layers the reader may see: a show's were read
 		// ahead with the access, a page's are one batch.
 		Row: func(r *httpapi.Request, ms []domain.Map) (func(*domain.Map) mapJSON, error) {
@@ -68,7 +68,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 			}
 			return func(m *domain.Map) mapJSON { return rows[m.ID] }, nil
 		},
-		Arrays: func(j *mapJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		Arrays: func(j *mapJSON) **embeds.Arrays { return &j.Arrays }, Owner: ownerOf,
 		CRUD: httpapi.Kind[domain.Map, *domain.Map, httpapi.None]{
 			Visible: h.visible, Apply: h.apply,
 			Create: st.CreateMap, Update: st.UpdateMap, Delete: st.DeleteMap,

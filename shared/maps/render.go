@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // mapJSON is a map as Kanka clients read it (MapResource).
@@ -27,9 +27,9 @@ type mapJSON struct {
 	CenterMarkerID *int64 `json:"center_marker_id"`
 	// Layers and Groups: Kanka embeds them in every map (Map::$apiWith); empty until they are
 	// served (DESIGN 2.10).
-	Layers          []any `json:"layers"`
-	Groups          []any `json:"groups"`
-	*related.Arrays       // ?related=1
+	Layers         []any `json:"layers"`
+	Groups         []any `json:"groups"`
+	*embeds.Arrays       // ?related=1
 }
 
 // render shapes a map for the caller: a private parent or location shows as none to

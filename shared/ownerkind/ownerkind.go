@@ -9,14 +9,14 @@ import (
 	"context"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // Store is what every owner kind's routes read besides the kind's own calls.
 type Store interface {
 	httpapi.GoneReader
-	related.Store
+	embeds.Store
 }
 
 // Kind is one owner kind's declaration, for Mount. T is the record, J its JSON shape.
@@ -30,7 +30,7 @@ type Kind[T any, PT domain.Record[T], J any] struct {
 	// ListAhead names what the list reads first, with the campaign access.
 	ListAhead httpapi.Ahead
 	// Subjects are the records whose related arrays ?related=1 reads.
-	Subjects func([]T) []related.Subject
+	Subjects func([]T) []embeds.Subject
 	// Row prepares the rendering of records (a page, or the one record of a show): what the
 	// page needs is read once here, then the returned func renders each record.
 	Row func(r *httpapi.Request, records []T) (func(*T) J, error)
@@ -39,7 +39,7 @@ type Kind[T any, PT domain.Record[T], J any] struct {
 	Show func(r *httpapi.Request, t PT, j *J) error
 	// Arrays and Owner are the parts of J Mount fills: the related arrays, and the owner's
 	// fields (entry_parsed).
-	Arrays func(*J) **related.Arrays
+	Arrays func(*J) **embeds.Arrays
 	Owner  func(*J) *httpapi.OwnerJSON
 	// CRUD is the kind's create, show, update and delete; Mount sets its Render.
 	CRUD httpapi.Kind[T, PT, httpapi.None]
@@ -101,9 +101,9 @@ func (k Kind[T, PT, J]) rows(r *httpapi.Request, st Store, records []T) (func(*T
 	if err != nil {
 		return nil, err
 	}
-	var arrays map[int64]*related.Arrays
+	var arrays map[int64]*embeds.Arrays
 	if on {
-		if arrays, err = related.ByID(r, st, k.Subjects(records)); err != nil {
+		if arrays, err = embeds.ByID(r, st, k.Subjects(records)); err != nil {
 			return nil, err
 		}
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/images"
-	"github.com/lorekeep/lorekeep/shared/imagework"
+	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"

@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/lorekeep/lorekeep/shared/gcpolicy"
-	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )

@@ -2,8 +2,8 @@ package tags
 
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/related"
 )
 
 // tagJSON is a tag as Kanka clients read it (TagResource).
@@ -15,9 +15,9 @@ type tagJSON struct {
 	IsHidden      bool   `json:"is_hidden"`
 	// Entities are the entities tagged that the caller may see (Kanka's `entities`, the first
 	// domain.MaxTagEntities by id), EntitiesCount their number: from the tag's member pack.
-	Entities        []int64 `json:"entities"`
-	EntitiesCount   int     `json:"entities_count"`
-	*related.Arrays         // ?related=1
+	Entities       []int64 `json:"entities"`
+	EntitiesCount  int     `json:"entities_count"`
+	*embeds.Arrays         // ?related=1
 }
 
 // render shapes a tag for the caller: a private parent shows as none to non-admins.

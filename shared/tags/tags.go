@@ -9,9 +9,9 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/ownerkind"
-	"github.com/lorekeep/lorekeep/shared/related"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 )
@@ -19,7 +19,7 @@ import (
 // Store is the storage the tags family uses (package store serves it).
 type Store interface {
 	httpapi.GoneReader
-	related.Store
+	embeds.Store
 	httpapi.EntityReader
 	GetTag(ctx context.Context, cid, id int64) (*domain.Tag, error)
 	ListTags(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Tag], error)
@@ -39,7 +39,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 	ownerkind.Mount(api, st, ownerkind.Kind[domain.Tag, *domain.Tag, tagJSON]{
 		Type: "tag", Collection: "/tags", Gone: domain.GoneTags,
 		List: st.ListTags, ListAhead: httpapi.ReadAhead(tagstore.ReadTagList, "", ""),
-		Subjects: related.Tags,
+		Subjects: embeds.Tags,
 		// Every row (a list page's, a show's, a write's reply) answers its members: the page's
 		// tags' packs in one read (DESIGN 3.3).
 		Row: func(r *httpapi.Request, page []domain.Tag) (func(*domain.Tag) tagJSON, error) {
@@ -61,7 +61,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 				return j
 			}, nil
 		},
-		Arrays: func(j *tagJSON) **related.Arrays { return &j.Arrays }, Owner: ownerOf,
+		Arrays: func(j *tagJSON) **embeds.Arrays { return &j.Arrays }, Owner: ownerOf,
 		CRUD: httpapi.Kind[domain.Tag, *domain.Tag, httpapi.None]{
 			Visible: h.visible, Apply: h.apply,
 			Create: st.CreateTag, Update: st.UpdateTag, Delete: st.DeleteTag,

@@ -9,7 +9,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/images"
-	"github.com/lorekeep/lorekeep/shared/imagework"
+	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )

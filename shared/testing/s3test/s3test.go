@@ -9,7 +9,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 )
 
 // Bucket is a new, empty bucket of its own for one test, and its address for readers.

@@ -20,8 +20,8 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/imageproc"
 	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/images/imageproc"
 	"github.com/lorekeep/lorekeep/shared/netguard"
 )
 

@@ -1,4 +1,4 @@
-package related
+package embeds
 
 import (
 	"context"

@@ -1,7 +1,7 @@
 package imagework
 
 import (
-	"github.com/lorekeep/lorekeep/shared/imageproc"
+	"github.com/lorekeep/lorekeep/shared/images/imageproc"
 	"github.com/lorekeep/lorekeep/shared/netguard"
 )
 

@@ -1,10 +1,10 @@
-// Package related answers ?related=1 on calendars and locations (DESIGN.md 9): the arrays
+// Package embeds answers ?related=1 on the owner kinds (DESIGN.md 9): the arrays
 // Kanka's EntityResource embeds, filled with what Lorekeep stores (posts, entity events and
 // reminders of the record's entity, and the posts again as entity_notes for 2022 clients; its
 // attributes and relations; a location's parents and children) and empty for what it does not
 // (inventory, abilities, assets). Only what the caller may see
 // is embedded, rendered by the one render of each shape.
-package related
+package embeds
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package related_test
+package embeds_test
 
 import (
 	"encoding/json"

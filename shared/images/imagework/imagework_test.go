@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
-	"github.com/lorekeep/lorekeep/shared/imageproc"
 	"github.com/lorekeep/lorekeep/shared/images"
-	"github.com/lorekeep/lorekeep/shared/imagestore"
-	"github.com/lorekeep/lorekeep/shared/imagework"
+	"github.com/lorekeep/lorekeep/shared/images/imageproc"
+	"github.com/lorekeep/lorekeep/shared/images/imagestore"
+	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/imageproc"
+	"github.com/lorekeep/lorekeep/shared/images/imageproc"
 	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
 )
 
