@@ -11,18 +11,18 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/ownerkind"
+	"github.com/lorekeep/lorekeep/shared/module"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-type kind = httpapi.Kind[timeline.Calendar, *timeline.Calendar, httpapi.None]
+type kind = httpapi.Resource[timeline.Calendar, *timeline.Calendar, httpapi.None]
 
 // Register mounts the family's routes.
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	cal := httpapi.ReadAhead(store.ReadCalendar, "id", "")
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
-	h.kind = ownerkind.Mount(api, st, ownerkind.Kind[timeline.Calendar, *timeline.Calendar, calendarJSON]{
+	h.kind = module.Mount(api, st, module.Routes[timeline.Calendar, *timeline.Calendar, calendarJSON]{
 		Type: "calendar", Collection: "/calendars", Gone: domain.GoneCalendars,
 		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(store.ReadCalendarList, "", ""),
 		Subjects: embeds.Calendars,

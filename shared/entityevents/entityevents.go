@@ -45,7 +45,7 @@ func (h handlers) mount(api *httpapi.API, collection string, era era) {
 		Render: era.render,
 		Ahead:  httpapi.ReadAhead(store.ReadEventList, "", "entity_id"),
 	})
-	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[timeline.Event, *timeline.Event, *domain.Entity]{
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Resource[timeline.Event, *timeline.Event, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
 		Item:   httpapi.ReadAhead(store.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visibleEvent,

@@ -40,7 +40,7 @@ func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire
 		},
 		Ahead: httpapi.ReadAhead(store.ReadNoteList, "", "entity_id"),
 	})
-	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Note, *domain.Note, *domain.Entity]{
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Resource[domain.Note, *domain.Note, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
 		Item:   httpapi.ReadAhead(store.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visibleNote,

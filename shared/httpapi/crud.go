@@ -8,10 +8,10 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// Kind is what a family declares for the one CRUD path of its records T (PT is *T), held in the
+// Resource is what a family declares for the one CRUD path of its records T (PT is *T), held in the
 // path under a parent P: nothing (None) for campaign records, a location, an entity. Mount
 // registers create, show, update and delete; the write access of the caller is checked by Handle.
-type Kind[T any, PT domain.Record[T], P any] struct {
+type Resource[T any, PT domain.Record[T], P any] struct {
 	// Parent reads the visible parent of the collection path, for create; nil when there is none.
 	Parent func(r *Request) (P, error)
 	// Visible reads the record of the path and its parent; a hidden one is ErrNotFound.
@@ -41,7 +41,7 @@ type None struct{}
 
 // Mount registers the CRUD routes of k on collection ("/calendars") and item
 // ("/calendars/{id}").
-func Mount[T any, PT domain.Record[T], P any](a *API, collection, item string, k Kind[T, PT, P]) {
+func Mount[T any, PT domain.Record[T], P any](a *API, collection, item string, k Resource[T, PT, P]) {
 	a.Handle("POST", collection, k.create, k.Collection)
 	a.Handle("GET", item, k.show, k.Item)
 	a.Handle("PUT", item, k.update, k.Item)
@@ -49,7 +49,7 @@ func Mount[T any, PT domain.Record[T], P any](a *API, collection, item string, k
 	a.Handle("DELETE", item, k.delete, k.Item)
 }
 
-func (k Kind[T, PT, P]) reply(r *Request, t PT) (Reply, error) {
+func (k Resource[T, PT, P]) reply(r *Request, t PT) (Reply, error) {
 	v, err := k.Render(r, t)
 	if err != nil {
 		return Reply{}, err
@@ -57,7 +57,7 @@ func (k Kind[T, PT, P]) reply(r *Request, t PT) (Reply, error) {
 	return One(v), nil
 }
 
-func (k Kind[T, PT, P]) show(r *Request) (Reply, error) {
+func (k Resource[T, PT, P]) show(r *Request) (Reply, error) {
 	_, t, err := k.Visible(r)
 	if err != nil {
 		return Reply{}, err
@@ -65,7 +65,7 @@ func (k Kind[T, PT, P]) show(r *Request) (Reply, error) {
 	return k.reply(r, t)
 }
 
-func (k Kind[T, PT, P]) create(r *Request) (Reply, error) {
+func (k Resource[T, PT, P]) create(r *Request) (Reply, error) {
 	var p P
 	if k.Parent != nil {
 		var err error
@@ -90,7 +90,7 @@ func (k Kind[T, PT, P]) create(r *Request) (Reply, error) {
 	return reply, err
 }
 
-func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
+func (k Resource[T, PT, P]) update(r *Request) (Reply, error) {
 	in, err := r.Input()
 	if err != nil {
 		return Reply{}, err
@@ -100,7 +100,7 @@ func (k Kind[T, PT, P]) update(r *Request) (Reply, error) {
 
 // Write reads the visible record of the path, changes a copy with change and stores it on
 // condition of the version read; a lost race re-reads and re-applies the change.
-func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error) (reply Reply, err error) {
+func (k Resource[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error) (reply Reply, err error) {
 	var next PT
 	defer func() { r.settleImage(err) }()
 	return r.Commit(func() error {
@@ -119,7 +119,7 @@ func (k Kind[T, PT, P]) Write(r *Request, change func(p P, prev, next PT) error)
 	}, func() (Reply, error) { return k.reply(r, next) })
 }
 
-func (k Kind[T, PT, P]) delete(r *Request) (Reply, error) {
+func (k Resource[T, PT, P]) delete(r *Request) (Reply, error) {
 	var id int64
 	reply, err := r.Commit(func() error {
 		return apperr.RetryConflicts(r.Context(), func() error {

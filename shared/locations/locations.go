@@ -11,7 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
-	"github.com/lorekeep/lorekeep/shared/ownerkind"
+	"github.com/lorekeep/lorekeep/shared/module"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -19,7 +19,7 @@ import (
 func Register(api *httpapi.API, kernel *store.Store) {
 	st := locstore.New(kernel)
 	h := handlers{st: st}
-	ownerkind.Mount(api, st, ownerkind.Kind[domain.Location, *domain.Location, locationJSON]{
+	module.Mount(api, st, module.Routes[domain.Location, *domain.Location, locationJSON]{
 		Type: "location", Collection: "/locations", Gone: domain.GoneLocations,
 		// A non-admin lists public copies, which show a parent only when it is public:
 		// filtering by a parent the caller may not see matches nothing, as by a missing one.
@@ -30,7 +30,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 			return func(l *domain.Location) locationJSON { return render(r, l, r.Access, hidden) }, nil
 		},
 		Arrays: func(j *locationJSON) **embeds.Arrays { return &j.Arrays }, Owner: ownerOf,
-		CRUD: httpapi.Kind[domain.Location, *domain.Location, httpapi.None]{
+		CRUD: httpapi.Resource[domain.Location, *domain.Location, httpapi.None]{
 			Visible: h.visibleLocation, Apply: h.apply,
 			Create: st.CreateLocation, Update: st.UpdateLocation, Delete: st.DeleteLocation,
 			Item: httpapi.ReadAhead(locstore.ReadLocation, "id", ""), Resume: st.ResumeLocationDelete,
@@ -45,7 +45,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 		Render: renderMapPoint,
 		Ahead:  httpapi.ReadAhead(locstore.ReadMapPointList, "", "id"),
 	})
-	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Kind[domain.MapPoint, *domain.MapPoint, *domain.Location]{
+	httpapi.Mount(api, "/locations/{id}/map_points", "/locations/{id}/map_points/{point_id}", httpapi.Resource[domain.MapPoint, *domain.MapPoint, *domain.Location]{
 		Parent: h.visibleMap, Visible: h.visibleMapPoint, Apply: h.applyMapPoint,
 		New: func(_ *httpapi.Request, l *domain.Location) *domain.MapPoint {
 			return &domain.MapPoint{LocationID: l.ID}

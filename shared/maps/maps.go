@@ -15,7 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/ownerkind"
+	"github.com/lorekeep/lorekeep/shared/module"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -47,7 +47,7 @@ type Store interface {
 func Register(api *httpapi.API, kernel *store.Store) {
 	st := NewStorage(kernel)
 	h := handlers{st: st}
-	ownerkind.Mount(api, st, ownerkind.Kind[domain.Map, *domain.Map, mapJSON]{
+	module.Mount(api, st, module.Routes[domain.Map, *domain.Map, mapJSON]{
 		Type: "map", Collection: "/maps", Gone: domain.GoneMaps,
 		List: st.ListMaps, ListAhead: httpapi.ReadAhead(store.ReadMapList, "", ""),
 		Subjects: embeds.Maps,
@@ -69,7 +69,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 			return func(m *domain.Map) mapJSON { return rows[m.ID] }, nil
 		},
 		Arrays: func(j *mapJSON) **embeds.Arrays { return &j.Arrays }, Owner: ownerOf,
-		CRUD: httpapi.Kind[domain.Map, *domain.Map, httpapi.None]{
+		CRUD: httpapi.Resource[domain.Map, *domain.Map, httpapi.None]{
 			Visible: h.visible, Apply: h.apply,
 			Create: st.CreateMap, Update: st.UpdateMap, Delete: st.DeleteMap,
 			Item: httpapi.ReadAhead(store.ReadMap, "id", ""), Resume: st.ResumeMapDelete,

@@ -33,7 +33,7 @@ func registerMarkers(api *httpapi.API, st Store) {
 		},
 		Ahead: httpapi.ReadAhead(store.ReadMarkerList, "", "map_id"),
 	})
-	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Marker, *domain.Marker, *domain.Map]{
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Resource[domain.Marker, *domain.Marker, *domain.Map]{
 		Parent: h.visibleMap, Visible: h.visibleMarker,
 		New:    func(_ *httpapi.Request, m *domain.Map) *domain.Marker { return &domain.Marker{MapID: m.ID} },
 		Apply:  h.applyMarker,

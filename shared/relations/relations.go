@@ -37,7 +37,7 @@ func Register(api *httpapi.API, st Store) {
 		Render: renderRelation,
 		Ahead:  httpapi.ReadAhead(store.ReadCampaignRelationList, "", ""),
 	})
-	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Kind[domain.Relation, *domain.Relation, *domain.Entity]{
+	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Resource[domain.Relation, *domain.Relation, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(st) },
 		Item:   httpapi.ReadAhead(store.ReadRelation, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visible,

@@ -11,7 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
-	"github.com/lorekeep/lorekeep/shared/ownerkind"
+	"github.com/lorekeep/lorekeep/shared/module"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 )
@@ -36,7 +36,7 @@ type Store interface {
 func Register(api *httpapi.API, kernel *store.Store) {
 	st := tagstore.New(kernel)
 	h := handlers{st: st}
-	ownerkind.Mount(api, st, ownerkind.Kind[domain.Tag, *domain.Tag, tagJSON]{
+	module.Mount(api, st, module.Routes[domain.Tag, *domain.Tag, tagJSON]{
 		Type: "tag", Collection: "/tags", Gone: domain.GoneTags,
 		List: st.ListTags, ListAhead: httpapi.ReadAhead(tagstore.ReadTagList, "", ""),
 		Subjects: embeds.Tags,
@@ -62,7 +62,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 			}, nil
 		},
 		Arrays: func(j *tagJSON) **embeds.Arrays { return &j.Arrays }, Owner: ownerOf,
-		CRUD: httpapi.Kind[domain.Tag, *domain.Tag, httpapi.None]{
+		CRUD: httpapi.Resource[domain.Tag, *domain.Tag, httpapi.None]{
 			Visible: h.visible, Apply: h.apply,
 			Create: st.CreateTag, Update: st.UpdateTag, Delete: st.DeleteTag,
 			Item: httpapi.ReadAhead(tagstore.ReadTag, "id", ""), Resume: st.ResumeTagDelete,

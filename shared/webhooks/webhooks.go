@@ -84,7 +84,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 func RegisterWith(api *httpapi.API, kernel *store.Store, s Settings) {
 	st := NewStorage(kernel)
 	h := &handlers{st: st, s: s.withDefaults(), d: NewDeliverer(st, s)}
-	httpapi.Mount(api, "/webhooks", "/webhooks/{id}", httpapi.Kind[hook.Webhook, *hook.Webhook, httpapi.None]{
+	httpapi.Mount(api, "/webhooks", "/webhooks/{id}", httpapi.Resource[hook.Webhook, *hook.Webhook, httpapi.None]{
 		Parent:  func(r *httpapi.Request) (httpapi.None, error) { return httpapi.None{}, admin(r) },
 		Visible: h.visible,
 		Apply:   h.apply,

@@ -44,7 +44,7 @@ func Register(api *httpapi.API, st Store) {
 		Render: calwire.RenderDayWeather,
 		Ahead:  httpapi.ReadAhead(store.ReadWeatherList, "", "id"),
 	})
-	httpapi.Mount(api, collection, collection+"/{weather_id}", httpapi.Kind[timeline.DayWeather, *timeline.DayWeather, *timeline.Calendar]{
+	httpapi.Mount(api, collection, collection+"/{weather_id}", httpapi.Resource[timeline.DayWeather, *timeline.DayWeather, *timeline.Calendar]{
 		Parent: func(r *httpapi.Request) (*timeline.Calendar, error) {
 			return calwire.Visible(r, h.st)
 		},

@@ -1,9 +1,9 @@
-// Package ownerkind declares the routes of an owner kind, a record that owns an entity
-// (locations, calendars, tags): its list and its CRUD, each row and each record rendered the
-// same way, with the ?related=1 arrays and entry_parsed. A family states what differs (its
-// store calls, filters, render); the list's deletions, filter, paging and the related arrays
-// are written once, here.
-package ownerkind
+// Package module declares the routes of one of Kanka's entity modules, a record kind that owns
+// an entity (locations, calendars, tags, maps): its list and its CRUD, each row and each record
+// rendered the same way, with the ?related=1 arrays and entry_parsed. A family states what
+// differs (its storage calls, filters, render); the list's deletions, filter, paging and the
+// related arrays are written once, here.
+package module
 
 import (
 	"context"
@@ -13,14 +13,14 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is what every owner kind's routes read besides the kind's own calls.
+// Store is what every module's routes read besides the module's own calls.
 type Store interface {
 	httpapi.GoneReader
 	embeds.Store
 }
 
-// Kind is one owner kind's declaration, for Mount. T is the record, J its JSON shape.
-type Kind[T any, PT domain.Record[T], J any] struct {
+// Routes is one module's declaration, for Mount. T is the record, J its JSON shape.
+type Routes[T any, PT domain.Record[T], J any] struct {
 	Type       string // the entity type: "location"
 	Collection string // "/locations"; the item is Collection + "/{id}"
 	Gone       string // the list's ?deleted=1 rows: domain.GoneLocations
@@ -42,12 +42,12 @@ type Kind[T any, PT domain.Record[T], J any] struct {
 	Arrays func(*J) **embeds.Arrays
 	Owner  func(*J) *httpapi.OwnerJSON
 	// CRUD is the kind's create, show, update and delete; Mount sets its Render.
-	CRUD httpapi.Kind[T, PT, httpapi.None]
+	CRUD httpapi.Resource[T, PT, httpapi.None]
 }
 
 // Mount registers k's list and CRUD routes, and answers the CRUD with its Render for the
 // kind's other writes (a calendar's advance).
-func Mount[T any, PT domain.Record[T], J any](api *httpapi.API, st Store, k Kind[T, PT, J]) httpapi.Kind[T, PT, httpapi.None] {
+func Mount[T any, PT domain.Record[T], J any](api *httpapi.API, st Store, k Routes[T, PT, J]) httpapi.Resource[T, PT, httpapi.None] {
 	api.Handle("GET", k.Collection, func(r *httpapi.Request) (httpapi.Reply, error) { return k.list(r, st) }, k.ListAhead)
 	crud := k.CRUD
 	crud.Render = func(r *httpapi.Request, t PT) (any, error) {
@@ -67,7 +67,7 @@ func Mount[T any, PT domain.Record[T], J any](api *httpapi.API, st Store, k Kind
 	return crud
 }
 
-func (k Kind[T, PT, J]) list(r *httpapi.Request, st Store) (httpapi.Reply, error) {
+func (k Routes[T, PT, J]) list(r *httpapi.Request, st Store) (httpapi.Reply, error) {
 	if reply, ok, err := r.Deletions(st, k.Gone, 0); ok {
 		return reply, err
 	}
@@ -96,7 +96,7 @@ func (k Kind[T, PT, J]) list(r *httpapi.Request, st Store) (httpapi.Reply, error
 // rows is Row with each record's related arrays (read for all of records at once) set. Without
 // ?related=1 it is Row itself: setting the arrays through a pointer handed to a func value moved
 // each row to the heap.
-func (k Kind[T, PT, J]) rows(r *httpapi.Request, st Store, records []T) (func(*T) J, error) {
+func (k Routes[T, PT, J]) rows(r *httpapi.Request, st Store, records []T) (func(*T) J, error) {
 	on, err := r.Related()
 	if err != nil {
 		return nil, err
