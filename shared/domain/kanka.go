@@ -24,8 +24,8 @@ func (v Visibility) ID() int {
 	return 1
 }
 
-// EntityTypes are the entity types Lorekeep stores, as Kanka names them.
-var EntityTypes = []string{"location", "calendar", "tag", "map"}
+// EntityTypes are the entity types Lorekeep stores, as Kanka names them: its modules' codes.
+var EntityTypes = moduleCodes()
 
 // EntityFilter narrows Kanka's entities list: Types (any of them; none means all) and Kanka's
 // filter language on what an entity mirrors: every record filter but `type`, which on an entity

@@ -23,6 +23,22 @@ var (
 	TagKind      = layout.TagKind
 )
 
+// DeclareOwnerKind registers a family's owner kind (at init, from its declarations): Kanka's
+// module m (its entity type and names: domain.RegisterModule) and its row of the kind table,
+// the KIND prefix of its keys, placed as an owner (home, public copy unless private, an entity
+// mirroring it), synced and counted, with its ?deleted=1 list gone, nested under a parent of
+// its own kind through parentAttr when m nests. The kernel's mechanisms read the kind table,
+// so the kind needs no other change to the kernel.
+func DeclareOwnerKind(m domain.Module, prefix, gone, parentAttr string) Kind {
+	if m.Nested != (parentAttr != "") {
+		panic("store: module " + m.Code + " nests exactly when it has a parent attribute")
+	}
+	k := layout.RegisterOwnerKind(layout.KindSpec{Prefix: prefix, EntityType: m.Code, Owner: true, Synced: true,
+		Counted: layout.ClassAdmin, Placement: layout.PlaceOwner, Gone: gone, ParentAttr: parentAttr, ParentField: parentAttr})
+	domain.RegisterModule(m)
+	return k
+}
+
 // TxStep is one of the kernel's additions to a write's transaction (a check, a link, an
 // index's change): only the kernel makes them.
 type TxStep = func(*txBuilder)

@@ -18,24 +18,35 @@ import (
 // links in the parent's partition, the children's public copies, and the children made roots
 // when their parent is deleted. One code for every nested kind.
 
-// nestRow is what the ancestry read takes of a record.
+// nestRow is what the ancestry read takes of a record: its parent is the attribute its kind
+// names (KindSpec.ParentAttr), whatever the kind.
 type nestRow struct {
-	ID          int64  `dynamo:"id"`
-	Version     int64  `dynamo:"version"`
-	IsPrivate   bool   `dynamo:"is_private"`
-	ParentLocID *int64 `dynamo:"parent_location_id"`
-	ParentTagID *int64 `dynamo:"tag_id"`
-	ParentMapID *int64 `dynamo:"map_id"`
+	ID        int64  `dynamo:"id"`
+	Version   int64  `dynamo:"version"`
+	IsPrivate bool   `dynamo:"is_private"`
+	Parent    *int64 `dynamo:"-"`
 }
 
-func (r nestRow) parent(k layout.KindSpec) *int64 {
-	switch k.ParentAttr {
-	case layout.TagParentAttr:
-		return r.ParentTagID
-	case layout.MapParentAttr:
-		return r.ParentMapID
+func nestRowOf(raw dynamo.Item, k layout.KindSpec) (nestRow, error) {
+	var r nestRow
+	if err := dynamo.UnmarshalItem(raw, &r); err != nil {
+		return r, err
 	}
-	return r.ParentLocID
+	r.Parent = parentOf(raw, k)
+	return r, nil
+}
+
+// parentOf is the parent id a record of nested kind k holds (nil: a root).
+func parentOf(raw dynamo.Item, k layout.KindSpec) *int64 {
+	v, ok := raw[k.ParentAttr]
+	if !ok || k.ParentAttr == "" {
+		return nil
+	}
+	var p int64
+	if dynamo.Unmarshal(v, &p) != nil {
+		return nil
+	}
+	return &p
 }
 
 // ancestry reads the chain from record id of kind k upwards (id first), at most max links: the
@@ -44,16 +55,20 @@ func (r nestRow) parent(k layout.KindSpec) *int64 {
 func (s *Store) ancestry(ctx context.Context, k layout.KindSpec, cid, id int64, max int) ([]domain.AncestorLink, error) {
 	var chain []domain.AncestorLink
 	for next := &id; next != nil && len(chain) < max; {
-		var it nestRow
-		err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(k.Prefix, *next), &it, "id", "is_private", k.ParentAttr)
+		var raw dynamo.Item
+		err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(k.Prefix, *next), &raw, "id", "is_private", k.ParentAttr)
 		if errors.Is(err, apperr.ErrNotFound) {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate, ParentID: it.parent(k)})
-		next = it.parent(k)
+		it, err := nestRowOf(raw, k)
+		if err != nil {
+			return nil, err
+		}
+		chain = append(chain, domain.AncestorLink{ID: it.ID, IsPrivate: it.IsPrivate, ParentID: it.Parent})
+		next = it.Parent
 	}
 	return chain, nil
 }
@@ -184,11 +199,15 @@ func (s *Store) childCopies(ctx context.Context, k layout.KindSpec, cid, pid int
 		if err != nil {
 			return nil, err
 		}
-		if rows, err = unmarshalAll[nestRow](items); err != nil {
-			return nil, err
+		for _, raw := range items {
+			r, err := nestRowOf(raw, k)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, r)
 		}
 	}
-	under := func(r nestRow) bool { p := r.parent(k); return !r.IsPrivate && p != nil && *p == pid }
+	under := func(r nestRow) bool { p := r.Parent; return !r.IsPrivate && p != nil && *p == pid }
 	return func(b *txBuilder) {
 		n := 0
 		for _, r := range rows {
@@ -258,14 +277,10 @@ func (s *Store) orphanChildren(ctx context.Context, k layout.KindSpec, cid, pid 
 				layout.MetaAttrs
 				layout.OwnerAttrs
 			}
-			var row nestRow
 			if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
 				return err
 			}
-			if err := dynamo.UnmarshalItem(raw, &row); err != nil {
-				return err
-			}
-			if p := row.parent(k); p == nil || *p != pid {
+			if p := parentOf(raw, k); p == nil || *p != pid {
 				unlink() // a stale link
 				continue
 			}

@@ -185,6 +185,15 @@ func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 			}
 			return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID)
 		})
+	default: // a declared nested kind: its children become roots, its partition (their links) goes
+		if k, ok := layout.KindOf(t.Kind); ok && k.Owner && k.ParentAttr != "" {
+			g.Go(func() error {
+				if err := s.orphanChildren(gctx, k, t.CID, t.ID, false); err != nil {
+					return err
+				}
+				return s.deletePartition(gctx, layout.ChildPK(t.CID, k.Prefix, t.ID))
+			})
+		}
 	}
 	if err := g.Wait(); err != nil {
 		return err

@@ -34,17 +34,11 @@ import (
 // TrashHistory is how long a trashed record can be restored (Kanka's hard_delete, 30 days).
 const TrashHistory = domain.GoneHistory
 
-// trashedHome is what restore reads of a trashed record of any owner kind.
+// trashedHome is what restore reads of a trashed record of any owner kind (its parent, for a
+// nested kind whose trash keeps it: parentOf).
 type trashedHome struct {
 	layout.MetaAttrs
 	layout.OwnerAttrs
-	ParentLocID *int64 `dynamo:"parent_location_id,omitempty"`
-	ParentMapID *int64 `dynamo:"map_id,omitempty"`
-}
-
-// parent is the trashed record's parent, for the nested kinds whose trash keeps it.
-func (th trashedHome) parent(k layout.KindSpec) *int64 {
-	return nestRow{ParentLocID: th.ParentLocID, ParentMapID: th.ParentMapID}.parent(k)
 }
 
 // trashOwner is the first step of a trash: one transaction, conditional on the version read,
@@ -185,8 +179,10 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 	case layout.LocationKind.EntityType:
 		g.Go(func() error { return s.orphanChildren(gctx, layout.LocationKind, e.CampaignID, e.ChildID, true) })
 		g.Go(func() error { return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, true, false) })
-	case layout.MapKind.EntityType:
-		g.Go(func() error { return s.orphanChildren(gctx, layout.MapKind, e.CampaignID, e.ChildID, true) })
+	default: // any other nested kind (a map, a declared one): its children become roots
+		if k, ok := layout.OwnerKindOf(e.Type); ok && k.ParentAttr != "" {
+			g.Go(func() error { return s.orphanChildren(gctx, k, e.CampaignID, e.ChildID, true) })
+		}
 	}
 	return g.Wait()
 }
@@ -200,14 +196,15 @@ func (s *Store) showRefs(ctx context.Context, e *layout.EntityItem) error {
 	switch e.Type {
 	case layout.CalendarKind.EntityType:
 		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
-	case layout.LocationKind.EntityType, layout.MapKind.EntityType:
+	default: // a nested kind: the children its trash made roots come back (a location's maps too)
 		if e.Type == layout.LocationKind.EntityType {
 			g.Go(func() error {
 				return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false)
 			})
 		}
-		k, _ := layout.OwnerKindOf(e.Type)
-		g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
+		if k, ok := layout.OwnerKindOf(e.Type); ok && k.ParentAttr != "" {
+			g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
+		}
 	}
 	return g.Wait()
 }
@@ -639,14 +636,10 @@ func (s *Store) adoptChild(ctx context.Context, k layout.KindSpec, cid, pid int6
 		layout.MetaAttrs
 		layout.OwnerAttrs
 	}
-	var row nestRow
 	if err := dynamo.UnmarshalItem(raw, &rec); err != nil {
 		return err
 	}
-	if err := dynamo.UnmarshalItem(raw, &row); err != nil {
-		return err
-	}
-	if rec.Version != link.ChildVersion || row.parent(k) != nil {
+	if rec.Version != link.ChildVersion || parentOf(raw, k) != nil {
 		return ignoreCondition(drop())
 	}
 	chain, err := s.ancestry(ctx, k, cid, pid, domain.MaxLocationDepth)
@@ -794,7 +787,7 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 		}
 		checks = append(checks, c)
 	}
-	if parent := th.parent(k); parent != nil {
+	if parent := parentOf(item, k); parent != nil {
 		c, err := s.restoreParent(ctx, k, cid, m.ID, *parent, o.IsPrivate, item)
 		if err != nil {
 			return err

@@ -86,7 +86,9 @@ func MustKind(prefix string) KindSpec {
 }
 
 // OwnerKinds are the rows of the owner kinds, in table order.
-var OwnerKinds = func() []KindSpec {
+var OwnerKinds = ownerKinds()
+
+func ownerKinds() []KindSpec {
 	var out []KindSpec
 	for _, k := range Kinds {
 		if k.Owner {
@@ -94,7 +96,29 @@ var OwnerKinds = func() []KindSpec {
 		}
 	}
 	return out
-}()
+}
+
+// RegisterOwnerKind adds the row of an owner kind that a family declares (store.DeclareOwnerKind),
+// at init: every mechanism that walks the kind table (entities, copies, counters, names,
+// mentions, sync, trash, the audit) then serves it. The kinds the kernel's own code names
+// (locations, calendars, tags, maps) are rows of Kinds above.
+func RegisterOwnerKind(k KindSpec) KindSpec {
+	if k.Prefix == "" || k.EntityType == "" || !k.Owner {
+		panic("store: an owner kind needs a prefix and an entity type")
+	}
+	if _, dup := KindOf(k.Prefix); dup {
+		panic("store: kind " + k.Prefix + " declared twice")
+	}
+	if _, dup := OwnerKindOf(k.EntityType); dup {
+		panic("store: entity type " + k.EntityType + " declared twice")
+	}
+	if _, dup := FamilyKindOf(k.Prefix); dup {
+		panic("store: kind " + k.Prefix + " declared twice")
+	}
+	Kinds = append(Kinds, k)
+	OwnerKinds = ownerKinds()
+	return k
+}
 
 // OwnerKindOf is the owner kind of an entity type.
 func OwnerKindOf(entityType string) (KindSpec, bool) {
