@@ -21,6 +21,7 @@ func total(t *testing.T, e *apitest.Env, cid int64) float64 {
 }
 
 func TestBadLocationInputIsRefusedWithTheFieldNamed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	p := apitest.Path(e.Campaign, "/locations")
 	cases := []struct {
@@ -94,6 +95,7 @@ func TestBadLocationInputIsRefusedWithTheFieldNamed(t *testing.T) {
 }
 
 func TestFormBodiesAndLenientTypesAreAccepted(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.EnsureTags(e.Campaign, 7)
 	p := apitest.Path(e.Campaign, "/locations")
@@ -114,6 +116,7 @@ func TestFormBodiesAndLenientTypesAreAccepted(t *testing.T) {
 }
 
 func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.EnsureTags(e.Campaign, 7)
 	p := apitest.Path(e.Campaign, "/locations")
@@ -189,6 +192,7 @@ func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 }
 
 func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	c, err := e.Store.CreateCampaign(context.Background(), domain.Campaign{Name: "Boosted", OwnerID: e.AdminID, Boost: domain.BoostSuperboosted})
 	if err != nil {
@@ -206,6 +210,7 @@ func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
 }
 
 func TestParentsMustBeVisibleAndAcyclic(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	a := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "A"})
 	b := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "B", "parent_location_id": a})
@@ -246,6 +251,7 @@ func TestParentsMustBeVisibleAndAcyclic(t *testing.T) {
 }
 
 func TestDeleteMakesChildrenRootsAndRemovesEntityAndMapPoints(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
 	a := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "A"})

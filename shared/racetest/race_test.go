@@ -584,6 +584,7 @@ func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 // TestRaces runs every scenario for a bounded number of rounds, each on fresh records, and
 // audits the stored state after each round.
 func TestRaces(t *testing.T) {
+	t.Parallel()
 	pic := imagetest.PNG(20, 10)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) }))
 	defer srv.Close()
