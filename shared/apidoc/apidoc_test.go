@@ -19,6 +19,7 @@ import (
 // The merged document is valid OpenAPI 3.1 and every operation is described well enough to
 // render: an id, a summary and a tag.
 func TestDocumentIsValid(t *testing.T) {
+	t.Parallel()
 	raw, err := apidoc.JSON()
 	if err != nil {
 		t.Fatal(err)
@@ -55,6 +56,7 @@ func TestDocumentIsValid(t *testing.T) {
 
 // The public routes answer without a token, as the document says.
 func TestPublicRoutesNeedNoToken(t *testing.T) {
+	t.Parallel()
 	api := httpapi.New(httpapi.Options{Identify: func(*http.Request) (int64, error) { return 0, apperr.ErrUnauthenticated }})
 	apidoc.Register(api, "/docs")
 	srv := httptest.NewServer(api)

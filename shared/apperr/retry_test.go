@@ -57,6 +57,7 @@ func TestRetryConflictsBacksOffWithJitterAndGivesUpBounded(t *testing.T) {
 }
 
 func TestConflictBackoffIsJittered(t *testing.T) {
+	t.Parallel()
 	seen := map[time.Duration]bool{}
 	for i := 0; i < 20; i++ {
 		seen[Backoff(3)] = true
@@ -67,6 +68,7 @@ func TestConflictBackoffIsJittered(t *testing.T) {
 }
 
 func TestRetryConflictsStopsWaitingWhenTheRequestEnds(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	attempts := 0
 	err := RetryConflicts(ctx, func() error {
@@ -84,6 +86,7 @@ func TestRetryConflictsStopsWaitingWhenTheRequestEnds(t *testing.T) {
 // reports the conflict it retried, not an outage. A first attempt cut by the deadline is an
 // outage.
 func TestRetryConflictsUnderADeadline(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		timeout  time.Duration

@@ -59,6 +59,7 @@ func stored(t *testing.T, e *apitest.Env, cid, eid int64) map[string]domain.Attr
 }
 
 func TestFieldsOfBothEras(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	cases := []struct {
@@ -104,6 +105,7 @@ func TestFieldsOfBothEras(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	for _, c := range []struct {
@@ -129,6 +131,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestPrivateAttributesAreForAdmins(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	secret := create(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "Secret", "value": "cult", "is_private": true})
@@ -177,6 +180,7 @@ func TestPrivateAttributesAreForAdmins(t *testing.T) {
 }
 
 func TestHiddenAndForeignEntities(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	hidden := entity(t, e, e.Campaign, true)
 	create(t, e, e.Campaign, hidden, e.Admin, map[string]any{"name": "Secret"})
@@ -210,6 +214,7 @@ func TestHiddenAndForeignEntities(t *testing.T) {
 }
 
 func TestBulkReplaceAndUpdate(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	keep := create(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "Keep", "value": "1", "is_pinned": true})
@@ -277,6 +282,7 @@ func TestBulkReplaceAndUpdate(t *testing.T) {
 }
 
 func TestBulkRewritesOrderAndClearsFlags(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	a := create(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "A", "is_pinned": true, "is_private": true, "default_order": 9})
@@ -293,6 +299,7 @@ func TestBulkRewritesOrderAndClearsFlags(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	var rows []any
@@ -325,6 +332,7 @@ func TestLimits(t *testing.T) {
 // TestRoundTrips: a show and a list are one read (the entity and its pack, read ahead with
 // the campaign access); an update or a bulk write one more, its one transaction.
 func TestRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	id := create(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "A"})
@@ -371,6 +379,7 @@ func snapshot(m map[string]domain.Attribute) string {
 // TestDeletions: `?deleted=1` answers the attributes deleted after lastSync (one at a time or
 // by a bulk PUT), private ones to admins only, in one read; lastSync lists what changed.
 func TestDeletions(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	cid := e.Campaign
 	eid := entity(t, e, cid, false)
@@ -379,9 +388,7 @@ func TestDeletions(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		ids = append(ids, create(t, e, cid, eid, e.Admin, map[string]any{"name": fmt.Sprint("A", i), "is_private": i == 1}))
 	}
-	time.Sleep(5 * time.Millisecond)
-	since := time.Now().UTC()
-	time.Sleep(5 * time.Millisecond)
+	since := apitest.SyncPoint()
 	for _, id := range ids[:2] {
 		if r := e.Do("DELETE", fmt.Sprintf("%s/%d", attrs(cid, eid), id), e.Admin, nil); r.Status != 200 {
 			t.Fatalf("delete: %d %s", r.Status, r.Raw)

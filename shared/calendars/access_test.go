@@ -12,6 +12,7 @@ import (
 // public campaign: reads, writes (Lorekeep's advance, retreat and day view, and the export,
 // included), and what a refused write leaves behind.
 func TestAccessMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	read, write := apitest.OwnerAccessChecks[0].Want, apitest.OwnerAccessChecks[3].Want // show open, update open
 	hiddenRead, hiddenWrite := apitest.OwnerAccessChecks[1].Want, apitest.OwnerAccessChecks[4].Want
@@ -50,6 +51,7 @@ func TestAccessMatrix(t *testing.T) {
 }
 
 func TestOnlyAdminsMakeCalendarsPrivate(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	p := apitest.Path(e.Campaign, "/calendars")
 	if r := e.Do("POST", p, e.Member, with(plainBody("Secret"), "is_private", true)); r.Status != 403 {
@@ -82,6 +84,7 @@ func TestOnlyAdminsMakeCalendarsPrivate(t *testing.T) {
 }
 
 func TestOtherCampaignsCalendarsAreNotFound(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	// Ids count per campaign: theirs are made to run past ours, so that they name nothing here.
 	for i := 0; i < 3; i++ {

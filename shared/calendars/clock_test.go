@@ -20,6 +20,7 @@ func clockBody(name string) map[string]any {
 }
 
 func TestClockAndCyclesAreStoredAndAnswered(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked"))
 	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)
@@ -54,6 +55,7 @@ func TestClockAndCyclesAreStoredAndAnswered(t *testing.T) {
 }
 
 func TestClockAndCycleValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked"))
 	plain := create(t, e, e.Campaign, e.Admin, plainBody("Plain"))
@@ -96,6 +98,7 @@ func TestClockAndCycleValidation(t *testing.T) {
 }
 
 func TestAdvanceAndRetreatByHoursAndMinutes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked")) // 1-1-1 19:49 on a 20x50 clock
 	steps := []struct {
@@ -150,6 +153,7 @@ func TestAdvanceAndRetreatByHoursAndMinutes(t *testing.T) {
 }
 
 func TestDayViewShowsTheYearsCycle(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked")) // 60-day years
 	r := e.Do("GET", cal(e.Campaign, id)+"/days?from=2-2-30&to=3-1-1", e.Admin, nil)
@@ -178,6 +182,7 @@ func TestDayViewShowsTheYearsCycle(t *testing.T) {
 // Every Lorekeep preset, given a clock and a cycle, comes back from GET export through POST
 // import as the same calendar; and an import's export imports as the same calendar again.
 func TestExportImportRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	same := func(t *testing.T, a, b map[string]any) {
 		t.Helper()

@@ -12,6 +12,7 @@ import (
 )
 
 func TestCreateWithEveryArrayReadsBackTheExactStructures(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	e.EnsureTags(e.Campaign, 3)
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, fullBody())
@@ -68,6 +69,7 @@ func TestCreateWithEveryArrayReadsBackTheExactStructures(t *testing.T) {
 }
 
 func TestNewCalendarDefaultsAreExplicit(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Member, plainBody("Plain"))
 	d := r.Data()
@@ -79,6 +81,7 @@ func TestNewCalendarDefaultsAreExplicit(t *testing.T) {
 }
 
 func TestPartialUpdatesKeepTheStructures(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	before := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()
@@ -120,6 +123,7 @@ func TestPartialUpdatesKeepTheStructures(t *testing.T) {
 }
 
 func TestFormBodiesBuildTheSameStructures(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	form := url.Values{
 		"name": {"Form"}, "month_name[]": {"Ice", "Thaw"}, "month_length[]": {"30", "28"}, "month_type[]": {"standard", "intercalary"},
@@ -139,6 +143,7 @@ func TestFormBodiesBuildTheSameStructures(t *testing.T) {
 }
 
 func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	uuid := "0B0E6A4E-6A43-4D5C-A2A1-5F3B2C1D0E9F"
 	r := e.Do("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, with(plainBody("A"), "entity_image_uuid", uuid))
@@ -158,6 +163,7 @@ func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
 // Kanka's `format`: stored as sent, answered (null when unset), used for date_formatted (the
 // current date as Kanka displays it), kept by partial updates, removed by null or "".
 func TestKankaDateFormat(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody()) // 4-2-28 DR, year 4 unnamed
 	steps := []struct {

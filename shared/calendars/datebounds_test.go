@@ -13,6 +13,7 @@ import (
 // bound: a move past it is a 422 naming days that changes nothing, never a stored date the API
 // itself refuses, which a client cannot write back (a PATCH of the date it read answers 422).
 func TestAdvanceAndRetreatKeepTheCurrentYearWithinItsBound(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	const maxYear = 1<<53 - 1
 	for _, c := range []struct {

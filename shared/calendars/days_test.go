@@ -8,6 +8,7 @@ import (
 )
 
 func TestAdvanceAndRetreatMoveTheCurrentDate(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Member, fullBody()) // 4-2-28; year 4 is a leap year: Thaw has 29 days
 	steps := []struct {
@@ -56,6 +57,7 @@ func TestAdvanceAndRetreatMoveTheCurrentDate(t *testing.T) {
 }
 
 func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	// Year 0 is a leap year of 91 days, so 1-2-27 is day 147. Weekdays count the 89 week days of
@@ -117,6 +119,7 @@ func TestDaysShowWeekdaysMonthsSeasonsAndMoons(t *testing.T) {
 }
 
 func TestDaysRefuseBadRanges(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id)

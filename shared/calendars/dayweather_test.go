@@ -32,6 +32,7 @@ func auditClean(t *testing.T, e *apitest.Env, cid int64) {
 // TestCalendarWeatherCRUD: Kanka's fields and shape, stored as sent, and the day view showing
 // the manual weather instead of the procedural one on its day only.
 func TestCalendarWeatherCRUD(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate(), "weather_seed", 7))
 	r := e.Do("POST", weatherPath(e.Campaign, id, ""), e.Member, weatherBody("4-2-29", "temperature", " Cold ", "precipitation", "Heavy",
@@ -114,6 +115,7 @@ func TestCalendarWeatherCRUD(t *testing.T) {
 
 // TestCalendarWeatherRefused: each bad input is a 422 naming its field, and nothing is written.
 func TestCalendarWeatherRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	if r := e.Do("POST", weatherPath(e.Campaign, id, ""), e.Admin, weatherBody("5-1-1")); r.Status != 200 {
@@ -161,6 +163,7 @@ func TestCalendarWeatherRefused(t *testing.T) {
 // them see (show, list and day view alike); members write; a hidden calendar's weather, another
 // campaign's and another calendar's are not found.
 func TestCalendarWeatherAccess(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	open := create(t, e, e.Campaign, e.Admin, plainBody("Open"))
 	hidden := create(t, e, e.Campaign, e.Admin, with(plainBody("Hidden"), "is_private", true))
@@ -245,6 +248,7 @@ func TestCalendarWeatherAccess(t *testing.T) {
 // TestCalendarWeatherRoundTrips: a show is one round trip after the access read (read ahead
 // with it), a list page at most two more, a write one transaction.
 func TestCalendarWeatherRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	for i := 1; i <= 30; i++ {
@@ -285,6 +289,7 @@ func TestCalendarWeatherRoundTrips(t *testing.T) {
 // TestCalendarWeatherConcurrentDay: writers racing for one day get one weather; the others a
 // 422 on day, nothing written.
 func TestCalendarWeatherConcurrentDay(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	const writers = 6

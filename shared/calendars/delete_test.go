@@ -67,6 +67,7 @@ func partition(t *testing.T, e *apitest.Env, pk string) string {
 }
 
 func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalendar(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	ctx := context.Background()
 	a := create(t, e, e.Campaign, e.Admin, fullBody())

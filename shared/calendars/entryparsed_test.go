@@ -9,6 +9,7 @@ import (
 
 // TestEntryParsed: a calendar's entry_parsed (Kanka today), null when the entry is empty.
 func TestEntryParsed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, plainBody("Reckoning"))
 	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)

@@ -33,6 +33,7 @@ func leapRules(interval string, n int) []any {
 // naming the rule's interval and the limit; nothing is stored. The most the limit allows is
 // accepted and its day view answers.
 func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Member, plainBody("Plain"))
 	before := total(t, e, e.Campaign)
@@ -100,6 +101,7 @@ func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
 // of "1e999999" cost 43 s, a 900 KB integer 2.8 s) the import is a 422 naming the export's
 // field and the limits.
 func TestImportNumbersAreCappedBeforeExactArithmetic(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	path := apitest.Path(e.Campaign, "/calendars/import")
 	before := total(t, e, e.Campaign)
@@ -141,6 +143,7 @@ func TestImportNumbersAreCappedBeforeExactArithmetic(t *testing.T) {
 // 34 MB answer (Lambda refuses 6 MB). A range whose answer would pass httpapi.MaxPageBytes is
 // a 422 naming `to`, the limit and the last date that fits, and that range answers.
 func TestDaysAnswerWithinTheBudget(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	names, periods := make([]any, 100), make([]any, 100)
 	for i := range names {

@@ -32,6 +32,7 @@ func item(list any, i int) map[string]any { return list.([]any)[i].(map[string]a
 // The test export's first moon is imported, its second (custom phases) dropped; its first
 // season is imported, and both eras.
 func TestMalformedImportsNameTheExportsField(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	path := apitest.Path(e.Campaign, "/calendars/import")
 	long := strings.Repeat("n", 192)

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -15,13 +14,12 @@ import (
 )
 
 func TestListFilters(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	create(t, e, e.Campaign, e.Admin, with(plainBody("Harptos Reckoning"), "type", "solar", "tags", []any{1, 2}))
 	create(t, e, e.Campaign, e.Member, with(plainBody("Lunar Count"), "type", "lunar", "tags", []any{2}))
 	create(t, e, e.Campaign, e.Admin, with(plainBody("Secret harptos"), "type", "solar", "is_private", true))
-	time.Sleep(5 * time.Millisecond)
-	since := time.Now().UTC()
-	time.Sleep(5 * time.Millisecond)
+	since := apitest.SyncPoint()
 	late := create(t, e, e.Campaign, e.Admin, plainBody("Late"))
 
 	names := func(r apitest.Response) string {
@@ -70,6 +68,7 @@ func TestListFilters(t *testing.T) {
 }
 
 func TestPaginationFollowsNextLinks(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	for i := 0; i < 7; i++ {
 		c := timeline.Calendar{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("C%d", i)}, Date: timeline.DefaultCalendarDate,

@@ -12,6 +12,7 @@ import (
 // look-ups, for the entity's events and notes and for other entities' events on the calendar,
 // aside).
 func TestRoundTripsStayWithinBudget(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	cases := []struct {

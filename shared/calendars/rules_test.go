@@ -34,6 +34,7 @@ func gregorianRules() map[string]any {
 }
 
 func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, gregorianRules())
 	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
@@ -99,6 +100,7 @@ func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
 }
 
 func TestKankaLeapMonthMissingIsTheFirst(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Clamped"), "has_leap_year", true, "leap_year_amount", 1, "leap_year_offset", 4))
 	r := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
@@ -112,6 +114,7 @@ func TestKankaLeapMonthMissingIsTheFirst(t *testing.T) {
 }
 
 func TestDecimalMoonOffsetsRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Moons"), "moon_name", []any{"A", "B"}, "moon_fullmoon", []any{29.5, 8},
 		"moon_offset", []any{json.Number("2.25"), "-0.5"}))
@@ -136,6 +139,7 @@ func TestDecimalMoonOffsetsRoundTrip(t *testing.T) {
 }
 
 func TestNewCalendarFieldsRefusedWithTheFieldNamed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	plain := plainBody("Bad")
 	rule := func(kv ...any) map[string]any {
@@ -177,6 +181,7 @@ func TestNewCalendarFieldsRefusedWithTheFieldNamed(t *testing.T) {
 }
 
 func TestPresets(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	r := e.Do("GET", apitest.Path(e.Campaign, "/calendars/presets"), e.Viewer, nil)
 	var keys []string
@@ -228,6 +233,7 @@ func TestPresets(t *testing.T) {
 }
 
 func TestImportFantasyCalendarExport(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	raw, err := os.ReadFile("testdata/fantasy-calendar-export.json")
 	if err != nil {
@@ -317,6 +323,7 @@ func withTimespanName(body map[string]any, name string) map[string]any {
 // reminders on the new calendar's entity (shown by the day view, a hidden one to admins only),
 // the others warnings naming them; the ids in one round trip and one transaction per event.
 func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	raw, err := os.ReadFile("testdata/fantasy-calendar-export.json")
 	if err != nil {
@@ -398,6 +405,7 @@ func TestImportFantasyCalendarEventsAsReminders(t *testing.T) {
 // at most MaxDayEvents entries (about 10,000 of its occurrences), in the same round trips as any
 // day view, and a shorter one shows.
 func TestDayViewRefusesOverlappingEventsBeforeBuilding(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(plainBody("Long"), "current_year", 2000, "current_month", 1, "current_day", 1))
 	r := e.Do("GET", cal(e.Campaign, id), e.Admin, nil)

@@ -32,6 +32,7 @@ func structureBody() map[string]any {
 }
 
 func TestCalendarStructureIsStoredShownAndWalked(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, structureBody())
 	show := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Data()
@@ -123,6 +124,7 @@ func TestCalendarStructureIsStoredShownAndWalked(t *testing.T) {
 }
 
 func TestCalendarStructureRoundTripsThroughExport(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, structureBody())
 	ex := e.Do("GET", cal(e.Campaign, id)+"/export", e.Admin, nil).Data()
@@ -141,6 +143,7 @@ func TestCalendarStructureRoundTripsThroughExport(t *testing.T) {
 }
 
 func TestBadCalendarStructureIsRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	p := apitest.Path(e.Campaign, "/calendars")
 	plain := plainBody("Bad")
@@ -184,6 +187,7 @@ func TestBadCalendarStructureIsRefused(t *testing.T) {
 }
 
 func TestPeriodicSeasonsInTheDayView(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	body := with(plainBody("Seasonal"), "periodic_seasons", true, "season_offset", -2,
 		"season_name", []any{"Dry", "Wet"}, "season_duration", []any{4, "1.5"}, "season_transition", []any{2, "0.5"},
@@ -226,6 +230,7 @@ func TestPeriodicSeasonsInTheDayView(t *testing.T) {
 // its date (the days after it are not dates), the week and the day count run on, a restarting
 // era counts the next year as its first, and the export carries it back.
 func TestErasEndingTheirYear(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	body := map[string]any{
 		"name": "Cut", "month_name": []any{"A", "B", "C"}, "month_length": []any{10, 10, 10}, "weekday": []any{"Mo", "Tu", "We"},

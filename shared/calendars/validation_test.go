@@ -8,6 +8,7 @@ import (
 )
 
 func TestBadCalendarInputIsRefusedWithTheFieldNamed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	p := apitest.Path(e.Campaign, "/calendars")
 	plain := plainBody("Bad")
@@ -107,6 +108,7 @@ func manyInts(n int) []any {
 }
 
 func TestRefusedUpdatesStoreNothing(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
 	before := e.Do("GET", cal(e.Campaign, id), e.Admin, nil).Raw

@@ -23,6 +23,7 @@ func climate() []any {
 // TestWeatherInTheDayView: a calendar with a climate answers it, and every day of its day view
 // has weather within its season's range, the same for every reader and every read.
 func TestWeatherInTheDayView(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate(), "weather_seed", 826116802))
 	got := e.Do("GET", cal(e.Campaign, id), e.Member, nil)
@@ -76,6 +77,7 @@ func TestWeatherInTheDayView(t *testing.T) {
 
 // TestClimateRefused: each bad climate is a 422 naming its field, and nothing is written.
 func TestClimateRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate()))
 	one := func(kv ...any) []any {
@@ -127,6 +129,7 @@ func TestClimateRefused(t *testing.T) {
 // holds them (a custom location chosen by dynamic_data, the seed in global_settings), exactly;
 // importing it gives back the same climate, seed and day-view weather.
 func TestWeatherExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	k := []any{
 		map[string]any{"temp_low": -15, "temp_high": 182, "precipitation": 25, "precipitation_intensity": 400},
@@ -195,6 +198,7 @@ func TestWeatherExportRoundTrip(t *testing.T) {
 // weather the export holds that does not fit or is out of bounds is a 422 naming its field; a
 // climate sent beside the export wins.
 func TestWeatherImportEdges(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, with(fullBody(), "weather_climate", climate(), "weather_seed", 7))
 	base := e.Do("GET", cal(e.Campaign, id)+"/export", e.Admin, nil).Data()

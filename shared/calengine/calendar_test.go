@@ -51,6 +51,7 @@ func calB(t testing.TB, skip bool) *Calendar {
 }
 
 func TestDayNumberYearZeroAndNegativeYears(t *testing.T) {
+	t.Parallel()
 	a := calA(t)
 	b := calB(t, false)
 	tests := []struct {
@@ -93,6 +94,7 @@ func TestDayNumberYearZeroAndNegativeYears(t *testing.T) {
 }
 
 func TestSkipYearZero(t *testing.T) {
+	t.Parallel()
 	c := calB(t, true)
 	for _, tt := range []struct {
 		date Date
@@ -133,6 +135,7 @@ func TestSkipYearZero(t *testing.T) {
 // Leap years are counted in real year numbers, and a skipped year zero takes
 // its leap days with it.
 func TestSkipYearZeroWithLeapYears(t *testing.T) {
+	t.Parallel()
 	def := func(start int64) Definition {
 		return Definition{
 			Months:       []Month{{Name: "Alpha", Length: 30}, {Name: "Beta", Length: 28}, {Name: "Gamma", Length: 31}},
@@ -175,6 +178,7 @@ func TestSkipYearZeroWithLeapYears(t *testing.T) {
 }
 
 func TestLeapYears(t *testing.T) {
+	t.Parallel()
 	c := calB(t, false)
 	tests := []struct {
 		year     int64
@@ -211,6 +215,7 @@ func TestLeapYears(t *testing.T) {
 }
 
 func TestWeekdayIntercalaryDaysDoNotAdvance(t *testing.T) {
+	t.Parallel()
 	a := calA(t)
 	tests := []struct {
 		date Date
@@ -236,6 +241,7 @@ func TestWeekdayIntercalaryDaysDoNotAdvance(t *testing.T) {
 }
 
 func TestWeekdayStartOffset(t *testing.T) {
+	t.Parallel()
 	for _, off := range []int{2, -1, 5} { // all ≡ 2 (mod 3)
 		def := calA(t).Definition()
 		def.StartOffset = off
@@ -260,6 +266,7 @@ func TestWeekdayStartOffset(t *testing.T) {
 }
 
 func TestWeekdayLeapDays(t *testing.T) {
+	t.Parallel()
 	b := calB(t, false)
 	// Standard leap month: the leap day has a weekday and advances the week.
 	// 5-1-1 is day 446 = 63*7 + 5.
@@ -305,6 +312,7 @@ func TestWeekdayLeapDays(t *testing.T) {
 }
 
 func TestSeasonWrapsToPreviousYear(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t, Definition{
 		Months:   []Month{{Name: "M1", Length: 10}, {Name: "M2", Length: 10}, {Name: "M3", Length: 10}, {Name: "M4", Length: 10}},
 		Weekdays: []string{"a", "b"},
@@ -335,6 +343,7 @@ func TestSeasonWrapsToPreviousYear(t *testing.T) {
 }
 
 func TestParseDate(t *testing.T) {
+	t.Parallel()
 	good := []struct {
 		in   string
 		want Date
@@ -371,6 +380,7 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestAge(t *testing.T) {
+	t.Parallel()
 	death := d(1050, 6, 1)
 	tests := []struct {
 		name           string
@@ -417,6 +427,7 @@ func TestAge(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
+	t.Parallel()
 	base := func() Definition {
 		return Definition{
 			Months:   []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}},
@@ -489,6 +500,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestDefinitionIsACopy(t *testing.T) {
+	t.Parallel()
 	def := Definition{
 		Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}}, Weekdays: []string{"x", "y"},
 		Years: map[int64]string{1: "One"},
@@ -504,6 +516,7 @@ func TestDefinitionIsACopy(t *testing.T) {
 }
 
 func TestMoonPhaseDays(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t, Definition{
 		Months:   []Month{{Name: "A", Length: 100}, {Name: "B", Length: 100}},
 		Weekdays: []string{"x", "y"},
@@ -571,6 +584,7 @@ func TestMoonPhaseDays(t *testing.T) {
 }
 
 func TestMoonPhasesMerged(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t, Definition{
 		Months:   []Month{{Name: "A", Length: 100}, {Name: "B", Length: 100}},
 		Weekdays: []string{"x", "y"},

@@ -14,6 +14,7 @@ func clockCalendar(t *testing.T, k *Clock) *Calendar {
 }
 
 func TestAddMinutes(t *testing.T) {
+	t.Parallel()
 	c := clockCalendar(t, &Clock{Hours: 24, Minutes: 60})
 	tests := []struct {
 		name     string
@@ -53,6 +54,7 @@ func TestAddMinutes(t *testing.T) {
 // AddMinutes agrees with counting minute by minute, on odd clocks and across a skipped year
 // zero.
 func TestAddMinutesAgainstMinuteByMinute(t *testing.T) {
+	t.Parallel()
 	for _, k := range []Clock{{Hours: 1, Minutes: 1}, {Hours: 3, Minutes: 7}, {Hours: 24, Minutes: 60}} {
 		def := Definition{Months: []Month{{Name: "A", Length: 2}, {Name: "B", Length: 1, Type: Intercalary}}, Weekdays: []string{"x", "y"},
 			Clock: &k, SkipYearZero: true, LeapDays: []LeapDay{{Month: 1, Interval: "3"}}}
@@ -79,6 +81,7 @@ func TestAddMinutesAgainstMinuteByMinute(t *testing.T) {
 }
 
 func TestClockAndCycleProblems(t *testing.T) {
+	t.Parallel()
 	base := func() Definition {
 		return Definition{Months: []Month{{Name: "A", Length: 3}, {Name: "B", Length: 2}}, Weekdays: []string{"x", "y"}}
 	}
@@ -140,6 +143,7 @@ func fcCycleIndex(year int64, yearZeroExists bool, cy Cycle) (int, bool) {
 }
 
 func TestCyclesAgainstFantasyCalendar(t *testing.T) {
+	t.Parallel()
 	cycles := []Cycle{
 		{Length: 1, Names: []string{"Rat", "Ox", "Tiger", "Rabbit", "Dragon", "Snake", "Horse", "Goat", "Monkey", "Rooster", "Dog", "Pig"}},
 		{Length: 2, Offset: 3, Names: []string{"Wood", "Fire", "Earth", "Metal", "Water"}},

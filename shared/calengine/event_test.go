@@ -10,6 +10,7 @@ func occ(s, e Date) Occurrence { return Occurrence{Start: s, End: e} }
 func until(y int64) *int64 { return &y }
 
 func TestOccurrences(t *testing.T) {
+	t.Parallel()
 	b := calB(t, false) // 30 + 28(+1 in 4, 8, 12...) + 31 days
 	a := calA(t)        // 10 + 5 (intercalary) + 10 days
 	// calD: two 10-day months; 5 leap days appended to month 1 every 3 years
@@ -160,6 +161,7 @@ func TestOccurrences(t *testing.T) {
 }
 
 func TestOccurrencesErrors(t *testing.T) {
+	t.Parallel()
 	b := calB(t, false)
 	for name, ev := range map[string]Event{
 		"zero length":   {Start: d(1, 1, 1), Length: 0},
@@ -177,6 +179,7 @@ func TestOccurrencesErrors(t *testing.T) {
 }
 
 func TestPeriodicity(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, out string
 		want    Recurrence

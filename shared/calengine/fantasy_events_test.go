@@ -32,6 +32,7 @@ func importWithEvents(t *testing.T, events string) (Import, error) {
 // TestImportFantasyCalendarEvents: each condition list Lorekeep expresses becomes a reminder
 // with its recurrence; the others are warnings naming the event.
 func TestImportFantasyCalendarEvents(t *testing.T) {
+	t.Parallel()
 	ptr := func(n int64) *int64 { return &n }
 	cases := []struct {
 		name, event string
@@ -90,6 +91,7 @@ func TestImportFantasyCalendarEvents(t *testing.T) {
 // TestImportFantasyCalendarCategories: an event takes its category's name, and its colour and
 // hiding when it has none of its own; categories are found by id or, without ids, by index.
 func TestImportFantasyCalendarCategories(t *testing.T) {
+	t.Parallel()
 	im, err := importWithEvents(t, `{"categories":[{"id":7,"name":"Holiday","event_settings":{"color":"Green","hide":true}}],
 		"events":[{"name":"A","event_category_id":7,"data":{"conditions":[["Day","0",["1"]]]}},
 		{"name":"B","event_category_id":"7","settings":{"color":"Blue"},"data":{"conditions":[["Day","0",["1"]]]}},
@@ -106,6 +108,7 @@ func TestImportFantasyCalendarCategories(t *testing.T) {
 // TestImportFantasyCalendarEventsBounded: more than MaxImportEvents events are refused naming
 // the field; none are read.
 func TestImportFantasyCalendarEventsBounded(t *testing.T) {
+	t.Parallel()
 	evs := make([]string, MaxImportEvents+1)
 	for i := range evs {
 		evs[i] = `{"name":"E` + strconv.Itoa(i) + `","data":{"conditions":[["Day","0",["1"]]]}}`
@@ -123,6 +126,7 @@ func TestImportFantasyCalendarEventsBounded(t *testing.T) {
 // TestImportFantasyCalendarWeather: the current custom location's weather is the climate, one
 // entry per season (temperatures as tenths, chances as per-mille), with the global seed.
 func TestImportFantasyCalendarWeather(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/fantasy-calendar-harptos.json")
 	if err != nil {
 		t.Fatal(err)

@@ -80,6 +80,7 @@ func exportBytes(t *testing.T, c *Calendar, name string, d Date, tm Time) []byte
 
 // Every Lorekeep preset comes back from its own export unchanged: import(export(c)) = c.
 func TestExportRoundTripLorekeepPresets(t *testing.T) {
+	t.Parallel()
 	for _, p := range Presets() {
 		t.Run(p.Key, func(t *testing.T) {
 			def := p.Definition
@@ -105,6 +106,7 @@ func TestExportRoundTripLorekeepPresets(t *testing.T) {
 
 // A calendar with each rule the export carries beyond Fantasy-Calendar's fields keeps them.
 func TestExportRoundTripLorekeepOnlyFields(t *testing.T) {
+	t.Parallel()
 	from, day := int64(12), 3
 	def := Definition{
 		Months:   []Month{{Name: "A", Length: 10}, {Name: "B", Length: 5, Type: Intercalary}, {Name: "C", Length: 7}},
@@ -170,6 +172,7 @@ func fcValue(v any, path string) any {
 // imports comes back unchanged from its export (import(export(import(x))) = import(x)), and
 // the export keeps the fields of x that Lorekeep models, with their values.
 func TestExportRoundTripFantasyCalendarFiles(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/fantasy-calendar-*.json")
 	if err != nil || len(files) < 4 {
 		t.Fatalf("test exports: %v %v", files, err)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestImportFantasyCalendar(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/fantasy-calendar-harptos.json")
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +86,7 @@ func TestImportFantasyCalendar(t *testing.T) {
 }
 
 func TestImportFantasyCalendarProblems(t *testing.T) {
+	t.Parallel()
 	base := func(edit string) string {
 		return `{"name": "X", "static_data": {"year_data": {"first_day": 1, "global_week": ["a", "b"],
 			"timespans": [{"name": "A", "type": "month", "length": 10}, {"name": "B", "type": "month", "length": 10}],
@@ -129,6 +131,7 @@ func TestImportFantasyCalendarProblems(t *testing.T) {
 }
 
 func TestImportExportFieldMapsThroughDroppedItems(t *testing.T) {
+	t.Parallel()
 	im := &Import{}
 	im.From.Moons, im.From.Seasons, im.From.LeapDays, im.From.Eras = []int{1, 3}, []int{2}, []int{0, 1}, []int{0, 4}
 	for field, want := range map[string]string{

@@ -6,6 +6,7 @@ import (
 )
 
 func TestFormatDate(t *testing.T) {
+	t.Parallel()
 	months := []Month{{Name: "Hammer", Length: 30}, {Name: "Alturiak", Length: 30}}
 	years := map[int64]string{1492: "Year of Three Ships Sailing"}
 	cases := []struct {
@@ -34,6 +35,7 @@ func TestFormatDate(t *testing.T) {
 }
 
 func TestDateFormatOnTheCalendar(t *testing.T) {
+	t.Parallel()
 	def := Definition{Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}}, Weekdays: []string{"x", "y"},
 		Suffix: "AR", DateFormat: "M d, y s"}
 	c := mustNew(t, def)

@@ -182,6 +182,7 @@ func FuzzAdvance(f *testing.F) {
 
 // TestDaysStopsWithItsContext: a walk whose context has ended does no more days.
 func TestDaysStopsWithItsContext(t *testing.T) {
+	t.Parallel()
 	c, err := New(leapRulesDefinition("400,!100,4", 10, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +203,7 @@ func TestDaysStopsWithItsContext(t *testing.T) {
 // TestLeapTermsAreCapped: rules whose intervals expand past MaxLeapTerms are refused naming the
 // rule that passes it, alone or together; the 100 rules of 12 coprime intervals are.
 func TestLeapTermsAreCapped(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		def      Definition

@@ -15,6 +15,7 @@ func (a i128) big() *big.Int {
 // TestInt128AgainstBig checks the 128-bit helpers against math/big on
 // products of int64 values, the shapes the calendar produces.
 func TestInt128AgainstBig(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	edge := []int64{0, 1, -1, 7, -7, math.MaxInt64, math.MinInt64 + 1, math.MinInt64, 1 << 40, -(1 << 40)}
 	pick := func() int64 {

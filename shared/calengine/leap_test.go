@@ -40,6 +40,7 @@ func refRuleLeap(l LeapDay, y int64) bool {
 }
 
 func TestParseInterval(t *testing.T) {
+	t.Parallel()
 	good := map[string][]interval{
 		"4":          {{n: 4}},
 		"400,!100,4": {{n: 400}, {n: 100, exclude: true}, {n: 4}},
@@ -71,6 +72,7 @@ func TestParseInterval(t *testing.T) {
 // counts against the literal rule, year by year, for written and random
 // interval strings and offsets.
 func TestExpandMatchesFirstMatchRule(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 11))
 	specs := []string{"4", "400,!100,4", "!1000,746,!373,!5,4", "!2203,!400,+!100,4,!2", "233,!144,+89,55,!34,+21,13,+!8,!5,3,2",
 		"1", "!6,!10,15,2", "3,!2", "+7,!3,2", "12,!6,4,!3,2"}
@@ -120,6 +122,7 @@ func TestExpandMatchesFirstMatchRule(t *testing.T) {
 }
 
 func TestLeapDayValidation(t *testing.T) {
+	t.Parallel()
 	base := Definition{Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 5}}, Weekdays: []string{"x", "y"}}
 	five := 5
 	six := 6
@@ -158,6 +161,7 @@ func TestLeapDayValidation(t *testing.T) {
 // at N+1 and shifts the later days; an intercalary one has no weekday and
 // does not advance the week; rules in the same month stack in day order.
 func TestLeapDayPlacement(t *testing.T) {
+	t.Parallel()
 	ten, zero := 10, 0
 	c := mustNew(t, Definition{
 		Months:   []Month{{Name: "A", Length: 20}, {Name: "B", Length: 20}},
@@ -225,6 +229,7 @@ func TestLeapDayPlacement(t *testing.T) {
 }
 
 func TestLeapDayFromYear(t *testing.T) {
+	t.Parallel()
 	from := int64(8)
 	c := mustNew(t, Definition{
 		Months:   []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}},
@@ -245,6 +250,7 @@ func TestLeapDayFromYear(t *testing.T) {
 }
 
 func TestKankaFields(t *testing.T) {
+	t.Parallel()
 	months := []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10, Type: Intercalary}}
 	kanka := KankaLeapDay(2, 1, 4, -3)
 	amount, month, offset, start, ok := KankaFields(months, []LeapDay{kanka})
@@ -277,6 +283,7 @@ func TestKankaFields(t *testing.T) {
 }
 
 func TestEras(t *testing.T) {
+	t.Parallel()
 	def := Definition{
 		Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}}, Weekdays: []string{"x", "y"},
 		SkipYearZero: true,

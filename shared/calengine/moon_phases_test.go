@@ -43,6 +43,7 @@ func refDisplay(t *testing.T, m Moon, g int64, from, to int64) []MoonDay {
 }
 
 func TestMoonGranularityMatchesReference(t *testing.T) {
+	t.Parallel()
 	periods := []string{"29.5", "2.5", "0.3", "40", "3.3333333333", "100000000"}
 	offsets := []string{"", "-14.71875", "7", "-999999999.9999999999"}
 	for _, g := range Granularities {
@@ -62,6 +63,7 @@ func TestMoonGranularityMatchesReference(t *testing.T) {
 }
 
 func TestMoonCustomCycle(t *testing.T) {
+	t.Parallel()
 	m := Moon{ID: 2, Name: "Odd", Fullmoon: "3", Granularity: 4, CustomCycle: []int{0, 0, 2, 3, 1}}
 	c := mustNew(t, Definition{Months: []Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"x", "y"}, Moons: []Moon{m}})
 	// Day n shows cycle[|n mod 5|]: days -3..6 show 3,2,0,0,0,2,3,1,0,0 (Fantasy-Calendar
@@ -86,6 +88,7 @@ func TestMoonCustomCycle(t *testing.T) {
 }
 
 func TestMoonDisplayValidation(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		m     Moon
 		field string
@@ -136,6 +139,7 @@ func fcPhase(e int64, p, s *big.Rat, g int64, rounding string) (phase int64, exa
 // phase begun on or before it) is Fantasy-Calendar's, computed exactly; float64 (what
 // Fantasy-Calendar's browser computes) differs only on exact ties, counted and bounded.
 func TestMoonRoundingMatchesFantasyCalendar(t *testing.T) {
+	t.Parallel()
 	rnd := rand.New(rand.NewPCG(21, 6))
 	days, floatDiffs := 0, 0
 	for i := 0; i < 400; i++ {

@@ -39,6 +39,7 @@ func preset(t *testing.T, key string) (*Calendar, Preset) {
 }
 
 func TestPresetsAreValidAndDistinct(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, p := range Presets() {
 		if p.Key == "" || p.Name == "" || p.Description == "" || seen[p.Key] {
@@ -63,6 +64,7 @@ func TestPresetsAreValidAndDistinct(t *testing.T) {
 // TestGregorianAndJulianPresetsMatchJDN walks every day of years -1000..3000
 // in steps, comparing day differences and weekdays with the JDN formulas.
 func TestGregorianAndJulianPresetsMatchJDN(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		key string
 		jdn func(int64, int, int) int64
@@ -121,6 +123,7 @@ func TestGregorianAndJulianPresetsMatchJDN(t *testing.T) {
 // and the full moons of 2023-08-31, 2024-01-25 and 2024-02-24 (the true
 // moon wanders about half a day either side of the mean).
 func TestGregorianMoon(t *testing.T) {
+	t.Parallel()
 	c, _ := preset(t, "gregorian")
 	for _, dt := range []Date{{2000, 1, 21}, {2023, 8, 31}, {2024, 1, 25}, {2024, 2, 24}, {2022, 11, 8}, {2019, 1, 21}} {
 		n, _ := c.DayNumber(dt)
@@ -137,6 +140,7 @@ func TestGregorianMoon(t *testing.T) {
 }
 
 func TestHarptosPreset(t *testing.T) {
+	t.Parallel()
 	c, p := preset(t, "harptos")
 	for _, y := range []int64{1372, 1376, 1488, 1492, 0, -4} {
 		if c.DaysInYear(y) != 366 || c.DaysInMonth(y, 10) != 2 {
@@ -173,6 +177,7 @@ func TestHarptosPreset(t *testing.T) {
 }
 
 func TestGolarionPreset(t *testing.T) {
+	t.Parallel()
 	c, p := preset(t, "golarion")
 	// Published: 4712 AR is a leap year, 4716 is not (leap years divisible by 8).
 	if !c.Valid(Date{4712, 2, 29}) || c.Valid(Date{4716, 2, 29}) || c.Valid(Date{4700 + 2, 2, 29}) {
@@ -200,6 +205,7 @@ func TestGolarionPreset(t *testing.T) {
 }
 
 func TestExandriaAndEberronPresets(t *testing.T) {
+	t.Parallel()
 	ex, _ := preset(t, "exandria")
 	eb, p := preset(t, "eberron")
 	for y := int64(-10); y <= 1000; y += 7 {

@@ -192,6 +192,7 @@ func randomRule(rnd *rand.Rand, c *Calendar, start Date) *Rule {
 // calendars (leap rules, intercalary months and leap days, skipped year zero, negative years)
 // and windows at and far from the start.
 func TestRuleStartsAgainstDayByDay(t *testing.T) {
+	t.Parallel()
 	runs := 0
 	perUnit := map[RuleUnit]int{}
 	nonEmpty := map[RuleUnit]int{}
@@ -263,6 +264,7 @@ func TestRuleStartsAgainstDayByDay(t *testing.T) {
 // TestRuleExamples pins the rules on a Gregorian-like week: the second Tuesday, the last
 // Friday of the year, every 10 days five times, every other month, and until.
 func TestRuleExamples(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t, Definition{
 		Months:   []Month{{Name: "A", Length: 30, Type: Standard}, {Name: "B", Length: 31, Type: Standard}, {Name: "I", Length: 2, Type: Intercalary}},
 		Weekdays: []string{"Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"},
@@ -313,6 +315,7 @@ func TestRuleExamples(t *testing.T) {
 
 // TestRuleStringRoundTrip checks the stored encoding and its refusals.
 func TestRuleStringRoundTrip(t *testing.T) {
+	t.Parallel()
 	u := d(-3, 2, 1)
 	rules := []Rule{
 		{Unit: UnitDays, Interval: 3},
@@ -337,6 +340,7 @@ func TestRuleStringRoundTrip(t *testing.T) {
 // TestRuleFarFromAnchorIsCheap: a window a billion years from the start costs the steps that
 // meet it, not the distance (counted through the visits, never timed).
 func TestRuleFarFromAnchorIsCheap(t *testing.T) {
+	t.Parallel()
 	c := calA(t)
 	for _, r := range []Rule{
 		{Unit: UnitDays, Interval: 3}, {Unit: UnitMonths, Interval: 1}, {Unit: UnitYears, Interval: 1},
@@ -355,6 +359,7 @@ func TestRuleFarFromAnchorIsCheap(t *testing.T) {
 // overlapping occurrences (every day, 100,000 days long: 100,000 overlap each day), for each
 // kind of recurrence, so a bounded caller never builds more than its bound.
 func TestEachOccurrenceStops(t *testing.T) {
+	t.Parallel()
 	c := calA(t)
 	for _, ev := range []Event{
 		{Start: d(0, 1, 1), Length: 100_000, Rule: &Rule{Unit: UnitDays, Interval: 1}},
@@ -422,6 +427,7 @@ func FuzzRule(f *testing.F) {
 // it, for random rules and Kanka's periodicities on random calendars; none for a one-off event
 // before the date, and none within the bound for a monthly day no month has.
 func TestNextStart(t *testing.T) {
+	t.Parallel()
 	runs := 0
 	for seed := uint64(0); runs < 500 && seed < 5000; seed++ {
 		c, err := New(randomDefinition(seed))

@@ -6,6 +6,7 @@ import (
 )
 
 func TestPeriodicSeasonsMatchReference(t *testing.T) {
+	t.Parallel()
 	def := Definition{
 		Months: []Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"x", "y"},
 		PeriodicSeasons: true, SeasonOffset: -12,
@@ -49,6 +50,7 @@ func TestPeriodicSeasonsMatchReference(t *testing.T) {
 }
 
 func TestDatedSeasonProgress(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t, Definition{
 		Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}}, Weekdays: []string{"x", "y"},
 		Seasons: []Season{{Name: "Cold", Month: 2, Day: 6, Sunrise: &Time{8, 0}}, {Name: "Warm", Month: 1, Day: 6}},
@@ -67,6 +69,7 @@ func TestDatedSeasonProgress(t *testing.T) {
 }
 
 func TestSeasonValidation(t *testing.T) {
+	t.Parallel()
 	base := Definition{Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}}, Weekdays: []string{"x", "y"}, PeriodicSeasons: true}
 	for _, tc := range []struct {
 		s     []Season

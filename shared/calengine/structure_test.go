@@ -181,6 +181,7 @@ func refWalk(def Definition, lo, hi int64, fn func(n int64, d Date, rd refDay, w
 // model over every day of a span of years, negative ones included, for many random calendars
 // mixing leap rules, month intervals, own weeks and restarting weeks.
 func TestStructureMatchesDayByDayModel(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(300) {
 		def := structureDefinition(seed)
 		c, err := New(def)
@@ -264,6 +265,7 @@ func FuzzStructure(f *testing.F) {
 }
 
 func TestStructureValidation(t *testing.T) {
+	t.Parallel()
 	base := func() Definition {
 		return Definition{Months: []Month{{Name: "A", Length: 10}, {Name: "B", Length: 5}}, Weekdays: []string{"x", "y"}}
 	}
@@ -304,6 +306,7 @@ func TestStructureValidation(t *testing.T) {
 // TestMonthIntervalExample is the worked example: a month every 4 years from year 2, its leap
 // day only when it appears, weeks restarting.
 func TestMonthIntervalExample(t *testing.T) {
+	t.Parallel()
 	def := Definition{
 		Months:   []Month{{Name: "A", Length: 3}, {Name: "Rare", Length: 2, Interval: "4", Offset: 2}, {Name: "B", Length: 3}},
 		Weekdays: []string{"x", "y"},
@@ -330,6 +333,7 @@ func TestMonthIntervalExample(t *testing.T) {
 }
 
 func TestErasWithinTheYear(t *testing.T) {
+	t.Parallel()
 	eras := SortEras([]Era{{Name: "Late", Year: 5, Month: 2, Day: 3, Restart: true}, {Name: "Old", Year: -10}, {Name: "Same year", Year: 5}})
 	for _, tc := range []struct {
 		d    Date
@@ -388,6 +392,7 @@ func structureCalendar() Definition {
 }
 
 func TestStructureRoundTripsThroughFantasyCalendar(t *testing.T) {
+	t.Parallel()
 	def := structureCalendar()
 	c := mustNew(t, def)
 	out := exportBytes(t, c, "Structured", Date{13, 5, 2}, Time{})
@@ -412,6 +417,7 @@ func TestStructureRoundTripsThroughFantasyCalendar(t *testing.T) {
 // TestRandomStructuresRoundTrip: export then import gives back every random structured
 // calendar of the property test.
 func TestRandomStructuresRoundTrip(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(200) {
 		def := structureDefinition(seed)
 		c := mustNew(t, def)
@@ -430,6 +436,7 @@ func TestRandomStructuresRoundTrip(t *testing.T) {
 // skipping year zero ends on its 2-4, so year -1 starts the next day, everything after moves by
 // the 16 days cut, the week runs on, and a restarting era counts its first full year as 1.
 func TestErasEndingTheirYear(t *testing.T) {
+	t.Parallel()
 	def := Definition{
 		Months:   []Month{{Name: "A", Length: 10}, {Name: "B", Length: 10}, {Name: "C", Length: 10}},
 		Weekdays: []string{"Mo", "Tu", "We"}, SkipYearZero: true,

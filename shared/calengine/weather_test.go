@@ -14,6 +14,7 @@ var testClimate = Climate{Seed: 826116802, Seasons: []ClimateSeason{
 // alone, stays within its season's range, precipitates about as often as the chance says, and
 // snows only at or below zero.
 func TestWeatherIsAPureFunctionWithinTheClimate(t *testing.T) {
+	t.Parallel()
 	for si, s := range testClimate.Seasons {
 		wet := 0
 		const days = 20000
@@ -56,6 +57,7 @@ func TestWeatherIsAPureFunctionWithinTheClimate(t *testing.T) {
 // TestWeatherPinned pins a few days: the weather must not change between releases or
 // platforms (integer arithmetic only).
 func TestWeatherPinned(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n    int64
 		si   int
@@ -76,6 +78,7 @@ func TestWeatherPinned(t *testing.T) {
 
 // TestWeatherOfFollowsTheSeason: the calendar picks the season of the day.
 func TestWeatherOfFollowsTheSeason(t *testing.T) {
+	t.Parallel()
 	c := mustNew(t, Definition{
 		Months:   []Month{{Name: "A", Length: 10, Type: Standard}, {Name: "B", Length: 10, Type: Standard}},
 		Weekdays: []string{"x", "y"},
@@ -93,6 +96,7 @@ func TestWeatherOfFollowsTheSeason(t *testing.T) {
 }
 
 func TestClimateProblems(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		k     Climate

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
@@ -27,6 +26,7 @@ func campaignPath(cid int64) string { return fmt.Sprintf("/api/1.0/campaigns/%d"
 // The profile is the token's user in Kanka's shape (both eras' fields), with the campaign it
 // joined last; one DynamoDB call.
 func TestProfileIsTheTokensUser(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	for _, c := range []struct {
 		name  string
@@ -64,6 +64,7 @@ func TestProfileIsTheTokensUser(t *testing.T) {
 // GET campaigns lists the caller's memberships only, paged like every list; the stranger's
 // campaign is not the member's, the outsider has none.
 func TestCampaignListIsTheCallersCampaigns(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	for _, c := range []struct {
 		name  string
@@ -133,9 +134,10 @@ func TestCampaignListIsTheCallersCampaigns(t *testing.T) {
 // lastSync on GET campaigns filters on the campaign's updated_at: a campaign created after
 // the sync is listed, the older ones are not.
 func TestCampaignListLastSync(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	first := e.Do("GET", "/api/1.0/campaigns", e.Admin, nil)
-	time.Sleep(5 * time.Millisecond)
+	apitest.WaitPastSync(t, first.Body["sync"].(string))
 	c, err := e.Store.CreateCampaign(context.Background(), domain.Campaign{Name: "Later", OwnerID: e.AdminID})
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +151,7 @@ func TestCampaignListLastSync(t *testing.T) {
 // A campaign is shown to its members (with its members) and, when public, to anyone (without
 // them); anything else is a 404 like a missing campaign.
 func TestCampaignShowAccess(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	ctx := context.Background()
 	rich, err := e.Store.CreateCampaign(ctx, domain.Campaign{Name: "Realms", OwnerID: e.AdminID, IsPublic: true, Boost: domain.BoostBoosted,
@@ -220,6 +223,7 @@ func TestCampaignShowAccess(t *testing.T) {
 // The users route: members of every role list the members and their roles (issue 18; Kanka:
 // admins only); a public campaign's other readers get 403, outsiders of a private one 404.
 func TestCampaignUsersAccess(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	for _, c := range []struct {
 		name   string
@@ -265,7 +269,7 @@ func TestCampaignUsersAccess(t *testing.T) {
 	}
 	// A role change is a change since the last sync, and counts nothing twice.
 	first := e.Do("GET", campaignPath(e.Campaign)+"/users", e.Admin, nil)
-	time.Sleep(5 * time.Millisecond)
+	apitest.WaitPastSync(t, first.Body["sync"].(string))
 	if err := e.Store.SetMember(context.Background(), domain.Membership{CampaignID: e.Campaign, UserID: e.ViewerID, Role: domain.RoleMember}); err != nil {
 		t.Fatal(err)
 	}
@@ -286,6 +290,7 @@ func TestCampaignUsersAccess(t *testing.T) {
 // Entity types: Kanka's ids and codes of the modules Lorekeep serves, globally and per
 // campaign (whose access rules apply), without reading anything but the access.
 func TestEntityTypes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	for _, path := range []string{"/api/1.0/entity-types", "/api/1.0/entity_types", campaignPath(e.PublicCampaign) + "/entity_types"} {
 		e.Counter.Reset()
@@ -311,6 +316,7 @@ func TestEntityTypes(t *testing.T) {
 
 // The routes outside the campaign prefix answer HEAD and 405 like every route.
 func TestAccountRoutesMethods(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	for _, path := range []string{"/api/1.0/profile", "/api/1.0/campaigns", "/api/1.0/entity-types", campaignPath(e.Campaign)} {
 		if r := e.Do("HEAD", path, e.Member, nil); r.Status != 200 {
@@ -326,6 +332,7 @@ func TestAccountRoutesMethods(t *testing.T) {
 // Kanka's users/{user}: one member and its role, to the readers of the list; a user who is not
 // a member (an outsider, another campaign's member, a bad id) is a 404; one read.
 func TestCampaignUserShow(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	for _, c := range []struct {
 		name   string

@@ -31,6 +31,7 @@ func (w *world) nextOf(t *testing.T, body map[string]any) string {
 // chosen one, then Kanka's modules, then each module's entities by code, with related data,
 // filed by module.code, each child fetched from urls.api.
 func TestFoundryImporterCampaignPicker(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	list := w.get(t, w.Member, "campaigns")
 	var picked map[string]any
@@ -91,6 +92,7 @@ func TestFoundryImporterCampaignPicker(t *testing.T) {
 // `members`, `visibility` public or private, `visibility_id`, timestamps) and refreshes the
 // chosen campaign with campaigns/{id}.
 func TestBlankyCLIStartsAtTheCampaignList(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	r := w.get(t, w.Member, "campaigns?include=members")
 	check := func(what string, c map[string]any) {
@@ -125,6 +127,7 @@ func TestBlankyCLIStartsAtTheCampaignList(t *testing.T) {
 
 // pykanka finds a campaign by name: GET campaigns, following links.next until the name shows.
 func TestPykankaFindsACampaignByName(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ctx := context.Background()
 	for i := 0; i < 4; i++ {
@@ -164,6 +167,7 @@ func TestPykankaFindsACampaignByName(t *testing.T) {
 
 // Henry-Sarabia/kanka reads the token's user from `profile` (its Profile struct).
 func TestHenrySarabiaReadsTheProfile(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	p := w.get(t, w.Member, "profile").Data()
 	checkModel(t, "profile", p, map[string]string{"id": "int", "name": "str", "locale": "str", "timezone": "str",
@@ -177,6 +181,7 @@ func TestHenrySarabiaReadsTheProfile(t *testing.T) {
 // in Kanka's entity shape, its module code in `type`, its record readable at urls.api; what
 // the caller may not see (a private location for a member) is never a hit.
 func TestClientsSearchTheCampaign(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	search := func(token, term string) map[string]map[string]any {
 		t.Helper()

@@ -148,6 +148,7 @@ var (
 // ?page=N&limit=N while has_next_page, posts and reminders per entity, entities by type, and
 // its post writes (visibility_id; PATCH with the name).
 func TestPythonKankaImportsACampaign(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	c := fmt.Sprintf("campaigns/%d/", w.Campaign)
 	tok := w.Member
@@ -235,6 +236,7 @@ func TestPythonKankaImportsACampaign(t *testing.T) {
 // token's exp decoded first, then every list fetched in full by following links.next with the
 // original query appended again (so parameters repeat), entities with ?image=1&types=....
 func TestFoundryImporterImportsACampaign(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	// The importer refuses a token whose payload has no exp, or one in the past.
 	payload, err := base64.RawURLEncoding.DecodeString(strings.Split(w.Member, ".")[1])
@@ -320,6 +322,7 @@ func TestFoundryImporterImportsACampaign(t *testing.T) {
 // TestThe2022RoutesAreUnchanged: the records a Kanka-today client writes read back through the
 // spec's routes in the spec's shape (visibility_id is the only addition), and the reverse.
 func TestThe2022RoutesAreUnchanged(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	eid := w.locations["Waterdeep"]["entity_id"]
 	cal := w.calendars["Tide Reckoning"]
@@ -361,11 +364,12 @@ func TestThe2022RoutesAreUnchanged(t *testing.T) {
 // "<timestamp>?related=1": Kanka filters on the timestamp (MySQL reads the leading date). It
 // also creates 2022 entity events with entity_id and no name, which Kanka 2022 accepted.
 func TestHenrySarabiaSyncAndNamelessEvents(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	c := fmt.Sprintf("campaigns/%d/", w.Campaign)
 	first := w.get(t, w.Member, c+"locations")
 	sync := first.Body["sync"].(string)
-	time.Sleep(5 * time.Millisecond) // updated_at has microseconds: the next write is strictly after sync
+	apitest.WaitPastSync(t, sync) // updated_at has microseconds: the next write is strictly after sync
 	luskan := w.locations["Luskan"]
 	if r := w.Do("PATCH", apitest.Path(w.Campaign, fmt.Sprintf("/locations/%v", luskan["id"])), w.Member, map[string]any{"entry": "<p>Ships.</p>"}); r.Status != 200 {
 		t.Fatalf("update: %d %s", r.Status, r.Raw)

@@ -37,6 +37,7 @@ var mentionPositions = []struct{ name, entry string }{
 // show, its list and every related=1 page holding it answer 200. A top-level mention once
 // answered 500 and broke every list holding the record.
 func TestMentionsInEveryPositionAndFamily(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	api := func(rest string) string { return apitest.Path(e.Campaign, rest) }
 	must := func(r apitest.Response) map[string]any {
@@ -220,6 +221,7 @@ func TestMentionsInEveryPositionAndFamily(t *testing.T) {
 // TestMentionBoundsOnEveryEntry: every record with an entry refuses more than MaxMentionLinks
 // mentions or MaxMentions distinct entities with a 422 naming entry, and stores nothing.
 func TestMentionBoundsOnEveryEntry(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	api := func(rest string) string { return apitest.Path(e.Campaign, rest) }
 	loc := e.Do("POST", api("/locations"), e.Admin, map[string]any{"name": "Port"})

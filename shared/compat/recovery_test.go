@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -14,6 +13,7 @@ import (
 // a tombstone (`&deleted=1`), and when an admin recovers the entity (Kanka's recovery routes)
 // the next sync brings it back with the same id, its location and its events as they were.
 func TestFoundryImporterSyncSeesADeletionAndItsRecovery(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	api := func(rest string) string { return apitest.Path(w.Campaign, rest) }
 	luskan := w.locations["Luskan"]
@@ -35,8 +35,9 @@ func TestFoundryImporterSyncSeesADeletionAndItsRecovery(t *testing.T) {
 		if r.Status != 200 || !slices.Contains(entityIDs(r), eid) {
 			t.Fatalf("importer's full read: %d %s", r.Status, r.Raw)
 		}
-		time.Sleep(5 * time.Millisecond)
-		return url.QueryEscape(r.Body["sync"].(string))
+		sync := r.Body["sync"].(string)
+		apitest.WaitPastSync(t, sync)
+		return url.QueryEscape(sync)
 	}
 	events := w.Do("GET", api(fmt.Sprintf("/entities/%v/entity_events", eid)), w.Member, nil).Raw
 	first := syncOf(w.Member)
@@ -49,8 +50,9 @@ func TestFoundryImporterSyncSeesADeletionAndItsRecovery(t *testing.T) {
 	if r := w.Do("GET", api("/entities?lastSync="+first), w.Member, nil); slices.Contains(entityIDs(r), eid) {
 		t.Fatalf("changes since the first sync hold the deleted entity: %s", r.Raw)
 	}
-	second := url.QueryEscape(w.Do("GET", api("/entities?lastSync="+first), w.Member, nil).Body["sync"].(string))
-	time.Sleep(5 * time.Millisecond)
+	secondSync := w.Do("GET", api("/entities?lastSync="+first), w.Member, nil).Body["sync"].(string)
+	apitest.WaitPastSync(t, secondSync)
+	second := url.QueryEscape(secondSync)
 
 	// The admin's recovery screen, then the restore.
 	r := w.Do("GET", api("/recovery"), w.Admin, nil)

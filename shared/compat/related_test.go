@@ -10,6 +10,7 @@ import (
 // locations and calendars with a raw `;` filter in the query, and maps over every embedded array
 // of every record (a missing one crashed it).
 func TestImporterMapsOverTheRelatedArrays(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	arrays := []string{"attributes", "posts", "entity_notes", "entity_events", "reminders", "relations", "inventory", "entity_abilities", "entity_assets"}
 	byName := map[string]map[string]any{}

@@ -17,6 +17,7 @@ import (
 // that list deleted since, as the caller could see them, and nothing else; the changes read
 // (`?lastSync=T`) no longer holds them. One table over every list that keeps tombstones.
 func TestSyncSeesDeletionsOnEveryList(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	api := func(rest string) string { return apitest.Path(w.Campaign, rest) }
 	must := func(r apitest.Response) map[string]any {
@@ -38,7 +39,7 @@ func TestSyncSeesDeletionsOnEveryList(t *testing.T) {
 		"name": "Fair", "calendar_id": w.calendars["Calendar of Harptos"]["id"], "day": 1, "month": 1, "year": 1200, "length": 1}))
 
 	sync := w.get(t, w.Member, fmt.Sprintf("campaigns/%d/locations", w.Campaign)).Body["sync"].(string)
-	time.Sleep(5 * time.Millisecond) // updated_at has microseconds: what follows is strictly after sync
+	apitest.WaitPastSync(t, sync) // updated_at has microseconds: what follows is strictly after sync
 	for _, path := range []string{
 		fmt.Sprintf("/locations/%v", luskan["id"]), fmt.Sprintf("/locations/%v", undermountain["id"]),
 		fmt.Sprintf("/calendars/%v", tides["id"]), fmt.Sprintf("/locations/%v/map_points/%v", waterdeep["id"], point["id"]),

@@ -6,6 +6,7 @@ import (
 )
 
 func TestAncestorsStopAtWhatTheCallerMayNotSee(t *testing.T) {
+	t.Parallel()
 	p := func(id int64) *int64 { return &id }
 	// 5 > 4 (private) > 3 > 2 > 1; 9 names a parent that is gone (0 link); 7 is not read yet.
 	links := map[int64]AncestorLink{

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseSyncTimeAcceptsKankaSpellings(t *testing.T) {
+	t.Parallel()
 	want := time.Date(2019, 3, 21, 19, 17, 42, 207577000, time.UTC)
 	for _, s := range []string{
 		"2019-03-21T19:17:42.207577Z",
@@ -41,6 +42,7 @@ func TestParseSyncTimeAcceptsKankaSpellings(t *testing.T) {
 }
 
 func TestReaderCoercesAndNamesFailures(t *testing.T) {
+	t.Parallel()
 	in := Input{
 		"int_str": "12", "int_num": json.Number("7"), "int_float": json.Number("12.0"), "int_frac": json.Number("1.5"),
 		"int_huge": json.Number("1e30"), "bool_str": "TRUE", "bool_num": json.Number("0"), "bool_bad": "yes",
@@ -91,6 +93,7 @@ func TestReaderCoercesAndNamesFailures(t *testing.T) {
 }
 
 func TestAccessRules(t *testing.T) {
+	t.Parallel()
 	private := &Campaign{ID: 1}
 	public := &Campaign{ID: 2, IsPublic: true}
 	if _, err := ResolveAccess(9, private, nil); !errors.Is(err, apperr.ErrNotFound) {

@@ -12,6 +12,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 func TestReadFilterSpeaksKankasLanguage(t *testing.T) {
+	t.Parallel()
 	sync := time.Date(2019, 3, 21, 19, 17, 42, 207577000, time.UTC)
 	cases := []struct {
 		name string
@@ -59,6 +60,7 @@ func TestReadFilterSpeaksKankasLanguage(t *testing.T) {
 }
 
 func TestReadFilterRefusesBadValuesNamingTheParameter(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		in    Input
@@ -88,6 +90,7 @@ func TestReadFilterRefusesBadValuesNamingTheParameter(t *testing.T) {
 }
 
 func TestTermMatch(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		term  string
 		value string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestImageSize(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		path string
 		w, h int64

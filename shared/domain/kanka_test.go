@@ -7,6 +7,7 @@ import (
 )
 
 func TestVisibilityIDsAreKankas(t *testing.T) {
+	t.Parallel()
 	want := map[Visibility]int{VisibilityAll: 1, VisibilityAdmin: 2, VisibilitySelfAdmin: 3, VisibilitySelf: 4, VisibilityMember: 5, "": 1}
 	for v, id := range want {
 		if got := v.ID(); got != id {

@@ -8,6 +8,7 @@ import (
 // PageOf pages a list held in memory as the store pages its ranges: by page number, or right
 // after the cursor's record, with real cursors.
 func TestPageOfCutsByPageNumberAndByCursor(t *testing.T) {
+	t.Parallel()
 	items := []int64{2, 3, 5, 8, 13}
 	id := func(v *int64) int64 { return *v }
 	for _, c := range []struct {

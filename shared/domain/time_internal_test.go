@@ -9,6 +9,7 @@ import (
 // AppendTime writes what time's AppendFormat writes for the API's layout (and Time's JSON), in every year, at
 // the edges of the fast path's years and outside them, in any zone, with any fraction.
 func TestAppendTimeIsAppendFormat(t *testing.T) {
+	t.Parallel()
 	east := time.FixedZone("east", 5*3600+1800)
 	times := []time.Time{
 		{},

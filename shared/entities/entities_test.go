@@ -40,6 +40,7 @@ func ids(r apitest.Response) []int64 {
 func eid(rec map[string]any) int64 { return int64(rec["entity_id"].(float64)) }
 
 func TestEntitiesMirrorTheirRecords(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour", "tags": []int{3, 4}})
 	cal := create(t, e, e.Campaign, e.Member, "calendars", calendarBody("Tides"))
@@ -88,6 +89,7 @@ func TestEntitiesMirrorTheirRecords(t *testing.T) {
 }
 
 func TestHiddenEntitiesStayHidden(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	open := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Open"})
 	secret := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Secret", "is_private": true})
@@ -156,6 +158,7 @@ func TestHiddenEntitiesStayHidden(t *testing.T) {
 }
 
 func TestEntityListFiltersAndPages(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	before := time.Now().UTC().Add(-time.Hour)
 	e.EnsureTags(e.Campaign, 1, 2) // tags are entities too: entities 1 and 2
@@ -231,6 +234,7 @@ func TestEntityListFiltersAndPages(t *testing.T) {
 }
 
 func TestEntityRoutesHeadAndMethods(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour"})
 	for _, p := range []string{ents(e.Campaign, ""), ents(e.Campaign, fmt.Sprintf("/%d", eid(loc)))} {
@@ -251,6 +255,7 @@ func TestEntityRoutesHeadAndMethods(t *testing.T) {
 // TestEntityRoundTrips: a show is one BatchGetItem (the entity read ahead with the campaign
 // access); a list page that and one Query (the range counter read ahead too), by number as well.
 func TestEntityRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour"})
 	for _, c := range []struct {
@@ -278,6 +283,7 @@ func TestEntityRoundTrips(t *testing.T) {
 // Entities answer Kanka's shape of today beside 2022's: the Foundry importer reads
 // `module.code`, the 2024 docs `entity_type`; both on the list and on the show.
 func TestEntitiesAnswerTodaysModuleShape(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour"})
 	cal := create(t, e, e.Campaign, e.Admin, "calendars", calendarBody("Tides"))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestEntitiesTakeKankasFilterLanguage(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	e.EnsureTags(e.Campaign, 1, 2)
 	t1, t2 := int64(1), int64(2) // the tags' own entities: tags are entities too

@@ -15,6 +15,7 @@ import (
 // not the 1,003 entities, and a page of locations evaluates limit+1 items, in 2 calls (the
 // access with the counter, then the Query). Kanka's module filter `type_id[]` is the same list.
 func TestEntitiesOfOneKindReadTheKindsRange(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	e.SeedLocations(e.Campaign, 1000, 10)
 	var calendars []int64

@@ -42,6 +42,7 @@ func mentionsPath(cid, eid int64, query string) string {
 // ?direction=in; kept exact when entries change, posts change visibility or go, and records are
 // deleted; never showing what the caller may not see.
 func TestMentionsBothDirections(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	ctx := context.Background()
 	port := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Port"})
@@ -159,6 +160,7 @@ func TestMentionsBothDirections(t *testing.T) {
 // (in), or the record's entry and the caller's post ranges read concurrently (out: up to three
 // calls at once); the other side's entities. They page like every list.
 func TestMentionsRoundTripsAndPages(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	target := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Hub"})
 	var want []int64
@@ -204,6 +206,7 @@ func TestMentionsRoundTripsAndPages(t *testing.T) {
 // An entry may mention 50 entities; a write that would change more reverse items than one
 // transaction holds is a 422 naming the entry, and changes nothing.
 func TestMentionChangesBeyondOneTransactionAre422(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	e.SeedLocations(e.Campaign, 100, 0)
 	entry := func(from int) string {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -25,6 +24,7 @@ func recoverPath(cid int64) string { return apitest.Path(cid, "/recover") }
 // calendar and its relation, updated now (lastSync sees it, ?deleted=1 no longer does); the
 // campaign audits clean throughout. The list costs two round trips and a restore a bounded few.
 func TestRecoveryRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	ctx := context.Background()
 	cal := create(t, e, e.Campaign, e.Admin, "calendars", calendarBody("Tides"))
@@ -42,9 +42,7 @@ func TestRecoveryRoundTrip(t *testing.T) {
 		}
 	}
 	audit("created")
-	before := time.Now().UTC()
-	time.Sleep(5 * time.Millisecond)
-	since := domain.FormatTime(before)
+	since := domain.FormatTime(apitest.SyncPoint())
 
 	if r := e.Do("DELETE", apitest.Path(e.Campaign, "/locations/"+itoa(id(town))), e.Admin, nil); r.Status != 200 {
 		t.Fatalf("delete: %d %s", r.Status, r.Raw)
@@ -126,6 +124,7 @@ func TestRecoveryRoundTrip(t *testing.T) {
 // campaign's trash never answers for another campaign's ids. Bad bodies are a 422 naming the
 // field, and change nothing.
 func TestRecoveryAccessAndBadInput(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Gone"})
 	var otherLoc map[string]any // its entity id is one no entity of e.Campaign has
@@ -203,6 +202,7 @@ func itoa(n int64) string         { return strconv.FormatInt(n, 10) }
 // after the first was written answers 200 naming both, never an error that would say nothing
 // was written; the first is back, the second still in the trash, and the campaign audits clean.
 func TestRecoverPartialFailureSaysWhatWasRestored(t *testing.T) {
+	t.Parallel()
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
 	e := apitest.New(t, families.Register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
 	first := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "First"})

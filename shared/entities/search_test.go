@@ -29,6 +29,7 @@ func entityIDs(r apitest.Response) []int64 {
 // Kanka's search: every kind, a case-insensitive substring of the name, `%` and `_` literal,
 // only what the caller may see, in Kanka's hit shape, paged 10 by default.
 func TestSearchFindsNamesTheCallerMaySee(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	harbour := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Old Harbour"})
 	secret := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Harbour of Secrets", "is_private": true})
@@ -100,6 +101,7 @@ func TestSearchFindsNamesTheCallerMaySee(t *testing.T) {
 
 // Renames, privacy changes and deletes reach the search in the record's own transaction.
 func TestSearchFollowsWrites(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	loc := create(t, e, e.Campaign, e.Admin, "locations", map[string]any{"name": "Lighthouse"})
 	path := apitest.Path(e.Campaign, fmt.Sprintf("/locations/%v", loc["id"]))
@@ -139,6 +141,7 @@ func TestSearchFollowsWrites(t *testing.T) {
 // A search page follows links.next; a search is three round trips (access, shards, the
 // page's entities) whatever the campaign's size.
 func TestSearchPagesAndRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	e.SeedLocations(e.Campaign, 25, 5)
 	r := e.Do("GET", search(e.Campaign, "place", ""), e.Admin, nil)
@@ -172,6 +175,7 @@ func TestSearchPagesAndRoundTrips(t *testing.T) {
 // than every record: at 1,000 records (every tenth private) they read at most 60 KB, where a
 // filtered scan of the range read every record (about 300 KB here).
 func TestNameFilterReadsTheShardsNotTheRecords(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	e.SeedLocations(e.Campaign, 1000, 10)
 	create(t, e, e.Campaign, e.Admin, "calendars", calendarBody("Place of tides"))

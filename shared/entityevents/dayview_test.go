@@ -43,6 +43,7 @@ func datesWith(view map[string][]float64, id float64) []string {
 // The fixture calendar: First 31, Second 28 (+1 in years divisible by 4), Third 30, Feast 1
 // (intercalary); a moon of 10 days.
 func TestRecurringEventsAppearOnTheRightDays(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	birthday := f.create(t, f.entity, f.Member, f.event("name", "Leap birthday", "day", 29, "month", 2, "year", 100, "recurring_periodicity", "yearly"))["id"].(float64)
 	monthly := f.create(t, f.entity, f.Member, f.event("name", "Month end", "day", 31, "month", 1, "year", 100, "recurring_periodicity", "monthly"))["id"].(float64)
@@ -98,6 +99,7 @@ func TestRecurringEventsAppearOnTheRightDays(t *testing.T) {
 }
 
 func TestFullMoonEventStopsAtRecurringUntil(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.create(t, f.entity, f.Member, f.event("name", "Moon rite", "day", 1, "month", 1, "year", 100, "recurring_periodicity", "1_f", "recurring_until", 100))["id"].(float64)
 	view, days := f.dayView(t, f.Member, "100-1-1", "101-3-30")
@@ -120,6 +122,7 @@ func TestFullMoonEventStopsAtRecurringUntil(t *testing.T) {
 }
 
 func TestADayViewOfTooManyOccurrencesIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// Monthly and 100,000 days long: thousands of its occurrences overlap on every day.
 	f.create(t, f.entity, f.Admin, f.event("recurring_periodicity", "monthly", "length", 100000))
@@ -136,6 +139,7 @@ func TestADayViewOfTooManyOccurrencesIsRefused(t *testing.T) {
 // cut stay stored and show nowhere, recurring ones go on in the next years, and the day view,
 // the reminders and the ages still answer.
 func TestEventsOnDaysAnEraCut(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t) // current date 100-2-10
 	lost := f.create(t, f.entity, f.Member, f.event("name", "Lost", "day", 10, "month", 3, "year", 105))["id"].(float64)
 	yearly := f.create(t, f.entity, f.Member, f.event("name", "Yearly", "day", 10, "month", 3, "year", 101, "recurring_periodicity", "yearly"))["id"].(float64)

@@ -101,6 +101,7 @@ func (f fixture) create(t *testing.T, eid int64, token string, body map[string]a
 }
 
 func TestEventVisibilityMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	cals := map[int64]int64{}
 	for _, cid := range []int64{e.Campaign, e.PublicCampaign} {
@@ -121,6 +122,7 @@ func TestEventVisibilityMatrix(t *testing.T) {
 }
 
 func TestPrivateEventsAreForAdmins(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if r := f.Do("POST", eventsOf(f.Campaign, f.entity), f.Member, f.event("is_private", true)); r.Status != 403 {
 		t.Fatalf("member creates a private event: %d", r.Status)
@@ -147,6 +149,7 @@ func TestPrivateEventsAreForAdmins(t *testing.T) {
 }
 
 func TestEventFieldsRoundTrip(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	d := f.create(t, f.entity, f.Member, f.event("name", "Midsummer", "day", 29, "month", 2, "year", 104, "length", 3,
 		"recurring_periodicity", "year", "recurring_until", 120, "colour", "#aa00cc", "comment", `<b>Dance</b><script>x()</script>`,
@@ -180,6 +183,7 @@ func TestEventFieldsRoundTrip(t *testing.T) {
 }
 
 func TestBadEventInputIsRefusedWithTheFieldNamed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// Ids count per campaign: the other campaign's fourth calendar names nothing here.
 	var otherCal int64
@@ -242,6 +246,7 @@ func TestBadEventInputIsRefusedWithTheFieldNamed(t *testing.T) {
 }
 
 func TestAges(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t) // the calendar's current date is 100-2-10
 	birthOnly := makeEntity(t, f.Env, f.Campaign, false)
 	f.create(t, birthOnly, f.Admin, f.event("type_id", 2, "day", 11, "month", 2, "year", 60))
@@ -291,6 +296,7 @@ func TestAges(t *testing.T) {
 }
 
 func TestDeletesCascadeToEvents(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	other := f.create(t, f.entity, f.Admin, f.event())
@@ -325,6 +331,7 @@ func TestDeletesCascadeToEvents(t *testing.T) {
 }
 
 func TestEventRoundTripsStayWithinBudget(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.create(t, f.entity, f.Admin, f.event())["id"]
 	one := fmt.Sprintf("%s/%v", eventsOf(f.Campaign, f.entity), id)
@@ -355,6 +362,7 @@ func TestEventRoundTripsStayWithinBudget(t *testing.T) {
 // Kanka 2022 required an entity event's name only when the body had no entity_id
 // (AddCalendarEvent: `required_without`); the path still decides the entity.
 func TestEntityEventNameOptionalWithEntityID(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	cases := []struct {
 		name   string

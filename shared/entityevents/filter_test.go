@@ -6,6 +6,7 @@ import (
 )
 
 func TestEventListsTakeKankasFilters(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.create(t, f.entity, f.Admin, f.event("name", "Founding of the Keep"))
 	f.create(t, f.entity, f.Member, f.event("name", "Siege"))
@@ -40,6 +41,7 @@ func TestEventListsTakeKankasFilters(t *testing.T) {
 
 // A calendar's reminders are filtered in memory, by the same rules as the store's lists.
 func TestCalendarRemindersTakeKankasFilters(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.create(t, f.entity, f.Admin, f.event("name", "Founding of the Keep"))
 	f.create(t, f.entity, f.Member, f.event("name", "Siege"))

@@ -55,6 +55,7 @@ func (f fixture) audit(t *testing.T) {
 // Issue 20: a day view reads the recurring events and the one-off events of its window (and
 // the 30 days before it), never every event of the calendar, and no entity.
 func TestDayViewReadsItsWindowNotTheCalendar(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seedEvents(t, f.entity, 1000, 1000) // years 1000..1999: outside the window
 	recurring := []float64{
@@ -148,6 +149,7 @@ func (f fixture) allReminders(t *testing.T, token string, limit int) (ids []floa
 // items per range, an exact total, the entity's privacy applied by placement; and a privacy
 // change of the entity moves its events' links in both views.
 func TestRemindersPageByCursorAndFollowTheirEntity(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	loc := domain.Location{Meta: domain.Meta{CampaignID: f.Campaign, CreatedBy: f.AdminID}, Owner: domain.Owner{Name: "Keep"}}
 	if err := locstore.New(f.Store).CreateLocation(context.Background(), &loc); err != nil {

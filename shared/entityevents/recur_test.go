@@ -33,6 +33,7 @@ func (f fixture) viewDays(t *testing.T, from, to string) []map[string]any {
 // a second model, day by day, of the rules. The fixture's year: First 31, Second 28 (+1 every
 // 4 years), Third 30, Feast 1 (intercalary); a week of 7; a moon of 10 days.
 func TestRuleOccurrencesInTheDayView(t *testing.T) {
+	t.Parallel()
 	f := clockFixture(t)
 	const from, to = "100-1-1", "102-4-1"
 	days := f.viewDays(t, from, to)
@@ -137,6 +138,7 @@ func sortedCopy(s []string) []string {
 // TestRuleAndTimeAnswered: both shapes, the calendar's reminders and the day view answer the
 // rule and the time as written; a Kanka client's periodicity replaces the rule.
 func TestRuleAndTimeAnswered(t *testing.T) {
+	t.Parallel()
 	f := clockFixture(t)
 	r := f.Do("POST", remindersOf(f.Campaign, f.entity), f.Member, map[string]any{
 		"calendar_id": f.cal, "day": 1, "month": 1, "year": 100, "hour": 9, "minute": 5,
@@ -195,6 +197,7 @@ func TestRuleAndTimeAnswered(t *testing.T) {
 
 // TestRuleAndTimeRefused: each bad part is a 422 naming its field, and nothing is written.
 func TestRuleAndTimeRefused(t *testing.T) {
+	t.Parallel()
 	f := clockFixture(t)
 	plain := newFixture(t) // its calendar keeps no clock
 	base := f.create(t, f.entity, f.Member, f.event("recurrence", "days", "recurrence_interval", 2))
@@ -256,6 +259,7 @@ func TestRuleAndTimeRefused(t *testing.T) {
 // TestRuleEventsAreRecurLinks: a rule makes the event a RECUR# link, found by a day view far
 // from its start at the cost of the recurring events, not all events.
 func TestRuleEventsAreRecurLinks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	far := f.create(t, f.entity, f.Member, f.event("day", 1, "month", 1, "year", -1000, "recurrence", "years", "recurrence_interval", 100))["id"].(float64)
 	for i := range 60 {
@@ -277,6 +281,7 @@ func TestRuleEventsAreRecurLinks(t *testing.T) {
 // TestDayEventsOrderedByTime: a day lists its whole-day events first, then the timed ones by
 // time, whatever order they were made in.
 func TestDayEventsOrderedByTime(t *testing.T) {
+	t.Parallel()
 	f := clockFixture(t)
 	late := f.create(t, f.entity, f.Member, f.event("name", "Late", "hour", 20))["id"].(float64)
 	early := f.create(t, f.entity, f.Member, f.event("name", "Early", "hour", 9, "minute", 5, "recurrence", "days"))["id"].(float64)

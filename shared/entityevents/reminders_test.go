@@ -21,6 +21,7 @@ func remindersOf(cid, eid int64) string {
 var visibilityIDs = map[string]int{"all": 1, "admin": 2, "self-admin": 3, "self": 4, "member": 5}
 
 func TestReminderVisibilityMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	cals := map[int64]int64{}
 	for _, cid := range []int64{e.Campaign, e.PublicCampaign} {
@@ -42,6 +43,7 @@ func TestReminderVisibilityMatrix(t *testing.T) {
 }
 
 func TestRemindersAreTheEntityEvents(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// Made as a reminder: Kanka's body and shape.
 	r := f.Do("POST", remindersOf(f.Campaign, f.entity), f.Member, map[string]any{
@@ -95,6 +97,7 @@ func TestRemindersAreTheEntityEvents(t *testing.T) {
 }
 
 func TestReminderValidationNamesTheField(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	base := map[string]any{"calendar_id": f.cal, "day": 1, "month": 1, "year": 100}
 	with := func(k string, v any) map[string]any {
@@ -136,6 +139,7 @@ func TestReminderValidationNamesTheField(t *testing.T) {
 }
 
 func TestReminderRoutesHeadMethodsAndHiddenParents(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.Do("POST", remindersOf(f.Campaign, f.entity), f.Admin, map[string]any{"calendar_id": f.cal, "day": 1, "month": 1, "year": 100}).Data()["id"]
 	item := fmt.Sprintf("%s/%v", remindersOf(f.Campaign, f.entity), id)
@@ -169,6 +173,7 @@ func TestReminderRoutesHeadMethodsAndHiddenParents(t *testing.T) {
 }
 
 func TestCalendarRemindersShowWhatTheCallerMaySee(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	hidden := makeEntity(t, f.Env, f.Campaign, true)
 	mk := func(eid int64, token string, body map[string]any) int64 {
@@ -237,6 +242,7 @@ func TestCalendarRemindersShowWhatTheCallerMaySee(t *testing.T) {
 // TestReminderRoundTrips holds reminders to the entity events' budgets; a calendar's reminders
 // read the calendar ahead with the access, then the calendar index and one batch of entities.
 func TestReminderRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.Do("POST", remindersOf(f.Campaign, f.entity), f.Admin, map[string]any{"calendar_id": f.cal, "day": 1, "month": 1, "year": 100}).Data()["id"]
 	item := fmt.Sprintf("%s/%v", remindersOf(f.Campaign, f.entity), id)
@@ -266,6 +272,7 @@ func TestReminderRoundTrips(t *testing.T) {
 
 // TestAgesCountFromAFounding: a founding (type_id 5) is a birth for ages (DESIGN.md 9).
 func TestAgesCountFromAFounding(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// The calendar's current date is 100-2-10: founded on 60-2-11, the town is 39.
 	f.Do("POST", remindersOf(f.Campaign, f.entity), f.Admin, map[string]any{"calendar_id": f.cal, "type_id": 5, "day": 11, "month": 2, "year": 60})

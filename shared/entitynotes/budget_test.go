@@ -14,6 +14,7 @@ import (
 // Mentions make entry_parsed far larger than the stored entry: a page of mention-heavy notes
 // ends early under the byte budget instead of passing Lambda's 6 MB, and next continues it.
 func TestMentionHeavyNotePagesStayUnderLambdasLimit(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	target := entity(t, e, e.Campaign, false)

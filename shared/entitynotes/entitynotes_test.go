@@ -47,6 +47,7 @@ func createNote(t *testing.T, e *apitest.Env, cid, eid int64, token string, body
 }
 
 func TestVisibilityMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	apitest.VisibilityMatrix(t, e, apitest.Family{
 		Entity:     func(t *testing.T, cid int64) int64 { return entity(t, e, cid, false) },
@@ -60,6 +61,7 @@ func TestVisibilityMatrix(t *testing.T) {
 }
 
 func TestNotesOfAHiddenEntityAreHidden(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, true)
 	id := createNote(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "Secret"})
@@ -77,6 +79,7 @@ func TestNotesOfAHiddenEntityAreHidden(t *testing.T) {
 }
 
 func TestNoteFieldsAndPartialUpdate(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	r := e.Do("POST", notes(e.Campaign, eid), e.Member, map[string]any{
@@ -111,6 +114,7 @@ func TestNoteFieldsAndPartialUpdate(t *testing.T) {
 
 // Kanka's forms send the settings object as settings[collapsed]=1, which PHP reads as an object.
 func TestFormSettingsAreAnObject(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	form := url.Values{"name": {"Pinned"}, "visibility_id": {"1"}, "settings[collapsed]": {"1"}}
@@ -121,6 +125,7 @@ func TestFormSettingsAreAnObject(t *testing.T) {
 }
 
 func TestBadNoteInputIsRefusedWithTheFieldNamed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	theirs := entity(t, e, e.OtherCampaign, false)
@@ -167,6 +172,7 @@ func TestBadNoteInputIsRefusedWithTheFieldNamed(t *testing.T) {
 }
 
 func TestHostileEntriesComeBackHarmless(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	hostile := []string{
@@ -203,6 +209,7 @@ func TestHostileEntriesComeBackHarmless(t *testing.T) {
 }
 
 func TestMentionsResolveWithOneBatchedRead(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	hidden := entity(t, e, e.Campaign, true)
@@ -242,6 +249,7 @@ func TestMentionsResolveWithOneBatchedRead(t *testing.T) {
 }
 
 func TestNoteRoundTripsStayWithinBudget(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	id := createNote(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "Budget"})
@@ -270,6 +278,7 @@ func TestNoteRoundTripsStayWithinBudget(t *testing.T) {
 }
 
 func TestDeletingALocationRemovesItsEntitysNotes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	l := domain.Location{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: "Doomed"}}
 	if err := locstore.New(e.Store).CreateLocation(context.Background(), &l); err != nil {
@@ -290,6 +299,7 @@ func TestDeletingALocationRemovesItsEntitysNotes(t *testing.T) {
 // Mentions are read from the entry's text only: one in an attribute or inside a link stays as
 // written, and one whose text spans markup is not a mention.
 func TestMentionsAreFoundInTextNodesOnly(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	target := entity(t, e, e.Campaign, false)
@@ -314,6 +324,7 @@ func TestMentionsAreFoundInTextNodesOnly(t *testing.T) {
 }
 
 func TestAnEntryMentionsAtMostMaxMentionsEntities(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	mentions := func(distinct, repeat int) string {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestNoteListsTakeKankasFilters(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	createNote(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "Old Lore"})

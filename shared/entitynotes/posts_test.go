@@ -17,6 +17,7 @@ func posts(cid, eid int64) string {
 var visibilityIDs = map[string]int{"all": 1, "admin": 2, "self-admin": 3, "self": 4, "member": 5}
 
 func TestPostVisibilityMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	apitest.VisibilityMatrix(t, e, apitest.Family{
 		Entity:     func(t *testing.T, cid int64) int64 { return entity(t, e, cid, false) },
@@ -32,6 +33,7 @@ func TestPostVisibilityMatrix(t *testing.T) {
 }
 
 func TestPostsAreTheEntityNotes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	r := e.Do("POST", posts(e.Campaign, eid), e.Member, map[string]any{
@@ -90,6 +92,7 @@ func TestPostsAreTheEntityNotes(t *testing.T) {
 }
 
 func TestPostValidationNamesTheField(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	for _, c := range []struct {
@@ -115,6 +118,7 @@ func TestPostValidationNamesTheField(t *testing.T) {
 }
 
 func TestPostRoutesHeadMethodsHiddenParentsAndBudgets(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	id := createNote(t, e, e.Campaign, eid, e.Admin, map[string]any{"name": "N"})

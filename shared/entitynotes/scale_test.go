@@ -17,6 +17,7 @@ import (
 // page evaluates what its page holds (its audience range and its own range), never the notes it
 // may not see, and its total is exact.
 func TestNotePagesCostThePageForEveryReader(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	eid := entity(t, e, e.Campaign, false)
 	vis := []domain.Visibility{domain.VisibilityAll, domain.VisibilityMember, domain.VisibilityAdmin, domain.VisibilitySelf, domain.VisibilitySelfAdmin}

@@ -16,6 +16,7 @@ import (
 // routes and the literal paths beside a wildcard one ("calendars/presets" beside
 // "calendars/{id}") included.
 func TestKnownPathsAnswerOtherMethodsWith405(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		calendars.Register(api, st)
 		calendardays.Register(api, st)

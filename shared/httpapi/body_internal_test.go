@@ -5,6 +5,7 @@ import "testing"
 // JSON text that is not UTF-8 (raw bytes, lone surrogate escapes) decodes as NUL, which every
 // text validator refuses naming the field, never as U+FFFD; valid text and pairs are kept.
 func TestDecodeJSONMarksInvalidText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, body, want string
 	}{

@@ -7,6 +7,7 @@ import (
 )
 
 func TestEnvelopeSizeCountsLambdaEscapes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want int
@@ -25,6 +26,7 @@ func TestEnvelopeSizeCountsLambdaEscapes(t *testing.T) {
 }
 
 func TestFitRowsStopsAtTheBudgetKeepingOne(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("<", MaxPageBytes/6/3) // a third of the budget once escaped
 	rows, err := fitRows([]string{big, big, big, big})
 	if err != nil || rows.Len() != 2 {
@@ -39,6 +41,7 @@ func TestFitRowsStopsAtTheBudgetKeepingOne(t *testing.T) {
 // The counting path agrees with the byte loop on random rows of the bytes that grow, multi-byte
 // runes, U+2028/U+2029, U+FFFD and invalid UTF-8 (which takes the loop).
 func TestEnvelopeSizeCountingIsTheByteLoop(t *testing.T) {
+	t.Parallel()
 	parts := []string{"a", "Z", " ", `"`, `\`, "<", ">", "&", "é", "€", "\u2028", "\u2029", "\ufffd", "\xe2", "\xe2\x80", "\x80", "\xff", "🐉", "\\u003c"}
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := 0; i < 20000; i++ {

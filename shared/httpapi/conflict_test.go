@@ -13,6 +13,7 @@ import (
 // A write that still conflicts after the handler's retries tells the client when and that it
 // may retry.
 func TestConflictThatRemainsCarriesRetryAfter(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewWith(t, func(api *httpapi.API, _ *store.Store) {
 		api.Handle("PATCH", "/contended", func(*httpapi.Request) (httpapi.Reply, error) { return httpapi.Reply{}, apperr.ErrConflict })
 	}, apitest.WithoutOpenAPI()) // a route of its own, not in the document

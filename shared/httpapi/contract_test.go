@@ -16,6 +16,7 @@ import (
 // The shared contract is checked through a real family (locations): what holds here holds for
 // every family, since they all mount on the same API.
 func TestHTTPContract(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.EnsureTags(e.Campaign, 3)
 	base := apitest.Path(e.Campaign, "/locations")
@@ -91,6 +92,7 @@ func TestHTTPContract(t *testing.T) {
 }
 
 func TestHeadServesGetHeadersWithoutBody(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Head"})
 	for _, path := range []string{"/locations", "/locations/1"} {
@@ -107,6 +109,7 @@ func TestHeadServesGetHeadersWithoutBody(t *testing.T) {
 }
 
 func TestPreflightNeedsNoToken(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	req, _ := http.NewRequest("OPTIONS", e.Server.URL+apitest.Path(e.Campaign, "/locations/5"), nil)
 	req.Header.Set("Origin", "https://vtt.example")
@@ -123,6 +126,7 @@ func TestPreflightNeedsNoToken(t *testing.T) {
 }
 
 func TestRateLimitAnswers429WithRetryAfter(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	now := time.Date(2026, 1, 1, 10, 0, 15, 0, time.UTC)
 	auth, err := store.Open(t.Context(), e.Config)

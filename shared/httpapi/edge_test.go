@@ -19,6 +19,7 @@ var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Reques
 
 // Paths with empty, "." or ".." segments answer a JSON 404, never ServeMux's HTML redirect.
 func TestUncleanPathsAnswerJSONNotRedirects(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	if r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Keep"}); r.Status != 200 {
 		t.Fatal(r.Raw)
@@ -63,6 +64,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // Links follow X-Forwarded-Host and -Proto only when the API is told to trust them.
 func TestForwardedHeadersCountOnlyWhenTrusted(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Keep"})
 	auth, err := store.Open(t.Context(), e.Config)
@@ -103,6 +105,7 @@ func TestForwardedHeadersCountOnlyWhenTrusted(t *testing.T) {
 // minute and another at the start of the next do not both pass; the bucket refills one request
 // per 60/limit seconds.
 func TestRateLimitBucketRefillsAcrossMinutes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	now := time.Date(2026, 1, 1, 10, 0, 58, 0, time.UTC)
 	auth, err := store.Open(t.Context(), e.Config)
@@ -148,6 +151,7 @@ func TestRateLimitBucketRefillsAcrossMinutes(t *testing.T) {
 
 // A handler that panics still answers JSON.
 func TestPanicAnswersJSON(t *testing.T) {
+	t.Parallel()
 	e := apitest.NewWith(t, func(api *httpapi.API, _ *store.Store) {
 		api.Handle("GET", "/boom", func(*httpapi.Request) (httpapi.Reply, error) { panic("bug") })
 	}, apitest.WithoutOpenAPI()) // a route of its own, not in the document

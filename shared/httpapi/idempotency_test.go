@@ -69,6 +69,7 @@ func total(t *testing.T, e *apitest.Env, cid int64, list string) float64 {
 // TestIdempotencyKey: a keyed write happens once per user, campaign and key; a repeat answers
 // the stored status and body without writing; the key with another request is a 422.
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	n := 0
 	fresh := func() string { n++; return fmt.Sprintf("key-%d-%d", time.Now().UnixNano(), n) }

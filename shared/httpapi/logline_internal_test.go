@@ -40,6 +40,7 @@ func logFloat(rng *rand.Rand) float64 {
 // same record: random ids, routes, paths, statuses (errors logged on a 5xx), floats of every
 // form, trace ids, times of any zone and precision.
 func TestRequestLineIsSlogJSON(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(20, 7))
 	zones := []*time.Location{time.UTC, time.FixedZone("far", 13*3600+45*60), time.FixedZone("west", -11*3600)}
 	statuses := []int{200, 201, 204, 304, 404, 422, 429, 500, 503}
@@ -83,6 +84,7 @@ func TestRequestLineIsSlogJSON(t *testing.T) {
 // Options.Logger, but for the time: for a request served, one not found, one failing, and under
 // concurrent requests whole lines only.
 func TestLogHandlerWritesTheJSONHandlersLine(t *testing.T) {
+	t.Parallel()
 	serve := func(h slog.Handler, path string) {
 		a := New(Options{Logger: slog.New(h), Identify: func(*http.Request) (int64, error) { return 1, nil }})
 		a.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))

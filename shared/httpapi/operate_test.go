@@ -61,6 +61,7 @@ func withLog(b *logBuffer) apitest.Option {
 }
 
 func TestOneLogLinePerRequest(t *testing.T) {
+	t.Parallel()
 	var logs logBuffer
 	e := apitest.NewWith(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
@@ -176,6 +177,7 @@ func snapshot(t *testing.T, cfg store.Config) []map[string]types.AttributeValue 
 // Every DynamoDB failure a request can meet ends in a 503 with Retry-After, a log line with the
 // cause, and no change to the stored data.
 func TestDynamoDBFailuresAnswer503AndWriteNothing(t *testing.T) {
+	t.Parallel()
 	faults := []struct {
 		name      string
 		rule      faultproxy.Rule
@@ -201,6 +203,7 @@ func TestDynamoDBFailuresAnswer503AndWriteNothing(t *testing.T) {
 	}
 	for _, f := range faults {
 		t.Run(f.name, func(t *testing.T) {
+			t.Parallel() // each fault has its own proxy, table and API
 			var logs logBuffer
 			p := faultproxy.Start(t, dynamotest.Endpoint(t))
 			e := apitest.NewWith(t, locations.Register, apitest.WithSDK(p.Attach), withLog(&logs),
@@ -242,6 +245,7 @@ func TestDynamoDBFailuresAnswer503AndWriteNothing(t *testing.T) {
 
 // With DynamoDB unreachable (nothing listens), the request fails fast with a 503.
 func TestUnreachableDynamoDBAnswers503(t *testing.T) {
+	t.Parallel()
 	st, err := store.Open(context.Background(), store.Config{TableName: "lorekeep", Endpoint: "http://127.0.0.1:1", Region: "us-east-1"})
 	if err != nil {
 		t.Fatal(err)
@@ -269,6 +273,7 @@ func TestUnreachableDynamoDBAnswers503(t *testing.T) {
 // retries it on fresh data, and one that keeps losing is a 409 with Retry-After that changed
 // nothing, never a 503.
 func TestTransactionConflictsAreRetriedThenAnswer409(t *testing.T) {
+	t.Parallel()
 	lost := faultproxy.TransactionCanceled("TransactionConflict", "None")
 	cases := []struct {
 		name       string
@@ -281,6 +286,7 @@ func TestTransactionConflictsAreRetriedThenAnswer409(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each case has its own proxy, table and API
 			p := faultproxy.Start(t, dynamotest.Endpoint(t))
 			e := apitest.NewWith(t, locations.Register, apitest.WithSDK(p.Attach))
 			if r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Candlekeep", "is_private": true}); r.Status != 200 {

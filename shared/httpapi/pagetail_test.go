@@ -11,5 +11,6 @@ import (
 // URLs and paths (HTML, quotes, invalid UTF-8), null and set prev, next, from and to, with and
 // without deleted_since.
 func TestPageTailEncoderMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	apitest.AppendJSONMatches[httpapi.PageTail](t, 3000)
 }

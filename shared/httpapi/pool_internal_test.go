@@ -85,6 +85,7 @@ func answer(t *testing.T, k int) error {
 // Rows and bodies come from a pool and go back once written: no answer may carry another's
 // bytes, one after another (each page of a different size from the last) or concurrently.
 func TestPooledBuffersKeepEachAnswerItsOwn(t *testing.T) {
+	t.Parallel()
 	t.Run("in a row", func(t *testing.T) {
 		for k := range 60 {
 			if err := answer(t, k); err != nil {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseQueryKeepsSemicolonsAndSettlesRepeats(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, raw string
 		want      url.Values
@@ -34,6 +35,7 @@ func TestParseQueryKeepsSemicolonsAndSettlesRepeats(t *testing.T) {
 }
 
 func TestPageLinksCarryEachParameterOnce(t *testing.T) {
+	t.Parallel()
 	q := parseQuery("name=a&name=a&tags[]=1&tags[]=1&tags[]=2&page=3&page=4&cursor=x&limit=5&limit=5")
 	got := pageURL("http://h/p", q, 2, "")
 	want := "http://h/p?limit=5&name=a&page=2&tags%5B%5D=1&tags%5B%5D=2"

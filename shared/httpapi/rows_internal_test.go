@@ -9,6 +9,7 @@ import (
 // writeRows writes the bytes writeJSON writes for the same envelope: rows with HTML, escapes,
 // non-ASCII and nesting, none, and a tail with or without fields.
 func TestWriteRowsIsWriteJSON(t *testing.T) {
+	t.Parallel()
 	type tail struct {
 		Meta map[string]any `json:"meta"`
 		Sync string         `json:"sync"`

@@ -21,6 +21,7 @@ import (
 // bucket through the table: the limit holds across them. The bucket costs one conditional
 // UpdateItem per request, two when an instance's last view of the bucket is stale.
 func TestSharedRateLimitHoldsAcrossInstances(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	now := time.Date(2026, 1, 1, 10, 0, 15, 0, time.UTC)
 	auth, err := store.Open(t.Context(), e.Config)

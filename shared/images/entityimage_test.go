@@ -23,6 +23,7 @@ func (e env) uploadAs(method, path, token, field string, fields map[string]strin
 // Kanka's entities/{entity_id}/image: upload (`image` of 2022, `file` of today), show, remove,
 // over records of any kind with images; replaced images are swept.
 func TestEntityImageRoutes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	loc := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Plain"})
@@ -87,6 +88,7 @@ func TestEntityImageRoutes(t *testing.T) {
 }
 
 func TestEntityImageRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	pub := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Public"})
@@ -160,6 +162,7 @@ func TestEntityImageRefusals(t *testing.T) {
 // Concurrent image writes on one record, through the entity route and the record's own update:
 // one image is held at the end, every other stored one is swept, and the audit is clean.
 func TestEntityImageRaces(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	loc := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Contested"})
@@ -207,6 +210,7 @@ func TestEntityImageRaces(t *testing.T) {
 // transaction: a lastSync reader of the record's list and of the entities list sees each one,
 // and not the record left alone.
 func TestImageWritesMoveLastSync(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	for _, kind := range []string{"/locations", "/calendars"} {
 		t.Run(kind, func(t *testing.T) {

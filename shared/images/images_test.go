@@ -138,6 +138,7 @@ func (e env) audit(t *testing.T) {
 }
 
 func TestUploadEachFormat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	for _, c := range []struct {
 		name, ext string
@@ -200,6 +201,7 @@ func (e env) listCount(t *testing.T) int {
 }
 
 func TestBadFilesWriteNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	png := imagetest.PNG(20, 20)
 	for _, c := range []struct {
@@ -243,6 +245,7 @@ func TestBadFilesWriteNothing(t *testing.T) {
 }
 
 func TestImageURLGuard(t *testing.T) {
+	t.Parallel()
 	pic := imagetest.JPEG(400, 100)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/pic.jpg", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) })
@@ -362,6 +365,7 @@ func TestHostileImageURLsAreRefused(t *testing.T) {
 }
 
 func TestReplacedAndDeletedImagesAreSwept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Keep"}, imagetest.PNG(50, 50))
@@ -430,6 +434,7 @@ func TestReplacedAndDeletedImagesAreSwept(t *testing.T) {
 }
 
 func TestImageClearedByNull(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	res := e.upload("POST", apitest.Path(e.Campaign, "/calendars"), e.Admin, withCalendar(map[string]string{"name": "C"}), imagetest.PNG(5, 5))
 	if res.Status != 200 {
@@ -447,6 +452,7 @@ func TestImageClearedByNull(t *testing.T) {
 }
 
 func TestImageAccess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Mine"}, imagetest.PNG(8, 8))
 	if res.Status != 200 {
@@ -495,6 +501,7 @@ func withCalendar(f map[string]string) map[string]string {
 // A write that answered an error after its transaction committed settles its image as failed:
 // the discard is conditional on the reservation, so the held image is never queued.
 func TestDiscardNeverTakesAHeldImage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	res := e.upload("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]string{"name": "Held"}, imagetest.PNG(9, 9))
@@ -534,6 +541,7 @@ func TestDiscardNeverTakesAHeldImage(t *testing.T) {
 // A write that stores an image has httpapi.ImageTimeout, not the 1.8 s of every other request:
 // a slow image_url (2.5 s) is stored.
 func TestImageWritesOutliveTheRequestDeadline(t *testing.T) {
+	t.Parallel()
 	pic := imagetest.JPEG(40, 20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		time.Sleep(2500 * time.Millisecond)

@@ -30,6 +30,7 @@ import (
 // 422 naming image_url; a crashed function's 422 naming the field (never a 503, which says
 // DynamoDB is unavailable) that writes no record, and a refused invoke's 429.
 func TestInvokeProtocol(t *testing.T) {
+	t.Parallel()
 	b, base := s3test.Bucket(t)
 	var worker *imagework.Worker
 	var last images.Job

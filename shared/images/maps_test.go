@@ -21,6 +21,7 @@ import (
 // size answered as width/height, the replaced ones and, after the purge, the deleted map's
 // removed by the sweeper.
 func TestMapImages(t *testing.T) {
+	t.Parallel()
 	pic := imagetest.PNG(20, 10)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) }))
 	defer srv.Close()
@@ -120,6 +121,7 @@ func TestMapImages(t *testing.T) {
 // a layer cannot lose its picture; the replaced picture, the deleted layer's and, after the
 // map's purge, the last layer's are removed by the sweeper; nothing is left in the bucket.
 func TestLayerImages(t *testing.T) {
+	t.Parallel()
 	pic := imagetest.PNG(20, 10)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) }))
 	defer srv.Close()

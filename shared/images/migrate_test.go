@@ -24,6 +24,7 @@ import (
 // run from a checkpoint; a non-image, a missing file and a refused address leave their records
 // as they were and are reported; a second pass stores nothing twice.
 func TestMigrateLegacyImages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, imagework.Options{})
 	ctx := context.Background()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

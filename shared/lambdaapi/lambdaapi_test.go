@@ -17,6 +17,7 @@ import (
 // On Lambda as locally: one JSON log line per request, carrying API Gateway's request id and
 // the invocation's X-Ray trace id, and a panic answered as a JSON 500 (never an invocation error).
 func TestLambdaLogsWithAPIGatewaysRequestIDAndRecoversPanics(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	api := httpapi.New(httpapi.Options{Identify: lambdaapi.AuthorizerIdentity, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	api.HandlePublic("GET /boom", func(http.ResponseWriter, *http.Request) { panic("deliberate") })

@@ -26,6 +26,7 @@ func create(t *testing.T, e *apitest.Env, cid int64, token string, body map[stri
 func loc(cid, id int64) string { return apitest.Path(cid, fmt.Sprintf("/locations/%d", id)) }
 
 func TestUnauthenticatedRequestsGet401(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	open := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Open"})
 	revoked := e.Token(e.AdminID, 0)
@@ -69,6 +70,7 @@ func TestUnauthenticatedRequestsGet401(t *testing.T) {
 // TestAccessMatrix checks every role against public and private locations, in a private and a
 // public campaign: reads, writes, and what a refused write leaves behind.
 func TestAccessMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.OwnerAccessMatrix(t, apitest.AccessMatrix{
 		Collection: "/locations",
@@ -84,6 +86,7 @@ func TestAccessMatrix(t *testing.T) {
 }
 
 func TestOnlyAdminsMakeLocationsPrivate(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	p := apitest.Path(e.Campaign, "/locations")
 	if r := e.Do("POST", p, e.Member, map[string]any{"name": "Secret", "is_private": true}); r.Status != 403 {
@@ -114,6 +117,7 @@ func TestOnlyAdminsMakeLocationsPrivate(t *testing.T) {
 }
 
 func TestOtherCampaignsRecordsAreNotFound(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	// Ids count per campaign: theirs are made to run past ours, so that they name nothing here.
 	for i := 0; i < 3; i++ {

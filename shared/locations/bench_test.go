@@ -95,8 +95,7 @@ func BenchmarkGrowth(b *testing.B) {
 				b.Fatalf("tag %d: %d %s", id, r.Status, r.Raw)
 			}
 		}
-		since := url.QueryEscape(domain.FormatTime(time.Now().UTC()))
-		time.Sleep(5 * time.Millisecond)
+		since := url.QueryEscape(domain.FormatTime(apitest.SyncPoint()))
 		for id := 1; id <= 15; id++ {
 			method, body := "PATCH", map[string]any{"type": "Ruin"}
 			if id > 10 {

@@ -20,6 +20,7 @@ func lambdaSize(body []byte) int {
 // A list page whose rows would pass Lambda's 6 MB answer limit ends early, and its next link
 // continues right after its last row: following next reads every location once.
 func TestListPagesEndEarlyUnderTheByteBudget(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	entry := strings.Repeat("<b>x</b>", 190_000/8) // about 0.7 MB each once Lambda escapes it
 	const n = 12

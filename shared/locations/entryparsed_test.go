@@ -12,6 +12,7 @@ import (
 // TestEntryParsed: a location's entry_parsed (Kanka today) is its entry with mentions as links,
 // through the notes' sanitiser and mention rules; null when the entry is empty.
 func TestEntryParsed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	port := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Port"})
 	secret := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Den", "is_private": true})

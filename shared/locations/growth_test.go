@@ -24,6 +24,7 @@ import (
 // page, a write and a shallow ?page=N read under 10 KB of counters; a deep ?page=N reads about
 // one segment per 10,000 ids before it; every counter item stays small.
 func TestCountersStayBoundedPastLayoutTwosItemLimit(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
 	const private = 150_000 // ids 1..150,000, all private: the admins' class only

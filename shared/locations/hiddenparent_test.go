@@ -11,6 +11,7 @@ import (
 // A location the caller may see, under a parent it may not, shows no parent (as a root does),
 // and filtering by the hidden parent answers as filtering by a missing one.
 func TestAVisibleChildDoesNotRevealItsHiddenParent(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	hidden := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Vault", "is_private": true})
 	open := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Town"})

@@ -60,6 +60,7 @@ func kankaFixtures(t *testing.T, e *apitest.Env) []domain.Location {
 }
 
 func TestKankaFilterLanguage(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ls := kankaFixtures(t, e)
 	root, secret := ls[0], ls[3]
@@ -112,6 +113,7 @@ func TestKankaFilterLanguage(t *testing.T) {
 }
 
 func TestKankaFiltersRefuseBadValuesNamingTheParameter(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	for _, c := range []struct{ query, field string }{
 		{"tags_option=bogus", "tags_option"},
@@ -131,6 +133,7 @@ func TestKankaFiltersRefuseBadValuesNamingTheParameter(t *testing.T) {
 }
 
 func TestLinksCarryEachParameterOnce(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	createMany(t, e, e.Campaign, 3, func(i int) domain.Location {
 		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprint("L", i)}}
@@ -162,6 +165,7 @@ func TestLinksCarryEachParameterOnce(t *testing.T) {
 // Links carry the page size the page was read with: a value the server corrected (0, 500,
 // garbage) is not repeated to the client.
 func TestLinksCarryThePageSizeUsed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	createMany(t, e, e.Campaign, 2, func(i int) domain.Location {
 		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprint("L", i)}}
@@ -185,6 +189,7 @@ func TestLinksCarryThePageSizeUsed(t *testing.T) {
 }
 
 func TestMapPointListsTakeKankasFilters(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	l := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Harbour"})
 	base := loc(e.Campaign, l) + "/map_points"
@@ -219,6 +224,7 @@ func TestMapPointListsTakeKankasFilters(t *testing.T) {
 }
 
 func TestFieldsReturnsOnlyTheKeysAsked(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	id := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Candlekeep", "entry": "<p>a & b</p>"})
 	create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Baldur's Gate"})
@@ -253,6 +259,7 @@ func TestFieldsReturnsOnlyTheKeysAsked(t *testing.T) {
 // through domain.Filter.Match (the in-memory rule a calendar's reminders use): both must select
 // the same locations.
 func TestStoreFilterAgreesWithFilterMatch(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ls := kankaFixtures(t, e)
 	stored := map[string]domain.Location{}
@@ -309,6 +316,7 @@ func TestStoreFilterAgreesWithFilterMatch(t *testing.T) {
 
 // The largest filter the language allows still fits DynamoDB's expression limits.
 func TestEveryKankaFilterAtItsLargest(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	terms := make([]string, domain.MaxFilterTerms)
 	for i := range terms {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParentByEntityOnInput(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, func(api *httpapi.API, st *store.Store) {
 		locations.Register(api, st)
 		calendars.Register(api, st)

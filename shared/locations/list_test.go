@@ -43,6 +43,7 @@ func createMany(t *testing.T, e *apitest.Env, cid int64, n int, mk func(i int) d
 }
 
 func TestPaginationFollowsNextLinks(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	createMany(t, e, e.Campaign, 100, func(i int) domain.Location {
 		return domain.Location{Meta: domain.Meta{CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("L%03d", i)}}
@@ -131,6 +132,7 @@ func TestPaginationFollowsNextLinks(t *testing.T) {
 }
 
 func TestListFilters(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.EnsureTags(e.Campaign, 1, 2, 3)
 	parent := int64(1)
@@ -148,8 +150,7 @@ func TestListFilters(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sync := time.Now().UTC()
-	time.Sleep(5 * time.Millisecond) // updated_at has microseconds: the next write is strictly after sync
+	sync := apitest.SyncPoint() // the fixtures are before it, the next write strictly after
 	if r := e.Do("PATCH", loc(e.Campaign, fixtures[1].ID), e.Admin, map[string]any{"entry": "changed"}); r.Status != 200 {
 		t.Fatal(r.Status)
 	}
@@ -209,6 +210,7 @@ func TestListFilters(t *testing.T) {
 }
 
 func TestConcurrentCreatesGetDistinctIdsAndExactTotal(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	const n = 50
 	var wg sync.WaitGroup
@@ -238,6 +240,7 @@ func TestConcurrentCreatesGetDistinctIdsAndExactTotal(t *testing.T) {
 }
 
 func TestConcurrentUpdatesNeverLoseAWrite(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.EnsureTags(e.Campaign, 1, 2, 3, 9)
 	id := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Contested"})

@@ -31,6 +31,7 @@ func with(m map[string]any, kv ...any) map[string]any {
 }
 
 func TestMapPointsLifecycle(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	l := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Harbour"})
 	target := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Lighthouse"})
@@ -81,6 +82,7 @@ func TestMapPointsLifecycle(t *testing.T) {
 }
 
 func TestBadMapPointInputIsRefusedWithTheFieldNamed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	l := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Harbour"})
 	hidden := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Vault", "is_private": true})
@@ -131,6 +133,7 @@ func TestBadMapPointInputIsRefusedWithTheFieldNamed(t *testing.T) {
 }
 
 func TestMapPointsFollowTheirLocationsVisibility(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	private := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Vault", "is_private": true})
 	privateMap := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Secret map", "is_map_private": true})

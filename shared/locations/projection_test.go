@@ -16,6 +16,7 @@ import (
 // parent only when the parent is public, and a parent's privacy change re-places its public
 // children's copies in its own transaction; the audit checks both after every step.
 func TestPublicCopiesShowOnlyPublicParents(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
 	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}
@@ -110,6 +111,7 @@ func TestPublicCopiesShowOnlyPublicParents(t *testing.T) {
 // and how many of it fit, and writes nothing. A location whose public children outnumber the
 // budget cannot change its privacy in one write; with fewer it can.
 func TestAWriteOverTheTransactionBudgetIsRefused(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
 	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}

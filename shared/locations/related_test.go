@@ -72,6 +72,7 @@ func namesOf(v any) string {
 }
 
 func TestRelatedEmbedsWhatTheCallerMaySee(t *testing.T) {
+	t.Parallel()
 	w := newRelatedWorld(t)
 	ids := func(v ...int64) string { return fmt.Sprint(v) }
 	cases := []struct {
@@ -152,6 +153,7 @@ func TestRelatedEmbedsWhatTheCallerMaySee(t *testing.T) {
 }
 
 func TestRelatedListPageMatchesEachShow(t *testing.T) {
+	t.Parallel()
 	w := newRelatedWorld(t)
 	for _, token := range []string{w.Admin, w.Member} {
 		list := w.Do("GET", apitest.Path(w.Campaign, "/locations?related=1&limit=100"), token, nil)
@@ -179,6 +181,7 @@ func TestRelatedListPageMatchesEachShow(t *testing.T) {
 // the page, all concurrent; then one batch for the entities the posts mention. calls counts
 // every DynamoDB call, waves the round trips a client waits for (calls that overlap count once).
 func TestRelatedRoundTrips(t *testing.T) {
+	t.Parallel()
 	w := newRelatedWorld(t)
 	// Ten more roots, so that the page has rows enough to show the reads do not grow with it.
 	for i := 0; i < 10; i++ {
@@ -229,6 +232,7 @@ func TestRelatedRoundTrips(t *testing.T) {
 // the page's owners' children (and those of owners between them in the buckets), not with the
 // campaign.
 func TestRelatedRoundTripsByPageSize(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, families.Register)
 	e.SeedLocations(e.Campaign, 300, 10)
 	ctx := context.Background()
@@ -277,6 +281,7 @@ func TestRelatedRoundTripsByPageSize(t *testing.T) {
 }
 
 func TestRelatedShapesAreTheirRoutesShapes(t *testing.T) {
+	t.Parallel()
 	w := newRelatedWorld(t)
 	eid := w.entityOf(w.leaf)
 	d := w.Do("GET", loc(w.Campaign, w.leaf)+"?related=1", w.Admin, nil).Data()

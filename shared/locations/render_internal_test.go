@@ -12,6 +12,7 @@ import (
 // mentions, unicode, invalid UTF-8, nulls, empty and nil arrays); ?related=1 rows are declined
 // and go to encoding/json.
 func TestLocationRowEncoderMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	apitest.AppendJSONMatches[locationJSON](t, 3000)
 }
 

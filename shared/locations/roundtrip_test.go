@@ -13,6 +13,7 @@ import (
 // a list page, and at most two round trips for create, update and delete (delete's cascade
 // look-ups, for children, map points and the entity's events and notes, aside).
 func TestRoundTripsStayWithinBudget(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	id := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Budget"})
 	point := e.Do("POST", loc(e.Campaign, id)+"/map_points", e.Admin, validPoint())

@@ -16,6 +16,7 @@ import (
 // timed (?page=N without a cursor makes one more call since layout 3: the counter segments): DynamoDB calls of the function (the token read, the authorizer's on AWS, is one more)
 // and items DynamoDB evaluated (Query ScannedCount).
 func TestCostsStayWithThePageNotTheCampaign(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.SeedLocations(e.Campaign, 1500, 10)
 	// The member's k-th visible location (1-based): ids skip every tenth.
@@ -83,6 +84,7 @@ func TestCostsStayWithThePageNotTheCampaign(t *testing.T) {
 // Issue 10: a delete with 40 children and 40 map points costs at most 17 round trips with the
 // token's, and leaves the children roots and no point behind.
 func TestDeleteWithFortyChildrenAndFortyMapPointsIsBatched(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
 	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}
@@ -130,6 +132,7 @@ func TestDeleteWithFortyChildrenAndFortyMapPointsIsBatched(t *testing.T) {
 // A member's show and list page of locations under parents it may not see cost no read of those
 // parents: the private ids come with the list's counters, read ahead with the campaign access.
 func TestHiddenParentsCostNoRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
 	meta := domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}

@@ -18,10 +18,10 @@ import (
 // access: campaign, membership, counter) in 3 round trips, with the exact
 // total the caller may see, every other filter applied, and pages by cursor.
 func TestLastSyncCostFollowsTheChangedRecords(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.SeedLocations(e.Campaign, 1000, 10)
-	since := time.Now().UTC()
-	time.Sleep(5 * time.Millisecond)
+	since := apitest.SyncPoint()
 	var changed []int
 	for id := 5; id <= 50; id += 5 { // 10, 20, ... 50 are private
 		if r := e.Do("PATCH", loc(e.Campaign, int64(id)), e.Admin, map[string]any{"type": "Ruin"}); r.Status != 200 {

@@ -13,6 +13,7 @@ import (
 // of 191 characters written outside ASCII is a valid name, and 192 is one too many whatever the
 // script.
 func TestNameLimitCountsCharactersNotBytes(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	p := apitest.Path(e.Campaign, "/locations")
 	for _, c := range []struct {
@@ -51,6 +52,7 @@ func TestNameLimitCountsCharactersNotBytes(t *testing.T) {
 // Text that is not UTF-8 is refused naming the field, whatever the body's encoding: a form says
 // so with a 422, and a JSON body must too rather than store U+FFFD in place of what was sent.
 func TestInvalidUTF8IsRefusedInJSONAsInForms(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	p := apitest.Path(e.Campaign, "/locations")
 	for _, c := range []struct {

@@ -22,6 +22,7 @@ func total(t *testing.T, e *apitest.Env, cid int64) float64 {
 }
 
 func TestBadLocationInputIsRefusedWithTheFieldNamed(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	p := apitest.Path(e.Campaign, "/locations")
 	cases := []struct {
@@ -95,6 +96,7 @@ func TestBadLocationInputIsRefusedWithTheFieldNamed(t *testing.T) {
 }
 
 func TestFormBodiesAndLenientTypesAreAccepted(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.EnsureTags(e.Campaign, 7)
 	p := apitest.Path(e.Campaign, "/locations")
@@ -115,6 +117,7 @@ func TestFormBodiesAndLenientTypesAreAccepted(t *testing.T) {
 }
 
 func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	e.EnsureTags(e.Campaign, 7)
 	p := apitest.Path(e.Campaign, "/locations")
@@ -190,6 +193,7 @@ func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 }
 
 func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	c, err := e.Store.CreateCampaign(context.Background(), domain.Campaign{Name: "Boosted", OwnerID: e.AdminID, Boost: domain.BoostSuperboosted})
 	if err != nil {
@@ -207,6 +211,7 @@ func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
 }
 
 func TestParentsMustBeVisibleAndAcyclic(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	a := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "A"})
 	b := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "B", "parent_location_id": a})
@@ -247,6 +252,7 @@ func TestParentsMustBeVisibleAndAcyclic(t *testing.T) {
 }
 
 func TestDeleteMakesChildrenRootsAndRemovesEntityAndMapPoints(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, locations.Register)
 	ctx := context.Background()
 	a := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "A"})

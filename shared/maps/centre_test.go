@@ -11,6 +11,7 @@ import (
 // naming it, nothing written); it is answered to readers who may see that marker, follows the
 // marker's placement, and a delete of the marker clears it in the marker's transaction.
 func TestMapCentre(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	other := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Elsewhere"})

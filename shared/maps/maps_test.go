@@ -45,6 +45,7 @@ func audit(t *testing.T, e *apitest.Env, cid int64) {
 }
 
 func TestMapCRUD(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	ctx := context.Background()
 	loc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Saltmarsh"})
@@ -137,6 +138,7 @@ func TestMapCRUD(t *testing.T) {
 }
 
 func TestMapValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	parent := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Parent"})
 	theirs := create(t, e, e.OtherCampaign, e.Stranger, "/maps", map[string]any{"name": "Theirs"})
@@ -233,6 +235,7 @@ func TestMapValidation(t *testing.T) {
 // TestMapAccessMatrix checks every role against public and private maps, in a private and a
 // public campaign, and what a refused write leaves behind.
 func TestMapAccessMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	e.OwnerAccessMatrix(t, apitest.AccessMatrix{
 		Collection: "/maps",
@@ -258,6 +261,7 @@ func TestMapAccessMatrix(t *testing.T) {
 // root and without its private location; the parent's privacy change re-places the child's
 // public copy in its own write, and a member writing back what it read keeps both.
 func TestPrivateParentAndLocationAreHidden(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	parent := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Parent"})
 	loc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Town", "is_private": true})
@@ -303,6 +307,7 @@ func TestPrivateParentAndLocationAreHidden(t *testing.T) {
 }
 
 func TestMapDepthIsBounded(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	prev := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Root"})
 	for i := 1; i < domain.MaxLocationDepth; i++ {
@@ -317,6 +322,7 @@ func TestMapDepthIsBounded(t *testing.T) {
 
 // TestMapSyncAndPages: lastSync reports changes since, pages follow one another.
 func TestMapSyncAndPages(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	var ids []int64
 	for i := 0; i < 5; i++ {
@@ -339,6 +345,7 @@ func TestMapSyncAndPages(t *testing.T) {
 // TestMapRoundTrips holds map routes to DESIGN 3's budgets: a show is one round trip after the
 // access read (read ahead), a list page two, a write one transaction after its reads.
 func TestMapRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	loc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Town"})
 	id := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Budget"})

@@ -11,6 +11,7 @@ import (
 // whenever it changes (MARKIN# pointers), hidden while the entity is in the trash and shown
 // again by its restore; the map's centre on such a marker follows.
 func TestMarkerFollowsItsEntity(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	loc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Keep"})
@@ -56,6 +57,7 @@ func TestMarkerFollowsItsEntity(t *testing.T) {
 // TestMapFollowsItsLocation: a map's public copy shows location_id only while the location is
 // public, whatever changes the location after the map's last write (LOCMAP# links).
 func TestMapFollowsItsLocation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	loc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Keep"})
 	locPath := apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", loc))

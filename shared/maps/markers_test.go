@@ -20,6 +20,7 @@ func pin(name string) map[string]any {
 }
 
 func TestMarkerCRUD(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	loc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Saltmarsh"})
@@ -104,6 +105,7 @@ func TestMarkerCRUD(t *testing.T) {
 }
 
 func TestMarkerValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	real := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Earth", "is_real": true})
@@ -195,6 +197,7 @@ func TestMarkerValidation(t *testing.T) {
 // TestMarkerAccess: every role against markers of each visibility, of a private map, of
 // another map, and linked to a private entity.
 func TestMarkerAccess(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	ctx := context.Background()
 	_ = ctx
@@ -298,6 +301,7 @@ func TestMarkerAccess(t *testing.T) {
 // together), a page two, a write one transaction after its reads; items evaluated grow with
 // the page, not with the map.
 func TestMarkerRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Budget"})
 	loc := create(t, e, e.Campaign, e.Admin, "/locations", map[string]any{"name": "Town"})

@@ -19,6 +19,7 @@ func layer(pic, name string) map[string]any {
 }
 
 func TestGroupsAndLayers(t *testing.T) {
+	t.Parallel()
 	e, pic := withImages(t)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	groups, layers := packPath(e.Campaign, mid, "map_groups"), packPath(e.Campaign, mid, "map_layers")
@@ -145,6 +146,7 @@ func TestGroupsAndLayers(t *testing.T) {
 }
 
 func TestPackCaps(t *testing.T) {
+	t.Parallel()
 	e, pic := withImages(t)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	layers := packPath(e.Campaign, mid, "map_layers")
@@ -174,6 +176,7 @@ func TestPackCaps(t *testing.T) {
 // TestConcurrentGroupWrites: concurrent creates all land (the pack's version makes them
 // retry, never lose one), and two moves that would close a cycle never both win.
 func TestConcurrentGroupWrites(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	groups := packPath(e.Campaign, mid, "map_groups")
@@ -220,6 +223,7 @@ func TestConcurrentGroupWrites(t *testing.T) {
 // TestPackRoundTrips: a pack route reads the map, its packs and the access in one round trip;
 // a write adds the pack's consistent read and one transaction of 2 items.
 func TestPackRoundTrips(t *testing.T) {
+	t.Parallel()
 	e, pic := withImages(t)
 	mid := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "World"})
 	layers := packPath(e.Campaign, mid, "map_layers")

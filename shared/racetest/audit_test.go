@@ -18,6 +18,7 @@ import (
 // campaign with one raw write (in the current key layout: store package doc) and expects the
 // audit to name it.
 func TestAuditFindsEachBrokenInvariant(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, families.Register)
 	ctx := context.Background()
 	db := h.e.Store.Client()

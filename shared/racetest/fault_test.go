@@ -113,6 +113,7 @@ var faultOwners = []struct {
 // invisible, the DELETE answered 200 (its first step was written) and the delete finished by a
 // retry. Either way the stored state must then pass the audit.
 func TestFaultDuringDelete(t *testing.T) {
+	t.Parallel()
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
 	h := newHarness(t, families.Register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
 	broken := 0

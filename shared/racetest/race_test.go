@@ -78,6 +78,9 @@ type harness struct {
 	// auditor reads the same table straight from DynamoDB Local, with the SDK's retries: the
 	// audit must see the stored state whatever faults the API's store is given.
 	auditor *store.Store
+	// picture is the address of a local picture server (a layer's image_url), where the test
+	// has one (TestRaces).
+	picture string
 }
 
 func newHarness(t *testing.T, register func(*httpapi.API, *store.Store), tweak ...func(*aws.Config)) *harness {
@@ -251,7 +254,7 @@ var scenarios = []scenario{
 			req{"POST", r.path("/maps/%d/map_markers", m), pin},
 			req{"POST", r.path("/maps/%d/map_markers", m), pin},
 			req{"POST", r.path("/maps/%d/map_groups", m), map[string]any{"name": "G"}},
-			req{"POST", r.path("/maps/%d/map_layers", m), map[string]any{"name": "L", "image_url": picture + "/l.png"}},
+			req{"POST", r.path("/maps/%d/map_layers", m), map[string]any{"name": "L", "image_url": r.h.picture + "/l.png"}},
 			req{"POST", r.path("/maps"), map[string]any{"name": "Child", "map_id": m}},
 			req{"DELETE", r.path("/maps/%d", m), nil},
 		)
@@ -576,23 +579,21 @@ var scenarios = []scenario{
 	}},
 }
 
-// picture is the address of TestRaces' local picture server (a layer's image_url).
-var picture string
-
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // TestRaces runs every scenario for a bounded number of rounds, each on fresh records, and
 // audits the stored state after each round.
 func TestRaces(t *testing.T) {
+	t.Parallel()
 	pic := imagetest.PNG(20, 10)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(pic) }))
 	defer srv.Close()
-	picture = srv.URL
 	bucket, base := s3test.Bucket(t) // map layers' pictures are stored: their claims race too
 	h := newHarnessWith(t, func(api *httpapi.API, st *store.Store) {
 		families.Register(api, st)
 		api.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
 	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
+	h.picture = srv.URL
 	n := rounds(t)
 	broken := 0
 	for _, sc := range scenarios {

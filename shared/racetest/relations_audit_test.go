@@ -18,6 +18,7 @@ import (
 // BrokenInvariant does for the rest): a consistent two-way relation x (A to B, mirror y) is
 // broken with one raw write.
 func TestAuditFindsBrokenRelations(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, families.Register)
 	ctx := context.Background()
 	db := h.e.Store.Client()

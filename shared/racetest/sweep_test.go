@@ -28,6 +28,7 @@ import (
 //   - the audit finds nothing half-removed, no pending delete and no sweeper marker left,
 //     and every child is gone (child locations are roots).
 func TestFaultPendingDeleteIsSwept(t *testing.T) {
+	t.Parallel()
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
 	h := newHarness(t, families.Register, p.Attach, func(c *aws.Config) { c.Retryer = func() aws.Retryer { return aws.NopRetryer{} } })
 	n := rounds(t)

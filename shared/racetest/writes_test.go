@@ -56,6 +56,7 @@ func (c *callLog) of(id string) int64 {
 // request never reached its write (two DynamoDB calls at most: the access read and the
 // calendar's), which only a machine too loaded for the deadline causes.
 func TestContendedAdvances(t *testing.T) {
+	t.Parallel()
 	logs := &callLog{calls: map[string]int64{}}
 	h := newHarnessWith(t, families.Register, apitest.WithAPI(func(o *httpapi.Options) {
 		o.Timeout, o.Logger = httpapi.DefaultTimeout, slog.New(logs)
@@ -173,6 +174,7 @@ func (r *round) wantTotal(path string, want int) []string {
 // told the truth, a 200 for the write that happened, which happened once; never a 503 (which
 // says nothing was written) nor a second write.
 func TestLostWriteAnswers(t *testing.T) {
+	t.Parallel()
 	p := faultproxy.Start(t, dynamotest.Endpoint(t))
 	const deadline = 2 * time.Second
 	h := newHarnessWith(t, families.Register, apitest.WithSDK(p.Attach), apitest.WithAPI(func(o *httpapi.Options) { o.Timeout = deadline }))

@@ -23,6 +23,7 @@ func registerAll(api *httpapi.API, st *store.Store) {
 // routes answer them to the same caller (private attributes, relations to hidden entities and
 // admin-only relations left out for a member).
 func TestRelatedArrays(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, registerAll)
 	a, b := place(t, e, e.Campaign, "A", false), place(t, e, e.Campaign, "B", false)
 	hidden := place(t, e, e.Campaign, "Hidden", true)
@@ -70,6 +71,7 @@ func TestRelatedArrays(t *testing.T) {
 // TestRelatedReadsArePerPage: the attributes and relations of a whole page are one batch of
 // packs and one Query per related bucket (100 owners by entity id), however many rows.
 func TestRelatedReadsArePerPage(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, registerAll)
 	var eids []int64
 	for i := 0; i < 150; i++ {

@@ -61,6 +61,7 @@ func audit(t *testing.T, e *apitest.Env, cid int64) {
 }
 
 func TestVisibilityMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	var target int64
 	apitest.VisibilityMatrix(t, e, apitest.Family{
@@ -82,6 +83,7 @@ func TestVisibilityMatrix(t *testing.T) {
 }
 
 func TestFieldsOfBothEras(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	a, b := place(t, e, e.Campaign, "A", false), place(t, e, e.Campaign, "B", false)
 	cases := []struct {
@@ -118,6 +120,7 @@ func TestFieldsOfBothEras(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	a, b := place(t, e, e.Campaign, "A", false), place(t, e, e.Campaign, "B", false)
 	hidden := place(t, e, e.Campaign, "Hidden", true)
@@ -163,6 +166,7 @@ func TestValidation(t *testing.T) {
 // TestTargetsTheCallerMayNotSee: a relation to a private entity is the admins' alone: absent
 // from every other reader's lists and totals and a 404 by id, never a name.
 func TestTargetsTheCallerMayNotSee(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	a := place(t, e, e.Campaign, "A", false)
 	open, hidden := place(t, e, e.Campaign, "Open", false), place(t, e, e.Campaign, "Hidden", true)
@@ -193,6 +197,7 @@ func TestTargetsTheCallerMayNotSee(t *testing.T) {
 }
 
 func TestMirrors(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	a, b := place(t, e, e.Campaign, "A", false), place(t, e, e.Campaign, "B", false)
 	c := place(t, e, e.Campaign, "C", false)
@@ -263,6 +268,7 @@ func TestMirrors(t *testing.T) {
 }
 
 func TestTargetsList(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	a, b, c := place(t, e, e.Campaign, "A", false), place(t, e, e.Campaign, "B", false), place(t, e, e.Campaign, "C", false)
 	r := e.Do("POST", rels(e.Campaign, a.EntityID), e.Admin, map[string]any{"targets": []int64{b.EntityID, c.EntityID, b.EntityID}, "relation": "Trade", "two_way": true})
@@ -287,6 +293,7 @@ func TestTargetsList(t *testing.T) {
 // TestDeletedEntities: deleting an entity's record removes the relations it owns and the ones
 // pointing at it (mirrors included), with their copies and counts.
 func TestDeletedEntities(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	a, b, c := place(t, e, e.Campaign, "A", false), place(t, e, e.Campaign, "B", false), place(t, e, e.Campaign, "C", false)
 	create(t, e, e.Campaign, a.EntityID, e.Admin, map[string]any{"target_id": b.EntityID, "relation": "To B", "two_way": true})
@@ -311,6 +318,7 @@ func TestDeletedEntities(t *testing.T) {
 // a list page two (access and counters, then the page), a campaign-wide page too; a create is
 // the access, the targets' read, the ids and one transaction.
 func TestRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	a, b := place(t, e, e.Campaign, "A", false), place(t, e, e.Campaign, "B", false)
 	var first int64

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"testing"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -14,6 +13,7 @@ import (
 // the sync pointers (the changed relations only), ?deleted=1 answers the deleted relations'
 // tombstones, each filtered by what the reader may see, at asserted round trips.
 func TestSyncAndDeletions(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	cid := e.Campaign
 	a, b := place(t, e, cid, "A", false), place(t, e, cid, "B", false)
@@ -23,9 +23,7 @@ func TestSyncAndDeletions(t *testing.T) {
 		ids = append(ids, id(create(t, e, cid, a.EntityID, e.Admin, map[string]any{"target_id": b.EntityID, "relation": fmt.Sprint("R", i)})))
 	}
 	secret := id(create(t, e, cid, a.EntityID, e.Admin, map[string]any{"target_id": hidden.EntityID, "relation": "S"}))
-	time.Sleep(5 * time.Millisecond)
-	since := time.Now().UTC()
-	time.Sleep(5 * time.Millisecond)
+	since := apitest.SyncPoint()
 	// Changed since: two updated, one created, two deleted (one of them admins' only).
 	for _, rid := range ids[3:5] {
 		if r := e.Do("PATCH", one(cid, a.EntityID, rid), e.Admin, map[string]any{"attitude": 9}); r.Status != 200 {

@@ -14,6 +14,7 @@ import (
 // TestEntityTags: entities/{id}/entity_tags reads and writes the record's tag links with the
 // checks of a record update; refused writes change nothing; every step audited.
 func TestEntityTags(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, withLocations)
 	ctx := context.Background()
 	open := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Open"})
@@ -158,6 +159,7 @@ func TestEntityTags(t *testing.T) {
 // TestEntityTagsConcurrent: tags added at once to one entity, and a tag deleted meanwhile, all
 // land or are refused whole: the record keeps every added live tag, the audit finds no stray link.
 func TestEntityTagsConcurrent(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, withLocations)
 	var ids []int64
 	for i := 0; i < 6; i++ {

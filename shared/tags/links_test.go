@@ -21,6 +21,7 @@ func withLocations(api *httpapi.API, st *store.Store) {
 // TestTagLinks: a record's tags must name tags the writer may see; the tag's show lists what
 // it links; deleting a tag leaves no dangling id; every step audited.
 func TestTagLinks(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, withLocations)
 	ctx := context.Background()
 	open := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Open"})

@@ -13,6 +13,7 @@ import (
 // and deleted with tags, entity_tags added and removed, a member's privacy flips, a location's
 // trash and restore, a tag's privacy change and its delete. Audited after each step.
 func TestTagListEntities(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, withEverything)
 	cid := e.Campaign
 	open := create(t, e, cid, e.Admin, map[string]any{"name": "Open"})
@@ -136,6 +137,7 @@ func TestTagListEntities(t *testing.T) {
 // round trip (one item per row), projected for non-admins; a show reads its pack with the
 // record. Neither grows with the members.
 func TestTagListEntitiesRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, withEverything)
 	cid := e.Campaign
 	var ids []int64
@@ -184,6 +186,7 @@ func TestTagListEntitiesRoundTrips(t *testing.T) {
 // goes to the trash and comes back, each in one transaction within the 100-item budget (the
 // pack update is each tag's check), the packs exact after each.
 func TestTwentyTagsFitOneWrite(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, withEverything)
 	cid := e.Campaign
 	var ids []int64

@@ -24,6 +24,7 @@ func withEverything(api *httpapi.API, st *store.Store) {
 // answers a record's tags (show, list, related=1, entities, entity_tags, the tags[] filter,
 // both its member read and its scan), and follows the tag's privacy changes both ways.
 func TestPrivateTagIDs(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, withEverything)
 	cid := e.PublicCampaign
 	open := create(t, e, cid, e.Admin, map[string]any{"name": "Open"})

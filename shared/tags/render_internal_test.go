@@ -10,5 +10,6 @@ import (
 // unicode, invalid UTF-8, nulls, empty and nil arrays); ?related=1 rows are declined and go to
 // encoding/json.
 func TestTagRowEncoderMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	apitest.AppendJSONMatches[tagJSON](t, 3000)
 }

@@ -43,6 +43,7 @@ func audit(t *testing.T, e *apitest.Env, cid int64) {
 }
 
 func TestTagCRUD(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	ctx := context.Background()
 	r := e.Do("POST", apitest.Path(e.Campaign, "/tags"), e.Admin, map[string]any{
@@ -106,6 +107,7 @@ func TestTagCRUD(t *testing.T) {
 }
 
 func TestTagValidation(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	parent := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Parent"})
 	theirs := create(t, e, e.OtherCampaign, e.Stranger, map[string]any{"name": "Theirs"})
@@ -175,6 +177,7 @@ func TestTagValidation(t *testing.T) {
 }
 
 func TestTagDepthIsBounded(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	prev := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Root"})
 	for i := 1; i < domain.MaxLocationDepth; i++ {
@@ -191,6 +194,7 @@ func TestTagDepthIsBounded(t *testing.T) {
 // TestTagAccessMatrix checks every role against public and private tags, in a private and a
 // public campaign, and what a refused write leaves behind.
 func TestTagAccessMatrix(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	e.OwnerAccessMatrix(t, apitest.AccessMatrix{
 		Collection: "/tags",
@@ -213,6 +217,7 @@ func TestTagAccessMatrix(t *testing.T) {
 // TestPrivateParentTagIsHidden: a non-admin sees a public tag under a private one as a root;
 // the parent's privacy change re-places the child's public copy in its own write.
 func TestPrivateParentTagIsHidden(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	parent := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Parent"})
 	child := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Child", "tag_id": parent})
@@ -253,6 +258,7 @@ func TestPrivateParentTagIsHidden(t *testing.T) {
 // TestTagRoundTrips holds tag routes to DESIGN 3's budgets: a show is one round trip after the
 // access read (read ahead), a list page two, a write one transaction after its reads.
 func TestTagRoundTrips(t *testing.T) {
+	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Budget"})
 	for i := 0; i < 50; i++ {

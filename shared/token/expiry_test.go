@@ -22,6 +22,7 @@ func tokenClaimsOf(t *testing.T, raw string) map[string]any {
 }
 
 func TestTokenWithoutExpiryCarriesAFarExp(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	raw, tok, err := New(7, 0, now)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTokensAreJWTShapedWithReadableClaims(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	raw, tok, err := New(42, time.Hour, now)
 	if err != nil {
@@ -36,6 +37,7 @@ func TestTokensAreJWTShapedWithReadableClaims(t *testing.T) {
 }
 
 func TestBearerTokenAndShapeChecks(t *testing.T) {
+	t.Parallel()
 	good, _, _ := New(1, 0, time.Now())
 	cases := []struct {
 		header string

@@ -14,6 +14,7 @@ var (
 )
 
 func TestEventTypesAcceptedAndLifeEvents(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		typeID       any
 		ok           bool
@@ -41,6 +42,7 @@ func TestEventTypesAcceptedAndLifeEvents(t *testing.T) {
 }
 
 func TestReminderBodyNeedsNoNameAndDefaultsLength(t *testing.T) {
+	t.Parallel()
 	ev := &Event{}
 	if _, err := ev.ApplyReminder(domain.Input{"calendar_id": 3.0, "day": 2.0, "month": 1.0, "year": 10.0}, onCalendar, admin); err != nil {
 		t.Fatalf("reminder without name and length: %v", err)

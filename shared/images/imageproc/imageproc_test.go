@@ -16,6 +16,7 @@ import (
 )
 
 func TestProcess(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name                 string
 		data                 []byte
@@ -57,6 +58,7 @@ func TestProcess(t *testing.T) {
 }
 
 func TestProcessRefuses(t *testing.T) {
+	t.Parallel()
 	png := imagetest.PNG(10, 10)
 	for _, c := range []struct {
 		name, want string
@@ -101,6 +103,7 @@ func TestBombAllocatesLittle(t *testing.T) {
 // An animation keeps its frames, delays and loop, nothing else of the file; its thumbnail is
 // its first frame, still.
 func TestProcessAnimatedGIF(t *testing.T) {
+	t.Parallel()
 	res, err := imageproc.Process(imagetest.GIFFrames(400, 300, 3))
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +132,7 @@ func TestProcessAnimatedGIF(t *testing.T) {
 // A JPEG is stored and thumbnailed upright whatever its EXIF orientation, in either byte order,
 // and the EXIF is gone.
 func TestProcessOrientsJPEG(t *testing.T) {
+	t.Parallel()
 	red, green, blue, white := color.RGBA{255, 0, 0, 255}, color.RGBA{0, 255, 0, 255}, color.RGBA{0, 0, 255, 255}, color.RGBA{255, 255, 255, 255}
 	// The source is 64x32: red, green over blue, white. Quarters of the answer: TL, TR, BL, BR.
 	for _, c := range []struct {

@@ -162,6 +162,16 @@ func NewWith[S any](t testing.TB, register func(*httpapi.API, S), opts ...Option
 	return e
 }
 
+// For is e reporting to t: a subtest's view of its parent's Env (the same API, store and cast),
+// so that a failed request fails the subtest that made it, from the subtest's own goroutine, as
+// t.Fatal must. Subtests that run in parallel on one Env must only read what the others do not
+// write.
+func (e *Env) For(t testing.TB) *Env {
+	c := *e
+	c.T = t
+	return &c
+}
+
 // Bench measures GET path through the API handler itself (as the Lambda adapter calls it),
 // against DynamoDB Local, as the admin.
 func (e *Env) Bench(b *testing.B, path string) {

@@ -19,6 +19,7 @@ func (r *recorder) Errorf(f string, args ...any) { r.errs = append(r.errs, fmt.S
 func (r *recorder) Fatalf(f string, args ...any) { r.Errorf(f, args...) }
 
 func TestCheckOpenAPIFailsLoudly(t *testing.T) {
+	t.Parallel()
 	json := http.Header{"Content-Type": {"application/json"}}
 	cases := []struct {
 		name, method, path string

@@ -33,6 +33,7 @@ func item(pk string) map[string]types.AttributeValue {
 }
 
 func TestForwardsAndCountsPerOperation(t *testing.T) {
+	t.Parallel()
 	p, db, table := setup(t)
 	ctx := context.Background()
 	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: item("a")}); err != nil {
@@ -48,6 +49,7 @@ func TestForwardsAndCountsPerOperation(t *testing.T) {
 }
 
 func TestAnswersDynamoDBErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		fault  faultproxy.Fault
@@ -82,6 +84,7 @@ func TestAnswersDynamoDBErrors(t *testing.T) {
 }
 
 func TestTransactionCanceledCarriesReasons(t *testing.T) {
+	t.Parallel()
 	p, db, table := setup(t)
 	p.Inject(faultproxy.Rule{Op: "TransactWriteItems", Fault: faultproxy.TransactionCanceled("None", "ConditionalCheckFailed")})
 	_, err := db.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
@@ -99,6 +102,7 @@ func TestTransactionCanceledCarriesReasons(t *testing.T) {
 }
 
 func TestFaultsOnlyTheNamedCalls(t *testing.T) {
+	t.Parallel()
 	p, db, table := setup(t)
 	p.Inject(faultproxy.Rule{Op: "PutItem", Calls: []int{2}, Fault: faultproxy.Throttling})
 	var errs []error
@@ -112,6 +116,7 @@ func TestFaultsOnlyTheNamedCalls(t *testing.T) {
 }
 
 func TestDropsTheConnection(t *testing.T) {
+	t.Parallel()
 	p, db, table := setup(t)
 	p.Inject(faultproxy.Rule{Fault: faultproxy.Drop})
 	_, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: &table, Key: item("a")})
@@ -122,6 +127,7 @@ func TestDropsTheConnection(t *testing.T) {
 }
 
 func TestDelayOutlastsTheCallersDeadline(t *testing.T) {
+	t.Parallel()
 	p, db, table := setup(t)
 	p.Inject(faultproxy.Rule{Op: "GetItem", Fault: faultproxy.Delay(time.Minute)})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
