@@ -34,7 +34,7 @@ call GET "/entities/$ENTITY/ages"
 NOTE=$(call POST "/entities/$ENTITY/entity_notes" '{"name":"Rumours","entry":"<p>The mayor hides something.</p>","visibility":"all"}' | field id)
 call GET "/entities/$ENTITY/entity_notes/$NOTE"
 
-# Clean up: a calendar in use by events cannot be deleted, so the event goes first
+# Clean up (deleting the calendar first would hide the event with it: a calendar's delete cascades)
 call DELETE "/entities/$ENTITY/entity_notes/$NOTE"
 call DELETE "/entities/$ENTITY/entity_events/$EVENT"
 call DELETE "/calendars/$CAL"
