@@ -181,7 +181,9 @@ func TestMentionsRoundTripsAndPages(t *testing.T) {
 			if r := e.Do("GET", mentionsPath(e.Campaign, c.eid, c.q), tok, nil); r.Status != 200 || len(r.List()) != c.rows {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
-			if n, m := e.Counter.N(), e.Counter.MaxInFlight(); n != c.calls || m != c.concurent {
+			// The calls sent together overlap unless the machine is too busy to start them before
+			// the first answers: at least two at once, never more than the route sends together.
+			if n, m := e.Counter.N(), e.Counter.MaxInFlight(); n != c.calls || m > c.concurent || (c.concurent > 1 && m < 2) {
 				t.Errorf("mentions%s: %d DynamoDB calls, %d at once; want %d, %d at once", c.q, n, m, c.calls, c.concurent)
 			}
 		}
