@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -323,7 +324,7 @@ var noteSteps = []replayStep{
 var deleteSteps = []replayStep{
 	{"entity-notes-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted note", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, _, err := notestore.New(st).GetNoteAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("note after delete: %v, want not found", err)
 		}
 	}},
@@ -426,7 +427,7 @@ func prepareCalendarCascade(t *testing.T, st *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	if err := st.CreateNote(ctx, &domain.Note{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, Name: "Leap days", Visibility: domain.VisibilityAll}); err != nil {
+	if err := notestore.New(st).CreateNote(ctx, &domain.Note{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, Name: "Leap days", Visibility: domain.VisibilityAll}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -451,7 +452,7 @@ func mustEvent(t *testing.T, st *store.Store, id int64) *timeline.Event {
 
 func mustNote(t *testing.T, st *store.Store, id int64) *domain.Note {
 	t.Helper()
-	_, n, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, id)
+	_, n, err := notestore.New(st).GetNoteAndEntity(context.Background(), 1, townEntity, id)
 	if err != nil {
 		t.Fatalf("note %d of entity %d: %v", id, townEntity, err)
 	}

@@ -1,7 +1,10 @@
 package deploy_test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -168,6 +171,52 @@ func TestOnlyImagesFunctionDecodesImages(t *testing.T) {
 			if strings.HasPrefix(p, "golang.org/x/image/") || p == "image/draw" {
 				t.Errorf("%s links %s (image decoding belongs to ImagesFunction)", fn, p)
 			}
+		}
+	}
+}
+
+// Every function that opens the store registers the whole kind table (package kinds), and
+// kinds links every package that declares to the kernel (store.Declare*): a cascade, a count's
+// check or a related=1 row of an unregistered kind would be skipped without an error.
+func TestEveryFunctionRegistersTheWholeKindTable(t *testing.T) {
+	const mod = "github.com/lorekeep/lorekeep/"
+	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .GoFiles " "}}`, "./shared/...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var declaring []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || strings.HasPrefix(fields[0], mod+"shared/store") {
+			continue
+		}
+		dir := filepath.Join(root, strings.TrimPrefix(fields[0], mod))
+		for _, f := range fields[1:] {
+			src, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if regexp.MustCompile(`\bstore\.Declare[A-Za-z]*\(`).Match(src) {
+				declaring = append(declaring, fields[0])
+				break
+			}
+		}
+	}
+	if len(declaring) == 0 {
+		t.Fatal("no package declares to the kernel: the scan is broken")
+	}
+	table := deps(t, "shared/kinds")
+	for _, p := range declaring {
+		if !slices.Contains(table, p) {
+			t.Errorf("package kinds does not link %s, which declares to the kernel", p)
+		}
+	}
+	for fn, pkg := range functionPackages {
+		linked := deps(t, pkg)
+		if slices.Contains(linked, mod+"shared/store") && !slices.Contains(linked, mod+"shared/kinds") {
+			t.Errorf("%s opens the store without the whole kind table (package kinds)", fn)
 		}
 	}
 }

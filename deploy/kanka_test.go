@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -208,7 +209,7 @@ var kankaPostSteps = []replayStep{
 	}},
 	{"posts-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted post", r.data(), map[string]any{"id": 2, "deleted": true})
-		if _, _, err := st.GetNoteAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
+		if _, _, err := notestore.New(st).GetNoteAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("note 2 after delete: %v, want not found", err)
 		}
 	}},

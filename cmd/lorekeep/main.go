@@ -20,6 +20,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/images/imagestore"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/awsdb"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
@@ -103,7 +104,7 @@ func (c *cli) store() (*store.Store, error) {
 		return c.st, nil
 	}
 	if c.cfg.Endpoint != "" {
-		st, err := store.Open(c.ctx, c.cfg)
+		st, err := kinds.Open(c.ctx, c.cfg)
 		c.st = st
 		return st, err
 	}

@@ -9,12 +9,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 func main() {
-	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	api, st := lambdaapi.ColdStart(kinds.OpenFromEnv)
 	calendars.Register(api, st)
 	calendardays.Register(api, st)
 	transfer.Register(api, st)

@@ -6,12 +6,12 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 func main() {
-	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	api, st := lambdaapi.ColdStart(kinds.OpenFromEnv)
 	entities.Register(api, st)
 	campaigns.Register(api, st)
 	lambdaapi.Start(api)

@@ -6,13 +6,13 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/relations"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 func main() {
-	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	api, st := lambdaapi.ColdStart(kinds.OpenFromEnv)
 	entitynotes.Register(api, st)
 	attributes.Register(api, st)
 	relations.Register(api, st)

@@ -13,12 +13,12 @@ import (
 	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 	"github.com/lorekeep/lorekeep/shared/images/imagework"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 func main() {
-	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	api, st := lambdaapi.ColdStart(kinds.OpenFromEnv)
 	b, err := imagestore.Open(imagestore.ConfigFromEnv(os.Getenv))
 	if err != nil {
 		slog.Error("configure the image bucket", "err", err)

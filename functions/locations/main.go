@@ -5,14 +5,14 @@ package main
 
 import (
 	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
-	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
 )
 
 func main() {
-	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	api, st := lambdaapi.ColdStart(kinds.OpenFromEnv)
 	locations.Register(api, st)
 	tags.Register(api, st)
 	images.Serve(api, st)

@@ -5,13 +5,13 @@ package main
 
 import (
 	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/maps"
-	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 func main() {
-	api, st := lambdaapi.ColdStart(store.OpenFromEnv)
+	api, st := lambdaapi.ColdStart(kinds.OpenFromEnv)
 	maps.Register(api, st)
 	images.Serve(api, st) // maps' and layers' pictures
 	lambdaapi.Start(api)

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/lorekeep/lorekeep/shared/gcpolicy"
-	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
 )
@@ -19,7 +19,7 @@ import (
 func main() {
 	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
-	st, err := store.OpenFromEnv(context.Background(), os.Getenv)
+	st, err := kinds.OpenFromEnv(context.Background(), os.Getenv)
 	if err != nil {
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)

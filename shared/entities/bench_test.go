@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -50,7 +51,7 @@ func BenchmarkMentions(b *testing.B) {
 		}
 		for j := 0; j < 4; j++ {
 			n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: src.EntityID, Name: "Post", Entry: entry, Visibility: domain.VisibilityAll}
-			if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+			if err := notestore.New(e.Store).CreateNote(b.Context(), &n); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,10 +1,12 @@
-// Package entitynotes is the entity-notes family's HTTP surface, under
-// /api/1.0/campaigns/{campaign_id}/entities/{entity_id}/entity_notes. Rules live in domain
-// (note.go, access.go's visibility), storage in store (notes.go).
+// Package entitynotes is the entity-notes family: its routes, under
+// /api/1.0/campaigns/{campaign_id}/entities/{entity_id}/entity_notes (and Kanka's posts), its
+// wire shapes (notewire) and its storage on the kernel (notestore). Its rules live in domain
+// (note.go, access.go's visibility).
 package entitynotes
 
 import (
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -12,8 +14,8 @@ import (
 
 // Register mounts the family's routes: the spec's entity_notes, and Kanka's current name for
 // the same records, posts, answered in the post shape.
-func Register(api *httpapi.API, st Store) {
-	h := handlers{st: st}
+func Register(api *httpapi.API, kernel *store.Store) {
+	h := handlers{st: notestore.New(kernel)}
 	h.mount(api, "/entities/{entity_id}/entity_notes", func(n notewire.Note) any { return n })
 	h.mount(api, "/entities/{entity_id}/posts", func(n notewire.Note) any { return notewire.AsPost(n) })
 }
@@ -38,11 +40,11 @@ func (h handlers) mount(api *httpapi.API, collection string, shape func(notewire
 			}
 			return shaped, nil
 		},
-		Ahead: httpapi.ReadAhead(store.ReadNoteList, "", "entity_id"),
+		Ahead: httpapi.ReadAhead(notestore.ReadNoteList, "", "entity_id"),
 	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Resource[domain.Note, *domain.Note, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead(store.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
+		Item:   httpapi.ReadAhead(notestore.ReadNote, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visibleNote,
 		New:     func(_ *httpapi.Request, e *domain.Entity) *domain.Note { return &domain.Note{EntityID: e.ID} },
 		Apply: func(_ *httpapi.Request, in domain.Input, _ *domain.Entity, _, next *domain.Note) error {

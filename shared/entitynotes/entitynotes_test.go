@@ -11,6 +11,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
@@ -54,7 +55,7 @@ func TestVisibilityMatrix(t *testing.T) {
 		Collection: notes,
 		Body:       func(vis string) map[string]any { return map[string]any{"name": "N " + vis, "visibility": vis} },
 		Exists: func(cid, eid, id int64) bool {
-			_, _, err := e.Store.GetNoteAndEntity(context.Background(), cid, eid, id)
+			_, _, err := notestore.New(e.Store).GetNoteAndEntity(context.Background(), cid, eid, id)
 			return err == nil
 		},
 	})
@@ -288,7 +289,7 @@ func TestDeletingALocationRemovesItsEntitysNotes(t *testing.T) {
 	if r := e.Do("DELETE", apitest.Path(e.Campaign, fmt.Sprintf("/locations/%d", l.ID)), e.Admin, nil); r.Status != 200 {
 		t.Fatal(r.Status)
 	}
-	if _, _, err := e.Store.GetNoteAndEntity(context.Background(), e.Campaign, l.EntityID, id); !errors.Is(err, apperr.ErrNotFound) {
+	if _, _, err := notestore.New(e.Store).GetNoteAndEntity(context.Background(), e.Campaign, l.EntityID, id); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("note of a deleted location's entity: %v", err)
 	}
 	if r := e.Do("GET", notes(e.Campaign, l.EntityID), e.Admin, nil); r.Status != 404 {

@@ -7,7 +7,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the entity notes family uses (package store serves it).
+// Store is the storage the entity notes family uses (notestore serves it).
 type Store interface {
 	httpapi.GoneReader
 	httpapi.EntityReader

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -26,7 +27,7 @@ func TestPostVisibilityMatrix(t *testing.T) {
 			return map[string]any{"name": "P " + vis, "visibility_id": visibilityIDs[vis]}
 		},
 		Exists: func(cid, eid, id int64) bool {
-			_, _, err := e.Store.GetNoteAndEntity(context.Background(), cid, eid, id)
+			_, _, err := notestore.New(e.Store).GetNoteAndEntity(context.Background(), cid, eid, id)
 			return err == nil
 		},
 	})

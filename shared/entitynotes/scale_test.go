@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -41,7 +42,7 @@ func TestNotePagesCostThePageForEveryReader(t *testing.T) {
 		}
 		g.Go(func() error {
 			n := &domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: creator}, EntityID: eid, Name: fmt.Sprint("N", i), Visibility: v}
-			return e.Store.CreateNote(context.Background(), n)
+			return notestore.New(e.Store).CreateNote(context.Background(), n)
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
@@ -49,7 +50,7 @@ func BenchmarkLocationListRelated(b *testing.B) {
 			b.Fatal(err)
 		}
 		n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: l.EntityID, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
-		if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+		if err := notestore.New(e.Store).CreateNote(b.Context(), &n); err != nil {
 			b.Fatal(err)
 		}
 		parent = &l.ID
@@ -78,7 +79,7 @@ func BenchmarkGrowth(b *testing.B) {
 		e.SeedLocations(e.Campaign, size, 10)
 		for id := int64(1); id <= 46; id++ {
 			n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: id, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
-			if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+			if err := notestore.New(e.Store).CreateNote(b.Context(), &n); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -118,7 +119,7 @@ func BenchmarkGrowth(b *testing.B) {
 				b.Fatal(err)
 			}
 			n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: m.EntityID, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
-			if err := e.Store.CreateNote(b.Context(), &n); err != nil {
+			if err := notestore.New(e.Store).CreateNote(b.Context(), &n); err != nil {
 				b.Fatal(err)
 			}
 			if i == 1 {

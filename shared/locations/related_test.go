@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -238,7 +239,7 @@ func TestRelatedRoundTripsByPageSize(t *testing.T) {
 	ctx := context.Background()
 	for id := int64(1); id <= 100; id++ {
 		n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: id, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
-		if err := e.Store.CreateNote(ctx, &n); err != nil {
+		if err := notestore.New(e.Store).CreateNote(ctx, &n); err != nil {
 			t.Fatal(err)
 		}
 		if id%10 == 1 { // a child for every tenth: the location buckets hold links

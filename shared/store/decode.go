@@ -44,8 +44,6 @@ func unmarshalItem(item dynamo.Item, out any) error {
 	switch v := out.(type) {
 	case *layout.EntityItem:
 		return v.Decode(item)
-	case *noteItem:
-		return v.decode(item)
 	case *campaignItem:
 		return v.decode(item)
 	case *layout.MemberItem:
@@ -56,18 +54,6 @@ func unmarshalItem(item dynamo.Item, out any) error {
 		return v.DecodeItem(item)
 	}
 	return dynamo.UnmarshalItem(item, out)
-}
-
-type reflectedNote noteItem
-
-// decode decodes a note item by hand.
-func (it *noteItem) decode(item dynamo.Item) error {
-	return layout.DecodeBy(item, func(a layout.Attrs) bool {
-		it.MetaAttrs.Read(&a)
-		it.EntityID, it.Name, it.NameLC, it.Entry = a.Int("entity_id"), a.Str("name"), a.Str("name_lc"), a.Str("entry")
-		it.Position, it.Visibility, it.Collapsed = a.OptInt("position"), a.Str("visibility"), a.Boolean("collapsed")
-		return a.Bad
-	}, (*reflectedNote)(it))
 }
 
 type reflectedCampaign campaignItem

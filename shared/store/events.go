@@ -163,3 +163,14 @@ func (s *Store) CreateImportedEvents(ctx context.Context, evs []*timeline.Event)
 	}
 	return written, g.Wait()
 }
+
+func init() {
+	DeclareRelated(EventKind, func(item dynamo.Item, owner int64, out *timeline.Related) error {
+		var it layout.EventItem
+		if err := unmarshalItem(item, &it); err != nil {
+			return err
+		}
+		out.Events[owner] = append(out.Events[owner], it.Event())
+		return nil
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -75,22 +76,22 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		"public": {UserID: 999, CampaignID: c.ID, Role: domain.RolePublic},
 	}
 	note := &domain.Note{Meta: meta(member.ID), EntityID: parent.EntityID, Name: "n", Visibility: domain.VisibilitySelf}
-	if err := st.CreateNote(ctx, note); err != nil {
+	if err := notestore.New(st).CreateNote(ctx, note); err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range []domain.Visibility{domain.VisibilityAll, domain.VisibilityMember, domain.VisibilityAdmin, domain.VisibilitySelfAdmin, domain.VisibilitySelf} {
-		_, prev, err := st.GetNoteAndEntity(ctx, c.ID, parent.EntityID, note.ID)
+		_, prev, err := notestore.New(st).GetNoteAndEntity(ctx, c.ID, parent.EntityID, note.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		next := *prev
 		next.Visibility = v
-		if err := st.UpdateNote(ctx, prev, &next); err != nil {
+		if err := notestore.New(st).UpdateNote(ctx, prev, &next); err != nil {
 			t.Fatalf("note to %s: %v", v, err)
 		}
 		audit("a note to " + string(v))
 		for who, a := range acc {
-			p, err := st.ListNotes(ctx, c.ID, parent.EntityID, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
+			p, err := notestore.New(st).ListNotes(ctx, c.ID, parent.EntityID, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 			want := a.CanSeeVisibility(v, member.ID)
 			if err != nil || (len(p.Items) == 1) != want || p.Total != len(p.Items) {
 				t.Errorf("note %s as %s: %d listed, total %d (%v), want visible %v", v, who, len(p.Items), p.Total, err, want)

@@ -23,6 +23,12 @@ var (
 	TagKind      = layout.TagKind
 )
 
+// The entity child kinds' rows.
+var (
+	NoteKind  = layout.MustKind(layout.NotePrefix)
+	EventKind = layout.MustKind(layout.EventPrefix)
+)
+
 // DeclareOwnerKind registers a family's owner kind (at init, from its declarations): Kanka's
 // module m (its entity type and names: domain.RegisterModule) and its row of the kind table,
 // the KIND prefix of its keys, placed as an owner (home, public copy unless private, an entity

@@ -130,8 +130,6 @@ var (
 	ReadMemberList = declareRead(func(cid, _ int64, _ domain.Ref) []layout.ItemKey { // the campaign's member count
 		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.CounterSK(layout.MemberKind)}}
 	})
-	ReadNote      = ChildRead(layout.MustKind(layout.NotePrefix))
-	ReadNoteList  = ChildListRead(layout.MustKind(layout.NotePrefix))
 	ReadEvent     = ChildRead(layout.MustKind(layout.EventPrefix))
 	ReadEventList = ChildListRead(layout.MustKind(layout.EventPrefix))
 	// ReadReminderList: a calendar (Ref.ID) and its reminders' counts.

@@ -94,24 +94,10 @@ func (s *Store) RelatedOf(ctx context.Context, cid int64, eids, lids []int64) (t
 			}
 			out.Children[id] = append(out.Children[id], domain.AncestorLink{ID: l.ID, IsPrivate: l.IsPrivate, ParentID: &id})
 		case kind == layout.RelatedChildKind || !wantE[id]: // an owner between the page's in the bucket
-		case kind == layout.NotePrefix:
-			var it noteItem
-			if err := unmarshalItem(raw, &it); err != nil {
-				return err
+		default:
+			if decode, ok := relatedDecoders[kind]; ok {
+				return decode(raw, id, &out)
 			}
-			out.Notes[id] = append(out.Notes[id], it.note())
-		case kind == layout.EventPrefix:
-			var it layout.EventItem
-			if err := unmarshalItem(raw, &it); err != nil {
-				return err
-			}
-			out.Events[id] = append(out.Events[id], it.Event())
-		case kind == layout.RelationPrefix:
-			var it layout.RelationItem
-			if err := unmarshalItem(raw, &it); err != nil {
-				return err
-			}
-			out.Relations[id] = append(out.Relations[id], it.AsRelation())
 		}
 		return nil
 	}

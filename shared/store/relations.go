@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
@@ -302,4 +303,15 @@ func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64, rows 
 		})
 	}
 	return w.Wait()
+}
+
+func init() {
+	DeclareRelated(layout.MustKind(layout.RelationPrefix), func(item dynamo.Item, owner int64, out *timeline.Related) error {
+		var it layout.RelationItem
+		if err := unmarshalItem(item, &it); err != nil {
+			return err
+		}
+		out.Relations[owner] = append(out.Relations[owner], it.AsRelation())
+		return nil
+	})
 }

@@ -43,11 +43,6 @@ func ownerRef(kind string, m *domain.Meta, o *domain.Owner) *layout.SyncRef {
 		Updated: m.UpdatedAt, EntityID: o.EntityID}
 }
 
-func noteRef(n *domain.Note) *layout.SyncRef {
-	return &layout.SyncRef{Kind: layout.NotePrefix, Ptr: layout.SyncPointer{PK: layout.EntityPK(n.CampaignID, n.EntityID), ID: n.ID,
-		Visibility: string(n.Visibility), CreatedBy: n.CreatedBy}, Updated: n.UpdatedAt}
-}
-
 func eventRef(ev *timeline.Event) *layout.SyncRef {
 	return &layout.SyncRef{Kind: layout.EventPrefix, Ptr: layout.SyncPointer{PK: layout.EntityPK(ev.CampaignID, ev.EntityID), ID: ev.ID,
 		IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy}, Updated: ev.UpdatedAt}

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -126,7 +127,7 @@ func TestLastSyncPointersKeepEachReadersAudience(t *testing.T) {
 	for i, v := range vis {
 		for _, creator := range []int64{1, 2} {
 			n := domain.Note{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: creator}, EntityID: l.EntityID, Name: fmt.Sprint("n", i), Visibility: v}
-			if err := st.CreateNote(ctx, &n); err != nil {
+			if err := notestore.New(st).CreateNote(ctx, &n); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -138,7 +139,7 @@ func TestLastSyncPointersKeepEachReadersAudience(t *testing.T) {
 		"public":          {UserID: 4, CampaignID: c.ID, Role: domain.RolePublic},
 	}
 	list := func(a domain.Access) []int64 {
-		p, err := st.ListNotes(ctx, c.ID, l.EntityID, a, domain.Filter{UpdatedAfter: &since}, domain.PageRequest{Page: 1, Limit: 45})
+		p, err := notestore.New(st).ListNotes(ctx, c.ID, l.EntityID, a, domain.Filter{UpdatedAfter: &since}, domain.PageRequest{Page: 1, Limit: 45})
 		if err != nil {
 			t.Fatal(err)
 		}

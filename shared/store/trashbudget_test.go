@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
@@ -364,7 +365,7 @@ func TestWorstPostDeletes(t *testing.T) {
 	}
 	newNote := func(name string) *domain.Note {
 		n := &domain.Note{Meta: w.meta, EntityID: l.EntityID, Name: name, Entry: w.entry, Visibility: domain.VisibilityAll}
-		if err := st.CreateNote(ctx, n); err != nil {
+		if err := notestore.New(st).CreateNote(ctx, n); err != nil {
 			t.Fatalf("note %s: %v", name, err)
 		}
 		return n
@@ -372,12 +373,12 @@ func TestWorstPostDeletes(t *testing.T) {
 	n := newNote("Busy")
 	next := *n
 	next.Visibility = domain.VisibilityAdmin // rewrites its 50 items
-	if err := st.UpdateNote(ctx, n, &next); err != nil {
+	if err := notestore.New(st).UpdateNote(ctx, n, &next); err != nil {
 		t.Fatalf("note visibility: %v", err)
 	}
 	audit("note written")
 	calls.Reset()
-	if err := st.DeleteNote(ctx, &next); err != nil {
+	if err := notestore.New(st).DeleteNote(ctx, &next); err != nil {
 		t.Fatalf("note delete: %v", err)
 	}
 	t.Logf("note delete: %d DynamoDB calls", calls.N())

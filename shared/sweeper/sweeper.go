@@ -14,6 +14,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/gcpolicy"
 	"github.com/lorekeep/lorekeep/shared/images/imagestore"
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
@@ -91,7 +92,7 @@ func Handler(st *store.Store, bucket Bucket) func(context.Context) (store.SweepR
 func Serve() {
 	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
-	st, err := store.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
+	st, err := kinds.Open(context.Background(), store.ConfigFromEnv(os.Getenv))
 	if err != nil {
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)

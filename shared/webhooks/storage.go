@@ -29,10 +29,11 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
+	"github.com/lorekeep/lorekeep/shared/webhooks/webhookkind"
 )
 
 // Kind is the webhooks' kind: the KIND of their keys and the name of their id sequence.
-const Kind = "WEBHOOK"
+const Kind = webhookkind.Kind
 
 const (
 	sequence    = "webhook"
@@ -41,9 +42,6 @@ const (
 	logPrefix   = "LOG#"
 	dueIndexPK  = "WEBHOOKDUE"
 )
-
-// A webhook's count is a limit's (MaxWebhooks); its queue and log live in its own partition.
-func init() { store.DeclareKind(store.FamilyKind{Prefix: Kind, LimitCount: true, Partition: true}) }
 
 func queuePK(cid, wid int64) string { return store.PartitionOf(cid, Kind, wid).PK() }
 

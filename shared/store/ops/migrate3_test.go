@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -35,7 +36,7 @@ func TestMigrateWritesNameShardsAndMentions(t *testing.T) {
 		t.Fatal(err)
 	}
 	note := &domain.Note{Meta: meta, EntityID: town.EntityID, Name: "n", Entry: fmt.Sprintf("<p>[location:%d]</p>", port.EntityID), Visibility: domain.VisibilityMember}
-	if err := st.CreateNote(ctx, note); err != nil {
+	if err := notestore.New(st).CreateNote(ctx, note); err != nil {
 		t.Fatal(err)
 	}
 	// Back to layout 2: the derived items removed.
@@ -97,7 +98,7 @@ func TestMigrateBuildsRelatedBuckets(t *testing.T) {
 	var notes []int64
 	for _, v := range []domain.Visibility{domain.VisibilityAll, domain.VisibilitySelf} {
 		n := &domain.Note{Meta: meta, EntityID: root.EntityID, Name: "n", Visibility: v}
-		if err := st.CreateNote(ctx, n); err != nil {
+		if err := notestore.New(st).CreateNote(ctx, n); err != nil {
 			t.Fatal(err)
 		}
 		notes = append(notes, n.ID)

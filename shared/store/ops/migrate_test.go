@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
@@ -147,7 +148,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			{memberAcc, []int64{1, 2, 4, 5}}, // its own self and self-admin, not `admin`
 			{publicAcc, []int64{1}},
 		} {
-			p, err := st.ListNotes(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
+			p, err := notestore.New(st).ListNotes(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, noteID), tc.want) || p.Total != len(tc.want) {
 				t.Errorf("notes as %s: %v total %d (%v), want %v", tc.a.Role, storetest.IDs(p.Items, noteID), p.Total, err, tc.want)
 			}
@@ -165,13 +166,13 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		if l, err := locstore.New(st).GetLocation(ctx, c.ID, 3); err != nil || l.ParentID == nil || *l.ParentID != 1 {
 			t.Errorf("location 3's parent: %v %v", l, err)
 		}
-		if _, n, err := st.GetNoteAndEntity(ctx, c.ID, 1, 4); err != nil || n.Visibility != domain.VisibilitySelf {
+		if _, n, err := notestore.New(st).GetNoteAndEntity(ctx, c.ID, 1, 4); err != nil || n.Visibility != domain.VisibilitySelf {
 			t.Errorf("the self note by id: %v %v", n, err)
 		}
 		// Name filters read lower-case copies that layout 1 did not keep on notes, events and
 		// map points: the migration writes them.
 		byName := func(v string) domain.Filter { return domain.Filter{Name: []domain.Term{{Op: domain.Equals, Value: v}}} }
-		if p, err := st.ListNotes(ctx, c.ID, 1, adminAcc, byName("n"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 4 {
+		if p, err := notestore.New(st).ListNotes(ctx, c.ID, 1, adminAcc, byName("n"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 4 {
 			t.Errorf("notes named n: %d (%v), want 4", p.Total, err)
 		}
 		if p, err := st.ListEvents(ctx, c.ID, 1, adminAcc, byName("e"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 2 {
@@ -210,7 +211,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			f := domain.Filter{UpdatedAfter: &tc.since}
 			pr := domain.PageRequest{Page: 1, Limit: 45}
 			l, err1 := locstore.New(st).ListLocations(ctx, c.ID, f, false, pr)
-			n, err2 := st.ListNotes(ctx, c.ID, 1, adminAcc, f, pr)
+			n, err2 := notestore.New(st).ListNotes(ctx, c.ID, 1, adminAcc, f, pr)
 			m, err3 := locstore.New(st).ListMapPoints(ctx, c.ID, 1, f, pr)
 			e, err4 := st.ListEntities(ctx, c.ID, domain.EntityFilter{Filter: f}, false, pr)
 			if err := errors.Join(err1, err2, err3, err4); err != nil || l.Total != tc.locs || n.Total != tc.notes || m.Total != tc.points || e.Total != tc.ents {

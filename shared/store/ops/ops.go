@@ -15,9 +15,9 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 
-	// The families that declare kinds of their own (store.DeclareKind): the migration and the
+	// The whole kind table: the migration and the
 	// audit must know every kind's items, whatever else the binary links.
-	_ "github.com/lorekeep/lorekeep/shared/webhooks"
+	_ "github.com/lorekeep/lorekeep/shared/kinds"
 )
 
 // storeView is the store as the operations code sees it.

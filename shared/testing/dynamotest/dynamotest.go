@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
@@ -103,7 +104,7 @@ func NewStore(t testing.TB, tweak ...func(*aws.Config)) (*store.Store, store.Con
 	cfg.TableName = sanitize(cfg.TableName)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	st, err := store.Open(ctx, cfg, tweak...)
+	st, err := kinds.Open(ctx, cfg, tweak...)
 	if err != nil {
 		t.Fatal(err)
 	}
