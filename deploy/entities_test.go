@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -340,7 +341,7 @@ var deleteSteps = []replayStep{
 	{"calendars-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted calendar", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
-		if _, err := st.GetCalendar(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := calstore.New(st).GetCalendar(ctx, 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("calendar after delete: %v, want not found", err)
 		}
 		if _, err := st.GetEntity(ctx, 1, calendarEntity); !errors.Is(err, apperr.ErrNotFound) {
@@ -384,7 +385,7 @@ var deleteSteps = []replayStep{
 		if !strings.Contains(warnings, `Event "Lantern night" is not imported`) || strings.Contains(warnings, "clock") {
 			t.Errorf("warnings %q, want one about the event and none about the clock", warnings)
 		}
-		c, err := st.GetCalendar(context.Background(), 1, 2)
+		c, err := calstore.New(st).GetCalendar(context.Background(), 1, 2)
 		if err != nil || len(c.Months) != 6 || len(c.LeapDays) != 1 || c.Moons[0].Offset != "-11.5" {
 			t.Errorf("stored import = %+v, %v", c, err)
 		}
@@ -400,7 +401,7 @@ var deleteSteps = []replayStep{
 	{"recover.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "recover", r.body, map[string]any{"success": "Successfully recovered deleted entities"})
 		ctx := context.Background()
-		if _, err := st.GetCalendar(ctx, 1, 1); err != nil {
+		if _, err := calstore.New(st).GetCalendar(ctx, 1, 1); err != nil {
 			t.Errorf("restored calendar: %v", err)
 		}
 		admin := domain.Access{UserID: 1, CampaignID: 1, Role: domain.RoleAdmin}
@@ -434,7 +435,7 @@ func prepareCalendarCascade(t *testing.T, st *store.Store) {
 
 func mustCalendar(t *testing.T, st *store.Store) *timeline.Calendar {
 	t.Helper()
-	c, err := st.GetCalendar(context.Background(), 1, 1)
+	c, err := calstore.New(st).GetCalendar(context.Background(), 1, 1)
 	if err != nil {
 		t.Fatalf("calendar 1 of campaign 1: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -46,7 +47,7 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 	must(locstore.New(api).CreateMapPoint(ctx, &domain.MapPoint{Meta: meta(), LocationID: loc.ID, Name: &gate, Colour: "blue", Size: "standard", Icon: "pin", Shape: "circle"}))
 	cal := &timeline.Calendar{Meta: meta(), Owner: domain.Owner{Name: "Reckoning"}, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
 		Months: []calengine.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
-	must(api.CreateCalendar(ctx, cal))
+	must(calstore.New(api).CreateCalendar(ctx, cal))
 	hero := &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Hero"}}
 	must(locstore.New(api).CreateLocation(ctx, hero))
 	must(api.CreateEvent(ctx, &timeline.Event{Meta: meta(), EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
@@ -54,7 +55,7 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 
 	p.Inject(faultproxy.Rule{Op: "Query", Fault: faultproxy.InternalServerError})
 	must(locstore.New(api).DeleteLocation(ctx, loc)) // the first step is written: the delete has happened
-	must(api.DeleteCalendar(ctx, cal))
+	must(calstore.New(api).DeleteCalendar(ctx, cal))
 	if p.Faults("Query") == 0 {
 		t.Fatal("no cascade failed: nothing is pending")
 	}

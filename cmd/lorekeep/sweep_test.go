@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -79,7 +80,7 @@ func TestSweepFinishesPendingDeletes(t *testing.T) {
 		cal := &timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Doomed"}, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
 			Months: []calengine.Month{{Name: "A", Length: 30}, {Name: "B", Length: 30}}, Weekdays: []string{"X", "Y"}}
 		hero := &domain.Location{Meta: meta, Owner: domain.Owner{Name: "Hero"}}
-		for _, err := range []error{api.CreateCalendar(ctx, cal), locstore.New(api).CreateLocation(ctx, hero)} {
+		for _, err := range []error{calstore.New(api).CreateCalendar(ctx, cal), locstore.New(api).CreateLocation(ctx, hero)} {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +91,7 @@ func TestSweepFinishesPendingDeletes(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.Inject(faultproxy.Rule{Op: "Query", Fault: faultproxy.InternalServerError})
-		err := api.DeleteCalendar(ctx, cal)
+		err := calstore.New(api).DeleteCalendar(ctx, cal)
 		faults := p.Faults("Query")
 		p.Reset()
 		if err != nil || faults == 0 {

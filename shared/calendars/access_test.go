@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -34,7 +35,7 @@ func TestAccessMatrix(t *testing.T) {
 			{What: "retreat hidden", Method: "POST", On: "hidden", Suffix: "/retreat", Body: map[string]any{"days": 2}, Want: hiddenWrite},
 		},
 		Unchanged: func(ctx context.Context, cid, id int64) (string, error) {
-			h, err := e.Store.GetCalendar(ctx, cid, id)
+			h, err := calstore.New(e.Store).GetCalendar(ctx, cid, id)
 			if err == nil && (h.Name != "Hidden" || h.Date.String() != "1-1-1" || h.Version != 1) {
 				return fmt.Sprintf("now %s on %s, version %d", h.Name, h.Date, h.Version), nil
 			}
@@ -42,7 +43,7 @@ func TestAccessMatrix(t *testing.T) {
 		},
 		// The open calendar moved a day exactly when its advance was allowed.
 		After: func(t *testing.T, role int, cid, open, _ int64) {
-			o, _ := e.Store.GetCalendar(context.Background(), cid, open)
+			o, _ := calstore.New(e.Store).GetCalendar(context.Background(), cid, open)
 			if moved := write[role] == 200; moved != (o.Date.String() == "1-1-2") {
 				t.Errorf("open calendar's date %s after advance answered %d", o.Date, write[role])
 			}
@@ -67,13 +68,13 @@ func TestOnlyAdminsMakeCalendarsPrivate(t *testing.T) {
 	if n := total(t, e, e.Campaign); n != 1 {
 		t.Fatalf("refused creates must store nothing: total %v", n)
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.IsPrivate {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); c.IsPrivate {
 		t.Fatal("refused update made the calendar private")
 	}
 	if r := e.Do("PATCH", cal(e.Campaign, id), e.Admin, map[string]any{"is_private": true}); r.Status != 200 || r.Data()["is_private"] != true {
 		t.Fatalf("admin makes private: %d %s", r.Status, r.Raw)
 	}
-	c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	if ent, _ := e.Store.GetEntity(context.Background(), e.Campaign, c.EntityID); !ent.IsPrivate {
 		t.Fatal("the entity's privacy did not follow")
 	}
@@ -113,7 +114,7 @@ func TestOtherCampaignsCalendarsAreNotFound(t *testing.T) {
 			}
 		})
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.OtherCampaign, theirs); c.Name != "Theirs" || c.Version != 1 {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.OtherCampaign, theirs); c.Name != "Theirs" || c.Version != 1 {
 		t.Fatalf("their calendar changed: %+v", c)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -45,7 +46,7 @@ func BenchmarkCalendarDays1000ThreeMoons(b *testing.B) {
 // (255 terms, MaxLeapTerms 256) in a calendar of two 1-day months, the most years per day view.
 func worstLeapCalendar(b *testing.B, e *apitest.Env) (int64, *calengine.Calendar) {
 	id := create(b, e, e.Campaign, e.Admin, with(plainBody("Worst"), "month_length", []any{1, 1}, "leap_days", leapRules("400,!100,4", 85)))
-	c, err := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	c, err := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	if err != nil {
 		b.Fatal(err)
 	}

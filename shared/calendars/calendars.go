@@ -6,6 +6,7 @@
 package calendars
 
 import (
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -18,13 +19,14 @@ import (
 type kind = httpapi.Resource[timeline.Calendar, *timeline.Calendar, httpapi.None]
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := calstore.New(kernel)
 	h := handlers{st: st}
-	cal := httpapi.ReadAhead(store.ReadCalendar, "id", "")
+	cal := httpapi.ReadAhead(calstore.ReadCalendar, "id", "")
 	api.HandleShadowing("GET", "/calendars/presets", h.presets)
 	h.kind = module.Mount(api, st, module.Routes[timeline.Calendar, *timeline.Calendar, calendarJSON]{
 		Type: "calendar", Collection: "/calendars", Gone: domain.GoneCalendars,
-		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(store.ReadCalendarList, "", ""),
+		List: st.ListCalendars, ListAhead: httpapi.ReadAhead(calstore.ReadCalendarList, "", ""),
 		Subjects: embeds.Calendars,
 		Row: func(r *httpapi.Request, _ []timeline.Calendar) (func(*timeline.Calendar) calendarJSON, error) {
 			return func(c *timeline.Calendar) calendarJSON {

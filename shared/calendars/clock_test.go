@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -35,7 +36,7 @@ func TestClockAndCyclesAreStoredAndAnswered(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, d[k], v)
 		}
 	}
-	c, err := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	c, err := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	if err != nil || c.Clock == nil || *c.Clock != (calengine.Clock{Hours: 20, Minutes: 50, Offset: 3}) || c.Time != (calengine.Time{Hour: 19, Minute: 49}) ||
 		len(c.Cycles) != 1 || c.CycleFormat != "Year of the {{1}}" {
 		t.Fatalf("stored %+v %v", c, err)
@@ -49,7 +50,7 @@ func TestClockAndCyclesAreStoredAndAnswered(t *testing.T) {
 	if r.Status != 200 || r.Data()["clock"] != nil || r.Data()["current_minute"] != nil {
 		t.Fatalf("removing the clock: %d %s", r.Status, r.Raw)
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.Clock != nil || c.Time != (calengine.Time{}) {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); c.Clock != nil || c.Time != (calengine.Time{}) {
 		t.Errorf("stored after removing the clock: %+v %+v", c.Clock, c.Time)
 	}
 }
@@ -91,7 +92,7 @@ func TestClockAndCycleValidation(t *testing.T) {
 		})
 	}
 	for _, cid := range []int64{id, plain} {
-		if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, cid); c.Version != 1 {
+		if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, cid); c.Version != 1 {
 			t.Errorf("calendar %d changed by refused updates: version %d", cid, c.Version)
 		}
 	}
@@ -125,7 +126,7 @@ func TestAdvanceAndRetreatByHoursAndMinutes(t *testing.T) {
 		if r.Status != 200 || d["date"] != s.date || d["current_hour"] != s.hour || d["current_minute"] != s.min {
 			t.Fatalf("%s: %d %v %v:%v, want %s %v:%v", s.name, r.Status, d["date"], d["current_hour"], d["current_minute"], s.date, s.hour, s.min)
 		}
-		if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.Date.String() != s.date || c.Time != (calengine.Time{Hour: int(s.hour), Minute: int(s.min)}) {
+		if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); c.Date.String() != s.date || c.Time != (calengine.Time{Hour: int(s.hour), Minute: int(s.min)}) {
 			t.Fatalf("%s: stored %v %+v", s.name, c.Date, c.Time)
 		}
 	}
@@ -141,12 +142,12 @@ func TestAdvanceAndRetreatByHoursAndMinutes(t *testing.T) {
 		{id, map[string]any{"minutes": -1}, "minutes"},
 		{id, map[string]any{"minutes": "soon"}, "minutes"},
 	} {
-		before, _ := e.Store.GetCalendar(context.Background(), e.Campaign, tt.id)
+		before, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, tt.id)
 		r := e.Do("POST", cal(e.Campaign, tt.id)+"/advance", e.Admin, tt.body)
 		if r.Status != 422 || r.Errors()[tt.field] == nil {
 			t.Errorf("%v: got %d %s, want a 422 naming %s", tt.body, r.Status, r.Raw, tt.field)
 		}
-		if after, _ := e.Store.GetCalendar(context.Background(), e.Campaign, tt.id); after.Version != before.Version {
+		if after, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, tt.id); after.Version != before.Version {
 			t.Errorf("%v: the refused move changed the calendar", tt.body)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -55,7 +56,7 @@ func TestCreateWithEveryArrayReadsBackTheExactStructures(t *testing.T) {
 		}
 	}
 	// Stored as sent, and the entity exists with the calendar's name.
-	c, err := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	c, err := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestPartialUpdatesKeepTheStructures(t *testing.T) {
 			}
 		}
 	}
-	stored, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	stored, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	if len(stored.Months) != 4 || len(stored.Moons) != 2 || len(stored.Seasons) != 2 || stored.Version != 3 {
 		t.Fatalf("stored after partial updates: %+v", stored)
 	}
@@ -117,7 +118,7 @@ func TestPartialUpdatesKeepTheStructures(t *testing.T) {
 	if r.Status != 422 || r.Errors()["current_day"] == nil {
 		t.Fatalf("months that drop the current date: %d %s", r.Status, r.Raw)
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); len(c.Months) != 4 {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); len(c.Months) != 4 {
 		t.Fatalf("a refused update stored months: %+v", c.Months)
 	}
 }
@@ -189,7 +190,7 @@ func TestKankaDateFormat(t *testing.T) {
 		if d := r.Data(); r.Status != 200 || d["format"] != s.format || d["date_formatted"] != s.formatted {
 			t.Fatalf("%s: %d format %v date_formatted %v, want %v %q", s.name, r.Status, d["format"], d["date_formatted"], s.format, s.formatted)
 		}
-		if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.Format != s.storedWant {
+		if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); c.Format != s.storedWant {
 			t.Fatalf("%s: stored %q, want %q", s.name, c.Format, s.storedWant)
 		}
 	}
@@ -197,7 +198,7 @@ func TestKankaDateFormat(t *testing.T) {
 	if r.Status != 422 || r.Errors()["format"] == nil {
 		t.Fatalf("a 192-character format: %d %s", r.Status, r.Raw)
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.Format != "" {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); c.Format != "" {
 		t.Fatalf("a refused format was stored: %q", c.Format)
 	}
 	// The list answers it too.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -37,7 +38,7 @@ func TestAdvanceAndRetreatMoveTheCurrentDate(t *testing.T) {
 		if r.Status != 200 || r.Data()["date"] != s.want || r.Data()["updated_by"] != float64(e.MemberID) {
 			t.Fatalf("%s: %d %s, want date %s", s.name, r.Status, r.Raw, s.want)
 		}
-		c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+		c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 		if c.Date.String() != s.want || c.Version != version {
 			t.Fatalf("%s: stored %s version %d", s.name, c.Date, c.Version)
 		}
@@ -51,7 +52,7 @@ func TestAdvanceAndRetreatMoveTheCurrentDate(t *testing.T) {
 			t.Errorf("%v: got %d %s, want 422 naming days", body, r.Status, r.Raw)
 		}
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.Date.String() != "5-3-1" || c.Version != version {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); c.Date.String() != "5-3-1" || c.Version != version {
 		t.Fatalf("refused moves changed the calendar: %s version %d", c.Date, c.Version)
 	}
 }
@@ -122,7 +123,7 @@ func TestDaysRefuseBadRanges(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t, register)
 	id := create(t, e, e.Campaign, e.Admin, fullBody())
-	c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	eng, err := c.Engine()
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -106,7 +107,7 @@ func TestCalendarWeatherCRUD(t *testing.T) {
 	if got := e.Do("POST", weatherPath(e.Campaign, id, ""), e.Admin, weatherBody("4-1-1")); got.Status != 404 {
 		t.Errorf("create under a deleted calendar: %d, want 404", got.Status)
 	}
-	ws, err := e.Store.DayWeatherBetween(context.Background(), e.Campaign, id, calengine.Date{Year: -1000, Month: 1, Day: 1}, calengine.Date{Year: 1000, Month: 1, Day: 1})
+	ws, err := calstore.New(e.Store).DayWeatherBetween(context.Background(), e.Campaign, id, calengine.Date{Year: -1000, Month: 1, Day: 1}, calengine.Date{Year: 1000, Month: 1, Day: 1})
 	if err != nil || len(ws) != 1 {
 		t.Errorf("the trashed calendar's weather: %v %v, want the one kept for a restore", ws, err)
 	}
@@ -239,7 +240,7 @@ func TestCalendarWeatherAccess(t *testing.T) {
 		})
 	}
 	// Refused writes changed nothing: the admin's edit is the only one.
-	if _, w, err := e.Store.GetDayWeatherAndCalendar(context.Background(), e.Campaign, hidden, inHidden); err != nil || w.Version != 2 {
+	if _, w, err := calstore.New(e.Store).GetDayWeatherAndCalendar(context.Background(), e.Campaign, hidden, inHidden); err != nil || w.Version != 2 {
 		t.Fatalf("hidden weather: %v", err)
 	}
 	auditClean(t, e, e.Campaign)

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -72,8 +73,8 @@ func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalen
 	ctx := context.Background()
 	a := create(t, e, e.Campaign, e.Admin, fullBody())
 	b := create(t, e, e.Campaign, e.Admin, plainBody("Other"))
-	ca, _ := e.Store.GetCalendar(ctx, e.Campaign, a)
-	cb, _ := e.Store.GetCalendar(ctx, e.Campaign, b)
+	ca, _ := calstore.New(e.Store).GetCalendar(ctx, e.Campaign, a)
+	cb, _ := calstore.New(e.Store).GetCalendar(ctx, e.Campaign, b)
 
 	// The calendar's own entity: an event on it and a note.
 	putEvent(t, e, e.Campaign, ca.EntityID, 1, a, false)
@@ -98,7 +99,7 @@ func TestDeleteRemovesTheEntityItsEventsAndNotesAndOtherEntitiesEventsOnTheCalen
 	if got, want := partition(t, e, entityPK(e.Campaign, cb.EntityID)), "[EVENT#000000000004 NOTE#000000000002]"; got != want {
 		t.Errorf("the other entity's partition holds %s, want %s", got, want)
 	}
-	if _, err := e.Store.GetCalendar(ctx, e.Campaign, a); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := calstore.New(e.Store).GetCalendar(ctx, e.Campaign, a); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("calendar still stored: %v", err)
 	}
 	if _, err := e.Store.GetEntity(ctx, e.Campaign, ca.EntityID); !errors.Is(err, apperr.ErrNotFound) {

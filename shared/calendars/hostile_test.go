@@ -8,6 +8,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -67,7 +68,7 @@ func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
 	if got := total(t, e, e.Campaign); got != before {
 		t.Fatalf("refused writes stored calendars: %v, was %v", got, before)
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); len(c.LeapDays) != 0 || c.Version != 1 {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); len(c.LeapDays) != 0 || c.Version != 1 {
 		t.Fatalf("refused update changed the calendar: %d rules, version %d", len(c.LeapDays), c.Version)
 	}
 
@@ -75,7 +76,7 @@ func TestLeapRulesPastTheTermsLimitAre422(t *testing.T) {
 	// viewed for 1000 days near year 1 and near 2^53-1.
 	worst := with(plainBody("Worst"), "month_length", []any{1, 1}, "leap_days", leapRules("400,!100,4", 85))
 	wid := create(t, e, e.Campaign, e.Member, worst)
-	stored, _ := e.Store.GetCalendar(context.Background(), e.Campaign, wid)
+	stored, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, wid)
 	eng, err := stored.Engine()
 	if err != nil {
 		t.Fatal(err)

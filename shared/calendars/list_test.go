@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -73,7 +74,7 @@ func TestPaginationFollowsNextLinks(t *testing.T) {
 	for i := 0; i < 7; i++ {
 		c := timeline.Calendar{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, Owner: domain.Owner{Name: fmt.Sprintf("C%d", i)}, Date: timeline.DefaultCalendarDate,
 			Months: []calengine.Month{{Name: "A", Length: 3, Type: calengine.Standard}, {Name: "B", Length: 3, Type: calengine.Standard}}, Weekdays: []string{"X", "Y"}}
-		if err := e.Store.CreateCalendar(context.Background(), &c); err != nil {
+		if err := calstore.New(e.Store).CreateCalendar(context.Background(), &c); err != nil {
 			t.Fatal(err)
 		}
 	}

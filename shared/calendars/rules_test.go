@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -85,7 +86,7 @@ func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
 		jsonOf(r.Data()["leap_days"]) != `[{"amount":1,"day":null,"from_year":0,"intercalary":false,"interval":"4","month":2,"name":"","offset":0}]` {
 		t.Errorf("Kanka's fields: %d %s", r.Status, r.Raw)
 	}
-	c, err := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	c, err := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	if err != nil || len(c.LeapDays) != 0 || !c.HasLeapYear || c.LeapYearOffset != 4 {
 		t.Errorf("stored = %+v, %v", c, err)
 	}
@@ -94,7 +95,7 @@ func TestLeapDayRulesDecideDatesAndAreReturnedAsGiven(t *testing.T) {
 	if r.Status != 200 || r.Data()["has_leap_year"] != false || jsonOf(r.Data()["leap_days"]) != `[]` {
 		t.Errorf("no rules: %d %s", r.Status, r.Raw)
 	}
-	if c, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); c.HasLeapYear || len(c.LeapDays) != 0 {
+	if c, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); c.HasLeapYear || len(c.LeapDays) != 0 {
 		t.Errorf("stored without rules = %+v", c)
 	}
 }

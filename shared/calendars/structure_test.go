@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -51,7 +52,7 @@ func TestCalendarStructureIsStoredShownAndWalked(t *testing.T) {
 	if era := item(show["eras"], 1); era["month"] != 3.0 || era["day"] != 2.0 {
 		t.Errorf("eras %s", jsonOf(show["eras"]))
 	}
-	stored, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id)
+	stored, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id)
 	if stored.Months[1].Interval != "4" || stored.Months[1].Offset != 1 || len(stored.Months[0].Weekdays) != 3 || !stored.WeekRestart ||
 		stored.LeapDays[0].Weekday != "Extraday" || !stored.LeapDays[1].NotNumbered || stored.Moons[0].Granularity != 4 ||
 		!stored.Moons[1].Hidden || len(stored.Moons[1].CustomCycle) != 5 || stored.Eras[1].Month != 3 {
@@ -246,7 +247,7 @@ func TestErasEndingTheirYear(t *testing.T) {
 	if era := show["era"].(map[string]any); era["name"] != "Sundering" || era["year"] != 1.0 {
 		t.Errorf("the current date's era %v", era)
 	}
-	if stored, _ := e.Store.GetCalendar(context.Background(), e.Campaign, id); !stored.Eras[1].EndsYear || stored.Eras[0].EndsYear {
+	if stored, _ := calstore.New(e.Store).GetCalendar(context.Background(), e.Campaign, id); !stored.Eras[1].EndsYear || stored.Eras[0].EndsYear {
 		t.Errorf("stored eras %+v", stored.Eras)
 	}
 	// Years 0-2 have 30 days: 3-2-3 is day 102 (weekday 102 mod 3 = Mo); year 3 ends on 3-2-4.

@@ -6,6 +6,7 @@ package entities
 import (
 	"net/http"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
@@ -56,7 +57,7 @@ func listAhead(r *http.Request) []domain.Ref {
 	case len(served) > 1:
 		return []domain.Ref{{Read: store.ReadEntityList}}
 	case served[0] == "calendar":
-		return []domain.Ref{{Read: store.ReadCalendarList}}
+		return []domain.Ref{{Read: calstore.ReadCalendarList}}
 	}
 	return []domain.Ref{{Read: locstore.ReadLocationList}}
 }

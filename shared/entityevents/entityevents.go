@@ -8,6 +8,7 @@ import (
 	"errors"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -19,7 +20,8 @@ import (
 // Register mounts the family's routes: the spec's entity_events, and Kanka's current name for
 // the same records, reminders (a body without name, answered in the reminder shape), with a
 // calendar's reminders.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := calstore.New(kernel)
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -63,7 +64,7 @@ func TestMigrateLegacyImages(t *testing.T) {
 	cal := timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Photo", ImageURL: srv.URL + "/photo.jpg"},
 		Date: calengine.Date{Year: 1, Month: 1, Day: 1}, Months: []calengine.Month{{Name: "Early", Length: 30}, {Name: "Late", Length: 31}},
 		Weekdays: []string{"Moon", "Sun"}}
-	if err := e.Store.CreateCalendar(ctx, &cal); err != nil {
+	if err := calstore.New(e.Store).CreateCalendar(ctx, &cal); err != nil {
 		t.Fatal(err)
 	}
 	sync := str(e.Do("GET", apitest.Path(e.Campaign, "/locations"), e.Admin, nil).Body["sync"])

@@ -396,3 +396,57 @@ func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error
 		return s.batchDelete(ctx, rest) // event copies included: idempotent deletes
 	})
 }
+
+// deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
+// found by their day links in its partition and read consistently (the calendar's own entity's
+// events go with its entity): each with its copies and counts, in transactions of at most 100
+// items run concurrently, conditional on the version read. Then the partition goes, with the
+// links and their counters.
+func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
+	return apperr.RetryConflicts(ctx, func() error {
+		var links []layout.DayLinkItem // every item of the calendar's partition, keys only
+		err := s.table.Get("pk", layout.CalendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
+		if err != nil {
+			return layout.Wrap(err)
+		}
+		var keys []layout.ItemKey
+		for _, l := range links {
+			if (strings.HasPrefix(l.SK, layout.DayLinkPrefix) || strings.HasPrefix(l.SK, layout.RecurLinkPrefix)) && l.EntityID != calEntityID {
+				for _, sk := range childHomeSKs(layout.EventPrefix, l.ID) {
+					keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, l.EntityID), SK: sk})
+				}
+			}
+		}
+		items, err := s.getItems(ctx, keys...)
+		if err != nil {
+			return err
+		}
+		var txs []*txBuilder
+		for _, raw := range items {
+			var it layout.EventItem
+			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
+				return err
+			}
+			if it.CalendarID != calID {
+				continue
+			}
+			// An event writes at most 3 items, its related copy, 2 counters, its sync pointer
+			// and its tombstone.
+			if len(txs) == 0 || txs[len(txs)-1].size()+10 > maxTx {
+				txs = append(txs, s.newTx())
+			}
+			b := txs[len(txs)-1]
+			ev := it.Event()
+			b.remove(eventSlots(&ev), it.Version)
+			b.syncMove(eventRef(&ev), nil) // its entity lives on: its list learns of the delete
+		}
+		if err := runTxs(ctx, txs); err != nil {
+			return err
+		}
+		all := make([]dynamo.Keyed, len(links)) // the links and their counters
+		for i, l := range links {
+			all[i] = dynamo.Keys{l.PK, l.SK}
+		}
+		return s.batchDelete(ctx, all)
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -23,12 +24,12 @@ func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	cal := timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Reckoning"}}
-	if err := st.CreateCalendar(ctx, &cal); err != nil {
+	if err := calstore.New(st).CreateCalendar(ctx, &cal); err != nil {
 		t.Fatal(err)
 	}
 	day := calengine.Date{Year: 3, Month: 1, Day: 2}
 	w := timeline.DayWeather{Meta: meta, CalendarID: cal.ID, Date: day, Weather: "rain", Visibility: domain.VisibilityAll}
-	if err := st.CreateDayWeather(ctx, &w); err != nil {
+	if err := calstore.New(st).CreateDayWeather(ctx, &w); err != nil {
 		t.Fatal(err)
 	}
 	audit := func(when string) {
@@ -39,13 +40,13 @@ func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 	}
 	kept := func(want int) {
 		t.Helper()
-		ws, err := st.DayWeatherBetween(ctx, c.ID, cal.ID, day, day)
+		ws, err := calstore.New(st).DayWeatherBetween(ctx, c.ID, cal.ID, day, day)
 		if err != nil || len(ws) != want {
 			t.Fatalf("day keys: %v %v, want %d", ws, err, want)
 		}
 	}
 	audit("created")
-	if err := st.DeleteCalendar(ctx, &cal); err != nil {
+	if err := calstore.New(st).DeleteCalendar(ctx, &cal); err != nil {
 		t.Fatal(err)
 	}
 	kept(1)
@@ -53,15 +54,15 @@ func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 	if err := st.RestoreEntity(ctx, c.ID, cal.EntityID, admin.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, got, err := st.GetDayWeatherAndCalendar(ctx, c.ID, cal.ID, w.ID); err != nil || got.Weather != "rain" {
+	if _, got, err := calstore.New(st).GetDayWeatherAndCalendar(ctx, c.ID, cal.ID, w.ID); err != nil || got.Weather != "rain" {
 		t.Fatalf("restored weather: %+v %v", got, err)
 	}
 	audit("restored")
-	back, err := st.GetCalendar(ctx, c.ID, cal.ID)
+	back, err := calstore.New(st).GetCalendar(ctx, c.ID, cal.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.DeleteCalendar(ctx, back); err != nil {
+	if err := calstore.New(st).DeleteCalendar(ctx, back); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.ExpireTrash(ctx, st, c.ID, cal.EntityID); err != nil {
@@ -71,7 +72,7 @@ func TestCalendarWeatherFollowsItsCalendar(t *testing.T) {
 		t.Fatalf("purge: %d %v", n, err)
 	}
 	kept(0)
-	if _, _, err := st.GetDayWeatherAndCalendar(ctx, c.ID, cal.ID, w.ID); !errors.Is(err, apperr.ErrNotFound) {
+	if _, _, err := calstore.New(st).GetDayWeatherAndCalendar(ctx, c.ID, cal.ID, w.ID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("purged weather: %v", err)
 	}
 	audit("purged")

@@ -59,15 +59,6 @@ func (s *Store) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access)
 // more life events than this has ages on the calendars of its first ones (DESIGN 5, ages).
 const MaxLifeEvents = 100
 
-// GetCalendars reads the campaign's calendars with the given ids in one batch; missing ones
-// are absent from the map.
-func (s *Store) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*timeline.Calendar, error) {
-	return getRecords(ctx, s, cid, layout.CalendarPrefix, ids, true, func(it calendarItem) (int64, *timeline.Calendar) {
-		c := it.calendar()
-		return c.ID, &c
-	})
-}
-
 // checkCalendar makes a write conditional on the event's calendar still existing: a calendar
 // gone (or being deleted) is the body's calendar_id that no longer names one, a 422.
 func (s *Store) checkCalendar(ev *timeline.Event) func(*txBuilder) {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/calengine"
+
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
 
@@ -104,3 +106,42 @@ type FamilyKind = layout.FamilyKind
 // DeclareKind registers a family's kind, from the family's declarations at init, so that the
 // counters' checks and the audit know its items (a record's own partition is not an orphan).
 func DeclareKind(k FamilyKind) { layout.RegisterFamilyKind(k) }
+
+// Tx is a write's transaction as a family's step adds its own items to it (Step); the kernel's
+// additions are its own.
+type Tx struct{ b *txBuilder }
+
+// Step makes a family's addition to a write's transaction.
+func Step(add func(Tx)) TxStep { return func(b *txBuilder) { add(Tx{b}) } }
+
+// Put writes item (with its pk and sk) unconditionally.
+func (t Tx) Put(item any) { t.b.put(t.b.s.table.Put(item)) }
+
+// PutNew writes item on condition that no item has its key; taken is the write's answer when
+// one has.
+func (t Tx) PutNew(item any, taken error) {
+	if t.b.needs == nil {
+		t.b.needs = map[int]error{}
+	}
+	t.b.needs[t.b.n] = taken
+	t.b.put(t.b.s.table.Put(item).If("attribute_not_exists(pk)"))
+}
+
+// Delete deletes item k (an absent item is no error).
+func (t Tx) Delete(k Key) { t.b.del(t.b.s.table.Delete("pk", k.PK).Range("sk", k.SK)) }
+
+// Need makes the write conditional on item k existing; gone is its answer when it does not.
+func (t Tx) Need(k Key, gone error) { t.b.need(k.PK, k.SK, gone) }
+
+// WeatherDayKey is the day key of calendar calID's manual weather on d: one per day, ordered as
+// dates in the calendar's partition.
+func WeatherDayKey(cid, calID int64, d calengine.Date) Key {
+	return Key{PK: layout.CalendarPK(cid, calID), SK: layout.WeatherDaySK(d)}
+}
+
+// QueryBetween reads the items of partition pk whose sort keys lie between lo and hi (both
+// included), strongly consistent, decoded as I.
+func QueryBetween[I any](ctx context.Context, s *Store, pk, lo, hi string) ([]I, error) {
+	items, err := queryAll[I](ctx, s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true))
+	return items, layout.Wrap(err)
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
@@ -43,7 +44,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 	cal1 := &timeline.Calendar{Meta: meta(admin.ID), Owner: domain.Owner{Name: "One"}}
 	cal2 := &timeline.Calendar{Meta: meta(admin.ID), Owner: domain.Owner{Name: "Two"}}
 	for _, cal := range []*timeline.Calendar{cal1, cal2} {
-		if err := st.CreateCalendar(ctx, cal); err != nil {
+		if err := calstore.New(st).CreateCalendar(ctx, cal); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -121,8 +122,8 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 
 	// Deleting calendar two takes the event (on another entity) along; deleting the parent
 	// orphans nothing (its child moved) and takes the note.
-	c2, _ := st.GetCalendar(ctx, c.ID, cal2.ID)
-	if err := st.DeleteCalendar(ctx, c2); err != nil {
+	c2, _ := calstore.New(st).GetCalendar(ctx, c.ID, cal2.ID)
+	if err := calstore.New(st).DeleteCalendar(ctx, c2); err != nil {
 		t.Fatal(err)
 	}
 	audit("the calendar's delete")

@@ -27,6 +27,8 @@ var (
 var (
 	NoteKind  = layout.MustKind(layout.NotePrefix)
 	EventKind = layout.MustKind(layout.EventPrefix)
+	// WeatherKind: a calendar's manual weather of one day, placed by visibility.
+	WeatherKind = layout.MustKind(layout.WeatherPrefix)
 )
 
 // DeclareOwnerKind registers a family's owner kind (at init, from its declarations): Kanka's

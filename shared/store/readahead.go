@@ -121,9 +121,7 @@ func ChildListRead(k Kind) domain.Read {
 
 // The reads of the kinds the kernel stores itself.
 var (
-	ReadCalendar     = RecordRead(layout.CalendarKind)
-	ReadCalendarList = ListRead(layout.CalendarKind)
-	ReadEntity       = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
+	ReadEntity = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
 		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ref.ID)}}
 	})
 	ReadEntityList = ListRead(layout.MustKind(layout.EntityPrefix))
@@ -160,8 +158,6 @@ var (
 		cpk := layout.CampaignPK(cid)
 		return []layout.ItemKey{{PK: cpk, SK: layout.CounterSK(layout.RelationIndexPrefix)}, {PK: cpk, SK: layout.OwnCounterSK(layout.RelationIndexPrefix, uid)}}
 	})
-	ReadWeather     = ChildRead(layout.MustKind(layout.WeatherPrefix))
-	ReadWeatherList = ChildListRead(layout.MustKind(layout.WeatherPrefix))
 	// A map's reads take its layers and groups too, which every map answer embeds.
 	ReadMap = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
 		return append(mapKeys(cid, ref.ID), packKeys(cid, ref.ID)...)

@@ -48,11 +48,6 @@ func eventRef(ev *timeline.Event) *layout.SyncRef {
 		IsPrivate: ev.IsPrivate, Visibility: string(ev.Visibility), CreatedBy: ev.CreatedBy}, Updated: ev.UpdatedAt}
 }
 
-func weatherRef(w *timeline.DayWeather) *layout.SyncRef {
-	return &layout.SyncRef{Kind: layout.WeatherPrefix, Ptr: layout.SyncPointer{PK: layout.CalendarPK(w.CampaignID, w.CalendarID), ID: w.ID,
-		Visibility: string(w.Visibility), CreatedBy: w.CreatedBy}, Updated: w.UpdatedAt}
-}
-
 func mapPointRef(p *domain.MapPoint) *layout.SyncRef {
 	return &layout.SyncRef{Kind: layout.MapPointPrefix, Ptr: layout.SyncPointer{PK: layout.MapPointsPK(p.CampaignID, p.LocationID), ID: p.ID}, Updated: p.UpdatedAt}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -32,7 +33,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	publicAccess := domain.Access{UserID: 999, CampaignID: c.ID, Role: domain.RolePublic}
 	meta := domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}
 	cal := timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "Reckoning"}}
-	if err := st.CreateCalendar(ctx, &cal); err != nil {
+	if err := calstore.New(st).CreateCalendar(ctx, &cal); err != nil {
 		t.Fatal(err)
 	}
 	parent := domain.Location{Meta: meta, Owner: domain.Owner{Name: "Parent", Entry: "see [location:1]"}}
@@ -122,7 +123,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	}
 
 	// Trash the calendar: the other location's event leaves its entity's list.
-	if err := st.DeleteCalendar(ctx, &cal); err != nil {
+	if err := calstore.New(st).DeleteCalendar(ctx, &cal); err != nil {
 		t.Fatal(err)
 	}
 	audit("calendar trashed")
@@ -249,7 +250,7 @@ func TestTrashRaces(t *testing.T) {
 
 	for round := 0; round < 4; round++ {
 		cal := timeline.Calendar{Meta: meta, Owner: domain.Owner{Name: "C"}}
-		if err := st.CreateCalendar(ctx, &cal); err != nil {
+		if err := calstore.New(st).CreateCalendar(ctx, &cal); err != nil {
 			t.Fatal(err)
 		}
 		other := domain.Location{Meta: meta, Owner: domain.Owner{Name: "O"}}
@@ -263,7 +264,7 @@ func TestTrashRaces(t *testing.T) {
 				Date: calengine.Date{Year: 1, Month: 1, Day: 1}}
 		}
 		wg.Add(3)
-		go func() { defer wg.Done(); errs[0] = st.DeleteCalendar(ctx, &cal) }()
+		go func() { defer wg.Done(); errs[0] = calstore.New(st).DeleteCalendar(ctx, &cal) }()
 		go func() { defer wg.Done(); errs[1] = st.CreateEvent(ctx, newEvent(cal.EntityID)) }()
 		go func() { defer wg.Done(); errs[2] = st.CreateEvent(ctx, newEvent(other.EntityID)) }()
 		wg.Wait()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
@@ -84,20 +85,20 @@ func TestWorstRecordDeletes(t *testing.T) {
 		}},
 		{"calendar", func(t *testing.T) record {
 			cal := timeline.Calendar{Meta: meta, Owner: owner("C")}
-			if err := st.CreateCalendar(ctx, &cal); err != nil {
+			if err := calstore.New(st).CreateCalendar(ctx, &cal); err != nil {
 				t.Fatal(err)
 			}
 			next := cal
 			next.Owner = withEntry(cal.Owner)
-			if err := st.UpdateCalendar(ctx, &cal, &next); err != nil {
+			if err := calstore.New(st).UpdateCalendar(ctx, &cal, &next); err != nil {
 				t.Fatal(err)
 			}
 			return record{cal.EntityID, func() error {
-				got, err := st.GetCalendar(ctx, c.ID, cal.ID)
+				got, err := calstore.New(st).GetCalendar(ctx, c.ID, cal.ID)
 				if err != nil {
 					return err
 				}
-				return st.DeleteCalendar(ctx, got)
+				return calstore.New(st).DeleteCalendar(ctx, got)
 			}, true}
 		}},
 		{"map", func(t *testing.T) record {

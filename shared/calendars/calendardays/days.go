@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -38,9 +39,10 @@ type Store interface {
 type handlers struct{ st Store }
 
 // Register mounts the day view.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := calstore.New(kernel)
 	h := handlers{st: st}
-	api.Handle("GET", "/calendars/{id}/days", h.days, httpapi.ReadAhead(store.ReadCalendar, "id", ""))
+	api.Handle("GET", "/calendars/{id}/days", h.days, httpapi.ReadAhead(calstore.ReadCalendar, "id", ""))
 }
 
 // dayJSON is one day of the day view.

@@ -10,6 +10,7 @@ import (
 	"context"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -31,7 +32,8 @@ type Store interface {
 type handlers struct{ st Store }
 
 // Register mounts the calendar_weather routes.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := calstore.New(kernel)
 	h := handlers{st: st}
 	const collection = "/calendars/{id}/calendar_weather"
 	httpapi.MountList(api, collection, httpapi.List[timeline.DayWeather, *timeline.Calendar, calwire.DayWeather]{
@@ -42,7 +44,7 @@ func Register(api *httpapi.API, st Store) {
 			return st.ListDayWeather(r.Context(), c.CampaignID, c.ID, r.Access, f, page)
 		},
 		Render: calwire.RenderDayWeather,
-		Ahead:  httpapi.ReadAhead(store.ReadWeatherList, "", "id"),
+		Ahead:  httpapi.ReadAhead(calstore.ReadWeatherList, "", "id"),
 	})
 	httpapi.Mount(api, collection, collection+"/{weather_id}", httpapi.Resource[timeline.DayWeather, *timeline.DayWeather, *timeline.Calendar]{
 		Parent: func(r *httpapi.Request) (*timeline.Calendar, error) {
@@ -61,7 +63,7 @@ func Register(api *httpapi.API, st Store) {
 		},
 		Create: h.st.CreateDayWeather, Update: h.st.UpdateDayWeather, Delete: h.st.DeleteDayWeather,
 		Render: func(_ *httpapi.Request, w *timeline.DayWeather) (any, error) { return calwire.RenderDayWeather(w), nil },
-		Item:   httpapi.ReadAhead(store.ReadWeather, "weather_id", "id"), Collection: httpapi.ReadAhead(store.ReadCalendar, "id", ""),
+		Item:   httpapi.ReadAhead(calstore.ReadWeather, "weather_id", "id"), Collection: httpapi.ReadAhead(calstore.ReadCalendar, "id", ""),
 	})
 }
 

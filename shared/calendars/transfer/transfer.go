@@ -6,6 +6,7 @@ package transfer
 import (
 	"context"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -22,10 +23,11 @@ type Store interface {
 
 // Register mounts the transfer's routes. The import is a literal path beside the family's
 // calendars/{id}: in one API (lorekeep serve) the family's routes answer its other methods.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := calstore.New(kernel)
 	h := handlers{st: st}
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
-	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(store.ReadCalendar, "id", ""))
+	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(calstore.ReadCalendar, "id", ""))
 }
 
 type handlers struct{ st Store }

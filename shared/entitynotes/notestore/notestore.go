@@ -28,7 +28,7 @@ type noteItem struct {
 }
 
 func toNoteItem(n *domain.Note) noteItem {
-	return noteItem{MetaAttrs: store.EntityChildHome(store.NoteKind, n.EntityID, n.Meta),
+	return noteItem{MetaAttrs: store.VisibleChildHome(store.NoteKind, n.EntityID, n.Meta),
 		EntityID: n.EntityID, Name: n.Name, NameLC: strings.ToLower(n.Name), Entry: n.Entry, Position: n.Position,
 		Visibility: string(n.Visibility), Collapsed: n.Collapsed}
 }
@@ -50,10 +50,10 @@ func (it *noteItem) DecodeItem(item dynamo.Item) error {
 	}, (*reflectedNote)(it))
 }
 
-var notes = store.EntityChildKind[domain.Note, noteItem]{
+var notes = store.VisibleChildKind[domain.Note, noteItem]{
 	Kind: store.NoteKind, Sequence: "note", Item: toNoteItem, Record: noteItem.note,
-	Of: func(n *domain.Note) store.EntityChild {
-		return store.EntityChild{Meta: &n.Meta, EntityID: n.EntityID, Visibility: n.Visibility, Entry: &n.Entry}
+	Of: func(n *domain.Note) store.VisibleChild {
+		return store.VisibleChild{Meta: &n.Meta, ParentID: n.EntityID, Visibility: n.Visibility, Entry: &n.Entry}
 	},
 }
 

@@ -3,6 +3,7 @@ package ops
 import (
 	"encoding/json"
 
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 
 	"context"
@@ -262,9 +263,13 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 			weatherDays[layout.ItemKey{PK: pk, SK: sk}] = num(it, "id")
 		}
 		if strings.TrimPrefix(sk, layout.SelfHome) == layout.RecordSK(layout.WeatherPrefix, num(it, "id")) && pk != prefix {
-			var w layout.DayWeatherItem
+			var w struct { // a weather's date, whose day key it must have
+				Year  int64 `dynamo:"year"`
+				Month int   `dynamo:"month"`
+				Day   int   `dynamo:"day"`
+			}
 			_ = dynamo.UnmarshalItem(it, &w)
-			wantWeatherDays[layout.ItemKey{PK: pk, SK: layout.WeatherDaySK(w.DayWeather().Date)}] = w.ID
+			wantWeatherDays[layout.ItemKey{PK: pk, SK: layout.WeatherDaySK(calengine.Date{Year: w.Year, Month: w.Month, Day: w.Day})}] = num(it, "id")
 		}
 		if strings.TrimPrefix(sk, layout.SelfHome) == layout.RecordSK(layout.EventPrefix, num(it, "id")) && pk != prefix {
 			var ev layout.EventItem

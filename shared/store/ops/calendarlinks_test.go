@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
@@ -86,7 +87,7 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 	}
 	// No months: snapshot prints nested lists as pointers (the links need none).
 	cal := timeline.Calendar{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Reckoning"}}
-	if err := st.CreateCalendar(ctx, &cal); err != nil {
+	if err := calstore.New(st).CreateCalendar(ctx, &cal); err != nil {
 		t.Fatal(err)
 	}
 	var ents []int64

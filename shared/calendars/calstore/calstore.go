@@ -1,24 +1,28 @@
-package store
+// Package calstore is the calendars family's storage: the calendar item (the engine's whole
+// structure, as DynamoDB attributes) and the calendar's manual weather, on the kernel (package
+// store). Calendars are an owner kind that does not nest: home CALENDAR#id, public copy
+// PUB#CALENDAR#id, entity of type calendar; a delete moves the calendar to the trash, with the
+// events of other entities that use it (the kernel's calendar links). A day's weather lives in
+// its calendar's partition, placed by visibility, with a day key that makes it the day's only
+// one.
+package calstore
 
 import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/guregu/dynamo/v2"
 
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 type calendarItem struct {
-	layout.MetaAttrs
-	layout.OwnerAttrs
+	store.MetaAttrs
+	store.OwnerAttrs
 	Date           string            `dynamo:"date"`
 	Months         []monthAttr       `dynamo:"months"`
 	Weekdays       []string          `dynamo:"weekdays"`
@@ -164,9 +168,9 @@ func (d *decimal) UnmarshalDynamo(av types.AttributeValue) error {
 }
 
 func toCalendarItem(c *timeline.Calendar) calendarItem {
+	meta, owner := store.OwnerHome(store.CalendarKind, c.Meta, c.Owner)
 	it := calendarItem{
-		MetaAttrs:  layout.ToMetaAttrs(layout.CampaignPK(c.CampaignID), layout.RecordSK(layout.CalendarPrefix, c.ID), c.Meta),
-		OwnerAttrs: toOwnerAttrs(c.Owner),
+		MetaAttrs: meta, OwnerAttrs: owner,
 		Date:       c.Date.String(), Weekdays: c.Weekdays, Epochs: c.Epochs, Suffix: c.Suffix,
 		StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, WeekRestart: c.WeekRestart,
 		Periodic: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
@@ -266,96 +270,169 @@ func (it calendarItem) calendar() timeline.Calendar {
 	return c
 }
 
+var calendars = store.OwnerKind[timeline.Calendar, calendarItem]{
+	Kind: store.CalendarKind, Item: toCalendarItem, Record: calendarItem.calendar, Trashed: true,
+	Of: func(c *timeline.Calendar) (*domain.Meta, *domain.Owner) { return &c.Meta, &c.Owner },
+}
+
+type dayWeatherItem struct {
+	store.MetaAttrs
+	CalendarID    int64  `dynamo:"calendar_id"`
+	Year          int64  `dynamo:"year"`
+	Month         int    `dynamo:"month"`
+	Day           int    `dynamo:"day"`
+	Weather       string `dynamo:"weather"`
+	Temperature   string `dynamo:"temperature,omitempty"`
+	Precipitation string `dynamo:"precipitation,omitempty"`
+	Wind          string `dynamo:"wind,omitempty"`
+	Effect        string `dynamo:"effect,omitempty"`
+	Name          string `dynamo:"name,omitempty"`
+	Visibility    string `dynamo:"visibility"`
+}
+
+func toDayWeatherItem(w *timeline.DayWeather) dayWeatherItem {
+	return dayWeatherItem{MetaAttrs: store.VisibleChildHome(store.WeatherKind, w.CalendarID, w.Meta),
+		CalendarID: w.CalendarID, Year: w.Date.Year, Month: w.Date.Month, Day: w.Date.Day,
+		Weather: w.Weather, Temperature: w.Temperature, Precipitation: w.Precipitation, Wind: w.Wind,
+		Effect: w.Effect, Name: w.Name, Visibility: string(w.Visibility)}
+}
+
+func (it dayWeatherItem) dayWeather() timeline.DayWeather {
+	return timeline.DayWeather{Meta: it.Meta(), CalendarID: it.CalendarID,
+		Date:    calengine.Date{Year: it.Year, Month: it.Month, Day: it.Day},
+		Weather: it.Weather, Temperature: it.Temperature, Precipitation: it.Precipitation, Wind: it.Wind,
+		Effect: it.Effect, Name: it.Name, Visibility: domain.Visibility(it.Visibility)}
+}
+
+var weathers = store.VisibleChildKind[timeline.DayWeather, dayWeatherItem]{
+	Kind: store.WeatherKind, Sequence: "calweather", Item: toDayWeatherItem, Record: dayWeatherItem.dayWeather,
+	Of: func(w *timeline.DayWeather) store.VisibleChild {
+		return store.VisibleChild{Meta: &w.Meta, ParentID: w.CalendarID, Visibility: w.Visibility}
+	},
+}
+
+// weatherDay is the day key of w: a copy of the weather at its date, one a day (its
+// uniqueness), so that a day view reads its days' weather in one Query.
+func weatherDay(w *timeline.DayWeather) dayWeatherItem {
+	it := toDayWeatherItem(w)
+	k := store.WeatherDayKey(w.CampaignID, w.CalendarID, w.Date)
+	it.PK, it.SK = k.PK, k.SK
+	return it
+}
+
+// Storage is the family's storage over the kernel, whose reads and writes the family also
+// uses (entities, related arrays, the calendar links).
+type Storage struct{ *store.Store }
+
+// New wraps the kernel.
+func New(st *store.Store) *Storage { return &Storage{st} }
+
 // GetCalendar reads one calendar of the campaign; ErrNotFound when there is none.
-func (s *Store) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
-	return getRecord(ctx, s, layout.CampaignPK(cid), layout.RecordSK(layout.CalendarPrefix, id), calendarItem.calendar)
+func (s *Storage) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
+	return calendars.Get(ctx, s.Store, cid, id)
+}
+
+// GetCalendars reads the campaign's calendars with the given ids in one batch; missing ones
+// are absent from the map.
+func (s *Storage) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*timeline.Calendar, error) {
+	return calendars.GetMany(ctx, s.Store, cid, ids)
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
-func (s *Store) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
-	if onlyName(f) { // the name shards answer it (names.go)
-		return listByName(ctx, s, cid, layout.CalendarKind, f.Name, !hidePrivate, p, calendarItem.calendar)
-	}
-	l := listSpec{ranges: ownerRanges(layout.CalendarPrefix, cid, !hidePrivate)}
-	l.filter(f)
-	return listPage(ctx, s, l, p, calendarItem.calendar)
+func (s *Storage) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
+	return calendars.List(ctx, s.Store, cid, f, hidePrivate, p)
 }
 
 // CreateCalendar stores a new calendar and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
-func (s *Store) CreateCalendar(ctx context.Context, c *timeline.Calendar) error {
-	return s.createOwner(ctx, layout.CalendarKind, &c.Meta, &c.Owner, func() any { return toCalendarItem(c) })
+func (s *Storage) CreateCalendar(ctx context.Context, c *timeline.Calendar) error {
+	return calendars.Create(ctx, s.Store, c)
 }
 
 // UpdateCalendar writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise). The entity and the totals follow in the same transaction.
-func (s *Store) UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error {
-	return s.updateOwner(ctx, layout.CalendarKind, &prev.Meta, &next.Meta, &prev.Owner, &next.Owner, func() any { return toCalendarItem(next) })
+func (s *Storage) UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error {
+	return calendars.Update(ctx, s.Store, prev, next)
 }
 
-// DeleteCalendar moves a calendar to the trash (trash.go): the events of other entities that
-// use it are hidden with it (put back by a restore); its own entity's events and notes stay,
-// unreachable, until the purge.
-func (s *Store) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
-	return s.trashOwner(ctx, layout.CalendarKind, &c.Meta, &c.Owner, toCalendarItem(c))
+// DeleteCalendar moves a calendar to the trash: the events of other entities that use it are
+// hidden with it (put back by a restore); its own entity's events and notes stay, unreachable,
+// until the purge.
+func (s *Storage) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
+	return calendars.Delete(ctx, s.Store, c)
 }
 
 // ResumeCalendarDelete finishes a delete of calendar id that failed after its first step; it
 // reports whether there was one.
-func (s *Store) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error) {
-	return s.resumeDelete(ctx, cid, layout.CalendarPrefix, id)
+func (s *Storage) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error) {
+	return calendars.ResumeDelete(ctx, s.Store, cid, id)
 }
 
-// deleteCalendarEvents deletes the entity events of other entities that use calendar calID,
-// found by their day links in its partition and read consistently (the calendar's own entity's
-// events go with its entity): each with its copies and counts, in transactions of at most 100
-// items run concurrently, conditional on the version read. Then the partition goes, with the
-// links and their counters.
-func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityID int64) error {
-	return apperr.RetryConflicts(ctx, func() error {
-		var links []layout.DayLinkItem // every item of the calendar's partition, keys only
-		err := s.table.Get("pk", layout.CalendarPK(cid, calID)).Project("pk", "sk", "entity_id", "id").Consistent(true).All(ctx, &links)
-		if err != nil {
-			return layout.Wrap(err)
-		}
-		var keys []layout.ItemKey
-		for _, l := range links {
-			if (strings.HasPrefix(l.SK, layout.DayLinkPrefix) || strings.HasPrefix(l.SK, layout.RecurLinkPrefix)) && l.EntityID != calEntityID {
-				for _, sk := range childHomeSKs(layout.EventPrefix, l.ID) {
-					keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, l.EntityID), SK: sk})
-				}
-			}
-		}
-		items, err := s.getItems(ctx, keys...)
-		if err != nil {
-			return err
-		}
-		var txs []*txBuilder
-		for _, raw := range items {
-			var it layout.EventItem
-			if err := dynamo.UnmarshalItem(raw, &it); err != nil {
-				return err
-			}
-			if it.CalendarID != calID {
-				continue
-			}
-			// An event writes at most 3 items, its related copy, 2 counters, its sync pointer
-			// and its tombstone.
-			if len(txs) == 0 || txs[len(txs)-1].size()+10 > maxTx {
-				txs = append(txs, s.newTx())
-			}
-			b := txs[len(txs)-1]
-			ev := it.Event()
-			b.remove(eventSlots(&ev), it.Version)
-			b.syncMove(eventRef(&ev), nil) // its entity lives on: its list learns of the delete
-		}
-		if err := runTxs(ctx, txs); err != nil {
-			return err
-		}
-		all := make([]dynamo.Keyed, len(links)) // the links and their counters
-		for i, l := range links {
-			all[i] = dynamo.Keys{l.PK, l.SK}
-		}
-		return s.batchDelete(ctx, all)
-	})
+// GetDayWeatherAndCalendar reads a calendar and one of its weathers in one BatchGetItem;
+// ErrNotFound unless both exist.
+func (s *Storage) GetDayWeatherAndCalendar(ctx context.Context, cid, calID, id int64) (*timeline.Calendar, *timeline.DayWeather, error) {
+	var ci calendarItem
+	w, err := weathers.GetWithParent(ctx, s.Store, cid, calID, id, &ci)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := ci.calendar()
+	return &c, w, nil
 }
+
+// ListDayWeather reads one page of a calendar's weathers that the caller's visibility scope
+// allows, ordered by id.
+func (s *Storage) ListDayWeather(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.DayWeather], error) {
+	return weathers.List(ctx, s.Store, cid, calID, a, f, p)
+}
+
+// DayWeatherBetween reads the weathers of the days from..to (both included) of a calendar, by
+// their day keys in one Query (a day view: at most one item a day); the caller filters them by
+// visibility.
+func (s *Storage) DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error) {
+	lo, hi := store.WeatherDayKey(cid, calID, from), store.WeatherDayKey(cid, calID, to)
+	items, err := store.QueryBetween[dayWeatherItem](ctx, s.Store, lo.PK, lo.SK, hi.SK)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]timeline.DayWeather, len(items))
+	for i, it := range items {
+		out[i] = it.dayWeather()
+	}
+	return out, nil
+}
+
+// CreateDayWeather stores a new weather, on condition that its calendar still exists and its
+// day has no weather yet.
+func (s *Storage) CreateDayWeather(ctx context.Context, w *timeline.DayWeather) error {
+	return weathers.Create(ctx, s.Store, w, store.Step(func(t store.Tx) { t.PutNew(weatherDay(w), timeline.WeatherDayTaken()) }))
+}
+
+// UpdateDayWeather writes next over prev if nobody wrote since prev was read and the calendar
+// still exists; a new day moves the day key (the new day must be free).
+func (s *Storage) UpdateDayWeather(ctx context.Context, prev, next *timeline.DayWeather) error {
+	return weathers.Update(ctx, s.Store, prev, next, store.Step(func(t store.Tx) {
+		if prev.Date == next.Date {
+			t.Put(weatherDay(next))
+			return
+		}
+		t.Delete(store.WeatherDayKey(prev.CampaignID, prev.CalendarID, prev.Date))
+		t.PutNew(weatherDay(next), timeline.WeatherDayTaken())
+	}))
+}
+
+// DeleteDayWeather deletes a weather (its copies, counts and day key) if nobody wrote since it
+// was read.
+func (s *Storage) DeleteDayWeather(ctx context.Context, w *timeline.DayWeather) error {
+	return weathers.Delete(ctx, s.Store, w, store.Step(func(t store.Tx) {
+		t.Delete(store.WeatherDayKey(w.CampaignID, w.CalendarID, w.Date))
+	}))
+}
+
+// The reads ahead of the family's routes.
+var (
+	ReadCalendar     = store.RecordRead(store.CalendarKind)
+	ReadCalendarList = store.ListRead(store.CalendarKind)
+	ReadWeather      = store.ChildRead(store.WeatherKind) // and its calendar
+	ReadWeatherList  = store.ChildListRead(store.WeatherKind)
+)
