@@ -171,7 +171,7 @@ func toCalendarItem(c *timeline.Calendar) calendarItem {
 	meta, owner := store.OwnerHome(store.CalendarKind, c.Meta, c.Owner)
 	it := calendarItem{
 		MetaAttrs: meta, OwnerAttrs: owner,
-		Date:       c.Date.String(), Weekdays: c.Weekdays, Epochs: c.Epochs, Suffix: c.Suffix,
+		Date: c.Date.String(), Weekdays: c.Weekdays, Epochs: c.Epochs, Suffix: c.Suffix,
 		StartOffset: c.StartOffset, SkipYearZero: c.SkipYearZero, HasLeapYear: c.HasLeapYear, WeekRestart: c.WeekRestart,
 		Periodic: c.PeriodicSeasons, SeasonOffset: c.SeasonOffset,
 		LeapYearAmount: c.LeapYearAmount, LeapYearMonth: c.LeapYearMonth, LeapYearOffset: c.LeapYearOffset,
