@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/attributes/attrstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -15,7 +16,7 @@ var attributeSteps = []replayStep{
 	{"attributes-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created attribute", r.data(), map[string]any{"id": 1, "entity_id": townEntity, "name": "Population",
 			"value": "1200", "type_id": 6, "type": "number", "is_pinned": true, "is_star": true, "is_private": false})
-		if _, set, err := st.GetAttributes(context.Background(), 1, townEntity); err != nil || len(set.Items) != 1 || *set.Items[0].Value != "1200" {
+		if _, set, err := attrstore.New(st).GetAttributes(context.Background(), 1, townEntity); err != nil || len(set.Items) != 1 || *set.Items[0].Value != "1200" {
 			t.Errorf("stored attributes = %+v, %v", set.Items, err)
 		}
 	}},
@@ -46,7 +47,7 @@ var attributeSteps = []replayStep{
 	}},
 	{"attributes-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted attribute", r.data(), map[string]any{"id": 3, "deleted": true})
-		if _, set, err := st.GetAttributes(context.Background(), 1, townEntity); err != nil || len(set.Items) != 2 {
+		if _, set, err := attrstore.New(st).GetAttributes(context.Background(), 1, townEntity); err != nil || len(set.Items) != 2 {
 			t.Errorf("stored attributes after delete = %+v, %v", set.Items, err)
 		}
 	}},

@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -331,7 +332,7 @@ var deleteSteps = []replayStep{
 	}},
 	{"entity-events-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted event", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, _, err := eventstore.New(st).GetEventAndEntity(context.Background(), 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("event after delete: %v, want not found", err)
 		}
 	}},
@@ -354,7 +355,7 @@ var deleteSteps = []replayStep{
 		admin := domain.Access{UserID: 1, CampaignID: 1, Role: domain.RoleAdmin}
 		page := domain.PageRequest{Page: 1, Limit: 10}
 		for _, eid := range []int64{townEntity} {
-			evs, err := st.ListEvents(ctx, 1, eid, admin, domain.Filter{}, page)
+			evs, err := eventstore.New(st).ListEvents(ctx, 1, eid, admin, domain.Filter{}, page)
 			if err != nil || evs.Total != 0 || len(evs.Items) != 0 {
 				t.Errorf("events of entity %d after deleting the calendar: total %d, %+v, err %v", eid, evs.Total, evs.Items, err)
 			}
@@ -405,7 +406,7 @@ var deleteSteps = []replayStep{
 			t.Errorf("restored calendar: %v", err)
 		}
 		admin := domain.Access{UserID: 1, CampaignID: 1, Role: domain.RoleAdmin}
-		evs, err := st.ListEvents(ctx, 1, townEntity, admin, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 10})
+		evs, err := eventstore.New(st).ListEvents(ctx, 1, townEntity, admin, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 10})
 		if err != nil || evs.Total != 1 || evs.Items[0].CalendarID != 1 {
 			t.Errorf("the town's events after the restore: %+v %v", evs.Items, err)
 		}
@@ -424,7 +425,7 @@ func prepareCalendarCascade(t *testing.T, st *store.Store) {
 		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: townEntity, CalendarID: 1, Name: "Storm tide", Date: calengine.Date{Year: 1190, Month: 4, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
 		{Meta: domain.Meta{CampaignID: 1, CreatedBy: 1}, EntityID: calendarEntity, CalendarID: 1, Name: "Reckoning adopted", Date: calengine.Date{Year: 1100, Month: 1, Day: 1}, Length: 1, Visibility: domain.VisibilityAll},
 	} {
-		if err := st.CreateEvent(ctx, ev); err != nil {
+		if err := eventstore.New(st).CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -444,7 +445,7 @@ func mustCalendar(t *testing.T, st *store.Store) *timeline.Calendar {
 
 func mustEvent(t *testing.T, st *store.Store, id int64) *timeline.Event {
 	t.Helper()
-	_, ev, err := st.GetEventAndEntity(context.Background(), 1, townEntity, id)
+	_, ev, err := eventstore.New(st).GetEventAndEntity(context.Background(), 1, townEntity, id)
 	if err != nil {
 		t.Fatalf("event %d of entity %d: %v", id, townEntity, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -162,7 +163,7 @@ var kankaReminderSteps = []replayStep{
 	{"calendar-reminders-head.json", nil},
 	{"reminders-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted reminder", r.data(), map[string]any{"id": 2, "deleted": true})
-		if _, _, err := st.GetEventAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
+		if _, _, err := eventstore.New(st).GetEventAndEntity(context.Background(), 1, townEntity, 2); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("event 2 after delete: %v, want not found", err)
 		}
 	}},

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -50,7 +51,7 @@ func TestSweeperFinishesPendingDeletesWithinItsPolicy(t *testing.T) {
 	must(calstore.New(api).CreateCalendar(ctx, cal))
 	hero := &domain.Location{Meta: meta(), Owner: domain.Owner{Name: "Hero"}}
 	must(locstore.New(api).CreateLocation(ctx, hero))
-	must(api.CreateEvent(ctx, &timeline.Event{Meta: meta(), EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
+	must(eventstore.New(api).CreateEvent(ctx, &timeline.Event{Meta: meta(), EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
 		Date: calengine.Date{Year: 1, Month: 1, Day: 5}, Visibility: domain.VisibilityAll}))
 
 	p.Inject(faultproxy.Rule{Op: "Query", Fault: faultproxy.InternalServerError})

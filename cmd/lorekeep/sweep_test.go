@@ -16,6 +16,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -87,7 +88,7 @@ func TestSweepFinishesPendingDeletes(t *testing.T) {
 		}
 		ev := &timeline.Event{Meta: meta, EntityID: hero.EntityID, CalendarID: cal.ID, Name: "Feast", Length: 1,
 			Date: calengine.Date{Year: 1, Month: 1, Day: 5}, Visibility: domain.VisibilityAll}
-		if err := api.CreateEvent(ctx, ev); err != nil {
+		if err := eventstore.New(api).CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 		p.Inject(faultproxy.Rule{Op: "Query", Fault: faultproxy.InternalServerError})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/attributes/attrstore"
 	"github.com/lorekeep/lorekeep/shared/attributes/attrwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -17,10 +18,11 @@ import (
 )
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := attrstore.New(kernel)
 	h := handlers{st: st}
 	const collection, item = "/entities/{entity_id}/attributes", "/entities/{entity_id}/attributes/{id}"
-	ahead := httpapi.ReadAhead(store.ReadAttributes, "", "entity_id")
+	ahead := httpapi.ReadAhead(attrstore.ReadAttributes, "", "entity_id")
 	// The list's parent is the path's entity id: the tombstones (kept in the attributes' pack)
 	// check the entity themselves, and the page reads the pack, read ahead with the access once.
 	httpapi.MountList(api, collection, httpapi.List[domain.Attribute, int64, attrwire.Attribute]{

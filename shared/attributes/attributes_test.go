@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/attributes"
+	"github.com/lorekeep/lorekeep/shared/attributes/attrstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
@@ -46,7 +47,7 @@ func create(t *testing.T, e *apitest.Env, cid, eid int64, token string, body map
 // stored reads the entity's attributes from the store, by name.
 func stored(t *testing.T, e *apitest.Env, cid, eid int64) map[string]domain.Attribute {
 	t.Helper()
-	_, set, err := e.Store.GetAttributes(context.Background(), cid, eid)
+	_, set, err := attrstore.New(e.Store).GetAttributes(context.Background(), cid, eid)
 	all := set.Items
 	if err != nil {
 		t.Fatal(err)

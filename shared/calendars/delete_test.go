@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -41,7 +42,7 @@ func putEvent(t *testing.T, e *apitest.Env, cid, entityID, id, calendarID int64,
 	t.Helper()
 	ev := &timeline.Event{Meta: domain.Meta{CampaignID: cid, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: calendarID,
 		Name: "e", Length: 1, IsPrivate: private, Visibility: domain.VisibilityAll}
-	if err := e.Store.CreateEvent(context.Background(), ev); err != nil || ev.ID != id {
+	if err := eventstore.New(e.Store).CreateEvent(context.Background(), ev); err != nil || ev.ID != id {
 		t.Fatalf("event %d: %v (id %d)", id, err, ev.ID)
 	}
 }

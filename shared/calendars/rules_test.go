@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -415,7 +416,7 @@ func TestDayViewRefusesOverlappingEventsBeforeBuilding(t *testing.T) {
 		ev := &timeline.Event{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: entityID, CalendarID: id,
 			Name: "L" + strconv.Itoa(length), Length: length, Date: calengine.Date{Year: 1, Month: 1, Day: 1},
 			Rule: &calengine.Rule{Unit: calengine.UnitDays, Interval: 1}, Visibility: domain.VisibilityAll}
-		if err := e.Store.CreateEvent(context.Background(), ev); err != nil {
+		if err := eventstore.New(e.Store).CreateEvent(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
 		e.Counter.Reset()
@@ -428,7 +429,7 @@ func TestDayViewRefusesOverlappingEventsBeforeBuilding(t *testing.T) {
 				t.Errorf("refused day view: %d DynamoDB calls", n)
 			}
 			// Without the long one, the shorter one shows: 50 starts overlap each day.
-			if err := e.Store.DeleteEvent(context.Background(), ev); err != nil {
+			if err := eventstore.New(e.Store).DeleteEvent(context.Background(), ev); err != nil {
 				t.Fatal(err)
 			}
 			continue

@@ -8,10 +8,10 @@ import (
 	"errors"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
-	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -21,7 +21,7 @@ import (
 // the same records, reminders (a body without name, answered in the reminder shape), with a
 // calendar's reminders.
 func Register(api *httpapi.API, kernel *store.Store) {
-	st := calstore.New(kernel)
+	st := eventstore.New(kernel)
 	h := handlers{st: st}
 	h.mount(api, "/entities/{entity_id}/entity_events", era{(*timeline.Event).Apply, func(ev *timeline.Event) any { return eventwire.Render(ev) }})
 	h.mount(api, "/entities/{entity_id}/reminders", era{(*timeline.Event).ApplyReminder, func(ev *timeline.Event) any { return eventwire.RenderReminder(ev) }})
@@ -45,11 +45,11 @@ func (h handlers) mount(api *httpapi.API, collection string, era era) {
 			return h.st.ListEvents(r.Context(), r.Access.CampaignID, e.ID, r.Access, f, page)
 		},
 		Render: era.render,
-		Ahead:  httpapi.ReadAhead(store.ReadEventList, "", "entity_id"),
+		Ahead:  httpapi.ReadAhead(eventstore.ReadEventList, "", "entity_id"),
 	})
 	httpapi.Mount(api, collection, collection+"/{id}", httpapi.Resource[timeline.Event, *timeline.Event, *domain.Entity]{
 		Parent: func(r *httpapi.Request) (*domain.Entity, error) { return r.VisibleEntity(h.st) },
-		Item:   httpapi.ReadAhead(store.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
+		Item:   httpapi.ReadAhead(eventstore.ReadEvent, "id", "entity_id"), Collection: httpapi.ReadAhead(store.ReadEntity, "entity_id", ""),
 		Visible: h.visibleEvent,
 		Apply: func(r *httpapi.Request, in domain.Input, e *domain.Entity, _, next *timeline.Event) error {
 			return h.apply(r, era.read, in, e, next)

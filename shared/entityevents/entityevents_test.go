@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
@@ -115,7 +116,7 @@ func TestEventVisibilityMatrix(t *testing.T) {
 			return map[string]any{"name": "E " + vis, "visibility": vis, "calendar_id": cals[campaign], "day": 1, "month": 1, "year": 100, "length": 1}
 		},
 		Exists: func(cid, eid, id int64) bool {
-			_, _, err := e.Store.GetEventAndEntity(context.Background(), cid, eid, id)
+			_, _, err := eventstore.New(e.Store).GetEventAndEntity(context.Background(), cid, eid, id)
 			return err == nil
 		},
 	})
@@ -311,7 +312,7 @@ func TestDeletesCascadeToEvents(t *testing.T) {
 		id   any
 		gone bool
 	}{{f.entity, other["id"], true}, {f.calEntity, ownCal["id"], true}, {f.entity, kept["id"], false}} {
-		_, _, err := f.Store.GetEventAndEntity(ctx, f.Campaign, c.eid, int64(c.id.(float64)))
+		_, _, err := eventstore.New(f.Store).GetEventAndEntity(ctx, f.Campaign, c.eid, int64(c.id.(float64)))
 		if c.gone != (errors.Is(err, apperr.ErrNotFound)) {
 			t.Errorf("event %v of entity %d: %v, want gone=%v", c.id, c.eid, err, c.gone)
 		}
@@ -325,7 +326,7 @@ func TestDeletesCascadeToEvents(t *testing.T) {
 	if r := f.Do("DELETE", apitest.Path(f.Campaign, fmt.Sprintf("/locations/%d", l.ID)), f.Admin, nil); r.Status != 200 {
 		t.Fatal(r.Status)
 	}
-	if _, _, err := f.Store.GetEventAndEntity(ctx, f.Campaign, l.EntityID, int64(ev["id"].(float64))); !errors.Is(err, apperr.ErrNotFound) {
+	if _, _, err := eventstore.New(f.Store).GetEventAndEntity(ctx, f.Campaign, l.EntityID, int64(ev["id"].(float64))); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("event of a deleted location: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -32,7 +33,7 @@ func (f fixture) seedEvents(t testing.TB, eid int64, n int, year int64) {
 				Visibility: domain.VisibilityAll}
 			var err error
 			for range 3 { // a loaded DynamoDB Local may time out: the seed, not the test, retries
-				if err = f.Store.CreateEvent(context.Background(), &ev); !errors.Is(err, apperr.ErrUnavailable) {
+				if err = eventstore.New(f.Store).CreateEvent(context.Background(), &ev); !errors.Is(err, apperr.ErrUnavailable) {
 					break
 				}
 				ev.ID, ev.Version = 0, 0

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -36,7 +37,7 @@ func TestReminderVisibilityMatrix(t *testing.T) {
 			return map[string]any{"visibility_id": visibilityIDs[vis], "calendar_id": cals[campaign], "day": 1, "month": 1, "year": 100}
 		},
 		Exists: func(cid, eid, id int64) bool {
-			_, _, err := e.Store.GetEventAndEntity(context.Background(), cid, eid, id)
+			_, _, err := eventstore.New(e.Store).GetEventAndEntity(context.Background(), cid, eid, id)
 			return err == nil
 		},
 	})
@@ -91,7 +92,7 @@ func TestRemindersAreTheEntityEvents(t *testing.T) {
 	if d.Status != 200 || d.Data()["deleted"] != true || d.Data()["id"] != float64(id) {
 		t.Fatalf("delete: %d %s", d.Status, d.Raw)
 	}
-	if _, _, err := f.Store.GetEventAndEntity(context.Background(), f.Campaign, f.entity, id); !errors.Is(err, apperr.ErrNotFound) {
+	if _, _, err := eventstore.New(f.Store).GetEventAndEntity(context.Background(), f.Campaign, f.entity, id); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("after delete: %v", err)
 	}
 }

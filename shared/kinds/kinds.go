@@ -15,6 +15,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 
 	// Every package that declares to the kernel.
+	_ "github.com/lorekeep/lorekeep/shared/attributes/attrstore"
+	_ "github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	_ "github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	_ "github.com/lorekeep/lorekeep/shared/webhooks/webhookkind"
 )

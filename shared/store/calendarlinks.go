@@ -450,3 +450,29 @@ func (s *Store) deleteCalendarEvents(ctx context.Context, cid, calID, calEntityI
 		return s.batchDelete(ctx, all)
 	})
 }
+
+// EventItem is an event's item: the kernel's calendar links, trash and audit read it too.
+type EventItem = layout.EventItem
+
+// EventItemOf is event ev's item.
+func EventItemOf(ev *timeline.Event) EventItem { return layout.ToEventItem(ev) }
+
+// EventLinks is the step of an event write that moves its calendar links from prev to next
+// (either nil), on condition that the REM home link prev had still carries prev's version and
+// entity privacy.
+func EventLinks(prev, next *timeline.Event) TxStep {
+	return func(b *txBuilder) { b.s.linkEvent(prev, next)(b) }
+}
+
+// EntityLinksHeld is the step of an event's create that holds its entity as read: existing,
+// its links placed by ev.EntityPrivate (a privacy change in between fails the write).
+func EntityLinksHeld(ev *timeline.Event) TxStep {
+	return func(b *txBuilder) { b.s.checkEntityLinks(ev)(b) }
+}
+
+// LinksPrivate reads where entity eid's links are placed (links_private), strongly consistent.
+func (s *Store) LinksPrivate(ctx context.Context, cid, eid int64) (bool, error) {
+	var e layout.EntityItem
+	err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), &e, "pk", "sk", "links_private")
+	return e.LinksPrivate, err
+}

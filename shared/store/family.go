@@ -6,7 +6,9 @@ import (
 
 	"github.com/guregu/dynamo/v2"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/domain"
 
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 )
@@ -32,11 +34,13 @@ func (s *Store) Now() time.Time { return s.now() }
 
 // NextID advances the campaign's id sequence named sequence (a kind's ids) and returns it.
 func (s *Store) NextID(ctx context.Context, cid int64, sequence string) (int64, error) {
-	ids, err := s.nextIDs(ctx, layout.CampaignPK(cid), sequence)
-	if err != nil {
-		return 0, err
-	}
-	return ids[0], nil
+	return s.NextIDs(ctx, cid, sequence, 1)
+}
+
+// NextIDs takes n consecutive ids of the campaign's sequence in one update; the first is
+// returned.
+func (s *Store) NextIDs(ctx context.Context, cid int64, sequence string, n int) (int64, error) {
+	return s.reserveIDs(ctx, layout.CampaignPK(cid), sequence, n)
 }
 
 // GetItem reads item k into out, strongly consistent; ErrNotFound when there is none.
@@ -61,6 +65,12 @@ func FormatTime(t time.Time) string { return layout.FormatTime(t) }
 
 // ParseTime reads a time written by FormatTime (zero for an unreadable one).
 func ParseTime(s string) time.Time { return layout.ParseTime(s) }
+
+// EntityKey is the key of entity eid of campaign cid.
+func EntityKey(cid, eid int64) Key { return RecordKey(cid, layout.EntityPrefix, eid) }
+
+// EntityPartition is entity eid's partition, where what hangs from it lives.
+func EntityPartition(cid, eid int64) Partition { return PartitionOf(cid, layout.EntityPrefix, eid) }
 
 // RecordKey is the key of record id of kind in campaign cid's partition.
 func RecordKey(cid int64, kind string, id int64) Key {
@@ -144,4 +154,55 @@ func WeatherDayKey(cid, calID int64, d calengine.Date) Key {
 func QueryBetween[I any](ctx context.Context, s *Store, pk, lo, hi string) ([]I, error) {
 	items, err := queryAll[I](ctx, s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true))
 	return items, layout.Wrap(err)
+}
+
+// EntityWith reads entity eid and item k of its partition (into out when it exists: found) in
+// one round trip, or from what was read ahead; ErrNotFound without the entity.
+func (s *Store) EntityWith(ctx context.Context, cid, eid int64, k Key, out any) (e *domain.Entity, found bool, err error) {
+	ek := EntityKey(cid, eid)
+	items, err := s.getItems(ctx, ek, k)
+	if err != nil {
+		return nil, false, err
+	}
+	raw, ok := items[ek]
+	if !ok {
+		return nil, false, apperr.ErrNotFound
+	}
+	var ei layout.EntityItem
+	if err := unmarshalItem(raw, &ei); err != nil {
+		return nil, false, err
+	}
+	if raw, ok := items[k]; ok {
+		if err := dynamo.UnmarshalItem(raw, out); err != nil {
+			return nil, false, err
+		}
+		found = true
+	}
+	return ei.Entity(), found, nil
+}
+
+// PeekItems reads items by key (100 a BatchGetItem), leaving what was read ahead for the
+// request's later reads; missing ones are absent from the map.
+func (s *Store) PeekItems(ctx context.Context, keys ...Key) (map[Key]dynamo.Item, error) {
+	return s.peekItems(ctx, keys...)
+}
+
+// Write runs a transaction of the family's steps: a failed Need answers its error, any other
+// failed condition ErrConflict.
+func (s *Store) Write(ctx context.Context, steps ...TxStep) error {
+	b := s.newTx()
+	for _, st := range steps {
+		st(b)
+	}
+	return b.run(ctx)
+}
+
+// PutIf writes item on condition cond (DynamoDB's condition syntax, with args).
+func (t Tx) PutIf(item any, cond string, args ...any) {
+	t.b.put(t.b.s.table.Put(item).If(cond, args...))
+}
+
+// DeleteIf deletes item k on condition cond (with args).
+func (t Tx) DeleteIf(k Key, cond string, args ...any) {
+	t.b.del(t.b.s.table.Delete("pk", k.PK).Range("sk", k.SK).If(cond, args...))
 }

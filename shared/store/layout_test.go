@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -100,7 +101,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		}
 	}
 	ev := &timeline.Event{Meta: meta(admin.ID), EntityID: parent.EntityID, CalendarID: cal1.ID, Name: "e", Length: 1, Visibility: domain.VisibilityAll}
-	if err := st.CreateEvent(ctx, ev); err != nil {
+	if err := eventstore.New(st).CreateEvent(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
 	for i, change := range []func(e *timeline.Event){
@@ -108,13 +109,13 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		func(e *timeline.Event) { e.CalendarID = cal2.ID },
 		func(e *timeline.Event) { e.IsPrivate, e.Visibility = false, domain.VisibilitySelfAdmin },
 	} {
-		_, prev, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID)
+		_, prev, err := eventstore.New(st).GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		next := *prev
 		change(&next)
-		if err := st.UpdateEvent(ctx, prev, &next); err != nil {
+		if err := eventstore.New(st).UpdateEvent(ctx, prev, &next); err != nil {
 			t.Fatalf("event change %d: %v", i, err)
 		}
 		audit("an event change")
@@ -127,7 +128,7 @@ func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("the calendar's delete")
-	if _, _, err := st.GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID); !errors.Is(err, apperr.ErrNotFound) {
+	if _, _, err := eventstore.New(st).GetEventAndEntity(ctx, c.ID, parent.EntityID, ev.ID); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("the event on the deleted calendar: %v", err)
 	}
 	p, _ := locstore.New(st).GetLocation(ctx, c.ID, parent.ID)

@@ -128,17 +128,11 @@ var (
 	ReadMemberList = declareRead(func(cid, _ int64, _ domain.Ref) []layout.ItemKey { // the campaign's member count
 		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.CounterSK(layout.MemberKind)}}
 	})
-	ReadEvent     = ChildRead(layout.MustKind(layout.EventPrefix))
-	ReadEventList = ChildListRead(layout.MustKind(layout.EventPrefix))
 	// ReadReminderList: a calendar (Ref.ID) and its reminders' counts.
 	ReadReminderList = declareRead(func(cid, uid int64, ref domain.Ref) []layout.ItemKey {
 		pk := layout.CalendarPK(cid, ref.ID)
 		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.CalendarPrefix, ref.ID)},
 			{PK: pk, SK: layout.CounterSK(layout.ReminderKind)}, {PK: pk, SK: layout.OwnCounterSK(layout.ReminderKind, uid)}}
-	})
-	// ReadAttributes: an entity (Ref.Parent) and its attribute pack.
-	ReadAttributes = declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
-		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, layout.PackKey(cid, ref.Parent)}
 	})
 	// ReadRelation: a relation and its owner entity (Ref.Parent); ReadRelationList an entity's
 	// relation counts; ReadCampaignRelationList the campaign-wide ones.
@@ -235,4 +229,11 @@ func (s *Store) getOne(ctx context.Context, k layout.ItemKey, out any) error {
 		return apperr.ErrNotFound
 	}
 	return dynamo.UnmarshalItem(it, out)
+}
+
+// EntityItemRead reads an entity (Ref.Parent) and its family's item sk of its partition.
+func EntityItemRead(sk string) domain.Read {
+	return declareRead(func(cid, _ int64, ref domain.Ref) []layout.ItemKey {
+		return []layout.ItemKey{{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, ref.Parent)}, {PK: layout.EntityPK(cid, ref.Parent), SK: sk}}
+	})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -295,8 +296,8 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 	var ranges []layout.ListRange
 	k, _ := layout.GoneKind(q.List)
 	kind := k.Prefix
-	if q.List == domain.GoneAttributes { // kept in the pack (attributes.go)
-		rows, err := s.attributeGoneList(ctx, cid, q.Parent, since, a)
+	if read, ok := goneLists[q.List]; ok { // kept by the family itself
+		rows, err := read(ctx, s, cid, q.Parent, since, a)
 		if err != nil {
 			return out, since, err
 		}
@@ -340,4 +341,31 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
 	return domain.PageOf(rows, p, func(g *domain.Gone) int64 { return g.ID }), since, nil
+}
+
+// goneLists answer the `?deleted=1` of lists whose deletions their families keep themselves
+// (not in tombstones), declared by the families.
+var goneLists = map[string]func(ctx context.Context, s *Store, cid, parent int64, since time.Time, a domain.Access) ([]domain.Gone, error){}
+
+// DeclareGoneList registers how list's `?deleted=1` is answered: the deletions after since
+// under parent that reader a may see, by id.
+func DeclareGoneList(list string, read func(ctx context.Context, s *Store, cid, parent int64, since time.Time, a domain.Access) ([]domain.Gone, error)) {
+	goneLists[list] = read
+}
+
+// attributesOf reads the attributes of entities (a related=1 page), declared by their family.
+var attributesOf func(ctx context.Context, s *Store, cid int64, eids []int64) (map[int64][]domain.Attribute, error)
+
+// DeclareAttributes registers how a related=1 read reads the attributes of a page's entities.
+func DeclareAttributes(read func(ctx context.Context, s *Store, cid int64, eids []int64) (map[int64][]domain.Attribute, error)) {
+	attributesOf = read
+}
+
+// AttributesOf reads the attributes of the entities eids (a related=1 page), by the attributes
+// family's declaration (package kinds links it in every binary).
+func (s *Store) AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
+	if attributesOf == nil {
+		return nil, errors.New("store: the attributes family is not declared (package kinds)")
+	}
+	return attributesOf(ctx, s, cid, eids)
 }

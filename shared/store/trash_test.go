@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
@@ -52,7 +53,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		ev := &evs[i]
 		ev.Meta, ev.CalendarID, ev.Name, ev.Visibility, ev.Length = meta, cal.ID, "E", domain.VisibilityAll, 1
 		ev.Date = calengine.Date{Year: 5, Month: 1, Day: 3}
-		if err := st.CreateEvent(ctx, ev); err != nil {
+		if err := eventstore.New(st).CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -127,7 +128,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit("calendar trashed")
-	if p, err := st.ListEvents(ctx, c.ID, other.EntityID, adminAccess, domain.Filter{}, page); err != nil || len(p.Items) != 0 || p.Total != 0 {
+	if p, err := eventstore.New(st).ListEvents(ctx, c.ID, other.EntityID, adminAccess, domain.Filter{}, page); err != nil || len(p.Items) != 0 || p.Total != 0 {
 		t.Fatalf("events of a trashed calendar: %+v %v", p, err)
 	}
 	calls.Reset()
@@ -142,7 +143,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	}
 	t.Logf("calendar restore: %d DynamoDB calls", calls.N())
 	audit("calendar restored")
-	if p, err := st.ListEvents(ctx, c.ID, other.EntityID, adminAccess, domain.Filter{}, page); err != nil || len(p.Items) != 1 || p.Items[0].ID != evs[1].ID {
+	if p, err := eventstore.New(st).ListEvents(ctx, c.ID, other.EntityID, adminAccess, domain.Filter{}, page); err != nil || len(p.Items) != 1 || p.Items[0].ID != evs[1].ID {
 		t.Fatalf("events of the restored calendar: %+v %v", p, err)
 	}
 	if err := st.RestoreEntity(ctx, c.ID, parent.EntityID, admin.ID); err != nil {
@@ -192,7 +193,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		t.Fatalf("sweep after expiry: %d %v %v", n, more, err)
 	}
 	audit("purged")
-	if p, err := st.ListEvents(ctx, c.ID, parent.EntityID, adminAccess, domain.Filter{}, page); err != nil || p.Total != 0 {
+	if p, err := eventstore.New(st).ListEvents(ctx, c.ID, parent.EntityID, adminAccess, domain.Filter{}, page); err != nil || p.Total != 0 {
 		t.Fatalf("events of a purged entity: %+v %v", p, err)
 	}
 	if err := st.RestoreEntity(ctx, c.ID, parent.EntityID, admin.ID); !errors.Is(err, domain.ErrNotTrashed) {
@@ -265,8 +266,8 @@ func TestTrashRaces(t *testing.T) {
 		}
 		wg.Add(3)
 		go func() { defer wg.Done(); errs[0] = calstore.New(st).DeleteCalendar(ctx, &cal) }()
-		go func() { defer wg.Done(); errs[1] = st.CreateEvent(ctx, newEvent(cal.EntityID)) }()
-		go func() { defer wg.Done(); errs[2] = st.CreateEvent(ctx, newEvent(other.EntityID)) }()
+		go func() { defer wg.Done(); errs[1] = eventstore.New(st).CreateEvent(ctx, newEvent(cal.EntityID)) }()
+		go func() { defer wg.Done(); errs[2] = eventstore.New(st).CreateEvent(ctx, newEvent(other.EntityID)) }()
 		wg.Wait()
 		if errs[0] != nil {
 			t.Fatalf("round %d: trash %v", round, errs[0])
@@ -278,7 +279,7 @@ func TestTrashRaces(t *testing.T) {
 			}
 		}
 		audit(round)
-		if p, err := st.ListEvents(ctx, c.ID, other.EntityID, domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 10}); err != nil || p.Total != 0 {
+		if p, err := eventstore.New(st).ListEvents(ctx, c.ID, other.EntityID, domain.Access{UserID: admin.ID, CampaignID: c.ID, Role: domain.RoleAdmin}, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 10}); err != nil || p.Total != 0 {
 			t.Fatalf("round %d: the other entity's events on the trashed calendar: %+v %v", round, p.Items, err)
 		}
 		if err := st.RestoreEntity(ctx, c.ID, cal.EntityID, admin.ID); err != nil {

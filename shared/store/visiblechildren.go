@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"sync"
 
 	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -37,6 +39,9 @@ type VisibleChildKind[R any, I any] struct {
 	Of       func(*R) VisibleChild
 	Item     func(*R) I
 	Record   func(I) R
+	// Created, when set, is the check of a new child's parent instead of its existence (an
+	// event's holds its entity's links privacy as read).
+	Created func(*R) TxStep
 }
 
 // VisibleChildHome is the kernel's part of the item of child m of kind k under parent.
@@ -102,6 +107,14 @@ func (k VisibleChildKind[R, I]) parentExists(s *Store, r *R) TxStep {
 	return s.exists(layout.CampaignPK(c.Meta.CampaignID), layout.RecordSK(k.Kind.Parent, c.ParentID), apperr.ErrNotFound)
 }
 
+// parentHeld is a create's check of its parent.
+func (k VisibleChildKind[R, I]) parentHeld(s *Store, r *R) TxStep {
+	if k.Created != nil {
+		return k.Created(r)
+	}
+	return k.parentExists(s, r)
+}
+
 // GetWithEntity reads entity eid and its child id in one round trip (or from what was read
 // ahead); ErrNotFound unless both exist.
 func (k VisibleChildKind[R, I]) GetWithEntity(ctx context.Context, s *Store, cid, eid, id int64) (*domain.Entity, *R, error) {
@@ -147,7 +160,7 @@ func (k VisibleChildKind[R, I]) Create(ctx context.Context, s *Store, r *R, also
 	if err != nil {
 		return err
 	}
-	steps := append([]TxStep{k.parentExists(s, r), synced(nil, k.ref(r)), mentions}, also...)
+	steps := append([]TxStep{k.parentHeld(s, r), synced(nil, k.ref(r)), mentions}, also...)
 	return s.createChild(ctx, k.Of(r).Meta, k.Sequence, func() any { return k.Item(r) }, func() []layout.Slot { return k.slots(r) }, steps...)
 }
 
@@ -196,4 +209,45 @@ func getWithEntity[I any, T any](ctx context.Context, s *Store, cid, eid int64, 
 	}
 	t := record(it)
 	return ei.Entity(), &t, nil
+}
+
+// CreateMany stores new children rs (a batch, all of one campaign): their ids in one round
+// trip, then one transaction each (the child, its copies, counts and sync pointer, on condition
+// that its parent still exists, with also's steps for it), at most writeConcurrency at once:
+// 1 + len(rs) round trips. A transaction's failure is the error; the children written before it
+// stay (each is whole), and the caller reports which were not.
+func (k VisibleChildKind[R, I]) CreateMany(ctx context.Context, s *Store, rs []*R, also func(*R) []TxStep) (written int, err error) {
+	if len(rs) == 0 {
+		return 0, nil
+	}
+	first, err := s.reserveIDs(ctx, layout.CampaignPK(k.Of(rs[0]).Meta.CampaignID), k.Sequence, len(rs))
+	if err != nil {
+		return 0, err
+	}
+	txs := make([]*txBuilder, len(rs))
+	for i, r := range rs {
+		s.stampNew(k.Of(r).Meta, first+int64(i))
+		b := s.newTx()
+		steps := append([]TxStep{k.parentHeld(s, r), synced(nil, k.ref(r))}, also(r)...)
+		for _, c := range steps {
+			c(b)
+		}
+		b.place(layout.Marshal(k.Item(r)), nil, k.slots(r), 0)
+		txs[i] = b
+	}
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(writeConcurrency)
+	for _, b := range txs {
+		g.Go(func() error {
+			if err := conflictIsNotFound(b.run(gctx)); err != nil {
+				return err
+			}
+			mu.Lock()
+			written++
+			mu.Unlock()
+			return nil
+		})
+	}
+	return written, g.Wait()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -24,7 +25,7 @@ type Store interface {
 // Register mounts the transfer's routes. The import is a literal path beside the family's
 // calendars/{id}: in one API (lorekeep serve) the family's routes answer its other methods.
 func Register(api *httpapi.API, kernel *store.Store) {
-	st := calstore.New(kernel)
+	st := eventstore.New(kernel)
 	h := handlers{st: st}
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
 	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(calstore.ReadCalendar, "id", ""))

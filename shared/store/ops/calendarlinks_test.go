@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
@@ -113,7 +114,7 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 		if ev.CreatedBy == 0 {
 			ev.CreatedBy = admin.ID
 		}
-		if err := st.CreateEvent(ctx, ev); err != nil {
+		if err := eventstore.New(st).CreateEvent(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}

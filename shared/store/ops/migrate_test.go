@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -158,7 +159,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 			a    domain.Access
 			want []int64
 		}{{adminAcc, []int64{1, 2}}, {memberAcc, []int64{2}}} {
-			p, err := st.ListEvents(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
+			p, err := eventstore.New(st).ListEvents(ctx, c.ID, 1, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 			if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, evID), tc.want) || p.Total != len(tc.want) {
 				t.Errorf("events as %s: %v total %d (%v), want %v", tc.a.Role, storetest.IDs(p.Items, evID), p.Total, err, tc.want)
 			}
@@ -175,7 +176,7 @@ func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 		if p, err := notestore.New(st).ListNotes(ctx, c.ID, 1, adminAcc, byName("n"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 4 {
 			t.Errorf("notes named n: %d (%v), want 4", p.Total, err)
 		}
-		if p, err := st.ListEvents(ctx, c.ID, 1, adminAcc, byName("e"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 2 {
+		if p, err := eventstore.New(st).ListEvents(ctx, c.ID, 1, adminAcc, byName("e"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || p.Total != 2 {
 			t.Errorf("events named e: %d (%v), want 2", p.Total, err)
 		}
 		if p, err := locstore.New(st).ListMapPoints(ctx, c.ID, 1, byName("x"), domain.PageRequest{Page: 1, Limit: 45}); err != nil || len(p.Items) != 1 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/attributes/attrstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
@@ -39,7 +40,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 		}
 	}
 	v := "1200"
-	if err := st.SaveAttributes(ctx, c.ID, eids[0], domain.AttributeSet{}, []domain.Attribute{{Meta: domain.Meta{ID: 1, CreatedBy: admin.ID}, EntityID: eids[0], Name: "Population", Value: &v, TypeID: 6}}); err != nil {
+	if err := attrstore.New(st).SaveAttributes(ctx, c.ID, eids[0], domain.AttributeSet{}, []domain.Attribute{{Meta: domain.Meta{ID: 1, CreatedBy: admin.ID}, EntityID: eids[0], Name: "Population", Value: &v, TypeID: 6}}); err != nil {
 		t.Fatal(err)
 	}
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
@@ -48,7 +49,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 	// The snapshot prints a list attribute (the pack's items) by address: the pack is
 	// compared by its reading instead.
 	table := func() (string, string) {
-		_, set, err := st.GetAttributes(ctx, c.ID, eids[0])
+		_, set, err := attrstore.New(st).GetAttributes(ctx, c.ID, eids[0])
 		as, v := set.Items, set.Version
 		if err != nil || len(as) != 1 {
 			t.Fatalf("attributes: %v %v", as, err)

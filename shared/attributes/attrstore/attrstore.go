@@ -1,4 +1,6 @@
-package store
+// Package attrstore is the attributes family's storage: an entity's attributes as one pack
+// item in the entity's partition, on the kernel (package store).
+package attrstore
 
 import (
 	"cmp"
@@ -11,8 +13,33 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
-	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+	"github.com/lorekeep/lorekeep/shared/store"
 )
+
+// packSK names the pack in its entity's partition.
+const packSK = "ATTRS"
+
+func packKey(cid, eid int64) store.Key { return store.EntityPartition(cid, eid).Item(packSK) }
+
+// Storage is the family's storage over the kernel.
+type Storage struct{ *store.Store }
+
+// New wraps the kernel.
+func New(st *store.Store) *Storage { return &Storage{st} }
+
+// The pack's deletions answer the attributes' `?deleted=1`, and a related=1 page reads the
+// packs of its entities.
+func init() {
+	store.DeclareGoneList(domain.GoneAttributes, func(ctx context.Context, st *store.Store, cid, eid int64, since time.Time, a domain.Access) ([]domain.Gone, error) {
+		return New(st).goneList(ctx, cid, eid, since, a)
+	})
+	store.DeclareAttributes(func(ctx context.Context, st *store.Store, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
+		return New(st).AttributesOf(ctx, cid, eids)
+	})
+}
+
+// ReadAttributes reads ahead an entity (Ref.Parent) and its attribute pack.
+var ReadAttributes = store.EntityItemRead(packSK)
 
 // An entity's attributes are one item, its pack (ATTRS in the entity's partition): a show, a
 // list and every write (a bulk replace of 250 included) read or write that one item, and a
@@ -40,7 +67,7 @@ type attributeGone struct {
 func (p attributePack) set() domain.AttributeSet {
 	out := domain.AttributeSet{Items: p.attributes(), Version: p.V}
 	for _, g := range p.Gone {
-		out.Gone = append(out.Gone, domain.AttributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: layout.ParseTime(g.DeletedAt)})
+		out.Gone = append(out.Gone, domain.AttributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: store.ParseTime(g.DeletedAt)})
 	}
 	return out
 }
@@ -63,8 +90,8 @@ type attributeItem struct {
 func (p attributePack) attributes() []domain.Attribute {
 	out := make([]domain.Attribute, len(p.Items))
 	for i, it := range p.Items {
-		out[i] = domain.Attribute{Meta: domain.Meta{ID: it.ID, CampaignID: p.CampaignID, CreatedAt: layout.ParseTime(it.CreatedAt),
-			UpdatedAt: layout.ParseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy, Version: p.V},
+		out[i] = domain.Attribute{Meta: domain.Meta{ID: it.ID, CampaignID: p.CampaignID, CreatedAt: store.ParseTime(it.CreatedAt),
+			UpdatedAt: store.ParseTime(it.UpdatedAt), CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy, Version: p.V},
 			EntityID: p.EntityID, Name: it.Name, Value: it.Value, TypeID: it.TypeID, IsPrivate: it.IsPrivate,
 			IsPinned: it.IsPinned, DefaultOrder: it.DefaultOrder, APIKey: it.APIKey}
 	}
@@ -73,7 +100,7 @@ func (p attributePack) attributes() []domain.Attribute {
 
 // GetAttributes reads entity eid and all its attributes (in id order) in one round trip (read
 // ahead with the campaign access); the set's version is the pack's, 0 when there is none yet.
-func (s *Store) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Entity, domain.AttributeSet, error) {
+func (s *Storage) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Entity, domain.AttributeSet, error) {
 	e, p, err := s.attributePackOf(ctx, cid, eid)
 	if err != nil {
 		return nil, domain.AttributeSet{}, err
@@ -81,51 +108,32 @@ func (s *Store) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Enti
 	return e, p.set(), nil
 }
 
-func (s *Store) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
-	ek, pk := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, eid)}, layout.PackKey(cid, eid)
-	items, err := s.getItems(ctx, ek, pk)
+func (s *Storage) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
 	var p attributePack
-	if err != nil {
-		return nil, p, err
-	}
-	raw, ok := items[ek]
-	if !ok {
-		return nil, p, apperr.ErrNotFound
-	}
-	var ei layout.EntityItem
-	if err := dynamo.UnmarshalItem(raw, &ei); err != nil {
-		return nil, p, err
-	}
-	if raw, ok := items[pk]; ok {
-		if err := dynamo.UnmarshalItem(raw, &p); err != nil {
-			return nil, p, err
-		}
-	}
-	return ei.Entity(), p, nil
+	e, _, err := s.EntityWith(ctx, cid, eid, packKey(cid, eid), &p)
+	return e, p, err
 }
 
 // NewAttributeIDs reserves n attribute ids of the campaign; the first is returned.
-func (s *Store) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64, error) {
-	return s.reserveIDs(ctx, layout.CampaignPK(cid), "attribute", n)
+func (s *Storage) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64, error) {
+	return s.NextIDs(ctx, cid, "attribute", n)
 }
 
 // SaveAttributes replaces entity eid's attributes prev (as read) with all (id order), on
 // condition that the pack is still at prev's version (0: there was none) and the entity
 // exists: one transaction. The attributes whose times are unset (written now) get the time of
 // the write; those of prev that all lacks are kept as deletions (attributeGone).
-func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.AttributeSet, all []domain.Attribute) error {
-	k := layout.PackKey(cid, eid)
+func (s *Storage) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.AttributeSet, all []domain.Attribute) error {
+	k := packKey(cid, eid)
 	version := prev.Version
-	b := s.newTx()
-	b.need(layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), apperr.ErrNotFound)
-	now := s.now()
+	entity := store.Step(func(t store.Tx) { t.Need(store.EntityKey(cid, eid), apperr.ErrNotFound) })
+	now := s.Now()
 	gone := attributesGone(prev, all, now)
 	if len(all) == 0 && len(gone) == 0 {
 		if version == 0 {
 			return nil
 		}
-		b.del(s.table.Delete("pk", k.PK).Range("sk", k.SK).If("'v' = ?", version))
-		return b.run(ctx)
+		return s.Write(ctx, entity, store.Step(func(t store.Tx) { t.DeleteIf(k, "'v' = ?", version) }))
 	}
 	for i := range all { // the attributes written now (their times unset by the caller)
 		if all[i].UpdatedAt.IsZero() {
@@ -139,27 +147,26 @@ func (s *Store) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.
 	p := attributePack{PK: k.PK, SK: k.SK, CampaignID: cid, EntityID: eid, V: version + 1, Items: make([]attributeItem, len(all)), Gone: gone}
 	for i, a := range all {
 		p.Items[i] = attributeItem{ID: a.ID, Name: a.Name, Value: a.Value, TypeID: a.TypeID, IsPrivate: a.IsPrivate,
-			IsPinned: a.IsPinned, DefaultOrder: a.DefaultOrder, APIKey: a.APIKey, CreatedAt: layout.FormatTime(a.CreatedAt),
-			UpdatedAt: layout.FormatTime(a.UpdatedAt), CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy}
+			IsPinned: a.IsPinned, DefaultOrder: a.DefaultOrder, APIKey: a.APIKey, CreatedAt: store.FormatTime(a.CreatedAt),
+			UpdatedAt: store.FormatTime(a.UpdatedAt), CreatedBy: a.CreatedBy, UpdatedBy: a.UpdatedBy}
 	}
-	put := s.table.Put(p)
-	if version == 0 {
-		put = put.If("attribute_not_exists(pk)")
-	} else {
-		put = put.If("'v' = ?", version)
-	}
-	b.put(put)
-	return b.run(ctx)
+	return s.Write(ctx, entity, store.Step(func(t store.Tx) {
+		if version == 0 {
+			t.PutIf(p, "attribute_not_exists(pk)")
+		} else {
+			t.PutIf(p, "'v' = ?", version)
+		}
+	}))
 }
 
 // AttributesOf reads the attributes of the entities eids (a related=1 page): their packs, in
 // one BatchGetItem per 100 entities, run together.
-func (s *Store) AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
-	keys := make([]layout.ItemKey, len(eids))
+func (s *Storage) AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
+	keys := make([]store.Key, len(eids))
 	for i, e := range eids {
-		keys[i] = layout.PackKey(cid, e)
+		keys[i] = packKey(cid, e)
 	}
-	items, err := s.peekItems(ctx, keys...)
+	items, err := s.PeekItems(ctx, keys...)
 	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return nil, err
 	}
@@ -181,21 +188,21 @@ func attributesGone(prev domain.AttributeSet, all []domain.Attribute, now time.T
 	var out []attributeGone
 	for _, g := range prev.Gone {
 		if now.Sub(g.DeletedAt) < domain.GoneHistory {
-			out = append(out, attributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: layout.FormatTime(g.DeletedAt)})
+			out = append(out, attributeGone{ID: g.ID, IsPrivate: g.IsPrivate, DeletedAt: store.FormatTime(g.DeletedAt)})
 		}
 	}
 	for _, a := range prev.Items {
 		if !slices.ContainsFunc(all, func(b domain.Attribute) bool { return b.ID == a.ID }) {
-			out = append(out, attributeGone{ID: a.ID, IsPrivate: a.IsPrivate, DeletedAt: layout.FormatTime(now)})
+			out = append(out, attributeGone{ID: a.ID, IsPrivate: a.IsPrivate, DeletedAt: store.FormatTime(now)})
 		}
 	}
 	return out[max(0, len(out)-domain.MaxAttributeGone):] // oldest first
 }
 
-// attributeGoneList answers `?deleted=1` on an entity's attributes: the pack's deletions after
+// goneList answers `?deleted=1` on an entity's attributes: the pack's deletions after
 // since that the reader a sees (private ones for admins only; a hidden entity is a 404), by
 // id. One read (ahead with the access on the attributes routes).
-func (s *Store) attributeGoneList(ctx context.Context, cid, eid int64, since time.Time, a domain.Access) ([]domain.Gone, error) {
+func (s *Storage) goneList(ctx context.Context, cid, eid int64, since time.Time, a domain.Access) ([]domain.Gone, error) {
 	e, p, err := s.attributePackOf(ctx, cid, eid)
 	if err == nil {
 		err = a.SeeEntity(e)
