@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/attributes/attrstore"
+	"github.com/lorekeep/lorekeep/shared/relations/relstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
@@ -59,7 +60,7 @@ var relationSteps = []replayStep{
 	{"relations-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "created relation", r.data(), map[string]any{"id": 1, "owner_id": townEntity, "target_id": calendarEntity,
 			"relation": "Keeps time by", "attitude": 20, "colour": "#2255aa", "visibility": "all", "visibility_id": 1, "mirror_id": 2})
-		_, m, err := st.GetRelationAndEntity(context.Background(), 1, calendarEntity, 2)
+		_, m, err := relstore.New(st).GetRelationAndEntity(context.Background(), 1, calendarEntity, 2)
 		if err != nil || m.Relation != "Keeps the time of" || m.MirrorID == nil || *m.MirrorID != 1 {
 			t.Errorf("mirror = %+v, %v", m, err)
 		}
@@ -84,10 +85,10 @@ var relationSteps = []replayStep{
 	{"relations-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted relation", r.data(), map[string]any{"id": 1, "deleted": true})
 		ctx := context.Background()
-		if _, _, err := st.GetRelationAndEntity(ctx, 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, _, err := relstore.New(st).GetRelationAndEntity(ctx, 1, townEntity, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("relation after delete: %v", err)
 		}
-		if _, m, err := st.GetRelationAndEntity(ctx, 1, calendarEntity, 2); err != nil || m.MirrorID != nil {
+		if _, m, err := relstore.New(st).GetRelationAndEntity(ctx, 1, calendarEntity, 2); err != nil || m.MirrorID != nil {
 			t.Errorf("mirror after delete = %+v, %v; want kept, unlinked", m, err)
 		}
 	}},

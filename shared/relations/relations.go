@@ -10,12 +10,14 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/relations/relstore"
 	"github.com/lorekeep/lorekeep/shared/relations/relwire"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
 // Register mounts the family's routes.
-func Register(api *httpapi.API, st Store) {
+func Register(api *httpapi.API, kernel *store.Store) {
+	st := relstore.New(kernel)
 	h := handlers{st: st}
 	const collection = "/entities/{entity_id}/relations"
 	httpapi.MountList(api, collection, httpapi.List[domain.Relation, *domain.Entity, relwire.Relation]{

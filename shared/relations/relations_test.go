@@ -10,6 +10,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/relations"
+	"github.com/lorekeep/lorekeep/shared/relations/relstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -74,7 +75,7 @@ func TestVisibilityMatrix(t *testing.T) {
 			return map[string]any{"target_id": target, "relation": "Ally " + vis, "visibility": vis}
 		},
 		Exists: func(cid, eid, id int64) bool {
-			_, _, err := e.Store.GetRelationAndEntity(context.Background(), cid, eid, id)
+			_, _, err := relstore.New(e.Store).GetRelationAndEntity(context.Background(), cid, eid, id)
 			return err == nil
 		},
 	})

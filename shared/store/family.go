@@ -156,11 +156,12 @@ func QueryBetween[I any](ctx context.Context, s *Store, pk, lo, hi string) ([]I,
 	return items, layout.Wrap(err)
 }
 
-// EntityWith reads entity eid and item k of its partition (into out when it exists: found) in
-// one round trip, or from what was read ahead; ErrNotFound without the entity.
-func (s *Store) EntityWith(ctx context.Context, cid, eid int64, k Key, out any) (e *domain.Entity, found bool, err error) {
+// EntityWith reads entity eid and the first of keys (an item of its partition at any of its
+// keys) that exists, into out (found), in one round trip or from what was read ahead;
+// ErrNotFound without the entity.
+func (s *Store) EntityWith(ctx context.Context, cid, eid int64, keys []Key, out any) (e *domain.Entity, found bool, err error) {
 	ek := EntityKey(cid, eid)
-	items, err := s.getItems(ctx, ek, k)
+	items, err := s.getItems(ctx, append([]Key{ek}, keys...)...)
 	if err != nil {
 		return nil, false, err
 	}
@@ -172,13 +173,31 @@ func (s *Store) EntityWith(ctx context.Context, cid, eid int64, k Key, out any) 
 	if err := unmarshalItem(raw, &ei); err != nil {
 		return nil, false, err
 	}
-	if raw, ok := items[k]; ok {
-		if err := dynamo.UnmarshalItem(raw, out); err != nil {
-			return nil, false, err
+	for _, k := range keys {
+		if raw, ok := items[k]; ok {
+			if err := unmarshalItem(raw, out); err != nil {
+				return nil, false, err
+			}
+			found = true
+			break
 		}
-		found = true
 	}
 	return ei.Entity(), found, nil
+}
+
+// ChildHomeSKs are the sort keys a child of kind k placed by visibility may have its home at
+// (a `self` child's is its own).
+func ChildHomeSKs(k Kind, id int64) []string { return childHomeSKs(k.Prefix, id) }
+
+// ConflictIsGone maps a write's failed condition (ErrConflict) to ErrNotFound, for a write whose
+// only conditions are that what it names still exists.
+func ConflictIsGone(err error) error { return conflictIsNotFound(err) }
+
+// Add applies kernel steps to the transaction (a relation's placing, a link's move).
+func (t Tx) Add(steps ...TxStep) {
+	for _, st := range steps {
+		st(t.b)
+	}
 }
 
 // PeekItems reads items by key (100 a BatchGetItem), leaving what was read ahead for the
@@ -205,4 +224,21 @@ func (t Tx) PutIf(item any, cond string, args ...any) {
 // DeleteIf deletes item k on condition cond (with args).
 func (t Tx) DeleteIf(k Key, cond string, args ...any) {
 	t.b.del(t.b.s.table.Delete("pk", k.PK).Range("sk", k.SK).If(cond, args...))
+}
+
+// StampNew sets the write history of new record m (id given) at the store's clock.
+func (s *Store) StampNew(m *domain.Meta, id int64) { s.stampNew(m, id) }
+
+// StampUpdate sets the write history of next, written over prev, at the store's clock.
+func (s *Store) StampUpdate(prev, next *domain.Meta) { s.stampUpdate(prev, next) }
+
+// CampaignPartition is the campaign's own partition (its records' homes and indexes).
+func CampaignPartition(cid int64) Partition { return Partition{pk: layout.CampaignPK(cid)} }
+
+// ListVisible reads one page of the items of kind placed by visibility in partition p that
+// reader a may see (its audience's range and its own), decoded as I.
+func ListVisible[I any, T any](ctx context.Context, s *Store, kind Kind, p Partition, a domain.Access, f domain.Filter, page domain.PageRequest, record func(I) T) (domain.Page[T], error) {
+	l := listSpec{ranges: childRanges(kind.Prefix, p.pk, a)}
+	l.filter(f)
+	return listPage(ctx, s, l, page, record)
 }

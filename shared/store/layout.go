@@ -59,6 +59,8 @@ type txBuilder struct {
 	needs map[int]error
 	// judges maps the position of a conditional update to what explains its failure (needUpdate).
 	judges map[int]func(dynamo.Item) error
+	// refused: a family's step refused the write (Tx.Refuse) before anything was sent.
+	refused error
 }
 
 func (s *Store) newTx() *txBuilder {
@@ -107,6 +109,9 @@ func (b *txBuilder) count(sl layout.Slot, d int) {
 // run sends the transaction (see send): with the record of the request's Idempotency-Key, when
 // one is due.
 func (b *txBuilder) run(ctx context.Context) error {
+	if b.refused != nil {
+		return b.refused
+	}
 	if err := b.overBudget(); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/guregu/dynamo/v2"
@@ -85,18 +84,8 @@ func (b *txBuilder) needEntity(cid, eid int64, private bool, gone error) {
 		If("attribute_exists(pk) AND 'links_private' = ?", private))
 }
 
-// invalidTarget is the answer for a target that is gone or changed its privacy under a write.
-func invalidTarget(field string) error {
-	return apperr.Invalid(field, "The selected "+domain.Label(field)+" is invalid.")
-}
-
-// GetRelationAndEntity reads a relation and its owner entity in one round trip.
-func (s *Store) GetRelationAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Relation, error) {
-	return getWithEntity(ctx, s, cid, eid, layout.RelationPrefix, id, layout.RelationItem.AsRelation)
-}
-
-// getRelation reads relation id of owner eid (strongly consistent).
-func (s *Store) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
+// GetRelation reads relation id of owner eid (strongly consistent).
+func (s *Store) GetRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
 	var keys []layout.ItemKey
 	for _, sk := range childHomeSKs(layout.RelationPrefix, id) {
 		keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, eid), SK: sk})
@@ -118,20 +107,6 @@ func (s *Store) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Re
 	return nil, apperr.ErrNotFound
 }
 
-// ListRelations reads one page of the relations of entity eid that the caller may see.
-func (s *Store) ListRelations(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
-	l := listSpec{ranges: childRanges(layout.RelationPrefix, layout.EntityPK(cid, eid), a)}
-	l.filter(f)
-	return listPage(ctx, s, l, p, layout.RelationItem.AsRelation)
-}
-
-// ListCampaignRelations reads one page of the campaign's relations that the caller may see.
-func (s *Store) ListCampaignRelations(ctx context.Context, cid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
-	l := listSpec{ranges: childRanges(layout.RelationIndexPrefix, layout.CampaignPK(cid), a)}
-	l.filter(f)
-	return listPage(ctx, s, l, p, layout.RelationItem.AsRelation)
-}
-
 // reserveIDs takes n consecutive ids of sequence name in one update; the first is returned.
 func (s *Store) reserveIDs(ctx context.Context, pk, name string, n int) (int64, error) {
 	var raw dynamo.Item
@@ -146,125 +121,6 @@ func (s *Store) reserveIDs(ctx context.Context, pk, name string, n int) (int64, 
 		return 0, errors.New("store: id sequence " + name + " exhausted")
 	}
 	return last - int64(n) + 1, nil
-}
-
-// CreateRelation stores r to each of its targets (r.AllTargets, their privacy read in
-// r.TargetPrivacy) and,
-// with two_way, each one's mirror, all in one transaction conditional on the owner and every
-// target existing with the privacy read. r becomes the first relation; r.Created holds all.
-// A create too large for one transaction is a 422 naming targets.
-func (s *Store) CreateRelation(ctx context.Context, r *domain.Relation) error {
-	targetPrivate := r.TargetPrivacy
-	targets := r.AllTargets()
-	n := len(targets)
-	if r.TwoWay {
-		n *= 2
-	}
-	first, err := s.reserveIDs(ctx, layout.CampaignPK(r.CampaignID), "relation", n)
-	if err != nil {
-		return err
-	}
-	b := s.newTx()
-	b.needEntity(r.CampaignID, r.OwnerID, r.OwnerPrivate, apperr.ErrNotFound)
-	base := *r
-	created := make([]domain.Relation, 0, n)
-	next := first
-	for i, t := range targets {
-		field := "target_id"
-		if r.ListAnswer {
-			field = "targets." + strconv.Itoa(i)
-		}
-		b.needEntity(r.CampaignID, t, targetPrivate[t], invalidTarget(field))
-		rel := base.Clone()
-		rel.TargetID, rel.TargetPrivate = t, targetPrivate[t]
-		s.stampNew(&rel.Meta, next)
-		next++
-		if r.TwoWay {
-			m := rel.Mirror()
-			m.TargetRelation = ""
-			s.stampNew(&m.Meta, next)
-			next++
-			rel.MirrorID, m.MirrorID = &m.ID, &rel.ID
-			b.placeRelation(nil, rel)
-			b.placeRelation(nil, &m)
-			created = append(created, *rel, m)
-			continue
-		}
-		b.placeRelation(nil, rel)
-		created = append(created, *rel)
-	}
-	if size := b.size(); size > maxTx {
-		per := size / len(targets)
-		return apperr.Invalid("targets", "This write may create relations to at most "+strconv.Itoa(max(1, (maxTx-1)/per))+" targets at once.")
-	}
-	if err := conflictIsNotFound(b.run(ctx)); err != nil {
-		return err
-	}
-	list := r.ListAnswer
-	*r = created[0]
-	r.Created, r.ListAnswer = created, list
-	return nil
-}
-
-// UpdateRelation writes next over prev (read at its version), on condition that its owner and
-// target exist with the privacy read. Kanka leaves the mirror as it is; a new target unlinks
-// both (the mirror no longer mirrors it), the mirror conditional on its version too.
-func (s *Store) UpdateRelation(ctx context.Context, prev, next *domain.Relation) error {
-	var mirror *domain.Relation
-	if prev.MirrorID != nil && prev.TargetID != next.TargetID {
-		m, err := s.linkedMirror(ctx, prev)
-		if err != nil {
-			return err
-		}
-		mirror, next.MirrorID = m, nil
-	}
-	s.stampUpdate(&prev.Meta, &next.Meta)
-	b := s.newTx()
-	b.needEntity(next.CampaignID, next.OwnerID, next.OwnerPrivate, apperr.ErrNotFound)
-	b.needEntity(next.CampaignID, next.TargetID, next.TargetPrivate, invalidTarget("target_id"))
-	b.placeRelation(prev, next)
-	if mirror != nil {
-		s.unlink(b, mirror)
-	}
-	return b.run(ctx)
-}
-
-// DeleteRelation deletes r and, with r.DeleteMirrored, its mirror; otherwise the mirror stays
-// and forgets r (mirror_id null), in the same transaction.
-func (s *Store) DeleteRelation(ctx context.Context, r *domain.Relation) error {
-	mirror, err := s.linkedMirror(ctx, r)
-	if err != nil {
-		return err
-	}
-	b := s.newTx()
-	b.removeRelation(r, 0)
-	switch {
-	case mirror != nil && r.DeleteMirrored:
-		b.removeRelation(mirror, 0)
-	case mirror != nil:
-		s.unlink(b, mirror)
-	}
-	return b.run(ctx)
-}
-
-// linkedMirror reads r's mirror when it still names r back; nil when there is none.
-func (s *Store) linkedMirror(ctx context.Context, r *domain.Relation) (*domain.Relation, error) {
-	if r.MirrorID == nil {
-		return nil, nil
-	}
-	m, err := s.getRelation(ctx, r.CampaignID, r.TargetID, *r.MirrorID)
-	if errors.Is(err, apperr.ErrNotFound) || (err == nil && (m.MirrorID == nil || *m.MirrorID != r.ID)) {
-		return nil, nil
-	}
-	return m, err
-}
-
-// unlink rewrites mirror without its mirror_id, on condition of its version.
-func (s *Store) unlink(b *txBuilder, mirror *domain.Relation) {
-	next := mirror.Clone()
-	next.MirrorID = nil
-	s.stampUpdate(&mirror.Meta, &next.Meta)
-	b.placeRelation(mirror, next)
 }
 
 // deleteEntityRelations removes every relation owned by entity eid or pointing at it (rows:
@@ -289,7 +145,7 @@ func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64, rows 
 	for _, rf := range refs {
 		w.Go(func() error {
 			return apperr.RetryConflicts(wctx, func() error {
-				r, err := s.getRelation(wctx, cid, rf.owner, rf.id)
+				r, err := s.GetRelation(wctx, cid, rf.owner, rf.id)
 				if errors.Is(err, apperr.ErrNotFound) {
 					return nil // deleted already (its pointer goes with the partition)
 				}
@@ -315,3 +171,45 @@ func init() {
 		return nil
 	})
 }
+
+// invalidTarget is the answer for a target that is gone or changed its privacy under a write.
+func invalidTarget(field string) error {
+	return apperr.Invalid(field, "The selected "+domain.Label(field)+" is invalid.")
+}
+
+// Relations are the kernel's: their items (home, the audiences' copies, the campaign-wide index
+// and the target's incoming pointer) are what an entity's trash, restore, privacy change and
+// delete re-place; the relations family writes them through these steps.
+
+// RelationItem is a relation's item.
+type RelationItem = layout.RelationItem
+
+// RelationKind is the relations' row; CampaignRelationKind their campaign-wide index's.
+var (
+	RelationKind         = layout.MustKind(layout.RelationPrefix)
+	CampaignRelationKind = Kind{Prefix: layout.RelationIndexPrefix}
+)
+
+// PlaceRelation is the step that writes r over prev (nil for a new one) with its copies,
+// incoming pointer and sync pointers.
+func PlaceRelation(prev, r *domain.Relation) TxStep {
+	return func(b *txBuilder) { b.placeRelation(prev, r) }
+}
+
+// RemoveRelation is the step that deletes every item of r, on condition of the version read.
+func RemoveRelation(r *domain.Relation) TxStep { return func(b *txBuilder) { b.removeRelation(r, 0) } }
+
+// NeedEntity makes the write conditional on entity eid existing with its links placed by
+// private (as read); gone is the answer when it does not.
+func (t Tx) NeedEntity(cid, eid int64, private bool, gone error) {
+	t.b.needEntity(cid, eid, private, gone)
+}
+
+// Size is the number of items the transaction holds so far.
+func (t Tx) Size() int { return t.b.size() }
+
+// Refuse makes the write answer err without sending anything.
+func (t Tx) Refuse(err error) { t.b.refused = err }
+
+// MaxTxItems is DynamoDB's bound on a transaction's items.
+const MaxTxItems = maxTx

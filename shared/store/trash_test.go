@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/relations/relstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -58,7 +59,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 		}
 	}
 	rel := domain.Relation{Meta: meta, OwnerID: other.EntityID, TargetID: parent.EntityID, Relation: "ally", Visibility: domain.VisibilityAll, TwoWay: true}
-	if err := st.CreateRelation(ctx, &rel); err != nil {
+	if err := relstore.New(st).CreateRelation(ctx, &rel); err != nil {
 		t.Fatal(err)
 	}
 	audit := func(step string) {
@@ -78,7 +79,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	}
 	relations := func(a domain.Access) []int64 {
 		t.Helper()
-		p, err := st.ListCampaignRelations(ctx, c.ID, a, domain.Filter{}, page)
+		p, err := relstore.New(st).ListCampaignRelations(ctx, c.ID, a, domain.Filter{}, page)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -110,7 +110,7 @@ func (s *Storage) GetAttributes(ctx context.Context, cid, eid int64) (*domain.En
 
 func (s *Storage) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
 	var p attributePack
-	e, _, err := s.EntityWith(ctx, cid, eid, packKey(cid, eid), &p)
+	e, _, err := s.EntityWith(ctx, cid, eid, []store.Key{packKey(cid, eid)}, &p)
 	return e, p, err
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/relations/relstore"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
@@ -41,7 +42,7 @@ func TestMigrateWritesPrivateTagsAndRelationPointers(t *testing.T) {
 		}
 	}
 	rel := &domain.Relation{Meta: meta, OwnerID: l.EntityID, TargetID: other.EntityID, Relation: "r", Visibility: domain.VisibilityAll}
-	if err := st.CreateRelation(ctx, rel); err != nil {
+	if err := relstore.New(st).CreateRelation(ctx, rel); err != nil {
 		t.Fatal(err)
 	}
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {

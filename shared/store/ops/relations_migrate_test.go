@@ -9,6 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/attributes/attrstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/relations/relstore"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
@@ -35,7 +36,7 @@ func TestMigrateKeepsRelationsAndAttributes(t *testing.T) {
 		{OwnerID: eids[1], TargetID: eids[0], Relation: "Mine", Visibility: domain.VisibilitySelf, TargetPrivacy: map[int64]bool{eids[0]: false}},
 	} {
 		r.CampaignID, r.CreatedBy = c.ID, admin.ID
-		if err := st.CreateRelation(ctx, &r); err != nil {
+		if err := relstore.New(st).CreateRelation(ctx, &r); err != nil {
 			t.Fatal(err)
 		}
 	}
