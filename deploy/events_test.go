@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -255,7 +256,7 @@ var mapsReplay = []replayStep{
 			"min_zoom": -2, "max_zoom": 3, "initial_zoom": 0, "center_x": 500, "center_y": 422.857,
 			"config": map[string]any{"distance_measure": 2.5}, "layers": []any{}, "groups": []any{}, "is_private": false,
 		})
-		if m, err := st.GetMap(context.Background(), 1, 1); err != nil || m.Name != "Pelor's Reach" || m.CenterY == nil || *m.CenterY != 422857 {
+		if m, err := mapstore.New(st).GetMap(context.Background(), 1, 1); err != nil || m.Name != "Pelor's Reach" || m.CenterY == nil || *m.CenterY != 422857 {
 			t.Errorf("stored map = %+v, %v", m, err)
 		}
 	}},
@@ -270,7 +271,7 @@ var mapsReplay = []replayStep{
 	}},
 	{"maps-update-patch.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "patched map", r.data(), map[string]any{"id": 1, "grid": 0, "initial_zoom": 1, "max_zoom": 3})
-		if m, err := st.GetMap(context.Background(), 1, 1); err != nil || m.Grid != 0 || m.InitialZoom == nil || *m.InitialZoom != 100 {
+		if m, err := mapstore.New(st).GetMap(context.Background(), 1, 1); err != nil || m.Grid != 0 || m.InitialZoom == nil || *m.InitialZoom != 100 {
 			t.Errorf("stored map = %+v, %v", m, err)
 		}
 	}},
@@ -332,7 +333,7 @@ var mapsReplay = []replayStep{
 	}},
 	{"maps-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted map", r.data(), map[string]any{"id": 1, "deleted": true})
-		if _, err := st.GetMap(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := mapstore.New(st).GetMap(context.Background(), 1, 1); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("map after delete: %v, want not found", err)
 		}
 	}},

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -115,7 +116,7 @@ func BenchmarkGrowth(b *testing.B) {
 			if i == 1 {
 				m.Tags = []int64{1}
 			}
-			if err := e.Store.CreateMap(b.Context(), &m); err != nil {
+			if err := mapstore.New(e.Store).CreateMap(b.Context(), &m); err != nil {
 				b.Fatal(err)
 			}
 			n := domain.Note{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, EntityID: m.EntityID, Name: "Post", Entry: "<p>lore</p>", Visibility: domain.VisibilityAll}
@@ -129,7 +130,7 @@ func BenchmarkGrowth(b *testing.B) {
 		for i := 0; i < 60; i++ {
 			mk := domain.Marker{Meta: domain.Meta{CampaignID: e.Campaign, CreatedBy: e.AdminID}, MapID: firstMap, Name: fmt.Sprintf("Pin %d", i),
 				ShapeID: 1, Icon: 1, Opacity: 100, SizeID: 1, Visibility: domain.VisibilityAll}
-			if err := e.Store.CreateMarker(b.Context(), &mk); err != nil {
+			if err := mapstore.New(e.Store).CreateMarker(b.Context(), &mk); err != nil {
 				b.Fatal(err)
 			}
 		}

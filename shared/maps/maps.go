@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/embeds"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/module"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -45,7 +46,7 @@ type Store interface {
 
 // Register mounts the family's routes.
 func Register(api *httpapi.API, kernel *store.Store) {
-	st := NewStorage(kernel)
+	st := mapstore.New(kernel)
 	h := handlers{st: st}
 	module.Mount(api, st, module.Routes[domain.Map, *domain.Map, mapJSON]{
 		Type: "map", Collection: "/maps", Gone: domain.GoneMaps,

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
+	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -78,7 +79,7 @@ func TestMapCRUD(t *testing.T) {
 	}
 	id, eid := int64(d["id"].(float64)), int64(d["entity_id"].(float64))
 	child := create(t, e, e.Campaign, e.Admin, "/maps", map[string]any{"name": "Keep", "parent_id": eid}) // today's name: the entity id
-	if got, _ := e.Store.GetMap(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
+	if got, _ := mapstore.New(e.Store).GetMap(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
 		t.Fatalf("stored child = %+v", got)
 	}
 	// The entity is a map entity, listed among the entities and found by search.
@@ -114,10 +115,10 @@ func TestMapCRUD(t *testing.T) {
 	if del := e.Do("DELETE", mapPath(e.Campaign, id), e.Admin, nil); del.Status != 200 {
 		t.Fatalf("delete: %d %s", del.Status, del.Raw)
 	}
-	if _, err := e.Store.GetMap(ctx, e.Campaign, id); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := mapstore.New(e.Store).GetMap(ctx, e.Campaign, id); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("deleted map: %v", err)
 	}
-	if got, _ := e.Store.GetMap(ctx, e.Campaign, child); got == nil || got.ParentID != nil {
+	if got, _ := mapstore.New(e.Store).GetMap(ctx, e.Campaign, child); got == nil || got.ParentID != nil {
 		t.Fatalf("orphaned child = %+v, want a root", got)
 	}
 	gone := e.Do("GET", apitest.Path(e.Campaign, "/maps?deleted=1"), e.Admin, nil)
@@ -128,10 +129,10 @@ func TestMapCRUD(t *testing.T) {
 	if rec := e.Do("POST", apitest.Path(e.Campaign, "/recover"), e.Admin, map[string]any{"entities": []any{eid}}); rec.Status != 200 {
 		t.Fatalf("recover: %d %s", rec.Status, rec.Raw)
 	}
-	if got, err := e.Store.GetMap(ctx, e.Campaign, id); err != nil || got.Name != "Pelor's Reach" || !got.IsReal {
+	if got, err := mapstore.New(e.Store).GetMap(ctx, e.Campaign, id); err != nil || got.Name != "Pelor's Reach" || !got.IsReal {
 		t.Fatalf("restored map = %+v, %v", got, err)
 	}
-	if got, _ := e.Store.GetMap(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
+	if got, _ := mapstore.New(e.Store).GetMap(ctx, e.Campaign, child); got == nil || got.ParentID == nil || *got.ParentID != id {
 		t.Fatalf("restored parent's child = %+v, want under %d", got, id)
 	}
 	audit(t, e, e.Campaign)
@@ -226,7 +227,7 @@ func TestMapValidation(t *testing.T) {
 	if l := e.Do("GET", apitest.Path(e.Campaign, "/maps"), e.Admin, nil); l.Body["meta"].(map[string]any)["total"] != float64(4) {
 		t.Fatalf("total after refused writes: %s", l.Raw)
 	}
-	if p, _ := e.Store.GetMap(context.Background(), e.Campaign, parent); p.ParentID != nil || p.Version != 1 {
+	if p, _ := mapstore.New(e.Store).GetMap(context.Background(), e.Campaign, parent); p.ParentID != nil || p.Version != 1 {
 		t.Fatalf("a refused write changed the map: %+v", p)
 	}
 	audit(t, e, e.Campaign)
@@ -243,7 +244,7 @@ func TestMapAccessMatrix(t *testing.T) {
 			return create(t, e, cid, e.Admin, "/maps", body)
 		},
 		StoredName: func(ctx context.Context, cid, id int64) (string, error) {
-			r, err := e.Store.GetMap(ctx, cid, id)
+			r, err := mapstore.New(e.Store).GetMap(ctx, cid, id)
 			if err != nil {
 				return "", err
 			}
@@ -293,7 +294,7 @@ func TestPrivateParentAndLocationAreHidden(t *testing.T) {
 	if r := e.Do("PUT", mapPath(e.Campaign, child), e.Member, map[string]any{"name": "Child", "map_id": nil, "location_id": nil}); r.Status != 200 {
 		t.Fatalf("member update: %d %s", r.Status, r.Raw)
 	}
-	if got, _ := e.Store.GetMap(context.Background(), e.Campaign, child); got.ParentID == nil || *got.ParentID != parent || got.LocationID == nil || *got.LocationID != loc {
+	if got, _ := mapstore.New(e.Store).GetMap(context.Background(), e.Campaign, child); got.ParentID == nil || *got.ParentID != parent || got.LocationID == nil || *got.LocationID != loc {
 		t.Fatalf("member's write dropped the hidden parent or location: %+v", got)
 	}
 	// A location deleted under a map: the next write clears it, as Kanka's foreign key does.

@@ -196,8 +196,16 @@ func ConflictIsGone(err error) error { return conflictIsNotFound(err) }
 // Add applies kernel steps to the transaction (a relation's placing, a link's move).
 func (t Tx) Add(steps ...TxStep) {
 	for _, st := range steps {
-		st(t.b)
+		if st != nil {
+			st(t.b)
+		}
 	}
+}
+
+// GetItems reads items by key (100 a BatchGetItem), strongly consistent, taking what was read
+// ahead; missing ones are absent from the map.
+func (s *Store) GetItems(ctx context.Context, keys ...Key) (map[Key]dynamo.Item, error) {
+	return s.getItems(ctx, keys...)
 }
 
 // PeekItems reads items by key (100 a BatchGetItem), leaving what was read ahead for the
@@ -211,7 +219,9 @@ func (s *Store) PeekItems(ctx context.Context, keys ...Key) (map[Key]dynamo.Item
 func (s *Store) Write(ctx context.Context, steps ...TxStep) error {
 	b := s.newTx()
 	for _, st := range steps {
-		st(b)
+		if st != nil {
+			st(b)
+		}
 	}
 	return b.run(ctx)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -25,11 +26,11 @@ func TestMigrateKeepsMaps(t *testing.T) {
 	}
 	world := domain.Map{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "World"},
 		LocationID: &loc.ID, LocationPrivate: true}
-	if err := st.CreateMap(ctx, &world); err != nil {
+	if err := mapstore.New(st).CreateMap(ctx, &world); err != nil {
 		t.Fatal(err)
 	}
 	child := domain.Map{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Region"}, ParentID: &world.ID}
-	if err := st.CreateMap(ctx, &child); err != nil {
+	if err := mapstore.New(st).CreateMap(ctx, &child); err != nil {
 		t.Fatal(err)
 	}
 	for i, v := range []domain.Visibility{domain.VisibilityAll, domain.VisibilityMember, domain.VisibilitySelf, domain.VisibilityAdmin} {
@@ -38,11 +39,11 @@ func TestMigrateKeepsMaps(t *testing.T) {
 		if i == 0 {
 			m.EntityID, m.EntityPrivate = &loc.EntityID, true
 		}
-		if err := st.CreateMarker(ctx, &m); err != nil {
+		if err := mapstore.New(st).CreateMarker(ctx, &m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := st.WriteMapGroups(ctx, c.ID, world.ID, func(p *domain.MapPack[domain.MapGroup], now time.Time) error {
+	if err := mapstore.New(st).WriteMapGroups(ctx, c.ID, world.ID, func(p *domain.MapPack[domain.MapGroup], now time.Time) error {
 		p.Seq = 2
 		one := int64(1)
 		p.Items = append(p.Items, domain.MapGroup{PackEntry: domain.PackEntry{ID: 1, Name: "Towns", Visibility: domain.VisibilityAll, CreatedAt: now, UpdatedAt: now}},
@@ -82,7 +83,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 		t.Fatal(err)
 	}
 	world := domain.Map{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "World"}, LocationID: &loc.ID}
-	if err := st.CreateMap(ctx, &world); err != nil {
+	if err := mapstore.New(st).CreateMap(ctx, &world); err != nil {
 		t.Fatal(err)
 	}
 	var ids []int64
@@ -92,23 +93,23 @@ func TestMarkerEntityPointers(t *testing.T) {
 		if i < 6 {
 			m.EntityID = &loc.EntityID
 		}
-		if err := st.CreateMarker(ctx, &m); err != nil {
+		if err := mapstore.New(st).CreateMarker(ctx, &m); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, m.ID)
 	}
 	// The map centres on a linked marker.
-	prev, err := st.GetMap(ctx, c.ID, world.ID)
+	prev, err := mapstore.New(st).GetMap(ctx, c.ID, world.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, centre, err := st.GetMapAndMarker(ctx, c.ID, world.ID, ids[0])
+	_, centre, err := mapstore.New(st).GetMapAndMarker(ctx, c.ID, world.ID, ids[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	next := *prev
 	next.Centre = domain.CentreOf(centre)
-	if err := st.UpdateMap(ctx, prev, &next); err != nil {
+	if err := mapstore.New(st).UpdateMap(ctx, prev, &next); err != nil {
 		t.Fatal(err)
 	}
 	audit := func(when string, want int) {
@@ -132,7 +133,7 @@ func TestMarkerEntityPointers(t *testing.T) {
 	audit("after the migration", 0)
 	public := func() int {
 		t.Helper()
-		p, err := st.ListMarkers(ctx, c.ID, world.ID, domain.Access{Role: domain.RoleMember}, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
+		p, err := mapstore.New(st).ListMarkers(ctx, c.ID, world.ID, domain.Access{Role: domain.RoleMember}, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,11 +160,11 @@ func TestMarkerEntityPointers(t *testing.T) {
 		t.Fatalf("purge: %d %v", n, err)
 	}
 	audit("after the purge", 0)
-	all, err := st.ListMarkers(ctx, c.ID, world.ID, domain.Access{Role: domain.RoleAdmin}, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
+	all, err := mapstore.New(st).ListMarkers(ctx, c.ID, world.ID, domain.Access{Role: domain.RoleAdmin}, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
 	if err != nil || all.Total != 1 || len(all.Items) != 1 || all.Items[0].ID != ids[6] {
 		t.Fatalf("after the purge: %+v %v", all, err)
 	}
-	if m, err := st.GetMap(ctx, c.ID, world.ID); err != nil || m.Centre != nil || m.LocationID != nil {
+	if m, err := mapstore.New(st).GetMap(ctx, c.ID, world.ID); err != nil || m.Centre != nil || m.LocationID != nil {
 		t.Fatalf("centre and location after their purge: %+v %v", m, err)
 	}
 }

@@ -874,7 +874,7 @@ func (s *Store) restoreMapLocation(ctx context.Context, cid int64, item dynamo.I
 	}
 	item[layout.LocationHidden] = &types.AttributeValueMemberBOOL{Value: chain[0].IsPrivate}
 	m := domain.Map{Meta: domain.Meta{CampaignID: cid}, LocationID: it.LocationID, LocationPrivate: chain[0].IsPrivate}
-	check := s.locationCheck(&m)
+	check := locationCheck(&m)
 	return func(b *txBuilder) { check(b); b.linkLocation(cid, it.ID, nil, it.LocationID) }, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -103,20 +104,20 @@ func TestWorstRecordDeletes(t *testing.T) {
 		}},
 		{"map", func(t *testing.T) record {
 			m := domain.Map{Meta: meta, Owner: owner("Mp")}
-			if err := st.CreateMap(ctx, &m); err != nil {
+			if err := mapstore.New(st).CreateMap(ctx, &m); err != nil {
 				t.Fatal(err)
 			}
 			next := m
 			next.Owner = withEntry(m.Owner)
-			if err := st.UpdateMap(ctx, &m, &next); err != nil {
+			if err := mapstore.New(st).UpdateMap(ctx, &m, &next); err != nil {
 				t.Fatal(err)
 			}
 			return record{m.EntityID, func() error {
-				got, err := st.GetMap(ctx, c.ID, m.ID)
+				got, err := mapstore.New(st).GetMap(ctx, c.ID, m.ID)
 				if err != nil {
 					return err
 				}
-				return st.DeleteMap(ctx, got)
+				return mapstore.New(st).DeleteMap(ctx, got)
 			}, true}
 		}},
 		{"tag", func(t *testing.T) record {

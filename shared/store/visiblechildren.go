@@ -39,9 +39,11 @@ type VisibleChildKind[R any, I any] struct {
 	Of       func(*R) VisibleChild
 	Item     func(*R) I
 	Record   func(I) R
-	// Created, when set, is the check of a new child's parent instead of its existence (an
-	// event's holds its entity's links privacy as read).
+	// Created and Updated, when set, are the checks of a new and of a rewritten child's parent
+	// instead of its existence (an event's holds its entity's links privacy as read, a marker's
+	// write its map's centre).
 	Created func(*R) TxStep
+	Updated func(prev, next *R) TxStep
 }
 
 // VisibleChildHome is the kernel's part of the item of child m of kind k under parent.
@@ -171,7 +173,11 @@ func (k VisibleChildKind[R, I]) Update(ctx context.Context, s *Store, prev, next
 	if err != nil {
 		return err
 	}
-	steps := append([]TxStep{k.parentExists(s, next), synced(k.ref(prev), k.ref(next)), mentions}, also...)
+	held := k.parentExists(s, next)
+	if k.Updated != nil {
+		held = k.Updated(prev, next)
+	}
+	steps := append([]TxStep{held, synced(k.ref(prev), k.ref(next)), mentions}, also...)
 	return s.updateChild(ctx, k.Of(prev).Meta, k.Of(next).Meta, func() any { return k.Item(next) },
 		func() []layout.Slot { return k.slots(prev) }, func() []layout.Slot { return k.slots(next) }, steps...)
 }
@@ -230,7 +236,9 @@ func (k VisibleChildKind[R, I]) CreateMany(ctx context.Context, s *Store, rs []*
 		b := s.newTx()
 		steps := append([]TxStep{k.parentHeld(s, r), synced(nil, k.ref(r))}, also(r)...)
 		for _, c := range steps {
-			c(b)
+			if c != nil {
+				c(b)
+			}
 		}
 		b.place(layout.Marshal(k.Item(r)), nil, k.slots(r), 0)
 		txs[i] = b
@@ -250,4 +258,20 @@ func (k VisibleChildKind[R, I]) CreateMany(ctx context.Context, s *Store, rs []*
 		})
 	}
 	return written, g.Wait()
+}
+
+// Home is the key of r's home (by its visibility: a `self` child's is its own).
+func (k VisibleChildKind[R, I]) Home(r *R) Key {
+	sl := k.slots(r)[0]
+	return Key{PK: sl.PK, SK: sl.SK}
+}
+
+// Homes are the keys child id of parent may have its home at, for a read that does not know
+// its visibility.
+func (k VisibleChildKind[R, I]) Homes(cid, parent, id int64) []Key {
+	var out []Key
+	for _, sk := range childHomeSKs(k.Kind.Prefix, id) {
+		out = append(out, Key{PK: layout.ChildPK(cid, k.Kind.Parent, parent), SK: sk})
+	}
+	return out
 }

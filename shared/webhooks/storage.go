@@ -27,6 +27,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
+	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 	"github.com/lorekeep/lorekeep/shared/webhooks/webhookkind"
@@ -49,14 +50,22 @@ func queuePK(cid, wid int64) string { return store.PartitionOf(cid, Kind, wid).P
 const LogRetention = 14 * 24 * time.Hour
 
 // Storage is the family's storage: its own items over the kernel, and the reads of the
-// records an event names (the kernel's entities and maps, the locations family's locations).
+// records an event names (the kernel's entities, the locations and maps families' records).
 type Storage struct {
 	*store.Store
 	locations *locstore.Storage
+	maps      *mapstore.Storage
 }
 
 // NewStorage wraps the kernel.
-func NewStorage(st *store.Store) *Storage { return &Storage{Store: st, locations: locstore.New(st)} }
+func NewStorage(st *store.Store) *Storage {
+	return &Storage{Store: st, locations: locstore.New(st), maps: mapstore.New(st)}
+}
+
+// GetMap reads the map an event names (mapstore.Storage.GetMap).
+func (s *Storage) GetMap(ctx context.Context, cid, id int64) (*domain.Map, error) {
+	return s.maps.GetMap(ctx, cid, id)
+}
 
 // GetLocation reads the location an event names (locstore.Storage.GetLocation).
 func (s *Storage) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
