@@ -267,9 +267,15 @@ func fcEventOf(c *Calendar, ev fcEvent, skipZero bool) (ImportedEvent, string) {
 		}
 		return y
 	}
-	weekday := func(name string) (int, bool) {
+	// A weekday condition's value is a name of the week, or (Fantasy-Calendar's reading of a
+	// numeric value) a 0-based index into its global week.
+	weekday := func(v string) (int, bool) {
+		v = strings.TrimSpace(html.UnescapeString(v))
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return int(n), n >= 0 && n < int64(len(c.def.Weekdays))
+		}
 		for i, w := range c.def.Weekdays {
-			if strings.EqualFold(w, strings.TrimSpace(html.UnescapeString(name))) {
+			if strings.EqualFold(w, v) {
 				return i, true
 			}
 		}
@@ -349,10 +355,17 @@ func fcEventOf(c *Calendar, ev fcEvent, skipZero bool) (ImportedEvent, string) {
 		first := c.yearStart(base).add64(mod(nv[1]-c.yearStart(base).clamp(), nv[0])).clamp()
 		im.Start = c.DateOf(first)
 		rule = &Rule{Unit: UnitDays, Interval: nv[0]}
-	case has("Weekday/0") && has("Weekday/8"):
+	case has("Weekday/0") && (has("Weekday/8") || has("Weekday/14")):
+		// The nth weekday of the month (Weekday 8: week_day_num, the weekday's count in its
+		// month) or the nth before the month's end (Weekday 14: inverse_week_day_num, 1 the
+		// last), among the month's days in the week.
 		vals := conds["Weekday/0"]
 		delete(conds, "Weekday/0")
-		n, ok := take("Weekday/8", 1)
+		key, sign := "Weekday/8", int64(1)
+		if has("Weekday/14") {
+			key, sign = "Weekday/14", -1
+		}
+		n, ok := take(key, 1)
 		w, okW := 0, false
 		if len(vals) > 0 {
 			w, okW = weekday(vals[0])
@@ -361,7 +374,7 @@ func fcEventOf(c *Calendar, ev fcEvent, skipZero bool) (ImportedEvent, string) {
 			return im, "its weekday or its number in the month is not one of the calendar"
 		}
 		im.Start = Date{Year: base, Month: 1, Day: 1}
-		rule = &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: w, Ordinal: int(n[0])}
+		rule = &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: w, Ordinal: int(sign * n[0])}
 		if has("Month/0") { // once a year: every year's months, from that month
 			ts, ok := take("Month/0", 1)
 			m, okM := 0, false
