@@ -152,6 +152,11 @@ type fcExport struct {
 	Name       *string          `json:"name"`
 	StaticData *fcStatic        `json:"static_data"`
 	Dynamic    *json.RawMessage `json:"dynamic_data"`
+	// Fantasy-Calendar's exports today carry the events and their categories beside
+	// static_data (its PrepCalendarForExport); older ones and its presets in
+	// static_data.event_data. The top-level lists win when present.
+	Events     []json.RawMessage `json:"events"`
+	Categories []json.RawMessage `json:"categories"`
 }
 
 type fcStatic struct {
@@ -664,8 +669,12 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			out.From.Cycles = append(out.From.Cycles, i)
 		}
 	}
-	if e := sd.EventData; e != nil && len(e.Events) > MaxImportEvents {
-		add("static_data.event_data.events", "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
+	events, categories, eventsField := ex.Events, ex.Categories, "events"
+	if e := sd.EventData; ex.Events == nil && e != nil {
+		events, categories, eventsField = e.Events, e.Categories, "static_data.event_data.events"
+	}
+	if len(events) > MaxImportEvents {
+		add(eventsField, "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
 	}
 
 	out.Date = Date{Year: 1, Month: 1, Day: 1}
@@ -753,9 +762,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		return fail()
 	}
 	out.Definition = c.Definition()
-	if e := sd.EventData; e != nil {
-		readEvents(c, e.Events, e.Categories, &out, add)
-	}
+	readEvents(c, events, categories, eventsField, &out, add)
 	if len(probs) > 0 {
 		return fail()
 	}

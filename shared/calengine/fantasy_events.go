@@ -48,6 +48,9 @@ type fcEvent struct {
 		Color string `json:"color"`
 		Hide  bool   `json:"hide"`
 	} `json:"settings"`
+	// Lorekeep's own (fantasy_export_events.go): the reminder exactly, beside the conditions
+	// Fantasy-Calendar reads.
+	Lorekeep *fcLorekeepEvent `json:"lorekeep"`
 }
 
 type fcCategory struct {
@@ -142,9 +145,9 @@ func fcInts(vals []string, n int) ([]int64, bool) {
 // readEvents reads the export's events and categories into out.Events (the calendar, c, is
 // built). It reports a problem only for more events than MaxImportEvents; an event it cannot
 // express is a warning naming it.
-func readEvents(c *Calendar, events, categories []json.RawMessage, out *Import, add func(field, msg string)) {
+func readEvents(c *Calendar, events, categories []json.RawMessage, field string, out *Import, add func(field, msg string)) {
 	if len(events) > MaxImportEvents {
-		add("static_data.event_data.events", "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
+		add(field, "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
 		return
 	}
 	cats := make([]fcCategory, 0, len(categories))
@@ -163,7 +166,12 @@ func readEvents(c *Calendar, events, categories []json.RawMessage, out *Import, 
 		if n := strings.TrimSpace(html.UnescapeString(ev.Name)); n != "" {
 			name = n
 		}
-		im, why := fcEventOf(c, ev, out.Definition.SkipYearZero)
+		im, why := ImportedEvent{}, ""
+		if ev.Lorekeep != nil {
+			im, why = fcLorekeepEventOf(c, ev)
+		} else {
+			im, why = fcEventOf(c, ev, out.Definition.SkipYearZero)
+		}
 		if why != "" {
 			out.Warnings = append(out.Warnings, "Event "+strconv.Quote(name)+" is not imported: "+why+".")
 			continue
@@ -176,7 +184,9 @@ func readEvents(c *Calendar, events, categories []json.RawMessage, out *Import, 
 			}
 			im.Hidden = im.Hidden || cat.Settings.Hide
 		}
-		im.Colour = fcColours[strings.ToLower(strings.TrimSpace(ev.Settings.Color))]
+		if ev.Lorekeep == nil { // Lorekeep's own part holds the colour exactly
+			im.Colour = fcColours[strings.ToLower(strings.TrimSpace(ev.Settings.Color))]
+		}
 		im.Hidden = im.Hidden || ev.Settings.Hide
 		if r := im.Rule; r != nil && r.Unit == UnitMoon && phaseSpansDays(c, r.MoonID) {
 			out.Warnings = append(out.Warnings, "Event "+strconv.Quote(name)+": Fantasy-Calendar shows it on every day of the moon's phase; it is imported on the day the phase begins.")

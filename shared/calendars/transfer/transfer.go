@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -18,6 +19,7 @@ type Store interface {
 	calwire.Getter
 	CreateCalendar(ctx context.Context, c *timeline.Calendar) error
 	CreateImportedEvents(ctx context.Context, evs []*timeline.Event) (int, error)
+	ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error)
 }
 
 // Register mounts the transfer's routes. The import is a literal path beside the family's
@@ -25,7 +27,9 @@ type Store interface {
 func Register(api *httpapi.API, st Store) {
 	h := handlers{st: st}
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
-	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(store.ReadCalendar, "id", ""))
+	// The export reads the calendar with its reminders' counts (ReadReminderList), then its
+	// reminders (one Query, none without any).
+	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(store.ReadReminderList, "id", ""))
 }
 
 type handlers struct{ st Store }
