@@ -593,6 +593,11 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			continue
 		}
 		name := strings.TrimSpace(text(e.Name))
+		if e.Settings.StartingEra {
+			// Fantasy-Calendar's starting era holds every date before the next era, whatever
+			// its own date says: since the beginning.
+			y = EarliestYear
+		}
 		era := Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart}
 		ts, _ := e.Date.Timespan.integer()
 		day, _ := e.Date.Day.integer()

@@ -100,6 +100,7 @@ type exEra struct {
 		EventCategoryID int  `json:"event_category_id"`
 		EndsYear        bool `json:"ends_year"`
 		Restart         bool `json:"restart"`
+		StartingEra     bool `json:"starting_era"` // the era before every dated one: since the beginning
 	} `json:"settings"`
 	Date struct {
 		Year     int64 `json:"year"`
@@ -362,6 +363,7 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time, events 
 		x.Name, x.Abbreviation = esc(e.Name), esc(e.Abbreviation)
 		x.Settings.EventCategoryID = -1
 		x.Settings.Restart, x.Settings.EndsYear = e.Restart, e.EndsYear
+		x.Settings.StartingEra = e.Year == EarliestYear && !e.EndsYear
 		x.Date.Year, x.Date.Day = e.Year, 1
 		if e.EndsYear && monthHasLeapDays(def, e.Month) {
 			warn("Era " + strconv.Quote(e.Name) + " ends its year in a month with leap days: Fantasy-Calendar's count of that year leaves them out.")

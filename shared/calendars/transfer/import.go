@@ -85,6 +85,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		rest["weather_climate"], rest["weather_seed"] = climate, num(k.Seed)
 	}
+	calwire.SinceTheBeginning(rest)
 	if err := c.Apply(rest, r.Access); err != nil {
 		return httpapi.Reply{}, timeline.ImportProblems(err, &im, beside)
 	}
