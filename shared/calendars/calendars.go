@@ -39,6 +39,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 		CRUD: kind{
 			Visible: h.visibleCalendar,
 			Apply: func(r *httpapi.Request, in domain.Input, _ httpapi.None, _, next *timeline.Calendar) error {
+				calwire.SinceTheBeginning(in)
 				if err := next.Apply(in, r.Access); err != nil {
 					return err
 				}

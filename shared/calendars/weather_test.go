@@ -248,7 +248,19 @@ func TestWeatherImportEdges(t *testing.T) {
 				t.Fatalf("%d %s", r.Status, r.Raw)
 			}
 		}},
-		{"built-in location", variant(func(_, d map[string]any) { d["custom_location"], d["location"] = false, "Equatorial" }), noWeather},
+		// Fantasy-Calendar's built-in climate (its table, Fahrenheit as Celsius tenths; the
+		// seasons Spring and Winter are not the table's Winter and Summer: taken in order),
+		// stored with the export's seed.
+		{"built-in location", variant(func(_, d map[string]any) { d["custom_location"], d["location"] = false, "Equatorial" }), func(t *testing.T, r apitest.Response) {
+			want := `[{"precipitation":500,"precipitation_intensity":300,"temp_high":378,"temp_low":156},{"precipitation":600,"precipitation_intensity":700,"temp_high":378,"temp_low":156}]`
+			if r.Status != 200 || jsonOf(r.Data()["weather_climate"]) != want || r.Data()["weather_seed"] != float64(7) || strings.Contains(jsonOf(r.Data()["warnings"]), "weather") {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			got := e.Do("GET", cal(e.Campaign, int64(r.Data()["id"].(float64))), e.Admin, nil)
+			if jsonOf(got.Data()["weather_climate"]) != want || got.Data()["weather_seed"] != float64(7) {
+				t.Fatalf("stored: %s", got.Raw)
+			}
+		}},
 		{"weather off", variant(func(s, _ map[string]any) { s["global_settings"].(map[string]any)["enable_weather"] = false }), func(t *testing.T, r apitest.Response) {
 			if r.Status != 200 || r.Data()["weather_seed"] != nil {
 				t.Fatalf("%d %s", r.Status, r.Raw)

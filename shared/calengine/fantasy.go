@@ -152,6 +152,11 @@ type fcExport struct {
 	Name       *string          `json:"name"`
 	StaticData *fcStatic        `json:"static_data"`
 	Dynamic    *json.RawMessage `json:"dynamic_data"`
+	// Fantasy-Calendar's exports today carry the events and their categories beside
+	// static_data (its PrepCalendarForExport); older ones and its presets in
+	// static_data.event_data. The top-level lists win when present.
+	Events     []json.RawMessage `json:"events"`
+	Categories []json.RawMessage `json:"categories"`
 }
 
 type fcStatic struct {
@@ -588,6 +593,11 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			continue
 		}
 		name := strings.TrimSpace(text(e.Name))
+		if e.Settings.StartingEra {
+			// Fantasy-Calendar's starting era holds every date before the next era, whatever
+			// its own date says: since the beginning.
+			y = EarliestYear
+		}
 		era := Era{Name: name, Abbreviation: strings.TrimSpace(text(e.Abbreviation)), Year: y, Restart: e.Settings.Restart}
 		ts, _ := e.Date.Timespan.integer()
 		day, _ := e.Date.Day.integer()
@@ -664,8 +674,12 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 			out.From.Cycles = append(out.From.Cycles, i)
 		}
 	}
-	if e := sd.EventData; e != nil && len(e.Events) > MaxImportEvents {
-		add("static_data.event_data.events", "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
+	events, categories, eventsField := ex.Events, ex.Categories, "events"
+	if e := sd.EventData; ex.Events == nil && e != nil {
+		events, categories, eventsField = e.Events, e.Categories, "static_data.event_data.events"
+	}
+	if len(events) > MaxImportEvents {
+		add(eventsField, "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
 	}
 
 	out.Date = Date{Year: 1, Month: 1, Day: 1}
@@ -723,7 +737,11 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		return fail()
 	}
 	if s := sd.Seasons; s != nil {
-		fcWeather(s.Locations, s.Global, ex.Dynamic, &out, add, warn)
+		names := make([]string, len(s.Data))
+		for i, se := range s.Data {
+			names[i] = text(se.Name)
+		}
+		fcWeather(s.Locations, names, s.Global, ex.Dynamic, &out, add, warn)
 	}
 	if len(probs) > 0 {
 		return fail()
@@ -749,9 +767,7 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 		return fail()
 	}
 	out.Definition = c.Definition()
-	if e := sd.EventData; e != nil {
-		readEvents(c, e.Events, e.Categories, &out, add)
-	}
+	readEvents(c, events, categories, eventsField, &out, add)
 	if len(probs) > 0 {
 		return fail()
 	}
@@ -1022,9 +1038,10 @@ type fcLocation struct {
 // fcWeather reads the weather of the export's current location (dynamic_data.location, an
 // index into seasons.locations when custom_location) into out.Climate, with the global seed:
 // temperatures in the export's own unit, as tenths; precipitation and its intensity (0 to 1)
-// as per-mille. Fantasy-Calendar's built-in climates (a location by name) are its own tables:
-// a warning. Weather disabled, or no seasons, is no climate.
-func fcWeather(locs []fcLocation, global map[string]any, dynamic *json.RawMessage, out *Import, add func(field, msg string), warn func(string)) {
+// as per-mille. A location by name (custom_location false) is one of Fantasy-Calendar's
+// built-in climates (fantasy_climates.go; seasons names the export's seasons). Weather
+// disabled, or no seasons, is no climate.
+func fcWeather(locs []fcLocation, seasons []string, global map[string]any, dynamic *json.RawMessage, out *Import, add func(field, msg string), warn func(string)) {
 	if on, _ := global["enable_weather"].(bool); !on || len(out.Definition.Seasons) == 0 {
 		return
 	}
@@ -1033,33 +1050,65 @@ func fcWeather(locs []fcLocation, global map[string]any, dynamic *json.RawMessag
 		_ = json.Unmarshal(*dynamic, &dyn) // its problems are the current date's, reported there
 	}
 	idx := -1
+	name := ""
 	switch v := dyn.Location.(type) {
 	case float64:
-		idx = int(v)
+		idx, name = int(v), strconv.FormatFloat(v, 'f', -1, 64)
 	case string:
+		name = strings.TrimSpace(html.UnescapeString(v))
 		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
 			idx = n
-		} else if !dyn.CustomLocation {
-			warn("The weather of Fantasy-Calendar's built-in climate " + strconv.Quote(html.UnescapeString(v)) + " is not imported (its tables are Fantasy-Calendar's own).")
-			return
 		}
 	}
-	if !dyn.CustomLocation || idx < 0 || idx >= len(locs) {
+	if !dyn.CustomLocation {
+		if name != "" {
+			fcBuiltinWeather(name, seasons, global, out, add, warn)
+		}
+		return
+	}
+	if idx < 0 || idx >= len(locs) {
 		warn("The export's weather has no custom location of the calendar to read; it is not imported.")
 		return
 	}
 	loc := locs[idx]
 	f := "static_data.seasons.locations." + strconv.Itoa(idx)
-	k := Climate{}
+	k := Climate{Seed: fcSeed(global, add)}
+	// Temperatures are in degrees of temp_sys: Fahrenheit ones are kept in Celsius.
+	tenths := fcTenths(global["temp_sys"] == "imperial", add)
+	for _, from := range out.From.Seasons { // the calendar's seasons, each from one of the export's
+		sf := f + ".seasons." + strconv.Itoa(from)
+		if from >= len(loc.Seasons) || loc.Seasons[from].Weather == nil {
+			add(sf+".weather", "The location must give each season its weather.")
+			return
+		}
+		w := loc.Seasons[from].Weather
+		k.Seasons = append(k.Seasons, ClimateSeason{
+			TempLow: tenths(w.TempLow, 10, sf+".weather.temp_low"), TempHigh: tenths(w.TempHigh, 10, sf+".weather.temp_high"),
+			Precipitation: tenths(w.Precip, 1000, sf+".weather.precipitation"), PrecipitationIntensity: tenths(w.Intensity, 1000, sf+".weather.precipitation_intensity"),
+		})
+	}
+	for _, p := range ClimateProblems(k, len(out.Definition.Seasons), f+".seasons") {
+		add(p.Field, p.Message)
+	}
+	out.Climate = &k
+}
+
+// fcSeed is the export's weather seed (0 when it has none).
+func fcSeed(global map[string]any, add func(field, msg string)) int64 {
 	switch seed, ok := global["seed"].(float64); {
 	case ok && seed == float64(int64(seed)) && seed > -1e15 && seed < 1e15:
-		k.Seed = int64(seed)
+		return int64(seed)
 	case global["seed"] != nil:
 		add("static_data.seasons.global_settings.seed", "The seed must be a whole number between -10^15 and 10^15.")
 	}
-	// Temperatures are in degrees of temp_sys: Fahrenheit ones are kept in Celsius.
-	fahrenheit := global["temp_sys"] == "imperial"
-	tenths := func(n fcNumber, scale int64, field string) int {
+	return 0
+}
+
+// fcTenths reads a climate number as Lorekeep keeps it: n x scale (10 for temperatures, in
+// tenths of a degree Celsius, converted from Fahrenheit when fahrenheit; 1000 for chances, as
+// per-mille), the nearest integer, halves up; a problem names field.
+func fcTenths(fahrenheit bool, add func(field, msg string)) func(n fcNumber, scale int64, field string) int {
+	return func(n fcNumber, scale int64, field string) int {
 		r := n.rat()
 		if r == nil {
 			add(field, "The "+field[strings.LastIndex(field, ".")+1:]+" must be a number.")
@@ -1076,19 +1125,35 @@ func fcWeather(locs []fcLocation, global map[string]any, dynamic *json.RawMessag
 		}
 		return int(q.Int64())
 	}
+}
+
+// fcBuiltinWeather reads Fantasy-Calendar's built-in climate name (fantasy_climates.go) as the
+// calendar's climate, as Fantasy-Calendar applies it: the export's seasons (seasons) matched to
+// the table's, its temperatures (Fahrenheit, whatever temp_sys says) in tenths of a degree
+// Celsius, with the global seed. A calendar of other than 2 or 4 seasons has no built-in
+// climate (a warning); an unknown name takes the table's first, as Fantasy-Calendar does (a
+// warning).
+func fcBuiltinWeather(name string, seasons []string, global map[string]any, out *Import, add func(field, msg string), warn func(string)) {
+	bc, order, known, ok := builtinClimate(name, seasons)
+	if !ok {
+		warn("Fantasy-Calendar's built-in climate " + strconv.Quote(name) + " is for calendars of 2 or 4 seasons; the export has " + strconv.Itoa(len(seasons)) + ", so its weather is not imported.")
+		return
+	}
+	if !known {
+		warn("Fantasy-Calendar has no built-in climate " + strconv.Quote(name) + "; as Fantasy-Calendar does, the weather is its first, " + strconv.Quote(bc.name) + ".")
+	}
+	k := Climate{Seed: fcSeed(global, add)}
+	tenths := fcTenths(true, add)
+	num := func(s string) fcNumber { return fcNumber{s: s, set: true} }
+	const f = "dynamic_data.location"
 	for _, from := range out.From.Seasons { // the calendar's seasons, each from one of the export's
-		sf := f + ".seasons." + strconv.Itoa(from)
-		if from >= len(loc.Seasons) || loc.Seasons[from].Weather == nil {
-			add(sf+".weather", "The location must give each season its weather.")
-			return
-		}
-		w := loc.Seasons[from].Weather
+		w := bc.seasons[order[from]]
 		k.Seasons = append(k.Seasons, ClimateSeason{
-			TempLow: tenths(w.TempLow, 10, sf+".weather.temp_low"), TempHigh: tenths(w.TempHigh, 10, sf+".weather.temp_high"),
-			Precipitation: tenths(w.Precip, 1000, sf+".weather.precipitation"), PrecipitationIntensity: tenths(w.Intensity, 1000, sf+".weather.precipitation_intensity"),
+			TempLow: tenths(num(w[0]), 10, f), TempHigh: tenths(num(w[1]), 10, f),
+			Precipitation: tenths(num(w[2]), 1000, f), PrecipitationIntensity: tenths(num(w[3]), 1000, f),
 		})
 	}
-	for _, p := range ClimateProblems(k, len(out.Definition.Seasons), f+".seasons") {
+	for _, p := range ClimateProblems(k, len(out.Definition.Seasons), f) {
 		add(p.Field, p.Message)
 	}
 	out.Climate = &k

@@ -48,6 +48,9 @@ type fcEvent struct {
 		Color string `json:"color"`
 		Hide  bool   `json:"hide"`
 	} `json:"settings"`
+	// Lorekeep's own (fantasy_export_events.go): the reminder exactly, beside the conditions
+	// Fantasy-Calendar reads.
+	Lorekeep *fcLorekeepEvent `json:"lorekeep"`
 }
 
 type fcCategory struct {
@@ -142,9 +145,9 @@ func fcInts(vals []string, n int) ([]int64, bool) {
 // readEvents reads the export's events and categories into out.Events (the calendar, c, is
 // built). It reports a problem only for more events than MaxImportEvents; an event it cannot
 // express is a warning naming it.
-func readEvents(c *Calendar, events, categories []json.RawMessage, out *Import, add func(field, msg string)) {
+func readEvents(c *Calendar, events, categories []json.RawMessage, field string, out *Import, add func(field, msg string)) {
 	if len(events) > MaxImportEvents {
-		add("static_data.event_data.events", "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
+		add(field, "The events must not have more than "+strconv.Itoa(MaxImportEvents)+" items.")
 		return
 	}
 	cats := make([]fcCategory, 0, len(categories))
@@ -163,7 +166,12 @@ func readEvents(c *Calendar, events, categories []json.RawMessage, out *Import, 
 		if n := strings.TrimSpace(html.UnescapeString(ev.Name)); n != "" {
 			name = n
 		}
-		im, why := fcEventOf(c, ev, out.Definition.SkipYearZero)
+		im, why := ImportedEvent{}, ""
+		if ev.Lorekeep != nil {
+			im, why = fcLorekeepEventOf(c, ev)
+		} else {
+			im, why = fcEventOf(c, ev, out.Definition.SkipYearZero)
+		}
 		if why != "" {
 			out.Warnings = append(out.Warnings, "Event "+strconv.Quote(name)+" is not imported: "+why+".")
 			continue
@@ -176,7 +184,9 @@ func readEvents(c *Calendar, events, categories []json.RawMessage, out *Import, 
 			}
 			im.Hidden = im.Hidden || cat.Settings.Hide
 		}
-		im.Colour = fcColours[strings.ToLower(strings.TrimSpace(ev.Settings.Color))]
+		if ev.Lorekeep == nil { // Lorekeep's own part holds the colour exactly
+			im.Colour = fcColours[strings.ToLower(strings.TrimSpace(ev.Settings.Color))]
+		}
 		im.Hidden = im.Hidden || ev.Settings.Hide
 		if r := im.Rule; r != nil && r.Unit == UnitMoon && phaseSpansDays(c, r.MoonID) {
 			out.Warnings = append(out.Warnings, "Event "+strconv.Quote(name)+": Fantasy-Calendar shows it on every day of the moon's phase; it is imported on the day the phase begins.")
@@ -267,9 +277,15 @@ func fcEventOf(c *Calendar, ev fcEvent, skipZero bool) (ImportedEvent, string) {
 		}
 		return y
 	}
-	weekday := func(name string) (int, bool) {
+	// A weekday condition's value is a name of the week, or (Fantasy-Calendar's reading of a
+	// numeric value) a 0-based index into its global week.
+	weekday := func(v string) (int, bool) {
+		v = strings.TrimSpace(html.UnescapeString(v))
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return int(n), n >= 0 && n < int64(len(c.def.Weekdays))
+		}
 		for i, w := range c.def.Weekdays {
-			if strings.EqualFold(w, strings.TrimSpace(html.UnescapeString(name))) {
+			if strings.EqualFold(w, v) {
 				return i, true
 			}
 		}
@@ -349,10 +365,17 @@ func fcEventOf(c *Calendar, ev fcEvent, skipZero bool) (ImportedEvent, string) {
 		first := c.yearStart(base).add64(mod(nv[1]-c.yearStart(base).clamp(), nv[0])).clamp()
 		im.Start = c.DateOf(first)
 		rule = &Rule{Unit: UnitDays, Interval: nv[0]}
-	case has("Weekday/0") && has("Weekday/8"):
+	case has("Weekday/0") && (has("Weekday/8") || has("Weekday/14")):
+		// The nth weekday of the month (Weekday 8: week_day_num, the weekday's count in its
+		// month) or the nth before the month's end (Weekday 14: inverse_week_day_num, 1 the
+		// last), among the month's days in the week.
 		vals := conds["Weekday/0"]
 		delete(conds, "Weekday/0")
-		n, ok := take("Weekday/8", 1)
+		key, sign := "Weekday/8", int64(1)
+		if has("Weekday/14") {
+			key, sign = "Weekday/14", -1
+		}
+		n, ok := take(key, 1)
 		w, okW := 0, false
 		if len(vals) > 0 {
 			w, okW = weekday(vals[0])
@@ -361,7 +384,7 @@ func fcEventOf(c *Calendar, ev fcEvent, skipZero bool) (ImportedEvent, string) {
 			return im, "its weekday or its number in the month is not one of the calendar"
 		}
 		im.Start = Date{Year: base, Month: 1, Day: 1}
-		rule = &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: w, Ordinal: int(n[0])}
+		rule = &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: w, Ordinal: int(sign * n[0])}
 		if has("Month/0") { // once a year: every year's months, from that month
 			ts, ok := take("Month/0", 1)
 			m, okM := 0, false

@@ -54,6 +54,14 @@ func TestImportFantasyCalendarEvents(t *testing.T) {
 			&ImportedEvent{Name: "Watch", Start: d(0, 1, 4), Length: 1, Rule: &Rule{Unit: UnitDays, Interval: 10}}},
 		{"second weekday of the month", `{"name":"Council","data":{"conditions":[["Weekday","0",["II"]],["&&"],["Weekday","8",["2"]]]}}`,
 			&ImportedEvent{Name: "Council", Start: d(0, 1, 1), Length: 1, Rule: &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 1, Ordinal: 2}}},
+		{"second weekday by its index (Fantasy-Calendar's numeric value)", `{"name":"Council","data":{"conditions":[["Weekday","0",["1"]],["&&"],["Weekday","8",[2]]]}}`,
+			&ImportedEvent{Name: "Council", Start: d(0, 1, 1), Length: 1, Rule: &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 1, Ordinal: 2}}},
+		{"last weekday of the month", `{"name":"Dusk","data":{"conditions":[["Weekday","0",["V"]],["&&"],["Weekday","14",["1"]]]}}`,
+			&ImportedEvent{Name: "Dusk", Start: d(0, 1, 1), Length: 1, Rule: &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 4, Ordinal: LastOrdinal}}},
+		{"second to last weekday of the month", `{"name":"Toll","data":{"conditions":[["Weekday","0",["III"]],["&&"],["Weekday","14",["2"]]]}}`,
+			&ImportedEvent{Name: "Toll", Start: d(0, 1, 1), Length: 1, Rule: &Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 2, Ordinal: -2}}},
+		{"weekday index beyond the week", `{"name":"Nowhen","data":{"conditions":[["Weekday","0",["10"]],["&&"],["Weekday","8",["1"]]]}}`, nil},
+		{"both counts", `{"name":"Both","data":{"conditions":[["Weekday","0",["II"]],["&&"],["Weekday","8",["1"]],["&&"],["Weekday","14",["1"]]]}}`, nil},
 		{"full moon, from a year, until a year", `{"name":"Howl","data":{"conditions":[["Year","2",["1300"]],["&&"],["Year","3",["1400"]],["&&"],["Moons","0",["0","12"]]]}}`,
 			&ImportedEvent{Name: "Howl", Start: d(1300, 1, 1), Length: 1, Rule: &Rule{Unit: UnitMoon, Interval: 1, MoonID: 1, Phase: "full"}, RecurringUntil: ptr(1400)}},
 		{"or", `{"name":"Either","data":{"conditions":[["Month","0",["0"]],["||"],["Day","0",["1"]]]}}`, nil},
@@ -155,7 +163,9 @@ func TestImportFantasyCalendarWeather(t *testing.T) {
 	if !reflect.DeepEqual(im.Climate, want) {
 		t.Fatalf("climate %+v", im.Climate)
 	}
-	if im, err := with("Cool and Rainy", false, two); err != nil || im.Climate != nil || !strings.Contains(strings.Join(im.Warnings, "\n"), "Cool and Rainy") {
+	// A built-in climate (a location by name) is Fantasy-Calendar's table, not the custom one
+	// (TestImportFantasyCalendarBuiltinClimates).
+	if im, err := with("Cool and Rainy", false, two); err != nil || im.Climate == nil || im.Climate.Seasons[0].TempLow != -150 {
 		t.Fatalf("built-in climate: %+v %v %q", im.Climate, err, im.Warnings)
 	}
 	for field, bad := range map[string]string{
@@ -168,5 +178,79 @@ func TestImportFantasyCalendarWeather(t *testing.T) {
 		if !ok || ve.Problems[0].Field != field {
 			t.Errorf("%s: %v", field, err)
 		}
+	}
+}
+
+// TestImportFantasyCalendarBuiltinClimates: a location named by a Fantasy-Calendar preset
+// (custom_location false) is one of Fantasy-Calendar's built-in climates: its table's seasons
+// matched to the export's by name (else in order), Fahrenheit in tenths of a degree Celsius,
+// chances per-mille, with the export's seed; an unknown name takes the first climate, and a
+// calendar of other than 2 or 4 seasons has none, each with a warning.
+func TestImportFantasyCalendarBuiltinClimates(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/fantasy-calendar-preset-gregorian.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	season := func(name string) map[string]any {
+		return map[string]any{"name": name, "duration": 91, "transition_length": 0,
+			"time": map[string]any{"sunrise": map[string]any{"hour": 6, "minute": 0}, "sunset": map[string]any{"hour": 18, "minute": 0}}}
+	}
+	coolRainy := []ClimateSeason{{TempLow: -150, TempHigh: 44, Precipitation: 350, PrecipitationIntensity: 600},
+		{TempLow: 156, TempHigh: 294, Precipitation: 350, PrecipitationIntensity: 600}}
+	cases := []struct {
+		name, location string
+		seasons        []string // nil: the preset's (Winter, Summer)
+		want           []ClimateSeason
+		warning        string // "": none about the weather
+	}{
+		{"the preset's own", "Cool and Rainy", nil, coolRainy, ""},
+		{"matched by name", "Cool and Rainy", []string{"summer", "WINTER"}, []ClimateSeason{coolRainy[1], coolRainy[0]}, ""},
+		{"in order when the names are others", "Desert", []string{"Dry", "Hot"},
+			[]ClimateSeason{{TempLow: 128, TempHigh: 211, Precipitation: 50, PrecipitationIntensity: 100}, {TempLow: 183, TempHigh: 433, Precipitation: 50, PrecipitationIntensity: 800}}, ""},
+		{"four seasons, Fall as Autumn", "Tundra", []string{"Spring", "Summer", "Fall", "Winter"},
+			[]ClimateSeason{{TempLow: -178, TempHigh: -67, Precipitation: 100, PrecipitationIntensity: 100}, {TempLow: 17, TempHigh: 128, Precipitation: 100, PrecipitationIntensity: 100},
+				{TempLow: -178, TempHigh: -67, Precipitation: 100, PrecipitationIntensity: 100}, {TempLow: -372, TempHigh: -261, Precipitation: 100, PrecipitationIntensity: 100}}, ""},
+		{"four seasons, halves", "Cold Desert", []string{"Winter", "Spring", "Summer", "Autumn"},
+			[]ClimateSeason{{TempLow: -139, TempHigh: -39, Precipitation: 200, PrecipitationIntensity: 100}, {TempLow: -14, TempHigh: 106, Precipitation: 250, PrecipitationIntensity: 125},
+				{TempLow: 111, TempHigh: 250, Precipitation: 300, PrecipitationIntensity: 150}, {TempLow: -14, TempHigh: 106, Precipitation: 250, PrecipitationIntensity: 125}}, ""},
+		{"an unknown name takes the first", "Nowhere", nil, coolRainy, `no built-in climate \"Nowhere\"`},
+		{"three seasons have no table", "Cool and Rainy", []string{"A", "B", "C"}, nil, "2 or 4 seasons"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var ex map[string]any
+			_ = json.Unmarshal(data, &ex)
+			if tc.seasons != nil {
+				se := ex["static_data"].(map[string]any)["seasons"].(map[string]any)
+				var list []any
+				for _, n := range tc.seasons {
+					list = append(list, season(n))
+				}
+				se["data"] = list
+			}
+			ex["dynamic_data"].(map[string]any)["location"] = tc.location
+			body, _ := json.Marshal(ex)
+			im, err := ImportFantasyCalendar(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			warnings := strings.Join(im.Warnings, "\n")
+			if strings.Contains(warnings, "is not imported (its tables") {
+				t.Fatalf("warnings %q", im.Warnings)
+			}
+			if tc.want == nil {
+				if im.Climate != nil || !strings.Contains(warnings, tc.warning) {
+					t.Fatalf("climate %+v, warnings %q", im.Climate, im.Warnings)
+				}
+				return
+			}
+			if im.Climate == nil || im.Climate.Seed != 826116802 || !reflect.DeepEqual(im.Climate.Seasons, tc.want) {
+				t.Fatalf("climate %+v, want %+v (warnings %q)", im.Climate, tc.want, im.Warnings)
+			}
+			if tc.warning != "" && !strings.Contains(strconv.Quote(warnings), tc.warning) {
+				t.Fatalf("warnings %q, want %s", im.Warnings, tc.warning)
+			}
+		})
 	}
 }

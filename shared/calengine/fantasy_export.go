@@ -23,7 +23,11 @@ type Export struct {
 	Name        string          `json:"name"`
 	StaticData  json.RawMessage `json:"static_data"`
 	DynamicData json.RawMessage `json:"dynamic_data"`
-	Warnings    []string        `json:"warnings"`
+	// Events and Categories are the calendar's reminders as Fantasy-Calendar events, beside
+	// static_data as Fantasy-Calendar's exports carry them (fantasy_export_events.go).
+	Events     []any    `json:"events"`
+	Categories []any    `json:"categories"`
+	Warnings   []string `json:"warnings"`
 }
 
 type exTimespan struct {
@@ -96,6 +100,7 @@ type exEra struct {
 		EventCategoryID int  `json:"event_category_id"`
 		EndsYear        bool `json:"ends_year"`
 		Restart         bool `json:"restart"`
+		StartingEra     bool `json:"starting_era"` // the era before every dated one: since the beginning
 	} `json:"settings"`
 	Date struct {
 		Year     int64 `json:"year"`
@@ -198,8 +203,9 @@ var namedColours = map[string]string{
 }
 
 // ExportFantasyCalendar writes the calendar c (with its name, current date and, when it has a
-// clock, time) as a Fantasy-Calendar export.
-func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export, error) {
+// clock, time) as a Fantasy-Calendar export, with events (the calendar's reminders) as its
+// events.
+func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time, events ...ImportedEvent) (Export, error) {
 	def := c.def
 	// Text is HTML-escaped as Fantasy-Calendar writes its exports (and unescapes on import).
 	esc := html.EscapeString
@@ -357,6 +363,7 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		x.Name, x.Abbreviation = esc(e.Name), esc(e.Abbreviation)
 		x.Settings.EventCategoryID = -1
 		x.Settings.Restart, x.Settings.EndsYear = e.Restart, e.EndsYear
+		x.Settings.StartingEra = e.Year == EarliestYear && !e.EndsYear
 		x.Date.Year, x.Date.Day = e.Year, 1
 		if e.EndsYear && monthHasLeapDays(def, e.Month) {
 			warn("Era " + strconv.Quote(e.Name) + " ends its year in a month with leap days: Fantasy-Calendar's count of that year leaves them out.")
@@ -378,6 +385,7 @@ func (c *Calendar) ExportFantasyCalendar(name string, date Date, t Time) (Export
 		st.Cycles.Data = append(st.Cycles.Data, exCycle{Length: cy.Length, Offset: cy.Offset, Names: escAll(cy.Names)})
 	}
 	st.EventData.Categories, st.EventData.Events = []any{}, []any{}
+	out.Events, out.Categories = c.exportEvents(events, warn)
 	if len(def.Years) > 0 {
 		st.Years = make(map[string]string, len(def.Years))
 		for y, n := range def.Years {

@@ -271,6 +271,14 @@ func TestExportRoundTripFantasyCalendarFiles(t *testing.T) {
 				if strings.HasSuffix(from, ".granularity") && fcValue(in, strings.TrimSuffix(from, "granularity")+"custom_phase") == true {
 					continue // a custom cycle's sprites are sized by the cycle, as Fantasy-Calendar's editor does
 				}
+				if era := strings.TrimSuffix(from, "date.year"); era != from && fcValue(in, era+"settings.starting_era") == true {
+					// Fantasy-Calendar's starting era holds every date before the next one,
+					// whatever its date: since the beginning, written back as a starting era.
+					if fcValue(back, strings.TrimSuffix(to, "date.year")+"settings.starting_era") != true {
+						t.Errorf("%s: a starting era that is not one after the round trip", p)
+					}
+					continue
+				}
 				if strings.HasSuffix(from, ".date.day") && fcNorm(a, from) == 0.0 && fcNorm(b, to) == 1.0 {
 					continue // day 0 of the first timespan is the year's start
 				}

@@ -74,8 +74,8 @@ func RuleProblems(r Rule) []Problem {
 		add("count", "The recurrence count must be between 1 and "+strconv.Itoa(MaxRuleCount)+".")
 	}
 	if r.Unit == UnitMonthWeekday || r.Unit == UnitYearWeekday {
-		if r.Ordinal != LastOrdinal && (r.Ordinal < 1 || r.Ordinal > MaxRuleOrdinal) {
-			add("ordinal", "The recurrence ordinal must be between 1 and "+strconv.Itoa(MaxRuleOrdinal)+", or -1 for the last.")
+		if r.Ordinal == 0 || r.Ordinal < -MaxRuleOrdinal || r.Ordinal > MaxRuleOrdinal {
+			add("ordinal", "The recurrence ordinal must be between 1 and "+strconv.Itoa(MaxRuleOrdinal)+", or -1 (the last) to -"+strconv.Itoa(MaxRuleOrdinal)+" counted from the last.")
 		}
 		if r.Weekday < 0 {
 			add("weekday", "The recurrence weekday must be a weekday index of the calendar.")
@@ -331,14 +331,15 @@ func (c *Calendar) weekIndexDay(s leapSet, i int, k int64) int64 {
 }
 
 // pickWeekday is the 0-based index, among total consecutive days in a week of n days whose
-// first has weekday w0, of the ordinal-th (LastOrdinal: last) day with weekday w.
+// first has weekday w0, of the ordinal-th day with weekday w (a negative ordinal counts from
+// the last: -1 the last, -2 the one before).
 func pickWeekday(w0, total, n int64, w, ordinal int) (int64, bool) {
 	if total <= 0 || int64(w) >= n {
 		return 0, false
 	}
 	var k int64
-	if ordinal == LastOrdinal {
-		k = total - 1 - mod(w0+total-1-int64(w), n)
+	if ordinal < 0 {
+		k = total - 1 - mod(w0+total-1-int64(w), n) + int64(ordinal+1)*n
 	} else {
 		k = mod(int64(w)-w0, n) + int64(ordinal-1)*n
 	}
@@ -405,8 +406,8 @@ func (c *Calendar) nthWeekdayOfYear(y int64, w, ordinal int) (int64, bool) {
 		all += counts[i]
 	}
 	want := int64(ordinal) // the ordinal-th, counted from the year's first
-	if ordinal == LastOrdinal {
-		want = all
+	if ordinal < 0 {
+		want = all + 1 + int64(ordinal) // counted from its last
 	}
 	if want < 1 || want > all {
 		return 0, false

@@ -40,8 +40,8 @@ func refRuleStarts(t *testing.T, c *Calendar, r Rule, start Date, lo, hi int64) 
 	}
 	pick := func(days []int64) (int64, bool) {
 		switch {
-		case r.Ordinal == LastOrdinal && len(days) > 0:
-			return days[len(days)-1], true
+		case r.Ordinal < 0 && -r.Ordinal <= len(days):
+			return days[len(days)+r.Ordinal], true
 		case r.Ordinal >= 1 && r.Ordinal <= len(days):
 			return days[r.Ordinal-1], true
 		}
@@ -160,6 +160,9 @@ func randomRule(rnd *rand.Rand, c *Calendar, start Date) *Rule {
 	r.Ordinal = 1 + rnd.IntN(6)
 	if rnd.IntN(3) == 0 {
 		r.Ordinal = LastOrdinal
+		if r.Interval%5 == 0 {
+			r.Ordinal = -2 // counted from the end: the one before the last
+		}
 	}
 	if rnd.IntN(3) == 0 {
 		r.Count = 1 + int64(rnd.IntN(20))
@@ -283,6 +286,12 @@ func TestRuleExamples(t *testing.T) {
 			[]Date{d(0, 1, 9), d(0, 2, 14), d(1, 1, 11)}},
 		{"last friday of month", d(0, 1, 1), Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 4, Ordinal: LastOrdinal}, d(0, 1, 1), d(0, 3, 2),
 			[]Date{d(0, 1, 26), d(0, 2, 31)}},
+		{"second to last friday of month", d(0, 1, 1), Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 4, Ordinal: -2}, d(0, 1, 1), d(0, 3, 2),
+			[]Date{d(0, 1, 19), d(0, 2, 24)}},
+		{"second to last friday of year", d(0, 1, 1), Rule{Unit: UnitYearWeekday, Interval: 1, Weekday: 4, Ordinal: -2}, d(0, 1, 1), d(1, 3, 2),
+			[]Date{d(0, 2, 24), d(1, 2, 19)}},
+		{"sixth to last friday of a month of five: none", d(0, 1, 1), Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 4, Ordinal: -6}, d(0, 1, 1), d(0, 3, 2),
+			nil},
 		{"last friday of year", d(0, 1, 1), Rule{Unit: UnitYearWeekday, Interval: 1, Weekday: 4, Ordinal: LastOrdinal}, d(0, 1, 1), d(1, 3, 2),
 			[]Date{d(0, 2, 31), d(1, 2, 26)}},
 		{"fifth sunday skips short months", d(0, 1, 1), Rule{Unit: UnitMonthWeekday, Interval: 1, Weekday: 6, Ordinal: 5}, d(0, 1, 1), d(1, 3, 2),

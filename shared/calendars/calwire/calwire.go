@@ -90,11 +90,12 @@ type leapDayJSON struct {
 type eraJSON struct {
 	Name         string `json:"name"`
 	Abbreviation string `json:"abbreviation"`
-	Year         int64  `json:"year"`
-	Restart      bool   `json:"restart"`
-	Month        *int   `json:"month,omitempty"` // where the era starts within its year; absent: with the year
-	Day          *int   `json:"day,omitempty"`
-	EndsYear     bool   `json:"ends_year,omitempty"` // the year ends on the era's date
+	// Year is null for an era since the beginning (SinceTheBeginning).
+	Year     *int64 `json:"year"`
+	Restart  bool   `json:"restart"`
+	Month    *int   `json:"month,omitempty"` // where the era starts within its year; absent: with the year
+	Day      *int   `json:"day,omitempty"`
+	EndsYear bool   `json:"ends_year,omitempty"` // the year ends on the era's date
 }
 
 // DateEra is the era of a date and the date's year in it.
@@ -217,7 +218,10 @@ func Render(r *httpapi.Request, c *timeline.Calendar) Calendar {
 	}
 	j.Eras = make([]eraJSON, len(c.Eras))
 	for i, e := range c.Eras {
-		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Year: e.Year, Restart: e.Restart, EndsYear: e.EndsYear}
+		j.Eras[i] = eraJSON{Name: e.Name, Abbreviation: e.Abbreviation, Restart: e.Restart, EndsYear: e.EndsYear}
+		if y := e.Year; y != calengine.EarliestYear {
+			j.Eras[i].Year = &y
+		}
 		if e.Month > 0 {
 			m, d := e.Month, e.Day
 			j.Eras[i].Month, j.Eras[i].Day = &m, &d
@@ -356,4 +360,29 @@ func RenderDayWeather(w *timeline.DayWeather) DayWeather {
 		out.Name = &w.Name
 	}
 	return out
+}
+
+// SinceTheBeginning reads, in a body's eras, a year sent as null (or "") as the era that has
+// always been: stored as calengine.EarliestYear (the lowest year a JavaScript client reads
+// exactly), answered as null (Render), so that a client writing back the eras it read keeps
+// them. The domain reads the year as any other.
+func SinceTheBeginning(in map[string]any) {
+	earliest := json.Number(strconv.FormatInt(calengine.EarliestYear, 10))
+	fix := func(v any) {
+		if era, ok := v.(map[string]any); ok {
+			if y, sent := era["year"]; sent && (y == nil || y == "") {
+				era["year"] = earliest
+			}
+		}
+	}
+	switch eras := in["eras"].(type) {
+	case []any:
+		for _, e := range eras {
+			fix(e)
+		}
+	case map[string]any: // a form's eras[0][year]
+		for _, e := range eras {
+			fix(e)
+		}
+	}
 }

@@ -21,7 +21,7 @@ type importJSON struct {
 
 // exportFields are the parts of a Fantasy-Calendar export; the rest of the body is read like a
 // create's (fields given beside the export win).
-var exportFields = []string{"name", "static_data", "dynamic_data"}
+var exportFields = []string{"name", "static_data", "dynamic_data", "events", "categories"}
 
 // importCalendar answers POST calendars/import: a Fantasy-Calendar export becomes a calendar,
 // stored as a create stores one (two round trips), answered with the warnings. Every refusal
@@ -85,6 +85,7 @@ func (h handlers) importCalendar(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		rest["weather_climate"], rest["weather_seed"] = climate, num(k.Seed)
 	}
+	calwire.SinceTheBeginning(rest)
 	if err := c.Apply(rest, r.Access); err != nil {
 		return httpapi.Reply{}, timeline.ImportProblems(err, &im, beside)
 	}

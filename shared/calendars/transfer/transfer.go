@@ -6,8 +6,8 @@ package transfer
 import (
 	"context"
 
-	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -20,6 +20,7 @@ type Store interface {
 	calwire.Getter
 	CreateCalendar(ctx context.Context, c *timeline.Calendar) error
 	CreateImportedEvents(ctx context.Context, evs []*timeline.Event) (int, error)
+	ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error)
 }
 
 // Register mounts the transfer's routes. The import is a literal path beside the family's
@@ -28,7 +29,9 @@ func Register(api *httpapi.API, kernel *store.Store) {
 	st := eventstore.New(kernel)
 	h := handlers{st: st}
 	api.HandleShadowing("POST", "/calendars/import", h.importCalendar)
-	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(calstore.ReadCalendar, "id", ""))
+	// The export reads the calendar with its reminders' counts (ReadReminderList), then its
+	// reminders (one Query, none without any).
+	api.Handle("GET", "/calendars/{id}/export", h.exportCalendar, httpapi.ReadAhead(store.ReadReminderList, "id", ""))
 }
 
 type handlers struct{ st Store }
