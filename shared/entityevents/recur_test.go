@@ -181,6 +181,10 @@ func TestRuleAndTimeAnswered(t *testing.T) {
 		u.Data()["recurrence_ordinal"] != float64(2) || u.Data()["recurrence_weekday"] != float64(3) || u.Data()["hour"] != nil || u.Data()["minute"] != nil {
 		t.Fatalf("patch a part: %d %s", u.Status, u.Raw)
 	}
+	// Counted from the last: -2 is the one before the last (what a Fantasy-Calendar import writes).
+	if u := f.Do("PATCH", one, f.Member, map[string]any{"recurrence_ordinal": -2}); u.Status != 200 || u.Data()["recurrence_ordinal"] != float64(-2) {
+		t.Fatalf("patch an ordinal from the last: %d %s", u.Status, u.Raw)
+	}
 	if u := f.Do("PATCH", one, f.Member, map[string]any{"recurring_periodicity": "monthly"}); u.Status != 200 ||
 		u.Data()["recurrence"] != nil || u.Data()["recurring_periodicity"] != "monthly" {
 		t.Fatalf("kanka periodicity: %d %s", u.Status, u.Raw)
@@ -219,6 +223,7 @@ func TestRuleAndTimeRefused(t *testing.T) {
 		{"ordinal missing", f, "POST", f.event("recurrence", "weekday_of_year", "recurrence_weekday", 1), "recurrence_ordinal"},
 		{"ordinal 0", f, "POST", f.event("recurrence", "weekday_of_year", "recurrence_weekday", 1, "recurrence_ordinal", 0), "recurrence_ordinal"},
 		{"ordinal 101", f, "POST", f.event("recurrence", "weekday_of_year", "recurrence_weekday", 1, "recurrence_ordinal", 101), "recurrence_ordinal"},
+		{"ordinal -101", f, "POST", f.event("recurrence", "weekday_of_year", "recurrence_weekday", 1, "recurrence_ordinal", -101), "recurrence_ordinal"},
 		{"moon missing", f, "POST", f.event("recurrence", "moon", "recurrence_phase", "full"), "recurrence_moon_id"},
 		{"moon of no calendar", f, "POST", f.event("recurrence", "moon", "recurrence_moon_id", 9, "recurrence_phase", "full"), "recurrence_moon_id"},
 		{"phase unknown", f, "POST", f.event("recurrence", "moon", "recurrence_moon_id", 1, "recurrence_phase", "gibbous"), "recurrence_phase"},

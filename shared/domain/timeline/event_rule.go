@@ -64,7 +64,7 @@ func readRule(r *domain.Reader, ev *Event) {
 	if f := r.Int("recurrence_weekday", 0, 1<<20); f.Set && !r.Errs.Has("recurrence_weekday") {
 		next.Weekday = int(f.Value)
 	}
-	if f := r.Int("recurrence_ordinal", calengine.LastOrdinal, calengine.MaxRuleOrdinal); f.Set && !r.Errs.Has("recurrence_ordinal") {
+	if f := r.Int("recurrence_ordinal", -calengine.MaxRuleOrdinal, calengine.MaxRuleOrdinal); f.Set && !r.Errs.Has("recurrence_ordinal") {
 		next.Ordinal = int(f.Value)
 	}
 	if f := r.Int("recurrence_moon_id", 1, 1<<31); f.Set && !r.Errs.Has("recurrence_moon_id") {
