@@ -38,7 +38,7 @@ func mintToken(t *testing.T, st *store.Store, uid int64, ttl time.Duration, now 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PutToken(context.Background(), tok); err != nil {
+	if err := st.Tokens().Put(context.Background(), tok); err != nil {
 		t.Fatal(err)
 	}
 	return raw
@@ -71,11 +71,11 @@ func TestAuthorizerEvent(t *testing.T) {
 	seed(t, st)
 	ctx := context.Background()
 	now := time.Now()
-	auth := authorizer.Handler(st, func() time.Time { return now })
+	auth := authorizer.Handler(st.Tokens(), func() time.Time { return now })
 
 	valid := mintToken(t, st, 1, 0, now)
 	revoked := mintToken(t, st, 1, 0, now)
-	if err := st.RevokeToken(ctx, token.Hash(revoked)); err != nil {
+	if err := st.Tokens().Revoke(ctx, token.Hash(revoked)); err != nil {
 		t.Fatal(err)
 	}
 	expired := mintToken(t, st, 1, time.Hour, now.Add(-2*time.Hour))

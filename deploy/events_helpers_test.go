@@ -22,6 +22,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
@@ -149,11 +150,11 @@ func familyHandler(register func(*httpapi.API, *store.Store)) func(st *store.Sto
 func seed(t *testing.T, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
-	u, err := st.EnsureUser(ctx, "admin")
+	u, err := campstore.New(st).EnsureUser(ctx, "admin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "Azure Coast", OwnerID: u.ID})
+	c, err := campstore.New(st).CreateCampaign(ctx, domain.Campaign{Name: "Azure Coast", OwnerID: u.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func TestPoliciesCoverEveryDynamoDBCall(t *testing.T) {
 	now := time.Now()
 	token := mintToken(t, st, 1, 0, now)
 	rec.reset()
-	if _, err := authorizer.Handler(st, func() time.Time { return now })(ctx, authorizerEvent(t, token)); err != nil {
+	if _, err := authorizer.Handler(st.Tokens(), func() time.Time { return now })(ctx, authorizerEvent(t, token)); err != nil {
 		t.Fatal(err)
 	}
 	checkPolicy(t, tpl, "AuthorizerFunction", rec)

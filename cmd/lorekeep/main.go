@@ -18,6 +18,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/config"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 	"github.com/lorekeep/lorekeep/shared/kinds"
@@ -127,7 +128,7 @@ func (c *cli) user(name string) (*store.Store, domain.User, error) {
 	if err != nil {
 		return nil, domain.User{}, err
 	}
-	u, err := st.EnsureUser(c.ctx, name)
+	u, err := campstore.New(st).EnsureUser(c.ctx, name)
 	return st, u, err
 }
 
@@ -230,7 +231,7 @@ func campaignCreate(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	cp, err := st.CreateCampaign(c.ctx, domain.Campaign{Name: *name, OwnerID: u.ID, IsPublic: *public, Boost: b, Locale: *locale,
+	cp, err := campstore.New(st).CreateCampaign(c.ctx, domain.Campaign{Name: *name, OwnerID: u.ID, IsPublic: *public, Boost: b, Locale: *locale,
 		Entry: *entry, ImageURL: *imageURL})
 	if err != nil {
 		return err
@@ -264,7 +265,7 @@ func memberAdd(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := st.SetMember(c.ctx, domain.Membership{CampaignID: *campaign, UserID: u.ID, Role: r}); err != nil {
+	if err := campstore.New(st).SetMember(c.ctx, domain.Membership{CampaignID: *campaign, UserID: u.ID, Role: r}); err != nil {
 		return fmt.Errorf("campaign %d: %w", *campaign, err)
 	}
 	tok, err := issueToken(c.ctx, st, u.ID, *expires)
@@ -306,7 +307,7 @@ func tokenRevoke(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := st.RevokeToken(c.ctx, token.Hash(*raw)); err != nil {
+	if err := st.Tokens().Revoke(c.ctx, token.Hash(*raw)); err != nil {
 		return fmt.Errorf("revoke: %w", err)
 	}
 	return c.emit(map[string]any{"revoked": true})
@@ -373,11 +374,11 @@ func demoCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	if _, err := store.CreateTable(c.ctx, st.Client(), c.cfg.TableName); err != nil {
 		return err
 	}
-	u, err := st.EnsureUser(c.ctx, "demo")
+	u, err := campstore.New(st).EnsureUser(c.ctx, "demo")
 	if err != nil {
 		return err
 	}
-	ids, err := st.UserCampaigns(c.ctx, u.ID)
+	ids, err := campstore.New(st).UserCampaigns(c.ctx, u.ID)
 	if err != nil {
 		return err
 	}
@@ -385,7 +386,7 @@ func demoCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	if len(ids) > 0 {
 		cid = ids[0]
 	} else {
-		cp, err := st.CreateCampaign(c.ctx, domain.Campaign{Name: "Demo campaign", OwnerID: u.ID, Boost: domain.BoostSuperboosted})
+		cp, err := campstore.New(st).CreateCampaign(c.ctx, domain.Campaign{Name: "Demo campaign", OwnerID: u.ID, Boost: domain.BoostSuperboosted})
 		if err != nil {
 			return err
 		}
@@ -403,5 +404,5 @@ func issueToken(ctx context.Context, st *store.Store, uid int64, ttl time.Durati
 	if err != nil {
 		return "", err
 	}
-	return raw, st.PutToken(ctx, t)
+	return raw, st.Tokens().Put(ctx, t)
 }

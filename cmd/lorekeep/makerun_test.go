@@ -60,7 +60,9 @@ func TestMakeRunServesTheDemoCampaign(t *testing.T) {
 	}()
 	base := fmt.Sprintf("http://%s/api/1.0/campaigns/%s/locations", addr, campaign)
 	curl := func(method, url, body string) int {
-		for i := 0; ; i++ {
+		// The server starts right after printing, once built: on a loaded machine that takes a
+		// while, so the first request waits for it to listen (up to the run's deadline).
+		for {
 			req, _ := http.NewRequest(method, url, strings.NewReader(body))
 			req.Header.Set("Authorization", "Bearer "+token)
 			if body != "" {
@@ -71,7 +73,7 @@ func TestMakeRunServesTheDemoCampaign(t *testing.T) {
 				res.Body.Close()
 				return res.StatusCode
 			}
-			if i > 100 { // the server starts right after printing
+			if time.Now().After(deadline) {
 				t.Fatalf("%s %s: %v", method, url, err)
 			}
 			time.Sleep(100 * time.Millisecond)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -151,7 +152,7 @@ func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
 	if r.Status != 422 || r.Errors()["entity_image_uuid"] == nil {
 		t.Fatalf("not superboosted: %d %s", r.Status, r.Raw)
 	}
-	c, err := e.Store.CreateCampaign(context.Background(), domain.Campaign{Name: "Boosted", OwnerID: e.AdminID, Boost: domain.BoostSuperboosted})
+	c, err := campstore.New(e.Store).CreateCampaign(context.Background(), domain.Campaign{Name: "Boosted", OwnerID: e.AdminID, Boost: domain.BoostSuperboosted})
 	if err != nil {
 		t.Fatal(err)
 	}

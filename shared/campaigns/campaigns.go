@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -19,8 +20,8 @@ import (
 const MaxMembersShown = 100
 
 // Register mounts the routes.
-func Register(api *httpapi.API, st Store) {
-	h := handlers{st: st}
+func Register(api *httpapi.API, kernel *store.Store) {
+	h := handlers{st: campstore.New(kernel)}
 	api.HandleAccount("/profile", h.profile)
 	api.HandleAccount("/campaigns", h.list)
 	api.HandleAccount("/entity-types", entityTypes)

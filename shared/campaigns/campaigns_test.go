@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -138,7 +139,7 @@ func TestCampaignListLastSync(t *testing.T) {
 	e := apitest.New(t, families.Register)
 	first := e.Do("GET", "/api/1.0/campaigns", e.Admin, nil)
 	apitest.WaitPastSync(t, first.Body["sync"].(string))
-	c, err := e.Store.CreateCampaign(context.Background(), domain.Campaign{Name: "Later", OwnerID: e.AdminID})
+	c, err := campstore.New(e.Store).CreateCampaign(context.Background(), domain.Campaign{Name: "Later", OwnerID: e.AdminID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestCampaignShowAccess(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t, families.Register)
 	ctx := context.Background()
-	rich, err := e.Store.CreateCampaign(ctx, domain.Campaign{Name: "Realms", OwnerID: e.AdminID, IsPublic: true, Boost: domain.BoostBoosted,
+	rich, err := campstore.New(e.Store).CreateCampaign(ctx, domain.Campaign{Name: "Realms", OwnerID: e.AdminID, IsPublic: true, Boost: domain.BoostBoosted,
 		Locale: "fr", Entry: "<p>Hello <script>x</script>world</p>", ImageURL: "https://img.example/r.png"})
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +271,7 @@ func TestCampaignUsersAccess(t *testing.T) {
 	// A role change is a change since the last sync, and counts nothing twice.
 	first := e.Do("GET", campaignPath(e.Campaign)+"/users", e.Admin, nil)
 	apitest.WaitPastSync(t, first.Body["sync"].(string))
-	if err := e.Store.SetMember(context.Background(), domain.Membership{CampaignID: e.Campaign, UserID: e.ViewerID, Role: domain.RoleMember}); err != nil {
+	if err := campstore.New(e.Store).SetMember(context.Background(), domain.Membership{CampaignID: e.Campaign, UserID: e.ViewerID, Role: domain.RoleMember}); err != nil {
 		t.Fatal(err)
 	}
 	r := e.Do("GET", campaignPath(e.Campaign)+"/users?lastSync="+url.QueryEscape(first.Body["sync"].(string)), e.Admin, nil)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -131,11 +132,11 @@ func TestPykankaFindsACampaignByName(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
 	for i := 0; i < 4; i++ {
-		c, err := w.Store.CreateCampaign(ctx, domain.Campaign{Name: fmt.Sprint("Side quest ", i), OwnerID: w.AdminID})
+		c, err := campstore.New(w.Store).CreateCampaign(ctx, domain.Campaign{Name: fmt.Sprint("Side quest ", i), OwnerID: w.AdminID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Store.SetMember(ctx, domain.Membership{CampaignID: c.ID, UserID: w.MemberID, Role: domain.RoleViewer}); err != nil {
+		if err := campstore.New(w.Store).SetMember(ctx, domain.Membership{CampaignID: c.ID, UserID: w.MemberID, Role: domain.RoleViewer}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -95,6 +95,14 @@ type Meta struct {
 // Base is the record's Meta, for the paths every kind of record shares (CRUD, storage).
 func (m *Meta) Base() *Meta { return m }
 
+// StampNew sets the write history of a new record, id given, written at now by its creator.
+func (m *Meta) StampNew(id int64, now time.Time) {
+	m.ID, m.Version, m.CreatedAt, m.UpdatedAt, m.UpdatedBy = id, 1, now, now, m.CreatedBy
+}
+
+// StampUpdate sets the write history of m, written at now over prev.
+func (m *Meta) StampUpdate(prev *Meta, now time.Time) { m.Version, m.UpdatedAt = prev.Version+1, now }
+
 // Record is a record kind the shared paths handle: T with its Meta and a deep copy.
 type Record[T any] interface {
 	*T

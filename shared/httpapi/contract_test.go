@@ -133,7 +133,7 @@ func TestRateLimitAnswers429WithRetryAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 3, Now: func() time.Time { return now }, Timeout: apitest.TestTimeout})
+	api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth.Tokens(), time.Now), Campaigns: e.Store, RateLimit: 3, Now: func() time.Time { return now }, Timeout: apitest.TestTimeout})
 	locations.Register(api, e.Store)
 	path := apitest.Path(e.Campaign, "/locations")
 	do := func(token string) *http.Response {

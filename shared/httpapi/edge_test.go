@@ -80,7 +80,7 @@ func TestForwardedHeadersCountOnlyWhenTrusted(t *testing.T) {
 		{"trusted", true, "https://api.example.org/api/1.0/campaigns/"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, TrustForwardedHeaders: c.trust})
+			api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth.Tokens(), time.Now), Campaigns: e.Store, TrustForwardedHeaders: c.trust})
 			locations.Register(api, e.Store)
 			req, _ := http.NewRequest("GET", "http://lorekeep.test"+apitest.Path(e.Campaign, "/locations"), nil)
 			req.Header.Set("Authorization", "Bearer "+e.Admin)
@@ -112,7 +112,7 @@ func TestRateLimitBucketRefillsAcrossMinutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 3, Now: func() time.Time { return now }})
+	api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth.Tokens(), time.Now), Campaigns: e.Store, RateLimit: 3, Now: func() time.Time { return now }})
 	locations.Register(api, e.Store)
 	do := func(method string, body io.Reader, size int64) *http.Response {
 		req, _ := http.NewRequest(method, apitest.Path(e.Campaign, "/locations"), body)

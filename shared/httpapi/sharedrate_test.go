@@ -39,7 +39,7 @@ func TestSharedRateLimitHoldsAcrossInstances(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 3,
+		api := httpapi.New(httpapi.Options{Identify: httpapi.BearerAuth(auth.Tokens(), time.Now), Campaigns: e.Store, RateLimit: 3,
 			SharedRate: rates, Now: func() time.Time { return now }, Timeout: apitest.TestTimeout})
 		locations.Register(api, e.Store)
 		instances[i] = instance{api, c}

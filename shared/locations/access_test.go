@@ -30,11 +30,11 @@ func TestUnauthenticatedRequestsGet401(t *testing.T) {
 	e := apitest.New(t, locations.Register)
 	open := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Open"})
 	revoked := e.Token(e.AdminID, 0)
-	if err := e.Store.RevokeToken(context.Background(), token.Hash(revoked)); err != nil {
+	if err := e.Store.Tokens().Revoke(context.Background(), token.Hash(revoked)); err != nil {
 		t.Fatal(err)
 	}
 	raw, tok, _ := token.New(e.AdminID, time.Hour, time.Now().Add(-2*time.Hour))
-	if err := e.Store.PutToken(context.Background(), tok); err != nil {
+	if err := e.Store.Tokens().Put(context.Background(), tok); err != nil {
 		t.Fatal(err)
 	}
 	unknown, _, _ := token.New(e.AdminID, 0, time.Now())

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
@@ -195,7 +196,7 @@ func TestCreateStoresEveryFieldAndUpdateMergesPartially(t *testing.T) {
 func TestGalleryImagesNeedASuperboostedCampaign(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t, locations.Register)
-	c, err := e.Store.CreateCampaign(context.Background(), domain.Campaign{Name: "Boosted", OwnerID: e.AdminID, Boost: domain.BoostSuperboosted})
+	c, err := campstore.New(e.Store).CreateCampaign(context.Background(), domain.Campaign{Name: "Boosted", OwnerID: e.AdminID, Boost: domain.BoostSuperboosted})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/families"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -160,7 +161,7 @@ type round struct {
 }
 
 func (h *harness) newRound(t *testing.T) *round {
-	c, err := h.e.Store.CreateCampaign(context.Background(), domain.Campaign{Name: "race", OwnerID: h.e.AdminID})
+	c, err := campstore.New(h.e.Store).CreateCampaign(context.Background(), domain.Campaign{Name: "race", OwnerID: h.e.AdminID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,9 +96,14 @@ func (k ChildKind[R, I]) Delete(ctx context.Context, s *Store, r *R) error {
 	return s.deleteChild(ctx, k.Of(r).Meta, k.slots(r), synced(k.ref(r), nil))
 }
 
-// GetPair reads a parent item and a record of its partition (at any of its home keys) in one
-// BatchGetItem, or from what was read ahead, into parentOut and recOut; ErrNotFound unless both
-// exist.
-func (s *Store) GetPair(ctx context.Context, parent Key, homes []Key, parentOut, recOut any) error {
-	return s.getPair(ctx, parent, homes, parentOut, recOut)
+// GetWithParent reads parent record parent (into parentOut, the family's item of it) and its
+// child id in one BatchGetItem (or from what was read ahead); ErrNotFound unless both exist (a
+// child under another parent is not found).
+func (k ChildKind[R, I]) GetWithParent(ctx context.Context, s *Store, cid, parent, id int64, parentOut any) (*R, error) {
+	var it I
+	if err := s.getPair(ctx, Key{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Kind.Parent, parent)}, []Key{k.Key(cid, parent, id)}, parentOut, &it); err != nil {
+		return nil, err
+	}
+	r := k.Record(it)
+	return &r, nil
 }

@@ -44,7 +44,7 @@ func unmarshalItem(item dynamo.Item, out any) error {
 	switch v := out.(type) {
 	case *layout.EntityItem:
 		return v.Decode(item)
-	case *campaignItem:
+	case *CampaignItem:
 		return v.decode(item)
 	case *layout.MemberItem:
 		return v.Decode(item)
@@ -56,12 +56,12 @@ func unmarshalItem(item dynamo.Item, out any) error {
 	return dynamo.UnmarshalItem(item, out)
 }
 
-type reflectedCampaign campaignItem
+type reflectedCampaign CampaignItem
 
 // decode decodes a campaign item by hand (every request's access read has one).
-func (it *campaignItem) decode(item dynamo.Item) error {
+func (it *CampaignItem) decode(item dynamo.Item) error {
 	return layout.DecodeBy(item, func(a layout.Attrs) bool {
-		*it = campaignItem{PK: a.Str("pk"), SK: a.Str("sk"), ID: a.Int("id"), Name: a.Str("name"),
+		*it = CampaignItem{PK: a.Str("pk"), SK: a.Str("sk"), ID: a.Int("id"), Name: a.Str("name"),
 			IsPublic: a.Boolean("is_public"), Boost: a.Str("boost"), OwnerID: a.Int("owner_id"), Locale: a.Str("locale"),
 			Entry: a.Str("entry"), ImageURL: a.Str("image_url"), CreatedAt: a.Str("created_at"),
 			UpdatedAt: a.Str("updated_at"), Version: a.Int("version")}

@@ -19,7 +19,7 @@ import (
 func TestHandDecodersMatchReflection(t *testing.T) {
 	decodetest.MatchesReflection(t, unmarshalItem,
 		decodetest.Case{Name: "entity", Hand: func() any { return new(layout.EntityItem) }, Reflected: func() any { return new(layout.ReflectedEntity) }},
-		decodetest.Case{Name: "campaign", Hand: func() any { return new(campaignItem) }, Reflected: func() any { return new(reflectedCampaign) }},
+		decodetest.Case{Name: "campaign", Hand: func() any { return new(CampaignItem) }, Reflected: func() any { return new(reflectedCampaign) }},
 		decodetest.Case{Name: "member", Hand: func() any { return new(layout.MemberItem) }, Reflected: func() any { return new(layout.ReflectedMember) }},
 		decodetest.Case{Name: "day link", Hand: func() any { return new(layout.DayLinkItem) }, Reflected: func() any { return new(layout.ReflectedDayLink) }},
 	)

@@ -208,12 +208,6 @@ func (s *Store) GetItems(ctx context.Context, keys ...Key) (map[Key]dynamo.Item,
 	return s.getItems(ctx, keys...)
 }
 
-// PeekItems reads items by key (100 a BatchGetItem), leaving what was read ahead for the
-// request's later reads; missing ones are absent from the map.
-func (s *Store) PeekItems(ctx context.Context, keys ...Key) (map[Key]dynamo.Item, error) {
-	return s.peekItems(ctx, keys...)
-}
-
 // Write runs a transaction of the family's steps: a failed Need answers its error, any other
 // failed condition ErrConflict.
 func (s *Store) Write(ctx context.Context, steps ...TxStep) error {
@@ -235,12 +229,6 @@ func (t Tx) PutIf(item any, cond string, args ...any) {
 func (t Tx) DeleteIf(k Key, cond string, args ...any) {
 	t.b.del(t.b.s.table.Delete("pk", k.PK).Range("sk", k.SK).If(cond, args...))
 }
-
-// StampNew sets the write history of new record m (id given) at the store's clock.
-func (s *Store) StampNew(m *domain.Meta, id int64) { s.stampNew(m, id) }
-
-// StampUpdate sets the write history of next, written over prev, at the store's clock.
-func (s *Store) StampUpdate(prev, next *domain.Meta) { s.stampUpdate(prev, next) }
 
 // CampaignPartition is the campaign's own partition (its records' homes and indexes).
 func CampaignPartition(cid int64) Partition { return Partition{pk: layout.CampaignPK(cid)} }

@@ -2,23 +2,17 @@ package store
 
 import (
 	"context"
-	"errors"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/lorekeep/lorekeep/shared/sanitize"
-	"github.com/lorekeep/lorekeep/shared/token"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 
-	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
 	"github.com/lorekeep/lorekeep/shared/store/tokens"
 )
 
-type campaignItem struct {
+// CampaignItem is a campaign's META item: every request's access reads it.
+type CampaignItem struct {
 	PK       string `dynamo:"pk"`
 	SK       string `dynamo:"sk"`
 	ID       int64  `dynamo:"id"`
@@ -35,73 +29,11 @@ type campaignItem struct {
 	Version   int64  `dynamo:"version,omitempty"`
 }
 
-func (ci campaignItem) campaign() *domain.Campaign {
+// Campaign is the campaign the item holds.
+func (ci CampaignItem) Campaign() *domain.Campaign {
 	return &domain.Campaign{ID: ci.ID, Name: ci.Name, IsPublic: ci.IsPublic, Boost: domain.Boost(ci.Boost), OwnerID: ci.OwnerID,
 		Locale: ci.Locale, Entry: ci.Entry, ImageURL: ci.ImageURL, CreatedAt: layout.ParseTime(ci.CreatedAt),
 		UpdatedAt: layout.ParseTime(ci.UpdatedAt), Version: ci.Version}
-}
-
-// EnsureUser returns the user called name, creating it when new.
-func (s *Store) EnsureUser(ctx context.Context, name string) (domain.User, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > domain.MaxNameLength {
-		return domain.User{}, apperr.Invalid("user", "The user must be a name of 1 to 191 characters.")
-	}
-	var user domain.User
-	err := apperr.RetryConflicts(ctx, func() error { // a concurrent creator won: read theirs
-		var u layout.UserItem
-		err := s.getItem(ctx, layout.UserNamePK(name), layout.MetaSK, &u)
-		if err == nil {
-			user = domain.User{ID: u.ID, Name: u.Name}
-			return nil
-		}
-		if !errors.Is(err, apperr.ErrNotFound) {
-			return err
-		}
-		ids, err := s.nextIDs(ctx, layout.GlobalPK, "user")
-		if err != nil {
-			return err
-		}
-		u = layout.UserItem{PK: layout.UserNamePK(name), SK: layout.MetaSK, ID: ids[0], Name: name}
-		meta := layout.UserItem{PK: layout.UserPK(ids[0]), SK: layout.MetaSK, ID: ids[0], Name: name}
-		err = s.db.WriteTx().
-			Put(s.table.Put(u).If("attribute_not_exists(pk)")).
-			Put(s.table.Put(meta)).
-			Run(ctx)
-		if err == nil {
-			user = domain.User{ID: u.ID, Name: name}
-		}
-		return layout.Wrap(err)
-	})
-	if err != nil {
-		return domain.User{}, err
-	}
-	return user, nil
-}
-
-// CreateCampaign creates a campaign owned by owner, who becomes its admin (setMembers).
-func (s *Store) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.Campaign, error) {
-	ids, err := s.nextIDs(ctx, layout.GlobalPK, "campaign")
-	if err != nil {
-		return c, err
-	}
-	c.ID = ids[0]
-	if c.Boost == "" {
-		c.Boost = domain.BoostNone
-	}
-	if c.Locale == "" {
-		c.Locale = "en"
-	}
-	c.Entry = sanitize.HTML(c.Entry)
-	c.CreatedAt, c.UpdatedAt, c.Version = s.now(), s.now(), 1
-	item := campaignItem{PK: layout.CampaignPK(c.ID), SK: layout.MetaSK, ID: c.ID, Name: c.Name, IsPublic: c.IsPublic, Boost: string(c.Boost), OwnerID: c.OwnerID,
-		Locale: c.Locale, Entry: c.Entry, ImageURL: c.ImageURL, CreatedAt: layout.FormatTime(c.CreatedAt), UpdatedAt: layout.FormatTime(c.UpdatedAt), Version: 1}
-	return c, s.setMember(ctx, domain.Membership{CampaignID: c.ID, UserID: c.OwnerID, Role: domain.RoleAdmin}, &item)
-}
-
-// SetMember gives user a role in the campaign, replacing any role it had.
-func (s *Store) SetMember(ctx context.Context, m domain.Membership) error {
-	return s.setMember(ctx, m, nil)
 }
 
 // CampaignAccess reads the campaign and the user's membership in one BatchGetItem, strongly
@@ -145,11 +77,11 @@ func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...dom
 	var c *domain.Campaign
 	var m *domain.Membership
 	if it := metaIt; it != nil {
-		var ci campaignItem
+		var ci CampaignItem
 		if err := unmarshalItem(it, &ci); err != nil {
 			return ctx, nil, nil, err
 		}
-		c = ci.campaign()
+		c = ci.Campaign()
 	}
 	if it := memberIt; it != nil {
 		var mi layout.MemberItem
@@ -163,29 +95,98 @@ func (s *Store) CampaignAccess(ctx context.Context, cid, uid int64, ahead ...dom
 	return ctx, c, m, nil
 }
 
-// tokens are the token items, in their own package so that the authorizer links only them.
-func (s *Store) tokens() tokens.Table { return tokens.Table{DB: s.Client(), Name: s.table.Name()} }
+// Tokens are the token items, in their own package so that the authorizer links only them.
+func (s *Store) Tokens() tokens.Table { return tokens.Table{DB: s.Client(), Name: s.table.Name()} }
 
-// PutToken stores a new token (its hash only).
-func (s *Store) PutToken(ctx context.Context, t token.Token) error { return s.tokens().Put(ctx, t) }
+// Tenancy on the kernel: users, campaigns and memberships, whose items every request's access
+// reads (CampaignAccess). The campaigns family writes and lists them through these.
 
-// GetToken implements token.Store (see tokens.Table.Get).
-func (s *Store) GetToken(ctx context.Context, hash string) (*token.Token, error) {
-	return s.tokens().Get(ctx, hash)
+// UserItem is a user's profile; MemberItem a membership, under the campaign (its member list)
+// and under the user (the user's campaigns).
+type (
+	UserItem   = layout.UserItem
+	MemberItem = layout.MemberItem
+)
+
+// UserKey is user uid's profile.
+func UserKey(uid int64) Key { return Key{PK: layout.UserPK(uid), SK: layout.MetaSK} }
+
+// UserNameKey is the item that makes a user's name unique.
+func UserNameKey(name string) Key { return Key{PK: layout.UserNamePK(name), SK: layout.MetaSK} }
+
+// CampaignKey is campaign cid's META item.
+func CampaignKey(cid int64) Key { return Key{PK: layout.CampaignPK(cid), SK: layout.MetaSK} }
+
+// MemberKey is user uid's membership in campaign cid's member list.
+func MemberKey(cid, uid int64) Key { return Key{PK: layout.CampaignPK(cid), SK: layout.MemberSK(uid)} }
+
+// UserCampaignKey is the same membership in user uid's campaigns.
+func UserCampaignKey(uid, cid int64) Key {
+	return Key{PK: layout.UserPK(uid), SK: layout.CampaignPK(cid)}
 }
 
-// RevokeToken marks a stored token revoked; ErrNotFound when there is none.
-func (s *Store) RevokeToken(ctx context.Context, hash string) error {
-	return s.tokens().Revoke(ctx, hash)
-}
-
-// UserCampaigns lists the ids of the campaigns user belongs to.
-func (s *Store) UserCampaigns(ctx context.Context, uid int64) ([]int64, error) {
-	var rows []layout.MemberItem
-	err := s.table.Get("pk", layout.UserPK(uid)).Range("sk", dynamo.BeginsWith, layout.CampaignPrefix).Consistent(true).All(ctx, &rows)
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.CampaignID
+// NextGlobalID advances the table's id sequence named sequence (users, campaigns).
+func (s *Store) NextGlobalID(ctx context.Context, sequence string) (int64, error) {
+	ids, err := s.nextIDs(ctx, layout.GlobalPK, sequence)
+	if err != nil {
+		return 0, err
 	}
-	return ids, layout.Wrap(err)
+	return ids[0], nil
+}
+
+// CountedList is a counted range of a partition's items, one audience (a campaign's members, a
+// user's campaigns): a page of it costs what any list page costs.
+type CountedList struct{ r layout.ListRange }
+
+// MemberList is campaign cid's members, by user id; UserCampaignList user uid's campaigns, by
+// campaign id.
+func MemberList(cid int64) CountedList {
+	return CountedList{layout.ListRange{PK: layout.CampaignPK(cid), Prefix: layout.MemberKind + "#", Counter: layout.CounterSK(layout.MemberKind), Attr: layout.ClassAll}}
+}
+
+func UserCampaignList(uid int64) CountedList {
+	return CountedList{layout.ListRange{PK: layout.UserPK(uid), Prefix: layout.CampaignPrefix, Counter: layout.CounterSK(layout.CampaignKind), Attr: layout.ClassAll}}
+}
+
+// Page reads one page of list l (filtered by f), decoded as I.
+func Page[I any, T any](ctx context.Context, s *Store, l CountedList, f domain.Filter, p domain.PageRequest, record func(I) T) (domain.Page[T], error) {
+	spec := listSpec{ranges: []layout.ListRange{l.r}}
+	spec.filter(f)
+	return listPage(ctx, s, spec, p, record)
+}
+
+// First reads the first n items of list l (all of them: n 0), strongly consistent, only the
+// attributes project names if any.
+func First[I any](ctx context.Context, s *Store, l CountedList, n int, project ...string) ([]I, error) {
+	q := s.table.Get("pk", l.r.PK).Range("sk", dynamo.BeginsWith, l.r.Prefix).Consistent(true)
+	if n > 0 {
+		q = q.Limit(n)
+	}
+	if len(project) > 0 {
+		q = q.Project(project...)
+	}
+	out, err := queryAll[I](ctx, q)
+	return out, layout.Wrap(err)
+}
+
+// Count is the number of items of list l, from its counter (read ahead when the route
+// declared it).
+func (l CountedList) Count(ctx context.Context, s *Store) (int, error) {
+	cs, err := s.readCounters(ctx, []layout.CounterKey{{PK: l.r.PK, SK: l.r.Counter}})
+	if err != nil {
+		return 0, err
+	}
+	return cs.get(l.r.PK, l.r.Counter, l.r.Attr), nil
+}
+
+// PutInList writes item, a new item of list l with id, on condition that it does not exist,
+// and counts it in.
+func (t Tx) PutInList(l CountedList, item any, id int64) {
+	t.b.put(t.b.s.table.Put(item).If("attribute_not_exists(pk)"))
+	t.b.count(layout.Slot{PK: l.r.PK, Counter: l.r.Counter, Attr: l.r.Attr, Id: id}, 1)
+}
+
+// SetIfExists sets attribute attr of item k to v, if the item exists.
+func (t Tx) SetIfExists(k Key, attr string, v any) {
+	t.b.update(t.b.s.table.Update("pk", k.PK).Range("sk", k.SK).Set(attr, v).If("attribute_exists(pk)"))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
@@ -22,9 +23,9 @@ import (
 func TestWritesKeepTheLayoutConsistent(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	member, _ := st.EnsureUser(ctx, "member")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
+	admin, _ := campstore.New(st).EnsureUser(ctx, "admin")
+	member, _ := campstore.New(st).EnsureUser(ctx, "member")
+	c, err := campstore.New(st).CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
 	if err != nil {
 		t.Fatal(err)
 	}

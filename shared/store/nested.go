@@ -156,10 +156,16 @@ func (k NestedKind[R, I]) Ancestry(ctx context.Context, s *Store, cid, id int64,
 // A tag's member pack (tagpacks.go) changes with the tag: the steps of its writes.
 
 // TagPackCreated makes a new tag's empty member pack.
-func (s *Store) TagPackCreated(t *domain.Tag) TxStep { return s.newTagPack(t) }
+func TagPackCreated(t *domain.Tag) TxStep { return func(b *txBuilder) { b.s.newTagPack(t)(b) } }
 
 // TagPackUpdated re-places a tag's member pack when its privacy changes.
-func (s *Store) TagPackUpdated(prev, next *domain.Tag) TxStep { return s.tagPackPrivacy(prev, next) }
+func TagPackUpdated(prev, next *domain.Tag) TxStep {
+	return func(b *txBuilder) {
+		if step := b.s.tagPackPrivacy(prev, next); step != nil {
+			step(b)
+		}
+	}
+}
 
 // TagPackDeleted removes a deleted tag's member pack.
-func (s *Store) TagPackDeleted(t *domain.Tag) TxStep { return s.tagPackGone(t) }
+func TagPackDeleted(t *domain.Tag) TxStep { return func(b *txBuilder) { b.s.tagPackGone(t)(b) } }

@@ -190,14 +190,9 @@ func (s *Store) deleteKeys(ctx context.Context, keys []dynamo.Keyed) error {
 }
 
 // stamp sets the write history of a new record (id given) or of next, written over prev.
-func (s *Store) stampNew(m *domain.Meta, id int64) {
-	now := s.now()
-	m.ID, m.Version, m.CreatedAt, m.UpdatedAt, m.UpdatedBy = id, 1, now, now, m.CreatedBy
-}
+func (s *Store) stampNew(m *domain.Meta, id int64) { m.StampNew(id, s.now()) }
 
-func (s *Store) stampUpdate(prev, next *domain.Meta) {
-	next.Version, next.UpdatedAt = prev.Version+1, s.now()
-}
+func (s *Store) stampUpdate(prev, next *domain.Meta) { next.StampUpdate(prev, s.now()) }
 
 // ifVersion makes a write conditional on the version read.
 const ifVersion = "'version' = ?"

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
@@ -25,7 +26,7 @@ import (
 func TestLastSyncFallbackAndTombstoneExpiry(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: 1})
+	c, err := campstore.New(st).CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestLastSyncFallbackAndTombstoneExpiry(t *testing.T) {
 func TestLastSyncPointersKeepEachReadersAudience(t *testing.T) {
 	st, _ := dynamotest.NewStore(t)
 	ctx := context.Background()
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: 1, IsPublic: true})
+	c, err := campstore.New(st).CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: 1, IsPublic: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -166,7 +166,7 @@ func (s *Storage) AttributesOf(ctx context.Context, cid int64, eids []int64) (ma
 	for i, e := range eids {
 		keys[i] = packKey(cid, e)
 	}
-	items, err := s.PeekItems(ctx, keys...)
+	items, err := s.GetItems(ctx, keys...)
 	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return nil, err
 	}

@@ -169,12 +169,12 @@ func (s *Storage) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error 
 // ErrNotFound unless both exist (a point under another location is not found).
 func (s *Storage) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64) (*domain.Location, *domain.MapPoint, error) {
 	var li locationItem
-	var mi mapPointItem
-	if err := s.GetPair(ctx, store.RecordKey(cid, store.LocationKind.Prefix, lid), []store.Key{mapPoints.Key(cid, lid, id)}, &li, &mi); err != nil {
+	p, err := mapPoints.GetWithParent(ctx, s.Store, cid, lid, id, &li)
+	if err != nil {
 		return nil, nil, err
 	}
-	l, p := li.location(), mi.mapPoint()
-	return &l, &p, nil
+	l := li.location()
+	return &l, p, nil
 }
 
 // The reads ahead of the family's routes.

@@ -82,7 +82,7 @@ func (s *Storage) CreateRelation(ctx context.Context, r *domain.Relation) error 
 			t.NeedEntity(r.CampaignID, target, targetPrivate[target], invalidTarget(field))
 			rel := base.Clone()
 			rel.TargetID, rel.TargetPrivate = target, targetPrivate[target]
-			s.StampNew(&rel.Meta, next)
+			rel.Meta.StampNew(next, s.Now())
 			next++
 			if !r.TwoWay {
 				t.Add(store.PlaceRelation(nil, rel))
@@ -91,7 +91,7 @@ func (s *Storage) CreateRelation(ctx context.Context, r *domain.Relation) error 
 			}
 			m := rel.Mirror()
 			m.TargetRelation = ""
-			s.StampNew(&m.Meta, next)
+			m.Meta.StampNew(next, s.Now())
 			next++
 			rel.MirrorID, m.MirrorID = &m.ID, &rel.ID
 			t.Add(store.PlaceRelation(nil, rel))
@@ -124,7 +124,7 @@ func (s *Storage) UpdateRelation(ctx context.Context, prev, next *domain.Relatio
 		}
 		mirror, next.MirrorID = m, nil
 	}
-	s.StampUpdate(&prev.Meta, &next.Meta)
+	next.Meta.StampUpdate(&prev.Meta, s.Now())
 	steps := []store.TxStep{store.Step(func(t store.Tx) {
 		t.NeedEntity(next.CampaignID, next.OwnerID, next.OwnerPrivate, apperr.ErrNotFound)
 		t.NeedEntity(next.CampaignID, next.TargetID, next.TargetPrivate, invalidTarget("target_id"))
@@ -168,6 +168,6 @@ func (s *Storage) linkedMirror(ctx context.Context, r *domain.Relation) (*domain
 func (s *Storage) unlink(mirror *domain.Relation) store.TxStep {
 	next := mirror.Clone()
 	next.MirrorID = nil
-	s.StampUpdate(&mirror.Meta, &next.Meta)
+	next.Meta.StampUpdate(&mirror.Meta, s.Now())
 	return store.PlaceRelation(mirror, next)
 }

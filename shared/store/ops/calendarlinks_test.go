@@ -13,6 +13,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/calengine"
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
@@ -80,9 +81,9 @@ func downgradeToLayout2(t *testing.T, st *store.Store, table string, cid int64) 
 func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	member, _ := st.EnsureUser(ctx, "member")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
+	admin, _ := campstore.New(st).EnsureUser(ctx, "admin")
+	member, _ := campstore.New(st).EnsureUser(ctx, "member")
+	c, err := campstore.New(st).CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
 	if err != nil {
 		t.Fatal(err)
 	}

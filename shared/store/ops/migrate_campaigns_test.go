@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -73,7 +74,7 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 	check := func() {
 		t.Helper()
 		page := domain.PageRequest{Page: 1, Limit: 45}
-		cs, err := st.ListUserCampaigns(ctx, bob, nil, page)
+		cs, err := campstore.New(st).ListUserCampaigns(ctx, bob, nil, page)
 		if err != nil || cs.Total != 2 || len(cs.Items) != 2 {
 			t.Fatalf("Bob's campaigns: %+v %v", cs, err)
 		}
@@ -84,13 +85,13 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 		if e.ID != empty || e.CreatedAt.Before(started) || e.Locale != "en" {
 			t.Errorf("campaign without records: %+v (migration began after %v)", e, started)
 		}
-		if u, err := st.GetUser(ctx, bob); err != nil || u.LastCampaignID != empty {
+		if u, err := campstore.New(st).GetUser(ctx, bob); err != nil || u.LastCampaignID != empty {
 			t.Errorf("Bob: %+v %v", u, err)
 		}
-		if u, err := st.GetUser(ctx, alice); err != nil || u.LastCampaignID != old {
+		if u, err := campstore.New(st).GetUser(ctx, alice); err != nil || u.LastCampaignID != old {
 			t.Errorf("Alice: %+v %v", u, err)
 		}
-		ms, err := st.ListMembers(ctx, old, nil, page)
+		ms, err := campstore.New(st).ListMembers(ctx, old, nil, page)
 		var names []string
 		for _, m := range ms.Items {
 			names = append(names, m.Name)
@@ -117,10 +118,10 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 	}
 	check()
 	// A membership given after the migration keeps the counters exact.
-	if err := st.SetMember(ctx, domain.Membership{CampaignID: empty, UserID: alice, Role: domain.RoleViewer}); err != nil {
+	if err := campstore.New(st).SetMember(ctx, domain.Membership{CampaignID: empty, UserID: alice, Role: domain.RoleViewer}); err != nil {
 		t.Fatal(err)
 	}
-	if cs, err := st.ListUserCampaigns(ctx, alice, nil, domain.PageRequest{Page: 1, Limit: 1}); err != nil || cs.Total != 2 || cs.Next == "" {
+	if cs, err := campstore.New(st).ListUserCampaigns(ctx, alice, nil, domain.PageRequest{Page: 1, Limit: 1}); err != nil || cs.Total != 2 || cs.Next == "" {
 		t.Errorf("Alice's campaigns after joining: %+v %v", cs, err)
 	}
 	if problems, err := ops.Audit(ctx, st, empty); err != nil || len(problems) > 0 {
@@ -133,13 +134,13 @@ func TestMigrateFillsLayout3CampaignFields(t *testing.T) {
 func TestAuditChecksMemberships(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	owner, _ := st.EnsureUser(ctx, "owner")
-	player, _ := st.EnsureUser(ctx, "player")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: owner.ID})
+	owner, _ := campstore.New(st).EnsureUser(ctx, "owner")
+	player, _ := campstore.New(st).EnsureUser(ctx, "player")
+	c, err := campstore.New(st).CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: owner.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetMember(ctx, domain.Membership{CampaignID: c.ID, UserID: player.ID, Role: domain.RoleMember}); err != nil {
+	if err := campstore.New(st).SetMember(ctx, domain.Membership{CampaignID: c.ID, UserID: player.ID, Role: domain.RoleMember}); err != nil {
 		t.Fatal(err)
 	}
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {

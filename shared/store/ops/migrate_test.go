@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
@@ -89,9 +90,9 @@ func writeLayout1(t *testing.T, st *store.Store, table string, cid, creator int6
 func TestMigrateRewritesLayout1ResumablyAndIdempotently(t *testing.T) {
 	st, cfg := dynamotest.NewStore(t)
 	ctx := context.Background()
-	admin, _ := st.EnsureUser(ctx, "admin")
-	member, _ := st.EnsureUser(ctx, "member")
-	c, err := st.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
+	admin, _ := campstore.New(st).EnsureUser(ctx, "admin")
+	member, _ := campstore.New(st).EnsureUser(ctx, "member")
+	c, err := campstore.New(st).CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: admin.ID, IsPublic: true})
 	if err != nil {
 		t.Fatal(err)
 	}

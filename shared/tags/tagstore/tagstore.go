@@ -68,20 +68,20 @@ func (s *Storage) ListTags(ctx context.Context, cid int64, f domain.Filter, hide
 // CreateTag stores a new tag, its entity, its link in its parent tag and its empty member
 // pack in one transaction.
 func (s *Storage) CreateTag(ctx context.Context, t *domain.Tag) error {
-	return kind.Create(ctx, s.Store, t, s.TagPackCreated(t))
+	return kind.Create(ctx, s.Store, t, store.TagPackCreated(t))
 }
 
 // UpdateTag writes next over prev, conditional on the version read and on the new parent
 // chain; the link, the entity, the children's public copies and the member pack's placement
 // follow in the same transaction.
 func (s *Storage) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
-	return kind.Update(ctx, s.Store, prev, next, s.TagPackUpdated(prev, next))
+	return kind.Update(ctx, s.Store, prev, next, store.TagPackUpdated(prev, next))
 }
 
 // DeleteTag deletes a tag: its children become roots, its entity's posts, events, attributes
 // and relations go; its member pack goes in the first step, its member items with the cascade.
 func (s *Storage) DeleteTag(ctx context.Context, t *domain.Tag) error {
-	return kind.Delete(ctx, s.Store, t, s.TagPackDeleted(t))
+	return kind.Delete(ctx, s.Store, t, store.TagPackDeleted(t))
 }
 
 // ResumeTagDelete finishes a delete of tag id that failed after its first step.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -112,14 +113,14 @@ func NewWith[S any](t testing.TB, register func(*httpapi.API, S), opts ...Option
 	e.Store, e.Config = dynamotest.NewStore(t, append([]func(*aws.Config){func(c *aws.Config) { e.Counter.Attach(c) }}, o.sdk...)...)
 	ctx := context.Background()
 	user := func(name string) (int64, string) {
-		u, err := e.Store.EnsureUser(ctx, name)
+		u, err := campstore.New(e.Store).EnsureUser(ctx, name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return u.ID, e.Token(u.ID, 0)
 	}
 	campaign := func(ownerID int64, public bool, boost domain.Boost) int64 {
-		c, err := e.Store.CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: ownerID, IsPublic: public, Boost: boost})
+		c, err := campstore.New(e.Store).CreateCampaign(ctx, domain.Campaign{Name: "c", OwnerID: ownerID, IsPublic: public, Boost: boost})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +139,7 @@ func NewWith[S any](t testing.TB, register func(*httpapi.API, S), opts ...Option
 	e.OtherCampaign = campaign(strangerID, false, domain.BoostNone)
 	for _, cid := range []int64{e.Campaign, e.PublicCampaign} {
 		for uid, role := range map[int64]domain.Role{e.Admin2ID: domain.RoleAdmin, e.MemberID: domain.RoleMember, e.Member2ID: domain.RoleMember, e.ViewerID: domain.RoleViewer} {
-			if err := e.Store.SetMember(ctx, domain.Membership{CampaignID: cid, UserID: uid, Role: role}); err != nil {
+			if err := campstore.New(e.Store).SetMember(ctx, domain.Membership{CampaignID: cid, UserID: uid, Role: role}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -151,7 +152,7 @@ func NewWith[S any](t testing.TB, register func(*httpapi.API, S), opts ...Option
 	}
 	// TestTimeout, not the production deadline: on a loaded test machine a legitimate request
 	// may take longer than 1.8 s; the deadline's own tests set it back.
-	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth, time.Now), Campaigns: e.Store, RateLimit: 1 << 30, Timeout: TestTimeout}
+	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth.Tokens(), time.Now), Campaigns: e.Store, RateLimit: 1 << 30, Timeout: TestTimeout}
 	for _, f := range o.api {
 		f(&apiOpts)
 	}
@@ -194,7 +195,7 @@ func (e *Env) Token(uid int64, ttl time.Duration) string {
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	if err := e.Store.PutToken(context.Background(), tok); err != nil {
+	if err := e.Store.Tokens().Put(context.Background(), tok); err != nil {
 		e.T.Fatal(err)
 	}
 	return raw

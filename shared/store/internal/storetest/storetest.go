@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
@@ -85,12 +86,12 @@ func IDs[T any](items []T, id func(T) int64) []int64 {
 func OwnedCampaign(t *testing.T, st *store.Store, c domain.Campaign) (domain.User, domain.Campaign) {
 	t.Helper()
 	ctx := context.Background()
-	admin, err := st.EnsureUser(ctx, "admin")
+	admin, err := campstore.New(st).EnsureUser(ctx, "admin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.OwnerID = admin.ID
-	made, err := st.CreateCampaign(ctx, c)
+	made, err := campstore.New(st).CreateCampaign(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
