@@ -32,13 +32,8 @@ func (s *Store) WriteTx() *dynamo.WriteTx { return s.db.WriteTx() }
 // Now is the store's clock (UTC; tests set it).
 func (s *Store) Now() time.Time { return s.now() }
 
-// NextID advances the campaign's id sequence named sequence (a kind's ids) and returns it.
-func (s *Store) NextID(ctx context.Context, cid int64, sequence string) (int64, error) {
-	return s.NextIDs(ctx, cid, sequence, 1)
-}
-
-// NextIDs takes n consecutive ids of the campaign's sequence in one update; the first is
-// returned.
+// NextIDs takes n consecutive ids of the campaign's id sequence named sequence (a kind's ids)
+// in one update; the first is returned.
 func (s *Store) NextIDs(ctx context.Context, cid int64, sequence string, n int) (int64, error) {
 	return s.reserveIDs(ctx, layout.CampaignPK(cid), sequence, n)
 }

@@ -116,7 +116,7 @@ func (it webhookItem) webhook() hook.Webhook {
 // CreateWebhook stores a new webhook: its id from the campaign's sequence, and the campaign's
 // webhook count checked against max in the same transaction.
 func (s *Storage) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) error {
-	id, err := s.NextID(ctx, w.CampaignID, sequence)
+	id, err := s.NextIDs(ctx, w.CampaignID, sequence, 1)
 	if err != nil {
 		return err
 	}
