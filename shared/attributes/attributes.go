@@ -1,7 +1,7 @@
 // Package attributes is the entity attributes family's HTTP surface, under
 // /api/1.0/campaigns/{campaign_id}/entities/{entity_id}/attributes: Kanka's CRUD and its bulk
 // replace (PUT) and update (PATCH) of the whole list. An entity's attributes are stored as one
-// pack (store/attributes.go), so every route reads one item and every write is one conditional
+// pack (attrstore), so every route reads one item and every write is one conditional
 // put of it. Private attributes are for admins only.
 package attributes
 

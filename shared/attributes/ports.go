@@ -7,7 +7,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the attributes family uses (package store serves it).
+// Store is the storage the attributes family uses (attrstore serves it).
 type Store interface {
 	httpapi.GoneReader
 	GetAttributes(ctx context.Context, cid, eid int64) (*domain.Entity, domain.AttributeSet, error)

@@ -1,7 +1,7 @@
 // Package calendars is the calendars family's HTTP surface: calendars under
 // /api/1.0/campaigns/{campaign_id}/calendars, plus Lorekeep's advance, retreat and day view.
 // Rules live in domain/timeline, date maths in the calendar engine (calengine), storage in
-// store (calendars.go), the wire shape in calwire. The Fantasy-Calendar import and export are
+// calstore, the wire shape in calwire. The Fantasy-Calendar import and export are
 // package transfer's, a Lambda of their own, so this function does not link them.
 package calendars
 

@@ -9,7 +9,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the calendars family uses (package store serves it).
+// Store is the storage the calendars family uses (calstore serves it).
 type Store interface {
 	httpapi.GoneReader
 	embeds.Store

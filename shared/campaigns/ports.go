@@ -8,7 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the campaign routes use (package store serves it).
+// Store is the storage the campaign routes use (campstore serves it).
 type Store interface {
 	httpapi.EntityBatchReader
 	GetUser(ctx context.Context, uid int64) (domain.User, error)

@@ -8,7 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is what ?related=1 reads (package store serves it).
+// Store is what ?related=1 reads (the kernel and each family's storage serve it).
 type Store interface {
 	httpapi.EntityBatchReader
 	LocationLinks(ctx context.Context, cid int64, ids []int64) (map[int64]domain.AncestorLink, error)

@@ -7,7 +7,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the entities endpoint uses (package store serves it).
+// Store is the storage the entities endpoint uses (the kernel serves it).
 type Store interface {
 	httpapi.GoneReader
 	httpapi.EntityReader

@@ -1,7 +1,7 @@
 // Package entityevents is the entity-events family's HTTP surface, under
 // /api/1.0/campaigns/{campaign_id}/entities/{entity_id}/entity_events, and the ages of an
 // entity (entities/{entity_id}/ages). Rules live in domain (event.go, access.go) and the
-// calendar engine, storage in store (events.go).
+// calendar engine, storage in eventstore.
 package entityevents
 
 import (

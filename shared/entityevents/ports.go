@@ -8,7 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the entity events family uses (package store serves it).
+// Store is the storage the entity events family uses (eventstore serves it).
 type Store interface {
 	httpapi.GoneReader
 	httpapi.EntityReader

@@ -1,6 +1,6 @@
 // Package locations is the locations family's HTTP surface: locations and their (deprecated) map
 // points under /api/1.0/campaigns/{campaign_id}/locations. Rules live in domain (location.go,
-// mappoint.go), storage in store (locations.go, mappoints.go).
+// mappoint.go), storage in locstore.
 package locations
 
 import (

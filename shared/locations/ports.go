@@ -8,7 +8,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the locations family uses (package store serves it).
+// Store is the storage the locations family uses (locstore serves it).
 type Store interface {
 	httpapi.GoneReader
 	embeds.Store

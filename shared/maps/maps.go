@@ -1,7 +1,7 @@
 // Package maps is the maps family's HTTP surface: Kanka's map module under
 // /api/1.0/campaigns/{campaign_id}/maps. Maps own an entity, nest under a parent map (`map_id`)
 // like locations and name a location (`location_id`); rules live in domain (map.go), storage
-// in store (maps.go, nesting.go).
+// in mapstore.
 package maps
 
 import (
@@ -20,7 +20,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Store is the storage the maps family uses (package store serves it).
+// Store is the storage the maps family uses (mapstore serves it).
 type Store interface {
 	httpapi.GoneReader
 	embeds.Store

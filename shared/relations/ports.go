@@ -7,7 +7,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 )
 
-// Store is the storage the relations family uses (package store serves it).
+// Store is the storage the relations family uses (relstore serves it).
 type Store interface {
 	httpapi.EntityReader
 	httpapi.EntityBatchReader

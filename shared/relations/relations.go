@@ -1,7 +1,7 @@
 // Package relations is the relations family's HTTP surface: an entity's relations under
 // /api/1.0/campaigns/{campaign_id}/entities/{entity_id}/relations (Kanka's CRUD, with targets[]
 // and two_way mirrors) and the campaign-wide list /api/1.0/campaigns/{campaign_id}/relations.
-// Rules live in domain (relation.go), storage in store (relations.go).
+// Rules live in domain (relation.go), storage in relstore (over the kernel's relation items).
 package relations
 
 import (

@@ -1,7 +1,7 @@
 // Package tags is the tags family's HTTP surface: Kanka's tag module under
 // /api/1.0/campaigns/{campaign_id}/tags. Tags own an entity and nest under a parent tag
-// (`tag_id`) like locations; rules live in domain (tag.go), storage in store (tags.go,
-// nesting.go).
+// (`tag_id`) like locations; rules live in domain (tag.go), storage in tagstore (the
+// member packs and tag links are the kernel's).
 package tags
 
 import (
@@ -16,7 +16,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 )
 
-// Store is the storage the tags family uses (package store serves it).
+// Store is the storage the tags family uses (tagstore serves it).
 type Store interface {
 	httpapi.GoneReader
 	embeds.Store

@@ -29,7 +29,7 @@ const (
 	phaseChunk = 32
 )
 
-// Store is what the day view reads (package store serves it).
+// Store is what the day view reads (calstore serves it: the calendar and the kernel's calendar links).
 type Store interface {
 	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
 	DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error)

@@ -3,7 +3,7 @@
 // calendar read those whose visibility lets them (as notes); members write them, as they write
 // the calendar. The day view (package calendardays) shows the day's weather in the same wire
 // shape (calwire.DayWeather). Rules live in domain/timeline (DayWeather), storage in
-// store (dayweather.go).
+// calstore.
 package calendarweather
 
 import (
@@ -18,7 +18,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Store is the storage calendar_weather uses (package store serves it).
+// Store is the storage calendar_weather uses (calstore serves it).
 type Store interface {
 	httpapi.GoneReader
 	calwire.Getter

@@ -280,7 +280,7 @@ func HideMoons(r *httpapi.Request, j *Calendar) {
 	j.Moons = shown
 }
 
-// Getter reads a calendar by id (package store serves it).
+// Getter reads a calendar by id (calstore serves it).
 type Getter interface {
 	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Store is the storage the transfer uses (package store serves it).
+// Store is the storage the transfer uses (eventstore serves it).
 type Store interface {
 	httpapi.EntityBatchReader
 	calwire.Getter
