@@ -490,7 +490,11 @@ func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.Filt
 		return nil, domain.Filter{}, domain.PageRequest{}, err
 	}
 	f, err := r.Filter(domain.FilterChildren)
-	return e, f, r.Page(), err
+	if err != nil {
+		return nil, domain.Filter{}, domain.PageRequest{}, err
+	}
+	page, err := r.Page()
+	return e, f, page, err
 }
 
 // Input decodes the write body.
