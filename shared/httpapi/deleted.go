@@ -42,6 +42,7 @@ func (r *Request) Deletions(st GoneReader, list string, parent int64) (reply Rep
 	if f.UpdatedAfter != nil {
 		q.Since = *f.UpdatedAfter
 	}
+	r.untrimmed() // tombstones, not the route's records
 	page, err := r.Page()
 	if err != nil {
 		return Reply{}, true, err
