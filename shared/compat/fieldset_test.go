@@ -19,8 +19,11 @@ import (
 
 // model is what a strict client of the 2022 API (firelilith/pykanka's dataclasses) accepts of
 // a record: the fields it declares (every other key is an error) and, among them, those the
-// 2022 API always answered. It is the 2022 field set written out again from the spec's tables
-// and Kanka's 2022 resources, independently of httpapi.Fields2022.
+// 2022 API always answered. It is the 2022 field set written out again, independently of
+// httpapi.Fields2022, from the spec's tables and Kanka's 2022 resources as pykanka models them
+// (ed222f85, March 2022: EntityData, LocationData, EntityEvent, EntityNotes, Attribute,
+// Relation build a record with **data, so an unknown key raises) and its recorded Kanka answers
+// (no location has a location_id there, and LocationData has none).
 type model struct {
 	always, optional []string
 	nested           map[string]*model // a field's object, or each object of its array
@@ -39,7 +42,7 @@ var (
 	related2022   = map[string]*model{"attributes": attribute2022, "entity_notes": note2022, "entity_events": event2022,
 		"relations": relation2022, "inventory": {}, "entity_abilities": {}}
 	location2022 = &model{always: withAudit("id", "name", "entry", "image", "image_full", "image_thumb", "has_custom_image",
-		"is_private", "location_id", "parent_location_id", "entity_id", "tags", "map", "is_map_private", "type"), nested: related2022}
+		"is_private", "parent_location_id", "entity_id", "tags", "map", "is_map_private", "type"), nested: related2022}
 	mapPoint2022 = &model{always: []string{"id", "location_id", "target_entity_id", "name", "axis_x", "axis_y", "colour",
 		"size", "icon", "shape", "created_at", "updated_at"}}
 	calendar2022 = &model{always: withAudit("id", "name", "entry", "image", "image_full", "image_thumb", "has_custom_image",
@@ -196,6 +199,7 @@ func TestATokenBoundTo2022AnswersThe2022FieldSet(t *testing.T) {
 	}{
 		{api(fmt.Sprintf("/locations/%v", lid)), "entity_image_uuid"},
 		{api(fmt.Sprintf("/locations/%v", lid)), "entry_parsed"},
+		{api(fmt.Sprintf("/locations/%v", lid)), "location_id"},
 		{ent(fmt.Sprintf("/entity_notes/%v", note["id"])), "visibility_id"},
 		{api(fmt.Sprintf("/calendars/%v", cid)), "epochs"},
 		{ent(""), "module"},

@@ -5,9 +5,11 @@ package httpapi
 // calendars, an event's name, day, month and colour, a note's visibility_id, the calendar
 // engine's fields, ...). The spec's field tables are the five resources it covers
 // (spec/worldbuilding-api.md: locations, map points, calendars, entity events, entity notes,
-// with Lorekeep's answer to what it leaves "not shown": a map point's id and location_id);
-// Kanka's 2022 resources, as docs/design/round3.md read them, the rest (entities, attributes,
-// relations and ?related=1's arrays). Routes the 2022 API did not have (posts, reminders,
+// with Lorekeep's answer to what it leaves "not shown": a map point's id and location_id), as
+// far as Kanka's recorded 2022 answers have them too: a location's `location_id` is in the
+// spec's table but in none of them (firelilith/pykanka's recorded traffic, March 2022), and a
+// client modelled on them refuses it. Kanka's 2022 resources, as docs/design/round3.md read
+// them, are the rest (entities, attributes, relations and ?related=1's arrays). Routes the 2022 API did not have (posts, reminders,
 // maps, tags, webhooks...) and Lorekeep's own rows (a ?deleted=1 page's tombstones) answer in
 // full: a 2022 client does not call them. DESIGN.md 9 ("Field sets").
 
@@ -29,7 +31,7 @@ var (
 	related2022 = map[string]*Shape{"attributes": attribute2022, "entity_notes": note2022, "entity_events": event2022,
 		"relations": relation2022, "inventory": nil, "entity_abilities": nil}
 	location2022 = NewShape(fields2022("id", "name", "entry", "image", "image_full", "image_thumb", "has_custom_image",
-		"is_private", "location_id", "parent_location_id", "entity_id", "tags", "map", "is_map_private", "type"), related2022)
+		"is_private", "parent_location_id", "entity_id", "tags", "map", "is_map_private", "type"), related2022)
 	mapPoint2022 = NewShape([]string{"id", "location_id", "target_entity_id", "name", "axis_x", "axis_y", "colour",
 		"size", "icon", "shape", "created_at", "updated_at"}, nil)
 	calendar2022 = NewShape(fields2022("id", "name", "entry", "image", "image_full", "image_thumb", "has_custom_image",
