@@ -1,7 +1,7 @@
 // Package authorizer is the API Gateway Lambda authorizer: bearer token in, user id (and the
-// field set the token is bound to) out, and nothing more (see package lambdaapi for why it always answers isAuthorized). It imports only
-// the token leaf packages and the SDK, so its binary links neither the HTML sanitiser nor the
-// calendar engine nor the document store.
+// field set the token is bound to) out, and nothing more (see package lambdaapi for why it
+// always answers isAuthorized). It imports only the token leaf packages and the SDK, so its
+// binary links neither the HTML sanitiser nor the calendar engine nor the document store.
 package authorizer
 
 import (

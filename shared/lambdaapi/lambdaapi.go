@@ -3,10 +3,11 @@
 // function's main wires exactly what it serves (the authorizer is package authorizer).
 //
 // The authorizer authenticates only. It always answers isAuthorized=true and passes the user id
-// in its context when the token is valid: with simple responses, a false answer would make API
-// Gateway reply 403 "Forbidden" where the contract says 401 "Unauthenticated.", so the function
-// itself answers 401 when the context holds no user. Campaign access is never decided here: the
-// authorizer's cache is keyed by the Authorization header, not by campaign.
+// (and the token's field set, when it is bound to one) in its context when the token is valid:
+// with simple responses, a false answer would make API Gateway reply 403 "Forbidden" where the
+// contract says 401 "Unauthenticated.", so the function itself answers 401 when the context
+// holds no user. Campaign access is never decided here: the authorizer's cache is keyed by the
+// Authorization header, not by campaign.
 package lambdaapi
 
 import (
