@@ -74,6 +74,10 @@ func TestAuthorizerEvent(t *testing.T) {
 	auth := authorizer.Handler(st.Tokens(), func() time.Time { return now })
 
 	valid := mintToken(t, st, 1, 0, now)
+	raw2022, tok2022, err := token.NewWithFieldSet(1, 0, token.Fields2022, now)
+	if err != nil || st.Tokens().Put(ctx, tok2022) != nil {
+		t.Fatal(err)
+	}
 	revoked := mintToken(t, st, 1, 0, now)
 	if err := st.Tokens().Revoke(ctx, token.Hash(revoked)); err != nil {
 		t.Fatal(err)
@@ -85,15 +89,17 @@ func TestAuthorizerEvent(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		name  string
-		token string
-		user  string // "" when the context must hold no user
+		name   string
+		token  string
+		user   string // "" when the context must hold no user
+		fields any    // the context's field set (nil: none)
 	}{
-		{"valid token", valid, "1"},
-		{"unknown token", unknown, ""},
-		{"revoked token", revoked, ""},
-		{"expired token", expired, ""},
-		{"malformed token", "not-a-token", ""},
+		{"valid token", valid, "1", nil},
+		{"token bound to the 2022 field set", raw2022, "1", "2022"},
+		{"unknown token", unknown, "", nil},
+		{"revoked token", revoked, "", nil},
+		{"expired token", expired, "", nil},
+		{"malformed token", "not-a-token", "", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := auth(ctx, authorizerEvent(t, c.token))
@@ -112,16 +118,26 @@ func TestAuthorizerEvent(t *testing.T) {
 			case c.user != "" && uid != c.user:
 				t.Errorf("context %v, want %s = %q", res.Context, token.UserIDKey, c.user)
 			}
+			if res.Context[token.FieldSetKey] != c.fields {
+				t.Errorf("context %v, want %s = %v", res.Context, token.FieldSetKey, c.fields)
+			}
 		})
 	}
 
 	// What the authorizer answers is what the function reads: its context, put where API
 	// Gateway puts it, authenticates the locations event (and an empty one does not).
+	// The field set too: a 2022 token's location carries the 2022 fields only.
 	h := functionHandlers["LocationsFunction"](st)
+	create := loadEvent(t, "locations-create.json")
+	create.RequestContext.Authorizer.Lambda = map[string]any{token.UserIDKey: "1"}
+	if r := invoke(t, h, create); r.StatusCode != http.StatusOK {
+		t.Fatalf("locations-create: %d %s", r.StatusCode, r.Body)
+	}
 	for _, c := range []struct {
-		token string
-		want  int
-	}{{valid, http.StatusOK}, {revoked, http.StatusUnauthorized}} {
+		token     string
+		want      int
+		todayKeys bool // entity_image_uuid and entry_parsed in the rows
+	}{{valid, http.StatusOK, true}, {raw2022, http.StatusOK, false}, {revoked, http.StatusUnauthorized, false}} {
 		res, err := auth(ctx, authorizerEvent(t, c.token))
 		if err != nil {
 			t.Fatal(err)
@@ -129,8 +145,20 @@ func TestAuthorizerEvent(t *testing.T) {
 		ev := loadEvent(t, "locations-list.json")
 		ev.Headers["authorization"] = "Bearer " + c.token
 		ev.RequestContext.Authorizer.Lambda = res.Context
-		if r := invoke(t, h, ev); r.StatusCode != c.want {
+		r := invoke(t, h, ev)
+		if r.StatusCode != c.want {
 			t.Errorf("locations-list with the authorizer's context %v: status %d, want %d: %s", res.Context, r.StatusCode, c.want, r.Body)
+			continue
+		}
+		for _, row := range r.list() {
+			_, uuid := row.(map[string]any)["entity_image_uuid"]
+			_, parsed := row.(map[string]any)["entry_parsed"]
+			if uuid != c.todayKeys || parsed != c.todayKeys || row.(map[string]any)["name"] == nil {
+				t.Errorf("locations-list with the authorizer's context %v: row %v, want today's fields %v", res.Context, row, c.todayKeys)
+			}
+		}
+		if c.want == http.StatusOK && len(r.list()) != 1 {
+			t.Errorf("locations-list with the authorizer's context %v: %s, want the one location", res.Context, r.Body)
 		}
 	}
 }

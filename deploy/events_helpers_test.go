@@ -128,7 +128,7 @@ var functionHandlers = func() map[string]func(st *store.Store) lambdaHandler {
 func metaHandler(*store.Store) lambdaHandler { return lambdaapi.Handler(metaAPI()) }
 
 func metaAPI() *httpapi.API {
-	api := httpapi.New(httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, nil))
+	api := httpapi.New(lambdaapi.Options(func(k string) string { return lambdaEnv[k] }, nil))
 	apidoc.Register(api, "")
 	return api
 }
@@ -137,7 +137,7 @@ func metaAPI() *httpapi.API {
 // authorizer's identity, the family's routes, the Lambda adapter.
 func familyHandler(register func(*httpapi.API, *store.Store)) func(st *store.Store) lambdaHandler {
 	return func(st *store.Store) lambdaHandler {
-		opts := httpapi.OptionsFromEnv(func(k string) string { return lambdaEnv[k] }, lambdaapi.AuthorizerIdentity, st)
+		opts := lambdaapi.Options(func(k string) string { return lambdaEnv[k] }, st)
 		opts.SharedRate = st
 		api := httpapi.New(opts)
 		register(api, st)

@@ -32,6 +32,8 @@ func TestCommandLine(t *testing.T) {
 		{"missing campaign", "member add --user x --role member", 2, "", "--campaign is required"},
 		{"unknown flag", "token create --user x --bogus", 2, "", "-bogus"},
 		{"bad flag value", "token create --user x --expires soon", 2, "", "-expires"},
+		{"a token's field set in its help", "token create -h", 0, "-field-set", ""},
+		{"an unknown field set", "token create --user x --field-set 2019", 2, "", "-field-set"},
 		{"bad role", "member add --campaign 1 --user x --role owner", 2, "", "--role must be"},
 		{"bad boost", "campaign create --name X --owner gm --boost mega", 2, "", "--boost must be"},
 		{"stray argument", "init now", 2, "", `unexpected argument "now"`},

@@ -41,7 +41,7 @@ var commands = []command{
 	{"init", "init", initCmd},
 	{"campaign create", "campaign create --name NAME --owner USER [--public] [--boost none|boosted|superboosted] [--locale en] [--entry HTML] [--image-url URL]", campaignCreate},
 	{"member add", "member add --campaign ID --user USER --role admin|member|viewer [--expires 720h]", memberAdd},
-	{"token create", "token create --user USER [--expires 720h]", tokenCreate},
+	{"token create", "token create --user USER [--expires 720h] [--field-set 2022]", tokenCreate},
 	{"token revoke", "token revoke --token TOKEN", tokenRevoke},
 	{"migrate", "migrate [--images 25]    # rewrite the table to this version's key layout; fetch old image_urls into the bucket", migrateCmd},
 	{"sweep", "sweep [--older-than 1m]   # finish the deletes left pending", sweepCmd},
@@ -278,6 +278,12 @@ func memberAdd(c *cli, fs *flag.FlagSet, args []string) error {
 func tokenCreate(c *cli, fs *flag.FlagSet, args []string) error {
 	user := fs.String("user", "", "user name (a new name creates the user)")
 	expires := fs.Duration("expires", 0, "token lifetime (0: no expiry)")
+	fields := token.FieldsAll
+	fs.Func("field-set", `the fields the token's answers carry: "all" (default) or "2022" (only the 2022 API's, for clients that refuse fields they do not know)`, func(s string) error {
+		var err error
+		fields, err = token.ParseFieldSet(s)
+		return err
+	})
 	if err := parse(c, fs, args); err != nil {
 		return err
 	}
@@ -288,11 +294,15 @@ func tokenCreate(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	tok, err := issueToken(c.ctx, st, u.ID, *expires)
+	tok, err := issueBoundToken(c.ctx, st, u.ID, *expires, fields)
 	if err != nil {
 		return err
 	}
-	return c.emit(map[string]any{"user_id": u.ID, "token": tok})
+	name := string(fields)
+	if fields == token.FieldsAll {
+		name = "all"
+	}
+	return c.emit(map[string]any{"user_id": u.ID, "token": tok, "field_set": name})
 }
 
 func tokenRevoke(c *cli, fs *flag.FlagSet, args []string) error {
@@ -400,7 +410,12 @@ func demoCmd(c *cli, fs *flag.FlagSet, args []string) error {
 }
 
 func issueToken(ctx context.Context, st *store.Store, uid int64, ttl time.Duration) (string, error) {
-	raw, t, err := token.New(uid, ttl, time.Now())
+	return issueBoundToken(ctx, st, uid, ttl, token.FieldsAll)
+}
+
+// issueBoundToken is issueToken for a token bound to field set fs (token.FieldSet).
+func issueBoundToken(ctx context.Context, st *store.Store, uid int64, ttl time.Duration, fs token.FieldSet) (string, error) {
+	raw, t, err := token.NewWithFieldSet(uid, ttl, fs, time.Now())
 	if err != nil {
 		return "", err
 	}

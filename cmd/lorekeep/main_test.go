@@ -136,6 +136,24 @@ func TestNewUserSession(t *testing.T) {
 	if status, got := do("GET", base, ""); status != 200 || len(got["data"].([]any)) != 1 {
 		t.Fatalf("list: %d %v", status, got)
 	}
+	// A token bound to the 2022 field set reads the same record without today's fields.
+	if _, has := created["data"].(map[string]any)["entity_image_uuid"]; !has {
+		t.Fatalf("a token of every field answered no entity_image_uuid: %v", created)
+	}
+	bound := l.json("token", "create", "--user", "demo", "--field-set", "2022")
+	if bound["field_set"] != "2022" {
+		t.Fatalf("token create --field-set 2022: %v", bound)
+	}
+	everyField := token
+	token = bound["token"].(string)
+	status, got := do("GET", one, "")
+	rec, _ := got["data"].(map[string]any)
+	_, uuid := rec["entity_image_uuid"]
+	_, parsed := rec["entry_parsed"]
+	if status != 200 || rec["name"] != "Phandalin" || uuid || parsed {
+		t.Fatalf("read with a 2022 token: %d %v, want the location without entity_image_uuid and entry_parsed", status, got)
+	}
+	token = everyField
 	if status, got := do("DELETE", one, ""); status != 200 || got["data"].(map[string]any)["deleted"] != true {
 		t.Fatalf("delete: %d %v", status, got)
 	}

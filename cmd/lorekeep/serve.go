@@ -29,7 +29,9 @@ import (
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the
 // docs page; images in bucket (nil: writes with an image are refused).
 func newHandler(st *store.Store, getenv func(string) string, docsDir string, bucket ...*imagestore.Bucket) http.Handler {
-	api := httpapi.New(httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st.Tokens(), time.Now), st))
+	opts := httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st.Tokens(), time.Now), st)
+	opts.FieldSet = httpapi.BearerFieldSet
+	api := httpapi.New(opts)
 	families.Register(api, st)
 	if len(bucket) > 0 && bucket[0] != nil {
 		// In process: the image work ImagesFunction does on AWS (DESIGN 13).

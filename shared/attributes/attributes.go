@@ -220,7 +220,7 @@ func (h handlers) bulk(r *httpapi.Request, replace bool) (httpapi.Reply, error) 
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	rows, err := domain.ReadBulk(in, replace)
+	rows, err := domain.ReadBulk(in)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

@@ -239,7 +239,6 @@ func TestBulkReplaceAndUpdate(t *testing.T) {
 			row("id", keep, "name", "Kept", "value", "10"), row("name", "New", "value", "n", "type_id", 1),
 			row("name", ""), row("name", "New", "value", "dup"), row("name", "Drop", "value", "taken")},
 			200, map[string]string{"Kept": "10", "New": "n", "Drop": "2"}, ""},
-		{"PUT without type_id on a new row", "PUT", []any{row("name", "Typeless")}, 422, nil, "attribute.0.type_id"},
 		{"unknown id", "PATCH", []any{row("id", 999999, "name", "Ghost")}, 422, nil, "attribute.0.id"},
 		{"a row that is not an object", "PATCH", []any{"x"}, 422, nil, "attribute.0"},
 		{"a bad value", "PATCH", []any{row("name", "Big", "value", strings.Repeat("v", domain.MaxAttributeValue+1))}, 422, nil, "attribute.0.value"},
@@ -280,6 +279,44 @@ func TestBulkReplaceAndUpdate(t *testing.T) {
 		})
 	}
 	_ = drop
+}
+
+// A new row without type_id is a standard attribute in a bulk PUT as in a PATCH (and as a
+// single create): Kanka's attribute column defaults to 1, and only its PUT's validation asked
+// for type_id, which PATCH and POST never did (issue 38).
+func TestBulkNewRowsDefaultToStandard(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	cases := []struct {
+		name, method string
+		row          map[string]any
+		typeID       int
+		typ          any // the 2022 `type` answered
+	}{
+		{"PUT without type_id", "PUT", map[string]any{"name": "Typeless", "value": "v"}, domain.AttributeStandard, nil},
+		{"PATCH without type_id", "PATCH", map[string]any{"name": "Typeless", "value": "v"}, domain.AttributeStandard, nil},
+		{"PUT with type_id null", "PUT", map[string]any{"name": "Typeless", "value": "v", "type_id": nil}, domain.AttributeStandard, nil},
+		{"PUT with the 2022 type", "PUT", map[string]any{"name": "Typed", "value": "v", "type": "checkbox"}, 3, "checkbox"},
+		{"PUT with type_id", "PUT", map[string]any{"name": "Numbered", "value": "7", "type_id": 6}, 6, "number"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			eid := entity(t, e, e.Campaign, false)
+			r := e.Do(c.method, attrs(e.Campaign, eid), e.Admin, map[string]any{"attribute": []any{c.row}})
+			if r.Status != 200 || len(r.List()) != 1 {
+				t.Fatalf("got %d %s, want 200 with the one attribute", r.Status, r.Raw)
+			}
+			got := r.List()[0].(map[string]any)
+			if got["name"] != c.row["name"] || got["type_id"] != float64(c.typeID) || got["type"] != c.typ {
+				t.Errorf("answered %v, want type_id %d and type %v", got, c.typeID, c.typ)
+			}
+			s := stored(t, e, e.Campaign, eid)
+			if a, ok := s[c.row["name"].(string)]; len(s) != 1 || !ok || a.TypeID != c.typeID || a.Value == nil || *a.Value != c.row["value"] {
+				t.Errorf("stored %s, want the one attribute of type %d", snapshot(s), c.typeID)
+			}
+		})
+	}
 }
 
 func TestBulkRewritesOrderAndClearsFlags(t *testing.T) {

@@ -1,7 +1,7 @@
-// Package authorizer is the API Gateway Lambda authorizer: bearer token in, user id out, and
-// nothing more (see package lambdaapi for why it always answers isAuthorized). It imports only
-// the token leaf packages and the SDK, so its binary links neither the HTML sanitiser nor the
-// calendar engine nor the document store.
+// Package authorizer is the API Gateway Lambda authorizer: bearer token in, user id (and the
+// field set the token is bound to) out, and nothing more (see package lambdaapi for why it
+// always answers isAuthorized). It imports only the token leaf packages and the SDK, so its
+// binary links neither the HTML sanitiser nor the calendar engine nor the document store.
 package authorizer
 
 import (
@@ -40,7 +40,7 @@ func Handler(tokens token.Store, now func() time.Time) func(context.Context, eve
 	return func(ctx context.Context, req events.APIGatewayV2CustomAuthorizerV2Request) (events.APIGatewayV2CustomAuthorizerSimpleResponse, error) {
 		start := time.Now()
 		ctx, rec := telemetry.With(ctx)
-		uid, err := authenticate(ctx, tokens, req, now())
+		uid, fields, err := authenticate(ctx, tokens, req, now())
 		// One JSON line per invocation, like the functions' request lines.
 		s := rec.Snapshot()
 		attrs := []slog.Attr{slog.String("request_id", req.RequestContext.RequestID), slog.String("route", req.RouteKey),
@@ -49,10 +49,11 @@ func Handler(tokens token.Store, now func() time.Time) func(context.Context, eve
 		switch {
 		case err == nil:
 			slog.LogAttrs(ctx, slog.LevelInfo, "authorize", append(attrs, slog.Bool("authenticated", true))...)
-			return events.APIGatewayV2CustomAuthorizerSimpleResponse{
-				IsAuthorized: true,
-				Context:      map[string]any{UserIDKey: strconv.FormatInt(uid, 10)},
-			}, nil
+			identity := map[string]any{UserIDKey: strconv.FormatInt(uid, 10)}
+			if fields != token.FieldsAll {
+				identity[token.FieldSetKey] = string(fields)
+			}
+			return events.APIGatewayV2CustomAuthorizerSimpleResponse{IsAuthorized: true, Context: identity}, nil
 		case errors.Is(err, apperr.ErrUnauthenticated):
 			slog.LogAttrs(ctx, slog.LevelInfo, "authorize", append(attrs, slog.Bool("authenticated", false))...)
 			return events.APIGatewayV2CustomAuthorizerSimpleResponse{IsAuthorized: true, Context: map[string]any{}}, nil
@@ -66,8 +67,9 @@ func Handler(tokens token.Store, now func() time.Time) func(context.Context, eve
 	}
 }
 
-// authenticate reads the token of the Authorization header (or the identity source).
-func authenticate(ctx context.Context, tokens token.Store, req events.APIGatewayV2CustomAuthorizerV2Request, now time.Time) (int64, error) {
+// authenticate reads the token of the Authorization header (or the identity source): its user
+// and the field set it is bound to.
+func authenticate(ctx context.Context, tokens token.Store, req events.APIGatewayV2CustomAuthorizerV2Request, now time.Time) (int64, token.FieldSet, error) {
 	header := ""
 	for k, v := range req.Headers {
 		if strings.EqualFold(k, "authorization") {
@@ -77,5 +79,9 @@ func authenticate(ctx context.Context, tokens token.Store, req events.APIGateway
 	if header == "" && len(req.IdentitySource) > 0 {
 		header = req.IdentitySource[0]
 	}
-	return token.Authenticate(ctx, tokens, header, now)
+	uid, err := token.Authenticate(ctx, tokens, header, now)
+	if err != nil {
+		return 0, token.FieldsAll, err
+	}
+	return uid, token.FieldSetOf(token.Bearer(header)), nil
 }

@@ -146,6 +146,63 @@ func TestMalformedImportsNameTheExportsField(t *testing.T) {
 			body: func(t *testing.T) any {
 				return exportBody(t, func(_, _, yd map[string]any) { yd["first_day"] = 99 })
 			}},
+		// Type errors name the path with its indices (issue 38), not the struct path json gives.
+		{name: "a timespan length that is not a number", field: "static_data.year_data.timespans.3.length",
+			msg: "The export is not a Fantasy-Calendar export: the static_data.year_data.timespans.3.length field must be a number.",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, _, yd map[string]any) { item(yd["timespans"], 3)["length"] = true })
+			}},
+		{name: "a timespan that is not an object", field: "static_data.year_data.timespans.2",
+			msg: "The export is not a Fantasy-Calendar export: the static_data.year_data.timespans.2 field must be an object.",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, _, yd map[string]any) { yd["timespans"].([]any)[2] = 30 })
+			}},
+		{name: "a timespan's week day that is not text", field: "static_data.year_data.timespans.5.week.1",
+			msg: "The export is not a Fantasy-Calendar export: the static_data.year_data.timespans.5.week.1 field must be a string.",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, _, yd map[string]any) { item(yd["timespans"], 5)["week"] = []any{"a", 2} })
+			}},
+		{name: "a weekday that is not text", field: "static_data.year_data.global_week.4",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, _, yd map[string]any) { yd["global_week"].([]any)[4] = 7 })
+			}},
+		{name: "a moon name that is not text", field: "static_data.moons.1.name",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, sd, _ map[string]any) { item(sd["moons"], 1)["name"] = 12 })
+			}},
+		{name: "a leap day's flag that is text", field: "static_data.year_data.leap_days.1.intercalary",
+			msg: "The export is not a Fantasy-Calendar export: the static_data.year_data.leap_days.1.intercalary field must be true or false.",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, _, yd map[string]any) { item(yd["leap_days"], 1)["intercalary"] = "yes" })
+			}},
+		{name: "an era's setting that is text", field: "static_data.eras.1.settings.restart",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, sd, _ map[string]any) { item(sd["eras"], 1)["settings"] = map[string]any{"restart": "no"} })
+			}},
+		{name: "a season's sunrise hour that is not a number", field: "static_data.seasons.data.0.time.sunrise.hour",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, sd, _ map[string]any) {
+					item(sd["seasons"].(map[string]any)["data"], 0)["time"] = map[string]any{"sunrise": map[string]any{"hour": []any{6}}}
+				})
+			}},
+		{name: "a location's weather that is not a number", field: "static_data.seasons.locations.0.seasons.1.weather.temp_low",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(_, sd, _ map[string]any) {
+					sd["seasons"].(map[string]any)["locations"] = []any{map[string]any{"name": "Coast", "seasons": []any{
+						map[string]any{"weather": map[string]any{"temp_low": 1}}, map[string]any{"weather": map[string]any{"temp_low": map[string]any{}}}}}}
+				})
+			}},
+		{name: "a current date flag that is text", field: "dynamic_data.custom_location",
+			msg: "The export is not a Fantasy-Calendar export: the dynamic_data.custom_location field must be true or false.",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(ex, _, _ map[string]any) {
+					ex["dynamic_data"] = map[string]any{"year": 1, "timespan": 0, "day": 1, "custom_location": "yes"}
+				})
+			}},
+		{name: "the name that is not text", field: "name", msg: "The export is not a Fantasy-Calendar export: the name field must be a string.",
+			body: func(t *testing.T) any {
+				return exportBody(t, func(ex, _, _ map[string]any) { ex["name"] = 5 })
+			}},
 		{name: "a field sent beside the export keeps its name", field: "current_year",
 			body: func(t *testing.T) any {
 				return exportBody(t, func(ex, _, _ map[string]any) { ex["current_year"] = "soon" })

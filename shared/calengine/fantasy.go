@@ -308,9 +308,9 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 	if err := json.Unmarshal(data, &ex); err != nil {
 		field := "static_data"
 		if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
-			field = te.Field
+			field = indexedPath(data, reflect.TypeOf(ex), te.Field)
 		}
-		add(field, "The export is not a Fantasy-Calendar export: "+typeErrorText(err))
+		add(field, "The export is not a Fantasy-Calendar export: "+typeErrorText(err, field))
 		return fail()
 	}
 	if ex.Name == nil || strings.TrimSpace(html.UnescapeString(*ex.Name)) == "" {
@@ -686,7 +686,12 @@ func ImportFantasyCalendar(data []byte) (Import, error) {
 	if ex.Dynamic != nil && !bytes.Equal(bytes.TrimSpace(*ex.Dynamic), []byte("null")) {
 		var dyn fcDynamic
 		if err := json.Unmarshal(*ex.Dynamic, &dyn); err != nil {
-			add("dynamic_data", "The dynamic data must be an object with year, timespan and day.")
+			if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
+				field := "dynamic_data." + indexedPath(*ex.Dynamic, reflect.TypeOf(dyn), te.Field)
+				add(field, "The export is not a Fantasy-Calendar export: "+typeErrorText(err, field))
+			} else {
+				add("dynamic_data", "The dynamic data must be an object with year, timespan and day.")
+			}
 		} else if numberProblems(reflect.ValueOf(dyn), "dynamic_data", add); len(probs) > 0 {
 			return fail()
 		} else {
@@ -884,11 +889,93 @@ func decimalText(r *big.Rat) (string, bool) {
 	return s, back.Cmp(r) == 0
 }
 
-func typeErrorText(err error) string {
+// typeErrorText says what the value at field (its path with indices) must be.
+func typeErrorText(err error, field string) string {
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
-		return "the " + te.Field + " field must be " + jsonKind(te.Type.Kind().String()) + "."
+		if te.Type == reflect.TypeOf(json.Number("")) { // an fcNumber: a number, or text holding one
+			return "the " + field + " field must be a number."
+		}
+		return "the " + field + " field must be " + jsonKind(te.Type.Kind().String()) + "."
 	}
 	return "the body is not valid JSON."
+}
+
+// indexedPath is field, a type error's path (json.UnmarshalTypeError names struct fields and
+// map keys, never array indices: static_data.year_data.timespans.length), with the index of
+// each array it passes through (static_data.year_data.timespans.3.length). data is decoded
+// again without types and walked beside t: in each array, the first element that does not
+// decode into the element type is the one. Only a refused import pays for it.
+func indexedPath(data []byte, t reflect.Type, field string) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return field
+	}
+	segs := walkTypeError(v, t, strings.Split(field, "."))
+	if len(segs) == 0 {
+		return field
+	}
+	return strings.Join(segs, ".")
+}
+
+var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
+
+// walkTypeError follows path (the names left) through v, a value decoded without types, and
+// t, the type it was decoded into, and returns the path with the indices of the arrays on the
+// way.
+func walkTypeError(v any, t reflect.Type, path []string) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Slice && t != rawMessageType {
+		if list, ok := v.([]any); ok {
+			for i, el := range list {
+				if !decodesAs(el, t.Elem()) {
+					return append([]string{strconv.Itoa(i)}, walkTypeError(el, t.Elem(), path)...)
+				}
+			}
+		}
+		return path
+	}
+	obj, ok := v.(map[string]any)
+	if len(path) == 0 || !ok {
+		return path
+	}
+	next, found := objectKey(obj, path[0])
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == path[0] && found {
+				return append([]string{path[0]}, walkTypeError(next, t.Field(i).Type, path[1:])...)
+			}
+		}
+	case reflect.Map:
+		if found {
+			return append([]string{path[0]}, walkTypeError(next, t.Elem(), path[1:])...)
+		}
+	}
+	return path
+}
+
+// objectKey is obj's value under key, matched as encoding/json matches (exactly, else
+// without case).
+func objectKey(obj map[string]any, key string) (any, bool) {
+	if v, ok := obj[key]; ok {
+		return v, true
+	}
+	for k, v := range obj {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// decodesAs reports whether v, decoded without types, decodes into t.
+func decodesAs(v any, t reflect.Type) bool {
+	b, err := json.Marshal(v)
+	return err == nil && json.Unmarshal(b, reflect.New(t).Interface()) == nil
 }
 
 func jsonKind(k string) string {

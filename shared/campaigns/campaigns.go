@@ -50,7 +50,10 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res, err := h.st.ListUserCampaigns(r.Context(), r.Access.UserID, f.UpdatedAfter, page)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -120,7 +123,10 @@ func (h handlers) users(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res, err := h.st.ListMembers(r.Context(), r.Access.CampaignID, f.UpdatedAfter, page)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -147,7 +153,10 @@ func (h handlers) user(r *httpapi.Request) (httpapi.Reply, error) {
 
 // entityTypes is Kanka's global module list (EntityTypeResource) of the modules Lorekeep serves.
 func entityTypes(r *httpapi.Request) (httpapi.Reply, error) {
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res := domain.PageOf(domain.Modules, page, func(m *domain.Module) int64 { return int64(m.ID) })
 	return httpapi.Page(res, page, func(m *domain.Module) entityTypeJSON {
 		return entityTypeJSON{ID: m.ID, Code: m.Code, Singular: m.Singular, Plural: m.Plural, IsEnabled: true}
@@ -157,7 +166,10 @@ func entityTypes(r *httpapi.Request) (httpapi.Reply, error) {
 // campaignEntityTypes is a campaign's modules (Kanka's campaigns/{id}/entity_types): every
 // module Lorekeep serves is enabled in every campaign.
 func campaignEntityTypes(r *httpapi.Request) (httpapi.Reply, error) {
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res := domain.PageOf(domain.Modules, page, func(m *domain.Module) int64 { return int64(m.ID) })
 	return httpapi.Page(res, page, func(m *domain.Module) campaignEntityTypeJSON {
 		return campaignEntityTypeJSON{ID: m.ID, Code: m.Code, Singular: m.Singular, Plural: m.Plural,

@@ -172,9 +172,9 @@ type BulkRow struct {
 }
 
 // ReadBulk reads Kanka's bulk body {"attribute": [rows]} (PUT, PATCH). Malformed rows are a 422
-// naming attribute.N.field (Kanka skips some silently: round3 2). PUT requires type_id on rows
-// without id, as Kanka's SaveAttributesApi.
-func ReadBulk(in Input, put bool) ([]BulkRow, error) {
+// naming attribute.N.field (Kanka skips some silently: round3 2). A new row without type_id is
+// a standard attribute in both, as a create's (Kanka's column default; DESIGN 12).
+func ReadBulk(in Input) ([]BulkRow, error) {
 	r := NewReader(in)
 	items, f := r.List("attribute", MaxAttributes)
 	if !f.Present() {
@@ -197,8 +197,6 @@ func ReadBulk(in Input, put bool) ([]BulkRow, error) {
 			if id := sub.ID(prefix + "id"); id.Present() {
 				row.ID = id.Value
 			}
-		} else if put && !sub.Has(prefix+"type_id") {
-			sub.Required(prefix+"type_id", false)
 		}
 		// A row without a name is skipped, as Kanka, rather than refused (an update keeps its name).
 		if strings.TrimSpace(str(obj["name"])) == "" {

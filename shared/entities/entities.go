@@ -36,7 +36,10 @@ func (h handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res, err := h.st.ListEntities(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
 	if err != nil {
 		return httpapi.Reply{}, err

@@ -45,7 +45,10 @@ func (h handlers) mentions(r *httpapi.Request) (httpapi.Reply, error) {
 	for i, row := range rows {
 		all[i] = ranked{int64(i + 1), row}
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res := domain.PageOf(all, page, func(x *ranked) int64 { return x.n })
 	return httpapi.Page(res, page, func(x *ranked) mentionJSON {
 		j := mentionJSON{EntityID: x.row.EntityID, TargetID: x.row.TargetID}

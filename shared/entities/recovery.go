@@ -25,7 +25,10 @@ func (h handlers) recovery(r *httpapi.Request) (httpapi.Reply, error) {
 	if !r.Access.IsAdmin() {
 		return httpapi.Reply{}, apperr.ErrForbidden
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res, err := h.st.ListTrash(r.Context(), r.Access.CampaignID, page)
 	if err != nil {
 		return httpapi.Reply{}, err

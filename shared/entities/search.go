@@ -50,7 +50,10 @@ func (h handlers) search(r *httpapi.Request) (httpapi.Reply, error) {
 	if utf8.RuneCountInString(term) > MaxSearchTerm {
 		return httpapi.Reply{}, apperr.Invalid("term", "The term must not be greater than 191 characters.")
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	if r.Param("limit") == "" && r.Param("per_page") == "" {
 		page.Limit = SearchPageSize
 	}

@@ -76,7 +76,10 @@ func ReadAhead(kind domain.Read, idName, parentName string) Ahead {
 
 // Options configure an API.
 type Options struct {
-	Identify  Identifier
+	Identify Identifier
+	// FieldSet reads the field set the caller's token is bound to (BearerFieldSet beside
+	// BearerAuth, lambdaapi.AuthorizerFieldSet on Lambda); nil: every answer carries every field.
+	FieldSet  FieldSetReader
 	Campaigns Campaigns
 	// RateLimit is the size of each caller's token bucket, refilled at RateLimit per minute
 	// (default 90; see ratelimit.go).
@@ -204,6 +207,7 @@ func (a *API) handle(method, pattern string, fn HandlerFunc, fallback bool, ahea
 	}
 	a.methods[pattern] = append(a.methods[pattern], method)
 	a.mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
+		r = shaped(r, method, pattern)
 		req, err := enter(r, ahead)
 		if err != nil {
 			writeError(w, r, err)
@@ -342,12 +346,16 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	// authentication is, so that neither costs the API much.
 	var uid int64
 	var authErr error
+	fields := token.FieldsAll
 	caller := "addr:" + clientAddr(r)
 	public := a.isPublic(r) // no token needed: limited per address too
 	if r.Method != http.MethodOptions && !public {
 		if uid, authErr = a.opts.Identify(r); authErr == nil {
 			caller = "user:" + strconv.FormatInt(uid, 10)
 			telemetry.From(r.Context()).User(uid)
+			if a.opts.FieldSet != nil {
+				fields = a.opts.FieldSet(r)
+			}
 		}
 	}
 	var rates RateTaker = a.limiter
@@ -382,7 +390,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, authErr)
 		return
 	}
-	routed := r.WithContext(context.WithValue(r.Context(), ctxKey{}, uid))
+	routed := r.WithContext(withFieldSet(context.WithValue(r.Context(), ctxKey{}, uid), fields))
 	a.mux.ServeHTTP(w, routed)
 	if sw, ok := w.(*statusWriter); ok { // the mux set the pattern it matched: the log line's route
 		sw.route, sw.routed = routed.Pattern, true
@@ -490,7 +498,11 @@ func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.Filt
 		return nil, domain.Filter{}, domain.PageRequest{}, err
 	}
 	f, err := r.Filter(domain.FilterChildren)
-	return e, f, r.Page(), err
+	if err != nil {
+		return nil, domain.Filter{}, domain.PageRequest{}, err
+	}
+	page, err := r.Page()
+	return e, f, page, err
 }
 
 // Input decodes the write body.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"sort"
@@ -24,6 +25,24 @@ const fileMarker = "\x00file"
 
 // IsFile reports whether v, an input value, is a file of the multipart body.
 func IsFile(v any) bool { return v == fileMarker }
+
+// FileFields are the fields that take a file (the images' `image`, Kanka's `file` upload): a
+// multipart file part under any other name is read as that field's text.
+var FileFields = map[string]bool{"image": true, "file": true}
+
+// formName is the field a form key names: `tags` for `tags[]`, `settings` for `settings[a]`.
+func formName(key string) string { name, _, _ := strings.Cut(key, "["); return name }
+
+// fileText is the content of a multipart file part, as text (the body's bound bounds it).
+func fileText(fh *multipart.FileHeader) (string, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxUploadBytes+1))
+	return string(b), err
+}
 
 // MaxBodyBytes bounds every request body (413 beyond).
 const MaxBodyBytes = 1 << 20
@@ -77,9 +96,25 @@ func decodeInput(r *http.Request) (domain.Input, error) {
 		if params["boundary"] == "" || r.ParseMultipartForm(MaxUploadBytes) != nil {
 			return nil, apperr.Invalid("body", "The request body is not a valid form.")
 		}
-		in := formInput(r.MultipartForm.Value)
+		vals := r.MultipartForm.Value
 		for name, files := range r.MultipartForm.File {
-			if len(files) > 0 {
+			if FileFields[formName(name)] {
+				continue
+			}
+			// A file part under a field that takes no file is that field's text, as if sent as a
+			// form field (curl -F entry=@notes.html, FormData.append("entry", blob)): validated
+			// like the field (UTF-8, length), within the body's bound.
+			for _, fh := range files {
+				text, err := fileText(fh)
+				if err != nil {
+					return nil, apperr.Invalid(formName(name), "The "+domain.Label(formName(name))+" could not be read.")
+				}
+				vals[name] = append(vals[name], text)
+			}
+		}
+		in := formInput(vals)
+		for name, files := range r.MultipartForm.File {
+			if len(files) > 0 && FileFields[formName(name)] {
 				in[name] = fileMarker // what images read; the fingerprint of a keyed write sees the file's size
 				in[name+"#size"] = files[0].Size
 			}

@@ -42,7 +42,11 @@ func (r *Request) Deletions(st GoneReader, list string, parent int64) (reply Rep
 	if f.UpdatedAfter != nil {
 		q.Since = *f.UpdatedAfter
 	}
-	page := r.Page()
+	r.untrimmed() // tombstones, not the route's records
+	page, err := r.Page()
+	if err != nil {
+		return Reply{}, true, err
+	}
 	res, bound, err := st.ListGone(r.Context(), r.Access.CampaignID, q, r.Access, page)
 	if err != nil {
 		return Reply{}, true, err

@@ -168,11 +168,20 @@ func FuzzFilter(f *testing.F) {
 			}
 			flt.Match(domain.Filtered{Name: value, Type: value})
 		}
-		p := r.Page()
-		if p.Page < 1 || p.Page > 1<<20 || p.Limit < 1 || p.Limit > domain.MaxPageSize {
+		p, err := r.Page()
+		assertClientError(t, "page", err)
+		if err != nil {
+			var de *apperr.Error
+			errors.As(err, &de)
+			for _, name := range de.Fields.Fields() {
+				if !r.query.Has(name) {
+					t.Fatalf("the paging error names %q, which %q does not send", name, raw)
+				}
+			}
+		} else if p.Page < 1 || p.Page > MaxPage || p.Limit < 1 || p.Limit > domain.MaxPageSize {
 			t.Fatalf("page %+v", p)
 		}
-		_, err := r.Related()
+		_, err = r.Related()
 		assertClientError(t, "related", err)
 	})
 }

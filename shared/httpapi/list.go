@@ -47,7 +47,10 @@ func (l List[T, P, J]) serve(r *Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return Reply{}, err
+	}
 	res, err := l.Read(r, p, f, page)
 	if err != nil {
 		return Reply{}, err

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
@@ -302,25 +303,75 @@ func pageURL(base string, q url.Values, page int, cursor string) string {
 	return base + "?" + q.Encode()
 }
 
-// Page reads page, limit (or per_page) and cursor. Bad values fall back to the defaults, as
-// Kanka does: a list request never fails for its paging.
-func (r *Request) Page() domain.PageRequest {
+// MaxPage bounds ?page=: past any real list (a million pages), and it keeps (page-1)*limit far
+// from overflowing.
+const MaxPage = 1 << 20
+
+// Page reads page, limit (or per_page) and cursor. A value that is missing, empty, not a
+// number, or 0 falls back to the default, as Kanka's paginator reads it, and a limit above 100
+// is 100. A number no list can be paged by is a 422 naming the parameter, never page 1 again (a
+// client paging by number would read page 1 for ever): a negative page or limit, a page past
+// MaxPage or past the 64-bit range. Every list reads its paging here.
+func (r *Request) Page() (domain.PageRequest, error) {
 	q := r.query
 	p := domain.PageRequest{Page: 1, Limit: domain.DefaultPageSize, Cursor: q.Get("cursor")}
-	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 {
-		p.Page = n
+	switch n, status := readPaging(q.Get("page")); status {
+	case pagingNegative:
+		return p, apperr.Invalid("page", "The page must be at least 1.")
+	case pagingHuge:
+		return p, apperr.Invalid("page", "The page must not be greater than "+strconv.Itoa(MaxPage)+".")
+	case pagingInt:
+		if n > MaxPage {
+			return p, apperr.Invalid("page", "The page must not be greater than "+strconv.Itoa(MaxPage)+".")
+		}
+		if n >= 1 {
+			p.Page = int(n)
+		}
 	}
+	name := "limit"
 	lim := q.Get("limit")
 	if lim == "" {
-		lim = q.Get("per_page")
+		name, lim = "per_page", q.Get("per_page")
 	}
-	if n, err := strconv.Atoi(lim); err == nil && n >= 1 {
-		p.Limit = min(n, domain.MaxPageSize)
+	switch n, status := readPaging(lim); status {
+	case pagingNegative:
+		return p, apperr.Invalid(name, "The "+domain.Label(name)+" must be at least 1.")
+	case pagingHuge:
+		p.Limit = domain.MaxPageSize
+	case pagingInt:
+		if n >= 1 {
+			p.Limit = int(min(n, domain.MaxPageSize))
+		}
 	}
-	if p.Page > 1<<20 { // beyond any real list; keeps (page-1)*limit far from overflow
-		p.Page = 1 << 20
+	return p, nil
+}
+
+// What readPaging found in a paging parameter.
+const (
+	pagingOther    = iota // missing, empty or not an integer: the default
+	pagingInt             // an integer of 64 bits, 0 or more
+	pagingNegative        // an integer below 0
+	pagingHuge            // a positive integer past 64 bits
+)
+
+// readPaging reads an integer as PHP's filter_var does ([+-]digits, spaces around allowed).
+func readPaging(s string) (int64, int) {
+	s = strings.TrimSpace(s)
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, pagingOther
 	}
-	return p
+	if strings.TrimLeft(digits, "0") == "" {
+		return 0, pagingInt // 0, -0, 000
+	}
+	if s[0] == '-' {
+		return 0, pagingNegative
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, pagingHuge
+	}
+	return n, pagingInt
 }
 
 // Filter reads the filters a list takes (keys) from the query: Kanka's filter language, with

@@ -3,10 +3,11 @@
 // function's main wires exactly what it serves (the authorizer is package authorizer).
 //
 // The authorizer authenticates only. It always answers isAuthorized=true and passes the user id
-// in its context when the token is valid: with simple responses, a false answer would make API
-// Gateway reply 403 "Forbidden" where the contract says 401 "Unauthenticated.", so the function
-// itself answers 401 when the context holds no user. Campaign access is never decided here: the
-// authorizer's cache is keyed by the Authorization header, not by campaign.
+// (and the token's field set, when it is bound to one) in its context when the token is valid:
+// with simple responses, a false answer would make API Gateway reply 403 "Forbidden" where the
+// contract says 401 "Unauthenticated.", so the function itself answers 401 when the context
+// holds no user. Campaign access is never decided here: the authorizer's cache is keyed by the
+// Authorization header, not by campaign.
 package lambdaapi
 
 import (
@@ -40,7 +41,7 @@ func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(s
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)
 	}
-	opts := httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, st)
+	opts := Options(os.Getenv, st)
 	if rates, ok := any(st).(httpapi.RateTaker); ok {
 		opts.SharedRate = rates // warm instances share each user's rate bucket
 	}
@@ -51,7 +52,15 @@ func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(s
 func PublicAPI() *httpapi.API {
 	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(httpapi.NewLogHandler(os.Stderr)))
-	return httpapi.New(httpapi.OptionsFromEnv(os.Getenv, AuthorizerIdentity, nil))
+	return httpapi.New(Options(os.Getenv, nil))
+}
+
+// Options are a function's API options on Lambda: the environment's (httpapi.OptionsFromEnv),
+// with the caller as the authorizer found it (its user and its token's field set).
+func Options(getenv func(string) string, campaigns httpapi.Campaigns) httpapi.Options {
+	opts := httpapi.OptionsFromEnv(getenv, AuthorizerIdentity, campaigns)
+	opts.FieldSet = AuthorizerFieldSet
+	return opts
 }
 
 // Start serves api's routes to Lambda's invocations until the process ends.
@@ -86,4 +95,22 @@ func AuthorizerIdentity(r *http.Request) (int64, error) {
 		return 0, apperr.ErrUnauthenticated
 	}
 	return id, nil
+}
+
+// AuthorizerFieldSet reads the field set the authorizer found the caller's token bound to
+// (token.FieldSetKey in its context; absent: every field), as AuthorizerIdentity reads the user.
+func AuthorizerFieldSet(r *http.Request) token.FieldSet {
+	gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context())
+	if !ok || gw.Authorizer == nil {
+		return token.FieldsAll
+	}
+	raw, ok := gw.Authorizer.Lambda[token.FieldSetKey]
+	if !ok {
+		return token.FieldsAll
+	}
+	fs, err := token.ParseFieldSet(fmt.Sprint(raw))
+	if err != nil {
+		return token.FieldsAll
+	}
+	return fs
 }

@@ -163,7 +163,7 @@ func TestLinksCarryEachParameterOnce(t *testing.T) {
 }
 
 // Links carry the page size the page was read with: a value the server corrected (0, 500,
-// garbage) is not repeated to the client.
+// past 64 bits, garbage) is not repeated to the client.
 func TestLinksCarryThePageSizeUsed(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t, locations.Register)
@@ -173,7 +173,8 @@ func TestLinksCarryThePageSizeUsed(t *testing.T) {
 	for _, c := range []struct{ query, want string }{
 		{"?limit=0", "limit=45"},
 		{"?limit=500", "limit=100"},
-		{"?limit=abc&page=-1", "limit=45"},
+		{"?limit=abc&page=0", "limit=45"},
+		{"?limit=99999999999999999999", "limit=100"},
 		{"?per_page=1", "per_page=1"},
 	} {
 		r := e.Do("GET", apitest.Path(e.Campaign, "/locations"+c.query), e.Admin, nil)

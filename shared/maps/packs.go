@@ -141,7 +141,10 @@ func (k packRoutes[T]) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if f.UpdatedAfter != nil { // lastSync: what changed since, in memory
 		rows = slices.DeleteFunc(rows, func(t T) bool { return !k.entry(&t).UpdatedAt.After(*f.UpdatedAfter) })
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res := domain.PageOf(rows, page, func(t *T) int64 { return k.entry(t).ID })
 	out, err := k.render(r, p.m.ID, res.Items, k.read(p).Items)
 	if err != nil {

@@ -81,7 +81,10 @@ func (k Routes[T, PT, J]) list(r *httpapi.Request, st Store) (httpapi.Reply, err
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res, err := k.List(r.Context(), r.Access.CampaignID, f, !r.Access.IsAdmin(), page)
 	if err != nil {
 		return httpapi.Reply{}, err

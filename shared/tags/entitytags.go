@@ -45,7 +45,10 @@ func (h handlers) entityTags(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	rows := entityTagRows(e, r.Access.IsAdmin()) // at most domain.MaxTags: one page
-	page := r.Page()
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	res := domain.PageOf(rows, page, func(j *entityTagJSON) int64 { return j.ID })
 	return httpapi.Many(res.Items, res.Total, res.Next, res.Cursors, page), nil
 }

@@ -232,6 +232,10 @@ func (h *handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := admin(r); err != nil {
 		return httpapi.Reply{}, err
 	}
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	ws, err := h.st.ListWebhooks(r.Context(), r.Access.CampaignID, MaxWebhooks)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -240,7 +244,7 @@ func (h *handlers) list(r *httpapi.Request) (httpapi.Reply, error) {
 	for i := range ws {
 		out[i] = render(&ws[i], false)
 	}
-	return pageOf(out, r.Page()), nil
+	return pageOf(out, page), nil
 }
 
 // pageOf answers one page of a short list held whole in memory.
@@ -280,6 +284,10 @@ func (h *handlers) deliveries(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
+	page, err := r.Page()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
 	as, err := h.st.Attempts(r.Context(), w.CampaignID, w.ID, MaxListedAttempts)
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -288,7 +296,7 @@ func (h *handlers) deliveries(r *httpapi.Request) (httpapi.Reply, error) {
 	for i, a := range as {
 		out[i] = renderAttempt(a)
 	}
-	return pageOf(out, r.Page()), nil
+	return pageOf(out, page), nil
 }
 
 // test sends a webhook.test event to the webhook at once and answers the attempt: the one

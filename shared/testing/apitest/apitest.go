@@ -152,7 +152,8 @@ func NewWith[S any](t testing.TB, register func(*httpapi.API, S), opts ...Option
 	}
 	// TestTimeout, not the production deadline: on a loaded test machine a legitimate request
 	// may take longer than 1.8 s; the deadline's own tests set it back.
-	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth.Tokens(), time.Now), Campaigns: e.Store, RateLimit: 1 << 30, Timeout: TestTimeout}
+	apiOpts := httpapi.Options{Identify: httpapi.BearerAuth(auth.Tokens(), time.Now), FieldSet: httpapi.BearerFieldSet, Campaigns: e.Store,
+		RateLimit: 1 << 30, Timeout: TestTimeout}
 	for _, f := range o.api {
 		f(&apiOpts)
 	}
@@ -191,7 +192,12 @@ func (e *Env) Bench(b *testing.B, path string) {
 
 // Token issues a token for uid (ttl 0: never expires).
 func (e *Env) Token(uid int64, ttl time.Duration) string {
-	raw, tok, err := token.New(uid, ttl, time.Now())
+	return e.TokenWithFieldSet(uid, ttl, token.FieldsAll)
+}
+
+// TokenWithFieldSet issues a token for uid bound to field set fs.
+func (e *Env) TokenWithFieldSet(uid int64, ttl time.Duration, fs token.FieldSet) string {
+	raw, tok, err := token.NewWithFieldSet(uid, ttl, fs, time.Now())
 	if err != nil {
 		e.T.Fatal(err)
 	}
