@@ -59,26 +59,17 @@ type streamImage struct {
 // counters, links, entities, webhooks' own items...).
 func recordKind(pk, sk string) string {
 	sk = strings.TrimPrefix(sk, layout.SelfHome)
-	kind, _, ok := strings.Cut(sk, "#")
+	prefix, _, ok := strings.Cut(sk, "#")
 	if !ok {
 		return ""
 	}
-	parts := strings.Split(pk, "#")
-	switch {
-	case len(parts) == 2 && kind == layout.LocationPrefix:
-		return "location"
-	case len(parts) == 2 && kind == layout.CalendarPrefix:
-		return "calendar"
-	case len(parts) == 4 && parts[2] == layout.EntityPrefix && kind == layout.EventPrefix:
-		return "entity_event"
-	case len(parts) == 4 && parts[2] == layout.EntityPrefix && kind == layout.NotePrefix:
-		return "entity_note"
-	case len(parts) == 4 && parts[2] == layout.LocationPrefix && kind == layout.MapPointPrefix:
-		return "map_point"
-	case len(parts) == 2 && kind == layout.MapPrefix:
-		return "map"
-	case len(parts) == 4 && parts[2] == layout.MapPrefix && kind == layout.MarkerPrefix:
-		return "map_marker"
+	k, ok := layout.KindOf(prefix)
+	if !ok || k.Event == "" {
+		return ""
+	}
+	parts := strings.Split(pk, "#") // CAMPAIGN#c, or CAMPAIGN#c#PARENT#id for a child's home
+	if k.Parent == "" && len(parts) == 2 || len(parts) == 4 && parts[2] == k.Parent {
+		return k.Event
 	}
 	return ""
 }

@@ -34,6 +34,9 @@ type KindSpec struct {
 	// parentAttr is a nested owner's parent attribute (nesting.go), parentField the body field
 	// its errors name; "" for kinds that do not nest.
 	ParentAttr, ParentField string
+	// Event names the kind's records in the changes the stream announces (webhooks), "" for a
+	// kind whose writes announce nothing.
+	Event string
 }
 
 // TagParentAttr is a tag's parent tag, MapParentAttr a map's parent map.
@@ -44,19 +47,19 @@ const (
 
 // kinds is the kind table.
 var Kinds = []KindSpec{
-	{Prefix: LocationPrefix, EntityType: "location", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneLocations,
+	{Prefix: LocationPrefix, EntityType: "location", Event: "location", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneLocations,
 		ParentAttr: "parent_location_id", ParentField: "parent_location_id"},
-	{Prefix: CalendarPrefix, EntityType: "calendar", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneCalendars},
+	{Prefix: CalendarPrefix, EntityType: "calendar", Event: "calendar", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneCalendars},
 	{Prefix: TagPrefix, EntityType: "tag", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneTags,
 		ParentAttr: TagParentAttr, ParentField: TagParentAttr},
-	{Prefix: MapPrefix, EntityType: "map", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneMaps,
+	{Prefix: MapPrefix, EntityType: "map", Event: "map", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneMaps,
 		ParentAttr: MapParentAttr, ParentField: MapParentAttr},
 	{Prefix: EntityPrefix, Synced: true, Counted: ClassAdmin, Gone: domain.GoneEntities}, // placed by its record (EntitySlots)
-	{Prefix: MapPointPrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceMapPoint, Parent: LocationPrefix, Gone: domain.GoneMapPoints},
+	{Prefix: MapPointPrefix, Event: "map_point", Synced: true, Counted: ClassAdmin, Placement: PlaceMapPoint, Parent: LocationPrefix, Gone: domain.GoneMapPoints},
 	// a map's markers, in the map's partition; placed private (admins only) when their entity is
-	{Prefix: MarkerPrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: MapPrefix, Gone: domain.GoneMarkers},
-	{Prefix: NotePrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: EntityPrefix, Gone: domain.GoneNotes},
-	{Prefix: EventPrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: EntityPrefix, Gone: domain.GoneEvents},
+	{Prefix: MarkerPrefix, Event: "map_marker", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: MapPrefix, Gone: domain.GoneMarkers},
+	{Prefix: NotePrefix, Event: "entity_note", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: EntityPrefix, Gone: domain.GoneNotes},
+	{Prefix: EventPrefix, Event: "entity_event", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: EntityPrefix, Gone: domain.GoneEvents},
 	{Prefix: WeatherPrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: CalendarPrefix, Gone: domain.GoneWeather},
 	{Prefix: ReminderKind, Counted: ClassAdmin}, // an event's reminder link in its calendar
 	// Relations (relations.go places them): synced in their owner's list and in the campaign-wide one.
