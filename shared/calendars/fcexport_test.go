@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -15,7 +16,7 @@ import (
 func remindersOf(t *testing.T, e *apitest.Env, id int64) []string {
 	t.Helper()
 	a := domain.Access{CampaignID: e.Campaign, UserID: e.AdminID, Role: domain.RoleAdmin}
-	page, err := e.Store.ListReminders(context.Background(), e.Campaign, id, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
+	page, err := eventstore.New(e.Store).ListReminders(context.Background(), e.Campaign, id, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

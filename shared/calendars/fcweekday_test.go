@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -96,7 +97,7 @@ func TestImportedWeekdayEventsOccur(t *testing.T) {
 	}
 	// Stored: weekday_of_month rules, Thanksgiving once a year (every 12th month from November).
 	a := domain.Access{CampaignID: e.Campaign, UserID: e.AdminID, Role: domain.RoleAdmin}
-	page, err := e.Store.ListReminders(context.Background(), e.Campaign, id, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
+	page, err := eventstore.New(e.Store).ListReminders(context.Background(), e.Campaign, id, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,47 +117,23 @@ func (s *Store) checkEntityLinks(ev *timeline.Event) func(*txBuilder) {
 	}
 }
 
-// DayEvents reads the events on calendar calID that a day view of [first, last] may show: every
-// RECUR# link and the DAY# links of the one-off events starting from lookBack (the first day
-// less DayLookBack days) to last, in two concurrent Queries. The caller filters them by what
-// the reader may see (entity_private is on each).
-func (s *Store) DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error) {
-	pk := layout.CalendarPK(cid, calID)
-	var recur, days []layout.DayLinkItem
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		recur, err = queryAll[layout.DayLinkItem](gctx, s.table.Get("pk", pk).Range("sk", dynamo.BeginsWith, layout.RecurLinkPrefix).Consistent(true))
-		return layout.Wrap(err)
-	})
-	g.Go(func() (err error) {
-		lo, hi := layout.DayKey(lookBack.Year, lookBack.Month, lookBack.Day), layout.DayKey(last.Year, last.Month, last.Day)+"~"
-		days, err = queryAll[layout.DayLinkItem](gctx, s.table.Get("pk", pk).Range("sk", dynamo.Between, lo, hi).Consistent(true))
-		return layout.Wrap(err)
-	})
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	out := make([]timeline.Event, 0, len(recur)+len(days))
-	for _, it := range append(recur, days...) {
-		out = append(out, it.Event())
-	}
-	return out, nil
+// DayLinkItem is an event's day link in its calendar's partition (what a day view reads).
+type DayLinkItem = layout.DayLinkItem
+
+// ReminderKind is the row of an event's reminder links in its calendar's partition, placed
+// by the event's visibility and privacy and its entity's links privacy.
+var ReminderKind = layout.MustKind(layout.ReminderKind)
+
+// RecurLinks is the sort key prefix of calendar calID's RECUR# links (every recurring or long
+// event, read whole by every day view), in its partition.
+func RecurLinks(cid, calID int64) (Partition, string) {
+	return Partition{pk: layout.CalendarPK(cid, calID)}, layout.RecurLinkPrefix
 }
 
-// reminderList is the reminders of a calendar a reader sees: its audience range and its own
-// range of the calendar's REM links, disjoint, counted by COUNT#REM.
-func reminderList(cid, calID int64, a domain.Access, f domain.Filter) listSpec {
-	l := listSpec{ranges: childRanges(layout.ReminderKind, layout.CalendarPK(cid, calID), a)}
-	l.filter(f)
-	return l
-}
-
-// ListReminders reads one page of the reminders on calendar calID that the reader may see
-// (the event's privacy and visibility, and its entity's, are its placement): a list page like
-// every other, by a cursor of event ids, with an exact total. A filter reads the reader's
-// ranges of this calendar whole (bounded by the calendar's reminders).
-func (s *Store) ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
-	return listPage(ctx, s, reminderList(cid, calID, a, f), p, layout.EventItem.Event)
+// DayLinks are the bounds of the DAY# links of the one-off events of calendar calID starting
+// from first to last (both included), in its partition.
+func DayLinks(cid, calID int64, first, last calengine.Date) (p Partition, lo, hi string) {
+	return Partition{pk: layout.CalendarPK(cid, calID)}, layout.DayKey(first.Year, first.Month, first.Day), layout.DayKey(last.Year, last.Month, last.Day) + "~"
 }
 
 // The entity's link re-placing (relink): when a location's or calendar's privacy changes, the

@@ -235,3 +235,10 @@ func ListVisible[I any, T any](ctx context.Context, s *Store, kind Kind, p Parti
 	l.filter(f)
 	return listPage(ctx, s, l, page, record)
 }
+
+// QueryPrefix reads the items of partition p whose sort keys begin with prefix, strongly
+// consistent, decoded as I.
+func QueryPrefix[I any](ctx context.Context, s *Store, p Partition, prefix string) ([]I, error) {
+	items, err := queryAll[I](ctx, s.table.Get("pk", p.pk).Range("sk", dynamo.BeginsWith, prefix).Consistent(true))
+	return items, layout.Wrap(err)
+}

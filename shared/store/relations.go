@@ -84,8 +84,8 @@ func (b *txBuilder) needEntity(cid, eid int64, private bool, gone error) {
 		If("attribute_exists(pk) AND 'links_private' = ?", private))
 }
 
-// GetRelation reads relation id of owner eid (strongly consistent).
-func (s *Store) GetRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
+// getRelation reads relation id of owner eid (strongly consistent).
+func (s *Store) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
 	var keys []layout.ItemKey
 	for _, sk := range childHomeSKs(layout.RelationPrefix, id) {
 		keys = append(keys, layout.ItemKey{PK: layout.EntityPK(cid, eid), SK: sk})
@@ -145,7 +145,7 @@ func (s *Store) deleteEntityRelations(ctx context.Context, cid, eid int64, rows 
 	for _, rf := range refs {
 		w.Go(func() error {
 			return apperr.RetryConflicts(wctx, func() error {
-				r, err := s.GetRelation(wctx, cid, rf.owner, rf.id)
+				r, err := s.getRelation(wctx, cid, rf.owner, rf.id)
 				if errors.Is(err, apperr.ErrNotFound) {
 					return nil // deleted already (its pointer goes with the partition)
 				}

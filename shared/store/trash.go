@@ -361,7 +361,7 @@ func (s *Store) hideRelations(ctx context.Context, cid, eid int64, rows []partit
 	for _, rf := range refs {
 		w.Go(func() error {
 			return apperr.RetryConflicts(wctx, func() error {
-				r, err := s.GetRelation(wctx, cid, rf.owner, rf.id)
+				r, err := s.getRelation(wctx, cid, rf.owner, rf.id)
 				if errors.Is(err, apperr.ErrNotFound) {
 					return nil
 				}

@@ -71,7 +71,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	page := domain.PageRequest{Page: 1, Limit: 45}
 	reminders := func() []int64 {
 		t.Helper()
-		p, err := st.ListReminders(ctx, c.ID, cal.ID, adminAccess, domain.Filter{}, page)
+		p, err := eventstore.New(st).ListReminders(ctx, c.ID, cal.ID, adminAccess, domain.Filter{}, page)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/calwire"
 	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -29,7 +30,7 @@ const (
 	phaseChunk = 32
 )
 
-// Store is what the day view reads (calstore serves it: the calendar and the kernel's calendar links).
+// Store is what the day view reads (eventstore serves it: the calendar and the events its links name).
 type Store interface {
 	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
 	DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error)
@@ -40,7 +41,7 @@ type handlers struct{ st Store }
 
 // Register mounts the day view.
 func Register(api *httpapi.API, kernel *store.Store) {
-	st := calstore.New(kernel)
+	st := eventstore.New(kernel)
 	h := handlers{st: st}
 	api.Handle("GET", "/calendars/{id}/days", h.days, httpapi.ReadAhead(calstore.ReadCalendar, "id", ""))
 }

@@ -14,9 +14,11 @@ import (
 	"github.com/guregu/dynamo/v2"
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
+	"github.com/lorekeep/lorekeep/shared/calengine"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"golang.org/x/sync/errgroup"
 )
 
 var events = store.VisibleChildKind[timeline.Event, store.EventItem]{
@@ -111,6 +113,41 @@ func (s *Storage) CreateImportedEvents(ctx context.Context, evs []*timeline.Even
 	return events.CreateMany(ctx, s.Store, evs, func(ev *timeline.Event) []store.TxStep {
 		return []store.TxStep{calendarHeld(ev), store.EventLinks(nil, ev)}
 	})
+}
+
+// DayEvents reads the events on calendar calID that a day view of [first, last] may show: every
+// RECUR# link and the DAY# links of the one-off events starting from lookBack (the first day
+// less DayLookBack days) to last, in two concurrent Queries of the kernel's calendar links.
+// The caller filters them by what the reader may see (entity_private is on each).
+func (s *Storage) DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error) {
+	var recur, days []store.DayLinkItem
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		p, prefix := store.RecurLinks(cid, calID)
+		recur, err = store.QueryPrefix[store.DayLinkItem](gctx, s.Store, p, prefix)
+		return err
+	})
+	g.Go(func() (err error) {
+		p, lo, hi := store.DayLinks(cid, calID, lookBack, last)
+		days, err = store.QueryBetween[store.DayLinkItem](gctx, s.Store, p.PK(), lo, hi)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	out := make([]timeline.Event, 0, len(recur)+len(days))
+	for _, it := range append(recur, days...) {
+		out = append(out, it.Event())
+	}
+	return out, nil
+}
+
+// ListReminders reads one page of the reminders on calendar calID that the reader may see
+// (the event's privacy and visibility, and its entity's, are the reminder links' placement):
+// a list page like every other, by a cursor of event ids, with an exact total. A filter reads
+// the reader's ranges of this calendar whole (bounded by the calendar's reminders).
+func (s *Storage) ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
+	return store.ListVisible(ctx, s.Store, store.ReminderKind, store.PartitionOf(cid, store.CalendarKind.Prefix, calID), a, f, p, store.EventItem.Event)
 }
 
 // The reads ahead of the family's routes.

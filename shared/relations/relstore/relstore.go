@@ -157,11 +157,35 @@ func (s *Storage) linkedMirror(ctx context.Context, r *domain.Relation) (*domain
 	if r.MirrorID == nil {
 		return nil, nil
 	}
-	m, err := s.GetRelation(ctx, r.CampaignID, r.TargetID, *r.MirrorID)
+	m, err := s.getRelation(ctx, r.CampaignID, r.TargetID, *r.MirrorID)
 	if errors.Is(err, apperr.ErrNotFound) || (err == nil && (m.MirrorID == nil || *m.MirrorID != r.ID)) {
 		return nil, nil
 	}
 	return m, err
+}
+
+// getRelation reads relation id of owner eid (strongly consistent); ErrNotFound when there is
+// none.
+func (s *Storage) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
+	var keys []store.Key
+	for _, sk := range store.ChildHomeSKs(store.RelationKind, id) {
+		keys = append(keys, store.EntityPartition(cid, eid).Item(sk))
+	}
+	items, err := s.GetItems(ctx, keys...)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if raw, ok := items[k]; ok {
+			var it store.RelationItem
+			if err := store.UnmarshalItem(raw, &it); err != nil {
+				return nil, err
+			}
+			r := it.AsRelation()
+			return &r, nil
+		}
+	}
+	return nil, apperr.ErrNotFound
 }
 
 // unlink is the step that rewrites mirror without its mirror_id, on condition of its version.

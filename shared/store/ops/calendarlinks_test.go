@@ -134,7 +134,7 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
 		t.Errorf("audit: %v %q", err, problems)
 	}
-	day, err := st.DayEvents(ctx, c.ID, cal.ID, calengine.Date{Year: 5, Month: 1, Day: 1}, calengine.Date{Year: 5, Month: 1, Day: 30})
+	day, err := eventstore.New(st).DayEvents(ctx, c.ID, cal.ID, calengine.Date{Year: 5, Month: 1, Day: 1}, calengine.Date{Year: 5, Month: 1, Day: 30})
 	var dayIDs []int64
 	for _, ev := range day {
 		dayIDs = append(dayIDs, ev.ID)
@@ -150,7 +150,7 @@ func TestMigrateWritesCalendarLinksFromLayout2(t *testing.T) {
 		{domain.Access{UserID: member.ID, CampaignID: c.ID, Role: domain.RoleMember}, []int64{evs[0].ID, evs[1].ID, evs[2].ID, evs[3].ID}},
 		{domain.Access{UserID: 999, CampaignID: c.ID, Role: domain.RolePublic}, []int64{evs[0].ID, evs[1].ID}},
 	} {
-		p, err := st.ListReminders(ctx, c.ID, cal.ID, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
+		p, err := eventstore.New(st).ListReminders(ctx, c.ID, cal.ID, tc.a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: 45})
 		if err != nil || !reflect.DeepEqual(storetest.IDs(p.Items, func(e timeline.Event) int64 { return e.ID }), tc.want) || p.Total != len(tc.want) {
 			t.Errorf("reminders as %s: %v total %d (%v), want %v", tc.a.Role, storetest.IDs(p.Items, func(e timeline.Event) int64 { return e.ID }), p.Total, err, tc.want)
 		}
