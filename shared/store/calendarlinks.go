@@ -452,3 +452,24 @@ func (s *Store) LinksPrivate(ctx context.Context, cid, eid int64) (bool, error) 
 	err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), &e, "pk", "sk", "links_private")
 	return e.LinksPrivate, err
 }
+
+// A calendar's trash hides the events of other entities that use it (put back by its restore);
+// its purge deletes its own entity's events first (some are linked in its partition, whose
+// counters their removal decrements), then the others' and the partition.
+func init() {
+	declareCascade(layout.CalendarPrefix, kindCascade{
+		hide: func(ctx context.Context, s *Store, e *layout.EntityItem) error {
+			return s.hideCalendarEvents(ctx, e.CampaignID, e.ChildID, e.ID)
+		},
+		show: func(ctx context.Context, s *Store, e *layout.EntityItem) error {
+			return s.showCalendarEvents(ctx, e.CampaignID, e.ChildID)
+		},
+		purge: func(ctx context.Context, s *Store, t layout.Tombstone) error {
+			if err := s.deleteEntityPartition(ctx, t.CID, t.EntityID); err != nil {
+				return err
+			}
+			return s.deleteCalendarEvents(ctx, t.CID, t.ID, t.EntityID)
+		},
+		purgesEntity: true,
+	})
+}

@@ -113,3 +113,19 @@ func (s *Store) locationMapsOf(ctx context.Context, items []dynamo.Item) (map[la
 	}
 	return out, err
 }
+
+// A location's trash hides it from its maps' public copies, its restore shows it again as its
+// privacy says, and its purge clears the maps' location_id and links.
+func init() {
+	declareCascade(layout.LocationPrefix, kindCascade{
+		hide: func(ctx context.Context, s *Store, e *layout.EntityItem) error {
+			return s.placeLocationMaps(ctx, e.CampaignID, e.ChildID, true, false)
+		},
+		show: func(ctx context.Context, s *Store, e *layout.EntityItem) error {
+			return s.placeLocationMaps(ctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false)
+		},
+		purge: func(ctx context.Context, s *Store, t layout.Tombstone) error {
+			return s.placeLocationMaps(ctx, t.CID, t.ID, false, true)
+		},
+	})
+}

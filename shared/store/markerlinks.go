@@ -226,3 +226,13 @@ func (s *Store) unlinkMapMarkers(ctx context.Context, cid, mid int64) error {
 	}
 	return s.deleteKeys(ctx, keys)
 }
+
+// A map's purge unlinks its markers from their entities (their pointers live in the entities'
+// partitions) before its partition goes.
+func init() {
+	declareCascade(layout.MapPrefix, kindCascade{
+		purge: func(ctx context.Context, s *Store, t layout.Tombstone) error {
+			return s.unlinkMapMarkers(ctx, t.CID, t.ID)
+		},
+	})
+}

@@ -135,7 +135,8 @@ func (s *Store) deleteOwner(ctx context.Context, k layout.KindSpec, m *domain.Me
 // finishDelete runs the cascade of a tombstone, then removes it.
 func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 	g, gctx := errgroup.WithContext(ctx)
-	if t.Kind != layout.CalendarPrefix {
+	c, hasCascade := kindCascades[t.Kind]
+	if !c.purgesEntity {
 		g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
 	}
 	if len(t.Mentions) > 0 { // its entry's reverse items (in the targets' partitions)
@@ -146,54 +147,25 @@ func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 		}
 		g.Go(func() error { return s.batchDelete(gctx, keys) })
 	}
-	switch t.Kind {
-	case layout.LocationPrefix:
-		g.Go(func() error { // the children and maps first: their links live in the partition
-			if err := s.orphanChildren(gctx, layout.LocationKind, t.CID, t.ID, false); err != nil {
-				return err
-			}
-			if err := s.placeLocationMaps(gctx, t.CID, t.ID, false, true); err != nil {
-				return err
-			}
-			return s.deletePartition(gctx, layout.MapPointsPK(t.CID, t.ID))
-		})
-	case layout.TagPrefix:
-		g.Go(func() error { // its members lose its id first: they are found in its partition
-			if err := s.orphanChildren(gctx, layout.TagKind, t.CID, t.ID, false); err != nil {
-				return err
-			}
-			if err := s.tagMembersGone(gctx, t.CID, t.ID); err != nil {
-				return err
-			}
-			return s.deletePartition(gctx, layout.ChildPK(t.CID, layout.TagPrefix, t.ID))
-		})
-	case layout.MapPrefix:
-		g.Go(func() error { // its child maps become roots (their links live in its partition)
-			if err := s.orphanChildren(gctx, layout.MapKind, t.CID, t.ID, false); err != nil {
-				return err
-			}
-			if err := s.unlinkMapMarkers(gctx, t.CID, t.ID); err != nil {
-				return err
-			}
-			return s.deletePartition(gctx, layout.ChildPK(t.CID, layout.MapPrefix, t.ID))
-		})
-	case layout.CalendarPrefix:
-		g.Go(func() error { // its entity's events first: some may be linked in its partition,
-			// whose counters their removal decrements before the partition goes
-			if err := s.deleteEntityPartition(gctx, t.CID, t.EntityID); err != nil {
-				return err
-			}
-			return s.deleteCalendarEvents(gctx, t.CID, t.ID, t.EntityID)
-		})
-	default: // a declared nested kind: its children become roots, its partition (their links) goes
-		if k, ok := layout.KindOf(t.Kind); ok && k.Owner && k.ParentAttr != "" {
-			g.Go(func() error {
+	k, nested := layout.KindOf(t.Kind)
+	nested = nested && k.Owner && k.ParentAttr != ""
+	if nested || hasCascade && c.purge != nil {
+		g.Go(func() error { // the children first: their links live in the partition, as may the kind's own
+			if nested {
 				if err := s.orphanChildren(gctx, k, t.CID, t.ID, false); err != nil {
 					return err
 				}
-				return s.deletePartition(gctx, layout.ChildPK(t.CID, k.Prefix, t.ID))
-			})
-		}
+			}
+			if hasCascade && c.purge != nil {
+				if err := c.purge(gctx, s, t); err != nil {
+					return err
+				}
+			}
+			if !nested {
+				return nil
+			}
+			return s.deletePartition(gctx, layout.ChildPK(t.CID, k.Prefix, t.ID))
+		})
 	}
 	if err := g.Wait(); err != nil {
 		return err

@@ -283,3 +283,12 @@ func (s *Store) TagMembers(ctx context.Context, cid int64, tags []int64, admin b
 	}
 	return out, nil
 }
+
+// A tag's purge takes its id off its members (found in its partition) before the partition goes.
+func init() {
+	declareCascade(layout.TagPrefix, kindCascade{
+		purge: func(ctx context.Context, s *Store, t layout.Tombstone) error {
+			return s.tagMembersGone(ctx, t.CID, t.ID)
+		},
+	})
+}

@@ -173,16 +173,12 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 	g.Go(func() error { // admins only until restored or purged
 		return s.relinkKnownMarkers(gctx, e.CampaignID, e.ID, true, &markers)
 	})
-	switch e.Type {
-	case layout.CalendarKind.EntityType:
-		g.Go(func() error { return s.hideCalendarEvents(gctx, e.CampaignID, e.ChildID, e.ID) })
-	case layout.LocationKind.EntityType:
-		g.Go(func() error { return s.orphanChildren(gctx, layout.LocationKind, e.CampaignID, e.ChildID, true) })
-		g.Go(func() error { return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, true, false) })
-	default: // any other nested kind (a map, a declared one): its children become roots
-		if k, ok := layout.OwnerKindOf(e.Type); ok && k.ParentAttr != "" {
-			g.Go(func() error { return s.orphanChildren(gctx, k, e.CampaignID, e.ChildID, true) })
-		}
+	k, owner := layout.OwnerKindOf(e.Type)
+	if owner && k.ParentAttr != "" { // a nested kind: its children become roots
+		g.Go(func() error { return s.orphanChildren(gctx, k, e.CampaignID, e.ChildID, true) })
+	}
+	if c, ok := kindCascades[k.Prefix]; owner && ok && c.hide != nil {
+		g.Go(func() error { return c.hide(gctx, s, e) })
 	}
 	return g.Wait()
 }
@@ -193,18 +189,12 @@ func (s *Store) showRefs(ctx context.Context, e *layout.EntityItem) error {
 	g.Go(func() error { return s.showOwnLinks(gctx, e) })
 	g.Go(func() error { return s.showRelations(gctx, e.CampaignID, e.ID) })
 	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, e.IsPrivate || e.LinksPrivate) })
-	switch e.Type {
-	case layout.CalendarKind.EntityType:
-		g.Go(func() error { return s.showCalendarEvents(gctx, e.CampaignID, e.ChildID) })
-	default: // a nested kind: the children its trash made roots come back (a location's maps too)
-		if e.Type == layout.LocationKind.EntityType {
-			g.Go(func() error {
-				return s.placeLocationMaps(gctx, e.CampaignID, e.ChildID, e.IsPrivate || e.LinksPrivate, false)
-			})
-		}
-		if k, ok := layout.OwnerKindOf(e.Type); ok && k.ParentAttr != "" {
-			g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
-		}
+	k, owner := layout.OwnerKindOf(e.Type)
+	if c, ok := kindCascades[k.Prefix]; owner && ok && c.show != nil {
+		g.Go(func() error { return c.show(gctx, s, e) })
+	}
+	if owner && k.ParentAttr != "" { // a nested kind: the children its trash made roots come back
+		g.Go(func() error { return s.adoptChildren(gctx, k, e.CampaignID, e.ChildID) })
 	}
 	return g.Wait()
 }
@@ -934,3 +924,21 @@ func (s *Store) restoredTags(ctx context.Context, k layout.KindSpec, m *domain.M
 	}
 	return plan, nil
 }
+
+// kindCascade is what a kind's own mechanism adds to the trash (hide), restore (show) and purge
+// of its records, beside what every owner gets (its entity's links, relations and markers
+// hidden; a nested kind's children made roots, adopted back, and its partition deleted).
+// Declared next to the mechanism (declareCascade), so that trash and purge name no kind.
+type kindCascade struct {
+	hide, show func(ctx context.Context, s *Store, e *layout.EntityItem) error
+	// purge runs before a nested kind's partition is deleted (its links live there).
+	purge func(ctx context.Context, s *Store, t layout.Tombstone) error
+	// purgesEntity: purge deletes the record's entity partition itself (in its own order),
+	// instead of the purge's concurrent delete of it.
+	purgesEntity bool
+}
+
+var kindCascades = map[string]kindCascade{}
+
+// declareCascade registers kind prefix's cascade (at init, by the file of its mechanism).
+func declareCascade(prefix string, c kindCascade) { kindCascades[prefix] = c }
