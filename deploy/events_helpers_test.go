@@ -34,6 +34,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
+	"github.com/lorekeep/lorekeep/shared/modules"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
@@ -75,6 +76,7 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 	"EntitiesFunction": func(api *httpapi.API, st *store.Store) {
 		entities.Register(api, st)
 		campaigns.Register(api, st)
+		modules.Register(api, st)
 	},
 	"WebhookRoutesFunction": registerWebhooks,
 	"ImagesFunction":        registerImages,

@@ -461,6 +461,28 @@ var replayGroups = []replayGroup{
 	{"public routes", nil, metaReplay},
 	{"calendars and entities", seeds(seed, seedEntity), entitiesReplay},
 	{"webhooks", seeds(seed), webhooksReplay},
+	{"modules", seeds(seed), modulesReplay},
+}
+
+// modulesReplay creates a character through the modules' route, lists and shows it, and reads
+// the category statuses.
+var modulesReplay = []replayStep{
+	{"modules-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "character", r.data(), map[string]any{"id": 1, "name": "Ann", "title": "Captain", "status_id": nil, "is_dead": false})
+	}},
+	{"modules-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the character", r.body["data"])
+		}
+	}},
+	{"modules-show.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "character", r.data(), map[string]any{"id": 1, "name": "Ann"})
+	}},
+	{"category-statuses.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) == 0 {
+			t.Fatalf("data = %v, want Kanka's default statuses", r.body["data"])
+		}
+	}},
 }
 
 func seeds(fs ...func(*testing.T, *store.Store)) []func(*testing.T, *store.Store) { return fs }

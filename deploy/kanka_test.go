@@ -57,19 +57,20 @@ var firstScreenSteps = []replayStep{
 		hasFields(t, "user", r.data(), map[string]any{"id": 1, "name": "admin", "avatar": nil})
 	}},
 	{"campaign-entity-types.json", func(t *testing.T, _ *store.Store, r response) {
-		if len(r.list()) != 4 {
-			t.Fatalf("data = %v, want location, calendar, tag and map", r.body["data"])
+		if len(r.list()) != len(domain.Modules) {
+			t.Fatalf("data = %v, want every module served (%d)", r.body["data"], len(domain.Modules))
 		}
-		hasFields(t, "module", r.list()[0].(map[string]any), map[string]any{"id": 3, "code": "location", "is_enabled": true, "is_nested": true})
+		hasFields(t, "module", r.list()[0].(map[string]any), map[string]any{"id": 1, "code": "character", "is_enabled": true, "is_nested": false})
+		hasFields(t, "module", r.list()[2].(map[string]any), map[string]any{"id": 3, "code": "location", "is_enabled": true, "is_nested": true})
 	}},
 	{"entity-types.json", func(t *testing.T, _ *store.Store, r response) {
-		if len(r.list()) != 4 {
-			t.Fatalf("data = %v, want location, calendar, tag and map", r.body["data"])
+		if len(r.list()) != len(domain.Modules) {
+			t.Fatalf("data = %v, want every module served (%d)", r.body["data"], len(domain.Modules))
 		}
-		hasFields(t, "module", r.list()[1].(map[string]any), map[string]any{"id": 8, "code": "calendar", "plural": "Calendars"})
+		hasFields(t, "module", r.list()[7].(map[string]any), map[string]any{"id": 8, "code": "calendar", "plural": "Calendars"})
 	}},
 	{"entity-types-underscore.json", func(t *testing.T, _ *store.Store, r response) {
-		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": 4, "current_page": 1})
+		hasFields(t, "meta", r.body["meta"].(map[string]any), map[string]any{"total": len(domain.Modules), "current_page": 1})
 	}},
 }
 

@@ -50,7 +50,7 @@ func TestFoundryImporterCampaignPicker(t *testing.T) {
 	}
 	types := w.get(t, w.Member, fmt.Sprintf("campaigns/%d/entity_types", w.Campaign)).List()
 	global := w.get(t, w.Member, "entity-types").List()
-	if len(types) != 4 || len(global) != 4 {
+	if len(types) != len(domain.Modules) || len(global) != len(domain.Modules) {
 		t.Fatalf("entity types %v / %v", types, global)
 	}
 	byCode := map[string][]int64{}

@@ -15,6 +15,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
+	"github.com/lorekeep/lorekeep/shared/modules"
 	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags"
@@ -37,4 +38,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	entities.Register(api, st)
 	campaigns.Register(api, st)
 	webhooks.Register(api, st)
+	modules.Register(api, st)
 }

@@ -18,6 +18,7 @@ import (
 	_ "github.com/lorekeep/lorekeep/shared/attributes/attrstore"
 	_ "github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	_ "github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
+	_ "github.com/lorekeep/lorekeep/shared/modules/spec"
 	_ "github.com/lorekeep/lorekeep/shared/webhooks/webhookkind"
 )
 

@@ -1,0 +1,232 @@
+package modules_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/modules"
+	"github.com/lorekeep/lorekeep/shared/modules/spec"
+	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/store/ops"
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+)
+
+func register(api *httpapi.API, st *store.Store) {
+	modules.Register(api, st)
+	entities.Register(api, st)
+}
+
+func audit(t *testing.T, e *apitest.Env, cid int64) {
+	t.Helper()
+	if problems, err := ops.Audit(context.Background(), e.Store, cid); err != nil || len(problems) > 0 {
+		t.Fatalf("audit: %v %v", err, problems)
+	}
+}
+
+func create(t *testing.T, e *apitest.Env, path, token string, body map[string]any) map[string]any {
+	t.Helper()
+	r := e.Do("POST", apitest.Path(e.Campaign, path), token, body)
+	if r.Status != 200 {
+		t.Fatalf("create %s %v: %d %s", path, body, r.Status, r.Raw)
+	}
+	return r.Data()
+}
+
+func num(v any) int64 { f, _ := v.(float64); return int64(f) }
+
+// Every declared module: create, show, list, update, the entity of its type, delete to the
+// trash and restore, each answer checked against the OpenAPI document, the table audited.
+func TestEveryModulesCRUD(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	for _, m := range spec.All {
+		t.Run(m.Module.Code, func(t *testing.T) {
+			body := map[string]any{"name": " First " + m.Module.Singular + " ", "entry": "<p>Hello <script>x</script></p>", "type": "Kind"}
+			for _, f := range m.Fields {
+				switch f.Kind {
+				case spec.Text:
+					body[f.Name] = "v-" + f.Name
+				case spec.Date:
+					body[f.Name] = "2026-11-30"
+				case spec.Flag:
+					body[f.Name] = true
+				}
+			}
+			d := create(t, e, m.Path, e.Admin, body)
+			id, eid := num(d["id"]), num(d["entity_id"])
+			if d["name"] != "First "+m.Module.Singular || d["entry"] != "<p>Hello </p>" || d["type"] != "Kind" || eid == 0 {
+				t.Fatalf("created: %v", d)
+			}
+			for _, f := range m.Fields {
+				if d[f.Name] != body[f.Name] {
+					t.Errorf("%s = %v, want %v", f.Name, d[f.Name], body[f.Name])
+				}
+			}
+			one := apitest.Path(e.Campaign, fmt.Sprintf("%s/%d", m.Path, id))
+			if r := e.Do("GET", one, e.Member, nil); r.Status != 200 || r.Data()["name"] != d["name"] {
+				t.Fatalf("show: %d %s", r.Status, r.Raw)
+			}
+			if r := e.Do("GET", apitest.Path(e.Campaign, m.Path), e.Member, nil); r.Status != 200 || len(r.List()) != 1 {
+				t.Fatalf("list: %d %s", r.Status, r.Raw)
+			}
+			ent := e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d", eid)), e.Member, nil)
+			if ent.Status != 200 || ent.Data()["type"] != m.Module.Code || num(ent.Data()["child_id"]) != id {
+				t.Fatalf("entity: %d %s", ent.Status, ent.Raw)
+			}
+			if r := e.Do("GET", apitest.Path(e.Campaign, "/entities?types="+m.Module.Code), e.Member, nil); r.Status != 200 || len(r.List()) != 1 {
+				t.Fatalf("entities of the type: %d %s", r.Status, r.Raw)
+			}
+			if len(m.Fields) > 0 {
+				f := m.Fields[0]
+				u := e.Do("PATCH", one, e.Member, map[string]any{f.Name: nil})
+				if u.Status != 200 || (f.Kind != spec.Flag && u.Data()[f.Name] != nil) || u.Data()["name"] != d["name"] {
+					t.Fatalf("patch %s: %d %s", f.Name, u.Status, u.Raw)
+				}
+			}
+			if r := e.Do("GET", one+"?related=1", e.Member, nil); r.Status != 200 {
+				t.Fatalf("related: %d %s", r.Status, r.Raw)
+			} else if _, ok := r.Data()["posts"].([]any); !ok {
+				t.Fatalf("related=1 without posts: %s", r.Raw)
+			}
+			if r := e.Do("DELETE", one, e.Admin, nil); r.Status != 200 {
+				t.Fatalf("delete: %d %s", r.Status, r.Raw)
+			}
+			if r := e.Do("GET", one, e.Admin, nil); r.Status != 404 {
+				t.Fatalf("show after delete: %d", r.Status)
+			}
+			if r := e.Do("POST", apitest.Path(e.Campaign, "/recover"), e.Admin, map[string]any{"entities": []int64{eid}}); r.Status != 200 {
+				t.Fatalf("recover: %d %s", r.Status, r.Raw)
+			}
+			if r := e.Do("GET", one, e.Admin, nil); r.Status != 200 {
+				t.Fatalf("show after restore: %d %s", r.Status, r.Raw)
+			}
+		})
+	}
+	audit(t, e, e.Campaign)
+}
+
+// Bad input is a 422 naming the field, and writes nothing.
+func TestModuleInputRefused(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	cases := []struct {
+		name, path string
+		body       map[string]any
+		field      string
+	}{
+		{"no name", "/characters", map[string]any{"title": "x"}, "name"},
+		{"title too long", "/characters", map[string]any{"name": "a", "title": fmt.Sprintf("%0200d", 1)}, "title"},
+		{"age not text", "/characters", map[string]any{"name": "a", "age": []int{1}}, "age"},
+		{"flag not a boolean", "/characters", map[string]any{"name": "a", "is_personality_visible": "maybe"}, "is_personality_visible"},
+		{"a character has no parent", "/characters", map[string]any{"name": "a", "parent_id": 1}, "parent_id"},
+		{"status of another module", "/characters", map[string]any{"name": "a", "status_id": 12}, "status_id"},
+		{"status not a number", "/characters", map[string]any{"name": "a", "status_id": "dead"}, "status_id"},
+		{"journal date not a date", "/journals", map[string]any{"name": "a", "date": "yesterday"}, "date"},
+		{"parent entity missing", "/organisations", map[string]any{"name": "a", "parent_id": 999999}, "parent_id"},
+		{"legacy parent missing", "/organisations", map[string]any{"name": "a", "organisation_id": 999999}, "organisation_id"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Do("POST", apitest.Path(e.Campaign, c.path), e.Admin, c.body)
+			if r.Status != 422 || r.Errors()[c.field] == nil {
+				t.Fatalf("%d %s, want 422 naming %s", r.Status, r.Raw, c.field)
+			}
+		})
+	}
+	for _, m := range spec.All {
+		if r := e.Do("GET", apitest.Path(e.Campaign, m.Path), e.Admin, nil); r.Status != 200 || len(r.List()) != 0 {
+			t.Fatalf("%s after refused writes: %d %s", m.Path, r.Status, r.Raw)
+		}
+	}
+}
+
+// Both eras' status fields: status_id with the status object, and the 2025 booleans, written
+// either way and answered both ways.
+func TestStatusesInBothEras(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	c := create(t, e, "/characters", e.Admin, map[string]any{"name": "Bob", "is_dead": true})
+	one := apitest.Path(e.Campaign, fmt.Sprintf("/characters/%d", num(c["id"])))
+	if num(c["status_id"]) != 3 || c["is_dead"] != true || c["status"].(map[string]any)["key"] != "dead" {
+		t.Fatalf("dead by is_dead: %v", c)
+	}
+	steps := []struct {
+		body   map[string]any
+		status any
+		dead   bool
+	}{
+		{map[string]any{"is_dead": false}, float64(1), false},                // alive, Kanka's default
+		{map[string]any{"status_id": 2}, float64(2), false},                  // missing
+		{map[string]any{"is_dead": false}, float64(2), false},                // not dead: missing stays
+		{map[string]any{"status_id": 3, "is_dead": false}, float64(3), true}, // status_id wins
+		{map[string]any{"status_id": nil}, nil, false},
+	}
+	for i, s := range steps {
+		u := e.Do("PATCH", one, e.Admin, s.body)
+		if u.Status != 200 || u.Data()["status_id"] != s.status || u.Data()["is_dead"] != s.dead {
+			t.Fatalf("step %d %v: %d %s", i, s.body, u.Status, u.Raw)
+		}
+	}
+	cr := create(t, e, "/creatures", e.Admin, map[string]any{"name": "Dodo", "is_extinct": true})
+	if num(cr["status_id"]) != 5 || cr["is_extinct"] != true || cr["is_dead"] != false {
+		t.Fatalf("creature: %v", cr)
+	}
+	r := e.Do("GET", apitest.Path(e.Campaign, "/category_statuses"), e.Member, nil)
+	if r.Status != 200 || len(r.List()) != 11 { // the served modules' (a location's and the quests' are not yet)
+		t.Fatalf("category statuses: %d %s", r.Status, r.Raw)
+	}
+	audit(t, e, e.Campaign)
+}
+
+// Nesting in both eras: parent_id (the parent's entity id) or <module>_id (its module id);
+// cycles, other modules' entities and hidden parents refused; a private parent hidden from
+// non-admins.
+func TestParentsInBothEras(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	top := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Guild"})
+	mid := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Chapter", "parent_id": top["entity_id"]})
+	if mid["organisation_id"] != top["id"] {
+		t.Fatalf("parent by entity id: %v", mid)
+	}
+	low := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Cell", "organisation_id": mid["id"]})
+	if low["organisation_id"] != mid["id"] {
+		t.Fatalf("parent by module id: %v", low)
+	}
+	topPath := apitest.Path(e.Campaign, fmt.Sprintf("/organisations/%d", num(top["id"])))
+	if r := e.Do("PATCH", topPath, e.Admin, map[string]any{"organisation_id": low["id"]}); r.Status != 422 || r.Errors()["organisation_id"] == nil {
+		t.Fatalf("cycle: %d %s", r.Status, r.Raw)
+	}
+	char := create(t, e, "/characters", e.Admin, map[string]any{"name": "Ann"})
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/organisations"), e.Admin, map[string]any{"name": "X", "parent_id": char["entity_id"]}); r.Status != 422 || r.Errors()["parent_id"] == nil {
+		t.Fatalf("a character as parent: %d %s", r.Status, r.Raw)
+	}
+	// An old client echoing what it read with its own field changed: the legacy field wins.
+	lowPath := apitest.Path(e.Campaign, fmt.Sprintf("/organisations/%d", num(low["id"])))
+	if r := e.Do("PUT", lowPath, e.Admin, map[string]any{"parent_id": mid["entity_id"], "organisation_id": top["id"]}); r.Status != 200 || r.Data()["organisation_id"] != top["id"] {
+		t.Fatalf("echoed parent_id with a changed legacy parent: %d %s", r.Status, r.Raw)
+	}
+	// A private parent: a member sees none, and cannot nest under it.
+	if r := e.Do("PATCH", topPath, e.Admin, map[string]any{"is_private": true}); r.Status != 200 {
+		t.Fatalf("private: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("GET", lowPath, e.Member, nil); r.Status != 200 || r.Data()["organisation_id"] != nil {
+		t.Fatalf("a member's view of a private parent: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("GET", topPath, e.Member, nil); r.Status != 404 {
+		t.Fatalf("a member's view of a private record: %d", r.Status)
+	}
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/organisations"), e.Member, map[string]any{"name": "Y", "parent_id": top["entity_id"]}); r.Status != 422 || r.Errors()["parent_id"] == nil {
+		t.Fatalf("a member nesting under a private parent: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, "/organisations"), e.Member, nil); r.Status != 200 || len(r.List()) != 2 {
+		t.Fatalf("a member's list: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, "/organisations"), e.Outsider, nil); r.Status != 404 && r.Status != 403 {
+		t.Fatalf("an outsider's list of a private campaign: %d", r.Status)
+	}
+	audit(t, e, e.Campaign)
+}

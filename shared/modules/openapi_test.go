@@ -1,0 +1,290 @@
+package modules_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"text/template"
+
+	"github.com/lorekeep/lorekeep/shared/modules/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite the modules' OpenAPI document from their declarations")
+
+// The modules' part of the OpenAPI document is generated from their declarations: this test
+// fails when it is not what they generate (go test ./shared/modules -run OpenAPI -update
+// rewrites it).
+func TestModulesOpenAPIIsTheDeclarations(t *testing.T) {
+	var b bytes.Buffer
+	if err := openapi.Execute(&b, spec.All); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "apidoc", "openapi", "70-modules.yaml")
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, b.Bytes()) {
+		t.Fatalf("%s is not what the declarations generate (%v): run go test ./shared/modules -run OpenAPI -update", path, err)
+	}
+}
+
+var openapi = template.Must(template.New("openapi").Funcs(template.FuncMap{
+	"title":  func(s string) string { return strings.ToUpper(s[:1]) + s[1:] },
+	"isText": func(k spec.FieldKind) bool { return k == spec.Text },
+	"isDate": func(k spec.FieldKind) bool { return k == spec.Date },
+}).Parse(`# Kanka's modules served as declarations (package modules; generated from shared/modules/spec by
+# TestModulesOpenAPIIsTheDeclarations: do not edit by hand). The entities function serves them.
+x-anchors:
+  read-errors: &read-errors
+    "401": {$ref: '#/components/responses/Unauthenticated'}
+    "404": {$ref: '#/components/responses/NotFound'}
+    "413": {$ref: '#/components/responses/TooLarge'}
+    "422": {$ref: '#/components/responses/Invalid'}
+    "429": {$ref: '#/components/responses/RateLimited'}
+    "503": {$ref: '#/components/responses/Unavailable'}
+  write-errors: &write-errors
+    "401": {$ref: '#/components/responses/Unauthenticated'}
+    "403": {$ref: '#/components/responses/Forbidden'}
+    "404": {$ref: '#/components/responses/NotFound'}
+    "409": {$ref: '#/components/responses/Conflict'}
+    "413": {$ref: '#/components/responses/TooLarge'}
+    "415": {$ref: '#/components/responses/UnsupportedMedia'}
+    "422": {$ref: '#/components/responses/Invalid'}
+    "429": {$ref: '#/components/responses/RateLimited'}
+    "503": {$ref: '#/components/responses/Unavailable'}
+tags:
+  - name: Modules
+    description: "Kanka's entity modules served as declarations: characters, families, organisations, items, notes, events, races, journals and creatures. Each owns an entity like a location; the nested ones nest under a parent of their module, written as the current API's parent_id (the parent's entity id) or the 2025 API's <module>_id (its module id); modules with category statuses take status_id or the 2025 API's booleans (is_dead...)."
+paths:
+  /api/1.0/campaigns/{campaign_id}/category_statuses:
+    parameters:
+      - $ref: '#/components/parameters/campaign_id'
+    get:
+      operationId: listCategoryStatuses
+      tags: [Modules]
+      summary: "Kanka's default category statuses of every module (not paged)"
+      responses:
+        <<: *read-errors
+        "200":
+          description: The statuses, by id.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [data]
+                properties:
+                  data:
+                    type: array
+                    items:
+                      type: object
+                      additionalProperties: false
+                      required: [id, key, is_default, category_id]
+                      properties:
+                        id: {type: integer}
+                        key: {type: string}
+                        is_default: {type: boolean}
+                        category_id: {type: integer, description: The module's entity type id.}
+{{- range .}}{{$M := title .Module.Code}}
+  /api/1.0/campaigns/{campaign_id}{{.Path}}:
+    parameters:
+      - $ref: '#/components/parameters/campaign_id'
+    get:
+      operationId: list{{$M}}Records
+      tags: [Modules]
+      summary: List {{.Module.Plural}}
+      parameters:
+        - $ref: '#/components/parameters/page'
+        - $ref: '#/components/parameters/limit'
+        - $ref: '#/components/parameters/per_page'
+        - $ref: '#/components/parameters/cursor'
+        - $ref: '#/components/parameters/lastSync'
+        - $ref: '#/components/parameters/deleted'
+        - $ref: '#/components/parameters/name'
+        - $ref: '#/components/parameters/type'
+        - $ref: '#/components/parameters/is_private'
+        - $ref: '#/components/parameters/tags'
+        - $ref: '#/components/parameters/tags_option'
+        - $ref: '#/components/parameters/created_by'
+        - $ref: '#/components/parameters/updated_by'
+        - $ref: '#/components/parameters/fields'
+        - $ref: '#/components/parameters/related'
+      responses:
+        <<: *read-errors
+        "200":
+          description: A page of {{.Module.Plural}}.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/{{$M}}List'}
+    post:
+      operationId: create{{$M}}
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Create a {{.Module.Code}}
+      requestBody: {$ref: '#/components/requestBodies/{{$M}}Write'}
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/{{$M}}'}
+  /api/1.0/campaigns/{campaign_id}{{.Path}}/{id}:
+    parameters:
+      - $ref: '#/components/parameters/campaign_id'
+      - $ref: '#/components/parameters/id'
+    get:
+      operationId: get{{$M}}
+      tags: [Modules]
+      summary: Get a {{.Module.Code}}
+      parameters:
+        - $ref: '#/components/parameters/fields'
+        - $ref: '#/components/parameters/related'
+      responses:
+        <<: *read-errors
+        "200": {$ref: '#/components/responses/{{$M}}'}
+    put:
+      operationId: replace{{$M}}
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Update a {{.Module.Code}} (PUT)
+      description: Same body as create; fields left out keep their values.
+      requestBody: {$ref: '#/components/requestBodies/{{$M}}Write'}
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/{{$M}}'}
+    patch:
+      operationId: update{{$M}}
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Update a {{.Module.Code}}
+      description: Fields left out keep their values.
+      requestBody: {$ref: '#/components/requestBodies/{{$M}}Write'}
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/{{$M}}'}
+    delete:
+      operationId: delete{{$M}}
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Delete a {{.Module.Code}}
+      description: It goes to the trash (restorable for 30 days); {{if .Module.Nested}}its children become roots (put back by a restore); {{end}}its entity's posts, events, attributes and relations stay with it.
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/Deleted'}
+{{- end}}
+components:
+  schemas:
+{{- range .}}{{$M := title .Module.Code}}{{$D := .}}
+    {{$M}}:
+      type: object
+      additionalProperties: false
+      properties:
+        id: {type: integer}
+        name: {type: string}
+        entry: {type: string, description: Sanitised HTML.}
+        entry_parsed: {type: ["string", "null"], description: 'The entry with mentions turned into links; null when the entry is empty.'}
+        image: {type: string}
+        image_full: {type: string}
+        image_thumb: {type: string}
+        has_custom_image: {type: boolean}
+        is_private: {type: boolean, description: Only admins see private records.}
+        entity_id: {type: integer}
+        tags: {$ref: '#/components/schemas/Tags'}
+        type: {type: string}
+        entity_image_uuid: {type: ["string", "null"]}
+        entity_header_uuid: {type: ["string", "null"]}
+        created_at: {$ref: '#/components/schemas/Timestamp'}
+        created_by: {type: integer}
+        updated_at: {$ref: '#/components/schemas/Timestamp'}
+        updated_by: {type: integer}
+{{- range .Fields}}
+        {{.Name}}: {{if isText .Kind}}{type: ["string", "null"], maxLength: {{.Max}}}{{else if isDate .Kind}}{type: ["string", "null"], format: date}{{else}}{type: boolean}{{end}}
+{{- end}}
+{{- if .Module.Nested}}
+        {{.LegacyParent}}: {type: ["integer", "null"], description: "The parent {{.Module.Code}}'s id (the 2025 API's parent field); null for a root, and for a non-admin when the parent is private."}
+{{- end}}
+{{- if .Statuses}}
+        status_id: {type: ["integer", "null"], description: "The category status (GET category_statuses): {{range $i, $s := .Statuses}}{{if $i}}, {{end}}{{$s.ID}} {{$s.Key}}{{end}}."}
+        status:
+          type: ["object", "null"]
+          additionalProperties: false
+          properties:
+            id: {type: integer}
+            key: {type: string}
+            is_custom: {type: boolean}
+{{- range .LegacyBooleans}}
+        {{.}}: {type: boolean, description: "The 2025 API's status flag: true when the status stands for it."}
+{{- end}}
+{{- end}}
+        attributes: {type: array, items: {$ref: '#/components/schemas/Attribute'}, description: 'With related: the entity''s attributes the caller may see.'}
+        posts: {type: array, items: {type: object}, description: 'With related, the entity''s posts the caller may see.'}
+        entity_notes: {type: array, items: {type: object}, description: 'With related, the same notes as the entity_notes route answers them.'}
+        entity_events: {type: array, items: {type: object}, description: 'With related, the entity''s events the caller may see.'}
+        reminders: {type: array, items: {type: object}, description: 'With related, the same events as reminders.'}
+        relations: {type: array, items: {$ref: '#/components/schemas/Relation'}, description: 'With related: the relations the entity owns that the caller may see.'}
+        inventory: {type: array, items: {type: object}, description: 'With related: always empty.'}
+        entity_abilities: {type: array, items: {type: object}, description: 'With related: always empty.'}
+        entity_assets: {type: array, items: {type: object}, description: 'With related: always empty.'}
+    {{$M}}Input:
+      type: object
+      properties:
+        name: {type: string, maxLength: 191, description: Required on create.}
+        entry: {type: string, description: HTML; sanitised on write.}
+        type: {type: string, maxLength: 191}
+        tags: {type: array, items: {type: integer}}
+        is_private: {type: boolean, description: Admins only.}
+        image_url: {type: string}
+        entity_image_uuid: {type: string}
+        entity_header_uuid: {type: string}
+{{- range .Fields}}
+        {{.Name}}: {{if isText .Kind}}{type: ["string", "null"], maxLength: {{.Max}}}{{else if isDate .Kind}}{type: ["string", "null"], format: date}{{else}}{type: boolean}{{end}}
+{{- end}}
+{{- if .Module.Nested}}
+        parent_id: {type: ["integer", "null"], description: "The parent's entity id: an entity of a {{.Module.Code}} the caller may see, not this one or one of its descendants, at most 64 levels deep; null detaches."}
+        {{.LegacyParent}}: {type: ["integer", "null"], description: "The 2025 API's parent: the parent {{.Module.Code}}'s id. When both are sent, parent_id wins, unless it names the current parent while this names another."}
+{{- end}}
+{{- if .Statuses}}
+        status_id: {type: ["integer", "null"], description: "A category status of the module, null for none; wins over the booleans."}
+{{- range .LegacyBooleans}}
+        {{.}}: {type: boolean, description: "The 2025 API's flag: true sets the status it stands for; false clears it when it is the record's."}
+{{- end}}
+{{- end}}
+    {{$M}}List:
+      type: object
+      required: [data, links, meta, sync]
+      additionalProperties: false
+      properties:
+        data: {type: array, items: {oneOf: [{$ref: '#/components/schemas/{{$M}}'}, {$ref: '#/components/schemas/Gone'}]}}
+        links: {$ref: '#/components/schemas/Links'}
+        meta: {$ref: '#/components/schemas/Meta'}
+        sync: {$ref: '#/components/schemas/Timestamp'}
+{{- end}}
+  requestBodies:
+{{- range .}}{{$M := title .Module.Code}}
+    {{$M}}Write:
+      required: true
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/{{$M}}Input'}
+        application/x-www-form-urlencoded:
+          schema: {$ref: '#/components/schemas/{{$M}}Input'}
+{{- end}}
+  responses:
+{{- range .}}{{$M := title .Module.Code}}
+    {{$M}}:
+      description: The {{.Module.Code}}.
+      content:
+        application/json:
+          schema:
+            type: object
+            required: [data]
+            properties:
+              data: {$ref: '#/components/schemas/{{$M}}'}
+{{- end}}
+`))
