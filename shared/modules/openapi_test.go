@@ -38,7 +38,10 @@ var openapi = template.Must(template.New("openapi").Funcs(template.FuncMap{
 	"title":  func(s string) string { return strings.ToUpper(s[:1]) + s[1:] },
 	"isText": func(k spec.FieldKind) bool { return k == spec.Text },
 	"isDate": func(k spec.FieldKind) bool { return k == spec.Date },
-}).Parse(`# Kanka's modules served as declarations (package modules; generated from shared/modules/spec by
+}).Parse(`{{define "fields"}}{{range .}}
+        {{.Name}}: {{if isText .Kind}}{type: ["string", "null"], maxLength: {{.Max}}}{{else if isDate .Kind}}{type: ["string", "null"], format: date}{{else}}{type: boolean}{{end}}
+{{- end}}{{end -}}
+# Kanka's modules served as declarations (package modules; generated from shared/modules/spec by
 # TestModulesOpenAPIIsTheDeclarations: do not edit by hand). The entities function serves them.
 x-anchors:
   read-errors: &read-errors
@@ -203,9 +206,7 @@ components:
         created_by: {type: integer}
         updated_at: {$ref: '#/components/schemas/Timestamp'}
         updated_by: {type: integer}
-{{- range .Fields}}
-        {{.Name}}: {{if isText .Kind}}{type: ["string", "null"], maxLength: {{.Max}}}{{else if isDate .Kind}}{type: ["string", "null"], format: date}{{else}}{type: boolean}{{end}}
-{{- end}}
+{{- template "fields" .Fields}}
 {{- if .Module.Nested}}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The parent {{.Module.Code}}'s id (the 2025 API's parent field); null for a root, and for a non-admin when the parent is private."}
 {{- end}}
@@ -242,9 +243,7 @@ components:
         image_url: {type: string}
         entity_image_uuid: {type: string}
         entity_header_uuid: {type: string}
-{{- range .Fields}}
-        {{.Name}}: {{if isText .Kind}}{type: ["string", "null"], maxLength: {{.Max}}}{{else if isDate .Kind}}{type: ["string", "null"], format: date}{{else}}{type: boolean}{{end}}
-{{- end}}
+{{- template "fields" .Fields}}
 {{- if .Module.Nested}}
         parent_id: {type: ["integer", "null"], description: "The parent's entity id: an entity of a {{.Module.Code}} the caller may see, not this one or one of its descendants, at most 64 levels deep; null detaches."}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The 2025 API's parent: the parent {{.Module.Code}}'s id. When both are sent, parent_id wins, unless it names the current parent while this names another."}
