@@ -28,6 +28,24 @@ type Filter struct {
 	ParentEntityID *int64
 	// None is set when the filter can match nothing (an unresolvable parent): no query needed.
 	None bool
+	// Fields are a record's own text fields' terms (a module's title, sex...), matched on the
+	// lower-case copies its item keeps; Equal are attributes that must hold a value (a status),
+	// Differ attributes that must not (absent ones do not).
+	Fields []FieldTerms
+	Equal  []AttrValue
+	Differ []AttrValue
+}
+
+// FieldTerms are the terms a record's own text field Field must hold.
+type FieldTerms struct {
+	Field string
+	Terms []Term
+}
+
+// AttrValue is a stored attribute and a value.
+type AttrValue struct {
+	Attr  string
+	Value any
 }
 
 // TermOp is how a term compares: Kanka's `x` contains, `!x` does not contain (or is empty),
@@ -91,10 +109,10 @@ func ReadFilter(in Input, keys FilterKeys) (Filter, error) {
 	rd := NewReader(in)
 	var f Filter
 	if keys&FilterName != 0 {
-		f.Name = readTerms(rd, "name")
+		f.Name = ReadTerms(rd, "name")
 	}
 	if keys&FilterType != 0 {
-		f.Type = readTerms(rd, "type")
+		f.Type = ReadTerms(rd, "type")
 	}
 	if keys&FilterPrivate != 0 {
 		if v := rd.Bool("is_private"); v.Present() {
@@ -145,7 +163,8 @@ func optionalID(rd *Reader, name string) *int64 {
 // readTerms reads a text filter: `;` separates terms that must all hold, each with its own
 // operator. Kanka gives the first term the operator of the whole value; here every term is read
 // alike. Empty terms, and a bare `!`, compare nothing and are skipped.
-func readTerms(rd *Reader, name string) []Term {
+// ReadTerms reads the filter name's terms, in Kanka's term language.
+func ReadTerms(rd *Reader, name string) []Term {
 	v := rd.String(name, MaxFilterLength)
 	if !v.Present() {
 		return nil

@@ -31,7 +31,7 @@ func mount(api *httpapi.API, k declared, st *storage) {
 	h := handlers{k: k, st: st}
 	module.Mount(api, st.st, module.Routes[Record, *Record, recordJSON]{
 		Type: k.Module.Code, Collection: k.Path, Gone: k.Gone,
-		List: st.list, ListAhead: httpapi.ReadAhead(k.ReadList, "", ""),
+		Filter: k.filter, List: st.list, ListAhead: httpapi.ReadAhead(k.ReadList, "", ""),
 		Subjects: func(rs []Record) []embeds.Subject {
 			out := make([]embeds.Subject, len(rs))
 			for i := range rs {
@@ -148,6 +148,52 @@ func (h handlers) parent(r *httpapi.Request, p parentInput, prev, next *Record) 
 		return p.legacyKey, nil
 	}
 	return "", nil
+}
+
+// filter reads the list's filters: every record list's, the module's own text fields (Kanka's
+// term language, as name's), its status (status_id, or a 2025 boolean: is_dead=1 is the status
+// it stands for, is_dead=0 any other or none) and, for a nested module, its parent (the 2025
+// API's <module>_id, a module id).
+func (k declared) filter(r *httpapi.Request) (domain.Filter, error) {
+	f, err := r.Filter(domain.FilterRecords)
+	if err != nil {
+		return f, err
+	}
+	rd := domain.NewReader(r.Query())
+	for _, fd := range k.Fields {
+		if fd.Kind != spec.Flag {
+			if terms := domain.ReadTerms(rd, fd.Name); len(terms) > 0 {
+				f.Fields = append(f.Fields, domain.FieldTerms{Field: fd.Name, Terms: terms})
+			}
+		}
+	}
+	if len(k.Statuses) > 0 {
+		if v := rd.Int("status_id", 1, 1<<31); v.Present() {
+			f.Equal = append(f.Equal, domain.AttrValue{Attr: "status_id", Value: v.Value})
+		}
+		for _, name := range k.LegacyBooleans {
+			v := rd.Bool(name)
+			if !v.Present() {
+				continue
+			}
+			for _, s := range k.Statuses {
+				if s.Legacy != name {
+					continue
+				}
+				if v.Value {
+					f.Equal = append(f.Equal, domain.AttrValue{Attr: "status_id", Value: s.ID})
+				} else {
+					f.Differ = append(f.Differ, domain.AttrValue{Attr: "status_id", Value: s.ID})
+				}
+			}
+		}
+	}
+	if k.Module.Nested {
+		if v := rd.ID(k.LegacyParent); v.Present() {
+			f.Equal = append(f.Equal, domain.AttrValue{Attr: spec.ParentAttribute, Value: v.Value})
+		}
+	}
+	return f, rd.Err()
 }
 
 // recordJSON is a module record as Kanka clients read it: the owner's fields, then the module's

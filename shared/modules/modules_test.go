@@ -230,3 +230,51 @@ func TestParentsInBothEras(t *testing.T) {
 	}
 	audit(t, e, e.Campaign)
 }
+
+// A module's list takes Kanka's filters on its own fields, its status in both eras and its
+// legacy parent, on the stored lower-case copies and attributes.
+func TestModuleFilters(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	ann := create(t, e, "/characters", e.Admin, map[string]any{"name": "Ann", "title": "Sea Captain", "sex": "Female", "is_dead": true})
+	bob := create(t, e, "/characters", e.Admin, map[string]any{"name": "Bob", "title": "Cook", "sex": "Male"})
+	cy := create(t, e, "/characters", e.Admin, map[string]any{"name": "Cy", "title": "Captain", "status_id": 2})
+	g := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Guild"})
+	ch := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Chapter", "organisation_id": g["id"]})
+	ids := func(r apitest.Response) []int64 {
+		var out []int64
+		for _, it := range r.List() {
+			out = append(out, num(it.(map[string]any)["id"]))
+		}
+		return out
+	}
+	cases := []struct {
+		query string
+		want  []any
+	}{
+		{"/characters?title=captain", []any{ann["id"], cy["id"]}},
+		{"/characters?title=!captain", []any{bob["id"]}},
+		{"/characters?title=captain!", []any{cy["id"]}},
+		{"/characters?sex=female&title=sea", []any{ann["id"]}},
+		{"/characters?is_dead=1", []any{ann["id"]}},
+		{"/characters?is_dead=0", []any{bob["id"], cy["id"]}},
+		{"/characters?status_id=2", []any{cy["id"]}},
+		{"/characters?name=y&title=cook", nil}, // a name with another filter reads the range, not the name shards (Cy)
+		{"/organisations?organisation_id=" + fmt.Sprint(num(g["id"])), []any{ch["id"]}},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			r := e.Do("GET", apitest.Path(e.Campaign, c.query), e.Member, nil)
+			var want []int64
+			for _, w := range c.want {
+				want = append(want, num(w))
+			}
+			if got := ids(r); r.Status != 200 || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%d %v, want %v: %s", r.Status, got, want, r.Raw)
+			}
+		})
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, "/characters?status_id=dead"), e.Member, nil); r.Status != 422 || r.Errors()["status_id"] == nil {
+		t.Fatalf("a status filter that is no number: %d %s", r.Status, r.Raw)
+	}
+}

@@ -38,6 +38,7 @@ var openapi = template.Must(template.New("openapi").Funcs(template.FuncMap{
 	"title":  func(s string) string { return strings.ToUpper(s[:1]) + s[1:] },
 	"isText": func(k spec.FieldKind) bool { return k == spec.Text },
 	"isDate": func(k spec.FieldKind) bool { return k == spec.Date },
+	"isFlag": func(k spec.FieldKind) bool { return k == spec.Flag },
 }).Parse(`{{define "fields"}}{{range .}}
         {{.Name}}: {{if isText .Kind}}{type: ["string", "null"], maxLength: {{.Max}}}{{else if isDate .Kind}}{type: ["string", "null"], format: date}{{else}}{type: boolean}{{end}}
 {{- end}}{{end -}}
@@ -117,6 +118,18 @@ paths:
         - $ref: '#/components/parameters/updated_by'
         - $ref: '#/components/parameters/fields'
         - $ref: '#/components/parameters/related'
+{{- range .Fields}}{{if not (isFlag .Kind)}}
+        - {name: {{.Name}}, in: query, schema: {type: string}, description: "Kanka's term language on the field, as name's (case-insensitive)."}
+{{- end}}{{end}}
+{{- if .Statuses}}
+        - {name: status_id, in: query, schema: {type: integer}, description: Records of this status.}
+{{- range .LegacyBooleans}}
+        - {name: {{.}}, in: query, schema: {type: string, enum: ["1", "0", "true", "false"]}, description: "The 2025 API's status filter: 1, the status it stands for; 0, any other or none."}
+{{- end}}
+{{- end}}
+{{- if .Module.Nested}}
+        - {name: {{.LegacyParent}}, in: query, schema: {type: integer}, description: "Children of this {{.Module.Code}} (its id); a parent the caller may not see matches nothing."}
+{{- end}}
       responses:
         <<: *read-errors
         "200":

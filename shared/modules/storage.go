@@ -2,6 +2,7 @@ package modules
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -14,14 +15,23 @@ type item struct {
 	ParentID *int64            `dynamo:"parent_id,omitempty"`
 	StatusID *int64            `dynamo:"status_id,omitempty"`
 	Text     map[string]string `dynamo:"text,omitempty"`
-	Flags    map[string]bool   `dynamo:"flags,omitempty"`
+	// TextLC: the text fields lower-cased, for the list's filters on them (store.FieldsLC).
+	TextLC map[string]string `dynamo:"text_lc,omitempty"`
+	Flags  map[string]bool   `dynamo:"flags,omitempty"`
 	// ParentHidden: the parent is private, so the public copy leaves it out.
 	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
 }
 
 func (k declared) item(r *Record) item {
 	meta, owner := store.OwnerHome(k.Kind, r.Meta, r.Owner)
-	return item{MetaAttrs: meta, OwnerAttrs: owner, ParentID: r.ParentID, StatusID: r.StatusID, Text: r.Text, Flags: r.Flags,
+	var lc map[string]string
+	for name, v := range r.Text {
+		if lc == nil {
+			lc = map[string]string{}
+		}
+		lc[name] = strings.ToLower(v)
+	}
+	return item{MetaAttrs: meta, OwnerAttrs: owner, ParentID: r.ParentID, StatusID: r.StatusID, Text: r.Text, TextLC: lc, Flags: r.Flags,
 		ParentHidden: r.ParentID != nil && r.ParentPrivate}
 }
 

@@ -293,6 +293,15 @@ func (l *listSpec) filter(f domain.Filter) {
 	if f.ParentLocationID != nil {
 		l.where("'parent_location_id' = ?", *f.ParentLocationID)
 	}
+	for _, ft := range f.Fields {
+		l.fieldTerms(ft.Field, ft.Terms)
+	}
+	for _, e := range f.Equal {
+		l.where("$ = ?", e.Attr, e.Value)
+	}
+	for _, d := range f.Differ {
+		l.where("(attribute_not_exists($) OR $ <> ?)", d.Attr, d.Attr, d.Value)
+	}
 	l.byTags = len(f.Tags) > 0 && (f.TagsMatch == domain.TagsAll || f.TagsMatch == domain.TagsAny) && len(l.conds) == 1
 }
 
@@ -310,6 +319,27 @@ func (l *listSpec) terms(attr string, terms []domain.Term) {
 		}
 	}
 }
+
+// fieldTerms are terms on a record's own text field, matched on its item's lower-case copy
+// (FieldsLC, a map attribute).
+func (l *listSpec) fieldTerms(field string, terms []domain.Term) {
+	for _, t := range terms {
+		switch t.Op {
+		case domain.Contains:
+			l.where("contains($.$, ?)", FieldsLC, field, t.Value)
+		case domain.NotContains:
+			l.where("NOT contains($.$, ?)", FieldsLC, field, t.Value)
+		case domain.Equals:
+			l.where("$.$ = ?", FieldsLC, field, t.Value)
+		case domain.IsEmpty:
+			l.where("attribute_not_exists($.$)", FieldsLC, field)
+		}
+	}
+}
+
+// FieldsLC is the map attribute of an item that keeps its own text fields lower-cased, for the
+// list filters on them (a module record's).
+const FieldsLC = "text_lc"
 
 func (l *listSpec) tags(tags []int64, match domain.TagsMatch) {
 	if match == domain.TagsNone {
