@@ -42,9 +42,21 @@ func DeclareOwnerKind(m domain.Module, prefix, gone, parentAttr string) Kind {
 		panic("store: module " + m.Code + " nests exactly when it has a parent attribute")
 	}
 	k := layout.RegisterOwnerKind(layout.KindSpec{Prefix: prefix, EntityType: m.Code, Owner: true, Synced: true,
-		Counted: layout.ClassAdmin, Placement: layout.PlaceOwner, Gone: gone, ParentAttr: parentAttr, ParentField: parentAttr})
+		Counted: layout.ClassAdmin, Placement: layout.PlaceOwner, Gone: gone, ParentAttr: parentAttr, ParentField: parentAttr, Event: m.Code})
 	domain.RegisterModule(m)
 	return k
+}
+
+// EventKinds are the kinds whose writes the stream announces (the kind table's Event column), in
+// table order: what a webhook may subscribe to.
+func EventKinds() []string {
+	var out []string
+	for _, k := range layout.Kinds {
+		if k.Event != "" {
+			out = append(out, k.Event)
+		}
+	}
+	return out
 }
 
 // TxStep is one of the kernel's additions to a write's transaction (a check, a link, an

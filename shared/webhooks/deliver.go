@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -282,7 +283,7 @@ func queued(c hook.Change, name string, n int, includePrivate bool) hook.Queued 
 			mid := c.MapID
 			dd.MapID = &mid
 		}
-		if c.Kind == "location" || c.Kind == "calendar" || c.Kind == "map" {
+		if _, owner := domain.ModuleOf(c.Kind); owner { // a record that owns an entity
 			typ := c.Type
 			dd.Type, dd.Tags = &typ, domain.VisibleTags(c.Tags, c.PrivateTags, includePrivate)
 		}
@@ -324,6 +325,9 @@ func path(c hook.Change) string {
 		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_layers/" + id
 	case "map_group":
 		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_groups/" + id
+	}
+	if m, ok := domain.ModuleOf(c.Kind); ok { // a declared module's record: its collection
+		return base + strings.ToLower(m.Plural) + "/" + id
 	}
 	return ""
 }

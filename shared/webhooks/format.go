@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
 
@@ -62,7 +63,7 @@ func format(f string, ev Event, payload []byte) []byte {
 		}
 		ent := KankaEntity{ChildID: ev.Data.ID, Name: ev.Data.Name, Type: typ, IsPrivate: ev.Data.IsPrivate, Tags: ev.Data.Tags,
 			URL: ev.Data.Path}
-		if ev.Data.Kind == "location" || ev.Data.Kind == "calendar" {
+		if _, owner := domain.ModuleOf(ev.Data.Kind); owner && ev.Data.EntityID != nil { // a record that owns an entity
 			ent.ID = ev.Data.EntityID
 		}
 		v = KankaEvent{EventID: ev.ID, Action: action, CampaignID: ev.CampaignID, OccurredAt: ev.OccurredAt, Entity: ent}

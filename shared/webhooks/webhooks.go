@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
@@ -52,22 +53,25 @@ const (
 	MaxListedAttempts = 100
 )
 
-// Kinds and actions of the record events; calendar.date_changed and webhook.test besides.
+// The record events: each kind the kernel's stream announces (its kind table's, the declared
+// modules' included) and a map's layers and groups, created, updated or deleted;
+// calendar.date_changed and webhook.test besides.
 var (
-	kinds   = []string{"location", "calendar", "entity_event", "entity_note", "map_point", "map", "map_marker", "map_layer", "map_group"}
-	actions = []string{"created", "updated", "deleted"}
-	// EventNames are the values `events` accepts.
-	EventNames = func() []string {
-		var out []string
-		for _, k := range kinds {
-			for _, a := range actions {
-				out = append(out, k+"."+a)
-			}
-		}
-		return append(out, DateChanged)
-	}()
-	formats = []string{hook.FormatLorekeep, hook.FormatKanka, hook.FormatDiscord}
+	packKinds = []string{"map_layer", "map_group"}
+	actions   = []string{"created", "updated", "deleted"}
+	formats   = []string{hook.FormatLorekeep, hook.FormatKanka, hook.FormatDiscord}
 )
+
+// EventNames are the values `events` accepts (read once the kinds are declared, at first use).
+var EventNames = sync.OnceValue(func() []string {
+	var out []string
+	for _, k := range append(store.EventKinds(), packKinds...) {
+		for _, a := range actions {
+			out = append(out, k+"."+a)
+		}
+	}
+	return append(out, DateChanged)
+})
 
 // DateChanged is the event of a calendar whose current date moved; TestEvent the ping's.
 const (
@@ -150,7 +154,7 @@ func (h *handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pr
 		var names []string
 		for i, it := range items {
 			s, ok := it.(string)
-			if !ok || !slices.Contains(EventNames, s) {
+			if !ok || !slices.Contains(EventNames(), s) {
 				rd.Errs.Add("events."+strconv.Itoa(i), "The selected events."+strconv.Itoa(i)+" is invalid.")
 				continue
 			}

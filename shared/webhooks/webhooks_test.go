@@ -31,6 +31,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
+	"github.com/lorekeep/lorekeep/shared/modules"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
@@ -76,6 +77,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		calendardays.Register(a, st)
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
+		modules.Register(a, st)
 		a.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
 		webhooks.RegisterWith(a, st, api)
 	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
@@ -693,5 +695,36 @@ func TestCreateTableEnablesTheStreamOnAnExistingTable(t *testing.T) {
 	}
 	if s := d.Table.StreamSpecification; s == nil || !aws.ToBool(s.StreamEnabled) || s.StreamViewType != types.StreamViewTypeNewAndOldImages || d.Table.LatestStreamArn == nil {
 		t.Errorf("stream after CreateTable = %+v", s)
+	}
+}
+
+// A declared module's records are announced like every owner's: created, updated, deleted, with
+// their path under the module's collection, a private one only to include_private webhooks,
+// and a subscription by the module's event names.
+func TestModuleRecordsAreAnnounced(t *testing.T) {
+	e := newEnv(t, webhooks.Settings{})
+	all, only := newReceiver(t, nil), newReceiver(t, nil)
+	e.createHook(t, map[string]any{"url": all.URL})
+	e.createHook(t, map[string]any{"url": only.URL, "events": []any{"character.created"}, "format": "kanka"})
+	c := e.do(t, "POST", "/characters", map[string]any{"name": "Ann", "type": "NPC"})
+	cid := int64(c["id"].(float64))
+	e.do(t, "POST", "/characters", map[string]any{"name": "Hidden", "is_private": true})
+	e.do(t, "PATCH", fmt.Sprintf("/characters/%d", cid), map[string]any{"title": "Captain"})
+	e.do(t, "DELETE", fmt.Sprintf("/characters/%d", cid), nil)
+	got := all.wait(t, 3)
+	if want := []string{"character.created", "character.updated", "character.deleted"}; fmt.Sprint(events(got)) != fmt.Sprint(want) {
+		t.Fatalf("events = %v, want %v", events(got), want)
+	}
+	data := got[0].event["data"].(map[string]any)
+	if data["kind"] != "character" || data["name"] != "Ann" || data["type"] != "NPC" ||
+		data["path"] != fmt.Sprintf("/api/1.0/campaigns/%d/characters/%d", e.Campaign, cid) {
+		t.Errorf("created event data = %v", data)
+	}
+	k := only.wait(t, 1)
+	if ent := k[0].event["entity"].(map[string]any); k[0].event["action"] != "created" || ent["type"] != "character" || ent["name"] != "Ann" || ent["id"] != c["entity_id"] {
+		t.Errorf("kanka format: %v", k[0].event)
+	}
+	if r := e.Do("POST", apitest.Path(e.Campaign, "/webhooks"), e.Admin, map[string]any{"url": all.URL, "events": []any{"character.exploded"}}); r.Status != 422 || r.Errors()["events.0"] == nil {
+		t.Errorf("an unknown module event: %d %s", r.Status, r.Raw)
 	}
 }
