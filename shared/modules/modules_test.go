@@ -3,6 +3,7 @@ package modules_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/entities"
@@ -276,5 +277,26 @@ func TestModuleFilters(t *testing.T) {
 	}
 	if r := e.Do("GET", apitest.Path(e.Campaign, "/characters?status_id=dead"), e.Member, nil); r.Status != 422 || r.Errors()["status_id"] == nil {
 		t.Fatalf("a status filter that is no number: %d %s", r.Status, r.Raw)
+	}
+}
+
+// A mention of a module record's entity resolves in other entries (entry_parsed links it) and
+// in the mentions list; its name is found by search.
+func TestModuleRecordsAreMentionedAndSearched(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	ann := create(t, e, "/characters", e.Admin, map[string]any{"name": "Annabel"})
+	org := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Guild", "entry": fmt.Sprintf("<p>Led by [character:%d]</p>", num(ann["entity_id"]))})
+	parsed, _ := org["entry_parsed"].(string)
+	if !strings.Contains(parsed, "Annabel") || !strings.Contains(parsed, "<a ") {
+		t.Fatalf("entry_parsed = %q", parsed)
+	}
+	r := e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d/mentions?direction=in", num(ann["entity_id"]))), e.Member, nil)
+	if r.Status != 200 || len(r.List()) != 1 {
+		t.Fatalf("mentions of the character: %d %s", r.Status, r.Raw)
+	}
+	s := e.Do("GET", apitest.Path(e.Campaign, "/search/annab"), e.Member, nil)
+	if s.Status != 200 || len(s.List()) != 1 || s.List()[0].(map[string]any)["type"] != "character" {
+		t.Fatalf("search: %d %s", s.Status, s.Raw)
 	}
 }
