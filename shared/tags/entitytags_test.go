@@ -340,3 +340,104 @@ func TestContendedEntityTags(t *testing.T) {
 	}
 	t.Logf("25 entity_tags POSTs on one entity, %d rounds: answers %v", n, total)
 }
+
+// TestEntityTagUpdate: PUT and PATCH entities/{id}/entity_tags/{tag id} move the row to the
+// body's tag_id (Kanka's resource route; both answered 405 before), in its place, with a
+// POST's checks and access; refused writes change nothing; every step audited.
+func TestEntityTagUpdate(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, withLocations)
+	ctx := context.Background()
+	a := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "A"})
+	b := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "B"})
+	c := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "C"})
+	secret := create(t, e, e.Campaign, e.Admin, map[string]any{"name": "Secret", "is_private": true})
+	r := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Tagged", "tags": []int64{a, b, secret}})
+	if r.Status != 200 {
+		t.Fatalf("create location: %d %s", r.Status, r.Raw)
+	}
+	lid, eid := int64(r.Data()["id"].(float64)), int64(r.Data()["entity_id"].(float64))
+	hidden := e.Do("POST", apitest.Path(e.Campaign, "/locations"), e.Admin, map[string]any{"name": "Hidden", "is_private": true, "tags": []int64{a}})
+	hiddenEid := int64(hidden.Data()["entity_id"].(float64))
+	item := func(eid, id int64) string {
+		return apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d/entity_tags/%d", eid, id))
+	}
+	stored := func(t *testing.T, want []int64) {
+		t.Helper()
+		l, err := locstore.New(e.Store).GetLocation(ctx, e.Campaign, lid)
+		if err != nil || fmt.Sprint(l.Tags) != fmt.Sprint(want) {
+			t.Fatalf("location tags = %v (%v), want %v", l.Tags, err, want)
+		}
+		if ent, err := e.Store.GetEntity(ctx, e.Campaign, eid); err != nil || fmt.Sprint(ent.Tags) != fmt.Sprint(want) {
+			t.Fatalf("entity tags = %v (%v), want %v", ent.Tags, err, want)
+		}
+		audit(t, e, e.Campaign)
+	}
+	// Refused, for both methods: nothing written.
+	for _, method := range []string{"PUT", "PATCH"} {
+		for _, c := range []struct {
+			name   string
+			token  string
+			path   string
+			body   any
+			status int
+			field  string
+		}{
+			{"viewer", e.Viewer, item(eid, a), map[string]any{"tag_id": c}, 403, ""},
+			{"a tag the entity lacks", e.Admin, item(eid, c), map[string]any{"tag_id": a}, 404, ""},
+			{"a private row for a member", e.Member, item(eid, secret), map[string]any{"tag_id": c}, 404, ""},
+			{"hidden entity for a member", e.Member, item(hiddenEid, a), map[string]any{"tag_id": c}, 404, ""},
+			{"unknown tag", e.Admin, item(eid, a), map[string]any{"tag_id": 999999}, 422, "tag_id"},
+			{"private tag for a member", e.Member, item(eid, a), map[string]any{"tag_id": secret}, 422, "tag_id"},
+			{"missing tag_id", e.Admin, item(eid, a), map[string]any{}, 422, "tag_id"},
+			{"not an id", e.Admin, item(eid, a), map[string]any{"tag_id": "x"}, 422, "tag_id"},
+		} {
+			t.Run(method+" "+c.name, func(t *testing.T) {
+				r := e.For(t).Do(method, c.path, c.token, c.body)
+				if r.Status != c.status || (c.field != "" && r.Errors()[c.field] == nil) {
+					t.Fatalf("got %d %s, want %d naming %q", r.Status, r.Raw, c.status, c.field)
+				}
+			})
+		}
+	}
+	// A member POSTing a private tag the record has is refused as for one it lacks (it was a
+	// 200: an oracle of the record's private tags).
+	if r := e.Do("POST", apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d/entity_tags", eid)), e.Member, map[string]any{"tag_id": secret}); r.Status != 422 || r.Errors()["tag_id"] == nil {
+		t.Fatalf("member POSTs a private tag the record has: %d %s", r.Status, r.Raw)
+	}
+	stored(t, []int64{a, b, secret})
+
+	// Moved: in its place, the answer under the new id; onto a tag already there, kept once;
+	// onto itself, unchanged.
+	for _, c := range []struct {
+		method   string
+		token    string
+		from, to int64
+		want     []int64
+	}{
+		{"PUT", e.Member, a, c, []int64{c, b, secret}},
+		{"PATCH", e.Admin, c, a, []int64{a, b, secret}},
+		{"PUT", e.Admin, a, b, []int64{b, secret}},
+		{"PATCH", e.Member, b, b, []int64{b, secret}},
+	} {
+		r := e.Do(c.method, item(eid, c.from), c.token, map[string]any{"tag_id": c.to})
+		if r.Status != 200 || fmt.Sprint(r.Data()) != fmt.Sprint(map[string]any{"id": float64(c.to), "entity_id": float64(eid), "tag_id": float64(c.to)}) {
+			t.Fatalf("%s %d -> %d: %d %s", c.method, c.from, c.to, r.Status, r.Raw)
+		}
+		stored(t, c.want)
+		if s := e.Do("GET", item(eid, c.to), e.Viewer, nil); s.Status != 200 {
+			t.Fatalf("show of the moved row: %d %s", s.Status, s.Raw)
+		}
+		if c.from != c.to {
+			if s := e.Do("GET", item(eid, c.from), e.Admin, nil); s.Status != 404 {
+				t.Fatalf("show of the old row: %d %s", s.Status, s.Raw)
+			}
+		}
+	}
+	if show := e.Do("GET", tagPath(e.Campaign, b), e.Admin, nil); fmt.Sprint(show.Data()["entities"]) != fmt.Sprint([]any{float64(eid)}) {
+		t.Fatalf("tag b's members: %s", show.Raw)
+	}
+	if show := e.Do("GET", tagPath(e.Campaign, a), e.Admin, nil); fmt.Sprint(show.Data()["entities"]) != fmt.Sprint([]any{float64(hiddenEid)}) {
+		t.Fatalf("tag a's members: %s", show.Raw)
+	}
+}
