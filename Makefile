@@ -22,9 +22,10 @@ test: ## every test, against a DynamoDB Local started and stopped here
 local-invoke: ## every sample event through its function's binary under the Lambda Runtime Interface Emulator
 	scripts/local-invoke.sh
 
-# Rounds per scenario: LOREKEEP_RACE_ROUNDS (default 50). No expect-fail gate here.
+# Rounds per scenario: LOREKEEP_RACE_ROUNDS (default 50), racetest's scenarios and the tags' contended
+# entity_tags (TestContendedEntityTags). No expect-fail gate here.
 race-long: ## the race and fault suite, many rounds, with a per-scenario summary
-	LOREKEEP_RACE_ROUNDS=$${LOREKEEP_RACE_ROUNDS:-50} scripts/test.sh -v -run 'TestRaces|TestFault|TestContended|TestLostWrite' ./shared/racetest/
+	LOREKEEP_RACE_ROUNDS=$${LOREKEEP_RACE_ROUNDS:-50} scripts/test.sh -v -run 'TestRaces|TestFault|TestContended|TestLostWrite' ./shared/racetest/ ./shared/tags/
 
 bench: ## benchmarks of the HTTP handlers against DynamoDB Local
 	scripts/test.sh -run '^$$' -bench . -benchmem ./...

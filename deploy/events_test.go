@@ -219,7 +219,7 @@ var locationsReplay = []replayStep{
 			t.Errorf("stored tag = %+v, %v", tag, err)
 		}
 	}},
-	// Tag 1's entity (2) tagged with tag 2 (prepareSecondTag), read, then untagged.
+	// Tag 1's entity (2) tagged with tag 2 (prepareSecondTag), read, its row put on tag 2 again, then untagged.
 	{"entity-tags-create.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "entity tag", r.data(), map[string]any{"id": 2, "entity_id": 2, "tag_id": 2})
 		if tag, err := tagstore.New(st).GetTag(context.Background(), 1, 1); err != nil || !slices.Equal(tag.Tags, []int64{2}) {
@@ -233,6 +233,12 @@ var locationsReplay = []replayStep{
 	}},
 	{"entity-tags-show.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "entity tag", r.data(), map[string]any{"id": 2, "entity_id": 2, "tag_id": 2})
+	}},
+	{"entity-tags-update.json", func(t *testing.T, st *store.Store, r response) { // PUT onto the tag it has: unchanged
+		hasFields(t, "updated entity tag", r.data(), map[string]any{"id": 2, "entity_id": 2, "tag_id": 2})
+		if tag, err := tagstore.New(st).GetTag(context.Background(), 1, 1); err != nil || !slices.Equal(tag.Tags, []int64{2}) {
+			t.Errorf("stored tag = %+v, %v", tag, err)
+		}
 	}},
 	{"entity-tags-delete.json", func(t *testing.T, st *store.Store, r response) {
 		hasFields(t, "deleted entity tag", r.data(), map[string]any{"id": 2, "deleted": true})

@@ -269,15 +269,33 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 // It reports whether anything changed: adding a tag already there or removing one absent
 // does not. Errors of the tag name `tag_id`; the record's tags are at most domain.MaxTags.
 func (s *Store) SetEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {
+	drop, put := tid, int64(0)
+	if add {
+		drop, put = 0, tid
+	}
+	return s.changeEntityTag(ctx, cid, eid, drop, put, byAdmin, false)
+}
+
+// ReplaceEntityTag puts tag to in the place of tag from on the record of entity eid (Kanka's
+// PUT/PATCH entities/{id}/entity_tags/{id}, which moves the row to another tag) in one write,
+// with SetEntityTag's checks, links and retries; from already absent is ErrNotFound (the row
+// is gone), to already there leaves it once. It reports whether anything changed.
+func (s *Store) ReplaceEntityTag(ctx context.Context, cid, eid, from, to int64, byAdmin bool) (bool, error) {
+	return s.changeEntityTag(ctx, cid, eid, from, to, byAdmin, true)
+}
+
+// changeEntityTag removes tag drop (0: none) and adds tag put (0: none) on entity eid's
+// record, retried on conflicts; mustHave makes drop's absence ErrNotFound.
+func (s *Store) changeEntityTag(ctx context.Context, cid, eid, drop, put int64, byAdmin, mustHave bool) (bool, error) {
 	var changed bool
 	err := apperr.RetryConflicts(ctx, func() (err error) {
-		changed, err = s.setEntityTag(ctx, cid, eid, tid, add, byAdmin)
+		changed, err = s.setEntityTag(ctx, cid, eid, drop, put, byAdmin, mustHave)
 		return err
 	})
 	return changed, err
 }
 
-func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {
+func (s *Store) setEntityTag(ctx context.Context, cid, eid, drop, put int64, byAdmin, mustHave bool) (bool, error) {
 	e, err := s.GetEntity(ctx, cid, eid)
 	if err != nil {
 		return false, err
@@ -305,16 +323,37 @@ func (s *Store) setEntityTag(ctx context.Context, cid, eid, tid int64, add, byAd
 	m, prev := rec.Meta(), rec.Owner()
 	next := prev
 	next.TagsByAdmin = byAdmin
-	has := slices.Contains(prev.Tags, tid)
-	switch {
-	case add == has:
+	next.Tags = slices.Clone(prev.Tags)
+	// A private tag the record has is, for a writer who is not an admin, as absent as one it
+	// lacks: the same 422 (answering 200 would tell a member which private tags it carries).
+	if put != 0 && !byAdmin && slices.Contains(layout.PrivateTagsOf(prev.Tags, prev.PrivateTags), put) {
+		return false, entityTagErr(apperr.Invalid("tags", "hidden"))
+	}
+	if drop != 0 && drop == put { // onto itself: nothing moves (the row, absent, is a 404)
+		if mustHave && !slices.Contains(prev.Tags, drop) {
+			return false, apperr.ErrNotFound
+		}
 		return false, nil
-	case add && len(prev.Tags) >= domain.MaxTags:
-		return false, apperr.Invalid("tag_id", fmt.Sprintf("The entity may not have more than %d tags.", domain.MaxTags))
-	case add:
-		next.Tags = append(slices.Clone(prev.Tags), tid)
-	default:
-		next.Tags = slices.DeleteFunc(slices.Clone(prev.Tags), func(t int64) bool { return t == tid })
+	}
+	if drop != 0 {
+		i := slices.Index(next.Tags, drop)
+		switch {
+		case i < 0 && mustHave:
+			return false, apperr.ErrNotFound
+		case i >= 0 && put != 0 && !slices.Contains(next.Tags, put):
+			next.Tags[i] = put // the row moves to the other tag, in its place
+		case i >= 0:
+			next.Tags = slices.Delete(next.Tags, i, i+1)
+		}
+	}
+	if put != 0 && !slices.Contains(next.Tags, put) {
+		if len(next.Tags) >= domain.MaxTags {
+			return false, apperr.Invalid("tag_id", fmt.Sprintf("The entity may not have more than %d tags.", domain.MaxTags))
+		}
+		next.Tags = append(next.Tags, put)
+	}
+	if slices.Equal(next.Tags, prev.Tags) {
+		return false, nil
 	}
 	plan, err := s.tagPlan(ctx, k, &m, &prev, &next)
 	if err != nil {

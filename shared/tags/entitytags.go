@@ -18,7 +18,9 @@ type entityTagJSON struct {
 }
 
 // registerEntityTags mounts entities/{entity_id}/entity_tags: list and show read the entity
-// (read ahead: 1 round trip); create and delete change its record's tags (SetEntityTag).
+// (read ahead: 1 round trip); create, update (PUT and PATCH, as Kanka's resource route:
+// the row moves to the body's tag_id) and delete change its record's tags (SetEntityTag,
+// ReplaceEntityTag).
 func registerEntityTags(api *httpapi.API, st Store) {
 	const collection, item = "/entities/{entity_id}/entity_tags", "/entities/{entity_id}/entity_tags/{id}"
 	ahead := httpapi.ReadAhead(store.ReadEntity, "entity_id", "")
@@ -26,6 +28,8 @@ func registerEntityTags(api *httpapi.API, st Store) {
 	api.Handle("GET", collection, h.entityTags, ahead)
 	api.Handle("POST", collection, h.addEntityTag, ahead)
 	api.Handle("GET", item, h.entityTag, ahead)
+	api.Handle("PUT", item, h.replaceEntityTag, ahead)
+	api.Handle("PATCH", item, h.replaceEntityTag, ahead)
 	api.Handle("DELETE", item, h.removeEntityTag, ahead)
 }
 
@@ -85,6 +89,40 @@ func (h handlers) addEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 	}
 	return r.Commit(func() error {
 		_, err := h.st.SetEntityTag(r.Context(), e.CampaignID, e.ID, f.Value, true, r.Access.IsAdmin())
+		return err
+	}, func() (httpapi.Reply, error) {
+		return httpapi.One(entityTagJSON{ID: f.Value, EntityID: e.ID, TagID: f.Value}), nil
+	})
+}
+
+// replaceEntityTag is Kanka's update of an entity tag (`$entityTag->update($request->all())`
+// with StoreEntityTag's rules: tag_id required, a tag of the campaign): the row named by the
+// path (a tag the caller sees on the entity, else 404) becomes the body's tag_id, with the
+// checks of a POST (422 tag_id); the answer is the row under its new id, the tag id.
+func (h handlers) replaceEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
+	e, err := r.VisibleEntity(h.st)
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	id, err := r.PathID("id")
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	if !slices.Contains(domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), id) {
+		return httpapi.Reply{}, apperr.ErrNotFound
+	}
+	in, err := r.Input()
+	if err != nil {
+		return httpapi.Reply{}, err
+	}
+	rd := domain.NewReader(in)
+	f := rd.ID("tag_id")
+	rd.Required("tag_id", f.Present())
+	if err := rd.Err(); err != nil {
+		return httpapi.Reply{}, err
+	}
+	return r.Commit(func() error {
+		_, err := h.st.ReplaceEntityTag(r.Context(), e.CampaignID, e.ID, id, f.Value, r.Access.IsAdmin())
 		return err
 	}, func() (httpapi.Reply, error) {
 		return httpapi.One(entityTagJSON{ID: f.Value, EntityID: e.ID, TagID: f.Value}), nil
