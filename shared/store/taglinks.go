@@ -262,26 +262,23 @@ func (s *Store) rewriteMembers(ctx context.Context, cid, tid int64, drop bool, e
 	})
 }
 
-// SetEntityTag adds (add) or removes tag tid on the record of entity eid (Kanka's
-// entities/{id}/entity_tags), with the checks and links of a record update that changes its
-// `tags` (tagPlan): the record's home, public copy and entity get the new list, conditional on
-// the version read (bumped; updated_at kept, as a tag's delete does); a lost race re-reads.
-// It reports whether anything changed: adding a tag already there or removing one absent
-// does not. Errors of the tag name `tag_id`; the record's tags are at most domain.MaxTags.
-func (s *Store) SetEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error) {
-	drop, put := tid, int64(0)
-	if add {
-		drop, put = 0, tid
-	}
-	return s.changeEntityTag(ctx, cid, eid, drop, put, byAdmin, false)
+// TagChange is a change of one of a record's tags (Kanka's entities/{id}/entity_tags): Drop
+// leaves (0: none), Put arrives (0: none), in Drop's place when both are set (a PUT moves the
+// row to another tag). MustHave makes Drop's absence ErrNotFound (the row is gone); ByAdmin
+// says who writes, for the private tags' checks.
+type TagChange struct {
+	Drop, Put         int64
+	ByAdmin, MustHave bool
 }
 
-// ReplaceEntityTag puts tag to in the place of tag from on the record of entity eid (Kanka's
-// PUT/PATCH entities/{id}/entity_tags/{id}, which moves the row to another tag) in one write,
-// with SetEntityTag's checks, links and retries; from already absent is ErrNotFound (the row
-// is gone), to already there leaves it once. It reports whether anything changed.
-func (s *Store) ReplaceEntityTag(ctx context.Context, cid, eid, from, to int64, byAdmin bool) (bool, error) {
-	return s.changeEntityTag(ctx, cid, eid, from, to, byAdmin, true)
+// ChangeEntityTag applies c to the record of entity eid, with the checks and links of a
+// record update that changes its `tags` (tagPlan): the record's home, public copy and entity
+// get the new list, conditional on the version read (bumped; updated_at kept, as a tag's
+// delete does); a lost race re-reads. It reports whether anything changed: adding a tag already
+// there or removing one absent does not. Errors of the tag name `tag_id`; the record's tags
+// are at most domain.MaxTags.
+func (s *Store) ChangeEntityTag(ctx context.Context, cid, eid int64, c TagChange) (bool, error) {
+	return s.changeEntityTag(ctx, cid, eid, c.Drop, c.Put, c.ByAdmin, c.MustHave)
 }
 
 // changeEntityTag removes tag drop (0: none) and adds tag put (0: none) on entity eid's

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
@@ -28,7 +29,7 @@ func bigTag(t *testing.T, n int) (*apitest.Env, int64) {
 	g.SetLimit(8)
 	for eid := int64(1); eid <= int64(n); eid++ {
 		g.Go(func() error {
-			_, err := e.Store.SetEntityTag(ctx, e.PublicCampaign, eid, tid, true, true)
+			_, err := e.Store.ChangeEntityTag(ctx, e.PublicCampaign, eid, store.TagChange{Put: tid, ByAdmin: true})
 			return err
 		})
 	}

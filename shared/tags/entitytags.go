@@ -19,8 +19,7 @@ type entityTagJSON struct {
 
 // registerEntityTags mounts entities/{entity_id}/entity_tags: list and show read the entity
 // (read ahead: 1 round trip); create, update (PUT and PATCH, as Kanka's resource route:
-// the row moves to the body's tag_id) and delete change its record's tags (SetEntityTag,
-// ReplaceEntityTag).
+// the row moves to the body's tag_id) and delete change its record's tags (store.ChangeEntityTag).
 func registerEntityTags(api *httpapi.API, st Store) {
 	const collection, item = "/entities/{entity_id}/entity_tags", "/entities/{entity_id}/entity_tags/{id}"
 	ahead := httpapi.ReadAhead(store.ReadEntity, "entity_id", "")
@@ -88,7 +87,7 @@ func (h handlers) addEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return r.Commit(func() error {
-		_, err := h.st.SetEntityTag(r.Context(), e.CampaignID, e.ID, f.Value, true, r.Access.IsAdmin())
+		_, err := h.st.ChangeEntityTag(r.Context(), e.CampaignID, e.ID, store.TagChange{Put: f.Value, ByAdmin: r.Access.IsAdmin()})
 		return err
 	}, func() (httpapi.Reply, error) {
 		return httpapi.One(entityTagJSON{ID: f.Value, EntityID: e.ID, TagID: f.Value}), nil
@@ -122,7 +121,7 @@ func (h handlers) replaceEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, err
 	}
 	return r.Commit(func() error {
-		_, err := h.st.ReplaceEntityTag(r.Context(), e.CampaignID, e.ID, id, f.Value, r.Access.IsAdmin())
+		_, err := h.st.ChangeEntityTag(r.Context(), e.CampaignID, e.ID, store.TagChange{Drop: id, Put: f.Value, ByAdmin: r.Access.IsAdmin(), MustHave: true})
 		return err
 	}, func() (httpapi.Reply, error) {
 		return httpapi.One(entityTagJSON{ID: f.Value, EntityID: e.ID, TagID: f.Value}), nil
@@ -142,7 +141,7 @@ func (h handlers) removeEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 		return httpapi.Reply{}, apperr.ErrNotFound
 	}
 	return r.Commit(func() error {
-		_, err := h.st.SetEntityTag(r.Context(), e.CampaignID, e.ID, id, false, r.Access.IsAdmin())
+		_, err := h.st.ChangeEntityTag(r.Context(), e.CampaignID, e.ID, store.TagChange{Drop: id, ByAdmin: r.Access.IsAdmin()})
 		return err
 	}, func() (httpapi.Reply, error) { return httpapi.Deleted(id), nil })
 }

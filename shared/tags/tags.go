@@ -29,8 +29,7 @@ type Store interface {
 	ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error)
 	TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error)
 	TagMembers(ctx context.Context, cid int64, tags []int64, admin bool) (map[int64]domain.TagMembers, error)
-	SetEntityTag(ctx context.Context, cid, eid, tid int64, add, byAdmin bool) (bool, error)
-	ReplaceEntityTag(ctx context.Context, cid, eid, from, to int64, byAdmin bool) (bool, error)
+	ChangeEntityTag(ctx context.Context, cid, eid int64, c store.TagChange) (bool, error)
 }
 
 // Register mounts the family's routes.
