@@ -300,3 +300,45 @@ func TestModuleRecordsAreMentionedAndSearched(t *testing.T) {
 		t.Fatalf("search: %d %s", s.Status, s.Raw)
 	}
 }
+
+// A module's routes keep the owner kinds' budgets (DESIGN 3): a show is one round trip after
+// the access read (read ahead), a list page two, a write one transaction after its reads; a
+// page evaluates about what it answers, whatever the module holds.
+func TestModuleRoundTrips(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	top := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Budget"})
+	for i := 0; i < 60; i++ {
+		create(t, e, "/organisations", e.Admin, map[string]any{"name": fmt.Sprintf("Filler %d", i)})
+	}
+	one := apitest.Path(e.Campaign, fmt.Sprintf("/organisations/%d", num(top["id"])))
+	cases := []struct {
+		name         string
+		method, path string
+		body         any
+		max          int64
+		page         bool
+	}{
+		{"show", "GET", one, nil, 1, false},
+		{"list page 1", "GET", apitest.Path(e.Campaign, "/organisations?limit=10"), nil, 2, true},
+		{"list page 3", "GET", apitest.Path(e.Campaign, "/organisations?limit=10&page=3"), nil, 3, true},
+		{"create", "POST", apitest.Path(e.Campaign, "/organisations"), map[string]any{"name": "New"}, 3, false},
+		{"create under a parent", "POST", apitest.Path(e.Campaign, "/organisations"), map[string]any{"name": "Sub", "parent_id": top["entity_id"]}, 5, false},
+		{"update", "PATCH", one, map[string]any{"type": "Keep"}, 2, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.Counter.Reset()
+			r := e.Do(c.method, c.path, e.Admin, c.body)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Raw)
+			}
+			if n := e.Counter.N(); n > c.max || n == 0 {
+				t.Fatalf("%d DynamoDB calls, budget %d", n, c.max)
+			}
+			if got := e.Counter.Fetched(); c.page && got > 10+2+1+100+10 {
+				t.Fatalf("%d items evaluated for a page of 10", got)
+			}
+		})
+	}
+}
