@@ -238,6 +238,9 @@ func (k declared) render(r *httpapi.Request, rec *Record) recordJSON {
 		}
 		j.own = append(j.own, ownField{k.LegacyParent, parent})
 	}
+	if k.Traits {
+		j.own = append(j.own, ownField{"traits", renderTraits(rec, r.Access)})
+	}
 	if len(k.Statuses) > 0 {
 		var status *statusJSON
 		if rec.StatusID != nil {

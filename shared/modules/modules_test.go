@@ -342,3 +342,82 @@ func TestModuleRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+// A character's traits, written as Kanka's parallel arrays (positions for new traits, ids for
+// kept ones) and answered as traits[]; personality traits hidden from other members unless
+// is_personality_visible; bounds refused with the field named.
+func TestCharacterTraits(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	c := create(t, e, "/characters", e.Admin, map[string]any{"name": "Ann",
+		"appearance_name": []any{"Eyes", "", "Hair"}, "appearance_entry": []any{"Green", "skipped", "Red"},
+		"personality_name": []any{"Brave"}, "personality_entry": []any{"Very"}})
+	one := apitest.Path(e.Campaign, fmt.Sprintf("/characters/%d", num(c["id"])))
+	traits := func(r apitest.Response) []string {
+		var out []string
+		for _, it := range r.Data()["traits"].([]any) {
+			m := it.(map[string]any)
+			out = append(out, fmt.Sprintf("%v:%v=%v#%v", m["section"], m["name"], m["entry"], m["default_order"]))
+		}
+		return out
+	}
+	admin := e.Do("GET", one, e.Admin, nil)
+	if got := fmt.Sprint(traits(admin)); got != "[appearance:Eyes=Green#0 appearance:Hair=Red#1 personality:Brave=Very#0]" {
+		t.Fatalf("traits = %s", got)
+	}
+	if got := fmt.Sprint(traits(e.Do("GET", one, e.Member, nil))); got != "[appearance:Eyes=Green#0 appearance:Hair=Red#1]" {
+		t.Fatalf("a member's traits = %s (personality hidden)", got)
+	}
+	if r := e.Do("PATCH", one, e.Admin, map[string]any{"is_personality_visible": true}); r.Status != 200 {
+		t.Fatalf("visible: %d %s", r.Status, r.Raw)
+	}
+	if got := len(traits(e.Do("GET", one, e.Member, nil))); got != 3 {
+		t.Fatalf("a member sees %d traits once personality is visible", got)
+	}
+	// Kept by id (an object), reordered and renamed; the section left out keeps its traits.
+	var eyes, hair float64
+	for _, it := range admin.Data()["traits"].([]any) {
+		m := it.(map[string]any)
+		switch m["name"] {
+		case "Eyes":
+			eyes = m["id"].(float64)
+		case "Hair":
+			hair = m["id"].(float64)
+		}
+	}
+	u := e.Do("PATCH", one, e.Admin, map[string]any{"appearance_name": map[string]any{fmt.Sprint(hair): "Hair", "new": "Height"},
+		"appearance_entry": map[string]any{fmt.Sprint(hair): "Grey", "new": "Tall"}})
+	if u.Status != 200 || fmt.Sprint(traits(u)) != "[appearance:Hair=Grey#0 appearance:Height=Tall#1 personality:Brave=Very#0]" {
+		t.Fatalf("patch traits: %d %v", u.Status, traits(u))
+	}
+	for _, it := range u.Data()["traits"].([]any) {
+		if m := it.(map[string]any); m["name"] == "Hair" && m["id"] != hair || m["id"] == eyes {
+			t.Fatalf("ids: %v (hair was %v, eyes %v)", m, hair, eyes)
+		}
+	}
+	names := make([]any, 101)
+	for i := range names {
+		names[i] = fmt.Sprint("T", i)
+	}
+	for _, c := range []struct {
+		name  string
+		body  map[string]any
+		field string
+	}{
+		{"too many", map[string]any{"appearance_name": names}, "appearance_name"},
+		{"a name too long", map[string]any{"personality_name": []any{fmt.Sprintf("%0200d", 1)}}, "personality_name.0"},
+		{"an entry too long", map[string]any{"personality_name": []any{"A"}, "personality_entry": []any{fmt.Sprintf("%01001d", 1)}}, "personality_entry.0"},
+		{"not a string", map[string]any{"appearance_name": []any{3}}, "appearance_name.0"},
+		{"not an array", map[string]any{"appearance_name": "Eyes"}, "appearance_name"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if r := e.Do("PATCH", one, e.Admin, c.body); r.Status != 422 || r.Errors()[c.field] == nil {
+				t.Fatalf("%d %s, want 422 naming %s", r.Status, r.Raw, c.field)
+			}
+		})
+	}
+	if got := len(traits(e.Do("GET", one, e.Admin, nil))); got != 3 {
+		t.Fatalf("refused writes changed the traits: %d", got)
+	}
+	audit(t, e, e.Campaign)
+}

@@ -223,6 +223,23 @@ components:
 {{- if .Module.Nested}}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The parent {{.Module.Code}}'s id (the 2025 API's parent field); null for a root, and for a non-admin when the parent is private."}
 {{- end}}
+{{- if .Traits}}
+        traits:
+          type: array
+          description: "The character's traits, appearance (section 1) first, each section in its order; personality traits only to admins and the character's creator unless is_personality_visible."
+          items:
+            type: object
+            additionalProperties: false
+            required: [id, name, entry, entry_parsed, section_id, section, default_order]
+            properties:
+              id: {type: integer}
+              name: {type: string}
+              entry: {type: string}
+              entry_parsed: {type: ["string", "null"]}
+              section_id: {type: integer, enum: [1, 2]}
+              section: {type: string, enum: [appearance, personality]}
+              default_order: {type: integer}
+{{- end}}
 {{- if .Statuses}}
         status_id: {type: ["integer", "null"], description: "The category status (GET category_statuses): {{range $i, $s := .Statuses}}{{if $i}}, {{end}}{{$s.ID}} {{$s.Key}}{{end}}."}
         status:
@@ -260,6 +277,12 @@ components:
 {{- if .Module.Nested}}
         parent_id: {type: ["integer", "null"], description: "The parent's entity id: an entity of a {{.Module.Code}} the caller may see, not this one or one of its descendants, at most 64 levels deep; null detaches."}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The 2025 API's parent: the parent {{.Module.Code}}'s id. When both are sent, parent_id wins, unless it names the current parent while this names another."}
+{{- end}}
+{{- if .Traits}}
+        appearance_name: {description: "Kanka's trait names of the appearance section: an array (new traits, in order) or an object keyed by the ids of the traits kept; empty names are skipped; left out, the section keeps its traits. At most 100 traits of 32 KiB in all, names of 191 characters, entries of 1,000.", type: [array, object, "null"]}
+        appearance_entry: {description: "The entries of appearance_name's traits, by the same keys.", type: [array, object, "null"]}
+        personality_name: {description: "As appearance_name, for the personality section.", type: [array, object, "null"]}
+        personality_entry: {description: "The entries of personality_name's traits, by the same keys.", type: [array, object, "null"]}
 {{- end}}
 {{- if .Statuses}}
         status_id: {type: ["integer", "null"], description: "A category status of the module, null for none; wins over the booleans."}

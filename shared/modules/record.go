@@ -22,6 +22,7 @@ type Record struct {
 	StatusID      *int64
 	Text          map[string]string // Text and Date fields ("" or absent: null)
 	Flags         map[string]bool
+	Traits        []Trait // a character's (spec.Spec.Traits)
 }
 
 // Clone copies r deeply enough that changing the copy leaves r alone.
@@ -37,6 +38,7 @@ func (r *Record) Clone() *Record {
 		c.StatusID = &s
 	}
 	c.Text, c.Flags = maps.Clone(r.Text), maps.Clone(r.Flags)
+	c.Traits = append([]Trait(nil), r.Traits...)
 	c.Ancestry = append([]domain.AncestorLink(nil), r.Ancestry...)
 	return &c
 }
@@ -79,6 +81,9 @@ func (k declared) apply(r *Record, in domain.Input, a domain.Access) (parentInpu
 		}
 	}
 	k.applyStatus(r, rd)
+	if k.Traits {
+		applyTraits(r, rd, in)
+	}
 	var p parentInput
 	if k.Module.Nested {
 		p = parentInput{entity: rd.ID("parent_id"), legacy: rd.ID(k.LegacyParent), entityField: "parent_id", legacyKey: k.LegacyParent}

@@ -18,6 +18,7 @@ type item struct {
 	// TextLC: the text fields lower-cased, for the list's filters on them (store.FieldsLC).
 	TextLC map[string]string `dynamo:"text_lc,omitempty"`
 	Flags  map[string]bool   `dynamo:"flags,omitempty"`
+	Traits []traitAttr       `dynamo:"traits,omitempty"`
 	// ParentHidden: the parent is private, so the public copy leaves it out.
 	ParentHidden bool `dynamo:"parent_hidden,omitempty"`
 }
@@ -31,13 +32,30 @@ func (k declared) item(r *Record) item {
 		}
 		lc[name] = strings.ToLower(v)
 	}
+	var traits []traitAttr
+	for _, t := range r.Traits {
+		traits = append(traits, traitAttr(t))
+	}
 	return item{MetaAttrs: meta, OwnerAttrs: owner, ParentID: r.ParentID, StatusID: r.StatusID, Text: r.Text, TextLC: lc, Flags: r.Flags,
-		ParentHidden: r.ParentID != nil && r.ParentPrivate}
+		Traits: traits, ParentHidden: r.ParentID != nil && r.ParentPrivate}
 }
 
 func (k declared) record(it item) Record {
+	var traits []Trait
+	for _, t := range it.Traits {
+		traits = append(traits, Trait(t))
+	}
 	return Record{Meta: it.Meta(), Owner: it.Owner(), Module: k.Module.Code, ParentID: it.ParentID, StatusID: it.StatusID,
-		Text: it.Text, Flags: it.Flags}
+		Text: it.Text, Flags: it.Flags, Traits: traits}
+}
+
+// traitAttr is a trait as its record's item keeps it.
+type traitAttr struct {
+	ID      int64  `dynamo:"id"`
+	Name    string `dynamo:"name"`
+	Entry   string `dynamo:"entry,omitempty"`
+	Section int    `dynamo:"section"`
+	Order   int    `dynamo:"order"`
 }
 
 // storage is a module's storage on the kernel: a nested owner kind, or an owner kind for a

@@ -13,6 +13,7 @@ var (
 			{Name: "pronouns", Kind: Text, Max: 45}, {Name: "is_personality_visible", Kind: Flag},
 			{Name: "is_personality_pinned", Kind: Flag}, {Name: "is_appearance_pinned", Kind: Flag}},
 		Statuses: []Status{{ID: 1, Key: "alive", Default: true}, {ID: 2, Key: "missing"}, {ID: 3, Key: "dead", Legacy: "is_dead"}},
+		Traits:   true,
 	})
 	Families = declare(Spec{
 		Module: domain.Module{ID: 2, Code: "family", Singular: "Family", Plural: "Families", Nested: true},

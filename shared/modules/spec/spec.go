@@ -46,6 +46,9 @@ type Spec struct {
 	LegacyParent string
 	Fields       []Field
 	Statuses     []Status
+	// Traits: the records carry Kanka's character traits (appearance and personality sections,
+	// written as <section>_name[] and <section>_entry[], answered as traits[]).
+	Traits bool
 }
 
 // Declared is a declared module: its Spec, its row of the kind table and its reads ahead.
