@@ -85,7 +85,7 @@ func (h handlers) apply(r *httpapi.Request, in domain.Input, _ httpapi.None, pre
 	if err != nil {
 		return err
 	}
-	if prev != nil && prev.ParentID != nil && next.ParentID == nil && prev.ParentPrivate && !r.Access.CanSee(true) && field == "" {
+	if prev != nil && prev.ParentID != nil && next.ParentID == nil && prev.ParentPrivate && !r.Access.CanSee(true) {
 		next.ParentID = prev.ParentID // a hidden parent sent back as none stays (as locations)
 	}
 	if next.ParentID == nil || (prev != nil && prev.ParentID != nil && *prev.ParentID == *next.ParentID) {

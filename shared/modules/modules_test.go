@@ -220,6 +220,13 @@ func TestParentsInBothEras(t *testing.T) {
 	if r := e.Do("GET", topPath, e.Member, nil); r.Status != 404 {
 		t.Fatalf("a member's view of a private record: %d", r.Status)
 	}
+	// A member sending back the none it read keeps the hidden parent (as locations do).
+	if r := e.Do("PUT", lowPath, e.Member, map[string]any{"name": "Cell", "organisation_id": nil}); r.Status != 200 {
+		t.Fatalf("a member's write back: %d %s", r.Status, r.Raw)
+	}
+	if r := e.Do("GET", lowPath, e.Admin, nil); r.Data()["organisation_id"] != top["id"] {
+		t.Fatalf("the hidden parent after a member's write back: %s", r.Raw)
+	}
 	if r := e.Do("POST", apitest.Path(e.Campaign, "/organisations"), e.Member, map[string]any{"name": "Y", "parent_id": top["entity_id"]}); r.Status != 422 || r.Errors()["parent_id"] == nil {
 		t.Fatalf("a member nesting under a private parent: %d %s", r.Status, r.Raw)
 	}
