@@ -175,8 +175,16 @@ func TestStatusesInBothEras(t *testing.T) {
 	if num(cr["status_id"]) != 5 || cr["is_extinct"] != true || cr["is_dead"] != false {
 		t.Fatalf("creature: %v", cr)
 	}
+	q := create(t, e, "/quests", e.Admin, map[string]any{"name": "Find the map", "is_completed": true, "date": "2026-12-01"})
+	if num(q["status_id"]) != 10 || q["is_completed"] != true || q["date"] != "2026-12-01" {
+		t.Fatalf("quest: %v", q)
+	}
+	qp := apitest.Path(e.Campaign, fmt.Sprintf("/quests/%d", num(q["id"])))
+	if u := e.Do("PATCH", qp, e.Admin, map[string]any{"is_completed": false}); u.Status != 200 || num(u.Data()["status_id"]) != 8 || u.Data()["is_completed"] != false {
+		t.Fatalf("a quest no longer completed is not started (Kanka's default): %d %s", u.Status, u.Raw)
+	}
 	r := e.Do("GET", apitest.Path(e.Campaign, "/category_statuses"), e.Member, nil)
-	if r.Status != 200 || len(r.List()) != 11 { // the served modules' (a location's and the quests' are not yet)
+	if r.Status != 200 || len(r.List()) != 15 { // the served modules' (a location's is not yet)
 		t.Fatalf("category statuses: %d %s", r.Status, r.Raw)
 	}
 	audit(t, e, e.Campaign)

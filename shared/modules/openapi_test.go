@@ -64,7 +64,7 @@ x-anchors:
     "503": {$ref: '#/components/responses/Unavailable'}
 tags:
   - name: Modules
-    description: "Kanka's entity modules served as declarations: characters, families, organisations, items, notes, events, races, journals and creatures. Each owns an entity like a location; the nested ones nest under a parent of their module, written as the current API's parent_id (the parent's entity id) or the 2025 API's <module>_id (its module id); modules with category statuses take status_id or the 2025 API's booleans (is_dead...)."
+    description: "Kanka's entity modules served as declarations: {{range $i, $m := .}}{{if $i}}, {{end}}{{$m.Path}}{{end}}. Each owns an entity like a location; the nested ones nest under a parent of their module, written as the current API's parent_id (the parent's entity id) or the 2025 API's <module>_id (its module id); modules with category statuses take status_id or the 2025 API's booleans (is_dead...)."
 paths:
   /api/1.0/campaigns/{campaign_id}/category_statuses:
     parameters:

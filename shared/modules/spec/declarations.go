@@ -50,6 +50,23 @@ var (
 		Prefix: "JOURNAL", Path: "/journals", Gone: "journal", LegacyParent: "journal_id",
 		Fields: []Field{{Name: "date", Kind: Date}},
 	})
+	Quests = declare(Spec{
+		Module: domain.Module{ID: 10, Code: "quest", Singular: "Quest", Plural: "Quests", Nested: true},
+		Prefix: "QUEST", Path: "/quests", Gone: "quest", LegacyParent: "quest_id",
+		Fields: []Field{{Name: "date", Kind: Date}},
+		Statuses: []Status{{ID: 8, Key: "not_started", Default: true}, {ID: 9, Key: "ongoing"},
+			{ID: 10, Key: "completed", Legacy: "is_completed"}, {ID: 11, Key: "abandoned"}},
+	})
+	Abilities = declare(Spec{
+		Module: domain.Module{ID: 16, Code: "ability", Singular: "Ability", Plural: "Abilities", Nested: true},
+		Prefix: "ABILITY", Path: "/abilities", Gone: "ability", LegacyParent: "ability_id",
+		Fields: []Field{{Name: "charges", Kind: Text, Max: 120}},
+	})
+	Timelines = declare(Spec{
+		Module: domain.Module{ID: 18, Code: "timeline", Singular: "Timeline", Plural: "Timelines", Nested: true},
+		Prefix: "TIMELINE", Path: "/timelines", Gone: "timeline", LegacyParent: "timeline_id",
+		Fields: []Field{{Name: "revert_order", Kind: Flag}},
+	})
 	Creatures = declare(Spec{
 		Module: domain.Module{ID: 20, Code: "creature", Singular: "Creature", Plural: "Creatures", Nested: true},
 		Prefix: "CREATURE", Path: "/creatures", Gone: "creature", LegacyParent: "creature_id",
