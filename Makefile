@@ -61,8 +61,8 @@ VULNDB ?=
 vulncheck: ## known vulnerabilities reachable from the code (govulncheck)
 	$(GO) run $(VULNCHECK) $(if $(VULNDB),-db $(VULNDB)) ./...
 
-docs: ## Redoc for the /docs page of lorekeep serve (from the npm registry, into .local/docs)
-	scripts/docs.sh install
+docs: ## vendor Redoc's bundle for the /docs page (from the npm registry into shared/apidoc/docs; REDOC_VERSION)
+	scripts/docs.sh vendor
 
 # make local-invoke runs the functions under the official Lambda Runtime Interface Emulator
 # (the Runtime API of Lambda and of sam local's images), a Go module pinned here and installed

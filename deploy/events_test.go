@@ -47,6 +47,16 @@ var metaReplay = []replayStep{
 	{"meta-health.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "health", r.body, map[string]any{"status": "ok"})
 	}},
+	{"meta-docs.json", func(t *testing.T, _ *store.Store, r response) {
+		if !strings.Contains(r.Body, `<redoc spec-url="/api/1.0/openapi.json"`) {
+			t.Fatalf("the docs page: %.200s", r.Body)
+		}
+	}},
+	{"meta-docs-bundle.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.Body) < 500_000 {
+			t.Fatalf("the Redoc bundle is %d bytes", len(r.Body))
+		}
+	}},
 	{"meta-openapi.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "document", r.body, map[string]any{"openapi": "3.1.0"})
 	}},

@@ -27,7 +27,6 @@ export S3_ENDPOINT="http://$near:$s3port" IMAGE_BUCKET=${IMAGE_BUCKET:-lorekeep-
 export IMAGE_BASE_URL="$S3_ENDPOINT/$IMAGE_BUCKET"
 # Webhooks to http:// and to this machine (a receiver on 127.0.0.1): local use only.
 export WEBHOOKS_ALLOW_HTTP=${WEBHOOKS_ALLOW_HTTP:-1} WEBHOOKS_ALLOW_LOOPBACK=${WEBHOOKS_ALLOW_LOOPBACK:-1}
-scripts/docs.sh install >/dev/null || echo "warning: Redoc could not be installed (offline?): /docs will say so" >&2
 go build -o .local/bin/lorekeep ./cmd/lorekeep
 demo=$(.local/bin/lorekeep demo)
 cid=$(echo "$demo" | sed -E 's/.*"campaign_id":([0-9]+).*/\1/')

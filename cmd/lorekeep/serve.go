@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path"
-	"strings"
 	"syscall"
 	"time"
 
@@ -28,7 +26,7 @@ import (
 
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the
 // docs page; images in bucket (nil: writes with an image are refused).
-func newHandler(st *store.Store, getenv func(string) string, docsDir string, bucket ...*imagestore.Bucket) http.Handler {
+func newHandler(st *store.Store, getenv func(string) string, bucket ...*imagestore.Bucket) http.Handler {
 	opts := httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st.Tokens(), time.Now), st)
 	opts.FieldSet = httpapi.BearerFieldSet
 	api := httpapi.New(opts)
@@ -39,28 +37,12 @@ func newHandler(st *store.Store, getenv func(string) string, docsDir string, buc
 		api.SetImages(svc)
 		images.Register(api, st, svc)
 	}
-	apidoc.Register(api, "/docs")
-	page := docsPage(docsDir)
-	files := http.StripPrefix("/docs/", http.FileServer(http.Dir(docsDir)))
-	// Not an http.ServeMux in front of the API: it would answer paths with "//", "." or ".."
-	// with an HTML redirect before the API's JSON 404 could.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.Path
-		read := r.Method == http.MethodGet || r.Method == http.MethodHead
-		switch {
-		case read && p == "/docs":
-			page.ServeHTTP(w, r)
-		case read && strings.HasPrefix(p, "/docs/") && path.Clean(p) == p:
-			files.ServeHTTP(w, r)
-		default:
-			api.ServeHTTP(w, r)
-		}
-	})
+	apidoc.Register(api) // the public routes and the docs page, as the meta function serves them
+	return api
 }
 
 func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:3000", "listen address")
-	docs := fs.String("docs", defaultDocsDir(c.getenv), "directory holding Redoc's bundle for /docs (scripts/docs.sh install fills it)")
 	sweepEvery := fs.Duration("sweep-every", time.Minute, "how often to finish the deletes left pending, as the scheduled sweeper does on AWS (0: never)")
 	sweepOlderThan := fs.Duration("sweep-older-than", store.PendingDeleteAge, "finish the deletes pending for longer than this")
 	if err := parse(c, fs, args); err != nil {
@@ -77,7 +59,7 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	handler := newHandler(st, c.getenv, *docs, bucket)
+	handler := newHandler(st, c.getenv, bucket)
 	// Listen first: "serving" is printed only once a client can connect.
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -1,5 +1,5 @@
-// Command meta is the Lambda of the routes that need no token: the entry point, health and the
-// OpenAPI document. It needs no storage.
+// Command meta is the Lambda of the routes that need no token: the entry point, health, the
+// OpenAPI document and its docs page (Redoc embedded: apidoc). It needs no storage.
 package main
 
 import (
@@ -9,6 +9,6 @@ import (
 
 func main() {
 	api := lambdaapi.PublicAPI()
-	apidoc.Register(api, "")
+	apidoc.Register(api)
 	lambdaapi.Start(api)
 }

@@ -107,9 +107,9 @@ func addAll(into map[string]any, key string, v any, file string) error {
 	return nil
 }
 
-// Register serves the document, health and the entry point without a token. docsURL is the
-// rendered docs page, "" where there is none (on Lambda).
-func Register(api *httpapi.API, docsURL string) {
+// Register serves the document, its rendered docs page, health and the entry point without a
+// token.
+func Register(api *httpapi.API) {
 	api.HandlePublic("GET "+Path, func(w http.ResponseWriter, r *http.Request) {
 		d, err := JSON()
 		if err != nil {
@@ -125,10 +125,8 @@ func Register(api *httpapi.API, docsURL string) {
 	api.HandlePublic("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteJSON(w, r, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	root := map[string]string{"name": "Lorekeep", "openapi": Path, "health": "/health"}
-	if docsURL != "" {
-		root["docs"] = docsURL
-	}
+	root := map[string]string{"name": "Lorekeep", "openapi": Path, "health": "/health", "docs": DocsPath}
+	registerDocs(api)
 	api.HandlePublic("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		httpapi.WriteJSON(w, r, http.StatusOK, root)
 	})

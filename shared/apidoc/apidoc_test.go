@@ -58,7 +58,7 @@ func TestDocumentIsValid(t *testing.T) {
 func TestPublicRoutesNeedNoToken(t *testing.T) {
 	t.Parallel()
 	api := httpapi.New(httpapi.Options{Identify: func(*http.Request) (int64, error) { return 0, apperr.ErrUnauthenticated }})
-	apidoc.Register(api, "/docs")
+	apidoc.Register(api)
 	srv := httptest.NewServer(api)
 	defer srv.Close()
 	for _, tc := range []struct{ path, has string }{

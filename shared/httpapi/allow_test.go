@@ -21,7 +21,7 @@ func TestKnownPathsAnswerOtherMethodsWith405(t *testing.T) {
 		calendars.Register(api, st)
 		calendardays.Register(api, st)
 		transfer.Register(api, st)
-		apidoc.Register(api, "/docs")
+		apidoc.Register(api)
 	})
 	cases := []struct {
 		method, path string
