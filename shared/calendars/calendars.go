@@ -51,6 +51,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 	})
 	api.Handle("POST", "/calendars/{id}/advance", h.advance, cal)
 	api.Handle("POST", "/calendars/{id}/retreat", h.retreat, cal)
+	api.Handle("GET", "/calendars/{id}/clock", h.worldClock, cal)
 }
 
 // calendarJSON is a calendar as the family answers it: the wire shape, with ?related=1's arrays.

@@ -3,6 +3,7 @@ package calendars_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -235,4 +236,48 @@ func readExport(t *testing.T, path string) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// The world clock answers a calendar's instant both ways, as its engine counts it; bad input
+// and a calendar without a clock are 422s naming the field; a hidden calendar is a 404.
+func TestWorldClockRoute(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	id := create(t, e, e.Campaign, e.Admin, clockBody("Clocked"))
+	plain := create(t, e, e.Campaign, e.Admin, plainBody("Plain"))
+	hidden := create(t, e, e.Campaign, e.Admin, with(clockBody("Hidden"), "is_private", true))
+	path := func(cid int64, q string) string { return cal(e.Campaign, cid) + "/clock?" + q }
+	r := e.Do("GET", path(id, "date=1-2-3&hour=4&minute=5&second=6"), e.Member, nil)
+	if r.Status != 200 {
+		t.Fatalf("date to seconds: %d %s", r.Status, r.Raw)
+	}
+	d := r.Data()
+	secs := int64(d["seconds"].(float64))
+	if d["seconds_per_day"] != float64(20*50*60) || d["date"] != "1-2-3" || d["hour"] != 4.0 || d["minute"] != 5.0 || d["second"] != 6.0 {
+		t.Fatalf("answer: %v", d)
+	}
+	back := e.Do("GET", path(id, fmt.Sprintf("seconds=%d", secs)), e.Member, nil).Data()
+	if back["date"] != "1-2-3" || back["hour"] != 4.0 || back["minute"] != 5.0 || back["second"] != 6.0 {
+		t.Fatalf("seconds to date: %v", back)
+	}
+	for _, c := range []struct {
+		cid   int64
+		q     string
+		field string
+	}{
+		{id, "", "seconds"},
+		{id, "seconds=1&date=1-1-1", "seconds"},
+		{id, "seconds=x", "seconds"},
+		{id, "date=1-13-1", "date"},
+		{id, "date=1-1-1&hour=20", "hour"},
+		{id, "date=1-1-1&second=60", "second"},
+		{plain, "seconds=0", "seconds"},
+	} {
+		if r := e.Do("GET", path(c.cid, c.q), e.Member, nil); r.Status != 422 || r.Errors()[c.field] == nil {
+			t.Errorf("%q: %d %s, want 422 naming %s", c.q, r.Status, r.Raw, c.field)
+		}
+	}
+	if r := e.Do("GET", path(hidden, "seconds=0"), e.Member, nil); r.Status != 404 {
+		t.Errorf("a member's clock of a private calendar: %d", r.Status)
+	}
 }

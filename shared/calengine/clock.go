@@ -2,6 +2,7 @@ package calengine
 
 import (
 	"errors"
+	"math"
 	"strconv"
 )
 
@@ -83,4 +84,45 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// SecondsPerMinute is a clock's: its hours and minutes are the calendar's, its minutes have 60
+// seconds, as Fantasy-Calendar's and every VTT's game clock.
+const SecondsPerMinute = 60
+
+var errSecondsRange = errors.New("calendar: the seconds are out of range")
+
+// SecondsOf is the count of seconds since the calendar's epoch (day 0 at 0:00, DayNumber's) of
+// date d at time t and second sec: the world clock a virtual tabletop keeps game time in.
+func (c *Calendar) SecondsOf(d Date, t Time, sec int) (int64, error) {
+	if !c.ValidTime(t) {
+		return 0, errNoClock
+	}
+	if sec < 0 || sec >= SecondsPerMinute {
+		return 0, errSecondsRange
+	}
+	day, err := c.DayNumber(d)
+	if err != nil {
+		return 0, err
+	}
+	k := c.def.Clock
+	perDay := int64(k.Hours) * int64(k.Minutes) * SecondsPerMinute
+	within := (int64(t.Hour)*int64(k.Minutes)+int64(t.Minute))*SecondsPerMinute + int64(sec)
+	if day > 0 && day > (math.MaxInt64-within)/perDay || day < 0 && day < (math.MinInt64+perDay)/perDay {
+		return 0, errSecondsRange
+	}
+	return day*perDay + within, nil
+}
+
+// AtSeconds is the date, time and second of n seconds since the calendar's epoch (SecondsOf's
+// inverse; every int64 is some instant).
+func (c *Calendar) AtSeconds(n int64) (Date, Time, int, error) {
+	k := c.def.Clock
+	if k == nil {
+		return Date{}, Time{}, 0, errNoClock
+	}
+	perDay := int64(k.Hours) * int64(k.Minutes) * SecondsPerMinute
+	day, within := floorDiv(n, perDay), mod(n, perDay)
+	minutes := within / SecondsPerMinute
+	return c.DateOf(day), Time{Hour: int(minutes / int64(k.Minutes)), Minute: int(minutes % int64(k.Minutes))}, int(within % SecondsPerMinute), nil
 }

@@ -183,3 +183,51 @@ func TestCyclesAgainstFantasyCalendar(t *testing.T) {
 		t.Error("a calendar without cycles names its years")
 	}
 }
+
+// The world clock: seconds since the epoch and the date, time and second they name, both ways,
+// exactly, on both sides of the epoch and at the ends of int64.
+func TestWorldClock(t *testing.T) {
+	t.Parallel()
+	c := clockCalendar(t, &Clock{Hours: 20, Minutes: 50}) // 60,000 seconds a day
+	first, _ := c.DayNumber(Date{1, 1, 1})
+	tests := []struct {
+		name string
+		d    Date
+		tm   Time
+		sec  int
+		want int64
+	}{
+		{"the epoch", c.DateOf(0), Time{0, 0}, 0, 0},
+		{"a second after it", c.DateOf(0), Time{0, 0}, 1, 1},
+		{"an hour and a minute", c.DateOf(0), Time{1, 1}, 5, 50*60 + 60 + 5},
+		{"the last second of day 0", c.DateOf(0), Time{19, 49}, 59, 59_999},
+		{"the next day", c.DateOf(1), Time{0, 0}, 0, 60_000},
+		{"before the epoch", c.DateOf(-1), Time{19, 49}, 59, -1},
+		{"year one", Date{1, 1, 1}, Time{0, 0}, 0, first * 60_000},
+	}
+	for _, tt := range tests {
+		got, err := c.SecondsOf(tt.d, tt.tm, tt.sec)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: SecondsOf = %d, %v; want %d", tt.name, got, err, tt.want)
+		}
+		d, tm, sec, err := c.AtSeconds(tt.want)
+		if err != nil || d != tt.d || tm != tt.tm || sec != tt.sec {
+			t.Errorf("%s: AtSeconds(%d) = %v %v %d %v", tt.name, tt.want, d, tm, sec, err)
+		}
+	}
+	for _, n := range []int64{math.MaxInt64, math.MinInt64, 123_456_789_012, -987_654_321} {
+		d, tm, sec, err := c.AtSeconds(n)
+		if err != nil {
+			t.Fatalf("AtSeconds(%d): %v", n, err)
+		}
+		if back, err := c.SecondsOf(d, tm, sec); err == nil && back != n {
+			t.Errorf("%d -> %v %v %d -> %d", n, d, tm, sec, back)
+		}
+	}
+	if _, err := c.SecondsOf(Date{1, 1, 1}, Time{0, 0}, 60); err == nil {
+		t.Error("second 60 accepted")
+	}
+	if _, err := clockCalendar(t, nil).SecondsOf(Date{1, 1, 1}, Time{0, 0}, 0); err == nil {
+		t.Error("a calendar without a clock answered seconds")
+	}
+}
