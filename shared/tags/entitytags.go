@@ -56,17 +56,27 @@ func (h handlers) entityTags(r *httpapi.Request) (httpapi.Reply, error) {
 	return httpapi.Many(res.Items, res.Total, res.Next, res.Cursors, page), nil
 }
 
-func (h handlers) entityTag(r *httpapi.Request) (httpapi.Reply, error) {
+// visibleRow reads the entity of the path and the row {id}: one of its tags the caller sees
+// (a hidden or absent one is a 404).
+func (h handlers) visibleRow(r *httpapi.Request) (*domain.Entity, int64, error) {
 	e, err := r.VisibleEntity(h.st)
 	if err != nil {
-		return httpapi.Reply{}, err
+		return nil, 0, err
 	}
 	id, err := r.PathID("id")
 	if err != nil {
-		return httpapi.Reply{}, err
+		return nil, 0, err
 	}
 	if !slices.Contains(domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), id) {
-		return httpapi.Reply{}, apperr.ErrNotFound
+		return nil, 0, apperr.ErrNotFound
+	}
+	return e, id, nil
+}
+
+func (h handlers) entityTag(r *httpapi.Request) (httpapi.Reply, error) {
+	e, id, err := h.visibleRow(r)
+	if err != nil {
+		return httpapi.Reply{}, err
 	}
 	return httpapi.One(entityTagJSON{ID: id, EntityID: e.ID, TagID: id}), nil
 }
@@ -76,22 +86,7 @@ func (h handlers) addEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	in, err := r.Input()
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	rd := domain.NewReader(in)
-	f := rd.ID("tag_id")
-	rd.Required("tag_id", f.Present())
-	if err := rd.Err(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	return r.Commit(func() error {
-		_, err := h.st.ChangeEntityTag(r.Context(), e.CampaignID, e.ID, store.TagChange{Put: f.Value, ByAdmin: r.Access.IsAdmin()})
-		return err
-	}, func() (httpapi.Reply, error) {
-		return httpapi.One(entityTagJSON{ID: f.Value, EntityID: e.ID, TagID: f.Value}), nil
-	})
+	return h.putEntityTag(r, e, store.TagChange{})
 }
 
 // replaceEntityTag is Kanka's update of an entity tag (`$entityTag->update($request->all())`
@@ -99,17 +94,16 @@ func (h handlers) addEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 // path (a tag the caller sees on the entity, else 404) becomes the body's tag_id, with the
 // checks of a POST (422 tag_id); the answer is the row under its new id, the tag id.
 func (h handlers) replaceEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := r.VisibleEntity(h.st)
+	e, id, err := h.visibleRow(r)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	id, err := r.PathID("id")
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if !slices.Contains(domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), id) {
-		return httpapi.Reply{}, apperr.ErrNotFound
-	}
+	return h.putEntityTag(r, e, store.TagChange{Drop: id, MustHave: true})
+}
+
+// putEntityTag reads the body's tag_id (required) and writes it on e's record with change (a
+// POST's none dropped, a PUT's row dropped in its place); the answer is the row of the tag.
+func (h handlers) putEntityTag(r *httpapi.Request, e *domain.Entity, change store.TagChange) (httpapi.Reply, error) {
 	in, err := r.Input()
 	if err != nil {
 		return httpapi.Reply{}, err
@@ -120,8 +114,9 @@ func (h handlers) replaceEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 	if err := rd.Err(); err != nil {
 		return httpapi.Reply{}, err
 	}
+	change.Put, change.ByAdmin = f.Value, r.Access.IsAdmin()
 	return r.Commit(func() error {
-		_, err := h.st.ChangeEntityTag(r.Context(), e.CampaignID, e.ID, store.TagChange{Drop: id, Put: f.Value, ByAdmin: r.Access.IsAdmin(), MustHave: true})
+		_, err := h.st.ChangeEntityTag(r.Context(), e.CampaignID, e.ID, change)
 		return err
 	}, func() (httpapi.Reply, error) {
 		return httpapi.One(entityTagJSON{ID: f.Value, EntityID: e.ID, TagID: f.Value}), nil
@@ -129,16 +124,9 @@ func (h handlers) replaceEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
 }
 
 func (h handlers) removeEntityTag(r *httpapi.Request) (httpapi.Reply, error) {
-	e, err := r.VisibleEntity(h.st)
+	e, id, err := h.visibleRow(r)
 	if err != nil {
 		return httpapi.Reply{}, err
-	}
-	id, err := r.PathID("id")
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	if !slices.Contains(domain.VisibleTags(e.Tags, e.PrivateTags, r.Access.IsAdmin()), id) {
-		return httpapi.Reply{}, apperr.ErrNotFound
 	}
 	return r.Commit(func() error {
 		_, err := h.st.ChangeEntityTag(r.Context(), e.CampaignID, e.ID, store.TagChange{Drop: id, ByAdmin: r.Access.IsAdmin()})

@@ -49,26 +49,26 @@ func queuePK(cid, wid int64) string { return store.PartitionOf(cid, Kind, wid).P
 // LogRetention is how long delivery attempts stay listed.
 const LogRetention = 14 * 24 * time.Hour
 
-// Storage is the family's storage: its own items over the kernel, and the reads of the
+// Hooks is the family's storage: its own items over the kernel, and the reads of the
 // records an event names (the kernel's entities, the locations and maps families' records).
-type Storage struct {
+type Hooks struct {
 	*store.Store
-	locations *locstore.Storage
-	maps      *mapstore.Storage
+	locations *locstore.Locations
+	maps      *mapstore.Maps
 }
 
 // NewStorage wraps the kernel.
-func NewStorage(st *store.Store) *Storage {
-	return &Storage{Store: st, locations: locstore.New(st), maps: mapstore.New(st)}
+func NewStorage(st *store.Store) *Hooks {
+	return &Hooks{Store: st, locations: locstore.New(st), maps: mapstore.New(st)}
 }
 
-// GetMap reads the map an event names (mapstore.Storage.GetMap).
-func (s *Storage) GetMap(ctx context.Context, cid, id int64) (*domain.Map, error) {
+// GetMap reads the map an event names (mapstore.Maps.GetMap).
+func (s *Hooks) GetMap(ctx context.Context, cid, id int64) (*domain.Map, error) {
 	return s.maps.GetMap(ctx, cid, id)
 }
 
-// GetLocation reads the location an event names (locstore.Storage.GetLocation).
-func (s *Storage) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
+// GetLocation reads the location an event names (locstore.Locations.GetLocation).
+func (s *Hooks) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
 	return s.locations.GetLocation(ctx, cid, id)
 }
 
@@ -115,7 +115,7 @@ func (it webhookItem) webhook() hook.Webhook {
 
 // CreateWebhook stores a new webhook: its id from the campaign's sequence, and the campaign's
 // webhook count checked against max in the same transaction.
-func (s *Storage) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) error {
+func (s *Hooks) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) error {
 	id, err := s.NextIDs(ctx, w.CampaignID, sequence, 1)
 	if err != nil {
 		return err
@@ -137,7 +137,7 @@ func (s *Storage) CreateWebhook(ctx context.Context, w *hook.Webhook, max int) e
 }
 
 // GetWebhook reads one webhook, strongly consistent; ErrNotFound when there is none.
-func (s *Storage) GetWebhook(ctx context.Context, cid, id int64) (*hook.Webhook, error) {
+func (s *Hooks) GetWebhook(ctx context.Context, cid, id int64) (*hook.Webhook, error) {
 	var it webhookItem
 	if err := s.GetItem(ctx, store.RecordKey(cid, Kind, id), &it); err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func (s *Storage) GetWebhook(ctx context.Context, cid, id int64) (*hook.Webhook,
 }
 
 // ListWebhooks reads the campaign's webhooks (at most limit) in id order: one query.
-func (s *Storage) ListWebhooks(ctx context.Context, cid int64, limit int) ([]hook.Webhook, error) {
+func (s *Hooks) ListWebhooks(ctx context.Context, cid int64, limit int) ([]hook.Webhook, error) {
 	var items []webhookItem
 	err := s.Table().Get("pk", store.RecordKey(cid, Kind, 0).PK).Range("sk", dynamo.BeginsWith, Kind+"#").
 		Consistent(true).Limit(limit).All(ctx, &items)
@@ -162,14 +162,14 @@ func (s *Storage) ListWebhooks(ctx context.Context, cid int64, limit int) ([]hoo
 }
 
 // UpdateWebhook writes next over prev, on condition of the version read.
-func (s *Storage) UpdateWebhook(ctx context.Context, prev, next *hook.Webhook) error {
+func (s *Hooks) UpdateWebhook(ctx context.Context, prev, next *hook.Webhook) error {
 	next.Version, next.UpdatedAt = prev.Version+1, s.Now()
 	return store.Wrap(s.Table().Put(toWebhookItem(next)).If("'version' = ?", prev.Version).Run(ctx))
 }
 
 // DisableWebhook stops a webhook's deliveries (too many consecutive failures), whatever its
 // version: the admin's next update reads the new one.
-func (s *Storage) DisableWebhook(ctx context.Context, cid, id int64, reason string) error {
+func (s *Hooks) DisableWebhook(ctx context.Context, cid, id int64, reason string) error {
 	home := store.RecordKey(cid, Kind, id)
 	err := s.Table().Update("pk", home.PK).Range("sk", home.SK).
 		Set("is_active", false).Set("disabled_reason", reason).Set("updated_at", store.FormatTime(s.Now())).Add("version", 1).
@@ -183,7 +183,7 @@ func (s *Storage) DisableWebhook(ctx context.Context, cid, id int64, reason stri
 // DeleteWebhook deletes a webhook (on condition of the version read) with its count, then its
 // queue and recent attempts (a queue left behind by a failure there is cleared by its next drain,
 // which finds no webhook; attempts expire anyway).
-func (s *Storage) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
+func (s *Hooks) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 	tx := s.WriteTx()
 	home, count := store.RecordKey(w.CampaignID, Kind, w.ID), store.CounterKey(w.CampaignID, Kind)
 	tx.Delete(s.Table().Delete("pk", home.PK).Range("sk", home.SK).If("'version' = ?", w.Version))
@@ -195,7 +195,7 @@ func (s *Storage) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 }
 
 // ClearQueue deletes a webhook's queue and its state, and with all its attempts too.
-func (s *Storage) ClearQueue(ctx context.Context, cid, wid int64, all bool) error {
+func (s *Hooks) ClearQueue(ctx context.Context, cid, wid int64, all bool) error {
 	pk := queuePK(cid, wid)
 	q := s.Table().Get("pk", pk).Project("pk", "sk").Consistent(true)
 	if !all { // the queued events only (and the state below), not the attempts
@@ -238,7 +238,7 @@ type queuedItem struct {
 // Enqueue adds an event to a webhook's queue and counts it (at most max queued) in one
 // transaction; the queue becomes due now unless it already waits for a retry. An event already
 // queued (a change the stream delivered twice) is left as it is.
-func (s *Storage) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error {
+func (s *Hooks) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error {
 	pk := queuePK(cid, wid)
 	now := s.Now()
 	tx := s.WriteTx()
@@ -262,7 +262,7 @@ func (s *Storage) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, ma
 }
 
 // Queue reads the first limit events of a webhook's queue, in order, and its state.
-func (s *Storage) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error) {
+func (s *Hooks) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error) {
 	pk := queuePK(cid, wid)
 	var st hook.QueueState
 	var sti queueStateItem
@@ -290,7 +290,7 @@ func (s *Storage) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.
 
 // Lease takes a webhook's queue for one drainer until `until`, so that its events go out one at a
 // time and in order; false when another drainer holds it.
-func (s *Storage) Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error) {
+func (s *Hooks) Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error) {
 	err := s.Table().Update("pk", queuePK(cid, wid)).Range("sk", stateSK).Set("lease_until", store.FormatTime(until)).
 		If("attribute_not_exists('lease_until') OR 'lease_until' < ?", store.FormatTime(now)).Run(ctx)
 	switch err = store.Wrap(err); err {
@@ -303,7 +303,7 @@ func (s *Storage) Lease(ctx context.Context, cid, wid int64, now, until time.Tim
 }
 
 // Dequeue removes a sent (or abandoned) event and sets the count of consecutive failures.
-func (s *Storage) Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error {
+func (s *Hooks) Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error {
 	pk := queuePK(cid, wid)
 	tx := s.WriteTx()
 	tx.Delete(s.Table().Delete("pk", pk).Range("sk", queuePrefix+key).If("attribute_exists('pk')"))
@@ -312,7 +312,7 @@ func (s *Storage) Dequeue(ctx context.Context, cid, wid int64, key string, failu
 }
 
 // Retry records a failed attempt of the queue's first event: the queue waits until due.
-func (s *Storage) Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error {
+func (s *Hooks) Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error {
 	pk := queuePK(cid, wid)
 	tx := s.WriteTx()
 	tx.Update(s.Table().Update("pk", pk).Range("sk", queuePrefix+key).Set("attempts", attempts).If("attribute_exists('pk')"))
@@ -324,7 +324,7 @@ func (s *Storage) Retry(ctx context.Context, cid, wid int64, key string, attempt
 // Release ends a drain. more: events remain that are due now (the drain ran out of time);
 // else, when the queue is empty, it is no longer due. A queue that waits for a retry keeps
 // its due time (keep).
-func (s *Storage) Release(ctx context.Context, cid, wid int64, keep, more bool) error {
+func (s *Hooks) Release(ctx context.Context, cid, wid int64, keep, more bool) error {
 	pk := queuePK(cid, wid)
 	u := s.Table().Update("pk", pk).Range("sk", stateSK).Remove("lease_until")
 	if keep {
@@ -343,7 +343,7 @@ func (s *Storage) Release(ctx context.Context, cid, wid int64, keep, more bool) 
 }
 
 // DueQueues lists (at most limit) webhooks whose queue is due at now: one query of GSI1.
-func (s *Storage) DueQueues(ctx context.Context, now time.Time, limit int) ([]hook.QueueRef, error) {
+func (s *Hooks) DueQueues(ctx context.Context, now time.Time, limit int) ([]hook.QueueRef, error) {
 	var items []struct {
 		SK string `dynamo:"gsi1sk"`
 	}
@@ -375,7 +375,7 @@ type attemptItem struct {
 }
 
 // LogAttempt keeps a delivery attempt for the deliveries list, for LogRetention.
-func (s *Storage) LogAttempt(ctx context.Context, a hook.Attempt) error {
+func (s *Hooks) LogAttempt(ctx context.Context, a hook.Attempt) error {
 	it := attemptItem{PK: queuePK(a.CampaignID, a.WebhookID),
 		SK:      logPrefix + store.FormatTime(a.At) + "#" + a.EventID + "#" + strconv.Itoa(a.Attempt),
 		EventID: a.EventID, Event: a.Event, At: store.FormatTime(a.At), Status: a.Status, DurationMS: a.DurationMS, Error: a.Error,
@@ -384,7 +384,7 @@ func (s *Storage) LogAttempt(ctx context.Context, a hook.Attempt) error {
 }
 
 // Attempts reads a webhook's most recent delivery attempts (at most limit), newest first.
-func (s *Storage) Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error) {
+func (s *Hooks) Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error) {
 	var items []attemptItem
 	err := s.Table().Get("pk", queuePK(cid, wid)).Range("sk", dynamo.BeginsWith, logPrefix).Order(dynamo.Descending).
 		Limit(limit).All(ctx, &items)

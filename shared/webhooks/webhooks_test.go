@@ -56,7 +56,7 @@ func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // Local's stream of the test's table, and the deliverer it feeds.
 type env struct {
 	*apitest.Env
-	wh    *webhooks.Storage
+	wh    *webhooks.Hooks
 	d     *webhooks.Deliverer
 	clock *clock
 }

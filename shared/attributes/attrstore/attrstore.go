@@ -21,11 +21,11 @@ const packSK = "ATTRS"
 
 func packKey(cid, eid int64) store.Key { return store.EntityPartition(cid, eid).Item(packSK) }
 
-// Storage is the family's storage over the kernel.
-type Storage struct{ *store.Store }
+// Attributes is the family's storage over the kernel.
+type Attributes struct{ *store.Store }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{st} }
+func New(st *store.Store) *Attributes { return &Attributes{st} }
 
 // The pack's deletions answer the attributes' `?deleted=1`, and a related=1 page reads the
 // packs of its entities.
@@ -100,7 +100,7 @@ func (p attributePack) attributes() []domain.Attribute {
 
 // GetAttributes reads entity eid and all its attributes (in id order) in one round trip (read
 // ahead with the campaign access); the set's version is the pack's, 0 when there is none yet.
-func (s *Storage) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Entity, domain.AttributeSet, error) {
+func (s *Attributes) GetAttributes(ctx context.Context, cid, eid int64) (*domain.Entity, domain.AttributeSet, error) {
 	e, p, err := s.attributePackOf(ctx, cid, eid)
 	if err != nil {
 		return nil, domain.AttributeSet{}, err
@@ -108,14 +108,14 @@ func (s *Storage) GetAttributes(ctx context.Context, cid, eid int64) (*domain.En
 	return e, p.set(), nil
 }
 
-func (s *Storage) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
+func (s *Attributes) attributePackOf(ctx context.Context, cid, eid int64) (*domain.Entity, attributePack, error) {
 	var p attributePack
 	e, _, err := s.EntityWith(ctx, cid, eid, []store.Key{packKey(cid, eid)}, &p)
 	return e, p, err
 }
 
 // NewAttributeIDs reserves n attribute ids of the campaign; the first is returned.
-func (s *Storage) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64, error) {
+func (s *Attributes) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64, error) {
 	return s.NextIDs(ctx, cid, "attribute", n)
 }
 
@@ -123,7 +123,7 @@ func (s *Storage) NewAttributeIDs(ctx context.Context, cid int64, n int) (int64,
 // condition that the pack is still at prev's version (0: there was none) and the entity
 // exists: one transaction. The attributes whose times are unset (written now) get the time of
 // the write; those of prev that all lacks are kept as deletions (attributeGone).
-func (s *Storage) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.AttributeSet, all []domain.Attribute) error {
+func (s *Attributes) SaveAttributes(ctx context.Context, cid, eid int64, prev domain.AttributeSet, all []domain.Attribute) error {
 	k := packKey(cid, eid)
 	version := prev.Version
 	entity := store.Step(func(t store.Tx) { t.Need(store.EntityKey(cid, eid), apperr.ErrNotFound) })
@@ -161,7 +161,7 @@ func (s *Storage) SaveAttributes(ctx context.Context, cid, eid int64, prev domai
 
 // AttributesOf reads the attributes of the entities eids (a related=1 page): their packs, in
 // one BatchGetItem per 100 entities, run together.
-func (s *Storage) AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
+func (s *Attributes) AttributesOf(ctx context.Context, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
 	keys := make([]store.Key, len(eids))
 	for i, e := range eids {
 		keys[i] = packKey(cid, e)
@@ -202,7 +202,7 @@ func attributesGone(prev domain.AttributeSet, all []domain.Attribute, now time.T
 // goneList answers `?deleted=1` on an entity's attributes: the pack's deletions after
 // since that the reader a sees (private ones for admins only; a hidden entity is a 404), by
 // id. One read (ahead with the access on the attributes routes).
-func (s *Storage) goneList(ctx context.Context, cid, eid int64, since time.Time, a domain.Access) ([]domain.Gone, error) {
+func (s *Attributes) goneList(ctx context.Context, cid, eid int64, since time.Time, a domain.Access) ([]domain.Gone, error) {
 	e, p, err := s.attributePackOf(ctx, cid, eid)
 	if err == nil {
 		err = a.SeeEntity(e)

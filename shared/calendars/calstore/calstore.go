@@ -320,57 +320,57 @@ func weatherDay(w *timeline.DayWeather) dayWeatherItem {
 	return it
 }
 
-// Storage is the family's storage over the kernel, whose reads and writes the family also
+// Calendars is the family's storage over the kernel, whose reads and writes the family also
 // uses (entities, related arrays, the calendar links).
-type Storage struct{ *store.Store }
+type Calendars struct{ *store.Store }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{st} }
+func New(st *store.Store) *Calendars { return &Calendars{st} }
 
 // GetCalendar reads one calendar of the campaign; ErrNotFound when there is none.
-func (s *Storage) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
+func (s *Calendars) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
 	return calendars.Get(ctx, s.Store, cid, id)
 }
 
 // GetCalendars reads the campaign's calendars with the given ids in one batch; missing ones
 // are absent from the map.
-func (s *Storage) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*timeline.Calendar, error) {
+func (s *Calendars) GetCalendars(ctx context.Context, cid int64, ids []int64) (map[int64]*timeline.Calendar, error) {
 	return calendars.GetMany(ctx, s.Store, cid, ids)
 }
 
 // ListCalendars reads one page of the campaign's calendars, ordered by id.
-func (s *Storage) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
+func (s *Calendars) ListCalendars(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[timeline.Calendar], error) {
 	return calendars.List(ctx, s.Store, cid, f, hidePrivate, p)
 }
 
 // CreateCalendar stores a new calendar and its entity in one transaction, with ids from the
 // campaign's sequences: two round trips.
-func (s *Storage) CreateCalendar(ctx context.Context, c *timeline.Calendar) error {
+func (s *Calendars) CreateCalendar(ctx context.Context, c *timeline.Calendar) error {
 	return calendars.Create(ctx, s.Store, c)
 }
 
 // UpdateCalendar writes next over prev, on condition that nobody wrote since prev was read
 // (ErrConflict otherwise). The entity and the totals follow in the same transaction.
-func (s *Storage) UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error {
+func (s *Calendars) UpdateCalendar(ctx context.Context, prev, next *timeline.Calendar) error {
 	return calendars.Update(ctx, s.Store, prev, next)
 }
 
 // DeleteCalendar moves a calendar to the trash: the events of other entities that use it are
 // hidden with it (put back by a restore); its own entity's events and notes stay, unreachable,
 // until the purge.
-func (s *Storage) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
+func (s *Calendars) DeleteCalendar(ctx context.Context, c *timeline.Calendar) error {
 	return calendars.Delete(ctx, s.Store, c)
 }
 
 // ResumeCalendarDelete finishes a delete of calendar id that failed after its first step; it
 // reports whether there was one.
-func (s *Storage) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error) {
+func (s *Calendars) ResumeCalendarDelete(ctx context.Context, cid, id int64) (bool, error) {
 	return calendars.ResumeDelete(ctx, s.Store, cid, id)
 }
 
 // GetDayWeatherAndCalendar reads a calendar and one of its weathers in one BatchGetItem;
 // ErrNotFound unless both exist.
-func (s *Storage) GetDayWeatherAndCalendar(ctx context.Context, cid, calID, id int64) (*timeline.Calendar, *timeline.DayWeather, error) {
+func (s *Calendars) GetDayWeatherAndCalendar(ctx context.Context, cid, calID, id int64) (*timeline.Calendar, *timeline.DayWeather, error) {
 	var ci calendarItem
 	w, err := weathers.GetWithParent(ctx, s.Store, cid, calID, id, &ci)
 	if err != nil {
@@ -382,14 +382,14 @@ func (s *Storage) GetDayWeatherAndCalendar(ctx context.Context, cid, calID, id i
 
 // ListDayWeather reads one page of a calendar's weathers that the caller's visibility scope
 // allows, ordered by id.
-func (s *Storage) ListDayWeather(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.DayWeather], error) {
+func (s *Calendars) ListDayWeather(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.DayWeather], error) {
 	return weathers.List(ctx, s.Store, cid, calID, a, f, p)
 }
 
 // DayWeatherBetween reads the weathers of the days from..to (both included) of a calendar, by
 // their day keys in one Query (a day view: at most one item a day); the caller filters them by
 // visibility.
-func (s *Storage) DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error) {
+func (s *Calendars) DayWeatherBetween(ctx context.Context, cid, calID int64, from, to calengine.Date) ([]timeline.DayWeather, error) {
 	lo, hi := store.WeatherDayKey(cid, calID, from), store.WeatherDayKey(cid, calID, to)
 	items, err := store.QueryBetween[dayWeatherItem](ctx, s.Store, lo.PK, lo.SK, hi.SK)
 	if err != nil {
@@ -404,13 +404,13 @@ func (s *Storage) DayWeatherBetween(ctx context.Context, cid, calID int64, from,
 
 // CreateDayWeather stores a new weather, on condition that its calendar still exists and its
 // day has no weather yet.
-func (s *Storage) CreateDayWeather(ctx context.Context, w *timeline.DayWeather) error {
+func (s *Calendars) CreateDayWeather(ctx context.Context, w *timeline.DayWeather) error {
 	return weathers.Create(ctx, s.Store, w, store.Step(func(t store.Tx) { t.PutNew(weatherDay(w), timeline.WeatherDayTaken()) }))
 }
 
 // UpdateDayWeather writes next over prev if nobody wrote since prev was read and the calendar
 // still exists; a new day moves the day key (the new day must be free).
-func (s *Storage) UpdateDayWeather(ctx context.Context, prev, next *timeline.DayWeather) error {
+func (s *Calendars) UpdateDayWeather(ctx context.Context, prev, next *timeline.DayWeather) error {
 	return weathers.Update(ctx, s.Store, prev, next, store.Step(func(t store.Tx) {
 		if prev.Date == next.Date {
 			t.Put(weatherDay(next))
@@ -423,7 +423,7 @@ func (s *Storage) UpdateDayWeather(ctx context.Context, prev, next *timeline.Day
 
 // DeleteDayWeather deletes a weather (its copies, counts and day key) if nobody wrote since it
 // was read.
-func (s *Storage) DeleteDayWeather(ctx context.Context, w *timeline.DayWeather) error {
+func (s *Calendars) DeleteDayWeather(ctx context.Context, w *timeline.DayWeather) error {
 	return weathers.Delete(ctx, s.Store, w, store.Step(func(t store.Tx) {
 		t.Delete(store.WeatherDayKey(w.CampaignID, w.CalendarID, w.Date))
 	}))

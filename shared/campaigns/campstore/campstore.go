@@ -19,14 +19,14 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Storage is the family's storage over the kernel.
-type Storage struct{ *store.Store }
+// Campaigns is the family's storage over the kernel.
+type Campaigns struct{ *store.Store }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{st} }
+func New(st *store.Store) *Campaigns { return &Campaigns{st} }
 
 // EnsureUser returns the user called name, creating it when new.
-func (s *Storage) EnsureUser(ctx context.Context, name string) (domain.User, error) {
+func (s *Campaigns) EnsureUser(ctx context.Context, name string) (domain.User, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > domain.MaxNameLength {
 		return domain.User{}, apperr.Invalid("user", "The user must be a name of 1 to 191 characters.")
@@ -63,7 +63,7 @@ func (s *Storage) EnsureUser(ctx context.Context, name string) (domain.User, err
 }
 
 // CreateCampaign creates a campaign owned by owner, who becomes its admin (setMember).
-func (s *Storage) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.Campaign, error) {
+func (s *Campaigns) CreateCampaign(ctx context.Context, c domain.Campaign) (domain.Campaign, error) {
 	id, err := s.NextGlobalID(ctx, "campaign")
 	if err != nil {
 		return c, err
@@ -85,7 +85,7 @@ func (s *Storage) CreateCampaign(ctx context.Context, c domain.Campaign) (domain
 }
 
 // SetMember gives user a role in the campaign, replacing any role it had.
-func (s *Storage) SetMember(ctx context.Context, m domain.Membership) error {
+func (s *Campaigns) SetMember(ctx context.Context, m domain.Membership) error {
 	return s.setMember(ctx, m, nil)
 }
 
@@ -93,7 +93,7 @@ func (s *Storage) SetMember(ctx context.Context, m domain.Membership) error {
 // copied), and for a new membership the two counters and the user's last campaign. created,
 // when set, is the META of a campaign created in the same transaction; otherwise the campaign
 // must exist (ErrNotFound). A concurrent change of the same membership is retried.
-func (s *Storage) setMember(ctx context.Context, m domain.Membership, created *store.CampaignItem) error {
+func (s *Campaigns) setMember(ctx context.Context, m domain.Membership, created *store.CampaignItem) error {
 	return apperr.RetryConflicts(ctx, func() error {
 		uk, mk := store.UserKey(m.UserID), store.MemberKey(m.CampaignID, m.UserID)
 		got, err := s.GetItems(ctx, uk, mk)
@@ -144,7 +144,7 @@ func (s *Storage) setMember(ctx context.Context, m domain.Membership, created *s
 }
 
 // UserCampaigns lists the ids of the campaigns user belongs to.
-func (s *Storage) UserCampaigns(ctx context.Context, uid int64) ([]int64, error) {
+func (s *Campaigns) UserCampaigns(ctx context.Context, uid int64) ([]int64, error) {
 	rows, err := store.First[store.MemberItem](ctx, s.Store, store.UserCampaignList(uid), 0)
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
@@ -154,7 +154,7 @@ func (s *Storage) UserCampaigns(ctx context.Context, uid int64) ([]int64, error)
 }
 
 // GetUser reads a user's profile; ErrNotFound when there is none.
-func (s *Storage) GetUser(ctx context.Context, uid int64) (domain.User, error) {
+func (s *Campaigns) GetUser(ctx context.Context, uid int64) (domain.User, error) {
 	var u store.UserItem
 	if err := s.GetItem(ctx, store.UserKey(uid), &u); err != nil {
 		return domain.User{}, err
@@ -166,7 +166,7 @@ func (s *Storage) GetUser(ctx context.Context, uid int64) (domain.User, error) {
 // user's counted range (counter and Query, as every list page), then the page's campaigns in
 // one BatchGetItem: 3 round trips. With since (lastSync, on the campaign's updated_at) the
 // user's memberships are read whole (bounded by the campaigns of one user) and filtered.
-func (s *Storage) ListUserCampaigns(ctx context.Context, uid int64, since *time.Time, p domain.PageRequest) (domain.Page[domain.Campaign], error) {
+func (s *Campaigns) ListUserCampaigns(ctx context.Context, uid int64, since *time.Time, p domain.PageRequest) (domain.Page[domain.Campaign], error) {
 	out := domain.Page[domain.Campaign]{Items: []domain.Campaign{}}
 	l := store.UserCampaignList(uid)
 	var ids []int64
@@ -216,7 +216,7 @@ func (s *Storage) ListUserCampaigns(ctx context.Context, uid int64, since *time.
 }
 
 // getCampaigns reads campaigns by id, 100 a BatchGetItem; missing ones are absent.
-func (s *Storage) getCampaigns(ctx context.Context, ids []int64) (map[int64]*domain.Campaign, error) {
+func (s *Campaigns) getCampaigns(ctx context.Context, ids []int64) (map[int64]*domain.Campaign, error) {
 	keys := make([]store.Key, len(ids))
 	for i, id := range ids {
 		keys[i] = store.CampaignKey(id)
@@ -239,12 +239,12 @@ func (s *Storage) getCampaigns(ctx context.Context, ids []int64) (map[int64]*dom
 // ListMembers reads one page of the campaign's members, by user id, from its counted range (the
 // counter read ahead with the campaign access): 2 round trips. since (lastSync) filters on the
 // membership's updated_at, reading the range once (bounded by the campaign's members).
-func (s *Storage) ListMembers(ctx context.Context, cid int64, since *time.Time, p domain.PageRequest) (domain.Page[domain.Membership], error) {
+func (s *Campaigns) ListMembers(ctx context.Context, cid int64, since *time.Time, p domain.PageRequest) (domain.Page[domain.Membership], error) {
 	return store.Page(ctx, s.Store, store.MemberList(cid), domain.Filter{UpdatedAfter: since}, p, store.MemberItem.Membership)
 }
 
 // GetMember reads user uid's membership of campaign cid; ErrNotFound when it is not a member.
-func (s *Storage) GetMember(ctx context.Context, cid, uid int64) (*domain.Membership, error) {
+func (s *Campaigns) GetMember(ctx context.Context, cid, uid int64) (*domain.Membership, error) {
 	var mi store.MemberItem
 	if err := s.GetItem(ctx, store.MemberKey(cid, uid), &mi); err != nil {
 		return nil, err
@@ -255,7 +255,7 @@ func (s *Storage) GetMember(ctx context.Context, cid, uid int64) (*domain.Member
 
 // FirstMembers reads the campaign's first n members by user id (one Query of at most n items):
 // what a campaign's `members` shows.
-func (s *Storage) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Membership, error) {
+func (s *Campaigns) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.Membership, error) {
 	rows, err := store.First[store.MemberItem](ctx, s.Store, store.MemberList(cid), n)
 	if err != nil {
 		return nil, err
@@ -269,6 +269,6 @@ func (s *Storage) FirstMembers(ctx context.Context, cid int64, n int) ([]domain.
 
 // MemberCount is the campaign's number of members, from its counter (read ahead with the
 // campaign access when the route declared ReadMemberList).
-func (s *Storage) MemberCount(ctx context.Context, cid int64) (int, error) {
+func (s *Campaigns) MemberCount(ctx context.Context, cid int64) (int, error) {
 	return store.MemberList(cid).Count(ctx, s.Store)
 }

@@ -28,16 +28,16 @@ var events = store.VisibleChildKind[timeline.Event, store.EventItem]{
 	},
 }
 
-// Storage is the family's storage over the kernel and the calendars family's, whose reads the
+// Events is the family's storage over the kernel and the calendars family's, whose reads the
 // family uses (an event's calendar, the calendar links).
-type Storage struct{ *calstore.Storage }
+type Events struct{ *calstore.Calendars }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{calstore.New(st)} }
+func New(st *store.Store) *Events { return &Events{calstore.New(st)} }
 
 // GetEventAndEntity reads an event and its entity in one round trip; ErrNotFound unless both
 // exist. The event carries where its entity's links are placed (EntityPrivate), for its write.
-func (s *Storage) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *timeline.Event, error) {
+func (s *Events) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *timeline.Event, error) {
 	e, ev, err := events.GetWithEntity(ctx, s.Store, cid, eid, id)
 	if err == nil {
 		ev.EntityPrivate = e.LinksPrivate
@@ -47,7 +47,7 @@ func (s *Storage) GetEventAndEntity(ctx context.Context, cid, eid, id int64) (*d
 
 // ListEvents reads one page of an entity's events that the caller may see: its visibility
 // scope, and is_private for admins only.
-func (s *Storage) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
+func (s *Events) ListEvents(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
 	return events.List(ctx, s.Store, cid, eid, a, f, p)
 }
 
@@ -58,7 +58,7 @@ const MaxLifeEvents = 100
 
 // LifeEvents reads the first MaxLifeEvents birth, founding and death events (by id) of an
 // entity that the caller may see.
-func (s *Storage) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]timeline.Event, error) {
+func (s *Events) LifeEvents(ctx context.Context, cid, eid int64, a domain.Access) ([]timeline.Event, error) {
 	page, err := events.List(ctx, s.Store, cid, eid, a, domain.Filter{}, domain.PageRequest{Page: 1, Limit: MaxLifeEvents},
 		store.Where{Cond: "'type_id' IN (?, ?, ?)", Args: []any{timeline.EventTypeBirth, timeline.EventTypeFounded, timeline.EventTypeDeath}})
 	return page.Items, err
@@ -75,7 +75,7 @@ func calendarHeld(ev *timeline.Event) store.TxStep {
 // CreateEvent stores a new event with its calendar links, on condition that its entity and
 // calendar still exist (ErrNotFound otherwise) and that the entity's links are still placed as
 // read (ev.EntityPrivate): a privacy change in between re-reads the entity and retries.
-func (s *Storage) CreateEvent(ctx context.Context, ev *timeline.Event) error {
+func (s *Events) CreateEvent(ctx context.Context, ev *timeline.Event) error {
 	relinked := false
 	return apperr.Retry(ctx, func(error) bool { return relinked }, func() error {
 		relinked = false
@@ -94,12 +94,12 @@ func (s *Storage) CreateEvent(ctx context.Context, ev *timeline.Event) error {
 
 // UpdateEvent writes next over prev if nobody wrote since prev was read, on condition that its
 // entity and its calendar (the new one after a move) exist; its links move with it.
-func (s *Storage) UpdateEvent(ctx context.Context, prev, next *timeline.Event) error {
+func (s *Events) UpdateEvent(ctx context.Context, prev, next *timeline.Event) error {
 	return events.Update(ctx, s.Store, prev, next, calendarHeld(next), store.EventLinks(prev, next))
 }
 
 // DeleteEvent deletes an event (its copies, links and counts) if nobody wrote since it was read.
-func (s *Storage) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
+func (s *Events) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
 	return events.Delete(ctx, s.Store, ev, store.EventLinks(ev, nil))
 }
 
@@ -109,7 +109,7 @@ func (s *Storage) DeleteEvent(ctx context.Context, ev *timeline.Event) error {
 // still exist), at most a few at once: 1 + len(evs) round trips, bounded by the import's limit
 // on events. A transaction's failure is the error; the events written before it stay (each is
 // whole), and the caller reports which were not.
-func (s *Storage) CreateImportedEvents(ctx context.Context, evs []*timeline.Event) (written int, err error) {
+func (s *Events) CreateImportedEvents(ctx context.Context, evs []*timeline.Event) (written int, err error) {
 	return events.CreateMany(ctx, s.Store, evs, func(ev *timeline.Event) []store.TxStep {
 		return []store.TxStep{calendarHeld(ev), store.EventLinks(nil, ev)}
 	})
@@ -119,7 +119,7 @@ func (s *Storage) CreateImportedEvents(ctx context.Context, evs []*timeline.Even
 // RECUR# link and the DAY# links of the one-off events starting from lookBack (the first day
 // less DayLookBack days) to last, in two concurrent Queries of the kernel's calendar links.
 // The caller filters them by what the reader may see (entity_private is on each).
-func (s *Storage) DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error) {
+func (s *Events) DayEvents(ctx context.Context, cid, calID int64, lookBack, last calengine.Date) ([]timeline.Event, error) {
 	var recur, days []store.DayLinkItem
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
@@ -146,7 +146,7 @@ func (s *Storage) DayEvents(ctx context.Context, cid, calID int64, lookBack, las
 // (the event's privacy and visibility, and its entity's, are the reminder links' placement):
 // a list page like every other, by a cursor of event ids, with an exact total. A filter reads
 // the reader's ranges of this calendar whole (bounded by the calendar's reminders).
-func (s *Storage) ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
+func (s *Events) ListReminders(ctx context.Context, cid, calID int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[timeline.Event], error) {
 	return store.ListVisible(ctx, s.Store, store.ReminderKind, store.PartitionOf(cid, store.CalendarKind.Prefix, calID), a, f, p, store.EventItem.Event)
 }
 

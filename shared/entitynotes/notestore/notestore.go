@@ -68,36 +68,36 @@ func init() {
 	})
 }
 
-// Storage is the family's storage over the kernel, whose reads the family also uses (the
+// Notes is the family's storage over the kernel, whose reads the family also uses (the
 // entity, tombstones).
-type Storage struct{ *store.Store }
+type Notes struct{ *store.Store }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{st} }
+func New(st *store.Store) *Notes { return &Notes{st} }
 
 // GetNoteAndEntity reads a note and its entity in one round trip; ErrNotFound unless both exist.
-func (s *Storage) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Note, error) {
+func (s *Notes) GetNoteAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Note, error) {
 	return notes.GetWithEntity(ctx, s.Store, cid, eid, id)
 }
 
 // ListNotes reads one page of an entity's notes that the caller's visibility scope allows: the
 // caller's audience range and its own range, never anyone else's.
-func (s *Storage) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Note], error) {
+func (s *Notes) ListNotes(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Note], error) {
 	return notes.List(ctx, s.Store, cid, eid, a, f, p)
 }
 
 // CreateNote stores a new note, on condition that its entity still exists.
-func (s *Storage) CreateNote(ctx context.Context, n *domain.Note) error {
+func (s *Notes) CreateNote(ctx context.Context, n *domain.Note) error {
 	return notes.Create(ctx, s.Store, n)
 }
 
 // UpdateNote writes next over prev if nobody wrote since prev was read and the entity exists.
-func (s *Storage) UpdateNote(ctx context.Context, prev, next *domain.Note) error {
+func (s *Notes) UpdateNote(ctx context.Context, prev, next *domain.Note) error {
 	return notes.Update(ctx, s.Store, prev, next)
 }
 
 // DeleteNote deletes a note (its copies and counts) if nobody wrote since it was read.
-func (s *Storage) DeleteNote(ctx context.Context, n *domain.Note) error {
+func (s *Notes) DeleteNote(ctx context.Context, n *domain.Note) error {
 	return notes.Delete(ctx, s.Store, n)
 }
 

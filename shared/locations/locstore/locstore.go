@@ -91,83 +91,83 @@ var mapPoints = store.ChildKind[domain.MapPoint, mapPointItem]{
 	Of: func(p *domain.MapPoint) store.Child { return store.Child{Meta: &p.Meta, ParentID: p.LocationID} },
 }
 
-// Storage is the family's storage over the kernel, whose reads and writes the family also
+// Locations is the family's storage over the kernel, whose reads and writes the family also
 // uses (entities, related arrays).
-type Storage struct{ *store.Store }
+type Locations struct{ *store.Store }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{st} }
+func New(st *store.Store) *Locations { return &Locations{st} }
 
 // GetLocation reads one location of the campaign and its public copy (both read ahead on
 // location routes: one round trip, no counter); ErrNotFound when there is none.
-func (s *Storage) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
+func (s *Locations) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
 	return locations.Get(ctx, s.Store, cid, id)
 }
 
 // ListLocations reads one page of the campaign's locations, ordered by id: an admin's range
 // holds every location, everyone else's only the public ones.
-func (s *Storage) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
+func (s *Locations) ListLocations(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Location], error) {
 	return locations.List(ctx, s.Store, cid, f, hidePrivate, p)
 }
 
 // CreateLocation stores a new location, its entity and its link in its parent in one
 // transaction, on condition that its parent still exists with the privacy read.
-func (s *Storage) CreateLocation(ctx context.Context, l *domain.Location) error {
+func (s *Locations) CreateLocation(ctx context.Context, l *domain.Location) error {
 	return locations.Create(ctx, s.Store, l)
 }
 
 // UpdateLocation writes next over prev, on condition that nobody wrote since prev was read and,
 // when the parent changes, that the new parent chain is still the one read.
-func (s *Storage) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
+func (s *Locations) UpdateLocation(ctx context.Context, prev, next *domain.Location) error {
 	return locations.Update(ctx, s.Store, prev, next)
 }
 
 // DeleteLocation moves a location to the trash: its children become roots (put back by a
 // restore), its map points, events and notes stay, unreachable, until the purge.
-func (s *Storage) DeleteLocation(ctx context.Context, l *domain.Location) error {
+func (s *Locations) DeleteLocation(ctx context.Context, l *domain.Location) error {
 	return locations.Delete(ctx, s.Store, l)
 }
 
 // ResumeLocationDelete finishes a delete of location id that failed after its first step; it
 // reports whether there was one.
-func (s *Storage) ResumeLocationDelete(ctx context.Context, cid, id int64) (bool, error) {
+func (s *Locations) ResumeLocationDelete(ctx context.Context, cid, id int64) (bool, error) {
 	return locations.ResumeDelete(ctx, s.Store, cid, id)
 }
 
 // LocationAncestry reads the chain from location id upwards (id first), at most max links.
-func (s *Storage) LocationAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
+func (s *Locations) LocationAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
 	return locations.Ancestry(ctx, s.Store, cid, id, max)
 }
 
 // GetMapPoint reads one map point of one location; ErrNotFound when there is none.
-func (s *Storage) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.MapPoint, error) {
+func (s *Locations) GetMapPoint(ctx context.Context, cid, lid, id int64) (*domain.MapPoint, error) {
 	return mapPoints.Get(ctx, s.Store, cid, lid, id)
 }
 
 // ListMapPoints reads one page of a location's map points, ordered by id.
-func (s *Storage) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filter, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
+func (s *Locations) ListMapPoints(ctx context.Context, cid, lid int64, f domain.Filter, p domain.PageRequest) (domain.Page[domain.MapPoint], error) {
 	return mapPoints.List(ctx, s.Store, cid, lid, f, p)
 }
 
 // CreateMapPoint stores a new map point, on condition that its location still exists.
-func (s *Storage) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
+func (s *Locations) CreateMapPoint(ctx context.Context, p *domain.MapPoint) error {
 	return mapPoints.Create(ctx, s.Store, p)
 }
 
 // UpdateMapPoint writes next over prev if nobody wrote since prev was read and the location
 // still exists.
-func (s *Storage) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
+func (s *Locations) UpdateMapPoint(ctx context.Context, prev, next *domain.MapPoint) error {
 	return mapPoints.Update(ctx, s.Store, prev, next)
 }
 
 // DeleteMapPoint deletes a map point and counts it out.
-func (s *Storage) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
+func (s *Locations) DeleteMapPoint(ctx context.Context, p *domain.MapPoint) error {
 	return mapPoints.Delete(ctx, s.Store, p)
 }
 
 // GetMapPointAndLocation reads a map point and the location of the path in one BatchGetItem;
 // ErrNotFound unless both exist (a point under another location is not found).
-func (s *Storage) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64) (*domain.Location, *domain.MapPoint, error) {
+func (s *Locations) GetMapPointAndLocation(ctx context.Context, cid, lid, id int64) (*domain.Location, *domain.MapPoint, error) {
 	var li locationItem
 	p, err := mapPoints.GetWithParent(ctx, s.Store, cid, lid, id, &li)
 	if err != nil {

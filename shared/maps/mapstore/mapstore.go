@@ -41,47 +41,47 @@ var markers = store.VisibleChildKind[domain.Marker, store.MarkerItem]{
 	Updated: func(prev, next *domain.Marker) store.TxStep { return store.MarkerCentre(prev, next) },
 }
 
-// Storage is the family's storage over the kernel, and the locations family's reads of a map's
+// Maps is the family's storage over the kernel, and the locations family's reads of a map's
 // location.
-type Storage struct {
+type Maps struct {
 	*store.Store
-	locations *locstore.Storage
+	locations *locstore.Locations
 }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{Store: st, locations: locstore.New(st)} }
+func New(st *store.Store) *Maps { return &Maps{Store: st, locations: locstore.New(st)} }
 
-// GetLocation reads a map's location (locstore.Storage.GetLocation).
-func (s *Storage) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
+// GetLocation reads a map's location (locstore.Locations.GetLocation).
+func (s *Maps) GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error) {
 	return s.locations.GetLocation(ctx, cid, id)
 }
 
 // GetMap reads one map and its public copy (read ahead on map routes: one round trip);
 // ErrNotFound when there is none. ParentPrivate comes from what the public copy leaves out, so
 // it is known for public maps, the only ones a non-admin sees.
-func (s *Storage) GetMap(ctx context.Context, cid, id int64) (*domain.Map, error) {
+func (s *Maps) GetMap(ctx context.Context, cid, id int64) (*domain.Map, error) {
 	return maps.Get(ctx, s.Store, cid, id)
 }
 
 // MapAncestry reads the chain from map id upwards (id first), at most max links.
-func (s *Storage) MapAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
+func (s *Maps) MapAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
 	return maps.Ancestry(ctx, s.Store, cid, id, max)
 }
 
 // ListMaps reads one page of the campaign's maps, ordered by id, as ListLocations.
-func (s *Storage) ListMaps(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Map], error) {
+func (s *Maps) ListMaps(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Map], error) {
 	return maps.List(ctx, s.Store, cid, f, hidePrivate, p)
 }
 
 // CreateMap stores a new map, its entity and its link in its parent map in one transaction,
 // as CreateLocation, on condition that its location still exists with the privacy read.
-func (s *Storage) CreateMap(ctx context.Context, m *domain.Map) error {
+func (s *Maps) CreateMap(ctx context.Context, m *domain.Map) error {
 	return maps.Create(ctx, s.Store, m, store.MapLocationHeld(m), store.MapLocationLink(m, nil, m.LocationID))
 }
 
 // UpdateMap writes next over prev, as UpdateLocation, with its location's check; a centre
 // named anew is held as read: a marker of this map with that placement.
-func (s *Storage) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
+func (s *Maps) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 	steps := []store.TxStep{store.MapLocationHeld(next), store.MapLocationLink(next, prev.LocationID, next.LocationID)}
 	if c := next.Centre; c != nil && c.Version != 0 {
 		centre := &domain.Marker{Meta: domain.Meta{CampaignID: next.CampaignID, ID: c.ID, CreatedBy: c.CreatedBy},
@@ -97,18 +97,18 @@ func (s *Storage) UpdateMap(ctx context.Context, prev, next *domain.Map) error {
 // DeleteMap moves a map to the trash, as DeleteLocation: its child maps become roots (put back
 // by a restore); everything in its partition stays, unreachable (every child route reads the
 // map first), until the purge deletes the partition.
-func (s *Storage) DeleteMap(ctx context.Context, m *domain.Map) error {
+func (s *Maps) DeleteMap(ctx context.Context, m *domain.Map) error {
 	return maps.Delete(ctx, s.Store, m, store.MapLocationLink(m, m.LocationID, nil))
 }
 
 // ResumeMapDelete finishes a delete of map id that failed after its first step.
-func (s *Storage) ResumeMapDelete(ctx context.Context, cid, id int64) (bool, error) {
+func (s *Maps) ResumeMapDelete(ctx context.Context, cid, id int64) (bool, error) {
 	return maps.ResumeDelete(ctx, s.Store, cid, id)
 }
 
 // GetMapAndMarker reads a map and one of its markers in one round trip (read ahead on the
 // marker routes); ErrNotFound unless both exist.
-func (s *Storage) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domain.Map, *domain.Marker, error) {
+func (s *Maps) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*domain.Map, *domain.Marker, error) {
 	keys := store.MapKeys(cid, mid)
 	homes := markers.Homes(cid, mid, id)
 	items, err := s.GetItems(ctx, append(keys, homes...)...)
@@ -135,7 +135,7 @@ func (s *Storage) GetMapAndMarker(ctx context.Context, cid, mid, id int64) (*dom
 
 // ListMarkers reads one page of a map's markers that reader a may see: its audience range and
 // its own range (notes' placement).
-func (s *Storage) ListMarkers(ctx context.Context, cid, mid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Marker], error) {
+func (s *Maps) ListMarkers(ctx context.Context, cid, mid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Marker], error) {
 	return markers.List(ctx, s.Store, cid, mid, a, f, p)
 }
 
@@ -151,19 +151,19 @@ func markerEntity(m *domain.Marker) store.TxStep {
 
 // CreateMarker stores a new marker in one transaction, on condition that its map and entity
 // still exist.
-func (s *Storage) CreateMarker(ctx context.Context, m *domain.Marker) error {
+func (s *Maps) CreateMarker(ctx context.Context, m *domain.Marker) error {
 	return markers.Create(ctx, s.Store, m, markerEntity(m), store.MarkerLinks(nil, m))
 }
 
 // UpdateMarker writes next over prev if nobody wrote since prev was read, its copies re-placed
 // by its visibility and its entity's privacy.
-func (s *Storage) UpdateMarker(ctx context.Context, prev, next *domain.Marker) error {
+func (s *Maps) UpdateMarker(ctx context.Context, prev, next *domain.Marker) error {
 	return markers.Update(ctx, s.Store, prev, next, markerEntity(next), store.MarkerLinks(prev, next))
 }
 
 // DeleteMarker deletes a marker (its copies and counts, a tombstone left) if nobody wrote since
 // it was read.
-func (s *Storage) DeleteMarker(ctx context.Context, m *domain.Marker) error {
+func (s *Maps) DeleteMarker(ctx context.Context, m *domain.Marker) error {
 	return markers.Delete(ctx, s.Store, m, store.MarkerCentre(m, nil), store.MarkerLinks(m, nil))
 }
 
@@ -172,7 +172,7 @@ func packKeys(cid, mid int64) []store.Key {
 }
 
 // GetMapPacks reads a map's groups and layers (read ahead with the map on its routes).
-func (s *Storage) GetMapPacks(ctx context.Context, cid, mid int64) (*domain.MapPack[domain.MapGroup], *domain.MapPack[domain.MapLayer], error) {
+func (s *Maps) GetMapPacks(ctx context.Context, cid, mid int64) (*domain.MapPack[domain.MapGroup], *domain.MapPack[domain.MapLayer], error) {
 	keys := packKeys(cid, mid)
 	items, err := s.GetItems(ctx, keys...)
 	if err != nil {
@@ -188,7 +188,7 @@ func (s *Storage) GetMapPacks(ctx context.Context, cid, mid int64) (*domain.MapP
 
 // GetPacksOf reads the packs of a page of maps in one BatchGetItem (a page holds at most 50
 // maps: 100 keys).
-func (s *Storage) GetPacksOf(ctx context.Context, cid int64, mids []int64) (map[int64]domain.MapPacks, error) {
+func (s *Maps) GetPacksOf(ctx context.Context, cid int64, mids []int64) (map[int64]domain.MapPacks, error) {
 	out := make(map[int64]domain.MapPacks, len(mids))
 	var keys []store.Key
 	for _, mid := range mids {
@@ -224,19 +224,19 @@ func (s *Storage) GetPacksOf(ctx context.Context, cid int64, mids []int64) (map[
 // WriteMapGroups changes a map's groups with change (given the pack as read consistently) and
 // writes them on condition of the version read and of the map's existence (ErrNotFound when it
 // is gone); a concurrent write re-reads and re-applies change.
-func (s *Storage) WriteMapGroups(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapGroup], time.Time) error) error {
+func (s *Maps) WriteMapGroups(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapGroup], time.Time) error) error {
 	return writePack(ctx, s, cid, mid, store.GroupsSK, change, nil)
 }
 
 // WriteMapLayers is WriteMapGroups for layers, whose stored pictures change in the same
 // transaction: a new one claimed, a replaced or deleted layer's queued for the sweeper.
-func (s *Storage) WriteMapLayers(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapLayer], time.Time) error) error {
+func (s *Maps) WriteMapLayers(ctx context.Context, cid, mid int64, change func(*domain.MapPack[domain.MapLayer], time.Time) error) error {
 	return writePack(ctx, s, cid, mid, store.LayersSK, change, store.LayerImages)
 }
 
 // writePack writes one pack; images, when set, names the entries' stored pictures, whose
 // change (claimed, dropped) goes into the pack's transaction.
-func writePack[T any](ctx context.Context, s *Storage, cid, mid int64, sk string, change func(*domain.MapPack[T], time.Time) error, images func([]T) map[string]bool) error {
+func writePack[T any](ctx context.Context, s *Maps, cid, mid int64, sk string, change func(*domain.MapPack[T], time.Time) error, images func([]T) map[string]bool) error {
 	k := store.MapPackKey(cid, mid, sk)
 	return apperr.RetryConflicts(ctx, func() error {
 		raw, err := s.GetItems(ctx, k)

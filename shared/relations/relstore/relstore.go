@@ -15,11 +15,11 @@ import (
 	"github.com/lorekeep/lorekeep/shared/store"
 )
 
-// Storage is the family's storage over the kernel.
-type Storage struct{ *store.Store }
+// Relations is the family's storage over the kernel.
+type Relations struct{ *store.Store }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{st} }
+func New(st *store.Store) *Relations { return &Relations{st} }
 
 // invalidTarget is the answer for a target that is gone or changed its privacy under a write.
 func invalidTarget(field string) error {
@@ -27,7 +27,7 @@ func invalidTarget(field string) error {
 }
 
 // GetRelationAndEntity reads a relation and its owner entity in one round trip.
-func (s *Storage) GetRelationAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Relation, error) {
+func (s *Relations) GetRelationAndEntity(ctx context.Context, cid, eid, id int64) (*domain.Entity, *domain.Relation, error) {
 	var it store.RelationItem
 	var homes []store.Key
 	for _, sk := range store.ChildHomeSKs(store.RelationKind, id) {
@@ -45,12 +45,12 @@ func (s *Storage) GetRelationAndEntity(ctx context.Context, cid, eid, id int64) 
 }
 
 // ListRelations reads one page of the relations of entity eid that the caller may see.
-func (s *Storage) ListRelations(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
+func (s *Relations) ListRelations(ctx context.Context, cid, eid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
 	return store.ListVisible(ctx, s.Store, store.RelationKind, store.EntityPartition(cid, eid), a, f, p, store.RelationItem.AsRelation)
 }
 
 // ListCampaignRelations reads one page of the campaign's relations that the caller may see.
-func (s *Storage) ListCampaignRelations(ctx context.Context, cid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
+func (s *Relations) ListCampaignRelations(ctx context.Context, cid int64, a domain.Access, f domain.Filter, p domain.PageRequest) (domain.Page[domain.Relation], error) {
 	return store.ListVisible(ctx, s.Store, store.CampaignRelationKind, store.CampaignPartition(cid), a, f, p, store.RelationItem.AsRelation)
 }
 
@@ -58,7 +58,7 @@ func (s *Storage) ListCampaignRelations(ctx context.Context, cid int64, a domain
 // r.TargetPrivacy) and, with two_way, each one's mirror, all in one transaction conditional on
 // the owner and every target existing with the privacy read. r becomes the first relation;
 // r.Created holds all. A create too large for one transaction is a 422 naming targets.
-func (s *Storage) CreateRelation(ctx context.Context, r *domain.Relation) error {
+func (s *Relations) CreateRelation(ctx context.Context, r *domain.Relation) error {
 	targetPrivate := r.TargetPrivacy
 	targets := r.AllTargets()
 	n := len(targets)
@@ -115,7 +115,7 @@ func (s *Storage) CreateRelation(ctx context.Context, r *domain.Relation) error 
 // UpdateRelation writes next over prev (read at its version), on condition that its owner and
 // target exist with the privacy read. Kanka leaves the mirror as it is; a new target unlinks
 // both (the mirror no longer mirrors it), the mirror conditional on its version too.
-func (s *Storage) UpdateRelation(ctx context.Context, prev, next *domain.Relation) error {
+func (s *Relations) UpdateRelation(ctx context.Context, prev, next *domain.Relation) error {
 	var mirror *domain.Relation
 	if prev.MirrorID != nil && prev.TargetID != next.TargetID {
 		m, err := s.linkedMirror(ctx, prev)
@@ -137,7 +137,7 @@ func (s *Storage) UpdateRelation(ctx context.Context, prev, next *domain.Relatio
 
 // DeleteRelation deletes r and, with r.DeleteMirrored, its mirror; otherwise the mirror stays
 // and forgets r (mirror_id null), in the same transaction.
-func (s *Storage) DeleteRelation(ctx context.Context, r *domain.Relation) error {
+func (s *Relations) DeleteRelation(ctx context.Context, r *domain.Relation) error {
 	mirror, err := s.linkedMirror(ctx, r)
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (s *Storage) DeleteRelation(ctx context.Context, r *domain.Relation) error 
 }
 
 // linkedMirror reads r's mirror when it still names r back; nil when there is none.
-func (s *Storage) linkedMirror(ctx context.Context, r *domain.Relation) (*domain.Relation, error) {
+func (s *Relations) linkedMirror(ctx context.Context, r *domain.Relation) (*domain.Relation, error) {
 	if r.MirrorID == nil {
 		return nil, nil
 	}
@@ -166,7 +166,7 @@ func (s *Storage) linkedMirror(ctx context.Context, r *domain.Relation) (*domain
 
 // getRelation reads relation id of owner eid (strongly consistent); ErrNotFound when there is
 // none.
-func (s *Storage) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
+func (s *Relations) getRelation(ctx context.Context, cid, eid, id int64) (*domain.Relation, error) {
 	var keys []store.Key
 	for _, sk := range store.ChildHomeSKs(store.RelationKind, id) {
 		keys = append(keys, store.EntityPartition(cid, eid).Item(sk))
@@ -189,7 +189,7 @@ func (s *Storage) getRelation(ctx context.Context, cid, eid, id int64) (*domain.
 }
 
 // unlink is the step that rewrites mirror without its mirror_id, on condition of its version.
-func (s *Storage) unlink(mirror *domain.Relation) store.TxStep {
+func (s *Relations) unlink(mirror *domain.Relation) store.TxStep {
 	next := mirror.Clone()
 	next.MirrorID = nil
 	next.Meta.StampUpdate(&mirror.Meta, s.Now())

@@ -45,32 +45,32 @@ var kind = store.NestedKind[domain.Tag, tagItem]{
 	},
 }
 
-// Storage is the family's storage over the kernel, whose reads and writes the family also
+// Tags is the family's storage over the kernel, whose reads and writes the family also
 // uses (entities, tag members, entity tags, related arrays).
-type Storage struct{ *store.Store }
+type Tags struct{ *store.Store }
 
 // New wraps the kernel.
-func New(st *store.Store) *Storage { return &Storage{st} }
+func New(st *store.Store) *Tags { return &Tags{st} }
 
 // GetTag reads one tag and its public copy (read ahead on tag routes: one round trip);
 // ErrNotFound when there is none.
-func (s *Storage) GetTag(ctx context.Context, cid, id int64) (*domain.Tag, error) {
+func (s *Tags) GetTag(ctx context.Context, cid, id int64) (*domain.Tag, error) {
 	return kind.Get(ctx, s.Store, cid, id)
 }
 
 // TagAncestry reads the chain from tag id upwards (id first), at most max links.
-func (s *Storage) TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
+func (s *Tags) TagAncestry(ctx context.Context, cid, id int64, max int) ([]domain.AncestorLink, error) {
 	return kind.Ancestry(ctx, s.Store, cid, id, max)
 }
 
 // ListTags reads one page of the campaign's tags, ordered by id.
-func (s *Storage) ListTags(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Tag], error) {
+func (s *Tags) ListTags(ctx context.Context, cid int64, f domain.Filter, hidePrivate bool, p domain.PageRequest) (domain.Page[domain.Tag], error) {
 	return kind.List(ctx, s.Store, cid, f, hidePrivate, p)
 }
 
 // CreateTag stores a new tag, its entity, its link in its parent tag and its empty member
 // pack in one transaction.
-func (s *Storage) CreateTag(ctx context.Context, t *domain.Tag) error {
+func (s *Tags) CreateTag(ctx context.Context, t *domain.Tag) error {
 	return kind.Create(ctx, s.Store, t, store.TagPackCreated(t))
 }
 
@@ -87,7 +87,7 @@ var MaxPrivacyMembers = 150
 // chain; the link, the entity, the children's public copies and the member pack's placement
 // follow in the same transaction. A privacy change first reads the tag's member count (its
 // pack: one GetItem) against MaxPrivacyMembers.
-func (s *Storage) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
+func (s *Tags) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
 	if prev.IsPrivate != next.IsPrivate {
 		members, err := s.TagMembers(ctx, prev.CampaignID, []int64{prev.ID}, true)
 		if err != nil {
@@ -102,12 +102,12 @@ func (s *Storage) UpdateTag(ctx context.Context, prev, next *domain.Tag) error {
 
 // DeleteTag deletes a tag: its children become roots, its entity's posts, events, attributes
 // and relations go; its member pack goes in the first step, its member items with the cascade.
-func (s *Storage) DeleteTag(ctx context.Context, t *domain.Tag) error {
+func (s *Tags) DeleteTag(ctx context.Context, t *domain.Tag) error {
 	return kind.Delete(ctx, s.Store, t, store.TagPackDeleted(t))
 }
 
 // ResumeTagDelete finishes a delete of tag id that failed after its first step.
-func (s *Storage) ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error) {
+func (s *Tags) ResumeTagDelete(ctx context.Context, cid, id int64) (bool, error) {
 	return kind.ResumeDelete(ctx, s.Store, cid, id)
 }
 

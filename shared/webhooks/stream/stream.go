@@ -17,7 +17,7 @@ import (
 
 // Handle queues and sends the webhook events of stream records; it answers how many records
 // were handled completely (all of them unless err).
-func Handle(ctx context.Context, st *webhooks.Storage, d *webhooks.Deliverer, recs []store.StreamRecord) (string, error) {
+func Handle(ctx context.Context, st *webhooks.Hooks, d *webhooks.Deliverer, recs []store.StreamRecord) (string, error) {
 	changes, err := store.StreamChanges(ctx, st.Store, recs)
 	if err != nil {
 		if len(recs) > 0 {
@@ -35,7 +35,7 @@ func Handle(ctx context.Context, st *webhooks.Storage, d *webhooks.Deliverer, re
 // LambdaHandler is the webhooks function: a DynamoDB stream batch (with Records), whose failed
 // record it reports so that Lambda retries from there, in order; or the scheduled event, which
 // drains the queues whose retry is due.
-func LambdaHandler(st *webhooks.Storage, d *webhooks.Deliverer) func(context.Context, json.RawMessage) (any, error) {
+func LambdaHandler(st *webhooks.Hooks, d *webhooks.Deliverer) func(context.Context, json.RawMessage) (any, error) {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var probe struct {
 			Records []json.RawMessage `json:"Records"`
@@ -67,7 +67,7 @@ const SweepInterval = 30 * time.Second
 
 // Serve reads the table's stream from its current end and sweeps due retries until ctx ends:
 // what the webhooks function and its schedule do on AWS.
-func Serve(ctx context.Context, st *webhooks.Storage, table string, d *webhooks.Deliverer) error {
+func Serve(ctx context.Context, st *webhooks.Hooks, table string, d *webhooks.Deliverer) error {
 	go func() {
 		t := time.NewTicker(SweepInterval)
 		defer t.Stop()
