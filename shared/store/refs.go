@@ -415,4 +415,3 @@ func (s *Store) Referrers(ctx context.Context, cid, target int64, field string, 
 	}
 	return out, false, nil
 }
-
