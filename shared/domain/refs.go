@@ -18,6 +18,9 @@ type Reference struct {
 	// Single: the field holds one reference, so its errors name the field itself (never
 	// stored).
 	Single bool
+	// Data is what the reference carries beyond its target (an organisation membership's role),
+	// kept on the referrer and on its link, so that the target's reverse read answers it.
+	Data map[string]any
 }
 
 // Same reports whether r and o name the same target by the same field.

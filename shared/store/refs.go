@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/guregu/dynamo/v2"
@@ -68,7 +69,9 @@ func (s *Store) refPlan(ctx context.Context, k layout.KindSpec, m *domain.Meta, 
 			}
 		}
 		if i := slices.IndexFunc(prevRefs, r.Same); i >= 0 {
-			refs = append(refs, prevRefs[i])
+			kept := prevRefs[i]
+			kept.Data, kept.Single = r.Data, r.Single
+			refs = append(refs, kept)
 			continue
 		}
 		if (r.EntityID == 0 && (r.ID <= 0 || r.Type == "")) || (r.EntityID != 0 && r.EntityID == next.EntityID) {
@@ -151,27 +154,37 @@ func (s *Store) refLinks(k layout.KindSpec, m *domain.Meta, prev, next *domain.O
 	if prev != nil {
 		prevRefs = prev.Refs
 	}
+	// A link is put for a new reference, for one whose data changed (the link carries it) and
+	// for every one when the referrer's privacy changes (the link carries that too).
+	moved := prev != nil && prev.IsPrivate != next.IsPrivate
+	linked := func(r domain.Reference) bool {
+		i := slices.IndexFunc(prevRefs, r.Same)
+		return i < 0 || moved || !reflect.DeepEqual(prevRefs[i].Data, r.Data)
+	}
 	return func(b *txBuilder) {
 		cid, eid := m.CampaignID, next.EntityID // read when the step runs: after a create's ids are set
 		checked := map[int64]bool{}
 		byField := map[string]int{}
 		for _, r := range next.Refs {
-			if !slices.ContainsFunc(prevRefs, r.Same) {
+			if linked(r) {
 				byField[r.Field]++
 			}
 		}
 		for field, n := range byField {
 			b.part(field, "references", n, func() {
 				for _, r := range next.Refs {
-					if r.Field != field || slices.ContainsFunc(prevRefs, r.Same) {
+					if r.Field != field || !linked(r) {
 						continue
+					}
+					if _, read := placed[r.EntityID]; !read {
+						placed[r.EntityID] = r.Private // a kept reference: its target as last placed
 					}
 					if !checked[r.EntityID] {
 						checked[r.EntityID] = true
 						b.needEntity(cid, r.EntityID, placed[r.EntityID], errRefChanged)
 					}
 					l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field)
-					b.put(s.table.Put(layout.RefLink{PK: l.PK, SK: l.SK, Field: r.Field, Kind: k.Prefix, ID: m.ID, EntityID: eid, FromPrivate: next.IsPrivate}))
+					b.put(s.table.Put(layout.RefLink{PK: l.PK, SK: l.SK, Field: r.Field, Kind: k.Prefix, ID: m.ID, EntityID: eid, FromPrivate: next.IsPrivate, Data: r.Data}))
 				}
 			})
 		}
@@ -279,7 +292,7 @@ func (s *Store) reviseReferrer(ctx context.Context, cid, target int64, kind stri
 			changed = true
 			continue
 		}
-		changed = changed || r != before
+		changed = changed || r.Hidden != before.Hidden || r.Private != before.Private
 		refs = append(refs, r)
 	}
 	if !changed {

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -80,7 +81,7 @@ func auditRefs(cid int64, items []dynamo.Item, tr *trashState, busy map[int64]bo
 		what := fmt.Sprintf("%s %d", strings.ToLower(h.kind), h.id)
 		if !h.trashed && !h.private {
 			pub := layout.ItemKey{PK: campaign, SK: layout.PublicCopy + layout.RecordSK(h.kind, h.id)}
-			if got, want := public[pub], layout.PublicRefs(h.refs); !slices.Equal(got, want) {
+			if got, want := public[pub], layout.PublicRefs(h.refs); !reflect.DeepEqual(got, want) {
 				report("%s: its public copy holds references %+v, not %+v", what, got, want)
 			}
 		}

@@ -20,12 +20,13 @@ const RefByPrefix = "REFBY#"
 
 // RefAttr is one reference as a home keeps it.
 type RefAttr struct {
-	Field    string `dynamo:"f"`
-	EntityID int64  `dynamo:"e"`
-	Type     string `dynamo:"t"`
-	ID       int64  `dynamo:"i"`
-	Private  bool   `dynamo:"p,omitempty"`
-	Hidden   bool   `dynamo:"h,omitempty"`
+	Field    string         `dynamo:"f"`
+	EntityID int64          `dynamo:"e"`
+	Type     string         `dynamo:"t"`
+	ID       int64          `dynamo:"i"`
+	Private  bool           `dynamo:"p,omitempty"`
+	Hidden   bool           `dynamo:"h,omitempty"`
+	Data     map[string]any `dynamo:"d,omitempty"`
 }
 
 func RefAttrs(refs []domain.Reference) []RefAttr {
@@ -34,7 +35,7 @@ func RefAttrs(refs []domain.Reference) []RefAttr {
 	}
 	out := make([]RefAttr, len(refs))
 	for i, r := range refs {
-		out[i] = RefAttr{Field: r.Field, EntityID: r.EntityID, Type: r.Type, ID: r.ID, Private: r.Private, Hidden: r.Hidden}
+		out[i] = RefAttr{Field: r.Field, EntityID: r.EntityID, Type: r.Type, ID: r.ID, Private: r.Private, Hidden: r.Hidden, Data: r.Data}
 	}
 	return out
 }
@@ -45,7 +46,7 @@ func DomainRefs(attrs []RefAttr) []domain.Reference {
 	}
 	out := make([]domain.Reference, len(attrs))
 	for i, a := range attrs {
-		out[i] = domain.Reference{Field: a.Field, EntityID: a.EntityID, Type: a.Type, ID: a.ID, Private: a.Private, Hidden: a.Hidden}
+		out[i] = domain.Reference{Field: a.Field, EntityID: a.EntityID, Type: a.Type, ID: a.ID, Private: a.Private, Hidden: a.Hidden, Data: a.Data}
 	}
 	return out
 }
@@ -68,6 +69,8 @@ type RefLink struct {
 	FromPrivate bool   `dynamo:"from_private"`
 	// FromHidden: the referrer is in the trash (reverse reads leave it out).
 	FromHidden bool `dynamo:"from_hidden,omitempty"`
+	// Data: the reference's (Reference.Data), for the reverse reads.
+	Data map[string]any `dynamo:"data,omitempty"`
 }
 
 // RefTarget is a reference's target and field, as a tombstone keeps them for the cascade that
