@@ -40,8 +40,8 @@ func TestRemovedInTheDelta(t *testing.T) {
 	sync := w.get(t, w.Member, fmt.Sprintf("campaigns/%d/locations", w.Campaign)).Body["sync"].(string)
 	apitest.WaitPastSync(t, sync)
 
-	must(w.Do("DELETE", api(fmt.Sprintf("/locations/%v", luskan["id"])), w.Admin, nil))                                // deleted, seen by all
-	must(w.Do("DELETE", api(fmt.Sprintf("/locations/%v", under["id"])), w.Admin, nil))                                 // deleted, private: admins only
+	must(w.Do("DELETE", api(fmt.Sprintf("/locations/%v", luskan["id"])), w.Admin, nil))                                    // deleted, seen by all
+	must(w.Do("DELETE", api(fmt.Sprintf("/locations/%v", under["id"])), w.Admin, nil))                                     // deleted, private: admins only
 	must(w.Do("PATCH", api(fmt.Sprintf("/locations/%v", neverwinter["id"])), w.Admin, map[string]any{"is_private": true})) // hidden
 	must(w.Do("PATCH", api(fmt.Sprintf("/locations/%v", candlekeep["id"])), w.Admin, map[string]any{"is_private": true}))
 	must(w.Do("PATCH", api(fmt.Sprintf("/locations/%v", candlekeep["id"])), w.Admin, map[string]any{"is_private": false})) // back: a row
