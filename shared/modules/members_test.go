@@ -48,6 +48,14 @@ func TestOrganisationMembers(t *testing.T) {
 	if r := e.Do("POST", members, e.Member, map[string]any{"character_id": num(c["id"]), "is_private": true}); r.Status != 403 {
 		t.Fatalf("a member makes a membership private: %d %s", r.Status, r.Raw)
 	}
+	for _, tok := range []string{e.Outsider, e.Stranger} {
+		if r := e.Do("GET", members, tok, nil); r.Status != 403 && r.Status != 404 {
+			t.Fatalf("members to someone outside the campaign: %d %s", r.Status, r.Raw)
+		}
+		if r := e.Do("POST", members, tok, map[string]any{"character_id": num(c["id"])}); r.Status != 403 && r.Status != 404 {
+			t.Fatalf("a member added from outside the campaign: %d %s", r.Status, r.Raw)
+		}
+	}
 	if r := e.Do("POST", members, e.Viewer, map[string]any{"character_id": num(c["id"])}); r.Status != 403 {
 		t.Fatalf("a viewer adds a member: %d %s", r.Status, r.Raw)
 	}
