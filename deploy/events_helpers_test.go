@@ -29,6 +29,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/images"
+	"github.com/lorekeep/lorekeep/shared/inventory"
 	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 	"github.com/lorekeep/lorekeep/shared/images/imagework"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
@@ -77,6 +78,7 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 		entities.Register(api, st)
 		campaigns.Register(api, st)
 		modules.Register(api, st)
+		inventory.Register(api, st)
 	},
 	"WebhookRoutesFunction": registerWebhooks,
 	"ImagesFunction":        registerImages,

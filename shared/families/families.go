@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/inventory"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/modules"
@@ -39,4 +40,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	campaigns.Register(api, st)
 	webhooks.Register(api, st)
 	modules.Register(api, st)
+	inventory.Register(api, st)
 }

@@ -74,6 +74,11 @@ func (s *Store) refPlan(ctx context.Context, k layout.KindSpec, m *domain.Meta, 
 			refs = append(refs, kept)
 			continue
 		}
+		if r.Free() {
+			r.Private, r.Hidden = false, false
+			refs = append(refs, r)
+			continue
+		}
 		if (r.EntityID == 0 && (r.ID <= 0 || r.Type == "")) || (r.EntityID != 0 && r.EntityID == next.EntityID) {
 			return nil, apperr.Invalid(name, "The selected "+name+" is invalid.")
 		}
@@ -158,6 +163,9 @@ func (s *Store) refLinks(k layout.KindSpec, m *domain.Meta, prev, next *domain.O
 	// for every one when the referrer's privacy changes (the link carries that too).
 	moved := prev != nil && prev.IsPrivate != next.IsPrivate
 	linked := func(r domain.Reference) bool {
+		if r.Free() {
+			return false
+		}
 		i := slices.IndexFunc(prevRefs, r.Same)
 		return i < 0 || moved || !reflect.DeepEqual(prevRefs[i].Data, r.Data)
 	}
@@ -183,14 +191,14 @@ func (s *Store) refLinks(k layout.KindSpec, m *domain.Meta, prev, next *domain.O
 						checked[r.EntityID] = true
 						b.needEntity(cid, r.EntityID, placed[r.EntityID], errRefChanged)
 					}
-					l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field)
-					b.put(s.table.Put(layout.RefLink{PK: l.PK, SK: l.SK, Field: r.Field, Kind: k.Prefix, ID: m.ID, EntityID: eid, FromPrivate: next.IsPrivate, Data: r.Data}))
+					l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field, r.Key)
+					b.put(s.table.Put(layout.RefLink{PK: l.PK, SK: l.SK, Field: r.Field, Kind: k.Prefix, ID: m.ID, EntityID: eid, FromPrivate: next.IsPrivate, Data: r.Data, Key: r.Key}))
 				}
 			})
 		}
 		for _, r := range prevRefs {
-			if !slices.ContainsFunc(next.Refs, r.Same) {
-				l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field)
+			if !r.Free() && !slices.ContainsFunc(next.Refs, r.Same) {
+				l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field, r.Key)
 				b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 			}
 		}
@@ -411,7 +419,7 @@ func (s *Store) markLinks(ctx context.Context, e *layout.EntityItem, own []layou
 	w.SetLimit(writeConcurrency)
 	for _, t := range own {
 		w.Go(func() error {
-			l := layout.RefLinkKey(cid, t.EntityID, e.ID, t.Field)
+			l := layout.RefLinkKey(cid, t.EntityID, e.ID, t.Field, t.Key)
 			err := s.table.Update("pk", l.PK).Range("sk", l.SK).Set(attr, v).If("attribute_exists(pk) AND (attribute_not_exists($) OR $ <> ?)", attr, attr, v).Run(wctx)
 			return ignoreCondition(layout.Wrap(err))
 		})
@@ -426,7 +434,7 @@ func (s *Store) ownLinksGone(ctx context.Context, t layout.Tombstone) error {
 	}
 	keys := make([]dynamo.Keyed, len(t.Refs))
 	for i, r := range t.Refs {
-		k := layout.RefLinkKey(t.CID, r.EntityID, t.EntityID, r.Field)
+		k := layout.RefLinkKey(t.CID, r.EntityID, t.EntityID, r.Field, r.Key)
 		keys[i] = dynamo.Keys{k.PK, k.SK}
 	}
 	return s.batchDelete(ctx, keys)
@@ -516,4 +524,25 @@ func (s *Store) editRefs(ctx context.Context, cid, eid int64, byAdmin bool, edit
 	}
 	links(b)
 	return &next, b.run(ctx)
+}
+
+// OwnerRefs reads entity eid and the references its record holds (its home, as stored: the
+// caller answers what the reader may see). ErrNotFound when the entity is not a live owner
+// record's.
+func (s *Store) OwnerRefs(ctx context.Context, cid, eid int64) (*domain.Entity, []domain.Reference, error) {
+	var e layout.EntityItem
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), &e); err != nil {
+		return nil, nil, err
+	}
+	k, ok := layout.OwnerKindOf(e.Type)
+	if !ok {
+		return nil, nil, apperr.ErrNotFound
+	}
+	var h struct {
+		Refs []layout.RefAttr `dynamo:"refs"`
+	}
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(k.Prefix, e.ChildID), &h, "pk", "refs"); err != nil {
+		return nil, nil, err
+	}
+	return e.Entity(), layout.DomainRefs(h.Refs), nil
 }
