@@ -514,6 +514,18 @@ var modulesReplay = []replayStep{
 		hasFields(t, "member", r.data(), map[string]any{"id": 1, "role": "Admiral"})
 	}},
 	{"organisation-members-delete.json", nil},
+	{"inventory-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "line", r.data(), map[string]any{"id": 1, "entity_id": 1, "name": "Rope", "amount": 2, "item_id": nil})
+	}},
+	{"inventory-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the line", r.body["data"])
+		}
+	}},
+	{"inventory-update.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "line", r.data(), map[string]any{"id": 1, "amount": 3})
+	}},
+	{"inventory-delete.json", nil},
 }
 
 func seeds(fs ...func(*testing.T, *store.Store)) []func(*testing.T, *store.Store) { return fs }
