@@ -160,7 +160,8 @@ func Render(a domain.Access, eid int64, refs []domain.Reference) []any {
 
 // Register mounts entities/{entity_id}/inventory and its lines.
 func Register(api *httpapi.API, st *store.Store) {
-	h := handlers{st: st}
+	h := handlers{st: st, refs: store.ReferencesOf(st)}
+	refs := h.refs
 	collection := "/entities/{entity_id}/inventory"
 	item := collection + "/{id}"
 	httpapi.MountList(api, collection, httpapi.List[line, *domain.Entity, Line]{
@@ -168,11 +169,11 @@ func Register(api *httpapi.API, st *store.Store) {
 		ParentID: func(e *domain.Entity) int64 { return e.ID },
 		Filters:  domain.FilterChildren,
 		Read: func(r *httpapi.Request, e *domain.Entity, _ domain.Filter, page domain.PageRequest) (domain.Page[line], error) {
-			_, refs, err := st.OwnerRefs(r.Context(), r.Access.CampaignID, e.ID)
+			_, held, err := refs.Owner(r.Context(), r.Access.CampaignID, e.ID)
 			if err != nil {
 				return domain.Page[line]{}, err
 			}
-			ls := visible(r.Access, refs)
+			ls := visible(r.Access, held)
 			slices.SortFunc(ls, func(a, b line) int { return int(a.ref.Key - b.ref.Key) })
 			return domain.PageOf(ls, page, func(l *line) int64 { return l.ref.Key }), nil
 		},
@@ -191,7 +192,10 @@ func Register(api *httpapi.API, st *store.Store) {
 	api.Handle("DELETE", item, h.delete)
 }
 
-type handlers struct{ st *store.Store }
+type handlers struct {
+	st   *store.Store
+	refs store.References
+}
 
 // entity is the path's entity, which the caller must see.
 func (h handlers) entity(r *httpapi.Request) (*domain.Entity, error) {
@@ -199,7 +203,7 @@ func (h handlers) entity(r *httpapi.Request) (*domain.Entity, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, _, err := h.st.OwnerRefs(r.Context(), r.Access.CampaignID, eid)
+	e, _, err := h.refs.Owner(r.Context(), r.Access.CampaignID, eid)
 	if err == nil {
 		err = r.Access.SeeEntity(e)
 	}
@@ -216,7 +220,7 @@ func (h handlers) find(r *httpapi.Request) (*domain.Entity, line, error) {
 	if err != nil {
 		return nil, line{}, err
 	}
-	e, refs, err := h.st.OwnerRefs(r.Context(), r.Access.CampaignID, eid)
+	e, refs, err := h.refs.Owner(r.Context(), r.Access.CampaignID, eid)
 	if err == nil {
 		err = r.Access.SeeEntity(e)
 	}
@@ -291,7 +295,7 @@ func apply(in domain.Input, l *line, create bool) error {
 func (h handlers) save(r *httpapi.Request, eid int64, l line, remove bool) (line, error) {
 	ref := l.ref
 	ref.Field, ref.Data = Field, l.data()
-	_, err := h.st.EditRefs(r.Context(), r.Access.CampaignID, eid, r.Access.IsAdmin(), func(o *domain.Owner) error {
+	_, err := h.refs.Edit(r.Context(), r.Access.CampaignID, eid, r.Access.IsAdmin(), func(o *domain.Owner) error {
 		var next []domain.Reference
 		for _, x := range o.Refs {
 			if x.Field == Field && x.Key != ref.Key {

@@ -457,7 +457,8 @@ type Referrer = layout.RefLink
 // Referrers reads the records referencing entity target by field (each link once, ordered by
 // the referrer's entity id), the private ones for admins only, at most limit of them; more
 // reports whether there are others.
-func (s *Store) Referrers(ctx context.Context, cid, target int64, field string, admin bool, limit int) (out []Referrer, more bool, err error) {
+func (r References) Referrers(ctx context.Context, cid, target int64, field string, admin bool, limit int) (out []Referrer, more bool, err error) {
+	s := r.s
 	q := s.table.Get("pk", layout.EntityPK(cid, target)).Range("sk", dynamo.BeginsWith, layout.RefByPrefix).Filter("'field' = ?", field)
 	q = q.Filter("(attribute_not_exists('from_hidden') OR 'from_hidden' = ?)", false)
 	if !admin {
@@ -473,13 +474,21 @@ func (s *Store) Referrers(ctx context.Context, cid, target int64, field string, 
 	return out, false, nil
 }
 
-// EditRefs changes the references of entity eid's record (any owner kind) by edit, which gets
+// References is the kernel's reading and writing of references for the families whose rows
+// are references of other records (organisation members, inventory lines).
+type References struct{ s *Store }
+
+// ReferencesOf is kernel s's References.
+func ReferencesOf(s *Store) References { return References{s} }
+
+// Edit changes the references of entity eid's record (any owner kind) by edit, which gets
 // the record's owner as stored (its references, its privacy) and changes its Refs: the new
 // references are resolved and checked as a write's, and the home and public copy are
 // rewritten with them in one transaction conditional on the version read, with the links'
 // changes (version bumped, updated_at kept). byAdmin: the writer is an admin. It answers the
 // owner as written; ErrNotFound when the entity is not a live owner record.
-func (s *Store) EditRefs(ctx context.Context, cid, eid int64, byAdmin bool, edit func(o *domain.Owner) error) (*domain.Owner, error) {
+func (r References) Edit(ctx context.Context, cid, eid int64, byAdmin bool, edit func(o *domain.Owner) error) (*domain.Owner, error) {
+	s := r.s
 	var out *domain.Owner
 	err := apperr.Retry(ctx, func(err error) bool { return errors.Is(err, errRefChanged) || apperr.IsConflict(err) }, func() error {
 		o, err := s.editRefs(ctx, cid, eid, byAdmin, edit)
@@ -526,10 +535,11 @@ func (s *Store) editRefs(ctx context.Context, cid, eid int64, byAdmin bool, edit
 	return &next, b.run(ctx)
 }
 
-// OwnerRefs reads entity eid and the references its record holds (its home, as stored: the
+// Owner reads entity eid and the references its record holds (its home, as stored: the
 // caller answers what the reader may see). ErrNotFound when the entity is not a live owner
 // record's.
-func (s *Store) OwnerRefs(ctx context.Context, cid, eid int64) (*domain.Entity, []domain.Reference, error) {
+func (r References) Owner(ctx context.Context, cid, eid int64) (*domain.Entity, []domain.Reference, error) {
+	s := r.s
 	var e layout.EntityItem
 	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), &e); err != nil {
 		return nil, nil, err
