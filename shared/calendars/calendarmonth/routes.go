@@ -300,12 +300,20 @@ func (h handlers) sign(b []byte) []byte {
 }
 
 func (h handlers) mint(cid, calID, id int64) string {
-	b := make([]byte, payloadLen+nonceLen, tokenLen)
+	var nonce [nonceLen]byte
+	_, _ = rand.Read(nonce[:])
+	return Token(h.key, cid, calID, id, nonce)
+}
+
+// Token is the token of link id of calendar calID in campaign cid with the given nonce, signed
+// with key (a link's is made with a random nonce; the sample events' with a known one).
+func Token(key []byte, cid, calID, id int64, nonce [16]byte) string {
+	b := make([]byte, payloadLen, tokenLen)
 	binary.BigEndian.PutUint64(b[0:], uint64(cid))
 	binary.BigEndian.PutUint64(b[8:], uint64(calID))
 	binary.BigEndian.PutUint64(b[16:], uint64(id))
-	_, _ = rand.Read(b[payloadLen:])
-	return base64.RawURLEncoding.EncodeToString(append(b, h.sign(b)...))
+	b = append(b, nonce[:]...)
+	return base64.RawURLEncoding.EncodeToString(append(b, handlers{key: key}.sign(b)...))
 }
 
 // errLink is every way a token opens nothing (guessed, altered, revoked, its calendar gone):
