@@ -92,7 +92,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	// served: the packages that only the function named serves.
 	served := map[string][]string{
 		"LocationsFunction":    {"shared/locations"},
-		"CalendarsFunction":    {"shared/calendars", "shared/calendars/transfer", "shared/calendars/calendarweather", "shared/calendars/calendardays"},
+		"CalendarsFunction":    {"shared/calendars", "shared/calendars/transfer", "shared/calendars/calendarweather", "shared/calendars/calendardays", "shared/calendars/calendarmonth"},
 		"EntityEventsFunction": {"shared/entityevents"},
 		"EntityNotesFunction":  {"shared/entitynotes"},
 		"EntitiesFunction":     {"shared/entities"},

@@ -64,7 +64,7 @@ type dayJSON struct {
 	Cycle         *string          `json:"cycle"`       // the year's cycle text; null without cycles
 	CycleNames    []string         `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON    `json:"moons"`
-	Events        []Event   `json:"events"`
+	Events        []Event          `json:"events"`
 	Weather       *weatherJSON     `json:"weather"` // null without a climate, or with a manual weather
 	// Manual is the day's calendar_weather the caller may see (it wins over the procedural
 	// weather, which is then null); null without one.

@@ -36,7 +36,7 @@ func harptos() map[string]any {
 		"year_number": []any{4}, "year_name": []any{"Year of Mist"},
 		"season_name": []any{"Spring", "Winter"}, "season_month": []any{2, 4}, "season_day": []any{15, 10},
 		"moon_name": []any{"Selune", "Tiny"}, "moon_fullmoon": []any{29.5, "2.50"}, "moon_offset": []any{nil, -1},
-		"moon_colour": []any{"white", "red"},
+		"moon_colour":  []any{"white", "red"},
 		"current_year": 4, "current_month": 2, "current_day": 28,
 		"has_leap_year": true, "leap_year_amount": 1, "leap_year_month": 2, "leap_year_offset": 4, "leap_year_start": 0,
 		"suffix": "DR",

@@ -1,6 +1,7 @@
 package calendarmonth_test
 
 import (
+	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
 )
 
@@ -179,8 +181,8 @@ func TestShareLinks(t *testing.T) {
 		t.Fatalf("list: %v", l)
 	}
 	for _, c := range []struct {
-		path       string
-		want, not  []string
+		path      string
+		want, not []string
 	}{
 		{public, []string{"Fair &lt;b&gt;day"}, []string{"Guild", "Council", "Plot"}},
 		{member, []string{"Fair &lt;b&gt;day", "Guild"}, []string{"Council", "Plot"}},
@@ -245,6 +247,10 @@ func TestShareLinks(t *testing.T) {
 	}
 	if res, _ := page(t, e, public, ""); res.StatusCode != 404 {
 		t.Errorf("private since: %d", res.StatusCode)
+	}
+	// The audit knows the links' items and their count (two live: the public and the expired).
+	if problems, err := ops.Audit(context.Background(), e.Store, f.cid); err != nil || len(problems) > 0 {
+		t.Errorf("audit: %v %q", err, problems)
 	}
 }
 
