@@ -161,10 +161,28 @@ func (c cfn) resourcesOfType(typ string) []string {
 
 // functionProp is a function's property, or the Globals value when the function has none.
 func (c cfn) functionProp(id, prop string) any {
-	if v := at(c.resources()[id], "Properties", prop); v != nil {
+	v, global := at(c.resources()[id], "Properties", prop), at(c, "Globals", "Function", prop)
+	if prop == "Environment" && v != nil && global != nil { // SAM merges the variables, the function's winning
+		merged := map[string]any{}
+		for _, src := range []any{global, v} {
+			if vars, ok := at(src, "Variables").(map[string]any); ok {
+				for k, x := range vars {
+					merged[k] = x
+				}
+			}
+		}
+		return map[string]any{"Variables": merged}
+	}
+	if v != nil {
 		return v
 	}
-	return at(c, "Globals", "Function", prop)
+	return global
+}
+
+// publicRoute reports whether fn's route path needs no token: the meta function's, and a
+// share link's month page (its signed token is in the path).
+func publicRoute(fn, path string) bool {
+	return fn == "MetaFunction" || fn == "CalendarsFunction" && strings.HasPrefix(path, "/share/")
 }
 
 // route is one API Gateway route: "METHOD /path".

@@ -3,9 +3,12 @@
 package families
 
 import (
+	"os"
+
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendarmonth"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
@@ -30,6 +33,7 @@ func Register(api *httpapi.API, st *store.Store) {
 	maps.Register(api, st)
 	calendars.Register(api, st)
 	calendardays.Register(api, st)
+	calendarmonth.Register(api, st, calendarmonth.KeyFromEnv(os.Getenv))
 	transfer.Register(api, st)
 	calendarweather.Register(api, st)
 	entityevents.Register(api, st)
