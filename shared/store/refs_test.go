@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/internal/storetest"
@@ -127,4 +129,50 @@ func TestReferencesThroughTrashAndPurge(t *testing.T) {
 func isInvalid(err error, field string) bool {
 	var e *apperr.Error
 	return errors.As(err, &e) && e.Fields != nil && e.Fields.Has(field)
+}
+
+// A family's purge hook runs with the purge of the record it describes: a calendar's share
+// links go with the calendar's purge (and not with its trash, which a restore undoes).
+func TestPurgeHooksRunWithThePurge(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	ctx := context.Background()
+	admin, c := storetest.OwnedCampaign(t, st, domain.Campaign{Name: "c"})
+	cals := calstore.New(st)
+	cal := timeline.Calendar{Meta: domain.Meta{CampaignID: c.ID, CreatedBy: admin.ID}, Owner: domain.Owner{Name: "Reckoning"}}
+	if err := cals.CreateCalendar(ctx, &cal); err != nil {
+		t.Fatal(err)
+	}
+	id, err := cals.NewShareLinkID(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cals.CreateShareLink(ctx, &calstore.ShareLink{ID: id, CampaignID: c.ID, CalendarID: cal.ID, Audience: "public", TokenHash: []byte("h"), CreatedBy: admin.ID}); err != nil {
+		t.Fatal(err)
+	}
+	links := func() int {
+		t.Helper()
+		ls, err := cals.ShareLinks(ctx, c.ID, cal.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ls)
+	}
+	if err := cals.DeleteCalendar(ctx, &cal); err != nil {
+		t.Fatal(err)
+	}
+	if n := links(); n != 1 {
+		t.Fatalf("share links after the trash: %d", n)
+	}
+	if err := store.ExpireTrash(ctx, st, c.ID, cal.EntityID); err != nil {
+		t.Fatal(err)
+	}
+	if n, _, err := st.SweepPurges(ctx); err != nil || n != 1 {
+		t.Fatalf("purge: %d %v", n, err)
+	}
+	if n := links(); n != 0 {
+		t.Fatalf("share links after the purge: %d", n)
+	}
+	if problems, err := ops.Audit(ctx, st, c.ID); err != nil || len(problems) > 0 {
+		t.Fatalf("audit: %v %v", err, problems)
+	}
 }

@@ -146,3 +146,20 @@ func (s *Calendars) ShareLinkWithCalendar(ctx context.Context, cid, calID, id in
 	l, c := li.link(), ci.calendar()
 	return &l, &c, nil
 }
+
+// A calendar's purge takes its share links (their count with them).
+func init() {
+	store.DeclarePurge(store.CalendarKind, func(ctx context.Context, st *store.Store, cid, id int64) error {
+		s := New(st)
+		links, err := s.ShareLinks(ctx, cid, id)
+		if err != nil {
+			return err
+		}
+		for i := range links {
+			if err := s.DeleteShareLink(ctx, &links[i]); err != nil && !errors.Is(err, apperr.ErrNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
+}
