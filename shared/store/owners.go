@@ -153,7 +153,7 @@ func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 	}
 	g.Go(func() error { return s.ownLinksGone(gctx, t) }) // its references' links (in the targets' partitions)
 	g.Go(func() error { return s.runPurgeHooks(gctx, t.Kind, t.CID, t.ID) })
-	if len(t.Mentions) > 0 {                              // its entry's reverse items (in the targets' partitions)
+	if len(t.Mentions) > 0 { // its entry's reverse items (in the targets' partitions)
 		keys := make([]dynamo.Keyed, len(t.Mentions))
 		for i, target := range t.Mentions {
 			k := layout.MentionKey(t.CID, target, t.EntityID, 0)
