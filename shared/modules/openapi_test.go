@@ -132,6 +132,9 @@ paths:
 {{- end}}
 {{- range .Refs}}{{if .Membership}}{{else if .One}}
         - {name: {{.Name}}, in: query, schema: {type: integer}, description: "Records whose {{.Name}} is this {{if .Target}}{{.Target}} id{{else}}entity id{{end}}."}
+{{- if .Legacy}}
+        - {name: {{.Legacy}}, in: query, schema: {type: integer}, description: "The 2025 API's filter: records whose {{.Name}} is this {{.LegacyTarget}} id."}
+{{- end}}
 {{- else}}
         - {name: "{{.Name}}[]", in: query, schema: {type: array, items: {type: integer}}, style: form, explode: true, description: "Records whose {{.Name}} hold any of these {{if .Target}}{{.Target}} ids{{else}}entity ids{{end}}."}
 {{- if .Legacy}}
@@ -346,6 +349,9 @@ components:
             data: {type: array, items: {$ref: '#/components/schemas/OrganisationMember'}}
 {{- else if .One}}
         {{.Name}}: {type: ["integer", "null"], description: "{{if .Target}}A {{.Target}}'s id{{else}}An entity id{{end}}; null when none the reader may see."}
+{{- if .Legacy}}
+        {{.Legacy}}: {type: ["integer", "null"], description: "The 2025 API's field: the {{.LegacyTarget}} id of {{.Name}} when it is a {{.LegacyTarget}}, or null."}
+{{- end}}
 {{- else}}
         {{.Name}}: {type: array, items: {type: integer}, description: "{{if .Target}}The {{.Target}} ids{{else}}The entity ids{{end}} the reader may see, in order (never those in the trash; those of private records for admins only)."}
 {{- if .Private}}
@@ -416,6 +422,9 @@ components:
 {{- end}}
 {{- range .Refs}}{{if .Membership}}{{else if .One}}
         {{.Name}}: {type: ["integer", "null"], description: "{{if .Target}}A {{.Target}}'s id{{else}}An entity id (of any module){{end}} the writer may see; null clears."}
+{{- if .Legacy}}
+        {{.Legacy}}: {type: ["integer", "null"], description: "The 2025 API's field, read when {{.Name}} is not sent: a {{.LegacyTarget}} id; null clears."}
+{{- end}}
 {{- else}}
         {{.Name}}: {type: ["array", "null"], maxItems: 100, items: {type: integer}, description: "{{if .Target}}{{.Target}} ids{{else}}Entity ids (of any module){{end}} of this campaign that the writer may see (a 422 names the index of one that is not); replaces the list (those the writer cannot see, private or in the trash, are kept); null or [] clears."}
 {{- if .Legacy}}

@@ -29,10 +29,16 @@ func (k declared) applyRefs(r *Record, rd *domain.Reader, a domain.Access) {
 		switch {
 		case f.Membership: // written through the organisation's members
 		case f.One:
-			if v := rd.ID(f.Name); v.Set && !rd.Errs.Has(f.Name) {
+			// The 2025 API's field (a journal's character_id: its author, a character) is read
+			// when the current one is not sent.
+			target, v := f.Target, rd.ID(f.Name)
+			if !v.Set && f.Legacy != "" {
+				target, v = cmpOr(f.LegacyTarget, f.Target), rd.ID(f.Legacy)
+			}
+			if v.Set && !rd.Errs.Has(f.Name) && !rd.Errs.Has(f.Legacy) {
 				var next []domain.Reference
 				if v.Present() {
-					next = []domain.Reference{newRef(f, f.Target, v.Value, true)}
+					next = []domain.Reference{newRef(f, target, v.Value, true)}
 				}
 				r.Refs = domain.SetRefs(r.Refs, f.Name, next)
 			}
@@ -123,12 +129,19 @@ func (k declared) renderRefs(j *recordJSON, rec *Record, admin bool) {
 			return r.ID
 		}
 		if f.One {
-			var v *int64
+			var v, legacy *int64
 			if len(seen) > 0 {
 				n := id(seen[0])
 				v = &n
+				if seen[0].Type == cmpOr(f.LegacyTarget, f.Target) {
+					m := seen[0].ID
+					legacy = &m
+				}
 			}
 			j.own = append(j.own, ownField{f.Name, v})
+			if f.Legacy != "" {
+				j.own = append(j.own, ownField{f.Legacy, legacy})
+			}
 			continue
 		}
 		ids := make([]int64, len(seen))
@@ -172,6 +185,9 @@ func (k declared) refFilters(rd *domain.Reader, f *domain.Filter) {
 		if rf.One {
 			if v := rd.ID(rf.Name); v.Present() {
 				f.Refs = append(f.Refs, domain.RefFilter{Field: rf.Name, Type: rf.Target, IDs: []int64{v.Value}, ByEntity: byEntity})
+			}
+			if v := rd.ID(rf.Legacy); rf.Legacy != "" && v.Present() {
+				f.Refs = append(f.Refs, domain.RefFilter{Field: rf.Name, Type: cmpOr(rf.LegacyTarget, rf.Target), IDs: []int64{v.Value}})
 			}
 			continue
 		}

@@ -165,8 +165,21 @@ func TestEntityReferences(t *testing.T) {
 	hero := create(t, e, "/characters", e.Admin, map[string]any{"name": "Hero"})
 	town := create(t, e, "/locations", e.Admin, map[string]any{"name": "Town"})
 	j := create(t, e, "/journals", e.Admin, map[string]any{"name": "Log", "author_id": num(hero["entity_id"])})
-	if num(j["author_id"]) != num(hero["entity_id"]) {
+	if num(j["author_id"]) != num(hero["entity_id"]) || num(j["character_id"]) != num(hero["id"]) {
 		t.Fatalf("author: %v", j)
+	}
+	// A 2022 client writes the author as its character id, and filters by it.
+	j2 := create(t, e, "/journals", e.Admin, map[string]any{"name": "Old log", "character_id": num(hero["id"])})
+	if num(j2["author_id"]) != num(hero["entity_id"]) || num(j2["character_id"]) != num(hero["id"]) {
+		t.Fatalf("legacy author: %v", j2)
+	}
+	if r := e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/journals?character_id=%d", num(hero["id"]))), e.Member, nil); len(r.List()) != 2 {
+		t.Fatalf("journals by character_id: %s", r.Raw)
+	}
+	town2 := create(t, e, "/locations", e.Admin, map[string]any{"name": "Scriptorium"})
+	if r := e.Do("PATCH", apitest.Path(e.Campaign, fmt.Sprintf("/journals/%d", num(j2["id"]))), e.Admin, map[string]any{"author_id": num(town2["entity_id"])}); r.Status != 200 ||
+		num(r.Data()["author_id"]) != num(town2["entity_id"]) || r.Data()["character_id"] != nil {
+		t.Fatalf("an author that is no character: %d %s", r.Status, r.Raw)
 	}
 	if r := e.Do("POST", apitest.Path(e.Campaign, "/journals"), e.Admin, map[string]any{"name": "Bad", "author_id": 999_999}); r.Status != 422 || r.Errors()["author_id"] == nil {
 		t.Fatalf("unknown author: %d %s", r.Status, r.Raw)

@@ -55,7 +55,7 @@ var (
 	Journals = declare(Spec{
 		Module: domain.Module{ID: 11, Code: "journal", Singular: "Journal", Plural: "Journals", Nested: true},
 		Prefix: "JOURNAL", Path: "/journals", Gone: "journal", LegacyParent: "journal_id",
-		Refs:   []Ref{{Name: "author_id", One: true}, {Name: "locations", Target: "location", Legacy: "location_id"}},
+		Refs:   []Ref{{Name: "author_id", One: true, Legacy: "character_id", LegacyTarget: "character"}, {Name: "locations", Target: "location", Legacy: "location_id"}},
 		Fields: []Field{{Name: "date", Kind: Date}},
 	})
 	Quests = declare(Spec{
