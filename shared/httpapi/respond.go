@@ -51,7 +51,8 @@ func encodeJSON(v any) ([]byte, error) {
 
 // writeBody writes an encoded JSON body (writeJSON's, or one stored with an Idempotency-Key).
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	body = trimmed(r, status, body) // to the caller's field set (fieldset.go)
+	body = trimmed(r, status, body)        // to the caller's field set (fieldset.go)
+	body = markdownOutput(r, status, body) // entries as the query asks (entryformat.go)
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h.Set("Content-Length", strconv.Itoa(len(body)))
