@@ -101,11 +101,11 @@ func text(res *sdk.CallToolResult) string {
 // batch is a batch tool's answer.
 type batch struct {
 	Results []struct {
-		Index    int             `json:"index"`
-		OK       bool            `json:"ok"`
-		Status   int             `json:"status"`
-		Replayed bool            `json:"replayed"`
-		Record   map[string]any  `json:"record"`
+		Index    int              `json:"index"`
+		OK       bool             `json:"ok"`
+		Status   int              `json:"status"`
+		Replayed bool             `json:"replayed"`
+		Record   map[string]any   `json:"record"`
 		Posts    []map[string]any `json:"posts"`
 		Error    *struct {
 			Status  int                 `json:"status"`

@@ -31,7 +31,9 @@ type origin struct {
 
 type originKey struct{}
 
-func withOrigin(ctx context.Context, o origin) context.Context { return context.WithValue(ctx, originKey{}, o) }
+func withOrigin(ctx context.Context, o origin) context.Context {
+	return context.WithValue(ctx, originKey{}, o)
+}
 
 // answer is one REST answer.
 type answer struct {

@@ -91,13 +91,13 @@ type Page struct {
 
 // ItemResult is the outcome of one item of a batch (or of one record of get_records).
 type ItemResult struct {
-	Index    int             `json:"index" jsonschema:"the item's position in the call, from 0"`
-	OK       bool            `json:"ok" jsonschema:"whether this item succeeded"`
-	Status   int             `json:"status" jsonschema:"the HTTP status the REST route answered (0: not attempted)"`
-	Replayed bool            `json:"replayed,omitempty" jsonschema:"true when the idempotency key had already done this item: nothing was written again"`
-	Record   json.RawMessage `json:"record,omitempty" jsonschema:"the record as stored (a delete's: its id and deleted)"`
+	Index    int               `json:"index" jsonschema:"the item's position in the call, from 0"`
+	OK       bool              `json:"ok" jsonschema:"whether this item succeeded"`
+	Status   int               `json:"status" jsonschema:"the HTTP status the REST route answered (0: not attempted)"`
+	Replayed bool              `json:"replayed,omitempty" jsonschema:"true when the idempotency key had already done this item: nothing was written again"`
+	Record   json.RawMessage   `json:"record,omitempty" jsonschema:"the record as stored (a delete's: its id and deleted)"`
 	Posts    []json.RawMessage `json:"posts,omitempty" jsonschema:"the record's posts (first page), when asked for"`
-	Error    *restError      `json:"error,omitempty" jsonschema:"why the item failed"`
+	Error    *restError        `json:"error,omitempty" jsonschema:"why the item failed"`
 }
 
 // Batch is a batch's outcome.
