@@ -10,6 +10,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"mime"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -85,6 +86,17 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	telemetry.From(r.Context()).User(caller.UserID)
+	// What the SDK would refuse in plain text, refused as every route refuses it.
+	if media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); media != "application/json" {
+		httpapi.WriteError(w, r, &apperr.Error{Code: apperr.EUnsupportedMedia, Message: "The request body must be JSON (Content-Type: application/json)."})
+		return
+	}
+	if accept := strings.ToLower(strings.Join(r.Header.Values("Accept"), ",")); !strings.Contains(accept, "*/*") &&
+		(!strings.Contains(accept, "application/json") && !strings.Contains(accept, "application/*") ||
+			!strings.Contains(accept, "text/event-stream") && !strings.Contains(accept, "text/*")) {
+		httpapi.WriteError(w, r, apperr.Invalid("Accept", "The Accept header must list application/json and text/event-stream."))
+		return
+	}
 	// The public route's deadline is the API's per-request one; a tool runs several REST
 	// requests, each with that deadline of its own, within the endpoint's budget. The client
 	// going away still cancels it.
