@@ -163,7 +163,7 @@ func TestOnlyImagesFunctionDecodesImages(t *testing.T) {
 	const mod = "github.com/lorekeep/lorekeep/"
 	decoding := []string{"ImagesFunction"}
 	front := []string{"LocationsFunction", "CalendarsFunction", "ImagesFunction", "MapsFunction"}
-	s3 := []string{"LocationsFunction", "CalendarsFunction", "ImagesFunction", "SweeperFunction", "MapsFunction", "McpFunction"}
+	s3 := []string{"LocationsFunction", "CalendarsFunction", "ImagesFunction", "SweeperFunction", "MapsFunction"}
 	for fn, pkg := range functionPackages {
 		linked := deps(t, pkg)
 		for _, c := range []struct {

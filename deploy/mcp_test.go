@@ -12,6 +12,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/mcp"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/token"
 )
 
@@ -58,8 +59,8 @@ func rpc(t *testing.T, r response) map[string]any {
 	return res
 }
 
-// mcpReplay: initialize, the tool list, a create through the tool (stored, its entry's
-// Markdown sanitised HTML), a call without a token, the metadata.
+// mcpReplay: initialize, the tool list, a create through the tool (its entry answered as
+// Markdown), the metadata.
 var mcpReplay = []replayStep{
 	{"mcp-initialize.json", func(t *testing.T, _ *store.Store, r response) {
 		res := rpc(t, r)
@@ -83,15 +84,28 @@ var mcpReplay = []replayStep{
 			t.Fatalf("create: %v", res)
 		}
 	}},
-	{"mcp-unauthenticated.json", func(t *testing.T, _ *store.Store, r response) {
-		if r.header("WWW-Authenticate") != `Bearer resource_metadata="https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/.well-known/oauth-protected-resource"` {
-			t.Errorf("WWW-Authenticate = %q", r.header("WWW-Authenticate"))
-		}
-	}},
 	{"mcp-protected-resource.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "metadata", r.body, map[string]any{"resource": "https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/mcp"})
 	}},
 	{"mcp-protected-resource-mcp.json", func(t *testing.T, _ *store.Store, r response) {
 		hasFields(t, "metadata", r.body, map[string]any{"resource": "https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/mcp"})
 	}},
+}
+
+// On Lambda as locally: an MCP request without a valid token is a 401 naming the metadata in
+// WWW-Authenticate (API Gateway does not answer it: the route has no authorizer).
+func TestMcpEventWithoutTokenIsUnauthenticated(t *testing.T) {
+	st, _ := dynamotest.NewStore(t)
+	seed(t, st)
+	seedSampleToken(t, st)
+	h := mcpHandler(st)
+	for _, auth := range []string{"", "Bearer " + sampleToken[:len(sampleToken)-2] + "AA", "Basic " + sampleToken} {
+		ev := loadEvent(t, "mcp-tools-list.json")
+		ev.Headers["authorization"] = auth
+		r := invoke(t, h, ev)
+		want := `Bearer resource_metadata="https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/.well-known/oauth-protected-resource"`
+		if r.StatusCode != 401 || r.header("WWW-Authenticate") != want || r.body["message"] != "Unauthenticated." {
+			t.Errorf("%q: %d %q %s", auth, r.StatusCode, r.header("WWW-Authenticate"), r.Body)
+		}
+	}
 }
