@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/lorekeep/lorekeep/shared/mcp"
 )
 
@@ -48,20 +50,73 @@ func TestUnauthenticatedIsA401WithResourceMetadata(t *testing.T) {
 	}
 }
 
-func TestSmoke(t *testing.T) {
+// Every tool has an input and an output schema that every SDK accepts: objects all the way
+// down (no boolean schema, which the TypeScript SDK's listTools rejects), each with a
+// description the assistant can follow.
+func TestToolsHaveSchemasEverySDKAccepts(t *testing.T) {
 	e := newEnv(t)
-	cs := connect(t, e, e.Admin)
+	cs := connect(t, e, e.Viewer)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	tools, err := cs.ListTools(ctx, nil)
+	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.MarshalIndent(tools.Tools[0], "", " ")
-	t.Logf("%d tools; first %s", len(tools.Tools), b)
-	p := ok[page](t, cs, "list_campaigns", map[string]any{})
-	t.Logf("%+v", p)
-	bt := ok[batch](t, cs, "create_records", map[string]any{"campaign_id": e.Campaign, "module": "characters",
-		"items": []any{map[string]any{"name": "Ald", "entry": "# Hi\n\nmet [location:1]"}, map[string]any{}}})
-	t.Logf("%+v", bt)
+	want := []string{"list_campaigns", "get_campaign", "search", "list_records", "get_records", "changes_since",
+		"create_records", "update_records", "delete_records", "posts", "entity_resources", "calendar"}
+	got := map[string]bool{}
+	for _, tl := range list.Tools {
+		got[tl.Name] = true
+		if tl.Description == "" || tl.InputSchema == nil || tl.OutputSchema == nil {
+			t.Errorf("%s: description %q, schemas %v %v", tl.Name, tl.Description, tl.InputSchema != nil, tl.OutputSchema != nil)
+			continue
+		}
+		for what, sch := range map[string]any{"input": tl.InputSchema, "output": tl.OutputSchema} {
+			raw, _ := json.Marshal(sch)
+			var v any
+			_ = json.Unmarshal(raw, &v)
+			if m, _ := v.(map[string]any); m["type"] != "object" {
+				t.Errorf("%s %s schema: type %v, want object", tl.Name, what, m["type"])
+			}
+			walkSchema(t, tl.Name+" "+what, v)
+		}
+	}
+	for _, n := range want {
+		if !got[n] {
+			t.Errorf("no tool %s", n)
+		}
+	}
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: mcp.GuideURI})
+	if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "[character:12]") || !strings.Contains(res.Contents[0].Text, "| organisations | organisation |") {
+		t.Errorf("guide: %v %+v", err, res)
+	}
+}
+
+// walkSchema fails on a boolean schema anywhere a schema is expected.
+func walkSchema(t *testing.T, where string, v any) {
+	t.Helper()
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Errorf("%s: schema %v is not an object", where, v)
+		return
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for k, p := range props {
+			if pm, ok := p.(map[string]any); ok && pm["description"] == nil && pm["type"] != "object" && where != "" && !strings.Contains(where, ".") {
+				t.Errorf("%s.%s: no description", where, k)
+			}
+			walkSchema(t, where+"."+k, p)
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		if sub, ok := m[k]; ok {
+			if b, isBool := sub.(bool); isBool && (b || k == "items") {
+				t.Errorf("%s.%s: boolean schema %v", where, k, b)
+				continue
+			}
+			if _, isBool := sub.(bool); !isBool {
+				walkSchema(t, where+"."+k, sub)
+			}
+		}
+	}
 }

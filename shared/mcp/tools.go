@@ -103,14 +103,14 @@ type ItemResult struct {
 // Batch is a batch's outcome.
 type Batch struct {
 	Results   []ItemResult `json:"results" jsonschema:"one result per item, in the items' order"`
-	Succeeded int          `json:"succeeded"`
-	Failed    int          `json:"failed"`
+	Succeeded int          `json:"succeeded" jsonschema:"how many items succeeded"`
+	Failed    int          `json:"failed" jsonschema:"how many items failed (or were not attempted)"`
 	Note      string       `json:"note,omitempty" jsonschema:"what to do about the failed items"`
 }
 
 // One record, as a single REST answer.
 type Record struct {
-	Record json.RawMessage `json:"record"`
+	Record json.RawMessage `json:"record" jsonschema:"the record as the REST API answers it"`
 }
 
 // page turns a list answer into a Page, trimmed when slim.
