@@ -1,8 +1,8 @@
 package mcp_test
 
 import (
-	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,20 +169,7 @@ func TestEveryToolAsTheAdmin(t *testing.T) {
 	}
 }
 
-func itoa(n int64) string { return strings.TrimSpace(strings.Repeat(" ", 0) + formatInt(n)) }
-
-func formatInt(n int64) string {
-	var b [20]byte
-	i := len(b)
-	for n >= 10 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	i--
-	b[i] = byte('0' + n)
-	return string(b[i:])
-}
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // Each role gets through the tools exactly what its REST requests get: viewers read but never
 // write, members never see an admin's private record, outsiders see nothing of a private
@@ -304,7 +291,10 @@ func TestBadArgumentsAreToolErrorsNamingTheArgument(t *testing.T) {
 		t.Errorf("characters after refused writes: %v", n)
 	}
 	// What the SDK would refuse in plain text is answered in JSON, as every route answers.
-	for _, c := range []struct{ ct, accept string; want int }{
+	for _, c := range []struct {
+		ct, accept string
+		want       int
+	}{
 		{"text/plain", "application/json, text/event-stream", 415},
 		{"application/json", "application/json", 422},
 	} {
@@ -321,5 +311,4 @@ func TestBadArgumentsAreToolErrorsNamingTheArgument(t *testing.T) {
 			t.Errorf("%s / %s: %d %s", c.ct, c.accept, res.StatusCode, res.Header.Get("Content-Type"))
 		}
 	}
-	_ = context.Background
 }
