@@ -19,7 +19,7 @@ import (
 
 // newEnv is every family and the MCP endpoint on one API, as lorekeep serve and McpFunction
 // mount them, on a real HTTP server over DynamoDB Local.
-func newEnv(t *testing.T) *apitest.Env {
+func newEnv(t testing.TB) *apitest.Env {
 	t.Helper()
 	return apitest.New(t, func(api *httpapi.API, st *store.Store) {
 		families.Register(api, st)
@@ -37,7 +37,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // connect is the Go SDK's client, initialized, over HTTP as token.
-func connect(t *testing.T, e *apitest.Env, token string) *sdk.ClientSession {
+func connect(t testing.TB, e *apitest.Env, token string) *sdk.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
