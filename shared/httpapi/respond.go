@@ -26,6 +26,7 @@ var statusOf = map[string]int{
 	apperr.ENotAllowed:       http.StatusMethodNotAllowed,
 	apperr.ERateLimited:      http.StatusTooManyRequests,
 	apperr.EBusy:             http.StatusTooManyRequests,
+	apperr.EResync:           http.StatusGone,
 	apperr.EInternal:         http.StatusInternalServerError,
 }
 
@@ -53,6 +54,9 @@ func encodeJSON(v any) ([]byte, error) {
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	body = trimmed(r, status, body)        // to the caller's field set (fieldset.go)
 	body = markdownOutput(r, status, body) // entries as the query asks (entryformat.go)
+	if conditional(w, r, status, body) {   // a read's tag, and its 304 (etag.go)
+		return
+	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h.Set("Content-Length", strconv.Itoa(len(body)))
