@@ -311,15 +311,22 @@ type subIn struct {
 
 type changesIn struct {
 	campaignArg
-	Since         string `json:"since" jsonschema:"the sync of your last read (or any time): what changed and what was deleted after it"`
-	ChangedCursor string `json:"changed_cursor,omitempty" jsonschema:"the next page of changes (a changed.next_cursor)"`
-	DeletedCursor string `json:"deleted_cursor,omitempty" jsonschema:"the next page of deletions (a deleted.next_cursor)"`
+	Since  string `json:"since" jsonschema:"the sync of your last read (at most 30 days ago): what changed and what left your view after it"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"a next_cursor of the previous answer: its next page"`
+}
+
+// Removal is a record that left the caller's view.
+type Removal struct {
+	ID        int64  `json:"id" jsonschema:"the entity's id"`
+	Kind      string `json:"kind" jsonschema:"deleted, or hidden (made private or out of your view)"`
+	RemovedAt string `json:"removed_at" jsonschema:"when"`
 }
 
 type changesOut struct {
-	Changed Page   `json:"changed" jsonschema:"the entities (every module) created or changed after since, slim"`
-	Deleted Page   `json:"deleted" jsonschema:"the entities deleted after since that you could see: {id, deleted_at}"`
-	Since   string `json:"deleted_since,omitempty" jsonschema:"how far back deletions are kept (30 days): a since before it may have missed some; read the modules in full then"`
+	Changed    []json.RawMessage `json:"changed" jsonschema:"the entities (every module) created or changed after since, slim; get_records reads them whole"`
+	Removed    []Removal         `json:"removed" jsonschema:"the entities deleted or hidden from you after since: drop them"`
+	Sync       string            `json:"sync" jsonschema:"the server time of this read: keep the first page's as the since of your next changes_since"`
+	NextCursor string            `json:"next_cursor,omitempty" jsonschema:"more changes: pass it as cursor (with the same since)"`
 }
 
 type calendarIn struct {
@@ -444,7 +451,7 @@ func (s *Server) addReadTools(mods []any) {
 			b.finish("")
 			return bounded(b, "ask for fewer items, without posts, or slim: true")
 		})
-	tool(s, "changes_since", "What changed since", "The entities created or changed, and those deleted, after since: read from the records' sync pointers and the deletions' tombstones, never guessed. Keep the answer's changed.sync for the next call.", nil, true, false,
+	tool(s, "changes_since", "What changed since", "The entities created or changed, and those deleted or hidden from you, after since: one read of the records' sync pointers and the deletions' tombstones and marks (the REST delta, lastSync with removed=1), never guessed. Keep the answer's sync for the next call.", nil, true, false,
 		func(ctx context.Context, in changesIn) (changesOut, error) {
 			if err := checkCampaign(in.CampaignID); err != nil {
 				return changesOut{}, err
@@ -455,29 +462,29 @@ func (s *Server) addReadTools(mods []any) {
 			if _, err := parseSince(in.Since); err != nil {
 				return changesOut{}, err
 			}
-			path := campaignPath(in.CampaignID, "/entities")
-			q, err := cursorQuery(in.ChangedCursor, url.Values{"lastSync": {in.Since}})
-			if err != nil {
-				return changesOut{}, fmt.Errorf("changed_cursor: %w", err)
-			}
-			changed, err := page(s.rest(ctx, http.MethodGet, path, q, nil, ""), true)
+			q, err := cursorQuery(in.Cursor, url.Values{"lastSync": {in.Since}, "removed": {"1"}})
 			if err != nil {
 				return changesOut{}, err
 			}
-			q, err = cursorQuery(in.DeletedCursor, url.Values{"lastSync": {in.Since}, "deleted": {"1"}})
-			if err != nil {
-				return changesOut{}, fmt.Errorf("deleted_cursor: %w", err)
+			a := s.rest(ctx, http.MethodGet, campaignPath(in.CampaignID, "/entities"), q, nil, "")
+			if a.status == http.StatusGone {
+				return changesOut{}, errors.New("since: more than 30 days ago, past what Lorekeep keeps of deletions; read the modules in full with list_records and keep its sync")
 			}
-			a := s.rest(ctx, http.MethodGet, path, q, nil, "")
-			deleted, err := page(a, false)
+			p, err := page(a, true)
 			if err != nil {
 				return changesOut{}, err
 			}
-			out := changesOut{Changed: changed, Deleted: deleted}
-			if e, err := a.envelope(); err == nil && e.Meta != nil && e.Meta.DeletedSince != nil {
-				out.Since = *e.Meta.DeletedSince
+			var body struct {
+				Removed []Removal `json:"removed"`
 			}
-			return out, nil
+			if err := json.Unmarshal(a.body, &body); err != nil {
+				return changesOut{}, err
+			}
+			out := changesOut{Changed: p.Records, Removed: body.Removed, Sync: p.Sync, NextCursor: p.NextCursor}
+			if out.Removed == nil {
+				out.Removed = []Removal{}
+			}
+			return bounded(out, "follow next_cursor")
 		})
 }
 

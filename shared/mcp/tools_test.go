@@ -135,15 +135,22 @@ func TestEveryToolAsTheAdmin(t *testing.T) {
 	if r := e.Do("GET", apitest.Path(cid, "/characters/"+itoa(id(hidden["id"]))), e.Admin, nil); r.Status != 404 {
 		t.Errorf("deleted character: %d", r.Status)
 	}
-	var changes struct {
-		Changed, Deleted page
-	}
-	changes = ok[struct{ Changed, Deleted page }](t, cs, "changes_since", map[string]any{"campaign_id": cid, "since": since})
-	if len(changes.Changed.Records) != 1 || id(changes.Changed.Records[0]["child_id"]) != id(bo["id"]) {
+	changes := ok[struct {
+		Changed []map[string]any
+		Removed []struct {
+			ID   int64
+			Kind string
+		}
+		Sync string
+	}](t, cs, "changes_since", map[string]any{"campaign_id": cid, "since": since})
+	if len(changes.Changed) != 1 || id(changes.Changed[0]["child_id"]) != id(bo["id"]) || changes.Sync == "" {
 		t.Errorf("changed since: %+v", changes.Changed)
 	}
-	if len(changes.Deleted.Records) != 1 || id(changes.Deleted.Records[0]["id"]) != id(hidden["entity_id"]) {
-		t.Errorf("deleted since: %+v", changes.Deleted)
+	if len(changes.Removed) != 1 || changes.Removed[0].ID != id(hidden["entity_id"]) || changes.Removed[0].Kind != "deleted" {
+		t.Errorf("removed since: %+v", changes.Removed)
+	}
+	if m := toolErr(t, cs, "changes_since", map[string]any{"campaign_id": cid, "since": "2000-01-01"}); !strings.Contains(m, "since: more than 30 days") {
+		t.Errorf("an old since: %s", m)
 	}
 
 	// The calendar tools.

@@ -35,9 +35,9 @@ try {
     ["create_records", { campaign_id: campaign, module: "characters", idempotency_key: "ts-1", items: [{ name: "Tess", entry: "Met **Ann** at [location:1]." }] }],
     ["list_records", { campaign_id: campaign, module: "characters", limit: 5 }],
     ["search", { campaign_id: campaign, term: "Tess" }],
-    ["changes_since", { campaign_id: campaign, since: "2000-01-01" }],
   ];
   const out = {};
+  calls.push(["changes_since", { campaign_id: campaign, since: new Date(Date.now() - 3600e3).toISOString() }]);
   for (const [name, args] of calls) {
     const res = await admin.callTool({ name, arguments: args });
     out[name] = structured(res);
@@ -46,6 +46,7 @@ try {
   const tess = out.create_records.results?.[0]?.record;
   check("create answers Markdown", tess?.entry === "Met **Ann** at [location:1].", tess);
   const eid = tess?.entity_id;
+  check("changes_since tells the new record", out.changes_since.changed?.some((e) => e.id === eid), out.changes_since);
   for (const [name, args] of [
     ["get_records", { campaign_id: campaign, items: [{ entity_id: eid }], posts: true }],
     ["posts", { campaign_id: campaign, entity_id: eid, action: "create", fields: { name: "Recap", entry: "- one\n- two" } }],
