@@ -117,8 +117,23 @@ func TestEveryToolAsTheAdmin(t *testing.T) {
 		t.Fatalf("mentions: %+v", l)
 	}
 
-	// Update, then what changed since the first sync.
-	since := list.Sync
+	// An organisation's members: Ann joins the Crew.
+	org := ok[batch](t, cs, "create_records", map[string]any{"campaign_id": cid, "module": "organisations", "items": []any{map[string]any{"name": "Crew"}}})
+	orgID := id(org.Results[0].Record["id"])
+	mem := ok[batch](t, cs, "entity_resources", map[string]any{"campaign_id": cid, "organisation_id": orgID, "resource": "organisation_members", "action": "create",
+		"fields": map[string]any{"character_id": id(ann["id"]), "role": "Captain"}})
+	if !mem.Results[0].OK {
+		t.Fatalf("member create: %+v", mem.Results[0].Error)
+	}
+	if l := ok[batch](t, cs, "entity_resources", map[string]any{"campaign_id": cid, "organisation_id": orgID, "resource": "organisation_members", "action": "list"}); len(l.Results) != 1 {
+		t.Fatalf("members: %+v", l)
+	}
+	if m := toolErr(t, cs, "entity_resources", map[string]any{"campaign_id": cid, "resource": "organisation_members", "action": "list"}); !strings.Contains(m, "organisation_id") {
+		t.Errorf("members without the organisation: %s", m)
+	}
+	since := ok[page](t, cs, "list_records", map[string]any{"campaign_id": cid, "module": "characters", "limit": 1}).Sync
+
+	// Update, then what changed since the last sync.
 	apitest.WaitPastSync(t, since)
 	upd := ok[batch](t, cs, "update_records", map[string]any{"campaign_id": cid, "module": "characters",
 		"items": []any{map[string]any{"id": id(bo["id"]), "title": "First mate"}, map[string]any{"title": "no id"}}})

@@ -140,7 +140,7 @@ func (s *Server) addWriteTools(mods []any) {
 			return s.sub(ctx, subIn{campaignArg: in.campaignArg, formatArg: in.formatArg, EntityID: in.EntityID, Resource: "posts", Action: in.Action,
 				ID: in.PostID, Fields: in.Fields, Page: in.Page, Confirm: in.Confirm, IdempotencyKey: in.IdempotencyKey}, "post_id")
 		})
-	tool(s, "entity_resources", "Sub-resources of a record", "A record's attributes, relations, entity tags, entity events, entity notes and reminders (list, get, create, update, delete), and its mentions and ages (list).",
+	tool(s, "entity_resources", "Sub-resources of a record", "A record's attributes, relations, entity tags, entity events, entity notes and reminders, an organisation's members (list, get, create, update, delete), and a record's mentions and ages (list).",
 		map[string][]any{"resource": subResourceEnum(), "action": {"list", "get", "create", "update", "delete"}, "entry_format": {"markdown", "html"}}, false, true,
 		func(ctx context.Context, in subIn) (Batch, error) { return s.sub(ctx, in, "id") })
 	tool(s, "calendar", "Calendar", "A calendar's current date (today), moving it (advance, retreat by days), what falls on some days (day: its events, reminders, weather), and the reminders to come.",
@@ -149,10 +149,10 @@ func (s *Server) addWriteTools(mods []any) {
 
 // subResources are the routes under an entity a tool reaches, and whether they are read only.
 var subResources = map[string]bool{"attributes": false, "relations": false, "entity_tags": false, "entity_events": false,
-	"entity_notes": false, "reminders": false, "posts": false, "mentions": true, "ages": true}
+	"entity_notes": false, "reminders": false, "posts": false, "organisation_members": false, "mentions": true, "ages": true}
 
 func subResourceEnum() []any {
-	return []any{"attributes", "relations", "entity_tags", "entity_events", "entity_notes", "reminders", "mentions", "ages"}
+	return []any{"attributes", "relations", "entity_tags", "entity_events", "entity_notes", "reminders", "organisation_members", "mentions", "ages"}
 }
 
 // writeArgs checks a write's common arguments: the collection's path and query.
@@ -177,9 +177,6 @@ func (s *Server) sub(ctx context.Context, in subIn, idName string) (Batch, error
 	if err := checkCampaign(in.CampaignID); err != nil {
 		return Batch{}, err
 	}
-	if in.EntityID < 1 {
-		return Batch{}, errors.New("entity_id: required, the entity's id")
-	}
 	readOnly, ok := subResources[in.Resource]
 	if !ok || (in.Resource == "posts") != (idName == "post_id") {
 		return Batch{}, fmt.Errorf("resource: %q is not one of %v", in.Resource, subResourceEnum())
@@ -191,7 +188,17 @@ func (s *Server) sub(ctx context.Context, in subIn, idName string) (Batch, error
 	if err != nil {
 		return Batch{}, err
 	}
-	base := campaignPath(in.CampaignID, "/entities/"+strconv.FormatInt(in.EntityID, 10)+"/"+in.Resource)
+	var base string
+	switch {
+	case in.Resource == "organisation_members" && in.OrganisationID > 0:
+		base = campaignPath(in.CampaignID, "/organisations/"+strconv.FormatInt(in.OrganisationID, 10)+"/organisation_members")
+	case in.Resource == "organisation_members":
+		return Batch{}, errors.New("organisation_id: required for organisation_members, the organisation's id")
+	case in.EntityID > 0:
+		base = campaignPath(in.CampaignID, "/entities/"+strconv.FormatInt(in.EntityID, 10)+"/"+in.Resource)
+	default:
+		return Batch{}, errors.New("entity_id: required, the entity's id")
+	}
 	needID := func() (string, error) {
 		if in.ID < 1 {
 			return "", fmt.Errorf("%s: required for %s", idName, in.Action)
