@@ -113,7 +113,7 @@ func testBucket() *imagestore.Bucket {
 
 // functionHandlers build each HTTP function's handler exactly as its main does, over st.
 var functionHandlers = func() map[string]func(st *store.Store) lambdaHandler {
-	m := map[string]func(st *store.Store) lambdaHandler{"MetaFunction": metaHandler}
+	m := map[string]func(st *store.Store) lambdaHandler{"MetaFunction": metaHandler, "McpFunction": mcpHandler}
 	for fn, register := range familyRegisters {
 		m[fn] = familyHandler(register)
 	}

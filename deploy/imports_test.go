@@ -102,6 +102,7 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 		"WebhooksFunction":     {"shared/webhooks/stream"},
 		"ImagesFunction":       {"shared/images/imagework"},
 		"MapsFunction":         {"shared/maps"},
+		"McpFunction":          {"shared/mcp"},
 	}
 	// Webhooks' routes and delivery are one family served by two functions: the others link
 	// neither.
@@ -114,6 +115,19 @@ func TestEachFunctionLinksOnlyWhatItServes(t *testing.T) {
 	}
 	for fn, pkg := range functionPackages {
 		linked := deps(t, pkg)
+		if fn == "McpFunction" {
+			// Its tools are every family's REST routes, served in process: it links every
+			// family (shared/families), and still no operations or test code.
+			for _, b := range []string{"cmd/lorekeep", "shared/testing/apitest", "shared/testing/dynamotest", "shared/sweeper", "shared/webhooks/stream", "shared/images/imagework"} {
+				if slices.Contains(linked, mod+b) {
+					t.Errorf("%s links %s", fn, b)
+				}
+			}
+			if !slices.Contains(linked, mod+"shared/mcp") || !slices.Contains(linked, mod+"shared/families") {
+				t.Errorf("%s does not link shared/mcp and shared/families", fn)
+			}
+			continue
+		}
 		banned := append(append([]string{}, nobody...), extra[fn]...)
 		if !slices.Contains(webhookFns, fn) {
 			banned = append(banned, "shared/webhooks")

@@ -29,6 +29,7 @@ func codeRoutes(t testing.TB) map[route]string {
 		add(fn, api)
 	}
 	add("MetaFunction", metaAPI())
+	add("McpFunction", mcpRoutesAPI())
 	return out
 }
 

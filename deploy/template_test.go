@@ -42,6 +42,7 @@ var functionPackages = map[string]string{
 	"WebhooksFunction":      "functions/webhooks",
 	"ImagesFunction":        "functions/images",
 	"MapsFunction":          "functions/maps",
+	"McpFunction":           "functions/mcp",
 }
 
 // Every authorized route is a campaign's (under the campaign prefix, or the campaign itself) or
@@ -59,8 +60,8 @@ func TestTemplateRoutesAreUnderTheCampaignPrefixWithoutTrailingSlash(t *testing.
 		t.Error("the code registers no route outside the campaign prefix; want profile, campaigns, entity types")
 	}
 	for r, fn := range tpl.httpAPIRoutes(t) {
-		if publicRoute(fn, r.path) {
-			// The public routes, and only they, skip the authorizer.
+		if publicRoute(fn, r.path) || fn == "McpFunction" {
+			// The public routes and the MCP endpoint's, and only they, skip the authorizer.
 			continue
 		}
 		under := strings.HasPrefix(r.path, prefix+"/") || r.path == prefix || account[r.path]
@@ -351,7 +352,7 @@ func TestAuthorizerIsTheDefaultAndKeyedByTheAuthorizationHeader(t *testing.T) {
 		evs, _ := at(tpl.resources()[fn], "Properties", "Events").(map[string]any)
 		for ev, e := range evs {
 			override := at(e, "Properties", "Auth")
-			public := publicRoute(fn, str(at(e, "Properties", "Path")))
+			public := publicRoute(fn, str(at(e, "Properties", "Path"))) || fn == "McpFunction" // McpFunction checks its token itself
 			if public && !reflect.DeepEqual(override, map[string]any{"Authorizer": "NONE"}) || !public && override != nil {
 				t.Errorf("%s event %s: Auth %v", fn, ev, override)
 			}
@@ -395,6 +396,10 @@ func TestCorsConfigurationFollowsTheContract(t *testing.T) {
 // template.yaml). TestPoliciesCoverEveryDynamoDBCall checks the other direction.
 var wantActions = map[string][]string{
 	"AuthorizerFunction": {"dynamodb:GetItem"},
+	// The MCP endpoint: every family's calls (its tools are their routes, in process) and the
+	// token read the authorizer does elsewhere.
+	"McpFunction": {"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
+		"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	"LocationsFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem",
 		"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",

@@ -23,6 +23,20 @@ if ! command -v chromium >/dev/null 2>&1; then
   $sudo_cmd apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >&2
 fi
+# The MCP endpoint's test drives it with the TypeScript SDK's client (npm): Node.js from
+# Debian when it is missing, the client's pinned packages (package-lock.json) when they are.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "installing Node.js (Debian's nodejs and npm) for the MCP TypeScript client test" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq nodejs npm >&2
+fi
+tsclient=shared/mcp/testdata/tsclient
+if [ ! -f "$tsclient/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+  echo "installing the MCP TypeScript SDK for its client test (npm ci in $tsclient)" >&2
+  (cd "$tsclient" && npm ci --silent >&2)
+fi
 [ -n "${QUICK:-}" ] || unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.local/*'))
 if [ -n "${unformatted:-}" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 go test -count=1 "${@:-./...}"

@@ -18,6 +18,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/images"
 	"github.com/lorekeep/lorekeep/shared/images/imagestore"
 	"github.com/lorekeep/lorekeep/shared/images/imagework"
+	"github.com/lorekeep/lorekeep/shared/mcp"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/sweeper"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
@@ -25,7 +26,7 @@ import (
 )
 
 // newHandler is the local server: every family and the public routes, as on Lambda, plus the
-// docs page; images in bucket (nil: writes with an image are refused).
+// docs page and the MCP endpoint; images in bucket (nil: writes with an image are refused).
 func newHandler(st *store.Store, getenv func(string) string, bucket ...*imagestore.Bucket) http.Handler {
 	opts := httpapi.OptionsFromEnv(getenv, httpapi.BearerAuth(st.Tokens(), time.Now), st)
 	opts.FieldSet = httpapi.BearerFieldSet
@@ -37,7 +38,8 @@ func newHandler(st *store.Store, getenv func(string) string, bucket ...*imagesto
 		api.SetImages(svc)
 		images.Register(api, st, svc)
 	}
-	apidoc.Register(api) // the public routes and the docs page, as the meta function serves them
+	apidoc.Register(api)             // the public routes and the docs page, as the meta function serves them
+	mcp.Register(api, mcp.Options{}) // the MCP endpoint, whose tools call this same API, as McpFunction serves it
 	return api
 }
 

@@ -211,6 +211,10 @@ func (a *API) handle(method, pattern string, fn HandlerFunc, fallback bool, ahea
 	a.mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
 		r = shaped(r, method, pattern)
 		req, err := enter(r, ahead)
+		if err == nil {
+			err = withEntryFormat(req)
+			r = req.Request
+		}
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -354,12 +358,11 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	caller := "addr:" + clientAddr(r)
 	public := a.isPublic(r) // no token needed: limited per address too
 	if r.Method != http.MethodOptions && !public {
-		if uid, authErr = a.opts.Identify(r); authErr == nil {
+		var c Caller
+		if c, authErr = a.Authenticate(r); authErr == nil {
+			uid, fields = c.UserID, c.FieldSet
 			caller = "user:" + strconv.FormatInt(uid, 10)
 			telemetry.From(r.Context()).User(uid)
-			if a.opts.FieldSet != nil {
-				fields = a.opts.FieldSet(r)
-			}
 		}
 	}
 	var rates RateTaker = a.limiter
@@ -513,6 +516,9 @@ func (r *Request) EntityList(entities EntityReader) (*domain.Entity, domain.Filt
 func (r *Request) Input() (domain.Input, error) {
 	if !r.decoded {
 		r.input, r.inputErr = decodeInput(r.Request)
+		if r.inputErr == nil {
+			r.inputErr = markdownInput(r.Request, r.input)
+		}
 		r.decoded = true
 	}
 	return r.input, r.inputErr

@@ -52,8 +52,9 @@ func encodeJSON(v any) ([]byte, error) {
 
 // writeBody writes an encoded JSON body (writeJSON's, or one stored with an Idempotency-Key).
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	body = trimmed(r, status, body)      // to the caller's field set (fieldset.go)
-	if conditional(w, r, status, body) { // a read's tag, and its 304 (etag.go)
+	body = trimmed(r, status, body)        // to the caller's field set (fieldset.go)
+	body = markdownOutput(r, status, body) // entries as the query asks (entryformat.go)
+	if conditional(w, r, status, body) {   // a read's tag, and its 304 (etag.go)
 		return
 	}
 	h := w.Header()

@@ -34,6 +34,13 @@ import (
 // failure ends the process, and Lambda reports the failed init), and the shared API over it.
 // The main then mounts its family and calls Start.
 func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(string) string) (S, error)) (*httpapi.API, S) {
+	return ColdStartWith(open, nil)
+}
+
+// ColdStartWith is ColdStart with the API's options adjusted by adjust (nil: none) once the
+// storage is open: a function whose routes API Gateway does not authorize (the MCP endpoint,
+// which answers its own 401 with WWW-Authenticate) authenticates the token itself.
+func ColdStartWith[S httpapi.Campaigns](open func(ctx context.Context, getenv func(string) string) (S, error), adjust func(*httpapi.Options, S)) (*httpapi.API, S) {
 	gcpolicy.ForLambda(os.Getenv)
 	slog.SetDefault(slog.New(httpapi.NewLogHandler(os.Stderr)))
 	st, err := open(context.Background(), os.Getenv)
@@ -44,6 +51,9 @@ func ColdStart[S httpapi.Campaigns](open func(ctx context.Context, getenv func(s
 	opts := Options(os.Getenv, st)
 	if rates, ok := any(st).(httpapi.RateTaker); ok {
 		opts.SharedRate = rates // warm instances share each user's rate bucket
+	}
+	if adjust != nil {
+		adjust(&opts, st)
 	}
 	return httpapi.New(opts), st
 }
