@@ -131,6 +131,15 @@ func TestEveryToolAsTheAdmin(t *testing.T) {
 	if m := toolErr(t, cs, "entity_resources", map[string]any{"campaign_id": cid, "resource": "organisation_members", "action": "list"}); !strings.Contains(m, "organisation_id") {
 		t.Errorf("members without the organisation: %s", m)
 	}
+	// Ann's inventory: a rope.
+	line := ok[batch](t, cs, "entity_resources", map[string]any{"campaign_id": cid, "entity_id": annEntity, "resource": "inventory", "action": "create",
+		"fields": map[string]any{"name": "Rope", "amount": 2}})
+	if !line.Results[0].OK || line.Results[0].Record["name"] != "Rope" {
+		t.Fatalf("inventory create: %+v", line.Results[0])
+	}
+	if l := ok[batch](t, cs, "entity_resources", map[string]any{"campaign_id": cid, "entity_id": annEntity, "resource": "inventory", "action": "list"}); len(l.Results) != 1 {
+		t.Fatalf("inventory: %+v", l)
+	}
 	since := ok[page](t, cs, "list_records", map[string]any{"campaign_id": cid, "module": "characters", "limit": 1}).Sync
 
 	// Update, then what changed since the last sync.
