@@ -3,6 +3,7 @@ package modules_test
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -268,5 +269,40 @@ func TestModuleFiltersWithLastSync(t *testing.T) {
 		if r.Status != 200 || len(r.List()) != want {
 			t.Errorf("lastSync%s: %d %s, want %d rows", q, r.Status, r.Raw, want)
 		}
+	}
+}
+
+// A reference written while its target is trashed, or made private, at the same moment is
+// never left pointing at the trash or shown past the privacy: the write's check of its
+// target's entity and the target's cascade serialise, so the campaign audits clean whatever
+// the order (each write answers 200, 409 or 422).
+func TestReferenceRacesItsTarget(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	c := create(t, e, "/characters", e.Admin, map[string]any{"name": "Racer"})
+	path := apitest.Path(e.Campaign, fmt.Sprintf("/characters/%d", num(c["id"])))
+	for round := range 8 {
+		race := create(t, e, "/races", e.Admin, map[string]any{"name": fmt.Sprint("Race ", round)})
+		racePath := apitest.Path(e.Campaign, fmt.Sprintf("/races/%d", num(race["id"])))
+		var wg sync.WaitGroup
+		var write, other apitest.Response
+		wg.Add(2)
+		go func() { defer wg.Done(); write = e.Do("PATCH", path, e.Admin, map[string]any{"races": []int64{num(race["id"])}}) }()
+		go func() {
+			defer wg.Done()
+			if round%2 == 0 {
+				other = e.Do("DELETE", racePath, e.Admin, nil)
+			} else {
+				other = e.Do("PATCH", racePath, e.Admin, map[string]any{"is_private": true})
+			}
+		}()
+		wg.Wait()
+		if (write.Status != 200 && write.Status != 409 && write.Status != 422) || other.Status != 200 {
+			t.Fatalf("round %d: write %d %s, target %d %s", round, write.Status, write.Raw, other.Status, other.Raw)
+		}
+		if m := show(t, e, fmt.Sprintf("/characters/%d", num(c["id"])), e.Member); len(m["races"].([]any)) != 0 {
+			t.Fatalf("round %d: a member sees a trashed or private race: %v", round, m["races"])
+		}
+		audit(t, e, e.Campaign)
 	}
 }
