@@ -287,7 +287,10 @@ func TestReferenceRacesItsTarget(t *testing.T) {
 		var wg sync.WaitGroup
 		var write, other apitest.Response
 		wg.Add(2)
-		go func() { defer wg.Done(); write = e.Do("PATCH", path, e.Admin, map[string]any{"races": []int64{num(race["id"])}}) }()
+		go func() {
+			defer wg.Done()
+			write = e.Do("PATCH", path, e.Admin, map[string]any{"races": []int64{num(race["id"])}})
+		}()
 		go func() {
 			defer wg.Done()
 			if round%2 == 0 {
