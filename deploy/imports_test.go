@@ -39,9 +39,10 @@ func TestAuthorizerLinksNeitherSanitiserNorEngine(t *testing.T) {
 }
 
 // templateFunctions may link html/template: the calendars function renders the month page and
-// its SVG with it (contextual escaping of every user text); measured at about 0.2 MB raw
-// (DESIGN 6), its cold start held by BenchmarkColdStart like every function's.
-var templateFunctions = map[string]bool{"CalendarsFunction": true}
+// its SVG with it (contextual escaping of every user text), and the MCP function mounts every
+// family's routes, the month page's too (its tools call them in process); their cold start is
+// held by BenchmarkColdStart like every function's (DESIGN 6).
+var templateFunctions = map[string]bool{"CalendarsFunction": true, "McpFunction": true}
 
 // deps lists the packages a function's binary links, as its build sees them.
 func deps(t *testing.T, pkg string) []string {
