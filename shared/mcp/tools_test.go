@@ -297,7 +297,7 @@ func TestBadArgumentsAreToolErrorsNamingTheArgument(t *testing.T) {
 		{"delete_records", map[string]any{"campaign_id": cid, "module": "characters", "ids": []any{1}, "confirm": "yes"}, "confirm"},
 		{"posts", map[string]any{"campaign_id": cid, "entity_id": 1, "action": "explode"}, "action"},
 		{"posts", map[string]any{"campaign_id": cid, "entity_id": 1, "action": "get"}, "post_id"},
-		{"entity_resources", map[string]any{"campaign_id": cid, "entity_id": 1, "resource": "inventory", "action": "list"}, "resource"},
+		{"entity_resources", map[string]any{"campaign_id": cid, "entity_id": 1, "resource": "quest_elements", "action": "list"}, "resource"},
 		{"entity_resources", map[string]any{"campaign_id": cid, "entity_id": 1, "resource": "mentions", "action": "create", "fields": map[string]any{}}, "action"},
 		{"changes_since", map[string]any{"campaign_id": cid, "since": "yesterday"}, "since"},
 		{"calendar", map[string]any{"campaign_id": cid, "calendar_id": 1, "action": "warp"}, "action"},
