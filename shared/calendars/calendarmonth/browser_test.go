@@ -226,6 +226,32 @@ func TestBrowserMonthPage(t *testing.T) {
 	})
 }
 
+// Share links in Chromium: a live one shows the month; a revoked, guessed or altered one shows
+// no month (the JSON error). Their headers, embed mode's framing included: TestShareLinks.
+func TestBrowserShareLinks(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	f := newFixture(t, e, e.Campaign, harptos())
+	_, live := f.share(t, map[string]any{"audience": "public"})
+	id, revoked := f.share(t, map[string]any{"audience": "public"})
+	if r := e.Do("DELETE", f.path(fmt.Sprintf("/share_links/%d", id)), e.Admin, nil); r.Status != 200 {
+		t.Fatalf("revoke: %d %s", r.Status, r.Raw)
+	}
+	altered := live[:len(live)-2] + "xx"
+	for _, c := range []struct {
+		name, url string
+		month     bool
+	}{
+		{"live", live, true}, {"revoked", revoked, false}, {"altered", altered, false}, {"guessed", "/share/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", false},
+	} {
+		ctx := tab(t)
+		open(t, ctx, e.Server.URL+c.url, "")
+		if n := eval[int](t, ctx, `document.querySelectorAll('table td.day').length`); (n > 0) != c.month {
+			t.Errorf("%s link: %d day cells", c.name, n)
+		}
+	}
+}
+
 // The SVG image in Chromium: it renders (the browser parses it as an image, its size as
 // declared) with the current day's rectangle in the marker colour.
 func TestBrowserMonthImage(t *testing.T) {
