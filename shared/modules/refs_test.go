@@ -309,3 +309,39 @@ func TestReferenceRacesItsTarget(t *testing.T) {
 		audit(t, e, e.Campaign)
 	}
 }
+
+// A character holding 100 races changes its privacy in one write (its links are re-placed by
+// its privacy's cascade, not in the write), and a family's members follow it.
+func TestReferrerPrivacyWithManyReferences(t *testing.T) {
+	t.Parallel()
+	e := apitest.New(t, register)
+	var races []int64
+	for i := range 100 {
+		races = append(races, num(create(t, e, "/races", e.Admin, map[string]any{"name": fmt.Sprint("R", i)})["id"]))
+	}
+	house := num(create(t, e, "/families", e.Admin, map[string]any{"name": "House"})["id"])
+	c := create(t, e, "/characters", e.Admin, map[string]any{"name": "Many", "races": races[:40], "families": []int64{house}})
+	path := apitest.Path(e.Campaign, fmt.Sprintf("/characters/%d", num(c["id"])))
+	for _, upto := range []int{80, 100} {
+		if r := e.Do("PATCH", path, e.Admin, map[string]any{"races": races[:upto]}); r.Status != 200 {
+			t.Fatalf("races: %d %s", r.Status, r.Raw)
+		}
+	}
+	members := func(token string) int {
+		t.Helper()
+		return len(show(t, e, fmt.Sprintf("/families/%d", house), token)["members"].([]any))
+	}
+	if r := e.Do("PATCH", path, e.Admin, map[string]any{"is_private": true}); r.Status != 200 {
+		t.Fatalf("private: %d %s", r.Status, r.Raw)
+	}
+	if a, m := members(e.Admin), members(e.Member); a != 1 || m != 0 {
+		t.Fatalf("members of a private character: admin %d, member %d", a, m)
+	}
+	if r := e.Do("PATCH", path, e.Admin, map[string]any{"is_private": false}); r.Status != 200 {
+		t.Fatalf("public: %d %s", r.Status, r.Raw)
+	}
+	if m := members(e.Member); m != 1 {
+		t.Fatalf("members of the character made public: %d", m)
+	}
+	audit(t, e, e.Campaign)
+}

@@ -159,15 +159,15 @@ func (s *Store) refLinks(k layout.KindSpec, m *domain.Meta, prev, next *domain.O
 	if prev != nil {
 		prevRefs = prev.Refs
 	}
-	// A link is put for a new reference, for one whose data changed (the link carries it) and
-	// for every one when the referrer's privacy changes (the link carries that too).
-	moved := prev != nil && prev.IsPrivate != next.IsPrivate
+	// A link is put for a new reference and for one whose data changed (the link carries it);
+	// a change of the referrer's privacy re-places its links in its own cascade
+	// (placeOwnLinks), so that it fits a write whatever the references it holds.
 	linked := func(r domain.Reference) bool {
 		if r.Free() {
 			return false
 		}
 		i := slices.IndexFunc(prevRefs, r.Same)
-		return i < 0 || moved || !reflect.DeepEqual(prevRefs[i].Data, r.Data)
+		return i < 0 || !reflect.DeepEqual(prevRefs[i].Data, r.Data)
 	}
 	return func(b *txBuilder) {
 		cid, eid := m.CampaignID, next.EntityID // read when the step runs: after a create's ids are set
