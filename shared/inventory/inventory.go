@@ -295,22 +295,12 @@ func apply(in domain.Input, l *line, create bool) error {
 func (h handlers) save(r *httpapi.Request, eid int64, l line, remove bool) (line, error) {
 	ref := l.ref
 	ref.Field, ref.Data = Field, l.data()
-	_, err := h.refs.Edit(r.Context(), r.Access.CampaignID, eid, r.Access.IsAdmin(), func(o *domain.Owner) error {
-		var next []domain.Reference
-		for _, x := range o.Refs {
-			if x.Field == Field && x.Key != ref.Key {
-				next = append(next, x)
-			}
-		}
-		if !remove {
-			next = append(next, ref)
-		}
-		if len(next) > domain.MaxRefs {
-			return apperr.Invalid("inventory", fmt.Sprintf("An entity may not hold more than %d inventory lines.", domain.MaxRefs))
-		}
-		o.Refs = domain.SetRefs(o.Refs, Field, next)
-		return nil
-	})
+	var err error
+	if remove {
+		err = h.refs.EditRows(r.Context(), r.Access.CampaignID, eid, r.Access.IsAdmin(), Field, nil, ref.Key)
+	} else {
+		err = h.refs.EditRows(r.Context(), r.Access.CampaignID, eid, r.Access.IsAdmin(), Field, []domain.Reference{ref})
+	}
 	if err != nil {
 		return line{}, itemField(err)
 	}

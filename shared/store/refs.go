@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
@@ -555,4 +556,28 @@ func (r References) Owner(ctx context.Context, cid, eid int64) (*domain.Entity, 
 		return nil, nil, err
 	}
 	return e.Entity(), layout.DomainRefs(h.Refs), nil
+}
+
+// EditRows changes the rows of field (references that are rows of their own: Reference.Key)
+// of entity eid's record: each of put replaces the row of its key or is added, each key of
+// drop is removed; the other rows stay as stored. At most domain.MaxRefs rows a field.
+func (r References) EditRows(ctx context.Context, cid, eid int64, byAdmin bool, field string, put []domain.Reference, drop ...int64) error {
+	_, err := r.Edit(ctx, cid, eid, byAdmin, func(o *domain.Owner) error {
+		var next []domain.Reference
+		for _, x := range o.Refs {
+			if x.Field == field && !slices.Contains(drop, x.Key) && !slices.ContainsFunc(put, func(p domain.Reference) bool { return p.Key == x.Key }) {
+				next = append(next, x)
+			}
+		}
+		for _, p := range put {
+			p.Field = field
+			next = append(next, p)
+		}
+		if len(next) > domain.MaxRefs {
+			return apperr.Invalid(field, fmt.Sprintf("An entity may not hold more than %d %s.", domain.MaxRefs, strings.ReplaceAll(field, "_", " ")))
+		}
+		o.Refs = domain.SetRefs(o.Refs, field, next)
+		return nil
+	})
+	return err
 }
