@@ -85,7 +85,68 @@ func merge(fsys fs.FS) ([]byte, error) {
 			}
 		}
 	}
+	shared(out)
 	return json.Marshal(out)
+}
+
+// shared adds to every operation what the shared HTTP layer answers for it, written once in
+// the base file rather than in each family's: each read (a GET under /api/1.0 that needs a
+// token) takes If-None-Match and may answer 304 (httpapi's conditional reads); each list with
+// lastSync and deleted takes removed and may answer 410; and each list's page schema (data,
+// links, meta, sync) may hold removed.
+func shared(doc map[string]any) {
+	ref := func(to string) map[string]any { return map[string]any{"$ref": to} }
+	paths, _ := doc["paths"].(map[string]any)
+	var pages []any // the reads' 200 answers
+	for path, item := range paths {
+		op, _ := item.(map[string]any)["get"].(map[string]any)
+		if op == nil || !strings.HasPrefix(path, "/api/1.0/") || path == Path {
+			continue
+		}
+		params, _ := op["parameters"].([]any)
+		responses, _ := op["responses"].(map[string]any)
+		if responses == nil {
+			continue
+		}
+		has := func(name string) bool {
+			for _, p := range params {
+				if m, _ := p.(map[string]any); m["$ref"] == "#/components/parameters/"+name {
+					return true
+				}
+			}
+			return false
+		}
+		params = append(params, ref("#/components/parameters/If-None-Match"))
+		responses["304"] = ref("#/components/responses/NotModified")
+		if has("lastSync") && has("deleted") {
+			params = append(params, ref("#/components/parameters/removed"))
+			responses["410"] = ref("#/components/responses/Resync")
+		}
+		op["parameters"] = params
+		pages = append(pages, responses["200"])
+	}
+	comps, _ := doc["components"].(map[string]any)
+	schemas, _ := comps["schemas"].(map[string]any)
+	page := func(s any) {
+		props, _ := s.(map[string]any)["properties"].(map[string]any)
+		if props["links"] != nil && props["meta"] != nil && props["sync"] != nil && props["data"] != nil {
+			props["removed"] = ref("#/components/schemas/Removed")
+		}
+	}
+	for _, s := range schemas {
+		page(s)
+	}
+	// Pages whose schema is written inline in their answer (or in a shared response).
+	responses, _ := comps["responses"].(map[string]any)
+	for _, r := range pages {
+		m, _ := r.(map[string]any)
+		if to, ok := m["$ref"].(string); ok {
+			m, _ = responses[strings.TrimPrefix(to, "#/components/responses/")].(map[string]any)
+		}
+		content, _ := m["content"].(map[string]any)
+		js, _ := content["application/json"].(map[string]any)
+		page(js["schema"])
+	}
 }
 
 func addAll(into map[string]any, key string, v any, file string) error {

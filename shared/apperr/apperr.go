@@ -19,6 +19,8 @@ const (
 	ENotAllowed       = "method_not_allowed"
 	ERateLimited      = "rate_limited"
 	EBusy             = "busy"
+	// EResync: the client's sync state is older than what the API keeps (a 410).
+	EResync = "resync"
 )
 
 // Error is a failure the client may be told about. Fields is set on validation failures.
@@ -87,6 +89,14 @@ func (f *FieldErrors) Err() error {
 		return nil
 	}
 	return &Error{Code: EInvalid, Message: f.msgs[f.order[0]][0], Fields: f}
+}
+
+// Resync is the 410 of a read whose field (lastSync) asks for history the API no longer keeps:
+// the client must read the list in full again.
+func Resync(field, msg string) error {
+	var f FieldErrors
+	f.Add(field, msg)
+	return &Error{Code: EResync, Message: msg, Fields: &f}
 }
 
 // Invalid returns a validation error for one field.

@@ -34,6 +34,17 @@ type Filter struct {
 	Fields []FieldTerms
 	Equal  []AttrValue
 	Differ []AttrValue
+	// Refs: each must hold, by one of its IDs, a reference of its field (a character's
+	// race_id, races[]).
+	Refs []RefFilter
+}
+
+// RefFilter holds when a record references one of IDs by Field: module ids of Type, or entity
+// ids (ByEntity).
+type RefFilter struct {
+	Field, Type string
+	IDs         []int64
+	ByEntity    bool
 }
 
 // FieldTerms are the terms a record's own text field Field must hold.

@@ -7,4 +7,6 @@ const (
 	MaxEntryLength = 200_000
 	MaxURLLength   = 2048
 	MaxTags        = 20 // each a link written in the record's transaction (DESIGN 3.3)
+	// MaxRefs bounds the references a record holds by one field (a character's races).
+	MaxRefs = 100
 )

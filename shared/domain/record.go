@@ -125,8 +125,11 @@ type Owner struct {
 	// PrivateTags are the ids of Tags naming private tags (kept by the store): non-admins are
 	// answered Tags without them (VisibleTags).
 	PrivateTags []int64
-	// TagsByAdmin: the writer may name private tags (set by ApplyOwner, never stored).
-	TagsByAdmin      bool
+	// TagsByAdmin: the writer is an admin, who may name private tags and private references
+	// (set by ApplyOwner, never stored).
+	TagsByAdmin bool
+	// Refs are the record's references to other records (its module's reference fields).
+	Refs             []Reference
 	EntityImageUUID  string
 	EntityHeaderUUID string
 }
@@ -157,6 +160,7 @@ func (o *Owner) ApplyOwner(r *Reader, a Access) {
 
 func (o Owner) Clone() Owner {
 	o.Tags = append([]int64(nil), o.Tags...)
+	o.Refs = append([]Reference(nil), o.Refs...)
 	return o
 }
 

@@ -44,3 +44,13 @@ type Gone struct {
 	EntityID  int64
 	DeletedAt time.Time
 }
+
+// Removal is one record a list read with lastSync no longer holds for its reader: deleted
+// (at when), or Hidden, re-placed out of the reader's view (made private, or its visibility
+// changed) at when, or deleted after it was.
+type Removal struct {
+	ID       int64
+	EntityID int64
+	Hidden   bool
+	At       time.Time
+}

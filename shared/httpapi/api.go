@@ -159,6 +159,8 @@ type Request struct {
 	image     *memoImage
 	// imageDeadline ends the longer deadline AllowImageTime gave (its timer, else).
 	imageDeadline context.CancelFunc
+	// removed is what a `?removed=1` list's page answers beside its rows (Deletions).
+	removed *removedRead
 }
 
 func (r *Request) logger() *slog.Logger {
@@ -214,7 +216,9 @@ func (a *API) handle(method, pattern string, fn HandlerFunc, fallback bool, ahea
 			return
 		}
 		var kw *domain.KeyedWrite
-		if method != http.MethodGet {
+		if method == http.MethodGet {
+			req.Request = withView(req.Request, req.Access, string(req.FieldSet()))
+		} else {
 			if err := req.Access.CanWrite(); err != nil {
 				writeError(w, r, err)
 				return

@@ -35,7 +35,9 @@ type listInfo struct {
 	count int
 	total int
 	next  string
-	since *string // meta.deleted_since of a `?deleted=1` page
+	since *string // meta.deleted_since of a `?deleted=1` or `?removed=1` page
+	// cursors continue the list after each of the count rows (nil when the family has none).
+	cursors []string
 }
 
 // One replies {"data": v}.
@@ -73,7 +75,12 @@ func Many[T any](items []T, total int, next string, cursors []string, page domai
 			next = cursors[rows.Len()-1]
 		}
 	}
-	return Reply{data: rows.raw(), rows: rows, list: &listInfo{page: page, count: rows.Len(), total: total, next: next}}
+	if len(cursors) >= rows.Len() {
+		cursors = cursors[:rows.Len()]
+	} else {
+		cursors = nil
+	}
+	return Reply{data: rows.raw(), rows: rows, list: &listInfo{page: page, count: rows.Len(), total: total, next: next, cursors: cursors}}
 }
 
 // encode is the body of a one-record reply, as write writes it.
@@ -139,6 +146,13 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 		return
 	}
 	l := rp.list
+	var removed *[]removedJSON
+	if r.removed != nil {
+		var rows []removedJSON
+		rp, rows = rp.withRemoved(r.removed)
+		removed = &rows
+		l = rp.list
+	}
 	p := l.page
 	n := l.count
 	lastPage := max(1, (l.total+p.Limit-1)/p.Limit)
@@ -166,24 +180,73 @@ func (rp Reply) write(w http.ResponseWriter, r *Request) {
 		next := pageURL(base, q, p.Page+1, l.next)
 		lk.Next = &next
 	}
-	rest := pageTail{lk, m, domain.FormatTime(r.now)}
+	rest := pageTail{lk, m, removed, domain.FormatTime(r.now)}
 	if rows, ok := rp.data.([]json.RawMessage); ok && rows != nil {
 		writeRows(w, r.Request, rows, rest)
 		return
 	}
 	writeJSON(w, r.Request, http.StatusOK, struct {
-		Data  any    `json:"data"`
-		Links links  `json:"links"`
-		Meta  meta   `json:"meta"`
-		Sync  string `json:"sync"`
-	}{rp.data, rest.Links, rest.Meta, rest.Sync})
+		Data    any            `json:"data"`
+		Links   links          `json:"links"`
+		Meta    meta           `json:"meta"`
+		Removed *[]removedJSON `json:"removed,omitempty"`
+		Sync    string         `json:"sync"`
+	}{rp.data, rest.Links, rest.Meta, rest.Removed, rest.Sync})
+}
+
+// withRemoved is rp's page with the removals of rm it answers: those whose ids fall after the
+// page's start (rm.after) up to its last row, or all that follow on the last page; at most the
+// page's limit of them, its rows then ending where they do (links.next continues after the
+// last removal told). Pages so tile the ids: each removal is told on exactly one page.
+func (rp Reply) withRemoved(rm *removedRead) (Reply, []removedJSON) {
+	l := *rp.list
+	l.since = &rm.since
+	hi := int64(domain.MaxID)
+	if id, ok := domain.DecodeCursor(l.next); ok {
+		hi = id
+	}
+	var win []domain.Removal
+	for _, x := range rm.items {
+		if x.ID > rm.after && x.ID <= hi {
+			win = append(win, x)
+		}
+	}
+	rows, isRows := rp.data.([]json.RawMessage)
+	if len(win) > l.page.Limit && (isRows && len(l.cursors) == l.count || l.count == 0) {
+		win = win[:l.page.Limit]
+		cut := win[len(win)-1].ID
+		n := 0
+		for n < l.count {
+			if id, _ := domain.DecodeCursor(l.cursors[n]); id > cut {
+				break
+			}
+			n++
+		}
+		if isRows {
+			rp.data = rows[:n]
+		}
+		l.count, l.next, l.cursors = n, domain.EncodeCursor(cut), l.cursors[:n]
+	}
+	out := make([]removedJSON, len(win))
+	for i, x := range win {
+		out[i] = removedJSON{ID: x.ID, Kind: "deleted", RemovedAt: domain.FormatTime(x.At)}
+		if x.Hidden {
+			out[i].Kind = "hidden"
+		}
+		if x.EntityID != 0 {
+			out[i].EntityID = &win[i].EntityID
+		}
+	}
+	rp.list = &l
+	return rp, out
 }
 
 // pageTail is what follows a page's rows.
 type pageTail struct {
-	Links links  `json:"links"`
-	Meta  meta   `json:"meta"`
-	Sync  string `json:"sync"`
+	Links   links          `json:"links"`
+	Meta    meta           `json:"meta"`
+	Removed *[]removedJSON `json:"removed,omitempty"`
+	Sync    string         `json:"sync"`
 }
 
 // AppendJSON is pageTail's hand encoder: encoding/json's bytes (TestPageTailEncoderMatchesEncodingJSON).
@@ -215,7 +278,30 @@ func (t pageTail) AppendJSON(b []byte) ([]byte, bool) {
 		b = append(b, `,"deleted_since":`...)
 		b = AppendString(b, *m.DeletedSince)
 	}
-	b = append(b, `},"sync":`...)
+	b = append(b, '}')
+	if t.Removed != nil && *t.Removed == nil {
+		b = append(b, `,"removed":null`...)
+	} else if t.Removed != nil {
+		b = append(b, `,"removed":[`...)
+		for i, x := range *t.Removed {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = AppendInt(b, x.ID)
+			if x.EntityID != nil {
+				b = append(b, `,"entity_id":`...)
+				b = AppendInt(b, *x.EntityID)
+			}
+			b = append(b, `,"kind":`...)
+			b = AppendString(b, x.Kind)
+			b = append(b, `,"removed_at":`...)
+			b = AppendString(b, x.RemovedAt)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"sync":`...)
 	b = AppendString(b, t.Sync)
 	return append(b, '}'), true
 }

@@ -26,6 +26,7 @@ var statusOf = map[string]int{
 	apperr.ENotAllowed:       http.StatusMethodNotAllowed,
 	apperr.ERateLimited:      http.StatusTooManyRequests,
 	apperr.EBusy:             http.StatusTooManyRequests,
+	apperr.EResync:           http.StatusGone,
 	apperr.EInternal:         http.StatusInternalServerError,
 }
 
@@ -51,7 +52,10 @@ func encodeJSON(v any) ([]byte, error) {
 
 // writeBody writes an encoded JSON body (writeJSON's, or one stored with an Idempotency-Key).
 func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	body = trimmed(r, status, body) // to the caller's field set (fieldset.go)
+	body = trimmed(r, status, body)      // to the caller's field set (fieldset.go)
+	if conditional(w, r, status, body) { // a read's tag, and its 304 (etag.go)
+		return
+	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h.Set("Content-Length", strconv.Itoa(len(body)))

@@ -39,8 +39,12 @@ func mount(api *httpapi.API, k declared, st *storage) {
 			}
 			return out
 		},
-		Row: func(r *httpapi.Request, _ []Record) (func(*Record) recordJSON, error) {
-			return func(rec *Record) recordJSON { return k.render(r, rec) }, nil
+		Row: func(r *httpapi.Request, rs []Record) (func(*Record) recordJSON, error) {
+			reverse, err := k.reverse(r, st.st, rs)
+			if err != nil {
+				return nil, err
+			}
+			return func(rec *Record) recordJSON { return k.render(r, rec, reverse[rec.ID]) }, nil
 		},
 		Arrays: func(j *recordJSON) **embeds.Arrays { return &j.Arrays },
 		Owner:  func(j *recordJSON) *httpapi.OwnerJSON { return &j.OwnerJSON },
@@ -188,6 +192,7 @@ func (k declared) filter(r *httpapi.Request) (domain.Filter, error) {
 			}
 		}
 	}
+	k.refFilters(rd, &f)
 	if k.Module.Nested {
 		if v := rd.ID(k.LegacyParent); v.Present() {
 			f.Equal = append(f.Equal, domain.AttrValue{Attr: spec.ParentAttribute, Value: v.Value})
@@ -217,7 +222,7 @@ type statusJSON struct {
 }
 
 // render shapes a record for the caller: a private parent shows as none to non-admins.
-func (k declared) render(r *httpapi.Request, rec *Record) recordJSON {
+func (k declared) render(r *httpapi.Request, rec *Record, reverse map[string][]int64) recordJSON {
 	j := recordJSON{OwnerJSON: httpapi.RenderOwner(r, rec.Meta, rec.Owner)}
 	for _, f := range k.Fields {
 		switch f.Kind {
@@ -237,6 +242,14 @@ func (k declared) render(r *httpapi.Request, rec *Record) recordJSON {
 			parent = nil
 		}
 		j.own = append(j.own, ownField{k.LegacyParent, parent})
+	}
+	k.renderRefs(&j, rec, r.Access.CanSee(true))
+	for _, f := range k.Reverses() {
+		ids := reverse[f.Name]
+		if ids == nil {
+			ids = []int64{}
+		}
+		j.own = append(j.own, ownField{f.Name, ids})
 	}
 	if k.Traits {
 		j.own = append(j.own, ownField{"traits", renderTraits(rec, r.Access)})

@@ -130,6 +130,13 @@ paths:
 {{- if .Module.Nested}}
         - {name: {{.LegacyParent}}, in: query, schema: {type: integer}, description: "Children of this {{.Module.Code}} (its id); a parent the caller may not see matches nothing."}
 {{- end}}
+{{- range .Refs}}{{if .One}}
+        - {name: {{.Name}}, in: query, schema: {type: integer}, description: "Records whose {{.Name}} is this {{if .Target}}{{.Target}} id{{else}}entity id{{end}}."}
+{{- else}}
+        - {name: "{{.Name}}[]", in: query, schema: {type: array, items: {type: integer}}, style: form, explode: true, description: "Records whose {{.Name}} hold any of these {{if .Target}}{{.Target}} ids{{else}}entity ids{{end}}."}
+{{- if .Legacy}}
+        - {name: {{.Legacy}}, in: query, schema: {type: integer}, description: "The 2025 API's filter: records whose {{.Name}} hold this {{if .LegacyTarget}}{{.LegacyTarget}}{{else}}{{.Target}}{{end}} id."}
+{{- end}}{{end}}{{end}}
       responses:
         <<: *read-errors
         "200":
@@ -223,6 +230,19 @@ components:
 {{- if .Module.Nested}}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The parent {{.Module.Code}}'s id (the 2025 API's parent field); null for a root, and for a non-admin when the parent is private."}
 {{- end}}
+{{- range .Refs}}{{if .One}}
+        {{.Name}}: {type: ["integer", "null"], description: "{{if .Target}}A {{.Target}}'s id{{else}}An entity id{{end}}; null when none the reader may see."}
+{{- else}}
+        {{.Name}}: {type: array, items: {type: integer}, description: "{{if .Target}}The {{.Target}} ids{{else}}The entity ids{{end}} the reader may see, in order (never those in the trash; those of private records for admins only)."}
+{{- if .Private}}
+        private_{{.Name}}: {type: array, items: {type: integer}, description: "The ones of {{.Name}} naming private records (admins only; empty for others)."}
+{{- end}}
+{{- if .Legacy}}
+        {{.Legacy}}: {type: ["integer", "null"], description: "The 2025 API's field: the first of {{.Name}}{{if .LegacyTarget}} that is a {{.LegacyTarget}} (its {{.LegacyTarget}} id){{end}}, or null."}
+{{- end}}{{end}}{{end}}
+{{- range .Reverses}}
+        {{.Name}}: {type: array, items: {type: integer}, description: "The ids of the {{.From}} records naming this one by their {{.Field}} that the reader may see (at most 1,000)."}
+{{- end}}
 {{- if .Traits}}
         traits:
           type: array
@@ -278,6 +298,13 @@ components:
         parent_id: {type: ["integer", "null"], description: "The parent's entity id: an entity of a {{.Module.Code}} the caller may see, not this one or one of its descendants, at most 64 levels deep; null detaches."}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The 2025 API's parent: the parent {{.Module.Code}}'s id. When both are sent, parent_id wins, unless it names the current parent while this names another."}
 {{- end}}
+{{- range .Refs}}{{if .One}}
+        {{.Name}}: {type: ["integer", "null"], description: "{{if .Target}}A {{.Target}}'s id{{else}}An entity id (of any module){{end}} the writer may see; null clears."}
+{{- else}}
+        {{.Name}}: {type: ["array", "null"], maxItems: 100, items: {type: integer}, description: "{{if .Target}}{{.Target}} ids{{else}}Entity ids (of any module){{end}} of this campaign that the writer may see (a 422 names the index of one that is not); replaces the list (those the writer cannot see, private or in the trash, are kept); null or [] clears."}
+{{- if .Legacy}}
+        {{.Legacy}}: {type: ["integer", "null"], description: "The 2025 API's field, read when {{.Name}} is not sent: {{if .LegacyTarget}}a {{.LegacyTarget}} id, {{end}}replacing the first of {{.Name}}{{if .LegacyTarget}} that is a {{.LegacyTarget}}{{end}} (or added first); null removes it."}
+{{- end}}{{end}}{{end}}
 {{- if .Traits}}
         appearance_name: {description: "Kanka's trait names of the appearance section: an array (new traits, in order) or an object keyed by the ids of the traits kept; empty names are skipped; left out, the section keeps its traits. At most 100 traits of 32 KiB in all, names of 191 characters, entries of 1,000.", type: [array, object, "null"]}
         appearance_entry: {description: "The entries of appearance_name's traits, by the same keys.", type: [array, object, "null"]}

@@ -81,6 +81,7 @@ func (k declared) apply(r *Record, in domain.Input, a domain.Access) (parentInpu
 		}
 	}
 	k.applyStatus(r, rd)
+	k.applyRefs(r, rd, a)
 	if k.Traits {
 		applyTraits(r, rd, in)
 	}

@@ -300,8 +300,12 @@ func (s *Store) updateOwnerPrivacy(ctx context.Context, k layout.KindSpec, prevM
 // version read (a lost race re-reads), then the rest (notes, copies, counters). One Query
 // reads the partition.
 func (s *Store) deleteEntityPartition(ctx context.Context, cid, eid int64) error {
-	// The markers linked to it go first (Kanka's cascade): their pointers are in the partition.
+	// The markers linked to it go first (Kanka's cascade): their pointers are in the partition,
+	// as are the links of the references to it, which its referrers drop.
 	if err := s.deleteEntityMarkers(ctx, cid, eid); err != nil {
+		return err
+	}
+	if err := s.dropReferences(ctx, cid, eid); err != nil {
 		return err
 	}
 	return apperr.RetryConflicts(ctx, func() error {

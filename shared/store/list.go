@@ -302,7 +302,30 @@ func (l *listSpec) filter(f domain.Filter) {
 	for _, d := range f.Differ {
 		l.where("(attribute_not_exists($) OR $ <> ?)", d.Attr, d.Attr, d.Value)
 	}
+	for _, rf := range f.Refs {
+		l.refs(rf)
+	}
 	l.byTags = len(f.Tags) > 0 && (f.TagsMatch == domain.TagsAll || f.TagsMatch == domain.TagsAny) && len(l.conds) == 1
+}
+
+// refs holds records referencing one of rf's ids by its field, matched on the index of the
+// references the item shows (layout.RefKeysOf).
+func (l *listSpec) refs(rf domain.RefFilter) {
+	if len(rf.IDs) == 0 {
+		l.none = true
+		return
+	}
+	conds := make([]string, len(rf.IDs))
+	args := make([]any, 0, 2*len(rf.IDs))
+	for i, id := range rf.IDs {
+		conds[i] = "contains($, ?)"
+		key := layout.RefKey(rf.Field, rf.Type, id)
+		if rf.ByEntity {
+			key = layout.RefEntityKey(rf.Field, id)
+		}
+		args = append(args, layout.RefKeysAttr, key)
+	}
+	l.where("("+strings.Join(conds, " OR ")+")", args...)
 }
 
 func (l *listSpec) terms(attr string, terms []domain.Term) {

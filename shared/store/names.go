@@ -83,7 +83,7 @@ func containsString(xs []string, s string) bool {
 func onlyName(f domain.Filter) bool {
 	return len(f.Name) > 0 && len(f.Type) == 0 && f.IsPrivate == nil && len(f.Tags) == 0 && f.TagsMatch == domain.TagsAll &&
 		f.CreatedBy == nil && f.UpdatedBy == nil && f.UpdatedAfter == nil && f.ParentLocationID == nil && f.ParentEntityID == nil && !f.None &&
-		len(f.Fields) == 0 && len(f.Equal) == 0 && len(f.Differ) == 0
+		len(f.Fields) == 0 && len(f.Equal) == 0 && len(f.Differ) == 0 && len(f.Refs) == 0
 }
 
 // termsMatch is Kanka's term language on a lower-case name: every term must hold.

@@ -26,10 +26,17 @@ func (s *Store) createOwner(ctx context.Context, k layout.KindSpec, m *domain.Me
 	if err != nil {
 		return err
 	}
-	// A tag's pack changed by a concurrent member's write (packPlan) is read again.
+	// A tag's pack changed by a concurrent member's write (packPlan), or a referenced record
+	// changed since read, is read again.
 	tagged := false
-	return apperr.Retry(ctx, func(err error) bool { return tagged && apperr.IsConflict(err) }, func() error {
+	refs := o.Refs
+	err = apperr.Retry(ctx, func(err error) bool { return tagged && apperr.IsConflict(err) || errors.Is(err, errRefChanged) }, func() error {
 		tags, err := s.tagPlan(ctx, k, m, nil, o)
+		if err != nil {
+			return err
+		}
+		o.Refs = refs
+		links, err := s.refPlan(ctx, k, m, nil, o)
 		if err != nil {
 			return err
 		}
@@ -39,7 +46,7 @@ func (s *Store) createOwner(ctx context.Context, k layout.KindSpec, m *domain.Me
 		b.syncMove(nil, ownerRef(k.Prefix, m, o))
 		b.syncMove(nil, layout.EntityRef(m, o))
 		b.setName(m.CampaignID, o.EntityID, k.EntityType, m.ID, o.IsPrivate, o.Name)
-		for _, c := range append(checks, mentions, tags, imageChange(m.CampaignID, "", o.ImagePath)) {
+		for _, c := range append(checks, mentions, tags, links, imageChange(m.CampaignID, "", o.ImagePath)) {
 			if c != nil {
 				c(b)
 			}
@@ -47,6 +54,7 @@ func (s *Store) createOwner(ctx context.Context, k layout.KindSpec, m *domain.Me
 		tagged = tags != nil
 		return tagsChanged(b.run(ctx))
 	})
+	return refsChanged(err)
 }
 
 // tagsChanged is a write's error: a linked tag deleted or made private since it was read
@@ -70,6 +78,10 @@ func (s *Store) updateOwner(ctx context.Context, k layout.KindSpec, prevM, nextM
 	if err != nil {
 		return err
 	}
+	links, err := s.refPlan(ctx, k, nextM, prev, next)
+	if err != nil {
+		return refsChanged(err)
+	}
 	s.stampUpdate(prevM, nextM)
 	write := func() error {
 		b := s.newTx()
@@ -80,12 +92,12 @@ func (s *Store) updateOwner(ctx context.Context, k layout.KindSpec, prevM, nextM
 		if prev.Name != next.Name || prev.IsPrivate != next.IsPrivate {
 			b.setName(nextM.CampaignID, next.EntityID, k.EntityType, nextM.ID, next.IsPrivate, next.Name)
 		}
-		for _, c := range append(checks, mentions, tags, imageChange(nextM.CampaignID, prev.ImagePath, next.ImagePath)) {
+		for _, c := range append(checks, mentions, tags, links, imageChange(nextM.CampaignID, prev.ImagePath, next.ImagePath)) {
 			if c != nil {
 				c(b)
 			}
 		}
-		return tagsChanged(b.run(ctx))
+		return refsChanged(tagsChanged(b.run(ctx)))
 	}
 	if prev.IsPrivate != next.IsPrivate { // the entity's links move too (calendarlinks.go)
 		return s.updateOwnerPrivacy(ctx, k, prevM, prev, next, write)
@@ -105,7 +117,7 @@ func (s *Store) deleteOwner(ctx context.Context, k layout.KindSpec, m *domain.Me
 	cid := m.CampaignID
 	marker := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.PendingSK(s.now(), cid, k.Prefix, m.ID), CID: cid, Kind: k.Prefix, ID: m.ID}
 	t := layout.Tombstone{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(k.Prefix, m.ID), Kind: k.Prefix, ID: m.ID, CID: cid,
-		EntityID: o.EntityID, Marker: marker.SK, Mentions: layout.TargetsOf(o.Entry, o.EntityID)}
+		EntityID: o.EntityID, Marker: marker.SK, Mentions: layout.TargetsOf(o.Entry, o.EntityID), Refs: layout.RefTargetsOf(layout.RefAttrs(o.Refs))}
 	tags, err := s.tagLinksGone(ctx, k, m, o)
 	if err != nil {
 		return err
@@ -139,7 +151,8 @@ func (s *Store) finishDelete(ctx context.Context, t layout.Tombstone) error {
 	if !c.purgesEntity {
 		g.Go(func() error { return s.deleteEntityPartition(gctx, t.CID, t.EntityID) })
 	}
-	if len(t.Mentions) > 0 { // its entry's reverse items (in the targets' partitions)
+	g.Go(func() error { return s.ownLinksGone(gctx, t) }) // its references' links (in the targets' partitions)
+	if len(t.Mentions) > 0 {                              // its entry's reverse items (in the targets' partitions)
 		keys := make([]dynamo.Keyed, len(t.Mentions))
 		for i, target := range t.Mentions {
 			k := layout.MentionKey(t.CID, target, t.EntityID, 0)

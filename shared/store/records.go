@@ -26,7 +26,8 @@ func toOwnerAttrs(o domain.Owner) layout.OwnerAttrs {
 	}
 	return layout.OwnerAttrs{EntityID: o.EntityID, Name: o.Name, NameLC: strings.ToLower(o.Name), Entry: o.Entry, Type: o.Type,
 		TypeLC: strings.ToLower(o.Type), ImageURL: o.ImageURL, ImagePath: o.ImagePath, IsPrivate: o.IsPrivate, Tags: o.Tags, PrivateTags: layout.PrivateTagsOf(o.Tags, o.PrivateTags),
-		EntityImageUUID: o.EntityImageUUID, EntityHeaderUUID: o.EntityHeaderUUID}
+		EntityImageUUID: o.EntityImageUUID, EntityHeaderUUID: o.EntityHeaderUUID, Refs: layout.RefAttrs(o.Refs),
+		RefKeys: layout.RefKeysOf(layout.RefAttrs(o.Refs))}
 }
 
 // getItem reads the item (pk, sk) into out, strongly consistent (or read ahead with the

@@ -28,6 +28,12 @@ func (s *Store) relinkRefs(ctx context.Context, cid, eid int64, typ string, chil
 	if err := s.relinkMarkers(ctx, cid, eid, private); err != nil {
 		return err
 	}
+	if err := s.placeReferences(ctx, cid, eid, private); err != nil {
+		return err
+	}
+	if err := s.placeOwnLinks(ctx, &layout.EntityItem{CampaignID: cid, ID: eid, Type: typ, ChildID: childID}, private); err != nil {
+		return err
+	}
 	if typ == layout.TagKind.EntityType {
 		return s.relinkTagMembers(ctx, cid, childID, private)
 	}

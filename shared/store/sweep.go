@@ -175,7 +175,7 @@ func (s *Store) purge(ctx context.Context, q layout.PurgeItem, now time.Time) (b
 	}
 	marker := layout.PendingMarker{PK: layout.PendingPK(cid), SK: layout.PendingSK(now, cid, q.Kind, q.ID), CID: cid, Kind: q.Kind, ID: q.ID}
 	t := layout.Tombstone{PK: layout.CampaignPK(cid), SK: layout.TombstoneSK(q.Kind, q.ID), Kind: q.Kind, ID: q.ID, CID: cid, EntityID: q.EntityID, Marker: marker.SK,
-		Mentions: layout.TargetsOf(entry, q.EntityID)}
+		Mentions: layout.TargetsOf(entry, q.EntityID), Refs: refTargetsOfItem(got[home])}
 	b := s.newTx()
 	b.del(s.table.Delete("pk", trashed.PK).Range("sk", trashed.SK).If("attribute_not_exists(pk) OR 'ttl' <= ?", now.Unix()))
 	b.del(s.table.Delete("pk", home.PK).Range("sk", home.SK))

@@ -31,12 +31,28 @@ import (
 // condition on updated_at, which then costs about what the answer holds anyway.
 var maxSyncPointers = 2000
 
-// goneItem is a tombstone: the record's pointer at its deletion time, kept GoneHistory.
+// goneItem is a tombstone: the record's pointer at its deletion time, kept GoneHistory. A
+// re-placement mark (Replaced) is a tombstone of the audience a record had before a write
+// changed it (made private, its visibility or its entity's privacy changed): the pointer's
+// audience then, and Now* the one it got, so that a lastSync read tells those who could see
+// it, and no longer can, that it is hidden from them (ListRemoved).
 type goneItem struct {
 	layout.SyncPointer
 	EntityID  int64  `dynamo:"entity_id,omitempty"`
 	DeletedAt string `dynamo:"deleted_at"`
 	TTL       int64  `dynamo:"ttl"`
+
+	Replaced      bool   `dynamo:"replaced,omitempty"`
+	NowPrivate    bool   `dynamo:"now_private,omitempty"`
+	NowVisibility string `dynamo:"now_visibility,omitempty"`
+	NowCreatedBy  int64  `dynamo:"now_created_by,omitempty"`
+}
+
+// now is the pointer of the record a re-placement mark names, with the audience it got.
+func (g *goneItem) now() layout.SyncPointer {
+	p := g.SyncPointer
+	p.IsPrivate, p.Visibility, p.CreatedBy = g.NowPrivate, g.NowVisibility, g.NowCreatedBy
+	return p
 }
 
 func ownerRef(kind string, m *domain.Meta, o *domain.Owner) *layout.SyncRef {
@@ -83,6 +99,9 @@ func (b *txBuilder) syncMove(prev, next *layout.SyncRef) {
 		p := next.Ptr
 		p.SK = nextSK
 		b.put(b.s.table.Put(p))
+		if prev != nil && audience(prev.Ptr) != audience(next.Ptr) {
+			b.syncReplaced(prev, next, b.s.now())
+		}
 		return
 	}
 	if prev != nil {
@@ -98,6 +117,21 @@ func (b *txBuilder) syncGone(prev *layout.SyncRef, at time.Time) {
 	b.put(b.s.table.Put(g))
 	q := layout.GoneQueueKey(campaignOf(prev.Ptr.PK), expires, prev.Kind, prev.Ptr.ID)
 	b.put(b.s.table.Put(goneQueued{PK: q.PK, SK: q.SK, GonePK: g.PK, GoneSK: g.SK, TTL: g.TTL}))
+}
+
+// audience is what of a pointer decides who may see its record.
+func audience(p layout.SyncPointer) [3]any { return [3]any{p.IsPrivate, p.Visibility, p.CreatedBy} }
+
+// syncReplaced writes the re-placement mark of a record whose audience changed from prev's to
+// next's. One item, without a queue item: DynamoDB's TTL removes it, and no read reaches past
+// GoneHistory by its key (the mark's time is in it), so one left by DynamoDB Local costs only
+// its storage. The writes that re-place many records at once budget it (markerRelinkItems,
+// relationItems).
+func (b *txBuilder) syncReplaced(prev, next *layout.SyncRef, at time.Time) {
+	g := goneItem{SyncPointer: prev.Ptr, EntityID: prev.EntityID, DeletedAt: layout.FormatTime(at), TTL: at.Add(domain.GoneHistory).Unix(),
+		Replaced: true, NowPrivate: next.Ptr.IsPrivate, NowVisibility: next.Ptr.Visibility, NowCreatedBy: next.Ptr.CreatedBy}
+	g.SK = layout.GoneSK(prev.Kind, g.DeletedAt, prev.Ptr.ID)
+	b.put(b.s.table.Put(g))
 }
 
 // unGone deletes the tombstone syncGone wrote for ref at, and its queue item: a restored
@@ -287,15 +321,8 @@ func filteredOf(it dynamo.Item) domain.Filtered {
 // Tombstones past their ttl are skipped: DynamoDB removes them some time after it, and DynamoDB
 // Local never does. The bound used is returned with the page.
 func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a domain.Access, p domain.PageRequest) (domain.Page[domain.Gone], time.Time, error) {
-	now := s.now()
-	since := now.Add(-domain.GoneHistory)
-	if q.Since.After(since) {
-		since = q.Since
-	}
 	out := domain.Page[domain.Gone]{Items: []domain.Gone{}}
-	var ranges []layout.ListRange
-	k, _ := layout.GoneKind(q.List)
-	kind := k.Prefix
+	since := s.goneSince(q)
 	if read, ok := goneLists[q.List]; ok { // kept by the family itself
 		rows, err := read(ctx, s, cid, q.Parent, since, a)
 		if err != nil {
@@ -303,6 +330,42 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 		}
 		return domain.PageOf(rows, p, func(g *domain.Gone) int64 { return g.ID }), since, nil
 	}
+	tombs, ranges, kind, err := s.readTombstones(ctx, cid, q, since, a)
+	if err != nil {
+		return out, since, err
+	}
+	var rows []domain.Gone
+	seen := map[int64]bool{}
+	for _, t := range tombs {
+		if t.Replaced || seen[t.ID] {
+			continue
+		}
+		if _, vis := layout.ReaderKey(ranges, kind, t.SyncPointer); vis {
+			seen[t.ID] = true
+			rows = append(rows, domain.Gone{ID: t.ID, EntityID: t.EntityID, DeletedAt: layout.ParseTime(t.DeletedAt)})
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
+	return domain.PageOf(rows, p, func(g *domain.Gone) int64 { return g.ID }), since, nil
+}
+
+// goneSince is the bound of a tombstone read: q.Since, or GoneHistory ago if later.
+func (s *Store) goneSince(q domain.GoneQuery) time.Time {
+	since := s.now().Add(-domain.GoneHistory)
+	if q.Since.After(since) {
+		since = q.Since
+	}
+	return since
+}
+
+// readTombstones reads the tombstones of q's list after since, in time order, live ones only
+// (past its ttl a tombstone is skipped: DynamoDB removes it some time after, DynamoDB Local
+// never), with the reader's ranges of the list and its kind: one Query of at most
+// domain.MaxGoneRead items, a 422 on lastSync beyond.
+func (s *Store) readTombstones(ctx context.Context, cid int64, q domain.GoneQuery, since time.Time, a domain.Access) ([]goneItem, []layout.ListRange, string, error) {
+	var ranges []layout.ListRange
+	k, _ := layout.GoneKind(q.List)
+	kind := k.Prefix
 	switch {
 	case kind == layout.RelationPrefix:
 		ranges = childRanges(kind, layout.EntityPK(cid, q.Parent), a)
@@ -316,31 +379,82 @@ func (s *Store) ListGone(ctx context.Context, cid int64, q domain.GoneQuery, a d
 		pk := layout.ChildPK(cid, k.Parent, q.Parent)
 		ranges = []layout.ListRange{{PK: pk, Prefix: kind + "#", Counter: layout.CounterSK(kind), Attr: layout.ClassAdmin}}
 	default:
-		return out, since, apperr.ErrNotFound
+		return nil, nil, kind, apperr.ErrNotFound
 	}
 	pk := ranges[0].PK
 	var tombs []goneItem
 	err := s.table.Get("pk", pk).Range("sk", dynamo.Between, layout.AfterTS(layout.GonePrefix, kind, layout.FormatTime(since)), layout.GonePrefix+kind+"#~").
 		Consistent(true).Limit(domain.MaxGoneRead+1).All(ctx, &tombs)
 	if err != nil {
-		return out, since, layout.Wrap(err)
+		return nil, nil, kind, layout.Wrap(err)
 	}
 	if len(tombs) > domain.MaxGoneRead {
-		return out, since, apperr.Invalid("lastSync", "More than 10000 records were deleted since the last sync: sync this list in full.")
+		return nil, nil, kind, apperr.Invalid("lastSync", "More than 10000 records were deleted since the last sync: sync this list in full.")
 	}
-	var rows []domain.Gone
-	seen := map[int64]bool{}
+	now := s.now().Unix()
+	live := tombs[:0]
 	for _, t := range tombs {
-		if t.TTL <= now.Unix() || seen[t.ID] {
-			continue
-		}
-		if _, vis := layout.ReaderKey(ranges, kind, t.SyncPointer); vis {
-			seen[t.ID] = true
-			rows = append(rows, domain.Gone{ID: t.ID, EntityID: t.EntityID, DeletedAt: layout.ParseTime(t.DeletedAt)})
+		if t.TTL > now {
+			live = append(live, t)
 		}
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
-	return domain.PageOf(rows, p, func(g *domain.Gone) int64 { return g.ID }), since, nil
+	return live, ranges, kind, nil
+}
+
+// ListRemoved reads what of q's list was removed from reader a's view after q.Since (or
+// within GoneHistory, whichever is later), by id: the records deleted that a could see when
+// they were, and those a could see at some time since (before a re-placement) that it no
+// longer can, alive or deleted since (Hidden). The one Query of ListGone; a family's own
+// deletions (DeclareGoneList) are deletions only. The bound used is returned with them.
+func (s *Store) ListRemoved(ctx context.Context, cid int64, q domain.GoneQuery, a domain.Access) ([]domain.Removal, time.Time, error) {
+	since := s.goneSince(q)
+	if read, ok := goneLists[q.List]; ok {
+		rows, err := read(ctx, s, cid, q.Parent, since, a)
+		out := make([]domain.Removal, len(rows))
+		for i, g := range rows {
+			out[i] = domain.Removal{ID: g.ID, EntityID: g.EntityID, At: g.DeletedAt}
+		}
+		return out, since, err
+	}
+	tombs, ranges, kind, err := s.readTombstones(ctx, cid, q, since, a)
+	if err != nil {
+		return nil, since, err
+	}
+	visible := func(p layout.SyncPointer) bool { _, vis := layout.ReaderKey(ranges, kind, p); return vis }
+	// Each record's marks and tombstone in time order (the Query's): the last says where it is now.
+	type state struct {
+		seen    bool // a could see it at some time since
+		deleted bool // the last is a deletion
+		visNow  bool // a sees it now (alive) or saw it deleted
+		entity  int64
+		at      string
+	}
+	by := map[int64]*state{}
+	for _, t := range tombs {
+		st := by[t.ID]
+		if st == nil {
+			st = &state{}
+			by[t.ID] = st
+		}
+		st.seen = st.seen || visible(t.SyncPointer)
+		st.entity, st.at = t.EntityID, t.DeletedAt
+		if t.Replaced {
+			st.deleted, st.visNow = false, visible(t.now())
+		} else {
+			st.deleted, st.visNow = true, visible(t.SyncPointer)
+		}
+	}
+	out := []domain.Removal{}
+	for id, st := range by {
+		switch {
+		case st.deleted && st.visNow:
+			out = append(out, domain.Removal{ID: id, EntityID: st.entity, At: layout.ParseTime(st.at)})
+		case st.seen && !st.visNow:
+			out = append(out, domain.Removal{ID: id, EntityID: st.entity, At: layout.ParseTime(st.at), Hidden: true})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, since, nil
 }
 
 // goneLists answer the `?deleted=1` of lists whose deletions their families keep themselves

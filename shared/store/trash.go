@@ -168,6 +168,7 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 		}
 	}
 	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return s.hideReferences(gctx, e) })
 	g.Go(func() error { return s.hideOwnLinks(gctx, e.CampaignID, e.ID, evs) })
 	g.Go(func() error { return s.hideRelations(gctx, e.CampaignID, e.ID, rels) })
 	g.Go(func() error { // admins only until restored or purged
@@ -186,6 +187,7 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 // showRefs is hideRefs undone, for live entity e.
 func (s *Store) showRefs(ctx context.Context, e *layout.EntityItem) error {
 	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return s.showReferences(gctx, e) })
 	g.Go(func() error { return s.showOwnLinks(gctx, e) })
 	g.Go(func() error { return s.showRelations(gctx, e.CampaignID, e.ID) })
 	g.Go(func() error { return s.relinkMarkers(gctx, e.CampaignID, e.ID, e.IsPrivate || e.LinksPrivate) })
@@ -798,7 +800,8 @@ func (s *Store) restoreEntity(ctx context.Context, cid, eid, uid int64) error {
 	b.needs[b.n] = domain.ErrNotTrashed // the trash as read, unexpired: a purge or another restore got there first
 	b.del(s.table.Delete("pk", layout.CampaignPK(cid)).Range("sk", layout.TrashedSK(layout.EntityPrefix, eid)).
 		If("'deleted_at' = ? AND 'ttl' > ?", t.DeletedAt, now.Unix()))
-	b.del(s.table.Delete("pk", layout.CampaignPK(cid)).Range("sk", layout.TrashedSK(k.Prefix, m.ID)))
+	// The trashed home as read: its referenced records' cascades revise it (refs.go).
+	b.del(s.table.Delete("pk", layout.CampaignPK(cid)).Range("sk", layout.TrashedSK(k.Prefix, m.ID)).If("'version' = ?", m.Version-1))
 	b.place(item, nil, k.Slots(&m, &o), 0)
 	b.place(layout.Marshal(layout.EntityItemOf(k, &m, &o)), nil, layout.EntitySlots(&m, &o), 0)
 	b.syncMove(nil, ownerRef(k.Prefix, &m, &o))

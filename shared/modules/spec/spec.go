@@ -27,6 +27,25 @@ type Field struct {
 	Max  int // Text: the longest value in characters
 }
 
+// Ref is one of a module's reference fields: a list of records (a character's races) or one
+// record (a journal's author), named on the wire by module id or, for a field naming any
+// entity (Target ""), by entity id.
+type Ref struct {
+	Name   string
+	Target string // the module code the ids name; "" for entity ids of any module
+	One    bool   // a single reference, answered as an id or null
+	// Legacy is the 2025 API's single field standing for the first reference ("race_id");
+	// LegacyTarget the module its id names when it differs from Target (an item's
+	// character_id: a character among creators that are entities).
+	Legacy, LegacyTarget string
+	// Private: the answer also lists, for admins, the references to private records
+	// (Kanka's private_races).
+	Private bool
+	// Reverse names, on the target's module, the field answering the referrers (a family's
+	// members: the characters whose families name it).
+	Reverse string
+}
+
 // Status is one of Kanka's default category statuses (category_statuses): its id and key, and
 // the legacy boolean it stands for (is_dead, is_extinct...), "" for none.
 type Status struct {
@@ -45,6 +64,7 @@ type Spec struct {
 	// LegacyParent is the 2025 API's parent field (a parent's module id): "organisation_id".
 	LegacyParent string
 	Fields       []Field
+	Refs         []Ref
 	Statuses     []Status
 	// Traits: the records carry Kanka's character traits (appearance and personality sections,
 	// written as <section>_name[] and <section>_entry[], answered as traits[]).
@@ -99,4 +119,23 @@ func (k *Declared) LegacyOf(id *int64) string {
 		return ""
 	}
 	return k.StatusByID[*id].Legacy
+}
+
+// Reverse is a field a module answers from its referrers: the ids of the records of module
+// From that name it by their field Field (a family's members: characters, by families).
+type Reverse struct {
+	Name, Field, From string
+}
+
+// Reverses are the fields k answers in reverse, from every declaration.
+func (k *Declared) Reverses() []Reverse {
+	var out []Reverse
+	for _, d := range All {
+		for _, f := range d.Refs {
+			if f.Reverse != "" && f.Target == k.Module.Code {
+				out = append(out, Reverse{Name: f.Reverse, Field: f.Name, From: d.Module.Code})
+			}
+		}
+	}
+	return out
 }

@@ -611,6 +611,13 @@ func (s storeView) audit(ctx context.Context, cid int64) ([]string, error) {
 		entityPrivate[eid] = e.private
 	}
 	problems = append(problems, auditRelations(cid, relationItems, entityPrivate)...)
+	busy := map[int64]bool{} // entities whose cascade (trash, restore, privacy change) is pending
+	for _, m := range markers {
+		if m.Kind == layout.CascadeKind || m.Kind == layout.RelinkKind {
+			busy[m.ID] = true
+		}
+	}
+	problems = append(problems, auditRefs(cid, items, tr, busy)...)
 
 	// Events and their calendars.
 	for _, ev := range events {

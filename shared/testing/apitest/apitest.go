@@ -245,9 +245,18 @@ func (e *Env) Do(method, path, token string, body any) Response {
 // DoRaw sends a request with any content type.
 func (e *Env) DoRaw(method, path, token, contentType string, body io.Reader) Response {
 	e.T.Helper()
+	return e.DoHeader(method, path, token, contentType, body, nil)
+}
+
+// DoHeader is DoRaw with request headers besides (If-None-Match...).
+func (e *Env) DoHeader(method, path, token, contentType string, body io.Reader, header http.Header) Response {
+	e.T.Helper()
 	req, err := http.NewRequest(method, e.Server.URL+path, body)
 	if err != nil {
 		e.T.Fatal(err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)

@@ -90,7 +90,16 @@ func fill(t *testing.T, v reflect.Value, n *int) {
 			x.Elem().SetInt(int64(*n))
 			f.Set(x)
 		case reflect.Slice:
-			f.Set(reflect.ValueOf([]int64{int64(*n), int64(*n + 1)}).Convert(f.Type()))
+			switch f.Type().Elem().Kind() {
+			case reflect.Struct: // one element, every field set
+				e := reflect.New(f.Type().Elem()).Elem()
+				fill(t, e, n)
+				f.Set(reflect.Append(reflect.MakeSlice(f.Type(), 0, 1), e))
+			case reflect.String:
+				f.Set(reflect.ValueOf([]string{fmt.Sprint("s", *n), fmt.Sprint("s", *n+1)}).Convert(f.Type()))
+			default:
+				f.Set(reflect.ValueOf([]int64{int64(*n), int64(*n + 1)}).Convert(f.Type()))
+			}
 		default:
 			t.Fatalf("fill: field %s of kind %s: teach fill and the decoders", v.Type().Field(i).Name, f.Kind())
 		}

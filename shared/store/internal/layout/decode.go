@@ -88,6 +88,34 @@ func (a *Attrs) Ints(name string) []int64 {
 	return out
 }
 
+// refs reads an item's references (rare, and small: by reflection); strs a string set.
+func (a *Attrs) refs(name string) []RefAttr {
+	v, ok := a.Item[name]
+	if !ok {
+		return nil
+	}
+	var out []RefAttr
+	if err := dynamo.Unmarshal(v, &out); err != nil {
+		a.Bad = true
+	}
+	return out
+}
+
+func (a *Attrs) strs(name string) []string {
+	switch v := a.Item[name].(type) {
+	case nil, *types.AttributeValueMemberNULL:
+		return nil
+	case *types.AttributeValueMemberSS:
+		return v.Value
+	default:
+		var out []string
+		if err := dynamo.Unmarshal(v, &out); err != nil {
+			a.Bad = true
+		}
+		return out
+	}
+}
+
 func (m *MetaAttrs) Read(a *Attrs) {
 	*m = MetaAttrs{PK: a.Str("pk"), SK: a.Str("sk"), ID: a.Int("id"), CampaignID: a.Int("campaign_id"),
 		CreatedAt: a.Str("created_at"), UpdatedAt: a.Str("updated_at"), CreatedBy: a.Int("created_by"),
@@ -98,7 +126,8 @@ func (o *OwnerAttrs) Read(a *Attrs) {
 	*o = OwnerAttrs{EntityID: a.Int("entity_id"), Name: a.Str("name"), NameLC: a.Str("name_lc"), Entry: a.Str("entry"),
 		Type: a.Str("type"), TypeLC: a.Str("type_lc"), ImageURL: a.Str("image_url"), IsPrivate: a.Boolean("is_private"),
 		Tags: a.Ints("tags"), PrivateTags: a.Ints("private_tags"), ImagePath: a.Str("image_path"),
-		EntityImageUUID: a.Str("entity_image_uuid"), EntityHeaderUUID: a.Str("entity_header_uuid")}
+		EntityImageUUID: a.Str("entity_image_uuid"), EntityHeaderUUID: a.Str("entity_header_uuid"),
+		Refs: a.refs("refs"), RefKeys: a.strs(RefKeysAttr)}
 }
 
 // DecodeBy runs read, which answers whether it met an unexpected type (attrs.bad); then the

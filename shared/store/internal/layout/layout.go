@@ -114,6 +114,7 @@ func CopyItem(item dynamo.Item, sl Slot) dynamo.Item {
 	delete(out, ParentHidden)
 	if strings.HasPrefix(sl.SK, PublicCopy) {
 		ProjectTags(out)
+		ProjectRefs(out)
 	}
 	return out
 }

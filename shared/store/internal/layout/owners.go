@@ -43,4 +43,7 @@ type Tombstone struct {
 	// Mentions are the targets whose reverse items of the record's entry the cascade removes
 	// (kept out of the first step: they would not fit beside 20 tags' links and packs).
 	Mentions []int64 `dynamo:"mentions,omitempty"`
+	// Refs are the links of the record's references (in their targets' partitions) the
+	// cascade removes.
+	Refs []RefTarget `dynamo:"refs,omitempty"`
 }

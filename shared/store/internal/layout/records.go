@@ -40,9 +40,13 @@ type OwnerAttrs struct {
 	PrivateTags      []int64 `dynamo:"private_tags,omitempty"` // homes only: CopyItem projects
 	EntityImageUUID  string  `dynamo:"entity_image_uuid,omitempty"`
 	EntityHeaderUUID string  `dynamo:"entity_header_uuid,omitempty"`
+	// Refs: the record's references (refs.go); a public copy's without the private ones.
+	Refs    []RefAttr `dynamo:"refs,omitempty"`
+	RefKeys []string  `dynamo:"ref_keys,set,omitempty"` // RefKeysOf(Refs)
 }
 
 func (a OwnerAttrs) Owner() domain.Owner {
 	return domain.Owner{EntityID: a.EntityID, Name: a.Name, Entry: a.Entry, Type: a.Type, ImageURL: a.ImageURL, ImagePath: a.ImagePath,
-		IsPrivate: a.IsPrivate, Tags: a.Tags, PrivateTags: a.PrivateTags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID}
+		IsPrivate: a.IsPrivate, Tags: a.Tags, PrivateTags: a.PrivateTags, EntityImageUUID: a.EntityImageUUID, EntityHeaderUUID: a.EntityHeaderUUID,
+		Refs: DomainRefs(a.Refs)}
 }

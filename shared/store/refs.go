@@ -1,0 +1,430 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
+)
+
+// References between records (DESIGN 3.6). An owner record's references (domain.Owner.Refs: a
+// character's races, a journal's author) are kept on its home, and each has a link in its
+// target's entity partition (layout/refs.go). A write resolves the references it adds (one
+// BatchGetItem: a target named by its module id is read at its home, one named by its entity
+// at its entity), refuses one that names no live record of the campaign or, for a writer who
+// is not an admin, a private one (a 422 naming field.N), and puts each new link in the record's
+// transaction beside a check that its target lives with the privacy read: no link outlives its
+// target's trash or misses its privacy change. A writer who is not an admin neither sees nor
+// drops the private references; nobody sees or drops those whose target is in the trash.
+//
+// The target's changes re-place its referrers, found through its links: its trash hides the
+// reference (Hidden), its restore shows it again, its privacy change re-places it (Private, so
+// that the public copy leaves it out), its purge drops it; each referrer's home and public copy
+// are updated on condition of their version, in the same cascades (and with the same sweeper
+// markers) as the relations'. The referrer's trash keeps its links (its restore needs them);
+// its purge removes them (its tombstone names them).
+
+// errRefChanged is a failed check of a reference's target: deleted or re-placed since read.
+var errRefChanged = errors.New("store: a referenced record changed")
+
+// refsChanged is a write's error after its retry: a target that changed again answers as a
+// conflict (409, Retry-After).
+func refsChanged(err error) error {
+	if errors.Is(err, errRefChanged) {
+		return apperr.ErrConflict
+	}
+	return err
+}
+
+// refPlan resolves and validates the references of next (prev nil: a create) and returns the
+// step that moves their links. Kept references keep what is known of them; the private ones a
+// writer who is not an admin cannot see, and the hidden ones, are kept whatever it sends.
+func (s *Store) refPlan(ctx context.Context, k layout.KindSpec, m *domain.Meta, prev, next *domain.Owner) (func(*txBuilder), error) {
+	var prevRefs []domain.Reference
+	if prev != nil {
+		prevRefs = prev.Refs
+	}
+	if len(prevRefs) == 0 && len(next.Refs) == 0 {
+		return nil, nil
+	}
+	cid := m.CampaignID
+	refs := make([]domain.Reference, 0, len(next.Refs))
+	var fresh []int // positions in refs of the references to resolve
+	index := map[string]int{}
+	for _, r := range next.Refs {
+		n := index[r.Field]
+		index[r.Field] = n + 1
+		name := refName(r, n)
+		for _, o := range refs {
+			if o.Same(r) {
+				return nil, apperr.Invalid(name, "The "+name+" field has a duplicate value.")
+			}
+		}
+		if i := slices.IndexFunc(prevRefs, r.Same); i >= 0 {
+			kept := prevRefs[i]
+			kept.Data, kept.Single = r.Data, r.Single
+			refs = append(refs, kept)
+			continue
+		}
+		if (r.EntityID == 0 && (r.ID <= 0 || r.Type == "")) || (r.EntityID != 0 && r.EntityID == next.EntityID) {
+			return nil, apperr.Invalid(name, "The selected "+name+" is invalid.")
+		}
+		r.Private, r.Hidden = false, false
+		fresh = append(fresh, len(refs))
+		refs = append(refs, r)
+	}
+	for _, r := range prevRefs {
+		if (r.Hidden || (r.Private && !next.TagsByAdmin)) && !slices.ContainsFunc(refs, r.Same) {
+			refs = append(refs, r)
+		}
+	}
+	for field, n := range countRefs(refs) {
+		if n > domain.MaxRefs {
+			return nil, apperr.Invalid(field, fmt.Sprintf("The %s may not have more than %d items.", field, domain.MaxRefs))
+		}
+	}
+	// The targets read: by entity (entity items) or by module id (their homes).
+	keys := make([]layout.ItemKey, len(fresh))
+	for i, at := range fresh {
+		r := refs[at]
+		if r.EntityID != 0 {
+			keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(layout.EntityPrefix, r.EntityID)}
+			continue
+		}
+		tk, ok := layout.OwnerKindOf(r.Type)
+		if !ok {
+			return nil, fmt.Errorf("store: a reference to unknown type %q", r.Type)
+		}
+		keys[i] = layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(tk.Prefix, r.ID)}
+	}
+	var got map[layout.ItemKey]dynamo.Item
+	if len(keys) > 0 {
+		var err error
+		if got, err = s.getItems(ctx, keys...); err != nil {
+			return nil, err
+		}
+	}
+	placed := map[int64]bool{} // each target's privacy as read: the check of its links
+	for i, at := range fresh {
+		r := &refs[at]
+		raw, ok := got[keys[i]]
+		var private bool
+		if ok && r.EntityID != 0 {
+			var e layout.EntityItem
+			_ = dynamo.UnmarshalItem(raw, &e)
+			if _, owner := layout.OwnerKindOf(e.Type); !owner {
+				ok = false
+			}
+			r.Type, r.ID, private = e.Type, e.ChildID, e.LinksPrivate
+		} else if ok {
+			var h struct {
+				EntityID  int64 `dynamo:"entity_id"`
+				IsPrivate bool  `dynamo:"is_private"`
+			}
+			_ = dynamo.UnmarshalItem(raw, &h)
+			r.EntityID, private = h.EntityID, h.IsPrivate
+			ok = r.EntityID != 0 && r.EntityID != next.EntityID
+		}
+		if !ok || (private && !next.TagsByAdmin) {
+			name := refName(*r, fieldIndex(refs, at))
+			return nil, apperr.Invalid(name, "The selected "+name+" is invalid.")
+		}
+		r.Private = private
+		if p, seen := placed[r.EntityID]; seen && p != private {
+			return nil, errRefChanged
+		}
+		placed[r.EntityID] = private
+	}
+	next.Refs = refs
+	return s.refLinks(k, m, prev, next, placed), nil
+}
+
+// refLinks is the step that puts the links of next's new references (each with the check that
+// its target lives with the privacy read: placed) and deletes those of the references dropped.
+func (s *Store) refLinks(k layout.KindSpec, m *domain.Meta, prev, next *domain.Owner, placed map[int64]bool) func(*txBuilder) {
+	var prevRefs []domain.Reference
+	if prev != nil {
+		prevRefs = prev.Refs
+	}
+	// A link is put for a new reference, for one whose data changed (the link carries it) and
+	// for every one when the referrer's privacy changes (the link carries that too).
+	moved := prev != nil && prev.IsPrivate != next.IsPrivate
+	linked := func(r domain.Reference) bool {
+		i := slices.IndexFunc(prevRefs, r.Same)
+		return i < 0 || moved || !reflect.DeepEqual(prevRefs[i].Data, r.Data)
+	}
+	return func(b *txBuilder) {
+		cid, eid := m.CampaignID, next.EntityID // read when the step runs: after a create's ids are set
+		checked := map[int64]bool{}
+		byField := map[string]int{}
+		for _, r := range next.Refs {
+			if linked(r) {
+				byField[r.Field]++
+			}
+		}
+		for field, n := range byField {
+			b.part(field, "references", n, func() {
+				for _, r := range next.Refs {
+					if r.Field != field || !linked(r) {
+						continue
+					}
+					if _, read := placed[r.EntityID]; !read {
+						placed[r.EntityID] = r.Private // a kept reference: its target as last placed
+					}
+					if !checked[r.EntityID] {
+						checked[r.EntityID] = true
+						b.needEntity(cid, r.EntityID, placed[r.EntityID], errRefChanged)
+					}
+					l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field)
+					b.put(s.table.Put(layout.RefLink{PK: l.PK, SK: l.SK, Field: r.Field, Kind: k.Prefix, ID: m.ID, EntityID: eid, FromPrivate: next.IsPrivate, Data: r.Data}))
+				}
+			})
+		}
+		for _, r := range prevRefs {
+			if !slices.ContainsFunc(next.Refs, r.Same) {
+				l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field)
+				b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
+			}
+		}
+	}
+}
+
+// refName is the field an error about the n-th reference of its field names.
+func refName(r domain.Reference, n int) string {
+	if r.Single {
+		return r.Field
+	}
+	return fmt.Sprintf("%s.%d", r.Field, n)
+}
+
+func countRefs(refs []domain.Reference) map[string]int {
+	n := map[string]int{}
+	for _, r := range refs {
+		n[r.Field]++
+	}
+	return n
+}
+
+// fieldIndex is the position of refs[at] among the references of its field.
+func fieldIndex(refs []domain.Reference, at int) int {
+	n := 0
+	for i := 0; i < at; i++ {
+		if refs[i].Field == refs[at].Field {
+			n++
+		}
+	}
+	return n
+}
+
+// reviseReferrers applies revise to every reference to entity target in its referrers (found
+// through its links), each referrer's home (live or in the trash) and public copy rewritten
+// on condition of their version (a lost race reads again); revise answers false to drop the
+// reference. Idempotent: a reference already as revise leaves it is not written.
+func (s *Store) reviseReferrers(ctx context.Context, cid, target int64, revise func(*layout.RefAttr) bool) error {
+	var links []layout.RefLink
+	err := s.table.Get("pk", layout.EntityPK(cid, target)).Range("sk", dynamo.BeginsWith, layout.RefByPrefix).Consistent(true).All(ctx, &links)
+	if err != nil || len(links) == 0 {
+		return layout.Wrap(err)
+	}
+	type referrer struct {
+		kind string
+		id   int64
+	}
+	seen := map[referrer]bool{}
+	w, wctx := errgroup.WithContext(ctx)
+	w.SetLimit(writeConcurrency)
+	for _, l := range links {
+		r := referrer{l.Kind, l.ID}
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		w.Go(func() error {
+			return apperr.RetryConflicts(wctx, func() error { return s.reviseReferrer(wctx, cid, target, r.kind, r.id, revise) })
+		})
+	}
+	return w.Wait()
+}
+
+// refHome is what a referrer's revision reads of its home.
+type refHome struct {
+	Version   int64            `dynamo:"version"`
+	IsPrivate bool             `dynamo:"is_private"`
+	EntityID  int64            `dynamo:"entity_id"`
+	Refs      []layout.RefAttr `dynamo:"refs"`
+}
+
+func (s *Store) reviseReferrer(ctx context.Context, cid, target int64, kind string, id int64, revise func(*layout.RefAttr) bool) error {
+	live := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(kind, id)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(kind, id)}
+	got, err := s.getItems(ctx, live, trashed)
+	if err != nil {
+		return err
+	}
+	at, raw := live, got[live]
+	if raw == nil {
+		at, raw = trashed, got[trashed]
+	}
+	if raw == nil {
+		return nil // purged: its purge removes its links
+	}
+	var h refHome
+	if err := dynamo.UnmarshalItem(raw, &h); err != nil {
+		return err
+	}
+	refs := make([]layout.RefAttr, 0, len(h.Refs))
+	changed := false
+	for _, r := range h.Refs {
+		if r.EntityID != target {
+			refs = append(refs, r)
+			continue
+		}
+		before := r
+		if !revise(&r) {
+			changed = true
+			continue
+		}
+		changed = changed || r.Hidden != before.Hidden || r.Private != before.Private
+		refs = append(refs, r)
+	}
+	if !changed {
+		return nil
+	}
+	b := s.newTx()
+	b.update(setRefs(s.table.Update("pk", at.PK).Range("sk", at.SK), refs).Set("version", h.Version+1).If("'version' = ?", h.Version))
+	if at == live {
+		for _, sl := range layout.OwnerSlots(kind, cid, id, h.IsPrivate)[1:] {
+			b.update(setRefs(s.table.Update("pk", sl.PK).Range("sk", sl.SK), layout.PublicRefs(refs)).Set("version", h.Version+1).If("attribute_exists(pk)"))
+		}
+	}
+	return b.run(ctx)
+}
+
+// setRefs sets an item's references and their index.
+func setRefs(u *dynamo.Update, refs []layout.RefAttr) *dynamo.Update {
+	if len(refs) == 0 {
+		u = u.Remove("refs")
+	} else {
+		u = u.Set("refs", refs)
+	}
+	if keys := layout.RefKeysOf(refs); len(keys) > 0 {
+		return u.SetSet(layout.RefKeysAttr, keys)
+	}
+	return u.Remove(layout.RefKeysAttr)
+}
+
+// hideReferences hides the references to trashed entity e, and marks the links of its own
+// references (reverse reads leave a trashed referrer out); showReferences undoes both after
+// its restore, its references placed by its privacy; placeReferences re-places them when its
+// privacy changes (and its own links: placeOwnLinks); dropReferences removes them before its
+// purge.
+func (s *Store) hideReferences(ctx context.Context, e *layout.EntityItem) error {
+	if err := s.reviseReferrers(ctx, e.CampaignID, e.ID, func(r *layout.RefAttr) bool { r.Hidden = true; return true }); err != nil {
+		return err
+	}
+	return s.markOwnLinks(ctx, e, "from_hidden", true)
+}
+
+func (s *Store) showReferences(ctx context.Context, e *layout.EntityItem) error {
+	private := e.IsPrivate || e.LinksPrivate
+	if err := s.reviseReferrers(ctx, e.CampaignID, e.ID, func(r *layout.RefAttr) bool { r.Hidden, r.Private = false, private; return true }); err != nil {
+		return err
+	}
+	return s.markOwnLinks(ctx, e, "from_hidden", false)
+}
+
+func (s *Store) placeReferences(ctx context.Context, cid, eid int64, private bool) error {
+	return s.reviseReferrers(ctx, cid, eid, func(r *layout.RefAttr) bool { r.Private = private; return true })
+}
+
+func (s *Store) dropReferences(ctx context.Context, cid, eid int64) error {
+	return s.reviseReferrers(ctx, cid, eid, func(*layout.RefAttr) bool { return false })
+}
+
+// placeOwnLinks re-places the links of the references of entity e's record as its privacy
+// says, so that reverse reads (a family's members) leave a private referrer out for
+// non-admins.
+func (s *Store) placeOwnLinks(ctx context.Context, e *layout.EntityItem, private bool) error {
+	return s.markOwnLinks(ctx, e, "from_private", private)
+}
+
+// markOwnLinks sets attr to v on the links of the references entity e's record holds (its
+// home live or in the trash), each link updated on its own (a link removed meanwhile stays
+// removed).
+func (s *Store) markOwnLinks(ctx context.Context, e *layout.EntityItem, attr string, v bool) error {
+	k, ok := layout.OwnerKindOf(e.Type)
+	if !ok {
+		return nil
+	}
+	cid := e.CampaignID
+	live := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, e.ChildID)}
+	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(k.Prefix, e.ChildID)}
+	got, err := s.getItems(ctx, live, trashed)
+	if err != nil {
+		return err
+	}
+	raw := got[live]
+	if raw == nil {
+		raw = got[trashed]
+	}
+	w, wctx := errgroup.WithContext(ctx)
+	w.SetLimit(writeConcurrency)
+	for _, t := range refTargetsOfItem(raw) {
+		w.Go(func() error {
+			l := layout.RefLinkKey(cid, t.EntityID, e.ID, t.Field)
+			err := s.table.Update("pk", l.PK).Range("sk", l.SK).Set(attr, v).If("attribute_exists(pk) AND (attribute_not_exists($) OR $ <> ?)", attr, attr, v).Run(wctx)
+			return ignoreCondition(layout.Wrap(err))
+		})
+	}
+	return w.Wait()
+}
+
+// ownLinksGone is the cascade step of a referrer's purge: the links of its references.
+func (s *Store) ownLinksGone(ctx context.Context, t layout.Tombstone) error {
+	if len(t.Refs) == 0 {
+		return nil
+	}
+	keys := make([]dynamo.Keyed, len(t.Refs))
+	for i, r := range t.Refs {
+		k := layout.RefLinkKey(t.CID, r.EntityID, t.EntityID, r.Field)
+		keys[i] = dynamo.Keys{k.PK, k.SK}
+	}
+	return s.batchDelete(ctx, keys)
+}
+
+// refTargetsOfItem are the links of the references a stored home holds.
+func refTargetsOfItem(raw dynamo.Item) []layout.RefTarget {
+	var refs []layout.RefAttr
+	_ = dynamo.Unmarshal(raw["refs"], &refs)
+	return layout.RefTargetsOf(refs)
+}
+
+// Referrer is a record that references another by one of its fields.
+type Referrer = layout.RefLink
+
+// Referrers reads the records referencing entity target by field (each link once, ordered by
+// the referrer's entity id), the private ones for admins only, at most limit of them; more
+// reports whether there are others.
+func (s *Store) Referrers(ctx context.Context, cid, target int64, field string, admin bool, limit int) (out []Referrer, more bool, err error) {
+	q := s.table.Get("pk", layout.EntityPK(cid, target)).Range("sk", dynamo.BeginsWith, layout.RefByPrefix).Filter("'field' = ?", field)
+	q = q.Filter("(attribute_not_exists('from_hidden') OR 'from_hidden' = ?)", false)
+	if !admin {
+		q = q.Filter("'from_private' = ?", false)
+	}
+	err = q.Limit(limit+1).All(ctx, &out)
+	if err != nil {
+		return nil, false, layout.Wrap(err)
+	}
+	if len(out) > limit {
+		return out[:limit], true, nil
+	}
+	return out, false, nil
+}
