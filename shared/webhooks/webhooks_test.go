@@ -537,9 +537,21 @@ func TestWebhookDisabledAfterConsecutiveFailures(t *testing.T) {
 	if w["is_active"] != false || !strings.Contains(fmt.Sprint(w["disabled_reason"]), "3 consecutive") {
 		t.Fatalf("webhook after 3 failures = %v", w)
 	}
+	// A change made while it is off is not queued for it: once another webhook heard of it, the
+	// stream has handled it for both.
+	other := newReceiver(t, nil)
+	e.createHook(t, map[string]any{"url": other.URL})
 	e.do(t, "POST", "/locations", map[string]any{"name": "Not sent"})
+	awaitTrue(t, "the other webhook hears of the change", func() bool {
+		for _, d := range other.deliveries() {
+			if d.event["data"].(map[string]any)["name"] == "Not sent" {
+				return true
+			}
+		}
+		return false
+	})
 	// Switching it on again clears the reason; what comes next is delivered, not what was
-	// queued while it was off.
+	// made while it was off.
 	w = e.do(t, "PATCH", fmt.Sprintf("/webhooks/%d", wid), map[string]any{"is_active": true})
 	if w["is_active"] != true || w["disabled_reason"] != nil {
 		t.Errorf("re-enabled webhook = %v", w)
