@@ -499,6 +499,21 @@ var modulesReplay = []replayStep{
 			t.Fatalf("data = %v, want Kanka's default statuses", r.body["data"])
 		}
 	}},
+	{"modules-organisation-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "organisation", r.data(), map[string]any{"id": 1, "name": "Guild"})
+	}},
+	{"organisation-members-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "member", r.data(), map[string]any{"id": 1, "organisation_id": 1, "character_id": 1, "role": "Captain", "pin_id": 2})
+	}},
+	{"organisation-members-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the member", r.body["data"])
+		}
+	}},
+	{"organisation-members-update.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "member", r.data(), map[string]any{"id": 1, "role": "Admiral"})
+	}},
+	{"organisation-members-delete.json", nil},
 }
 
 func seeds(fs ...func(*testing.T, *store.Store)) []func(*testing.T, *store.Store) { return fs }

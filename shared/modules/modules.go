@@ -20,9 +20,14 @@ import (
 // Register mounts every declared module's list and CRUD routes, and the campaign's category
 // statuses.
 func Register(api *httpapi.API, kernel *store.Store) {
+	stores := map[string]*storage{}
 	for _, d := range spec.All {
 		k := declared{d}
-		mount(api, k, newStorage(k, kernel))
+		stores[k.Module.Code] = newStorage(k, kernel)
+		mount(api, k, stores[k.Module.Code])
+	}
+	if f, from, ok := membershipField(); ok {
+		mountMembers(api, stores[f.Target], stores[from.Module.Code], f)
 	}
 	api.Handle("GET", "/category_statuses", categoryStatuses)
 }
@@ -222,7 +227,7 @@ type statusJSON struct {
 }
 
 // render shapes a record for the caller: a private parent shows as none to non-admins.
-func (k declared) render(r *httpapi.Request, rec *Record, reverse map[string][]int64) recordJSON {
+func (k declared) render(r *httpapi.Request, rec *Record, reverse map[string]any) recordJSON {
 	j := recordJSON{OwnerJSON: httpapi.RenderOwner(r, rec.Meta, rec.Owner)}
 	for _, f := range k.Fields {
 		switch f.Kind {
@@ -245,11 +250,18 @@ func (k declared) render(r *httpapi.Request, rec *Record, reverse map[string][]i
 	}
 	k.renderRefs(&j, rec, r.Access.CanSee(true))
 	for _, f := range k.Reverses() {
-		ids := reverse[f.Name]
-		if ids == nil {
-			ids = []int64{}
+		v := reverse[f.Name]
+		if v == nil {
+			v = []int64{}
 		}
-		j.own = append(j.own, ownField{f.Name, ids})
+		j.own = append(j.own, ownField{f.Name, v})
+	}
+	if related, _ := r.Related(); related {
+		for _, f := range k.Refs {
+			if f.Membership {
+				j.own = append(j.own, ownField{f.Name, renderMemberships(rec, f.Name, r.Access)})
+			}
+		}
 	}
 	if k.Traits {
 		j.own = append(j.own, ownField{"traits", renderTraits(rec, r.Access)})

@@ -94,7 +94,7 @@ paths:
                         key: {type: string}
                         is_default: {type: boolean}
                         category_id: {type: integer, description: The module's entity type id.}
-{{- range .}}{{$M := title .Module.Code}}
+{{- range .}}{{$M := title .Module.Code}}{{$D := .}}
   /api/1.0/campaigns/{campaign_id}{{.Path}}:
     parameters:
       - $ref: '#/components/parameters/campaign_id'
@@ -130,7 +130,7 @@ paths:
 {{- if .Module.Nested}}
         - {name: {{.LegacyParent}}, in: query, schema: {type: integer}, description: "Children of this {{.Module.Code}} (its id); a parent the caller may not see matches nothing."}
 {{- end}}
-{{- range .Refs}}{{if .One}}
+{{- range .Refs}}{{if .Membership}}{{else if .One}}
         - {name: {{.Name}}, in: query, schema: {type: integer}, description: "Records whose {{.Name}} is this {{if .Target}}{{.Target}} id{{else}}entity id{{end}}."}
 {{- else}}
         - {name: "{{.Name}}[]", in: query, schema: {type: array, items: {type: integer}}, style: form, explode: true, description: "Records whose {{.Name}} hold any of these {{if .Target}}{{.Target}} ids{{else}}entity ids{{end}}."}
@@ -200,9 +200,116 @@ paths:
       responses:
         <<: *write-errors
         "200": {$ref: '#/components/responses/Deleted'}
+{{- range .Reverses}}{{if .Members}}
+  /api/1.0/campaigns/{campaign_id}{{$D.Path}}/{id}/organisation_members:
+    parameters:
+      - $ref: '#/components/parameters/campaign_id'
+      - $ref: '#/components/parameters/id'
+    get:
+      operationId: list{{$M}}Members
+      tags: [Modules]
+      summary: List a {{$D.Module.Code}}'s members
+      description: "The members whose {{.From}} the caller may see (a private membership for admins only), by their {{.From}}'s entity id, paged."
+      parameters:
+        - $ref: '#/components/parameters/page'
+        - $ref: '#/components/parameters/limit'
+        - $ref: '#/components/parameters/per_page'
+      responses:
+        <<: *read-errors
+        "200":
+          description: A page of members.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [data, links, meta, sync]
+                properties:
+                  data: {type: array, items: {$ref: '#/components/schemas/OrganisationMember'}}
+                  links: {$ref: '#/components/schemas/Links'}
+                  meta: {$ref: '#/components/schemas/Meta'}
+                  sync: {type: string}
+    post:
+      operationId: create{{$M}}Member
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Add a member to a {{$D.Module.Code}}
+      requestBody: {$ref: '#/components/requestBodies/OrganisationMemberWrite'}
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/OrganisationMember'}
+  /api/1.0/campaigns/{campaign_id}{{$D.Path}}/{id}/organisation_members/{member}:
+    parameters:
+      - $ref: '#/components/parameters/campaign_id'
+      - $ref: '#/components/parameters/id'
+      - {name: member, in: path, required: true, schema: {type: integer}, description: "The member's id: its {{.From}}'s entity id."}
+    get:
+      operationId: get{{$M}}Member
+      tags: [Modules]
+      summary: Get a member
+      responses:
+        <<: *read-errors
+        "200": {$ref: '#/components/responses/OrganisationMember'}
+    put:
+      operationId: replace{{$M}}Member
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Update a member (PUT)
+      requestBody: {$ref: '#/components/requestBodies/OrganisationMemberWrite'}
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/OrganisationMember'}
+    patch:
+      operationId: update{{$M}}Member
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Update a member
+      requestBody: {$ref: '#/components/requestBodies/OrganisationMemberWrite'}
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/OrganisationMember'}
+    delete:
+      operationId: delete{{$M}}Member
+      parameters:
+        - $ref: '#/components/parameters/Idempotency-Key'
+      tags: [Modules]
+      summary: Remove a member
+      description: The members it was the boss of keep no boss.
+      responses:
+        <<: *write-errors
+        "200": {$ref: '#/components/responses/Deleted'}
+{{- end}}{{end}}
 {{- end}}
 components:
   schemas:
+    OrganisationMember:
+      type: object
+      additionalProperties: false
+      required: [id, organisation_id, character_id, role, pin_id, status_id, parent_id, is_private, created_at, updated_at, created_by, updated_by]
+      properties:
+        id: {type: integer, description: "The member's id: its character's entity id."}
+        organisation_id: {type: integer}
+        character_id: {type: integer}
+        role: {type: ["string", "null"], maxLength: 45}
+        pin_id: {type: ["integer", "null"], enum: [0, 1, 2, 3, null], description: "0 none, 1 pinned on the character, 2 on the organisation, 3 both."}
+        status_id: {type: integer, enum: [0, 1, 2], description: "0 active, 1 inactive, 2 unknown."}
+        parent_id: {type: ["integer", "null"], description: "Another member's id (the boss)."}
+        is_private: {type: boolean}
+        created_at: {type: string}
+        updated_at: {type: string}
+        created_by: {type: "null"}
+        updated_by: {type: "null"}
+    OrganisationMemberInput:
+      type: object
+      properties:
+        character_id: {type: integer, description: "Required on create: a character the caller may see, not yet a member; cannot change."}
+        role: {type: ["string", "null"], maxLength: 45}
+        pin_id: {type: ["integer", "null"], minimum: 0, maximum: 3}
+        status_id: {type: ["integer", "null"], minimum: 0, maximum: 2}
+        parent_id: {type: ["integer", "null"], description: Another member of the organisation.}
+        is_private: {type: boolean, description: Admins only make a membership private.}
 {{- range .}}{{$M := title .Module.Code}}{{$D := .}}
     {{$M}}:
       type: object
@@ -230,7 +337,14 @@ components:
 {{- if .Module.Nested}}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The parent {{.Module.Code}}'s id (the 2025 API's parent field); null for a root, and for a non-admin when the parent is private."}
 {{- end}}
-{{- range .Refs}}{{if .One}}
+{{- range .Refs}}{{if .Membership}}
+        {{.Name}}:
+          type: object
+          description: "With related: the memberships the reader may see, as Kanka's {data: [...]}."
+          required: [data]
+          properties:
+            data: {type: array, items: {$ref: '#/components/schemas/OrganisationMember'}}
+{{- else if .One}}
         {{.Name}}: {type: ["integer", "null"], description: "{{if .Target}}A {{.Target}}'s id{{else}}An entity id{{end}}; null when none the reader may see."}
 {{- else}}
         {{.Name}}: {type: array, items: {type: integer}, description: "{{if .Target}}The {{.Target}} ids{{else}}The entity ids{{end}} the reader may see, in order (never those in the trash; those of private records for admins only)."}
@@ -240,9 +354,11 @@ components:
 {{- if .Legacy}}
         {{.Legacy}}: {type: ["integer", "null"], description: "The 2025 API's field: the first of {{.Name}}{{if .LegacyTarget}} that is a {{.LegacyTarget}} (its {{.LegacyTarget}} id){{end}}, or null."}
 {{- end}}{{end}}{{end}}
-{{- range .Reverses}}
+{{- range .Reverses}}{{if .Members}}
+        {{.Name}}: {type: array, items: {$ref: '#/components/schemas/OrganisationMember'}, description: "The members whose {{.From}} the reader may see (a private membership for admins only), at most 1,000: organisation_members pages them all."}
+{{- else}}
         {{.Name}}: {type: array, items: {type: integer}, description: "The ids of the {{.From}} records naming this one by their {{.Field}} that the reader may see (at most 1,000)."}
-{{- end}}
+{{- end}}{{end}}
 {{- if .Traits}}
         traits:
           type: array
@@ -298,7 +414,7 @@ components:
         parent_id: {type: ["integer", "null"], description: "The parent's entity id: an entity of a {{.Module.Code}} the caller may see, not this one or one of its descendants, at most 64 levels deep; null detaches."}
         {{.LegacyParent}}: {type: ["integer", "null"], description: "The 2025 API's parent: the parent {{.Module.Code}}'s id. When both are sent, parent_id wins, unless it names the current parent while this names another."}
 {{- end}}
-{{- range .Refs}}{{if .One}}
+{{- range .Refs}}{{if .Membership}}{{else if .One}}
         {{.Name}}: {type: ["integer", "null"], description: "{{if .Target}}A {{.Target}}'s id{{else}}An entity id (of any module){{end}} the writer may see; null clears."}
 {{- else}}
         {{.Name}}: {type: ["array", "null"], maxItems: 100, items: {type: integer}, description: "{{if .Target}}{{.Target}} ids{{else}}Entity ids (of any module){{end}} of this campaign that the writer may see (a 422 names the index of one that is not); replaces the list (those the writer cannot see, private or in the trash, are kept); null or [] clears."}
@@ -328,6 +444,13 @@ components:
         sync: {$ref: '#/components/schemas/Timestamp'}
 {{- end}}
   requestBodies:
+    OrganisationMemberWrite:
+      required: true
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/OrganisationMemberInput'}
+        application/x-www-form-urlencoded:
+          schema: {$ref: '#/components/schemas/OrganisationMemberInput'}
 {{- range .}}{{$M := title .Module.Code}}
     {{$M}}Write:
       required: true
@@ -338,6 +461,15 @@ components:
           schema: {$ref: '#/components/schemas/{{$M}}Input'}
 {{- end}}
   responses:
+    OrganisationMember:
+      description: The member.
+      content:
+        application/json:
+          schema:
+            type: object
+            required: [data]
+            properties:
+              data: {$ref: '#/components/schemas/OrganisationMember'}
 {{- range .}}{{$M := title .Module.Code}}
     {{$M}}:
       description: The {{.Module.Code}}.

@@ -1,7 +1,6 @@
 package modules
 
 import (
-	"context"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
@@ -28,6 +27,7 @@ func (k declared) applyRefs(r *Record, rd *domain.Reader, a domain.Access) {
 	admin := a.CanSee(true)
 	for _, f := range k.Refs {
 		switch {
+		case f.Membership: // written through the organisation's members
 		case f.One:
 			if v := rd.ID(f.Name); v.Set && !rd.Errs.Has(f.Name) {
 				var next []domain.Reference
@@ -112,6 +112,9 @@ func cmpOr(a, b string) string {
 // module) and, for admins, the ids of the private ones; a single reference's id or null.
 func (k declared) renderRefs(j *recordJSON, rec *Record, admin bool) {
 	for _, f := range k.Refs {
+		if f.Membership {
+			continue // with related=1 (renderMemberships)
+		}
 		seen := domain.RefsOf(rec.Refs, f.Name, admin)
 		id := func(r domain.Reference) int64 {
 			if f.Target == "" {
@@ -163,6 +166,9 @@ func (k declared) renderRefs(j *recordJSON, rec *Record, admin bool) {
 func (k declared) refFilters(rd *domain.Reader, f *domain.Filter) {
 	for _, rf := range k.Refs {
 		byEntity := rf.Target == ""
+		if rf.Membership {
+			continue
+		}
 		if rf.One {
 			if v := rd.ID(rf.Name); v.Present() {
 				f.Refs = append(f.Refs, domain.RefFilter{Field: rf.Name, Type: rf.Target, IDs: []int64{v.Value}, ByEntity: byEntity})
@@ -180,24 +186,37 @@ func (k declared) refFilters(rd *domain.Reader, f *domain.Filter) {
 	}
 }
 
-// reverse reads, for each record of a page, the module ids of its referrers by each of the
-// module's reverse fields, concurrently (one Query a record and field), the private referrers
-// for admins only, at most MaxReverse each.
-func (k declared) reverse(r *httpapi.Request, st *store.Store, rs []Record) (map[int64]map[string][]int64, error) {
+// reverse reads, for each record of a page, its referrers by each of the module's reverse
+// fields, concurrently (one Query a record and field), the private referrers for admins only,
+// at most MaxReverse each: ids, or member objects.
+func (k declared) reverse(r *httpapi.Request, st *store.Store, rs []Record) (map[int64]map[string]any, error) {
 	fields := k.Reverses()
 	if len(fields) == 0 || len(rs) == 0 {
 		return nil, nil
 	}
-	out := make(map[int64]map[string][]int64, len(rs))
-	res := make([][][]int64, len(rs))
+	res := make([][]any, len(rs))
 	g, ctx := errgroup.WithContext(r.Context())
 	g.SetLimit(16)
 	admin := r.Access.CanSee(true)
 	for i := range rs {
-		res[i] = make([][]int64, len(fields))
+		res[i] = make([]any, len(fields))
 		for j, fd := range fields {
 			g.Go(func() error {
-				ids, err := referrerIDs(ctx, st, rs[i].CampaignID, rs[i].EntityID, fd.Field, admin)
+				if fd.Members {
+					ms, err := members(ctx, st, r.Access, rs[i].EntityID, fd.Field, MaxReverse)
+					rows := make([]memberJSON, len(ms))
+					for n, m := range ms {
+						m.orgID = rs[i].ID
+						rows[n] = m.json()
+					}
+					res[i][j] = rows
+					return err
+				}
+				links, _, err := st.Referrers(ctx, rs[i].CampaignID, rs[i].EntityID, fd.Field, admin, MaxReverse)
+				ids := make([]int64, len(links))
+				for n, l := range links {
+					ids[n] = l.ID
+				}
 				res[i][j] = ids
 				return err
 			})
@@ -206,24 +225,13 @@ func (k declared) reverse(r *httpapi.Request, st *store.Store, rs []Record) (map
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	out := make(map[int64]map[string]any, len(rs))
 	for i := range rs {
-		m := make(map[string][]int64, len(fields))
+		m := make(map[string]any, len(fields))
 		for j, fd := range fields {
 			m[fd.Name] = res[i][j]
 		}
 		out[rs[i].ID] = m
 	}
 	return out, nil
-}
-
-func referrerIDs(ctx context.Context, st *store.Store, cid, eid int64, field string, admin bool) ([]int64, error) {
-	links, _, err := st.Referrers(ctx, cid, eid, field, admin, MaxReverse)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]int64, len(links))
-	for i, l := range links {
-		ids[i] = l.ID
-	}
-	return ids, nil
 }

@@ -231,8 +231,16 @@ func fieldIndex(refs []domain.Reference, at int) int {
 func (s *Store) reviseReferrers(ctx context.Context, cid, target int64, revise func(*layout.RefAttr) bool) error {
 	var links []layout.RefLink
 	err := s.table.Get("pk", layout.EntityPK(cid, target)).Range("sk", dynamo.BeginsWith, layout.RefByPrefix).Consistent(true).All(ctx, &links)
-	if err != nil || len(links) == 0 {
+	if err != nil {
 		return layout.Wrap(err)
+	}
+	return s.reviseLinked(ctx, cid, target, links, revise)
+}
+
+// reviseLinked is reviseReferrers over the links of target already read.
+func (s *Store) reviseLinked(ctx context.Context, cid, target int64, links []layout.RefLink, revise func(*layout.RefAttr) bool) error {
+	if len(links) == 0 {
+		return nil
 	}
 	type referrer struct {
 		kind string
@@ -326,11 +334,19 @@ func setRefs(u *dynamo.Update, refs []layout.RefAttr) *dynamo.Update {
 // its restore, its references placed by its privacy; placeReferences re-places them when its
 // privacy changes (and its own links: placeOwnLinks); dropReferences removes them before its
 // purge.
-func (s *Store) hideReferences(ctx context.Context, e *layout.EntityItem) error {
-	if err := s.reviseReferrers(ctx, e.CampaignID, e.ID, func(r *layout.RefAttr) bool { r.Hidden = true; return true }); err != nil {
+// links are the links to e, read with its partition; own the links of its own references
+// when its trashed home is at hand (nil: read it).
+func (s *Store) hideReferences(ctx context.Context, e *layout.EntityItem, links []layout.RefLink, own []layout.RefTarget) error {
+	if err := s.reviseLinked(ctx, e.CampaignID, e.ID, links, func(r *layout.RefAttr) bool { r.Hidden = true; return true }); err != nil {
 		return err
 	}
-	return s.markOwnLinks(ctx, e, "from_hidden", true)
+	if own == nil {
+		var err error
+		if own, err = s.ownLinks(ctx, e); err != nil {
+			return err
+		}
+	}
+	return s.markLinks(ctx, e, own, "from_hidden", true)
 }
 
 func (s *Store) showReferences(ctx context.Context, e *layout.EntityItem) error {
@@ -360,24 +376,40 @@ func (s *Store) placeOwnLinks(ctx context.Context, e *layout.EntityItem, private
 // home live or in the trash), each link updated on its own (a link removed meanwhile stays
 // removed).
 func (s *Store) markOwnLinks(ctx context.Context, e *layout.EntityItem, attr string, v bool) error {
+	own, err := s.ownLinks(ctx, e)
+	if err != nil {
+		return err
+	}
+	return s.markLinks(ctx, e, own, attr, v)
+}
+
+// ownLinks are the links of the references entity e's record holds (its home live or in the
+// trash): one read.
+func (s *Store) ownLinks(ctx context.Context, e *layout.EntityItem) ([]layout.RefTarget, error) {
 	k, ok := layout.OwnerKindOf(e.Type)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	cid := e.CampaignID
 	live := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.RecordSK(k.Prefix, e.ChildID)}
 	trashed := layout.ItemKey{PK: layout.CampaignPK(cid), SK: layout.TrashedSK(k.Prefix, e.ChildID)}
 	got, err := s.getItems(ctx, live, trashed)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	raw := got[live]
 	if raw == nil {
 		raw = got[trashed]
 	}
+	return refTargetsOfItem(raw), nil
+}
+
+// markLinks sets attr to v on links own of entity e's references.
+func (s *Store) markLinks(ctx context.Context, e *layout.EntityItem, own []layout.RefTarget, attr string, v bool) error {
+	cid := e.CampaignID
 	w, wctx := errgroup.WithContext(ctx)
 	w.SetLimit(writeConcurrency)
-	for _, t := range refTargetsOfItem(raw) {
+	for _, t := range own {
 		w.Go(func() error {
 			l := layout.RefLinkKey(cid, t.EntityID, e.ID, t.Field)
 			err := s.table.Update("pk", l.PK).Range("sk", l.SK).Set(attr, v).If("attribute_exists(pk) AND (attribute_not_exists($) OR $ <> ?)", attr, attr, v).Run(wctx)
@@ -400,11 +432,15 @@ func (s *Store) ownLinksGone(ctx context.Context, t layout.Tombstone) error {
 	return s.batchDelete(ctx, keys)
 }
 
-// refTargetsOfItem are the links of the references a stored home holds.
+// refTargetsOfItem are the links of the references a stored home holds (empty, not nil, for
+// none).
 func refTargetsOfItem(raw dynamo.Item) []layout.RefTarget {
 	var refs []layout.RefAttr
 	_ = dynamo.Unmarshal(raw["refs"], &refs)
-	return layout.RefTargetsOf(refs)
+	if out := layout.RefTargetsOf(refs); out != nil {
+		return out
+	}
+	return []layout.RefTarget{}
 }
 
 // Referrer is a record that references another by one of its fields.
@@ -427,4 +463,57 @@ func (s *Store) Referrers(ctx context.Context, cid, target int64, field string, 
 		return out[:limit], true, nil
 	}
 	return out, false, nil
+}
+
+// EditRefs changes the references of entity eid's record (any owner kind) by edit, which gets
+// the record's owner as stored (its references, its privacy) and changes its Refs: the new
+// references are resolved and checked as a write's, and the home and public copy are
+// rewritten with them in one transaction conditional on the version read, with the links'
+// changes (version bumped, updated_at kept). byAdmin: the writer is an admin. It answers the
+// owner as written; ErrNotFound when the entity is not a live owner record.
+func (s *Store) EditRefs(ctx context.Context, cid, eid int64, byAdmin bool, edit func(o *domain.Owner) error) (*domain.Owner, error) {
+	var out *domain.Owner
+	err := apperr.Retry(ctx, func(err error) bool { return errors.Is(err, errRefChanged) || apperr.IsConflict(err) }, func() error {
+		o, err := s.editRefs(ctx, cid, eid, byAdmin, edit)
+		out = o
+		return err
+	})
+	return out, refsChanged(err)
+}
+
+func (s *Store) editRefs(ctx context.Context, cid, eid int64, byAdmin bool, edit func(o *domain.Owner) error) (*domain.Owner, error) {
+	var e layout.EntityItem
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), &e); err != nil {
+		return nil, err
+	}
+	k, ok := layout.OwnerKindOf(e.Type)
+	if !ok {
+		return nil, apperr.ErrNotFound
+	}
+	var h trashedHome
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(k.Prefix, e.ChildID), &h); err != nil {
+		return nil, err
+	}
+	m, prev := h.Meta(), h.Owner()
+	next := prev.Clone()
+	next.TagsByAdmin = byAdmin
+	if err := edit(&next); err != nil {
+		return nil, err
+	}
+	links, err := s.refPlan(ctx, k, &m, &prev, &next)
+	if err != nil || links == nil {
+		return &next, err
+	}
+	refs := layout.RefAttrs(next.Refs)
+	b := s.newTx()
+	for i, sl := range k.Slots(&m, &next) {
+		u := s.table.Update("pk", sl.PK).Range("sk", sl.SK).Set("version", m.Version+1)
+		if i == 0 {
+			b.update(setRefs(u, refs).If("'version' = ?", m.Version))
+			continue
+		}
+		b.update(setRefs(u, layout.PublicRefs(refs)).If("attribute_exists(pk)"))
+	}
+	links(b)
+	return &next, b.run(ctx)
 }

@@ -203,7 +203,8 @@ func rangeKind(prefix string) string {
 func onlySince(f domain.Filter) bool {
 	f.UpdatedAfter = nil
 	return f.Name == nil && f.Type == nil && f.IsPrivate == nil && f.Tags == nil && f.TagsMatch == domain.TagsAll &&
-		f.CreatedBy == nil && f.UpdatedBy == nil && f.ParentLocationID == nil && f.ParentEntityID == nil && !f.None
+		f.CreatedBy == nil && f.UpdatedBy == nil && f.ParentLocationID == nil && f.ParentEntityID == nil && !f.None &&
+		f.Fields == nil && f.Equal == nil && f.Differ == nil && f.Refs == nil
 }
 
 // listSync reads a page of l changed after l's lastSync from the pointers: one Query of the
@@ -268,7 +269,7 @@ func (s *Store) listSync(ctx context.Context, l listSpec, p domain.PageRequest) 
 		}
 		kept := cands[:0]
 		for _, c := range cands {
-			if it, ok := items[c.key]; ok && l.f.Match(filteredOf(it)) && (l.keep == nil || l.keep(it)) {
+			if it, ok := items[c.key]; ok && l.f.Match(filteredOf(it)) && matchOwn(*l.f, it) && (l.keep == nil || l.keep(it)) {
 				kept = append(kept, c)
 			}
 		}

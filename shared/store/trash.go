@@ -86,7 +86,7 @@ func (s *Store) trashOwner(ctx context.Context, k layout.KindSpec, m *domain.Met
 		return err
 	}
 	// The state is known (trashed): hide at once, without reading it again.
-	err = s.hideRefs(ctx, &e.EntityItem)
+	err = s.hideRefs(ctx, &e.EntityItem, refTargetsOfItem(home))
 	if err == nil {
 		err = layout.Wrap(s.table.Delete("pk", marker.PK).Range("sk", marker.SK).Run(ctx))
 	}
@@ -125,7 +125,7 @@ func (s *Store) reconcileCascade(ctx context.Context, cid, eid int64, markerSK s
 		if err := dynamo.UnmarshalItem(items[trashed], &e); err != nil {
 			return err
 		}
-		err = s.hideRefs(ctx, &e)
+		err = s.hideRefs(ctx, &e, nil)
 	}
 	if err != nil || markerSK == "" {
 		return err
@@ -136,7 +136,7 @@ func (s *Store) reconcileCascade(ctx context.Context, cid, eid int64, markerSK s
 // hideRefs hides what other records show of trashed entity e: its events' links in calendars,
 // the relations it owns or that point at it, and, by kind, a calendar's other entities' events
 // and a location's children (made roots, as Kanka does, and marked for the restore).
-func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
+func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem, own []layout.RefTarget) error {
 	// One Query of its partition finds its events, relations and markers' pointers (as the
 	// purge's does).
 	var all []dynamo.Item
@@ -145,12 +145,19 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 	}
 	var evs []timeline.Event
 	var rels []partitionRow
+	var links []layout.RefLink
 	markers := []layout.MarkerInItem{}
 	for _, raw := range all {
 		k := layout.KeyOfItem(raw)
 		var r partitionRow
 		_ = dynamo.UnmarshalItem(raw, &r)
 		switch home := strings.TrimPrefix(k.SK, layout.SelfHome); {
+		case strings.HasPrefix(k.SK, layout.RefByPrefix):
+			var l layout.RefLink
+			if err := dynamo.UnmarshalItem(raw, &l); err != nil {
+				return err
+			}
+			links = append(links, l)
 		case strings.HasPrefix(k.SK, layout.MarkerInPrefix):
 			var p layout.MarkerInItem
 			if err := dynamo.UnmarshalItem(raw, &p); err != nil {
@@ -168,7 +175,7 @@ func (s *Store) hideRefs(ctx context.Context, e *layout.EntityItem) error {
 		}
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return s.hideReferences(gctx, e) })
+	g.Go(func() error { return s.hideReferences(gctx, e, links, own) })
 	g.Go(func() error { return s.hideOwnLinks(gctx, e.CampaignID, e.ID, evs) })
 	g.Go(func() error { return s.hideRelations(gctx, e.CampaignID, e.ID, rels) })
 	g.Go(func() error { // admins only until restored or purged
@@ -883,7 +890,7 @@ func (s *Store) reconcileTrash(ctx context.Context) error {
 		return layout.Wrap(err)
 	}
 	for i := range trashed {
-		if err := s.hideRefs(ctx, &trashed[i].EntityItem); err != nil {
+		if err := s.hideRefs(ctx, &trashed[i].EntityItem, nil); err != nil {
 			return err
 		}
 	}

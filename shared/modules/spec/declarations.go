@@ -9,7 +9,8 @@ var (
 	Characters = declare(Spec{
 		Module: domain.Module{ID: 1, Code: "character", Singular: "Character", Plural: "Characters"},
 		Prefix: "CHARACTER", Path: "/characters", Gone: "character",
-		Refs: []Ref{{Name: "races", Target: "race", Legacy: "race_id", Private: true}, {Name: "families", Target: "family", Legacy: "family_id", Private: true, Reverse: "members"}, {Name: "locations", Target: "location", Legacy: "location_id"}},
+		Refs: []Ref{{Name: "races", Target: "race", Legacy: "race_id", Private: true}, {Name: "families", Target: "family", Legacy: "family_id", Private: true, Reverse: "members"}, {Name: "locations", Target: "location", Legacy: "location_id"},
+			{Name: "organisations", Target: "organisation", Membership: true}},
 		Fields: []Field{{Name: "title", Kind: Text, Max: 191}, {Name: "age", Kind: Text, Max: 25}, {Name: "sex", Kind: Text, Max: 45},
 			{Name: "pronouns", Kind: Text, Max: 45}, {Name: "is_personality_visible", Kind: Flag},
 			{Name: "is_personality_pinned", Kind: Flag}, {Name: "is_appearance_pinned", Kind: Flag}},

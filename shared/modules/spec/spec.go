@@ -44,6 +44,11 @@ type Ref struct {
 	// Reverse names, on the target's module, the field answering the referrers (a family's
 	// members: the characters whose families name it).
 	Reverse string
+	// Membership: the references are organisation memberships (their data a member's role,
+	// pin, status, boss and privacy), written through the target's organisation_members
+	// routes, never through the record's body; answered by the record with related=1 and in
+	// reverse as the target's `members` objects.
+	Membership bool
 }
 
 // Status is one of Kanka's default category statuses (category_statuses): its id and key, and
@@ -125,6 +130,7 @@ func (k *Declared) LegacyOf(id *int64) string {
 // From that name it by their field Field (a family's members: characters, by families).
 type Reverse struct {
 	Name, Field, From string
+	Members           bool // organisation member objects, not ids
 }
 
 // Reverses are the fields k answers in reverse, from every declaration.
@@ -132,7 +138,10 @@ func (k *Declared) Reverses() []Reverse {
 	var out []Reverse
 	for _, d := range All {
 		for _, f := range d.Refs {
-			if f.Reverse != "" && f.Target == k.Module.Code {
+			switch {
+			case f.Membership && f.Target == k.Module.Code:
+				out = append(out, Reverse{Name: "members", Field: f.Name, From: d.Module.Code, Members: true})
+			case f.Reverse != "" && f.Target == k.Module.Code:
 				out = append(out, Reverse{Name: f.Reverse, Field: f.Name, From: d.Module.Code})
 			}
 		}
