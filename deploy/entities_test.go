@@ -236,6 +236,42 @@ var eventSteps = []replayStep{
 		}
 	}},
 	{"calendars-days-head.json", nil},
+	// The month page: its JSON, its HTML (as a browser asks), its image; a share link made,
+	// listed and revoked; a link's page and image without a token (prepared: shareMonthLink).
+	{"calendars-month.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "month", r.data(), map[string]any{"year": 1201, "month": 2})
+		if !strings.Contains(r.Body, "Founding of Saltmarsh") {
+			t.Errorf("the month lacks its event: %.300s", r.Body)
+		}
+	}},
+	{"calendars-month-html.json", func(t *testing.T, _ *store.Store, r response) {
+		if !strings.HasPrefix(r.header("Content-Type"), "text/html") || !strings.Contains(r.Body, "Founding of Saltmarsh") || r.header("X-Frame-Options") != "DENY" {
+			t.Errorf("the page: %s %.300s", r.header("Content-Type"), r.Body)
+		}
+	}},
+	{"calendars-month-svg.json", func(t *testing.T, _ *store.Store, r response) {
+		if r.header("Content-Type") != "image/svg+xml" || !strings.HasPrefix(r.Body, "<svg") {
+			t.Errorf("the image: %s %.300s", r.header("Content-Type"), r.Body)
+		}
+	}},
+	{"calendar-share-links-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "link", r.data(), map[string]any{"id": 1, "calendar_id": 1, "audience": "public", "expires_at": "2035-01-01T00:00:00.000000Z"})
+		if u, _ := r.data()["url"].(string); !strings.Contains(u, "/share/") {
+			t.Errorf("url = %q", u)
+		}
+	}},
+	{"calendar-share-links-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the link", r.body["data"])
+		}
+	}},
+	{"calendar-share-links-delete.json", nil},
+	{"share-month.json", func(t *testing.T, _ *store.Store, r response) {
+		if !strings.Contains(r.Body, "Thaw 1201") || r.header("X-Frame-Options") != "" || !strings.Contains(r.header("Content-Security-Policy"), "frame-ancestors *") {
+			t.Errorf("the shared page (embedded): %v %.300s", r.Headers, r.Body)
+		}
+	}},
+	{"share-month-svg.json", nil},
 	{"calendar-weather-list.json", func(t *testing.T, _ *store.Store, r response) {
 		if l := r.list(); len(l) != 1 {
 			t.Fatalf("data = %v, want the one weather", r.body["data"])

@@ -2,7 +2,6 @@ package deploy_test
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -164,15 +163,26 @@ func (c cfn) resourcesOfType(typ string) []string {
 func (c cfn) functionProp(id, prop string) any {
 	v, global := at(c.resources()[id], "Properties", prop), at(c, "Globals", "Function", prop)
 	if prop == "Environment" && v != nil && global != nil { // SAM merges the variables, the function's winning
-		vars := map[string]any{}
-		maps.Copy(vars, asMap(at(global, "Variables")))
-		maps.Copy(vars, asMap(at(v, "Variables")))
-		return map[string]any{"Variables": vars}
+		merged := map[string]any{}
+		for _, src := range []any{global, v} {
+			if vars, ok := at(src, "Variables").(map[string]any); ok {
+				for k, x := range vars {
+					merged[k] = x
+				}
+			}
+		}
+		return map[string]any{"Variables": merged}
 	}
 	if v != nil {
 		return v
 	}
 	return global
+}
+
+// publicRoute reports whether fn's route path needs no token: the meta function's, and a
+// share link's month page (its signed token is in the path).
+func publicRoute(fn, path string) bool {
+	return fn == "MetaFunction" || fn == "CalendarsFunction" && strings.HasPrefix(path, "/share/")
 }
 
 // route is one API Gateway route: "METHOD /path".

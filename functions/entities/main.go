@@ -1,6 +1,6 @@
 // Command entities is the Lambda of the campaign's entities, the first screen of a Kanka client
 // (profile, campaigns, a campaign and its members, entity types) and Kanka's modules served as
-// declarations (characters, organisations... package modules), under one route of any module
+// declarations (characters, organisations... package modules) and any entity's inventory, under one route of any module
 // path the other functions' routes do not claim. It wires everything once at cold start;
 // requests only run the shared handler.
 package main
@@ -8,6 +8,7 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/inventory"
 	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
 	"github.com/lorekeep/lorekeep/shared/modules"
@@ -18,5 +19,6 @@ func main() {
 	entities.Register(api, st)
 	campaigns.Register(api, st)
 	modules.Register(api, st)
+	inventory.Register(api, st)
 	lambdaapi.Start(api)
 }

@@ -127,8 +127,9 @@ func shared(doc map[string]any) {
 	}
 	comps, _ := doc["components"].(map[string]any)
 	schemas, _ := comps["schemas"].(map[string]any)
-	page := func(s any) {
-		props, _ := s.(map[string]any)["properties"].(map[string]any)
+	page := func(s any) { // s is nil for an answer that is not JSON (the month page's image)
+		m, _ := s.(map[string]any)
+		props, _ := m["properties"].(map[string]any)
 		if props["links"] != nil && props["meta"] != nil && props["sync"] != nil && props["data"] != nil {
 			props["removed"] = ref("#/components/schemas/Removed")
 		}

@@ -18,21 +18,31 @@ type Reference struct {
 	// Single: the field holds one reference, so its errors name the field itself (never
 	// stored).
 	Single bool
+	// Key is the reference's own id when the field's references are rows of their own (an
+	// inventory line), so that one target may be named by several; 0 otherwise.
+	Key int64
 	// Data is what the reference carries beyond its target (an organisation membership's role),
 	// kept on the referrer and on its link, so that the target's reverse read answers it.
 	Data map[string]any
 }
 
-// Same reports whether r and o name the same target by the same field.
+// Same reports whether r and o are the same reference: the same row (Key) of the same field,
+// naming the same target (or, for a row, none: a free inventory line).
 func (r Reference) Same(o Reference) bool {
-	if r.Field != o.Field {
+	if r.Field != o.Field || r.Key != o.Key {
 		return false
 	}
 	if r.EntityID != 0 && o.EntityID != 0 {
 		return r.EntityID == o.EntityID
 	}
+	if r.Free() || o.Free() {
+		return r.Free() && o.Free()
+	}
 	return r.Type == o.Type && r.ID == o.ID && r.ID != 0
 }
+
+// Free reports whether r is a row naming no record (an inventory line of a free name).
+func (r Reference) Free() bool { return r.Key != 0 && r.EntityID == 0 && r.ID == 0 }
 
 // RefsOf are the references of field that a reader is answered, in order: never the hidden
 // ones, and the private ones for admins only.

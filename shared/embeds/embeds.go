@@ -17,6 +17,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/inventory"
 	"github.com/lorekeep/lorekeep/shared/relations/relwire"
 	"github.com/lorekeep/lorekeep/shared/telemetry"
 )
@@ -44,13 +45,15 @@ type Subject struct {
 	ID       int64
 	EntityID int64
 	Location *domain.Location
+	// Refs are the record's references, which hold its inventory (no read needed).
+	Refs []domain.Reference
 }
 
 // Locations and Calendars are the subjects of records.
 func Locations(ls []domain.Location) []Subject {
 	out := make([]Subject, len(ls))
 	for i := range ls {
-		out[i] = Subject{ID: ls[i].ID, EntityID: ls[i].EntityID, Location: &ls[i]}
+		out[i] = Subject{ID: ls[i].ID, EntityID: ls[i].EntityID, Location: &ls[i], Refs: ls[i].Refs}
 	}
 	return out
 }
@@ -59,7 +62,7 @@ func Locations(ls []domain.Location) []Subject {
 func Tags(ts []domain.Tag) []Subject {
 	out := make([]Subject, len(ts))
 	for i := range ts {
-		out[i] = Subject{ID: ts[i].ID, EntityID: ts[i].EntityID}
+		out[i] = Subject{ID: ts[i].ID, EntityID: ts[i].EntityID, Refs: ts[i].Refs}
 	}
 	return out
 }
@@ -68,7 +71,7 @@ func Tags(ts []domain.Tag) []Subject {
 func Maps(ms []domain.Map) []Subject {
 	out := make([]Subject, len(ms))
 	for i := range ms {
-		out[i] = Subject{ID: ms[i].ID, EntityID: ms[i].EntityID}
+		out[i] = Subject{ID: ms[i].ID, EntityID: ms[i].EntityID, Refs: ms[i].Refs}
 	}
 	return out
 }
@@ -77,7 +80,7 @@ func Maps(ms []domain.Map) []Subject {
 func Calendars(cs []timeline.Calendar) []Subject {
 	out := make([]Subject, len(cs))
 	for i := range cs {
-		out[i] = Subject{ID: cs[i].ID, EntityID: cs[i].EntityID}
+		out[i] = Subject{ID: cs[i].ID, EntityID: cs[i].EntityID, Refs: cs[i].Refs}
 	}
 	return out
 }
@@ -155,7 +158,7 @@ func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 		n := len(f.notes)
 		j := &Arrays{Attributes: attrwire.Embedded(a.VisibleAttributes(attrs[s.EntityID])), Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
 			EntityEvents: eventwire.RenderEvents(f.events), Reminders: eventwire.RenderReminders(f.events),
-			Relations: relwire.Embedded(a, rel.Relations[s.EntityID]), Inventory: []any{}, EntityAbilities: []any{}, EntityAssets: []any{}}
+			Relations: relwire.Embedded(a, rel.Relations[s.EntityID]), Inventory: inventory.Render(a, s.EntityID, s.Refs), EntityAbilities: []any{}, EntityAssets: []any{}}
 		posts, entityNotes = posts[n:], entityNotes[n:]
 		if s.Location != nil {
 			j.Parents, j.Children = &parents[i], &f.children

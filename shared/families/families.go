@@ -3,9 +3,12 @@
 package families
 
 import (
+	"os"
+
 	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendarmonth"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
@@ -13,6 +16,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
+	"github.com/lorekeep/lorekeep/shared/inventory"
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/modules"
@@ -29,6 +33,7 @@ func Register(api *httpapi.API, st *store.Store) {
 	maps.Register(api, st)
 	calendars.Register(api, st)
 	calendardays.Register(api, st)
+	calendarmonth.Register(api, st, calendarmonth.KeyFromEnv(os.Getenv))
 	transfer.Register(api, st)
 	calendarweather.Register(api, st)
 	entityevents.Register(api, st)
@@ -39,4 +44,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	campaigns.Register(api, st)
 	webhooks.Register(api, st)
 	modules.Register(api, st)
+	inventory.Register(api, st)
 }

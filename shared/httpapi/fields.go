@@ -44,7 +44,7 @@ func (r *Request) fields() ([]string, error) {
 // ?fields=, in the order asked; keys a record does not have are left out. Writes answer whole
 // records. Data that is not a record or a list of records is left alone.
 func (rp Reply) project(r *Request) (Reply, error) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	if rp.doc != nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return rp, nil
 	}
 	keys, err := r.fields()

@@ -51,11 +51,8 @@ func (a *API) isPublic(r *http.Request) bool {
 	return pattern != ""
 }
 
-// servePublic serves r with its public route.
-func (a *API) servePublic(w http.ResponseWriter, r *http.Request) {
-	h, _ := a.public.Handler(r)
-	h.ServeHTTP(w, r)
-}
+// servePublic serves r with its public route (the mux sets the route's path values).
+func (a *API) servePublic(w http.ResponseWriter, r *http.Request) { a.public.ServeHTTP(w, r) }
 
 // WriteJSON writes v as the JSON body with status: the one writer, for handlers outside the
 // families (public routes).

@@ -24,6 +24,8 @@ type Reply struct {
 	// rows holds the buffer data's rows are slices of (Many, Rows.Reply), given back to its
 	// pool once the reply is written (release).
 	rows *Rows
+	// doc is a body that is not JSON (Document).
+	doc *document
 }
 
 // release gives the buffer of the reply's rows back to its pool, once the reply is written and
@@ -122,6 +124,10 @@ type meta struct {
 }
 
 func (rp Reply) write(w http.ResponseWriter, r *Request) {
+	if rp.doc != nil {
+		rp.doc.write(w, r.Request)
+		return
+	}
 	if rp.raw != nil {
 		writeBody(w, r.Request, http.StatusOK, rp.raw)
 		return

@@ -16,6 +16,7 @@ import (
 
 	// Every package that declares to the kernel.
 	_ "github.com/lorekeep/lorekeep/shared/attributes/attrstore"
+	_ "github.com/lorekeep/lorekeep/shared/calendars/sharekind"
 	_ "github.com/lorekeep/lorekeep/shared/entityevents/eventstore"
 	_ "github.com/lorekeep/lorekeep/shared/entitynotes/notestore"
 	_ "github.com/lorekeep/lorekeep/shared/modules/spec"

@@ -133,7 +133,7 @@ func membershipField() (spec.Ref, *spec.Declared, bool) {
 // their characters' entity order: a private membership for admins only, as the kernel leaves
 // out private and trashed characters.
 func members(ctx context.Context, st *store.Store, a domain.Access, orgEID int64, field string, limit int) ([]member, error) {
-	links, _, err := st.Referrers(ctx, a.CampaignID, orgEID, field, a.IsAdmin(), limit)
+	links, _, err := store.ReferencesOf(st).Referrers(ctx, a.CampaignID, orgEID, field, a.IsAdmin(), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +292,7 @@ func (h memberRoutes) apply(r *httpapi.Request, in domain.Input, o *Record, m *m
 // save writes membership m on its character (its field's reference to the organisation);
 // remove drops it.
 func (h memberRoutes) save(r *httpapi.Request, m member, remove bool) error {
-	_, err := h.char.st.EditRefs(r.Context(), r.Access.CampaignID, m.characterEID, r.Access.IsAdmin(), func(o *domain.Owner) error {
+	_, err := store.ReferencesOf(h.char.st).Edit(r.Context(), r.Access.CampaignID, m.characterEID, r.Access.IsAdmin(), func(o *domain.Owner) error {
 		var next []domain.Reference
 		for _, ref := range o.Refs {
 			if ref.Field == h.field.Name && ref.EntityID != m.orgEID {

@@ -40,7 +40,7 @@ func mount(api *httpapi.API, k declared, st *storage) {
 		Subjects: func(rs []Record) []embeds.Subject {
 			out := make([]embeds.Subject, len(rs))
 			for i := range rs {
-				out[i] = embeds.Subject{ID: rs[i].ID, EntityID: rs[i].EntityID}
+				out[i] = embeds.Subject{ID: rs[i].ID, EntityID: rs[i].EntityID, Refs: rs[i].Refs}
 			}
 			return out
 		},

@@ -323,11 +323,15 @@ func TestModuleRecordsAreMentionedAndSearched(t *testing.T) {
 func TestModuleRoundTrips(t *testing.T) {
 	t.Parallel()
 	e := apitest.New(t, register)
-	top := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Budget"})
+	top := create(t, e, "/races", e.Admin, map[string]any{"name": "Budget"})
 	for i := 0; i < 60; i++ {
-		create(t, e, "/organisations", e.Admin, map[string]any{"name": fmt.Sprintf("Filler %d", i)})
+		create(t, e, "/races", e.Admin, map[string]any{"name": fmt.Sprintf("Filler %d", i)})
 	}
-	one := apitest.Path(e.Campaign, fmt.Sprintf("/organisations/%d", num(top["id"])))
+	one := apitest.Path(e.Campaign, fmt.Sprintf("/races/%d", num(top["id"])))
+	org := create(t, e, "/organisations", e.Admin, map[string]any{"name": "Guild"})
+	for i := 0; i < 12; i++ {
+		create(t, e, "/organisations", e.Admin, map[string]any{"name": fmt.Sprintf("Guild %d", i)})
+	}
 	cases := []struct {
 		name         string
 		method, path string
@@ -336,10 +340,13 @@ func TestModuleRoundTrips(t *testing.T) {
 		page         bool
 	}{
 		{"show", "GET", one, nil, 1, false},
-		{"list page 1", "GET", apitest.Path(e.Campaign, "/organisations?limit=10"), nil, 2, true},
-		{"list page 3", "GET", apitest.Path(e.Campaign, "/organisations?limit=10&page=3"), nil, 3, true},
-		{"create", "POST", apitest.Path(e.Campaign, "/organisations"), map[string]any{"name": "New"}, 3, false},
-		{"create under a parent", "POST", apitest.Path(e.Campaign, "/organisations"), map[string]any{"name": "Sub", "parent_id": top["entity_id"]}, 5, false},
+		{"list page 1", "GET", apitest.Path(e.Campaign, "/races?limit=10"), nil, 2, true},
+		{"list page 3", "GET", apitest.Path(e.Campaign, "/races?limit=10&page=3"), nil, 3, true},
+		{"create", "POST", apitest.Path(e.Campaign, "/races"), map[string]any{"name": "New"}, 3, false},
+		{"create under a parent", "POST", apitest.Path(e.Campaign, "/races"), map[string]any{"name": "Sub", "parent_id": top["entity_id"]}, 5, false},
+		// An organisation answers its members: one Query more a record (concurrent on a page).
+		{"organisation show", "GET", apitest.Path(e.Campaign, fmt.Sprintf("/organisations/%d", num(org["id"]))), nil, 2, false},
+		{"organisations page", "GET", apitest.Path(e.Campaign, "/organisations?limit=10"), nil, 2 + 10, true},
 		{"update", "PATCH", one, map[string]any{"type": "Keep"}, 2, false},
 	}
 	for _, c := range cases {

@@ -395,7 +395,7 @@ components:
         entity_events: {type: array, items: {type: object}, description: 'With related, the entity''s events the caller may see.'}
         reminders: {type: array, items: {type: object}, description: 'With related, the same events as reminders.'}
         relations: {type: array, items: {$ref: '#/components/schemas/Relation'}, description: 'With related: the relations the entity owns that the caller may see.'}
-        inventory: {type: array, items: {type: object}, description: 'With related: always empty.'}
+        inventory: {type: array, items: {$ref: '#/components/schemas/InventoryLine'}, description: 'With related: the inventory lines the caller may see.'}
         entity_abilities: {type: array, items: {type: object}, description: 'With related: always empty.'}
         entity_assets: {type: array, items: {type: object}, description: 'With related: always empty.'}
     {{$M}}Input:

@@ -212,7 +212,7 @@ func (k declared) reverse(r *httpapi.Request, st *store.Store, rs []Record) (map
 					res[i][j] = rows
 					return err
 				}
-				links, _, err := st.Referrers(ctx, rs[i].CampaignID, rs[i].EntityID, fd.Field, admin, MaxReverse)
+				links, _, err := store.ReferencesOf(st).Referrers(ctx, rs[i].CampaignID, rs[i].EntityID, fd.Field, admin, MaxReverse)
 				ids := make([]int64, len(links))
 				for n, l := range links {
 					ids[n] = l.ID

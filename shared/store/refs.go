@@ -74,6 +74,11 @@ func (s *Store) refPlan(ctx context.Context, k layout.KindSpec, m *domain.Meta, 
 			refs = append(refs, kept)
 			continue
 		}
+		if r.Free() {
+			r.Private, r.Hidden = false, false
+			refs = append(refs, r)
+			continue
+		}
 		if (r.EntityID == 0 && (r.ID <= 0 || r.Type == "")) || (r.EntityID != 0 && r.EntityID == next.EntityID) {
 			return nil, apperr.Invalid(name, "The selected "+name+" is invalid.")
 		}
@@ -158,6 +163,9 @@ func (s *Store) refLinks(k layout.KindSpec, m *domain.Meta, prev, next *domain.O
 	// for every one when the referrer's privacy changes (the link carries that too).
 	moved := prev != nil && prev.IsPrivate != next.IsPrivate
 	linked := func(r domain.Reference) bool {
+		if r.Free() {
+			return false
+		}
 		i := slices.IndexFunc(prevRefs, r.Same)
 		return i < 0 || moved || !reflect.DeepEqual(prevRefs[i].Data, r.Data)
 	}
@@ -183,14 +191,14 @@ func (s *Store) refLinks(k layout.KindSpec, m *domain.Meta, prev, next *domain.O
 						checked[r.EntityID] = true
 						b.needEntity(cid, r.EntityID, placed[r.EntityID], errRefChanged)
 					}
-					l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field)
-					b.put(s.table.Put(layout.RefLink{PK: l.PK, SK: l.SK, Field: r.Field, Kind: k.Prefix, ID: m.ID, EntityID: eid, FromPrivate: next.IsPrivate, Data: r.Data}))
+					l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field, r.Key)
+					b.put(s.table.Put(layout.RefLink{PK: l.PK, SK: l.SK, Field: r.Field, Kind: k.Prefix, ID: m.ID, EntityID: eid, FromPrivate: next.IsPrivate, Data: r.Data, Key: r.Key}))
 				}
 			})
 		}
 		for _, r := range prevRefs {
-			if !slices.ContainsFunc(next.Refs, r.Same) {
-				l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field)
+			if !r.Free() && !slices.ContainsFunc(next.Refs, r.Same) {
+				l := layout.RefLinkKey(cid, r.EntityID, eid, r.Field, r.Key)
 				b.del(s.table.Delete("pk", l.PK).Range("sk", l.SK))
 			}
 		}
@@ -411,7 +419,7 @@ func (s *Store) markLinks(ctx context.Context, e *layout.EntityItem, own []layou
 	w.SetLimit(writeConcurrency)
 	for _, t := range own {
 		w.Go(func() error {
-			l := layout.RefLinkKey(cid, t.EntityID, e.ID, t.Field)
+			l := layout.RefLinkKey(cid, t.EntityID, e.ID, t.Field, t.Key)
 			err := s.table.Update("pk", l.PK).Range("sk", l.SK).Set(attr, v).If("attribute_exists(pk) AND (attribute_not_exists($) OR $ <> ?)", attr, attr, v).Run(wctx)
 			return ignoreCondition(layout.Wrap(err))
 		})
@@ -426,7 +434,7 @@ func (s *Store) ownLinksGone(ctx context.Context, t layout.Tombstone) error {
 	}
 	keys := make([]dynamo.Keyed, len(t.Refs))
 	for i, r := range t.Refs {
-		k := layout.RefLinkKey(t.CID, r.EntityID, t.EntityID, r.Field)
+		k := layout.RefLinkKey(t.CID, r.EntityID, t.EntityID, r.Field, r.Key)
 		keys[i] = dynamo.Keys{k.PK, k.SK}
 	}
 	return s.batchDelete(ctx, keys)
@@ -449,7 +457,8 @@ type Referrer = layout.RefLink
 // Referrers reads the records referencing entity target by field (each link once, ordered by
 // the referrer's entity id), the private ones for admins only, at most limit of them; more
 // reports whether there are others.
-func (s *Store) Referrers(ctx context.Context, cid, target int64, field string, admin bool, limit int) (out []Referrer, more bool, err error) {
+func (r References) Referrers(ctx context.Context, cid, target int64, field string, admin bool, limit int) (out []Referrer, more bool, err error) {
+	s := r.s
 	q := s.table.Get("pk", layout.EntityPK(cid, target)).Range("sk", dynamo.BeginsWith, layout.RefByPrefix).Filter("'field' = ?", field)
 	q = q.Filter("(attribute_not_exists('from_hidden') OR 'from_hidden' = ?)", false)
 	if !admin {
@@ -465,13 +474,21 @@ func (s *Store) Referrers(ctx context.Context, cid, target int64, field string, 
 	return out, false, nil
 }
 
-// EditRefs changes the references of entity eid's record (any owner kind) by edit, which gets
+// References is the kernel's reading and writing of references for the families whose rows
+// are references of other records (organisation members, inventory lines).
+type References struct{ s *Store }
+
+// ReferencesOf is kernel s's References.
+func ReferencesOf(s *Store) References { return References{s} }
+
+// Edit changes the references of entity eid's record (any owner kind) by edit, which gets
 // the record's owner as stored (its references, its privacy) and changes its Refs: the new
 // references are resolved and checked as a write's, and the home and public copy are
 // rewritten with them in one transaction conditional on the version read, with the links'
 // changes (version bumped, updated_at kept). byAdmin: the writer is an admin. It answers the
 // owner as written; ErrNotFound when the entity is not a live owner record.
-func (s *Store) EditRefs(ctx context.Context, cid, eid int64, byAdmin bool, edit func(o *domain.Owner) error) (*domain.Owner, error) {
+func (r References) Edit(ctx context.Context, cid, eid int64, byAdmin bool, edit func(o *domain.Owner) error) (*domain.Owner, error) {
+	s := r.s
 	var out *domain.Owner
 	err := apperr.Retry(ctx, func(err error) bool { return errors.Is(err, errRefChanged) || apperr.IsConflict(err) }, func() error {
 		o, err := s.editRefs(ctx, cid, eid, byAdmin, edit)
@@ -516,4 +533,26 @@ func (s *Store) editRefs(ctx context.Context, cid, eid int64, byAdmin bool, edit
 	}
 	links(b)
 	return &next, b.run(ctx)
+}
+
+// Owner reads entity eid and the references its record holds (its home, as stored: the
+// caller answers what the reader may see). ErrNotFound when the entity is not a live owner
+// record's.
+func (r References) Owner(ctx context.Context, cid, eid int64) (*domain.Entity, []domain.Reference, error) {
+	s := r.s
+	var e layout.EntityItem
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(layout.EntityPrefix, eid), &e); err != nil {
+		return nil, nil, err
+	}
+	k, ok := layout.OwnerKindOf(e.Type)
+	if !ok {
+		return nil, nil, apperr.ErrNotFound
+	}
+	var h struct {
+		Refs []layout.RefAttr `dynamo:"refs"`
+	}
+	if err := s.getItem(ctx, layout.CampaignPK(cid), layout.RecordSK(k.Prefix, e.ChildID), &h, "pk", "refs"); err != nil {
+		return nil, nil, err
+	}
+	return e.Entity(), layout.DomainRefs(h.Refs), nil
 }

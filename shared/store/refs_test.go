@@ -118,7 +118,7 @@ func TestReferencesThroughTrashAndPurge(t *testing.T) {
 	if n, _, err := st.SweepPurges(ctx); err != nil || n != 1 {
 		t.Fatalf("purge: %d %v", n, err)
 	}
-	if links, _, err := st.Referrers(ctx, c.ID, byEntity.EntityID, "by", true, 10); err != nil || len(links) != 0 {
+	if links, _, err := store.ReferencesOf(st).Referrers(ctx, c.ID, byEntity.EntityID, "by", true, 10); err != nil || len(links) != 0 {
 		t.Fatalf("links after the referrer's purge: %v %v", links, err)
 	}
 	audit("referrer purged")

@@ -64,7 +64,7 @@ type dayJSON struct {
 	Cycle         *string          `json:"cycle"`       // the year's cycle text; null without cycles
 	CycleNames    []string         `json:"cycle_names"` // the year's name in each cycle`
 	Moons         []dayMoonJSON    `json:"moons"`
-	Events        []dayEventJSON   `json:"events"`
+	Events        []Event          `json:"events"`
 	Weather       *weatherJSON     `json:"weather"` // null without a climate, or with a manual weather
 	// Manual is the day's calendar_weather the caller may see (it wins over the procedural
 	// weather, which is then null); null without one.
@@ -92,9 +92,9 @@ type dayMoonJSON struct {
 	PhaseCount *int `json:"phase_count,omitempty"`
 }
 
-// dayEventJSON is an occurrence of an entity event covering a day; start and end are its first
-// and last days.
-type dayEventJSON struct {
+// Event is an occurrence of an entity event covering a day; start and end are its first
+// and last days (the day view's entries, and the month page's).
+type Event struct {
 	ID       int64  `json:"id"`
 	EntityID int64  `json:"entity_id"`
 	Name     string `json:"name"`
@@ -125,11 +125,14 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	events, err := h.dayEvents(r, c, eng, from, to)
+	events, over, err := Events(r, h.st, c, eng, from, to, MaxDayEvents)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	manual, err := h.dayWeather(r, c, eng.DateOf(from), eng.DateOf(to))
+	if over {
+		return httpapi.Reply{}, timeline.TooManyDayEvents(MaxDayEvents)
+	}
+	manual, err := ManualWeather(r, h.st, c, eng.DateOf(from), eng.DateOf(to))
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -228,7 +231,7 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 		}
 		moons = day.Moons[:0] // grown or not, for the next day
 		if day.Events == nil {
-			day.Events = []dayEventJSON{}
+			day.Events = []Event{}
 		}
 		for len(manual) > 0 && manual[0].Date != d && !after(manual[0].Date, d) {
 			manual = manual[1:] // a date the calendar no longer has
@@ -258,30 +261,32 @@ func (h handlers) days(r *httpapi.Request) (httpapi.Reply, error) {
 	return rows.Reply(), nil
 }
 
-// dayEvents is the one place the day view gets its events: for each day number in [from, to],
-// the occurrences covering it of the entity events on calendar c that the caller may see
-// (the event's privacy and visibility, and its entity's, all on its day link). One round trip
-// of two concurrent Queries: the recurring and long events, and the one-off events starting
-// from timeline.DayLookBack days before from to to (none starting earlier reaches from).
-func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calengine.Calendar, from, to int64) (map[int64][]dayEventJSON, error) {
+// Events is the one place the day view and the month page get their events: for each day
+// number in [from, to], the occurrences covering it of the entity events on calendar c that
+// r.Access may see (the event's privacy and visibility, and its entity's, all on its day
+// link). One round trip of two concurrent Queries: the recurring and long events, and the
+// one-off events starting from timeline.DayLookBack days before from to to (none starting
+// earlier reaches from). The walk stops past limit entries (an occurrence counts once per day
+// it covers) and reports over: what it kept is the first limit of them.
+func Events(r *httpapi.Request, st Store, c *timeline.Calendar, eng *calengine.Calendar, from, to int64, limit int) (map[int64][]Event, bool, error) {
 	lookBack := from - timeline.DayLookBack
 	if lookBack > from { // wrapped below the first day number
 		lookBack = math.MinInt64
 	}
 	first, last := eng.DateOf(from), eng.DateOf(to)
-	evs, err := h.st.DayEvents(r.Context(), c.CampaignID, c.ID, eng.DateOf(lookBack), last)
+	evs, err := st.DayEvents(r.Context(), c.CampaignID, c.ID, eng.DateOf(lookBack), last)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := map[int64][]dayEventJSON{}
-	entries := 0
+	out := map[int64][]Event{}
+	entries, over := 0, false
 	clock := calengine.Clock{Hours: 24, Minutes: 60} // a time kept after its clock was removed
 	if k, ok := eng.Clock(); ok {
 		clock = k
 	}
 	for i := range evs {
 		if r.Context().Err() != nil {
-			return nil, apperr.ErrUnavailable // the deadline passed: a read, nothing written
+			return nil, false, apperr.ErrUnavailable // the deadline passed: a read, nothing written
 		}
 		ev := &evs[i]
 		if !r.Access.CanSee(ev.EntityPrivate) || !ev.VisibleTo(r.Access) {
@@ -294,8 +299,7 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 			tm, at = &s, int64(ev.Time.Hour)*int64(clock.Minutes)+int64(ev.Time.Minute)
 		}
 		// The occurrences are walked, not listed: the walk stops at the entries' limit, so an
-		// every-day event 100,000 days long is refused after at most MaxDayEvents entries.
-		over := false
+		// every-day event 100,000 days long costs at most limit entries.
 		err := eng.EachOccurrence(ev.Engine(), first, last, func(o calengine.Occurrence) bool {
 			start, err1 := eng.DayNumber(o.Start)
 			end, err2 := eng.DayNumber(o.End)
@@ -303,33 +307,36 @@ func (h handlers) dayEvents(r *httpapi.Request, c *timeline.Calendar, eng *calen
 				return true
 			}
 			lo, hi := max(start, from), min(end, to)
-			if entries += int(hi - lo + 1); entries > MaxDayEvents {
-				over = true
-				return false
+			if lo > hi {
+				return true
 			}
-			j := dayEventJSON{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm, at: at}
+			if entries+int(hi-lo+1) > limit {
+				hi, over = lo+int64(limit-entries)-1, true
+			}
+			entries += int(hi - lo + 1)
+			j := Event{ID: ev.ID, EntityID: ev.EntityID, Name: ev.Name, Colour: ev.Colour, Start: o.Start.String(), End: o.End.String(), Time: tm, at: at}
 			for n := lo; n <= hi; n++ {
 				out[n] = append(out[n], j)
 			}
-			return true
+			return !over
 		})
 		if over {
-			return nil, timeline.TooManyDayEvents(MaxDayEvents)
+			break
 		}
 		if err != nil { // a date the calendar no longer has (its months changed): not shown
 			continue
 		}
 	}
 	for _, day := range out { // the whole-day events first, then by time; ties keep link order
-		slices.SortStableFunc(day, func(a, b dayEventJSON) int { return cmp.Compare(a.at, b.at) })
+		slices.SortStableFunc(day, func(a, b Event) int { return cmp.Compare(a.at, b.at) })
 	}
-	return out, nil
+	return out, over, nil
 }
 
-// dayWeather reads the manual weathers of the days from..to the caller may see, in date order:
-// one Query of their day keys (at most one a day of the view).
-func (h handlers) dayWeather(r *httpapi.Request, c *timeline.Calendar, from, to calengine.Date) ([]timeline.DayWeather, error) {
-	ws, err := h.st.DayWeatherBetween(r.Context(), c.CampaignID, c.ID, from, to)
+// ManualWeather reads the manual weathers of the days from..to that r.Access may see, in date
+// order: one Query of their day keys (at most one a day of the view).
+func ManualWeather(r *httpapi.Request, st Store, c *timeline.Calendar, from, to calengine.Date) ([]timeline.DayWeather, error) {
+	ws, err := st.DayWeatherBetween(r.Context(), c.CampaignID, c.ID, from, to)
 	out := ws[:0]
 	for _, w := range ws {
 		if r.Access.CanSeeVisibility(w.Visibility, w.CreatedBy) {

@@ -121,7 +121,7 @@ func (m *dayMoonJSON) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (e *dayEventJSON) appendJSON(b []byte) []byte {
+func (e *Event) appendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
 	b = httpapi.AppendInt(b, e.ID)
 	b = append(b, `,"entity_id":`...)

@@ -17,4 +17,8 @@ func TestOperationsKnowEveryFamilyKind(t *testing.T) {
 	if layout.IsRangeCounter("COUNT#WEBHOOK") {
 		t.Fatal("COUNT#WEBHOOK is taken for a range counter")
 	}
+	// The calendars' share links: a limit's count, no partition.
+	if k, ok := layout.FamilyKindOf("SHARELINK"); !ok || !k.LimitCount || k.Partition || layout.IsRangeCounter("COUNT#SHARELINK") {
+		t.Fatalf("the share links' kind as the operations code sees it: %+v %v", k, ok)
+	}
 }

@@ -86,7 +86,10 @@ func auditRefs(cid int64, items []dynamo.Item, tr *trashState, busy map[int64]bo
 			}
 		}
 		for _, r := range h.refs {
-			k := layout.RefLinkKey(cid, r.EntityID, h.eid, r.Field)
+			if r.EntityID == 0 {
+				continue // a free row: no link
+			}
+			k := layout.RefLinkKey(cid, r.EntityID, h.eid, r.Field, r.Key)
 			wanted[k] = true
 			if busy[r.EntityID] || busy[h.eid] {
 				continue

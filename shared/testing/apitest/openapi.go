@@ -50,9 +50,10 @@ func loadSpec() (routers.Router, error) {
 // rate limiting, body size, and the function's own 404 and 405.
 var statusesWithoutRoute = map[int]bool{401: true, 404: true, 405: true, 413: true, 429: true, 503: true}
 
-// The docs page and its assets are text: their bodies are checked as strings.
+// The docs page and its assets, the month page and its image are text: their bodies are
+// checked as strings.
 func init() {
-	for _, ct := range []string{"text/html", "text/javascript", "text/plain"} {
+	for _, ct := range []string{"text/html", "text/javascript", "text/plain", "image/svg+xml"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 	}
 }

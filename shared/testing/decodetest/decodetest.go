@@ -89,6 +89,10 @@ func fill(t *testing.T, v reflect.Value, n *int) {
 			x := reflect.New(f.Type().Elem())
 			x.Elem().SetInt(int64(*n))
 			f.Set(x)
+		case reflect.Map:
+			m := reflect.MakeMap(f.Type())
+			m.SetMapIndex(reflect.ValueOf(fmt.Sprint("k", *n)), reflect.ValueOf(fmt.Sprint("v", *n)).Convert(f.Type().Elem()))
+			f.Set(m)
 		case reflect.Slice:
 			switch f.Type().Elem().Kind() {
 			case reflect.Struct: // one element, every field set

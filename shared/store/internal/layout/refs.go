@@ -27,6 +27,7 @@ type RefAttr struct {
 	Private  bool           `dynamo:"p,omitempty"`
 	Hidden   bool           `dynamo:"h,omitempty"`
 	Data     map[string]any `dynamo:"d,omitempty"`
+	Key      int64          `dynamo:"k,omitempty"`
 }
 
 func RefAttrs(refs []domain.Reference) []RefAttr {
@@ -35,7 +36,7 @@ func RefAttrs(refs []domain.Reference) []RefAttr {
 	}
 	out := make([]RefAttr, len(refs))
 	for i, r := range refs {
-		out[i] = RefAttr{Field: r.Field, EntityID: r.EntityID, Type: r.Type, ID: r.ID, Private: r.Private, Hidden: r.Hidden, Data: r.Data}
+		out[i] = RefAttr{Field: r.Field, EntityID: r.EntityID, Type: r.Type, ID: r.ID, Private: r.Private, Hidden: r.Hidden, Data: r.Data, Key: r.Key}
 	}
 	return out
 }
@@ -46,14 +47,19 @@ func DomainRefs(attrs []RefAttr) []domain.Reference {
 	}
 	out := make([]domain.Reference, len(attrs))
 	for i, a := range attrs {
-		out[i] = domain.Reference{Field: a.Field, EntityID: a.EntityID, Type: a.Type, ID: a.ID, Private: a.Private, Hidden: a.Hidden, Data: a.Data}
+		out[i] = domain.Reference{Field: a.Field, EntityID: a.EntityID, Type: a.Type, ID: a.ID, Private: a.Private, Hidden: a.Hidden, Data: a.Data, Key: a.Key}
 	}
 	return out
 }
 
-// RefLinkKey is the link of referrer entity from's reference by field to entity target.
-func RefLinkKey(cid, target, from int64, field string) ItemKey {
-	return ItemKey{EntityPK(cid, target), RefByPrefix + Pad(from) + "#" + field}
+// RefLinkKey is the link of referrer entity from's reference by field to entity target (and,
+// for a row, its key: REFBY#<from>#<field>#<key>).
+func RefLinkKey(cid, target, from int64, field string, key int64) ItemKey {
+	sk := RefByPrefix + Pad(from) + "#" + field
+	if key != 0 {
+		sk += "#" + Pad(key)
+	}
+	return ItemKey{EntityPK(cid, target), sk}
 }
 
 // RefLink is a reference's link in its target's partition: the referrer's kind and id (its
@@ -69,8 +75,9 @@ type RefLink struct {
 	FromPrivate bool   `dynamo:"from_private"`
 	// FromHidden: the referrer is in the trash (reverse reads leave it out).
 	FromHidden bool `dynamo:"from_hidden,omitempty"`
-	// Data: the reference's (Reference.Data), for the reverse reads.
+	// Data and Key: the reference's (Reference.Data, Reference.Key), for the reverse reads.
 	Data map[string]any `dynamo:"data,omitempty"`
+	Key  int64          `dynamo:"key,omitempty"`
 }
 
 // RefTarget is a reference's target and field, as a tombstone keeps them for the cascade that
@@ -78,6 +85,7 @@ type RefLink struct {
 type RefTarget struct {
 	EntityID int64  `dynamo:"e"`
 	Field    string `dynamo:"f"`
+	Key      int64  `dynamo:"k,omitempty"`
 }
 
 // RefTargetsOf are the distinct links of refs.
@@ -85,7 +93,10 @@ func RefTargetsOf(refs []RefAttr) []RefTarget {
 	var out []RefTarget
 	seen := map[RefTarget]bool{}
 	for _, r := range refs {
-		t := RefTarget{EntityID: r.EntityID, Field: r.Field}
+		t := RefTarget{EntityID: r.EntityID, Field: r.Field, Key: r.Key}
+		if r.EntityID == 0 { // a free row: no link
+			continue
+		}
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
@@ -108,7 +119,7 @@ func RefEntityKey(field string, eid int64) string { return field + "@" + strconv
 func RefKeysOf(refs []RefAttr) []string {
 	var out []string
 	for _, r := range refs {
-		if !r.Hidden {
+		if !r.Hidden && r.EntityID != 0 {
 			out = append(out, RefKey(r.Field, r.Type, r.ID), RefEntityKey(r.Field, r.EntityID))
 		}
 	}
