@@ -11,7 +11,7 @@ LAMBDA_BUILD = CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -tags lambda.no
 .PHONY: run test local-invoke rie race-long bench fuzz deps build vet clean sizes vulncheck docs \
 	build-AuthorizerFunction build-LocationsFunction build-CalendarsFunction \
 	build-EntityEventsFunction build-EntityNotesFunction build-MetaFunction build-EntitiesFunction \
-	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-ImagesFunction build-MapsFunction build-McpFunction
+	build-SweeperFunction build-WebhookRoutesFunction build-WebhooksFunction build-WebhookDeliveryFunction build-ImagesFunction build-MapsFunction build-McpFunction
 
 run: ## the API on 127.0.0.1:3000 over DynamoDB Local, with a demo campaign and token
 	scripts/run.sh
@@ -43,7 +43,7 @@ deps: ## Go modules, the Lambda emulator, Java, the DynamoDB Local jar and Cloud
 	scripts/cfnspec.sh install >/dev/null
 
 FUNCTIONS = AuthorizerFunction LocationsFunction CalendarsFunction EntityEventsFunction EntityNotesFunction MetaFunction EntitiesFunction \
-	SweeperFunction WebhookRoutesFunction WebhooksFunction ImagesFunction MapsFunction McpFunction
+	SweeperFunction WebhookRoutesFunction WebhooksFunction WebhookDeliveryFunction ImagesFunction MapsFunction McpFunction
 
 build: ## every Lambda for linux/arm64, as `sam build` does
 	for f in $(FUNCTIONS); do $(MAKE) build-$$f ARTIFACTS_DIR=.aws-sam/build/$$f || exit 1; done
@@ -105,6 +105,9 @@ build-WebhookRoutesFunction:
 
 build-WebhooksFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/webhooks
+
+build-WebhookDeliveryFunction:
+	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/webhook-delivery
 
 build-ImagesFunction:
 	$(LAMBDA_BUILD) -o $(ARTIFACTS_DIR)/bootstrap ./functions/images

@@ -90,6 +90,15 @@ func patchSpec(s *cfnSpec) {
 	if ev := s.PropertyTypes["AWS::Serverless::Function.DynamoDBEvent"]; ev != nil {
 		ev.Properties["FunctionResponseTypes"] = &specProp{Type: "List", PrimitiveItemType: "String"}
 	}
+	// SAM's SQS event takes FunctionResponseTypes (SAM 1.37) and ScalingConfig, the event
+	// source mapping's (SAM 1.70); specification 117.0.0 predates both.
+	if ev := s.PropertyTypes["AWS::Serverless::Function.SQSEvent"]; ev != nil {
+		ev.Properties["FunctionResponseTypes"] = &specProp{Type: "List", PrimitiveItemType: "String"}
+		if sc := s.PropertyTypes["AWS::Lambda::EventSourceMapping.ScalingConfig"]; sc != nil {
+			s.PropertyTypes["AWS::Serverless::Function.ScalingConfig"] = sc
+			ev.Properties["ScalingConfig"] = &specProp{Type: "ScalingConfig"}
+		}
+	}
 	// SAM's resources have the attributes of the resource they become.
 	s.ResourceTypes["AWS::Serverless::Function"].Attributes = s.ResourceTypes["AWS::Lambda::Function"].Attributes
 	s.ResourceTypes["AWS::Serverless::HttpApi"].Attributes = s.ResourceTypes["AWS::ApiGatewayV2::Api"].Attributes

@@ -73,7 +73,7 @@ func buildForHost(fn, dir string) (string, error) {
 func coldStartEvent(fn string) []byte {
 	var ev any
 	switch fn {
-	case "WebhooksFunction": // a stream batch of no records: nothing to deliver
+	case "WebhooksFunction", "WebhookDeliveryFunction": // a stream or queue batch of no records: nothing to do
 		ev = map[string]any{"Records": []any{}}
 	case "AuthorizerFunction":
 		ev = map[string]any{"version": "2.0", "type": "REQUEST", "routeArn": "arn:aws:execute-api:us-east-1:123456789012:api/$default/GET/x",
@@ -119,6 +119,7 @@ func coldStart(b *testing.B, bin string, event []byte) (wall, cpu time.Duration)
 	cmd.Env = append(os.Environ(), "AWS_LAMBDA_RUNTIME_API="+strings.TrimPrefix(srv.URL, "http://"),
 		"TABLE_NAME=coldstart", "DYNAMODB_ENDPOINT=http://127.0.0.1:9", "AWS_REGION=us-east-1",
 		"IMAGE_BUCKET=coldstart", "IMAGES_FUNCTION=coldstart-images", // the functions that serve pictures
+		"WEBHOOK_QUEUE_URL=http://127.0.0.1:9/q.fifo", "WEBHOOK_DEAD_LETTER_QUEUE_URL=http://127.0.0.1:9/d.fifo", // the webhooks' queue
 		"AWS_LAMBDA_FUNCTION_NAME=cold", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE=512", "AWS_LAMBDA_FUNCTION_VERSION=1")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -30,6 +30,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/sqstest"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 )
@@ -46,11 +47,12 @@ func TestLocalInvoke(t *testing.T) {
 	if s3 == "" {
 		t.Fatal("LOREKEEP_TEST_S3 is not set: make local-invoke and make test start the local S3 it names")
 	}
+	sqsEndpoint := sqstest.Endpoint(t)
 	tpl := loadTemplate(t)
 	routes := tpl.httpAPIRoutes(t)
 	built := time.Now()
 	rt := &localRuntime{tpl: tpl, rie: buildRIE(t), bins: buildFunctionsForHost(t), env: readEnvJSON(t),
-		dynamodb: dynamotest.Endpoint(t), s3: s3}
+		dynamodb: dynamotest.Endpoint(t), s3: s3, sqs: sqsEndpoint}
 	fmt.Printf("built %d functions (%s/%s) and the emulator in %.1fs\n", len(rt.bins), runtime.GOOS, runtime.GOARCH, time.Since(built).Seconds())
 	rep := &invokeReport{}
 	defer rep.summary(t)
@@ -104,6 +106,12 @@ func TestLocalInvoke(t *testing.T) {
 		if err := wh.CreateWebhook(context.Background(), w, webhooks.MaxWebhooks); err != nil {
 			t.Fatal(err)
 		}
+		// env.json's queue (make run's: the table's name and -webhooks), on this run's SQS.
+		q, err := webhooks.CreateQueues(context.Background(), webhooks.SQSClient(st, sqsEndpoint), "lorekeep-webhooks", webhooks.MaxReceives)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queuedEvents(t, q) // what an earlier run left
 		f := rt.fleet(t, cfg.TableName)
 		for _, c := range []struct {
 			file, fn string
@@ -130,13 +138,21 @@ func TestLocalInvoke(t *testing.T) {
 				if err := json.Unmarshal(out, &res); err != nil || len(res.BatchItemFailures) != 0 {
 					t.Fatalf("answer %s (%v), want no batch item failure", out, err)
 				}
-				items, _, err := wh.Queue(context.Background(), 1, w.ID, 10)
-				if err != nil || len(items) != 1 || items[0].Event != "location.created" {
-					t.Fatalf("queue = %+v (%v), want the location's event", items, err)
+				if got := queuedEvents(t, q); len(got) != 1 || got[0] != "location.created 1 1" {
+					t.Fatalf("queue = %v, want the location's event for webhook 1", got)
 				}
-				return "no batch item failures"
+				return "no batch item failures, 1 event queued"
 			}},
-			{"webhooks-schedule.json", "WebhooksFunction", nil, nil},
+			{"webhooks-delivery.json", "WebhookDeliveryFunction", nil, func(t *testing.T, out []byte) string {
+				var res events.SQSEventResponse
+				if err := json.Unmarshal(out, &res); err != nil || len(res.BatchItemFailures) != 1 {
+					t.Fatalf("answer %s (%v), want the message handed out again (its address does not resolve)", out, err)
+				}
+				if as, err := wh.Attempts(context.Background(), 1, w.ID, 10); err != nil || len(as) != 1 || as[0].Error == "" {
+					t.Fatalf("attempts = %+v (%v), want one failed attempt", as, err)
+				}
+				return "1 failed attempt, retried"
+			}},
 			{"sweeper-schedule.json", "SweeperFunction", nil, nil},
 		} {
 			payload := readEvent(t, c.file)
@@ -255,12 +271,12 @@ func readEnvJSON(t *testing.T) map[string]map[string]string {
 // localRuntime is what every fleet of a run shares: the template, the emulator, the binaries,
 // env.json and the local servers.
 type localRuntime struct {
-	tpl          cfn
-	rie          string
-	bins         map[string]string
-	env          map[string]map[string]string
-	dynamodb, s3 string
-	invokes      atomic.Int64 // served by the fleets' Invoke API
+	tpl               cfn
+	rie               string
+	bins              map[string]string
+	env               map[string]map[string]string
+	dynamodb, s3, sqs string
+	invokes           atomic.Int64 // served by the fleets' Invoke API
 }
 
 // fleet starts each function on its first invoke, over table, until the test ends. Its
@@ -309,7 +325,10 @@ func (f *fleet) environment(fn string) ([]string, error) {
 		return nil, fmt.Errorf("env.json has no %s", fn)
 	}
 	local := map[string]string{}
-	for k, to := range map[string]string{"DYNAMODB_ENDPOINT": f.rt.dynamodb, "S3_ENDPOINT": f.rt.s3, "LAMBDA_ENDPOINT": f.lambda.URL} {
+	for k, to := range map[string]string{"DYNAMODB_ENDPOINT": f.rt.dynamodb, "S3_ENDPOINT": f.rt.s3, "LAMBDA_ENDPOINT": f.lambda.URL, "SQS_ENDPOINT": f.rt.sqs} {
+		if _, declared := vars[k]; !declared && k == "SQS_ENDPOINT" { // the webhook functions' alone
+			continue
+		}
 		u, err := url.Parse(vars[k])
 		if err != nil || u.Port() == "" {
 			return nil, fmt.Errorf("env.json %s.%s = %q, want a local endpoint with its port", fn, k, vars[k])

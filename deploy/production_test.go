@@ -202,6 +202,12 @@ func asyncFailures(tpl cfn) []string {
 				if !reflect.DeepEqual(at(ev, "Properties", "DestinationConfig", "OnFailure", "Destination"), queue) {
 					out = append(out, fn+" event "+name+": no DestinationConfig.OnFailure to AsyncFailureQueue")
 				}
+			case "SQS": // the queue's redrive policy keeps what its function keeps failing on
+				src := at(ev, "Properties", "Queue", "Fn::GetAtt")
+				q, _ := src.([]any)
+				if len(q) != 2 || at(tpl.resources()[str(q[0])], "Properties", "RedrivePolicy", "deadLetterTargetArn") == nil {
+					out = append(out, fn+" event "+name+": its queue has no RedrivePolicy to a dead-letter queue")
+				}
 			case "Schedule", "ScheduleV2", "EventBridgeRule", "CloudWatchEvent", "SNS", "S3":
 				cfg := tpl.functionProp(fn, "EventInvokeConfig")
 				if !reflect.DeepEqual(at(cfg, "DestinationConfig", "OnFailure"), map[string]any{"Type": "SQS", "Destination": queue}) {

@@ -230,7 +230,7 @@ func (c cfn) statements(t testing.TB, fn string) []map[string]any {
 		}
 		for _, s := range sts {
 			m, _ := s.(map[string]any)
-			if !isImageStatement(m) && !slices.Contains(asList(m["Action"]), any("lambda:InvokeFunction")) { // checked by TestOnlyImageFunctionsMayWriteImages
+			if !isImageStatement(m) && !isQueueStatement(m) && !slices.Contains(asList(m["Action"]), any("lambda:InvokeFunction")) { // checked by TestOnlyImageFunctionsMayWriteImages, TestWebhookQueues
 				out = append(out, m)
 			}
 		}
@@ -286,4 +286,39 @@ func asList(v any) []any {
 		return nil
 	}
 	return []any{v}
+}
+
+// isQueueStatement says whether a statement grants SQS actions (on the webhooks' queues).
+func isQueueStatement(st map[string]any) bool {
+	for _, a := range asList(st["Action"]) {
+		if strings.HasPrefix(str(a), "sqs:") {
+			return true
+		}
+	}
+	return false
+}
+
+// queueActions are a function's SQS grants, each as "action queue".
+func (c cfn) queueActions(fn string) []string {
+	var out []string
+	for _, p := range list(c.functionProp(fn, "Policies")) {
+		for _, s := range list(at(p, "Statement")) {
+			m, _ := s.(map[string]any)
+			if !isQueueStatement(m) {
+				continue
+			}
+			for _, a := range asList(m["Action"]) {
+				for _, r := range asList(m["Resource"]) {
+					q, _ := at(r, "Fn::GetAtt").([]any)
+					name := fmt.Sprint(r)
+					if len(q) == 2 {
+						name = str(q[0])
+					}
+					out = append(out, str(a)+" "+name)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -30,19 +30,20 @@ const prefix = "/api/1.0/campaigns/{campaign_id}"
 
 // functionPackages maps each function of the template to the Go package it is built from.
 var functionPackages = map[string]string{
-	"AuthorizerFunction":    "functions/authorizer",
-	"LocationsFunction":     "functions/locations",
-	"CalendarsFunction":     "functions/calendars",
-	"EntityEventsFunction":  "functions/entity-events",
-	"EntityNotesFunction":   "functions/entity-notes",
-	"MetaFunction":          "functions/meta",
-	"EntitiesFunction":      "functions/entities",
-	"SweeperFunction":       "functions/sweeper",
-	"WebhookRoutesFunction": "functions/webhook-routes",
-	"WebhooksFunction":      "functions/webhooks",
-	"ImagesFunction":        "functions/images",
-	"MapsFunction":          "functions/maps",
-	"McpFunction":           "functions/mcp",
+	"AuthorizerFunction":      "functions/authorizer",
+	"LocationsFunction":       "functions/locations",
+	"CalendarsFunction":       "functions/calendars",
+	"EntityEventsFunction":    "functions/entity-events",
+	"EntityNotesFunction":     "functions/entity-notes",
+	"MetaFunction":            "functions/meta",
+	"EntitiesFunction":        "functions/entities",
+	"SweeperFunction":         "functions/sweeper",
+	"WebhookRoutesFunction":   "functions/webhook-routes",
+	"WebhooksFunction":        "functions/webhooks",
+	"WebhookDeliveryFunction": "functions/webhook-delivery",
+	"ImagesFunction":          "functions/images",
+	"MapsFunction":            "functions/maps",
+	"McpFunction":             "functions/mcp",
 }
 
 // Every authorized route is a campaign's (under the campaign prefix, or the campaign itself) or
@@ -123,7 +124,7 @@ func TestFunctionsRunAsGoBinariesOnArm64(t *testing.T) {
 			// sweeper and the webhooks function, which no request waits for, within their
 			// schedule's minute.
 			limit := 29
-			if fn == "SweeperFunction" || fn == "WebhooksFunction" {
+			if fn == "SweeperFunction" || fn == "WebhooksFunction" || fn == "WebhookDeliveryFunction" {
 				limit = 60
 			}
 			if to, _ := tpl.functionProp(fn, "Timeout").(int); to < 3 || to > limit {
@@ -435,14 +436,14 @@ var wantActions = map[string][]string{
 	// restores trashed entities (recovery) in transactions: TestEntitiesWritesOnlyRateBuckets.
 	"EntitiesFunction": {"dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:PutItem",
 		"dynamodb:Query", "dynamodb:UpdateItem"},
-	// Webhooks: their items, counts and queues (a deleted webhook's in batches); the delivery
-	// function also finds due queues through the index.
+	// Webhooks: their items and counts, a deleted webhook's partition (in batches); the stream's
+	// function only reads (the webhooks, a changed record's parent); the delivery function
+	// reads a webhook with its state and writes the state, the attempts and a switch-off.
 	"WebhookRoutesFunction": {
 		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
 	},
-	"WebhooksFunction": {
-		"dynamodb:BatchGetItem", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem",
-	},
+	"WebhooksFunction":        {"dynamodb:BatchGetItem", "dynamodb:Query"},
+	"WebhookDeliveryFunction": {"dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	// The sweeper finishes cascades: it reads markers, tombstones and links, batch-deletes
 	// partitions, rewrites child locations as roots and keeps the counters; its purges and
 	// cascades check what they read; no index.

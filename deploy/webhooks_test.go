@@ -4,15 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/sqstest"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
@@ -69,9 +73,9 @@ var webhooksReplay = []replayStep{
 	}},
 }
 
-// streamEvents are the webhooks function's own events (not API Gateway's), replayed by
+// streamEvents are the webhook functions' own events (not API Gateway's), replayed by
 // TestWebhooksFunctionEvents.
-var streamEvents = []string{"webhooks-stream.json", "webhooks-schedule.json"}
+var streamEvents = []string{"webhooks-stream.json", "webhooks-delivery.json"}
 
 func mustWebhook(t *testing.T, st *store.Store) *hook.Webhook {
 	t.Helper()
@@ -82,8 +86,9 @@ func mustWebhook(t *testing.T, st *store.Store) *hook.Webhook {
 	return w
 }
 
-// The stream sample queues the location's event for the campaign's webhook (and tries it: the
-// address does not resolve); the scheduled sample runs the retry sweep.
+// The stream sample queues the location's event for the campaign's webhook (and sends
+// nothing); the delivery sample tries it (the address does not resolve): a failed attempt,
+// logged, counted in the webhook's state, and the message reported to be handed out again.
 func TestWebhooksFunctionEvents(t *testing.T) {
 	base, _ := dynamotest.NewStore(t)
 	seed(t, base)
@@ -94,23 +99,55 @@ func TestWebhooksFunctionEvents(t *testing.T) {
 	if err := st.CreateWebhook(ctx, w, webhooks.MaxWebhooks); err != nil {
 		t.Fatal(err)
 	}
-	h := stream.LambdaHandler(st, webhooks.NewDeliverer(st, webhooks.Settings{}))
-	out, err := h(ctx, json.RawMessage(readEvent(t, "webhooks-stream.json")))
-	if err != nil {
+	q := sqstest.Queue(t, base)
+	d := webhooks.NewDeliverer(st, q, webhooks.Settings{})
+	out, err := stream.LambdaHandler(st, d)(ctx, json.RawMessage(readEvent(t, "webhooks-stream.json")))
+	if err != nil || len(out.BatchItemFailures) != 0 {
+		t.Fatalf("stream batch answer = %#v (%v), want no failure", out, err)
+	}
+	if got := queuedEvents(t, q); len(got) != 1 || got[0] != "location.created 1 1" {
+		t.Fatalf("queue = %v, want the location's event in webhook 1's group", got)
+	}
+	if as, _ := st.Attempts(ctx, 1, w.ID, 10); len(as) != 0 {
+		t.Fatalf("attempts after the stream batch = %+v, want none: the stream's function sends nothing", as)
+	}
+	var ev events.SQSEvent
+	if err := json.Unmarshal(readEvent(t, "webhooks-delivery.json"), &ev); err != nil {
 		t.Fatal(err)
 	}
-	res, ok := out.(events.DynamoDBEventResponse)
-	if !ok || len(res.BatchItemFailures) != 0 {
-		t.Fatalf("stream batch answer = %#v, want no failure", out)
+	res, err := stream.DeliveryHandler(d)(ctx, ev)
+	if err != nil || len(res.BatchItemFailures) != 1 || res.BatchItemFailures[0].ItemIdentifier != ev.Records[0].MessageId {
+		t.Fatalf("delivery answer = %#v (%v), want the message handed out again", res, err)
 	}
-	items, st8, err := st.Queue(ctx, 1, w.ID, 10)
-	if err != nil {
-		t.Fatal(err)
+	as, err := st.Attempts(ctx, 1, w.ID, 10)
+	if err != nil || len(as) != 1 || as[0].Event != "location.created" || as[0].Attempt != 1 || as[0].Error == "" {
+		t.Fatalf("attempts = %+v (%v), want one failed attempt", as, err)
 	}
-	if len(items) != 1 || items[0].Event != "location.created" || items[0].Attempts != 1 || st8.Failures != 1 {
-		t.Fatalf("queue = %+v %+v, want the location's event after one failed attempt", items, st8)
+	if _, state, err := st.Delivery(ctx, 1, w.ID); err != nil || state != (hook.QueueState{Failures: 1, Head: "5f0c3b8a9d2e4c1b8a7f6e5d4c3b2a19", Attempts: 1}) {
+		t.Fatalf("delivery state = %+v (%v)", state, err)
 	}
-	if _, err := h(ctx, json.RawMessage(readEvent(t, "webhooks-schedule.json"))); err != nil {
-		t.Fatalf("scheduled run: %v", err)
+}
+
+// queuedEvents takes what the queue holds (each message's event, campaign and webhook), hiding it.
+func queuedEvents(t *testing.T, q *webhooks.Queue) []string {
+	t.Helper()
+	var out []string
+	for {
+		msgs, err := q.Client().ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{QueueUrl: aws.String(q.URL()), MaxNumberOfMessages: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(msgs.Messages) == 0 {
+			return out
+		}
+		for _, m := range msgs.Messages {
+			var body struct {
+				Event      string `json:"event"`
+				CampaignID int64  `json:"campaign_id"`
+				WebhookID  int64  `json:"webhook_id"`
+			}
+			_ = json.Unmarshal([]byte(aws.ToString(m.Body)), &body)
+			out = append(out, fmt.Sprintf("%s %d %d", body.Event, body.CampaignID, body.WebhookID))
+		}
 	}
 }

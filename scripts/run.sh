@@ -24,6 +24,14 @@ if ! (exec 3<>"/dev/tcp/$near/$s3port") 2>/dev/null; then
   cleanup+=("scripts/s3-local.sh stop $s3port")
 fi
 export S3_ENDPOINT="http://$near:$s3port" IMAGE_BUCKET=${IMAGE_BUCKET:-lorekeep-images}
+# Webhooks' delivery queue: a local SQS-compatible server (lorekeep sqs, in memory), on
+# LOREKEEP_BIND_HOST too; serve makes the queue (the table's name and -webhooks.fifo).
+sqsport=${SQS_LOCAL_PORT:-9324}
+if ! (exec 3<>"/dev/tcp/$near/$sqsport") 2>/dev/null; then
+  LOREKEEP_BIND_HOST=$bind scripts/sqs-local.sh start "$sqsport"
+  cleanup+=("scripts/sqs-local.sh stop $sqsport")
+fi
+export SQS_ENDPOINT="http://$near:$sqsport"
 export IMAGE_BASE_URL="$S3_ENDPOINT/$IMAGE_BUCKET"
 # Webhooks to http:// and to this machine (a receiver on 127.0.0.1): local use only.
 export WEBHOOKS_ALLOW_HTTP=${WEBHOOKS_ALLOW_HTTP:-1} WEBHOOKS_ALLOW_LOOPBACK=${WEBHOOKS_ALLOW_LOOPBACK:-1}

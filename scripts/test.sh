@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# make test: every test against one in-memory DynamoDB Local and one S3-compatible server (for
-# the images, `lorekeep s3` over a temporary directory) that this script starts and stops.
+# make test: every test against one in-memory DynamoDB Local, one S3-compatible server (for
+# the images, `lorekeep s3` over a temporary directory) and one SQS-compatible server (for the
+# webhooks' delivery queue, `lorekeep sqs`) that this script starts and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=$(scripts/free-port.sh)
 scripts/dynamodb-local.sh start "$port"
 s3port=$(scripts/free-port.sh)
-trap 'scripts/dynamodb-local.sh stop "$port"; scripts/s3-local.sh stop "$s3port"' EXIT
+sqsport=0
+trap 'scripts/dynamodb-local.sh stop "$port"; scripts/s3-local.sh stop "$s3port"; scripts/sqs-local.sh stop "$sqsport"' EXIT
 LOREKEEP_BIND_HOST=127.0.0.1 scripts/s3-local.sh start "$s3port"
-export LOREKEEP_TEST_DYNAMODB="http://127.0.0.1:$port" LOREKEEP_TEST_S3="http://127.0.0.1:$s3port"
+sqsport=$(scripts/free-port.sh) # once the local S3 holds its port
+LOREKEEP_BIND_HOST=127.0.0.1 scripts/sqs-local.sh start "$sqsport"
+export LOREKEEP_TEST_DYNAMODB="http://127.0.0.1:$port" LOREKEEP_TEST_S3="http://127.0.0.1:$s3port" LOREKEEP_TEST_SQS="http://127.0.0.1:$sqsport"
 # QUICK=1 (targeted runs while working on a branch) skips the module-wide checks below.
 if [ -z "${QUICK:-}" ]; then
 go vet ./...

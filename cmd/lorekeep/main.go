@@ -47,6 +47,7 @@ var commands = []command{
 	{"sweep", "sweep [--older-than 1m]   # finish the deletes left pending", sweepCmd},
 	{"demo", "demo", demoCmd},
 	{"s3", "s3 --dir DIR [--addr 127.0.0.1:9000]   # a local S3-compatible server for the images", s3Cmd},
+	{"sqs", "sqs [--addr 127.0.0.1:9324]   # a local SQS-compatible server for the webhooks' delivery queue", sqsCmd},
 }
 
 func usage() string {

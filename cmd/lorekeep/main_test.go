@@ -21,6 +21,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
+	"github.com/lorekeep/lorekeep/shared/testing/sqstest"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -40,7 +41,8 @@ func newLorekeep(t *testing.T) *lorekeep {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	st, cfg := dynamotest.NewStore(t)
-	return &lorekeep{t: t, bin: bin, st: st, table: cfg.TableName, env: append(os.Environ(), "DYNAMODB_ENDPOINT="+cfg.Endpoint, "TABLE_NAME="+cfg.TableName, "AWS_REGION=us-east-1", "REQUEST_TIMEOUT=30s")}
+	return &lorekeep{t: t, bin: bin, st: st, table: cfg.TableName, env: append(os.Environ(), "DYNAMODB_ENDPOINT="+cfg.Endpoint, "TABLE_NAME="+cfg.TableName, "AWS_REGION=us-east-1", "REQUEST_TIMEOUT=30s",
+		"SQS_ENDPOINT="+sqstest.Endpoint(t))}
 }
 
 // json runs an admin command and decodes its one JSON object.

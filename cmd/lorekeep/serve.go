@@ -82,13 +82,26 @@ func serveCmd(c *cli, fs *flag.FlagSet, args []string) error {
 		defer func() { stop(); <-swept }() // a sweep under way ends (cancelled) and logs before serve returns
 	}
 	// Webhooks: the table's stream read with the webhooks function's code (DynamoDB Local
-	// keeps streams too); a table without one (made before webhooks) gets it from init/demo.
+	// keeps streams too; a table without one, made before webhooks, gets it from init/demo),
+	// and the delivery queue read with the delivery function's, on the local SQS-compatible
+	// server at SQS_ENDPOINT (`lorekeep sqs`, which make run starts). The table's name names
+	// the queue.
 	streamed := make(chan struct{})
 	go func() {
 		defer close(streamed)
+		ep := c.getenv("SQS_ENDPOINT")
+		if ep == "" {
+			slog.Warn("webhooks: SQS_ENDPOINT is not set: no webhook is delivered (make run starts `lorekeep sqs` and sets it)")
+			return
+		}
+		q, err := webhooks.CreateQueues(ctx, webhooks.SQSClient(st, ep), c.cfg.TableName+"-webhooks", webhooks.MaxReceives)
+		if err != nil {
+			slog.Error("webhooks: no delivery queue: no webhook is delivered", "endpoint", ep, "error", err)
+			return
+		}
 		wh := webhooks.NewStorage(st)
-		d := webhooks.NewDeliverer(wh, webhooks.SettingsFromEnv(c.getenv))
-		if err := stream.Serve(ctx, wh, c.cfg.TableName, d); err != nil {
+		d := webhooks.NewDeliverer(wh, q, webhooks.SettingsFromEnv(c.getenv))
+		if err := stream.Serve(ctx, wh, c.cfg.TableName, q, d); err != nil {
 			slog.Error("webhooks: the table's stream cannot be read; run `lorekeep init`", "error", err)
 		}
 	}()

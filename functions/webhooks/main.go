@@ -1,6 +1,6 @@
-// Command webhooks is the Lambda subscribed to the table's change stream: it queues and sends
-// the campaigns' webhook events, and on its schedule retries the queues whose time came. It
-// wires everything once at cold start.
+// Command webhooks is the Lambda subscribed to the table's change stream: it turns record
+// changes into the campaigns' webhook events on the delivery queue, and sends nothing itself
+// (functions/webhook-delivery does). It wires everything once at cold start.
 package main
 
 import (
@@ -24,6 +24,11 @@ func main() {
 		slog.Error("configure dynamodb", "err", err)
 		os.Exit(1)
 	}
+	q, err := webhooks.QueueFromEnv(st, os.Getenv)
+	if err != nil {
+		slog.Error("configure the delivery queue", "err", err)
+		os.Exit(1)
+	}
 	wh := webhooks.NewStorage(st)
-	lambda.Start(stream.LambdaHandler(wh, webhooks.NewDeliverer(wh, webhooks.SettingsFromEnv(os.Getenv))))
+	lambda.Start(stream.LambdaHandler(wh, webhooks.NewDeliverer(wh, q, webhooks.SettingsFromEnv(os.Getenv))))
 }

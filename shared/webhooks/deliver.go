@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -39,12 +40,6 @@ type Settings struct {
 	// DisableAfter consecutive failed attempts (any events) the webhook is switched off
 	// (default 50).
 	DisableAfter int
-	// QueueLimit is the most events a webhook's queue holds (default 1000); beyond, new
-	// events for it are dropped (and logged) until it drains.
-	QueueLimit int
-	// DrainBudget bounds one drain of a queue (default 20 s); what is left is due at once for
-	// the next run.
-	DrainBudget time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -65,43 +60,41 @@ func (s Settings) withDefaults() Settings {
 	if s.DisableAfter <= 0 {
 		s.DisableAfter = 50
 	}
-	if s.QueueLimit <= 0 {
-		s.QueueLimit = 1000
-	}
-	if s.DrainBudget <= 0 {
-		s.DrainBudget = 20 * time.Second
-	}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
 	return s
 }
 
-// Backoff is the wait after an event's attempt-th failed attempt.
+// Backoff is the wait after an event's attempt-th failed attempt (at most the queue's 12 hours).
 func (s Settings) Backoff(attempt int) time.Duration {
 	s = s.withDefaults()
-	return s.BaseBackoff << min(attempt-1, 20)
+	return min(s.BaseBackoff<<min(attempt-1, 20), maxVisibility)
 }
 
-// Deliverer turns record changes into queued events and sends them.
+// Deliverer turns record changes into queued events (the stream's side) and sends what the
+// queue hands it (the delivery side).
 type Deliverer struct {
 	st     Store
+	q      *Queue
 	s      Settings
 	client *http.Client
 }
 
-// NewDeliverer builds the one Deliverer of a process.
-func NewDeliverer(st Store, s Settings) *Deliverer {
+// NewDeliverer builds the one Deliverer of a process; q is nil where nothing is queued or
+// delivered (the routes' ping sends at once).
+func NewDeliverer(st Store, q *Queue, s Settings) *Deliverer {
 	s = s.withDefaults()
-	return &Deliverer{st: st, s: s, client: newClient(s.AllowLoopback)}
+	return &Deliverer{st: st, q: q, s: s, client: newClient(s.AllowLoopback)}
 }
 
-// Concurrency bounds: queues drained at once, and the batch drained by one scheduled run.
-const (
-	drainConcurrency = 8
-	sweepBatch       = 100
-	queueBatch       = 25
-)
+// groupConcurrency bounds the webhooks one delivery run sends to at once (a batch holds at
+// most 10 messages).
+const groupConcurrency = 10
+
+// retryAfterError is how long a delivery that could not read or write its state (DynamoDB
+// unavailable) leaves the webhook's events before trying again.
+const retryAfterError = 30 * time.Second
 
 // Event is the Lorekeep payload of every delivery (the other formats are made from it).
 type Event struct {
@@ -139,19 +132,36 @@ type scope struct {
 }
 
 // Handle queues, for every webhook of the changes' campaigns that wants them, the events of
-// changes (in stream order), then drains the queues it touched within the drain budget;
-// what is left is due for the scheduled run. It returns the index of the first change it
-// could not queue (len(changes) when all were) and why.
+// changes in stream order, and sends nothing itself: delivery runs behind the queue. It
+// returns the index of the first change it could not queue (len(changes) when all were) and
+// why; queuing again from there is safe (a change's messages are deduplicated by the queue,
+// and carry the same event ids anyway).
 func (d *Deliverer) Handle(ctx context.Context, changes []hook.Change) (int, error) {
 	hooks := map[int64][]hook.Webhook{}
-	touched := map[hook.QueueRef]bool{}
-	var order []hook.QueueRef
+	var pending []hook.Queued
+	var from []int // the change of each pending event
+	flush := func() (int, error) {
+		n, err := d.q.Send(ctx, pending)
+		if err != nil {
+			return from[n], err
+		}
+		pending, from = pending[:0], from[:0]
+		return 0, nil
+	}
+	fail := func(i int, err error) (int, error) {
+		if len(pending) > 0 {
+			if j, ferr := flush(); ferr != nil {
+				return j, ferr
+			}
+		}
+		return i, err
+	}
 	for i, c := range changes {
 		ws, ok := hooks[c.CampaignID]
 		if !ok {
 			var err error
 			if ws, err = d.st.ListWebhooks(ctx, c.CampaignID, MaxWebhooks); err != nil {
-				return i, err
+				return fail(i, err)
 			}
 			hooks[c.CampaignID] = ws
 		}
@@ -161,38 +171,35 @@ func (d *Deliverer) Handle(ctx context.Context, changes []hook.Change) (int, err
 		}
 		var sc *scope
 		for _, w := range ws {
-			for n, name := range names {
+			for _, name := range names {
 				if !w.IsActive || (len(w.Events) > 0 && !slices.Contains(w.Events, name)) {
 					continue
 				}
 				if sc == nil {
 					s, err := d.scope(ctx, c)
 					if err != nil {
-						return i, err
+						return fail(i, err)
 					}
 					sc = &s
 				}
 				if !sees(&w, c, *sc) {
 					continue
 				}
-				q := queued(c, name, n, w.IncludePrivate)
-				err := d.st.Enqueue(ctx, c.CampaignID, w.ID, q, d.s.QueueLimit)
-				if errors.Is(err, hook.ErrQueueFull) {
-					slog.Warn("webhook queue full: event dropped", "campaign", c.CampaignID, "webhook", w.ID, "event_id", q.EventID)
-					continue
-				}
-				if err != nil {
-					return i, err
-				}
-				ref := hook.QueueRef{CampaignID: c.CampaignID, WebhookID: w.ID}
-				if !touched[ref] {
-					touched[ref] = true
-					order = append(order, ref)
-				}
+				pending = append(pending, queued(c, w.ID, name, w.IncludePrivate))
+				from = append(from, i)
+			}
+		}
+		if len(pending) >= sqsBatch {
+			if j, err := flush(); err != nil {
+				return j, err
 			}
 		}
 	}
-	d.drainAll(ctx, order)
+	if len(pending) > 0 {
+		if j, err := flush(); err != nil {
+			return j, err
+		}
+	}
 	return len(changes), nil
 }
 
@@ -262,9 +269,9 @@ func eventID(c hook.Change, name string) string {
 	return hex.EncodeToString(h[:16])
 }
 
-// queued is the event name of change c for a webhook: the record's private tags' ids only
+// queued is the event name of change c for webhook wid: the record's private tags' ids only
 // with includePrivate (DESIGN 11).
-func queued(c hook.Change, name string, n int, includePrivate bool) hook.Queued {
+func queued(c hook.Change, wid int64, name string, includePrivate bool) hook.Queued {
 	ev := Event{ID: eventID(c, name), Event: name, CampaignID: c.CampaignID, OccurredAt: domain.FormatTime(c.At),
 		Data: EventData{Kind: c.Kind, ID: c.ID, Name: c.Name}}
 	if c.Action != "deleted" {
@@ -299,7 +306,7 @@ func queued(c hook.Change, name string, n int, includePrivate bool) hook.Queued 
 		}
 	}
 	body, _ := json.Marshal(ev)
-	return hook.Queued{Key: c.Seq + "#" + strconv.Itoa(n), EventID: ev.ID, Event: name, Payload: body, Created: c.At}
+	return hook.Queued{CampaignID: c.CampaignID, WebhookID: wid, EventID: ev.ID, Event: name, Payload: body, Created: c.At}
 }
 
 // path is the record's route under the campaign prefix.
@@ -332,101 +339,144 @@ func path(c hook.Change) string {
 	return ""
 }
 
-// drainAll drains queues concurrently (a slow subscriber holds up only its own queue), within
-// the drain budget.
-func (d *Deliverer) drainAll(ctx context.Context, refs []hook.QueueRef) {
-	ctx, cancel := context.WithTimeout(ctx, d.s.DrainBudget+AttemptTimeout)
-	defer cancel()
-	var g errgroup.Group
-	g.SetLimit(drainConcurrency)
-	for _, ref := range refs {
-		g.Go(func() error {
-			if err := d.Drain(ctx, ref.CampaignID, ref.WebhookID); err != nil {
-				slog.Error("webhook drain", "campaign", ref.CampaignID, "webhook", ref.WebhookID, "error", err)
+// Deliver sends the events a delivery run was handed (a batch of the queue's messages) and
+// answers the ids of those to hand out again. Each webhook's events go one at a time, in
+// queue order; webhooks go concurrently. A failed attempt hides the event, and what follows it
+// of its webhook in the batch, for its backoff; the event is given up on (to the dead-letter
+// queue) after MaxAttempts, and the webhook switched off after DisableAfter consecutive
+// failures. What is settled is deleted at once, which frees the webhook's group for its next
+// events without waiting for the rest of the batch.
+func (d *Deliverer) Deliver(ctx context.Context, batch []Received) []string {
+	type group struct {
+		cid, wid int64
+		msgs     []Received
+		evs      []hook.Queued
+	}
+	var groups []*group
+	byID := map[[2]int64]*group{}
+	var junk []Received
+	for _, m := range batch {
+		e, err := decode(m.Body)
+		if err != nil { // nothing to deliver it to
+			slog.Error("webhook queue: unreadable message dropped", "message_id", m.ID, "error", err)
+			junk = append(junk, m)
+			continue
+		}
+		k := [2]int64{e.CampaignID, e.WebhookID}
+		g := byID[k]
+		if g == nil {
+			g = &group{cid: e.CampaignID, wid: e.WebhookID}
+			byID[k] = g
+			groups = append(groups, g)
+		}
+		g.msgs, g.evs = append(g.msgs, m), append(g.evs, e)
+	}
+	if len(junk) > 0 {
+		d.settle(ctx, junk)
+	}
+	var mu sync.Mutex
+	var failed []string
+	var eg errgroup.Group
+	eg.SetLimit(groupConcurrency)
+	for _, g := range groups {
+		eg.Go(func() error {
+			again := d.deliverGroup(ctx, g.cid, g.wid, g.msgs, g.evs)
+			mu.Lock()
+			for _, m := range again {
+				failed = append(failed, m.ID)
 			}
+			mu.Unlock()
 			return nil
 		})
 	}
-	_ = g.Wait()
+	_ = eg.Wait()
+	return failed
 }
 
-// Sweep drains the queues that are due (retries whose time came, queues a drain left): the
-// scheduled run. It answers how many queues it drained.
-func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
-	refs, err := d.st.DueQueues(ctx, d.s.Now().UTC(), sweepBatch)
-	if err != nil {
-		return 0, err
-	}
-	d.drainAll(ctx, refs)
-	return len(refs), nil
-}
-
-// Drain sends a webhook's due events, oldest first, one at a time under a lease: an event is
-// sent only once every event queued before it was delivered or abandoned, so a record's events
-// arrive in order. A failure stops the queue until its retry time.
-func (d *Deliverer) Drain(ctx context.Context, cid, wid int64) error {
-	start := d.s.Now()
-	ok, err := d.st.Lease(ctx, cid, wid, start, start.Add(d.s.DrainBudget+2*AttemptTimeout))
-	if err != nil || !ok {
-		return err
-	}
-	w, err := d.st.GetWebhook(ctx, cid, wid)
-	if errors.Is(err, apperr.ErrNotFound) {
-		return d.st.ClearQueue(ctx, cid, wid, true)
+// deliverGroup sends one webhook's events in order and answers those to hand out again.
+func (d *Deliverer) deliverGroup(ctx context.Context, cid, wid int64, msgs []Received, evs []hook.Queued) []Received {
+	w, st, err := d.st.Delivery(ctx, cid, wid)
+	if errors.Is(err, apperr.ErrNotFound) || (err == nil && !w.IsActive) { // gone or off: dropped
+		d.settle(ctx, msgs)
+		return nil
 	}
 	if err != nil {
-		_ = d.st.Release(ctx, cid, wid, true, false)
-		return err
+		slog.Error("webhook delivery state", "campaign", cid, "webhook", wid, "error", err)
+		return d.later(ctx, msgs, retryAfterError)
 	}
-	if !w.IsActive { // events of an inactive webhook are dropped
-		return d.st.ClearQueue(ctx, cid, wid, false)
-	}
-	items, st, err := d.st.Queue(ctx, cid, wid, queueBatch)
-	if err != nil {
-		_ = d.st.Release(ctx, cid, wid, true, false)
-		return err
-	}
-	if !st.DueAt.IsZero() && st.DueAt.After(start) { // waiting for a retry
-		return d.st.Release(ctx, cid, wid, true, false)
-	}
-	failures := st.Failures
-	for _, q := range items {
-		if d.s.Now().Sub(start) > d.s.DrainBudget || ctx.Err() != nil {
-			return d.st.Release(context.WithoutCancel(ctx), cid, wid, false, true)
+	var done []Received
+	defer func() { d.settle(ctx, done) }()
+	for i, e := range evs {
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < AttemptTimeout+2*time.Second {
+			return d.later(ctx, msgs[i:], 0) // out of time: handed out again at once, in order
 		}
-		a := d.send(ctx, w, q.Payload, q.Attempts+1)
+		attempt := 1
+		if st.Head == e.EventID {
+			attempt = st.Attempts + 1
+		}
+		a := d.send(ctx, w, e.Payload, attempt)
 		if err := d.st.LogAttempt(ctx, a); err != nil {
 			slog.Error("webhook attempt log", "error", err)
 		}
 		if a.Error == "" {
-			failures = 0
-			if err := d.st.Dequeue(ctx, cid, wid, q.Key, 0); err != nil {
-				_ = d.st.Release(context.WithoutCancel(ctx), cid, wid, false, true)
-				return err
+			if st != (hook.QueueState{}) {
+				st = hook.QueueState{}
+				if err := d.st.SaveState(ctx, cid, wid, st); err != nil {
+					slog.Error("webhook delivery state", "campaign", cid, "webhook", wid, "error", err)
+				}
 			}
+			done = append(done, msgs[i])
 			continue
 		}
-		failures++
-		if failures >= d.s.DisableAfter {
-			reason := "Disabled after " + strconv.Itoa(failures) + " consecutive failed deliveries."
+		st.Failures++
+		if st.Failures >= d.s.DisableAfter {
+			reason := "Disabled after " + strconv.Itoa(st.Failures) + " consecutive failed deliveries."
 			if err := d.st.DisableWebhook(ctx, cid, wid, reason); err != nil {
-				return err
+				slog.Error("webhook disable", "campaign", cid, "webhook", wid, "error", err)
+				return d.later(ctx, msgs[i:], retryAfterError)
 			}
-			return d.st.ClearQueue(ctx, cid, wid, false)
+			_ = d.st.SaveState(ctx, cid, wid, hook.QueueState{})
+			done = append(done, msgs[i:]...) // its queue is dropped: it is off
+			return nil
 		}
-		if q.Attempts+1 >= d.s.MaxAttempts { // abandoned: the next event goes
-			if err := d.st.Dequeue(ctx, cid, wid, q.Key, failures); err != nil {
-				return err
+		if attempt >= d.s.MaxAttempts { // given up on: the next event goes
+			if err := d.q.Abandon(ctx, e); err != nil {
+				slog.Error("webhook dead-letter queue", "campaign", cid, "webhook", wid, "error", err)
+				return d.later(ctx, msgs[i:], retryAfterError)
 			}
+			slog.Warn("webhook event given up on", "campaign", cid, "webhook", wid, "event_id", e.EventID, "attempts", attempt)
+			st.Head, st.Attempts = "", 0
+			if err := d.st.SaveState(ctx, cid, wid, st); err != nil {
+				slog.Error("webhook delivery state", "campaign", cid, "webhook", wid, "error", err)
+			}
+			done = append(done, msgs[i])
 			continue
 		}
-		due := d.s.Now().Add(d.s.Backoff(q.Attempts + 1))
-		if err := d.st.Retry(ctx, cid, wid, q.Key, q.Attempts+1, failures, due); err != nil {
-			return err
+		st.Head, st.Attempts = e.EventID, attempt
+		if err := d.st.SaveState(ctx, cid, wid, st); err != nil {
+			slog.Error("webhook delivery state", "campaign", cid, "webhook", wid, "error", err)
 		}
-		return d.st.Release(ctx, cid, wid, true, false)
+		return d.later(ctx, msgs[i:], d.s.Backoff(attempt))
 	}
-	return d.st.Release(ctx, cid, wid, false, len(items) == queueBatch)
+	return nil
+}
+
+// later hides messages for wait and answers them, to be handed out again after it.
+func (d *Deliverer) later(ctx context.Context, ms []Received, wait time.Duration) []Received {
+	if err := d.q.Hide(context.WithoutCancel(ctx), ms, wait); err != nil {
+		slog.Error("webhook queue visibility", "error", err)
+	}
+	return ms
+}
+
+// settle deletes settled messages (the run's caller deletes them too; a second delete is a no-op).
+func (d *Deliverer) settle(ctx context.Context, ms []Received) {
+	if len(ms) == 0 {
+		return
+	}
+	if err := d.q.Delete(context.WithoutCancel(ctx), ms); err != nil {
+		slog.Error("webhook queue delete", "error", err)
+	}
 }
 
 // Ping sends a webhook.test event to w now and logs the attempt.

@@ -7,19 +7,17 @@ package webhooks
 //	item                       pk                               sk
 //	webhook                    CAMPAIGN#c                       WEBHOOK#id
 //	webhook count              CAMPAIGN#c                       COUNT#WEBHOOK ("n")
-//	queue state                CAMPAIGN#c#WEBHOOK#id            STATE
-//	queued event               CAMPAIGN#c#WEBHOOK#id            Q#<stream sequence>#<n>
+//	delivery state             CAMPAIGN#c#WEBHOOK#id            STATE
 //	delivery attempt (log)     CAMPAIGN#c#WEBHOOK#id            LOG#<time>#<event id>#<attempt>
 //
-// A queue state with something due carries gsi1pk WEBHOOKDUE and gsi1sk <due time>#c#id: the
-// scheduled run finds due queues with one query of GSI1, whatever the size of the table. Log
-// items expire through the table's `ttl`.
+// The events themselves wait in the delivery queue (queue.go), not in the table. The state
+// counts consecutive failures and the attempts of the event being retried. Log items expire
+// through the table's `ttl`.
 
 import (
 	"context"
 	"errors"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/guregu/dynamo/v2"
@@ -37,11 +35,9 @@ import (
 const Kind = webhookkind.Kind
 
 const (
-	sequence    = "webhook"
-	stateSK     = "STATE"
-	queuePrefix = "Q#"
-	logPrefix   = "LOG#"
-	dueIndexPK  = "WEBHOOKDUE"
+	sequence  = "webhook"
+	stateSK   = "STATE"
+	logPrefix = "LOG#"
 )
 
 func queuePK(cid, wid int64) string { return store.PartitionOf(cid, Kind, wid).PK() }
@@ -181,8 +177,8 @@ func (s *Hooks) DisableWebhook(ctx context.Context, cid, id int64, reason string
 }
 
 // DeleteWebhook deletes a webhook (on condition of the version read) with its count, then its
-// queue and recent attempts (a queue left behind by a failure there is cleared by its next drain,
-// which finds no webhook; attempts expire anyway).
+// delivery state and recent attempts (attempts left behind by a failure there expire; events
+// still queued for it are dropped when their turn comes, as it is gone).
 func (s *Hooks) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 	tx := s.WriteTx()
 	home, count := store.RecordKey(w.CampaignID, Kind, w.ID), store.CounterKey(w.CampaignID, Kind)
@@ -191,26 +187,21 @@ func (s *Hooks) DeleteWebhook(ctx context.Context, w *hook.Webhook) error {
 	if err := store.Wrap(tx.Run(ctx)); err != nil {
 		return err
 	}
-	return s.ClearQueue(ctx, w.CampaignID, w.ID, true)
+	return s.clearPartition(ctx, w.CampaignID, w.ID)
 }
 
-// ClearQueue deletes a webhook's queue and its state, and with all its attempts too.
-func (s *Hooks) ClearQueue(ctx context.Context, cid, wid int64, all bool) error {
+// clearPartition deletes every item of a webhook's own partition: its state and attempts (and
+// the queue items of tables written before the delivery queue).
+func (s *Hooks) clearPartition(ctx context.Context, cid, wid int64) error {
 	pk := queuePK(cid, wid)
-	q := s.Table().Get("pk", pk).Project("pk", "sk").Consistent(true)
-	if !all { // the queued events only (and the state below), not the attempts
-		q = q.Range("sk", dynamo.BeginsWith, queuePrefix)
-	}
-	iter := q.Iter()
-	keys := []store.Key{{PK: pk, SK: stateSK}}
+	iter := s.Table().Get("pk", pk).Project("pk", "sk").Consistent(true).Iter()
+	var keys []store.Key
 	var it struct {
 		PK string `dynamo:"pk"`
 		SK string `dynamo:"sk"`
 	}
 	for iter.Next(ctx, &it) {
-		if it.SK != stateSK {
-			keys = append(keys, store.Key{PK: it.PK, SK: it.SK})
-		}
+		keys = append(keys, store.Key{PK: it.PK, SK: it.SK})
 	}
 	if err := iter.Err(); err != nil {
 		return store.Wrap(err)
@@ -218,147 +209,44 @@ func (s *Hooks) ClearQueue(ctx context.Context, cid, wid int64, all bool) error 
 	return s.DeleteItems(ctx, keys)
 }
 
-type queueStateItem struct {
-	Queued     int    `dynamo:"queued"`
-	Failures   int    `dynamo:"failures"`
-	DueAt      string `dynamo:"due_at"`
-	LeaseUntil string `dynamo:"lease_until"`
-}
-
-type queuedItem struct {
+type stateItem struct {
 	PK       string `dynamo:"pk"`
 	SK       string `dynamo:"sk"`
-	EventID  string `dynamo:"event_id"`
-	Event    string `dynamo:"event"`
-	Payload  []byte `dynamo:"payload"`
+	Failures int    `dynamo:"failures"`
+	Head     string `dynamo:"head,omitempty"`
 	Attempts int    `dynamo:"attempts"`
-	Created  string `dynamo:"created_at"`
 }
 
-// Enqueue adds an event to a webhook's queue and counts it (at most max queued) in one
-// transaction; the queue becomes due now unless it already waits for a retry. An event already
-// queued (a change the stream delivered twice) is left as it is.
-func (s *Hooks) Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error {
-	pk := queuePK(cid, wid)
-	now := s.Now()
-	tx := s.WriteTx()
-	tx.Put(s.Table().Put(queuedItem{PK: pk, SK: queuePrefix + q.Key, EventID: q.EventID, Event: q.Event, Payload: q.Payload,
-		Created: store.FormatTime(q.Created)}).If("attribute_not_exists('pk')"))
-	tx.Update(s.Table().Update("pk", pk).Range("sk", stateSK).Add("queued", 1).
-		SetExpr("'due_at' = if_not_exists('due_at', ?)", store.FormatTime(now)).
-		SetExpr("'gsi1sk' = if_not_exists('gsi1sk', ?)", store.TimeIndexSK(now, cid, wid)).
-		Set("gsi1pk", dueIndexPK).
-		If("attribute_not_exists('queued') OR 'queued' < ?", max))
-	err := store.Wrap(tx.Run(ctx))
-	if errors.Is(err, apperr.ErrConflict) {
-		// Either the event is queued already or the queue is full: a read tells which.
-		var it queuedItem
-		if gerr := s.GetItem(ctx, store.Key{PK: pk, SK: queuePrefix + q.Key}, &it); gerr == nil {
-			return nil
-		}
-		return hook.ErrQueueFull
-	}
-	return err
-}
-
-// Queue reads the first limit events of a webhook's queue, in order, and its state.
-func (s *Hooks) Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error) {
-	pk := queuePK(cid, wid)
-	var st hook.QueueState
-	var sti queueStateItem
-	switch err := s.GetItem(ctx, store.Key{PK: pk, SK: stateSK}, &sti); {
-	case errors.Is(err, apperr.ErrNotFound):
-	case err != nil:
-		return nil, st, err
-	default:
-		st = hook.QueueState{Queued: sti.Queued, Failures: sti.Failures, Leased: sti.LeaseUntil != ""}
-		if sti.DueAt != "" {
-			st.DueAt = store.ParseTime(sti.DueAt)
-		}
-	}
-	var items []queuedItem
-	if err := s.Table().Get("pk", pk).Range("sk", dynamo.BeginsWith, queuePrefix).Consistent(true).Limit(limit).All(ctx, &items); err != nil {
-		return nil, st, store.Wrap(err)
-	}
-	out := make([]hook.Queued, len(items))
-	for i, it := range items {
-		out[i] = hook.Queued{Key: strings.TrimPrefix(it.SK, queuePrefix), EventID: it.EventID, Event: it.Event, Payload: it.Payload,
-			Attempts: it.Attempts, Created: store.ParseTime(it.Created)}
-	}
-	return out, st, nil
-}
-
-// Lease takes a webhook's queue for one drainer until `until`, so that its events go out one at a
-// time and in order; false when another drainer holds it.
-func (s *Hooks) Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error) {
-	err := s.Table().Update("pk", queuePK(cid, wid)).Range("sk", stateSK).Set("lease_until", store.FormatTime(until)).
-		If("attribute_not_exists('lease_until') OR 'lease_until' < ?", store.FormatTime(now)).Run(ctx)
-	switch err = store.Wrap(err); err {
-	case nil:
-		return true, nil
-	case apperr.ErrConflict:
-		return false, nil
-	}
-	return false, err
-}
-
-// Dequeue removes a sent (or abandoned) event and sets the count of consecutive failures.
-func (s *Hooks) Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error {
-	pk := queuePK(cid, wid)
-	tx := s.WriteTx()
-	tx.Delete(s.Table().Delete("pk", pk).Range("sk", queuePrefix+key).If("attribute_exists('pk')"))
-	tx.Update(s.Table().Update("pk", pk).Range("sk", stateSK).Add("queued", -1).Set("failures", failures))
-	return store.Wrap(tx.Run(ctx))
-}
-
-// Retry records a failed attempt of the queue's first event: the queue waits until due.
-func (s *Hooks) Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error {
-	pk := queuePK(cid, wid)
-	tx := s.WriteTx()
-	tx.Update(s.Table().Update("pk", pk).Range("sk", queuePrefix+key).Set("attempts", attempts).If("attribute_exists('pk')"))
-	tx.Update(s.Table().Update("pk", pk).Range("sk", stateSK).Set("failures", failures).
-		Set("due_at", store.FormatTime(due)).Set("gsi1pk", dueIndexPK).Set("gsi1sk", store.TimeIndexSK(due, cid, wid)))
-	return store.Wrap(tx.Run(ctx))
-}
-
-// Release ends a drain. more: events remain that are due now (the drain ran out of time);
-// else, when the queue is empty, it is no longer due. A queue that waits for a retry keeps
-// its due time (keep).
-func (s *Hooks) Release(ctx context.Context, cid, wid int64, keep, more bool) error {
-	pk := queuePK(cid, wid)
-	u := s.Table().Update("pk", pk).Range("sk", stateSK).Remove("lease_until")
-	if keep {
-		return store.Wrap(u.If("attribute_exists('pk')").Run(ctx))
-	}
-	if !more {
-		err := store.Wrap(u.Remove("due_at", "gsi1pk", "gsi1sk").If("'queued' <= ?", 0).Run(ctx))
-		if !errors.Is(err, apperr.ErrConflict) {
-			return err
-		}
-		// Events were queued meanwhile: due now.
-	}
-	now := s.Now()
-	return store.Wrap(s.Table().Update("pk", pk).Range("sk", stateSK).Remove("lease_until").Set("due_at", store.FormatTime(now)).
-		Set("gsi1pk", dueIndexPK).Set("gsi1sk", store.TimeIndexSK(now, cid, wid)).Run(ctx))
-}
-
-// DueQueues lists (at most limit) webhooks whose queue is due at now: one query of GSI1.
-func (s *Hooks) DueQueues(ctx context.Context, now time.Time, limit int) ([]hook.QueueRef, error) {
-	var items []struct {
-		SK string `dynamo:"gsi1sk"`
-	}
-	err := s.Table().Get("gsi1pk", dueIndexPK).Index(store.GSI1).Range("gsi1sk", dynamo.LessOrEqual, store.TimeIndexBound(now)).
-		Project("gsi1sk").Limit(limit).All(ctx, &items)
+// Delivery reads a webhook and its delivery state in one BatchGetItem, strongly consistent;
+// ErrNotFound when the webhook is gone.
+func (s *Hooks) Delivery(ctx context.Context, cid, wid int64) (*hook.Webhook, hook.QueueState, error) {
+	home, state := store.RecordKey(cid, Kind, wid), store.Key{PK: queuePK(cid, wid), SK: stateSK}
+	items, err := s.GetItems(ctx, home, state)
 	if err != nil {
-		return nil, store.Wrap(err)
+		return nil, hook.QueueState{}, err
 	}
-	out := make([]hook.QueueRef, 0, len(items))
-	for _, it := range items {
-		if cid, wid, ok := store.ParseTimeIndexSK(it.SK); ok {
-			out = append(out, hook.QueueRef{CampaignID: cid, WebhookID: wid})
+	raw, ok := items[home]
+	if !ok {
+		return nil, hook.QueueState{}, apperr.ErrNotFound
+	}
+	var wi webhookItem
+	if err := dynamo.UnmarshalItem(raw, &wi); err != nil {
+		return nil, hook.QueueState{}, err
+	}
+	var si stateItem
+	if raw, ok := items[state]; ok {
+		if err := dynamo.UnmarshalItem(raw, &si); err != nil {
+			return nil, hook.QueueState{}, err
 		}
 	}
-	return out, nil
+	w := wi.webhook()
+	return &w, hook.QueueState{Failures: si.Failures, Head: si.Head, Attempts: si.Attempts}, nil
+}
+
+// SaveState writes a webhook's delivery state. One writer at a time: the queue hands a
+// webhook's events to one delivery at a time.
+func (s *Hooks) SaveState(ctx context.Context, cid, wid int64, st hook.QueueState) error {
+	return store.Wrap(s.Table().Put(stateItem{PK: queuePK(cid, wid), SK: stateSK, Failures: st.Failures, Head: st.Head, Attempts: st.Attempts}).Run(ctx))
 }
 
 type attemptItem struct {

@@ -1,7 +1,7 @@
 // Package webhooks is the campaign webhooks family: the admins' routes (CRUD, a test ping, the
 // deliveries list), the rules of a webhook, and delivery (deliver.go): events made from the
-// table's change stream, queued per webhook in the table, signed, sent through a client that
-// reaches public addresses only (client.go), retried with exponential backoff.
+// table's change stream, queued per webhook in a FIFO queue (queue.go), signed, sent through a
+// client that reaches public addresses only (client.go), retried with exponential backoff.
 package webhooks
 
 import (
@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
@@ -29,14 +28,8 @@ type Store interface {
 	UpdateWebhook(ctx context.Context, prev, next *hook.Webhook) error
 	DeleteWebhook(ctx context.Context, w *hook.Webhook) error
 	DisableWebhook(ctx context.Context, cid, id int64, reason string) error
-	ClearQueue(ctx context.Context, cid, wid int64, all bool) error
-	Enqueue(ctx context.Context, cid, wid int64, q hook.Queued, max int) error
-	Queue(ctx context.Context, cid, wid int64, limit int) ([]hook.Queued, hook.QueueState, error)
-	Lease(ctx context.Context, cid, wid int64, now, until time.Time) (bool, error)
-	Dequeue(ctx context.Context, cid, wid int64, key string, failures int) error
-	Retry(ctx context.Context, cid, wid int64, key string, attempts, failures int, due time.Time) error
-	Release(ctx context.Context, cid, wid int64, keep, more bool) error
-	DueQueues(ctx context.Context, now time.Time, limit int) ([]hook.QueueRef, error)
+	Delivery(ctx context.Context, cid, wid int64) (*hook.Webhook, hook.QueueState, error)
+	SaveState(ctx context.Context, cid, wid int64, st hook.QueueState) error
 	LogAttempt(ctx context.Context, a hook.Attempt) error
 	Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error)
 	GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error)
@@ -87,7 +80,7 @@ func Register(api *httpapi.API, kernel *store.Store) {
 // RegisterWith mounts the family's routes.
 func RegisterWith(api *httpapi.API, kernel *store.Store, s Settings) {
 	st := NewStorage(kernel)
-	h := &handlers{st: st, s: s.withDefaults(), d: NewDeliverer(st, s)}
+	h := &handlers{st: st, s: s.withDefaults(), d: NewDeliverer(st, nil, s)}
 	httpapi.Mount(api, "/webhooks", "/webhooks/{id}", httpapi.Resource[hook.Webhook, *hook.Webhook, httpapi.None]{
 		Parent:  func(r *httpapi.Request) (httpapi.None, error) { return httpapi.None{}, admin(r) },
 		Visible: h.visible,

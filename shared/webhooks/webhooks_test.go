@@ -39,6 +39,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/testing/dynamotest"
 	"github.com/lorekeep/lorekeep/shared/testing/guardtest"
 	"github.com/lorekeep/lorekeep/shared/testing/s3test"
+	"github.com/lorekeep/lorekeep/shared/testing/sqstest"
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
 	"github.com/lorekeep/lorekeep/shared/webhooks/stream"
@@ -46,27 +47,26 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
-// clock is the deliverer's time: tests move it forward to make retries due, never sleep.
-type clock struct{ offset atomic.Int64 }
-
-func (c *clock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
-func (c *clock) advance(d time.Duration) { c.offset.Add(int64(d)) }
-
 // env is an API with the record families and webhooks, a stream consumer reading DynamoDB
-// Local's stream of the test's table, and the deliverer it feeds.
+// Local's stream of the test's table into a delivery queue of its own on the local SQS, and
+// the local delivery consumers reading that queue: the webhooks and delivery functions' work.
 type env struct {
 	*apitest.Env
-	wh    *webhooks.Hooks
-	d     *webhooks.Deliverer
-	clock *clock
+	wh *webhooks.Hooks
+	d  *webhooks.Deliverer
+	q  *webhooks.Queue
 }
+
+// testBackoff is the tests' first retry wait (the queue's visibility counts in seconds).
+const testBackoff = time.Second
 
 func newEnv(t *testing.T, s webhooks.Settings) *env {
 	t.Helper()
-	c := &clock{}
-	s.Now = c.now
 	if !s.AllowHTTP {
 		s.AllowHTTP, s.AllowLoopback = true, true
+	}
+	if s.BaseBackoff == 0 {
+		s.BaseBackoff = testBackoff
 	}
 	api := s
 	api.AllowLoopback = true         // the routes accept loopback URLs; deliveries follow s
@@ -86,25 +86,24 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		t.Fatal(err)
 	}
 	wh := webhooks.NewStorage(e.Store)
-	d := webhooks.NewDeliverer(wh, s)
+	q := sqstest.Queue(t, e.Store)
+	d := webhooks.NewDeliverer(wh, q, s)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
 	go func() {
-		defer close(done)
+		defer wg.Done()
 		err := stream.ReadStream(ctx, e.Store, e.Config.TableName, true, func(ctx context.Context, recs []store.StreamRecord) error {
-			changes, err := store.StreamChanges(ctx, wh.Store, recs)
-			if err != nil {
-				return err
-			}
-			_, err = d.Handle(ctx, changes)
+			_, err := stream.Handle(ctx, wh, d, recs)
 			return err
 		})
 		if err != nil {
 			t.Errorf("read stream: %v", err)
 		}
 	}()
-	t.Cleanup(func() { cancel(); <-done })
-	return &env{Env: e, wh: wh, d: d, clock: c}
+	go func() { defer wg.Done(); stream.Consume(ctx, q, d, stream.Consumers) }()
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	return &env{Env: e, wh: wh, d: d, q: q}
 }
 
 // delivery is one request a receiver got.
@@ -112,27 +111,52 @@ type delivery struct {
 	header http.Header
 	body   []byte
 	event  map[string]any
+	at     time.Time
+	path   string // of the webhook's URL on the receiver
 }
 
 // receiver is a subscriber on loopback; it answers fail[i] (when set) to its i-th request.
+// A held receiver (hold) answers nothing until the test releases it: a slow subscriber.
 type receiver struct {
 	*httptest.Server
-	mu   sync.Mutex
-	got  []delivery
-	fail map[int]int
+	mu      sync.Mutex
+	got     []delivery
+	fail    map[int]int
+	hold    chan struct{}
+	waiting atomic.Int64 // requests held now
 }
 
 func newReceiver(t *testing.T, fail map[int]int) *receiver {
-	r := &receiver{fail: fail}
+	return startReceiver(t, &receiver{fail: fail})
+}
+
+// newSlowReceiver holds every request until release is called.
+func newSlowReceiver(t *testing.T) (*receiver, func()) {
+	r := startReceiver(t, &receiver{hold: make(chan struct{})})
+	var once sync.Once
+	release := func() { once.Do(func() { close(r.hold) }) }
+	t.Cleanup(release) // before the server closes (cleanups run last first)
+	return r, release
+}
+
+func startReceiver(t *testing.T, r *receiver) *receiver {
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		b, _ := io.ReadAll(req.Body)
 		var ev map[string]any
 		_ = json.Unmarshal(b, &ev)
 		r.mu.Lock()
 		n := len(r.got)
-		r.got = append(r.got, delivery{header: req.Header.Clone(), body: b, event: ev})
+		r.got = append(r.got, delivery{header: req.Header.Clone(), body: b, event: ev, at: time.Now(), path: req.URL.Path})
 		status := r.fail[n]
 		r.mu.Unlock()
+		if r.hold != nil {
+			r.waiting.Add(1)
+			select {
+			case <-r.hold:
+			case <-req.Context().Done():
+			}
+			r.waiting.Add(-1)
+		}
 		if status != 0 {
 			w.WriteHeader(status)
 			return
@@ -409,42 +433,28 @@ func TestDeliveriesAreSignedAndInOrder(t *testing.T) {
 // A failing receiver gets the same event again after the backoff, and the record's next event
 // only once the first one went through.
 func TestRetriesKeepOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, webhooks.Settings{})
 	rc := newReceiver(t, map[int]int{0: 500, 1: 503})
 	wid, _ := e.createHook(t, map[string]any{"url": rc.URL})
 	loc := e.do(t, "POST", "/locations", map[string]any{"name": "Hommlet"})
 	lid := int64(loc["id"].(float64))
 	rc.wait(t, 1)
-	waitFailed(t, e, wid, 1)
 	e.do(t, "PATCH", fmt.Sprintf("/locations/%d", lid), map[string]any{"name": "Nulb"})
-	waitQueued(t, e, wid, 2)
-	if n := len(rc.deliveries()); n != 1 {
-		t.Fatalf("%d deliveries before the retry is due, want 1 (the update waits behind the failed create)", n)
-	}
-	// Not due yet: nothing is sent.
-	if _, err := e.d.Sweep(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(rc.deliveries()); n != 1 {
-		t.Fatalf("%d deliveries after an early sweep, want 1", n)
-	}
-	e.clock.advance(webhooks.Settings{}.Backoff(1))
-	if _, err := e.d.Sweep(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	waitFailed(t, e, wid, 2)
-	e.clock.advance(webhooks.Settings{}.Backoff(2))
-	if _, err := e.d.Sweep(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	got := rc.wait(t, 4)
 	want := []string{"location.created", "location.created", "location.created", "location.updated"}
 	if fmt.Sprint(events(got)) != fmt.Sprint(want) {
-		t.Fatalf("events = %v, want %v", events(got), want)
+		t.Fatalf("events = %v, want %v (the update waits behind the failing create)", events(got), want)
 	}
 	for i, d := range got[:3] {
 		if d.header.Get("X-Lorekeep-Event-Id") != got[0].header.Get("X-Lorekeep-Event-Id") || d.header.Get("X-Lorekeep-Delivery-Attempt") != fmt.Sprint(i+1) {
 			t.Errorf("attempt %d: id %s attempt %s", i, d.header.Get("X-Lorekeep-Event-Id"), d.header.Get("X-Lorekeep-Delivery-Attempt"))
+		}
+	}
+	// The waits between attempts are the backoff's (1 s, then 2 s): the queue hid the event.
+	for i, min := range []time.Duration{testBackoff, 2 * testBackoff} {
+		if gap := got[i+1].at.Sub(got[i].at); gap < min-100*time.Millisecond {
+			t.Errorf("attempt %d came %v after attempt %d, want at least the backoff %v", i+2, gap, i+1, min)
 		}
 	}
 	r := e.Do("GET", apitest.Path(e.Campaign, fmt.Sprintf("/webhooks/%d/deliveries", wid)), e.Admin, nil)
@@ -455,27 +465,17 @@ func TestRetriesKeepOrder(t *testing.T) {
 	if failed["status"] != float64(500) || failed["ok"] != false || failed["error"] != "HTTP 500" {
 		t.Errorf("first attempt = %v", failed)
 	}
+	waitState(t, e, wid, "reset after the success", func(st hook.QueueState) bool { return st == hook.QueueState{} })
 }
 
-// waitQueued waits until the webhook's queue holds n events.
-func waitQueued(t *testing.T, e *env, wid int64, n int) {
-	t.Helper()
-	waitQueue(t, e, wid, fmt.Sprintf("%d events", n), func(st hook.QueueState) bool { return st.Queued >= n })
-}
-
-// waitFailed waits until the webhook's queue recorded n consecutive failures and its drain
-// ended, so that a sweep finds it free.
-func waitFailed(t *testing.T, e *env, wid int64, n int) {
-	t.Helper()
-	waitQueue(t, e, wid, fmt.Sprintf("%d failures", n), func(st hook.QueueState) bool { return st.Failures >= n && !st.Leased })
-}
-
-func waitQueue(t *testing.T, e *env, wid int64, what string, ok func(hook.QueueState) bool) {
+// waitState waits until the webhook's delivery state satisfies ok.
+func waitState(t *testing.T, e *env, wid int64, what string, ok func(hook.QueueState) bool) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
+	var st hook.QueueState
 	for time.Now().Before(deadline) {
-		_, st, err := e.wh.Queue(context.Background(), e.Campaign, wid, 10)
-		if err != nil {
+		var err error
+		if _, st, err = e.wh.Delivery(context.Background(), e.Campaign, wid); err != nil {
 			t.Fatal(err)
 		}
 		if ok(st) {
@@ -483,21 +483,50 @@ func waitQueue(t *testing.T, e *env, wid int64, what string, ok func(hook.QueueS
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("webhook %d: queue never reached %s", wid, what)
+	t.Fatalf("webhook %d: delivery state %+v, never %s", wid, st, what)
+}
+
+// An event that fails every attempt is given up on after MaxAttempts: it goes to the
+// dead-letter queue, and the webhook's next event is delivered.
+func TestGivenUpEventsGoToTheDeadLetterQueue(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, webhooks.Settings{MaxAttempts: 3})
+	rc := newReceiver(t, map[int]int{0: 500, 1: 502, 2: 504})
+	wid, _ := e.createHook(t, map[string]any{"url": rc.URL})
+	e.do(t, "POST", "/locations", map[string]any{"name": "Given up"})
+	e.do(t, "POST", "/locations", map[string]any{"name": "Delivered"})
+	got := rc.wait(t, 4)
+	if names := []any{got[0].event["data"].(map[string]any)["name"], got[2].event["data"].(map[string]any)["name"], got[3].event["data"].(map[string]any)["name"]}; fmt.Sprint(names) != "[Given up Given up Delivered]" {
+		t.Fatalf("deliveries = %v, want the first location 3 times, then the second", names)
+	}
+	var dead []hook.Queued
+	for deadline := time.Now().Add(60 * time.Second); len(dead) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		var err error
+		if dead, err = e.q.DeadLetters(context.Background(), 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(dead) != 1 || dead[0].EventID != got[0].header.Get("X-Lorekeep-Event-Id") || dead[0].WebhookID != wid || dead[0].Event != "location.created" {
+		t.Fatalf("dead letters = %+v, want the given-up event", dead)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(dead[0].Payload, &ev); err != nil || ev["data"].(map[string]any)["name"] != "Given up" {
+		t.Errorf("dead letter payload = %s (%v)", dead[0].Payload, err)
+	}
+	// 3 failures, then a success: the webhook stays on, its state is clear.
+	waitState(t, e, wid, "reset after the success", func(st hook.QueueState) bool { return st == hook.QueueState{} })
+	if w := e.do(t, "GET", fmt.Sprintf("/webhooks/%d", wid), nil); w["is_active"] != true {
+		t.Errorf("webhook = %v, want it on", w)
+	}
 }
 
 func TestWebhookDisabledAfterConsecutiveFailures(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, webhooks.Settings{DisableAfter: 3})
 	rc := newReceiver(t, map[int]int{0: 500, 1: 500, 2: 500, 3: 500})
 	wid, _ := e.createHook(t, map[string]any{"url": rc.URL})
 	e.do(t, "POST", "/locations", map[string]any{"name": "Tenh"})
-	for i := 1; i <= 2; i++ {
-		waitFailed(t, e, wid, i)
-		e.clock.advance(webhooks.Settings{}.Backoff(i))
-		if _, err := e.d.Sweep(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e.do(t, "POST", "/locations", map[string]any{"name": "Dropped with the queue"})
 	rc.wait(t, 3)
 	var w map[string]any
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
@@ -508,18 +537,29 @@ func TestWebhookDisabledAfterConsecutiveFailures(t *testing.T) {
 	if w["is_active"] != false || !strings.Contains(fmt.Sprint(w["disabled_reason"]), "3 consecutive") {
 		t.Fatalf("webhook after 3 failures = %v", w)
 	}
+	// A change made while it is off is not queued for it: once another webhook heard of it, the
+	// stream has handled it for both.
+	other := newReceiver(t, nil)
+	e.createHook(t, map[string]any{"url": other.URL})
 	e.do(t, "POST", "/locations", map[string]any{"name": "Not sent"})
-	e.clock.advance(24 * time.Hour)
-	if _, err := e.d.Sweep(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(rc.deliveries()); n != 3 {
-		t.Errorf("%d deliveries to a disabled webhook, want 3", n)
-	}
-	// Switching it on again clears the reason.
+	awaitTrue(t, "the other webhook hears of the change", func() bool {
+		for _, d := range other.deliveries() {
+			if d.event["data"].(map[string]any)["name"] == "Not sent" {
+				return true
+			}
+		}
+		return false
+	})
+	// Switching it on again clears the reason; what comes next is delivered, not what was
+	// made while it was off.
 	w = e.do(t, "PATCH", fmt.Sprintf("/webhooks/%d", wid), map[string]any{"is_active": true})
 	if w["is_active"] != true || w["disabled_reason"] != nil {
 		t.Errorf("re-enabled webhook = %v", w)
+	}
+	e.do(t, "POST", "/locations", map[string]any{"name": "After"})
+	got := rc.wait(t, 4)
+	if n := got[3].event["data"].(map[string]any)["name"]; len(got) != 4 || n != "After" {
+		t.Errorf("deliveries = %v (4th %v), want 3 failed attempts then the location made after re-enabling", events(got), n)
 	}
 }
 

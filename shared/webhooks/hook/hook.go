@@ -9,11 +9,8 @@ import (
 	"github.com/lorekeep/lorekeep/shared/domain"
 )
 
-// Errors of the store's webhook writes.
-var (
-	ErrLimit     = errors.New("webhook limit reached")
-	ErrQueueFull = errors.New("webhook queue full")
-)
+// ErrLimit: the campaign has as many webhooks as it may.
+var ErrLimit = errors.New("webhook limit reached")
 
 // Formats of a webhook's payload.
 const (
@@ -70,22 +67,21 @@ type Change struct {
 	At                 time.Time
 }
 
-// Queued is one event waiting in a webhook's queue: its payload is built when it is sent.
+// Queued is one event on its way to one webhook: what the delivery queue carries.
 type Queued struct {
-	Key      string // queue order: the change's sequence and the event's index in it
-	EventID  string
-	Event    string // e.g. location.created, calendar.date_changed
-	Payload  []byte // Lorekeep's JSON form of the event (other formats derive from it)
-	Attempts int
-	Created  time.Time
+	CampaignID, WebhookID int64
+	EventID               string
+	Event                 string // e.g. location.created, calendar.date_changed
+	Payload               []byte // Lorekeep's JSON form of the event (other formats derive from it)
+	Created               time.Time
 }
 
-// QueueState is the delivery state of one webhook's queue.
+// QueueState is the delivery state of one webhook: its consecutive failures and the event
+// that is being retried (the first of its queue, as deliveries go in order) with its attempts.
 type QueueState struct {
-	Queued   int       // events waiting
-	Failures int       // consecutive failed attempts
-	DueAt    time.Time // zero: nothing due
-	Leased   bool      // a drain holds the queue
+	Failures int
+	Head     string // event id of the event being retried; "" when none
+	Attempts int    // failed attempts of Head
 }
 
 // Attempt is one delivery attempt, kept for the deliveries list.
@@ -99,6 +95,3 @@ type Attempt struct {
 	Error                 string
 	Attempt               int
 }
-
-// QueueRef names a webhook whose queue has something due.
-type QueueRef struct{ CampaignID, WebhookID int64 }
