@@ -26,6 +26,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/campaigns/campstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/entityabilities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -85,6 +86,7 @@ var familyRegisters = map[string]func(*httpapi.API, *store.Store){
 		campaigns.Register(api, st)
 		modules.Register(api, st)
 		inventory.Register(api, st)
+		entityabilities.Register(api, st)
 	},
 	"WebhookRoutesFunction": registerWebhooks,
 	"ImagesFunction":        registerImages,

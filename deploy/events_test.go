@@ -545,6 +545,23 @@ var modulesReplay = []replayStep{
 		hasFields(t, "line", r.data(), map[string]any{"id": 1, "amount": 3})
 	}},
 	{"inventory-delete.json", nil},
+	{"modules-ability-create.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "ability", r.data(), map[string]any{"id": 1, "name": "Fireball", "charges": "3"})
+	}},
+	{"entity-abilities-create.json", func(t *testing.T, _ *store.Store, r response) {
+		if rows := r.list(); len(rows) != 1 {
+			t.Fatalf("data = %v, want the row", r.body["data"])
+		}
+	}},
+	{"entity-abilities-list.json", func(t *testing.T, _ *store.Store, r response) {
+		if len(r.list()) != 1 {
+			t.Fatalf("data = %v, want the row", r.body["data"])
+		}
+	}},
+	{"entity-abilities-update.json", func(t *testing.T, _ *store.Store, r response) {
+		hasFields(t, "row", r.data(), map[string]any{"id": 1, "ability_id": 1, "charges": 1, "note": "daily"})
+	}},
+	{"entity-abilities-delete.json", nil},
 }
 
 func seeds(fs ...func(*testing.T, *store.Store)) []func(*testing.T, *store.Store) { return fs }

@@ -8,6 +8,7 @@ package main
 import (
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/entityabilities"
 	"github.com/lorekeep/lorekeep/shared/inventory"
 	"github.com/lorekeep/lorekeep/shared/kinds"
 	"github.com/lorekeep/lorekeep/shared/lambdaapi"
@@ -20,5 +21,6 @@ func main() {
 	campaigns.Register(api, st)
 	modules.Register(api, st)
 	inventory.Register(api, st)
+	entityabilities.Register(api, st)
 	lambdaapi.Start(api)
 }

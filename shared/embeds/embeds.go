@@ -14,6 +14,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/attributes/attrwire"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/domain/timeline"
+	"github.com/lorekeep/lorekeep/shared/entityabilities"
 	"github.com/lorekeep/lorekeep/shared/entityevents/eventwire"
 	"github.com/lorekeep/lorekeep/shared/entitynotes/notewire"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -158,7 +159,7 @@ func Load(r *httpapi.Request, st Store, subjects []Subject) ([]*Arrays, error) {
 		n := len(f.notes)
 		j := &Arrays{Attributes: attrwire.Embedded(a.VisibleAttributes(attrs[s.EntityID])), Posts: posts[:n:n], EntityNotes: entityNotes[:n:n],
 			EntityEvents: eventwire.RenderEvents(f.events), Reminders: eventwire.RenderReminders(f.events),
-			Relations: relwire.Embedded(a, rel.Relations[s.EntityID]), Inventory: inventory.Render(a, s.EntityID, s.Refs), EntityAbilities: []any{}, EntityAssets: []any{}}
+			Relations: relwire.Embedded(a, rel.Relations[s.EntityID]), Inventory: inventory.Render(a, s.EntityID, s.Refs), EntityAbilities: entityabilities.Render(a, s.Refs), EntityAssets: []any{}}
 		posts, entityNotes = posts[n:], entityNotes[n:]
 		if s.Location != nil {
 			j.Parents, j.Children = &parents[i], &f.children

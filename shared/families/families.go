@@ -13,6 +13,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/calendars/transfer"
 	"github.com/lorekeep/lorekeep/shared/campaigns"
 	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/entityabilities"
 	"github.com/lorekeep/lorekeep/shared/entityevents"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -45,4 +46,5 @@ func Register(api *httpapi.API, st *store.Store) {
 	webhooks.Register(api, st)
 	modules.Register(api, st)
 	inventory.Register(api, st)
+	entityabilities.Register(api, st)
 }

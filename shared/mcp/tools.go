@@ -301,7 +301,7 @@ type subIn struct {
 	formatArg
 	EntityID       int64          `json:"entity_id,omitempty" jsonschema:"the entity the sub-resource belongs to (every resource but organisation_members)"`
 	OrganisationID int64          `json:"organisation_id,omitempty" jsonschema:"organisation_members: the organisation's id (in its module)"`
-	Resource       string         `json:"resource" jsonschema:"attributes, relations, entity_tags, entity_events, entity_notes, reminders, inventory, organisation_members, mentions (list only) or ages (list only)"`
+	Resource       string         `json:"resource" jsonschema:"attributes, relations, entity_tags, entity_events, entity_notes, reminders, inventory, entity_abilities, organisation_members, mentions (list only) or ages (list only)"`
 	Action         string         `json:"action" jsonschema:"list, get, create, update or delete"`
 	ID             int64          `json:"id,omitempty" jsonschema:"the sub-resource's id (get, update, delete)"`
 	Fields         map[string]any `json:"fields,omitempty" jsonschema:"create and update: the REST route's fields"`

@@ -140,7 +140,7 @@ func (s *Server) addWriteTools(mods []any) {
 			return s.sub(ctx, subIn{campaignArg: in.campaignArg, formatArg: in.formatArg, EntityID: in.EntityID, Resource: "posts", Action: in.Action,
 				ID: in.PostID, Fields: in.Fields, Page: in.Page, Confirm: in.Confirm, IdempotencyKey: in.IdempotencyKey}, "post_id")
 		})
-	tool(s, "entity_resources", "Sub-resources of a record", "A record's attributes, relations, entity tags, entity events, entity notes, reminders and inventory, an organisation's members (list, get, create, update, delete), and a record's mentions and ages (list).",
+	tool(s, "entity_resources", "Sub-resources of a record", "A record's attributes, relations, entity tags, entity events, entity notes, reminders, inventory and entity abilities, an organisation's members (list, get, create, update, delete), and a record's mentions and ages (list).",
 		map[string][]any{"resource": subResourceEnum(), "action": {"list", "get", "create", "update", "delete"}, "entry_format": {"markdown", "html"}}, false, true,
 		func(ctx context.Context, in subIn) (Batch, error) { return s.sub(ctx, in, "id") })
 	tool(s, "calendar", "Calendar", "A calendar's current date (today), moving it (advance, retreat by days), what falls on some days (day: its events, reminders, weather), and the reminders to come.",
@@ -149,10 +149,10 @@ func (s *Server) addWriteTools(mods []any) {
 
 // subResources are the routes under an entity a tool reaches, and whether they are read only.
 var subResources = map[string]bool{"attributes": false, "relations": false, "entity_tags": false, "entity_events": false,
-	"entity_notes": false, "reminders": false, "posts": false, "organisation_members": false, "inventory": false, "mentions": true, "ages": true}
+	"entity_notes": false, "reminders": false, "posts": false, "organisation_members": false, "inventory": false, "entity_abilities": false, "mentions": true, "ages": true}
 
 func subResourceEnum() []any {
-	return []any{"attributes", "relations", "entity_tags", "entity_events", "entity_notes", "reminders", "organisation_members", "inventory", "mentions", "ages"}
+	return []any{"attributes", "relations", "entity_tags", "entity_events", "entity_notes", "reminders", "organisation_members", "inventory", "entity_abilities", "mentions", "ages"}
 }
 
 // writeArgs checks a write's common arguments: the collection's path and query.

@@ -402,7 +402,7 @@ components:
         reminders: {type: array, items: {type: object}, description: 'With related, the same events as reminders.'}
         relations: {type: array, items: {$ref: '#/components/schemas/Relation'}, description: 'With related: the relations the entity owns that the caller may see.'}
         inventory: {type: array, items: {$ref: '#/components/schemas/InventoryLine'}, description: 'With related: the inventory lines the caller may see.'}
-        entity_abilities: {type: array, items: {type: object}, description: 'With related: always empty.'}
+        entity_abilities: {type: array, items: {$ref: '#/components/schemas/EntityAbility'}, description: 'With related: the entity abilities the caller may see.'}
         entity_assets: {type: array, items: {type: object}, description: 'With related: always empty.'}
     {{$M}}Input:
       type: object

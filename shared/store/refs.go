@@ -563,15 +563,16 @@ func (r References) Owner(ctx context.Context, cid, eid int64) (*domain.Entity, 
 // drop is removed; the other rows stay as stored. At most domain.MaxRefs rows a field.
 func (r References) EditRows(ctx context.Context, cid, eid int64, byAdmin bool, field string, put []domain.Reference, drop ...int64) error {
 	_, err := r.Edit(ctx, cid, eid, byAdmin, func(o *domain.Owner) error {
-		var next []domain.Reference
+		// The rows put come first, so that the kernel's refusal of one names its place in put.
+		next := make([]domain.Reference, 0, len(put))
+		for _, p := range put {
+			p.Field = field
+			next = append(next, p)
+		}
 		for _, x := range o.Refs {
 			if x.Field == field && !slices.Contains(drop, x.Key) && !slices.ContainsFunc(put, func(p domain.Reference) bool { return p.Key == x.Key }) {
 				next = append(next, x)
 			}
-		}
-		for _, p := range put {
-			p.Field = field
-			next = append(next, p)
 		}
 		if len(next) > domain.MaxRefs {
 			return apperr.Invalid(field, fmt.Sprintf("An entity may not hold more than %d %s.", domain.MaxRefs, strings.ReplaceAll(field, "_", " ")))
@@ -580,4 +581,10 @@ func (r References) EditRows(ctx context.Context, cid, eid int64, byAdmin bool, 
 		return nil
 	})
 	return err
+}
+
+// NextIDs takes n consecutive ids of the campaign's sequence for a field's rows; the first is
+// returned.
+func (r References) NextIDs(ctx context.Context, cid int64, sequence string, n int) (int64, error) {
+	return r.s.NextIDs(ctx, cid, sequence, n)
 }

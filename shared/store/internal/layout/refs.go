@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/guregu/dynamo/v2"
@@ -120,7 +121,11 @@ func RefKeysOf(refs []RefAttr) []string {
 	var out []string
 	for _, r := range refs {
 		if !r.Hidden && r.EntityID != 0 {
-			out = append(out, RefKey(r.Field, r.Type, r.ID), RefEntityKey(r.Field, r.EntityID))
+			for _, k := range []string{RefKey(r.Field, r.Type, r.ID), RefEntityKey(r.Field, r.EntityID)} {
+				if !slices.Contains(out, k) { // a set: rows may name one target twice
+					out = append(out, k)
+				}
+			}
 		}
 	}
 	return out
