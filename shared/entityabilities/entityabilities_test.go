@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/lorekeep/lorekeep/shared/entityabilities"
 	"github.com/lorekeep/lorekeep/shared/entities"
+	"github.com/lorekeep/lorekeep/shared/entityabilities"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/modules"
 	"github.com/lorekeep/lorekeep/shared/store"
