@@ -33,6 +33,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/modules"
 	"github.com/lorekeep/lorekeep/shared/store"
+	"github.com/lorekeep/lorekeep/shared/tags"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags/tagstore"
 	"github.com/lorekeep/lorekeep/shared/testing/apitest"
@@ -73,6 +74,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 	bucket, base := s3test.Bucket(t) // map layers' pictures are stored
 	e := apitest.NewWith(t, func(a *httpapi.API, st *store.Store) {
 		locations.Register(a, st)
+		tags.Register(a, st)
 		calendars.Register(a, st)
 		calendardays.Register(a, st)
 		entitynotes.Register(a, st)

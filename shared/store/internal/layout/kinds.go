@@ -50,7 +50,7 @@ var Kinds = []KindSpec{
 	{Prefix: LocationPrefix, EntityType: "location", Event: "location", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneLocations,
 		ParentAttr: "parent_location_id", ParentField: "parent_location_id"},
 	{Prefix: CalendarPrefix, EntityType: "calendar", Event: "calendar", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneCalendars},
-	{Prefix: TagPrefix, EntityType: "tag", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneTags,
+	{Prefix: TagPrefix, EntityType: "tag", Event: "tag", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneTags,
 		ParentAttr: TagParentAttr, ParentField: TagParentAttr},
 	{Prefix: MapPrefix, EntityType: "map", Event: "map", Owner: true, Synced: true, Counted: ClassAdmin, Placement: PlaceOwner, Gone: domain.GoneMaps,
 		ParentAttr: MapParentAttr, ParentField: MapParentAttr},
