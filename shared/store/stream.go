@@ -40,6 +40,7 @@ type streamImage struct {
 	EntityID   int64   `dynamo:"entity_id"`
 	LocationID int64   `dynamo:"location_id"`
 	MapID      int64   `dynamo:"map_id"`
+	CalendarID int64   `dynamo:"calendar_id"`
 	Name       *string `dynamo:"name"`
 	Type       string  `dynamo:"type"`
 	IsPrivate  bool    `dynamo:"is_private"`
@@ -49,6 +50,7 @@ type streamImage struct {
 	// include_private neither shows nor matches them.
 	PrivateTags []int64 `dynamo:"private_tags"`
 	Date        string  `dynamo:"date"`
+	Weather     string  `dynamo:"weather"`
 	Version     int64   `dynamo:"version"`
 	CreatedBy   int64   `dynamo:"created_by"`
 	UpdatedBy   int64   `dynamo:"updated_by"`
@@ -104,8 +106,11 @@ func StreamChanges(ctx context.Context, s *Store, recs []StreamRecord) ([]hook.C
 		if kind == "map" {
 			cur.MapID, cur.LocationID = 0, 0 // a map's parent and location are not its scope
 		}
+		if kind == "calendar_weather" && cur.Name == nil {
+			cur.Name = &cur.Weather // a day's weather is named by its weather when it has no name
+		}
 		c := hook.Change{Seq: fmt.Sprintf("%040s", r.Seq), StreamSeq: r.Seq, Kind: kind, CampaignID: cur.CampaignID, ID: cur.ID,
-			EntityID: cur.EntityID, LocationID: cur.LocationID, MapID: cur.MapID, Type: cur.Type, IsPrivate: cur.IsPrivate,
+			EntityID: cur.EntityID, LocationID: cur.LocationID, MapID: cur.MapID, CalendarID: cur.CalendarID, Type: cur.Type, IsPrivate: cur.IsPrivate,
 			Visibility: cur.Visibility, CreatedBy: cur.CreatedBy, UpdatedBy: cur.UpdatedBy, Tags: cur.Tags, PrivateTags: cur.PrivateTags, At: r.At}
 		if cur.Name != nil {
 			c.Name = *cur.Name
@@ -129,7 +134,7 @@ func StreamChanges(ctx context.Context, s *Store, recs []StreamRecord) ([]hook.C
 			}
 		case "REMOVE":
 			c.Action = "deleted"
-			if kind == "entity_event" || kind == "entity_note" || kind == "map_marker" {
+			if kind == "entity_event" || kind == "entity_note" || kind == "map_marker" || kind == "calendar_weather" {
 				other := strings.TrimPrefix(cur.SK, layout.SelfHome)
 				if other == cur.SK {
 					other = layout.SelfHome + cur.SK

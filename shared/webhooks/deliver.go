@@ -113,6 +113,7 @@ type EventData struct {
 	EntityID     *int64  `json:"entity_id,omitempty"`
 	LocationID   *int64  `json:"location_id,omitempty"`
 	MapID        *int64  `json:"map_id,omitempty"`
+	CalendarID   *int64  `json:"calendar_id,omitempty"`
 	Type         *string `json:"type,omitempty"`
 	IsPrivate    *bool   `json:"is_private,omitempty"`
 	Visibility   *string `json:"visibility,omitempty"`
@@ -222,6 +223,11 @@ func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 		return parentScope(err, func() scope {
 			return scope{private: l.IsPrivate, tags: l.Tags, privateTags: l.PrivateTags, known: true}
 		})
+	case "calendar_weather":
+		cal, err := d.st.GetCalendar(ctx, c.CampaignID, c.CalendarID)
+		return parentScope(err, func() scope {
+			return scope{private: cal.IsPrivate, tags: cal.Tags, privateTags: cal.PrivateTags, known: true}
+		})
 	}
 	return scope{tags: c.Tags, privateTags: c.PrivateTags, known: true}, nil
 }
@@ -243,7 +249,7 @@ func parentScope(err error, of func() scope) (scope, error) {
 func sees(w *hook.Webhook, c hook.Change, sc scope) bool {
 	acc := domain.Access{UserID: w.CreatedBy, CampaignID: w.CampaignID, Role: domain.RoleAdmin}
 	private := c.IsPrivate || sc.private || !sc.known
-	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" || c.Kind == "map_layer" || c.Kind == "map_group" {
+	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" || c.Kind == "map_layer" || c.Kind == "map_group" || c.Kind == "calendar_weather" {
 		v := domain.Visibility(c.Visibility)
 		if !acc.CanSeeVisibility(v, c.CreatedBy) {
 			return false
@@ -290,6 +296,10 @@ func queued(c hook.Change, wid int64, name string, includePrivate bool) hook.Que
 			mid := c.MapID
 			dd.MapID = &mid
 		}
+		if c.CalendarID != 0 {
+			calID := c.CalendarID
+			dd.CalendarID = &calID
+		}
 		if _, owner := domain.ModuleOf(c.Kind); owner { // a record that owns an entity
 			typ := c.Type
 			dd.Type, dd.Tags = &typ, domain.VisibleTags(c.Tags, c.PrivateTags, includePrivate)
@@ -332,6 +342,8 @@ func path(c hook.Change) string {
 		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_layers/" + id
 	case "map_group":
 		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_groups/" + id
+	case "calendar_weather":
+		return base + "calendars/" + strconv.FormatInt(c.CalendarID, 10) + "/calendar_weather/" + id
 	}
 	if m, ok := domain.ModuleOf(c.Kind); ok { // a declared module's record: its collection
 		return base + strings.ToLower(m.Plural) + "/" + id

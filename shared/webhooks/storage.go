@@ -23,7 +23,9 @@ import (
 	"github.com/guregu/dynamo/v2"
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
+	"github.com/lorekeep/lorekeep/shared/calendars/calstore"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/locations/locstore"
 	"github.com/lorekeep/lorekeep/shared/maps/mapstore"
 	"github.com/lorekeep/lorekeep/shared/store"
@@ -51,11 +53,17 @@ type Hooks struct {
 	*store.Store
 	locations *locstore.Locations
 	maps      *mapstore.Maps
+	calendars *calstore.Calendars
 }
 
 // NewStorage wraps the kernel.
 func NewStorage(st *store.Store) *Hooks {
-	return &Hooks{Store: st, locations: locstore.New(st), maps: mapstore.New(st)}
+	return &Hooks{Store: st, locations: locstore.New(st), maps: mapstore.New(st), calendars: calstore.New(st)}
+}
+
+// GetCalendar reads the calendar an event names (calstore.Calendars.GetCalendar).
+func (s *Hooks) GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error) {
+	return s.calendars.GetCalendar(ctx, cid, id)
 }
 
 // GetMap reads the map an event names (mapstore.Maps.GetMap).

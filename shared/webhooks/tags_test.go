@@ -31,3 +31,31 @@ func TestTagEvents(t *testing.T) {
 		t.Errorf("include_private: %v", events(all))
 	}
 }
+
+// A calendar's weather is announced (calendar_weather.created...), its path and calendar_id
+// naming its calendar, by its visibility: an admins' weather to include_private webhooks only.
+func TestCalendarWeatherEvents(t *testing.T) {
+	e := newEnv(t, webhooks.Settings{})
+	public, everything := newReceiver(t, nil), newReceiver(t, nil)
+	e.createHook(t, map[string]any{"url": public.URL, "events": []any{"calendar_weather.created", "calendar_weather.deleted"}})
+	e.createHook(t, map[string]any{"url": everything.URL, "include_private": true, "events": []any{"calendar_weather.created"}})
+	cal := e.do(t, "POST", "/calendars", map[string]any{"name": "Reckoning", "month_name": []any{"A", "B"}, "month_length": []any{30, 30},
+		"weekday": []any{"X", "Y"}, "current_year": 1, "current_month": 1, "current_day": 1})
+	calID := int64(cal["id"].(float64))
+	e.do(t, "POST", fmt.Sprintf("/calendars/%d/calendar_weather", calID), map[string]any{"weather": "Storm", "year": 1, "month": 1, "day": 2, "visibility_id": 2})
+	w := e.do(t, "POST", fmt.Sprintf("/calendars/%d/calendar_weather", calID), map[string]any{"weather": "Rain", "year": 1, "month": 1, "day": 3})
+	id := int64(w["id"].(float64))
+	e.do(t, "DELETE", fmt.Sprintf("/calendars/%d/calendar_weather/%d", calID, id), nil)
+	got, all := public.wait(t, 2), everything.wait(t, 2)
+	if fmt.Sprint(events(got)) != "[calendar_weather.created calendar_weather.deleted]" {
+		t.Fatalf("events = %v", events(got))
+	}
+	data := got[0].event["data"].(map[string]any)
+	if data["kind"] != "calendar_weather" || data["name"] != "Rain" || data["calendar_id"] != float64(calID) ||
+		data["path"] != fmt.Sprintf("/api/1.0/campaigns/%d/calendars/%d/calendar_weather/%d", e.Campaign, calID, id) {
+		t.Errorf("calendar_weather.created data = %v", data)
+	}
+	if len(all) != 2 {
+		t.Errorf("include_private: %v", events(all))
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/domain/timeline"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/webhooks/hook"
@@ -34,6 +35,7 @@ type Store interface {
 	Attempts(ctx context.Context, cid, wid int64, limit int) ([]hook.Attempt, error)
 	GetEntity(ctx context.Context, cid, eid int64) (*domain.Entity, error)
 	GetLocation(ctx context.Context, cid, id int64) (*domain.Location, error)
+	GetCalendar(ctx context.Context, cid, id int64) (*timeline.Calendar, error)
 	GetMap(ctx context.Context, cid, id int64) (*domain.Map, error)
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
+	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/entitynotes"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
@@ -77,6 +78,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		tags.Register(a, st)
 		calendars.Register(a, st)
 		calendardays.Register(a, st)
+		calendarweather.Register(a, st)
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
 		modules.Register(a, st)
@@ -370,7 +372,7 @@ func TestProductionURLRules(t *testing.T) {
 func TestDeliveriesAreSignedAndInOrder(t *testing.T) {
 	e := newEnv(t, webhooks.Settings{})
 	rc := newReceiver(t, nil)
-	wid, secret := e.createHook(t, map[string]any{"url": rc.URL})
+	wid, secret := e.createHook(t, map[string]any{"url": rc.URL, "events": []any{"location.created", "location.updated", "location.deleted"}})
 	e.EnsureTags(e.Campaign, 4)
 	loc := e.do(t, "POST", "/locations", map[string]any{"name": "Saltmarsh", "type": "Town", "tags": []any{4}})
 	lid := int64(loc["id"].(float64))

@@ -47,12 +47,13 @@ type Change struct {
 	Seq        string
 	StreamSeq  string // the stream's own sequence number, to report a failed record
 	Action     string // created, updated, deleted
-	Kind       string // location, calendar, entity_event, entity_note, map_point, map, map_marker, map_layer, map_group
+	Kind       string // location, calendar, tag, entity_event, entity_note, calendar_weather, map_point, map, map_marker, map_layer, map_group, a module's code
 	CampaignID int64
 	ID         int64
 	EntityID   int64 // a location's or calendar's own entity; a note's or event's parent entity
 	LocationID int64 // a map point's location
 	MapID      int64 // a marker's, layer's or group's map
+	CalendarID int64 // a calendar weather's calendar
 	Name       string
 	Type       string
 	IsPrivate  bool

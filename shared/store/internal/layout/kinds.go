@@ -60,7 +60,7 @@ var Kinds = []KindSpec{
 	{Prefix: MarkerPrefix, Event: "map_marker", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: MapPrefix, Gone: domain.GoneMarkers},
 	{Prefix: NotePrefix, Event: "entity_note", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: EntityPrefix, Gone: domain.GoneNotes},
 	{Prefix: EventPrefix, Event: "entity_event", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: EntityPrefix, Gone: domain.GoneEvents},
-	{Prefix: WeatherPrefix, Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: CalendarPrefix, Gone: domain.GoneWeather},
+	{Prefix: WeatherPrefix, Event: "calendar_weather", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: CalendarPrefix, Gone: domain.GoneWeather},
 	{Prefix: ReminderKind, Counted: ClassAdmin}, // an event's reminder link in its calendar
 	// Relations (relations.go places them): synced in their owner's list and in the campaign-wide one.
 	{Prefix: RelationPrefix, Synced: true, Counted: ClassAdmin, Gone: domain.GoneRelations},
