@@ -1,8 +1,13 @@
 package webhooks_test
 
 import (
+	"bytes"
 	"fmt"
+	"mime/multipart"
 	"testing"
+
+	"github.com/lorekeep/lorekeep/shared/testing/apitest"
+	"github.com/lorekeep/lorekeep/shared/testing/imagetest"
 
 	"github.com/lorekeep/lorekeep/shared/webhooks"
 )
@@ -57,5 +62,31 @@ func TestCalendarWeatherEvents(t *testing.T) {
 	}
 	if len(all) != 2 {
 		t.Errorf("include_private: %v", events(all))
+	}
+}
+
+// An entity's image set or removed (Kanka's entities/{id}/image) is its record's update: the
+// record's `.updated` event, whatever its kind.
+func TestImageChangesAreRecordUpdates(t *testing.T) {
+	e := newEnv(t, webhooks.Settings{})
+	rc := newReceiver(t, nil)
+	e.createHook(t, map[string]any{"url": rc.URL, "events": []any{"location.updated", "character.updated"}})
+	for _, path := range []string{"/locations", "/characters"} {
+		rec := e.do(t, "POST", path, map[string]any{"name": "Pictured"})
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		f, _ := w.CreateFormFile("image", "p.png")
+		_, _ = f.Write(imagetest.PNG(16, 16))
+		_ = w.Close()
+		img := apitest.Path(e.Campaign, fmt.Sprintf("/entities/%d/image", int64(rec["entity_id"].(float64))))
+		if r := e.DoRaw("POST", img, e.Admin, w.FormDataContentType(), &buf); r.Status != 200 {
+			t.Fatalf("upload: %d %s", r.Status, r.Raw)
+		}
+		if r := e.Do("DELETE", img, e.Admin, nil); r.Status != 200 {
+			t.Fatalf("remove: %d %s", r.Status, r.Raw)
+		}
+	}
+	if got := events(rc.wait(t, 4)); fmt.Sprint(got) != "[location.updated location.updated character.updated character.updated]" {
+		t.Fatalf("events = %v", got)
 	}
 }

@@ -82,7 +82,9 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		entitynotes.Register(a, st)
 		maps.Register(a, st)
 		modules.Register(a, st)
-		a.SetImages(images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st))
+		svc := images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st)
+		a.SetImages(svc)
+		images.Register(a, st, svc)
 		webhooks.RegisterWith(a, st, api)
 	}, apitest.WithAPI(func(o *httpapi.Options) { o.ImageBaseURL = base }))
 	// Test tables have no stream (dynamotest): the creation path turns this one's on.
