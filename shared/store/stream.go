@@ -51,10 +51,14 @@ type streamImage struct {
 	PrivateTags []int64 `dynamo:"private_tags"`
 	Date        string  `dynamo:"date"`
 	Weather     string  `dynamo:"weather"`
-	Version     int64   `dynamo:"version"`
-	CreatedBy   int64   `dynamo:"created_by"`
-	UpdatedBy   int64   `dynamo:"updated_by"`
-	UpdatedAt   string  `dynamo:"updated_at"`
+	// A relation's text and the privacy of its ends, which place it.
+	Relation      string `dynamo:"relation"`
+	OwnerPrivate  bool   `dynamo:"owner_private"`
+	TargetPrivate bool   `dynamo:"target_private"`
+	Version       int64  `dynamo:"version"`
+	CreatedBy     int64  `dynamo:"created_by"`
+	UpdatedBy     int64  `dynamo:"updated_by"`
+	UpdatedAt     string `dynamo:"updated_at"`
 }
 
 // recordKind names the record whose home item (pk, sk) is, "" for any other item (copies,
@@ -109,6 +113,9 @@ func StreamChanges(ctx context.Context, s *Store, recs []StreamRecord) ([]hook.C
 		if kind == "calendar_weather" && cur.Name == nil {
 			cur.Name = &cur.Weather // a day's weather is named by its weather when it has no name
 		}
+		if kind == "relation" { // named by its text, private while either end is
+			cur.Name, cur.IsPrivate = &cur.Relation, cur.OwnerPrivate || cur.TargetPrivate
+		}
 		c := hook.Change{Seq: fmt.Sprintf("%040s", r.Seq), StreamSeq: r.Seq, Kind: kind, CampaignID: cur.CampaignID, ID: cur.ID,
 			EntityID: cur.EntityID, LocationID: cur.LocationID, MapID: cur.MapID, CalendarID: cur.CalendarID, Type: cur.Type, IsPrivate: cur.IsPrivate,
 			Visibility: cur.Visibility, CreatedBy: cur.CreatedBy, UpdatedBy: cur.UpdatedBy, Tags: cur.Tags, PrivateTags: cur.PrivateTags, At: r.At}
@@ -134,7 +141,7 @@ func StreamChanges(ctx context.Context, s *Store, recs []StreamRecord) ([]hook.C
 			}
 		case "REMOVE":
 			c.Action = "deleted"
-			if kind == "entity_event" || kind == "entity_note" || kind == "map_marker" || kind == "calendar_weather" {
+			if kind == "entity_event" || kind == "entity_note" || kind == "map_marker" || kind == "calendar_weather" || kind == "relation" {
 				other := strings.TrimPrefix(cur.SK, layout.SelfHome)
 				if other == cur.SK {
 					other = layout.SelfHome + cur.SK

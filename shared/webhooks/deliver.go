@@ -249,7 +249,7 @@ func parentScope(err error, of func() scope) (scope, error) {
 func sees(w *hook.Webhook, c hook.Change, sc scope) bool {
 	acc := domain.Access{UserID: w.CreatedBy, CampaignID: w.CampaignID, Role: domain.RoleAdmin}
 	private := c.IsPrivate || sc.private || !sc.known
-	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" || c.Kind == "map_layer" || c.Kind == "map_group" || c.Kind == "calendar_weather" {
+	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" || c.Kind == "map_layer" || c.Kind == "map_group" || c.Kind == "calendar_weather" || c.Kind == "relation" {
 		v := domain.Visibility(c.Visibility)
 		if !acc.CanSeeVisibility(v, c.CreatedBy) {
 			return false
@@ -344,6 +344,8 @@ func path(c hook.Change) string {
 		return base + "maps/" + strconv.FormatInt(c.MapID, 10) + "/map_groups/" + id
 	case "calendar_weather":
 		return base + "calendars/" + strconv.FormatInt(c.CalendarID, 10) + "/calendar_weather/" + id
+	case "relation":
+		return base + "entities/" + strconv.FormatInt(c.EntityID, 10) + "/relations/" + id
 	}
 	if m, ok := domain.ModuleOf(c.Kind); ok { // a declared module's record: its collection
 		return base + strings.ToLower(m.Plural) + "/" + id

@@ -33,6 +33,7 @@ import (
 	"github.com/lorekeep/lorekeep/shared/locations"
 	"github.com/lorekeep/lorekeep/shared/maps"
 	"github.com/lorekeep/lorekeep/shared/modules"
+	"github.com/lorekeep/lorekeep/shared/relations"
 	"github.com/lorekeep/lorekeep/shared/store"
 	"github.com/lorekeep/lorekeep/shared/store/ops"
 	"github.com/lorekeep/lorekeep/shared/tags"
@@ -80,6 +81,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		calendardays.Register(a, st)
 		calendarweather.Register(a, st)
 		entitynotes.Register(a, st)
+		relations.Register(a, st)
 		maps.Register(a, st)
 		modules.Register(a, st)
 		svc := images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st)

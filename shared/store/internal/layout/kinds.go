@@ -63,7 +63,7 @@ var Kinds = []KindSpec{
 	{Prefix: WeatherPrefix, Event: "calendar_weather", Synced: true, Counted: ClassAdmin, Placement: PlaceChild, Parent: CalendarPrefix, Gone: domain.GoneWeather},
 	{Prefix: ReminderKind, Counted: ClassAdmin}, // an event's reminder link in its calendar
 	// Relations (relations.go places them): synced in their owner's list and in the campaign-wide one.
-	{Prefix: RelationPrefix, Synced: true, Counted: ClassAdmin, Gone: domain.GoneRelations},
+	{Prefix: RelationPrefix, Event: "relation", Parent: EntityPrefix, Synced: true, Counted: ClassAdmin, Gone: domain.GoneRelations},
 	{Prefix: RelationIndexPrefix, Synced: true, Counted: ClassAdmin, Gone: domain.GoneCampaignRelations},
 	{Prefix: MemberKind, Counted: ClassAll}, // memberships (campaigns.go)
 	{Prefix: CampaignKind, Counted: ClassAll},

@@ -90,3 +90,32 @@ func TestImageChangesAreRecordUpdates(t *testing.T) {
 		t.Fatalf("events = %v", got)
 	}
 }
+
+// Relations are announced (relation.created, .updated, .deleted, their path under their
+// owner's entity), one with a private end to include_private webhooks only.
+func TestRelationEvents(t *testing.T) {
+	e := newEnv(t, webhooks.Settings{})
+	public, everything := newReceiver(t, nil), newReceiver(t, nil)
+	e.createHook(t, map[string]any{"url": public.URL, "events": []any{"relation.created", "relation.updated", "relation.deleted"}})
+	e.createHook(t, map[string]any{"url": everything.URL, "include_private": true, "events": []any{"relation.created"}})
+	a := e.do(t, "POST", "/characters", map[string]any{"name": "A"})
+	b := e.do(t, "POST", "/characters", map[string]any{"name": "B"})
+	hidden := e.do(t, "POST", "/characters", map[string]any{"name": "Hidden", "is_private": true})
+	owner := int64(a["entity_id"].(float64))
+	e.do(t, "POST", fmt.Sprintf("/entities/%d/relations", owner), map[string]any{"owner_id": owner, "target_id": hidden["entity_id"], "relation": "Spy"})
+	rel := e.do(t, "POST", fmt.Sprintf("/entities/%d/relations", owner), map[string]any{"owner_id": owner, "target_id": b["entity_id"], "relation": "Friend"})
+	id := int64(rel["id"].(float64))
+	e.do(t, "PATCH", fmt.Sprintf("/entities/%d/relations/%d", owner, id), map[string]any{"relation": "Best friend"})
+	e.do(t, "DELETE", fmt.Sprintf("/entities/%d/relations/%d", owner, id), nil)
+	got, all := public.wait(t, 3), everything.wait(t, 2)
+	if fmt.Sprint(events(got)) != "[relation.created relation.updated relation.deleted]" {
+		t.Fatalf("events = %v", events(got))
+	}
+	data := got[0].event["data"].(map[string]any)
+	if data["kind"] != "relation" || data["name"] != "Friend" || data["path"] != fmt.Sprintf("/api/1.0/campaigns/%d/entities/%d/relations/%d", e.Campaign, owner, id) {
+		t.Errorf("relation.created data = %v", data)
+	}
+	if len(all) != 2 {
+		t.Errorf("include_private: %v", events(all))
+	}
+}
