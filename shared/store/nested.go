@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 
 	"github.com/lorekeep/lorekeep/shared/domain"
 	"github.com/lorekeep/lorekeep/shared/store/internal/layout"
@@ -56,7 +57,12 @@ func EventKinds() []string {
 			out = append(out, k.Event)
 		}
 	}
-	return out
+	var packs []string
+	for _, p := range entityPacks { // declared by their families (DeclareEntityPack)
+		packs = append(packs, p.kind)
+	}
+	slices.Sort(packs)
+	return append(out, packs...)
 }
 
 // TxStep is one of the kernel's additions to a write's transaction (a check, a link, an

@@ -92,6 +92,10 @@ func StreamChanges(ctx context.Context, s *Store, recs []StreamRecord) ([]hook.C
 			out = append(out, packChanges(r, kind, cid, mid)...)
 			continue
 		}
+		if changes, ok := entityPackChanges(r); ok {
+			out = append(out, changes...)
+			continue
+		}
 		img := r.New
 		if r.EventName == "REMOVE" {
 			img = r.Old
@@ -166,6 +170,62 @@ func StreamChanges(ctx context.Context, s *Store, recs []StreamRecord) ([]hook.C
 }
 
 // packOf tells whether a stream record is a map's layers or groups pack, and whose.
+// Entity packs: a family whose records are entries of one item in an entity's partition (an
+// entity's attributes) declares how the stream reads the entries, and each write of the item
+// is announced as its entries' changes, as a map's layers and groups are.
+type entityPack struct {
+	kind    string
+	entries func(item dynamo.Item) map[int64]domain.PackEntry
+}
+
+var entityPacks = map[string]entityPack{}
+
+// DeclareEntityPack announces the entries of the item at sk of every entity's partition as
+// records of kind (at init): entries reads an item's, by id (their Visibility placing them).
+func DeclareEntityPack(sk, kind string, entries func(item dynamo.Item) map[int64]domain.PackEntry) {
+	entityPacks[sk] = entityPack{kind: kind, entries: entries}
+}
+
+// entityPackChanges are the changes of an entity pack's write (nil when r is none).
+func entityPackChanges(r StreamRecord) ([]hook.Change, bool) {
+	img := r.New
+	if img == nil {
+		img = r.Old
+	}
+	var k struct {
+		PK string `dynamo:"pk"`
+		SK string `dynamo:"sk"`
+	}
+	if img == nil || dynamo.UnmarshalItem(img, &k) != nil {
+		return nil, false
+	}
+	p, ok := entityPacks[k.SK]
+	if !ok {
+		return nil, false
+	}
+	parts := strings.Split(k.PK, "#")
+	if len(parts) != 4 || parts[2] != layout.EntityPrefix {
+		return nil, false
+	}
+	cid, err1 := strconv.ParseInt(parts[1], 10, 64)
+	eid, err2 := strconv.ParseInt(parts[3], 10, 64)
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	var old, cur map[int64]domain.PackEntry
+	if r.Old != nil {
+		old = p.entries(r.Old)
+	}
+	if r.New != nil {
+		cur = p.entries(r.New)
+	}
+	out := diffEntries(r, p.kind, old, cur)
+	for i := range out {
+		out[i].CampaignID, out[i].EntityID = cid, eid
+	}
+	return out, true
+}
+
 func packOf(r StreamRecord) (kind string, cid, mid int64, ok bool) {
 	img := r.New
 	if img == nil {
@@ -218,7 +278,15 @@ func packEntries(img map[string]types.AttributeValue) map[int64]domain.PackEntry
 // with another updated_at updated. Each change's Seq is the record's followed by the entry's
 // id, so that one record's events have their own queue keys and event ids, in id order.
 func packChanges(r StreamRecord, kind string, cid, mid int64) []hook.Change {
-	old, cur := packEntries(r.Old), packEntries(r.New)
+	out := diffEntries(r, kind, packEntries(r.Old), packEntries(r.New))
+	for i := range out {
+		out[i].CampaignID, out[i].MapID = cid, mid
+	}
+	return out
+}
+
+// diffEntries compares a pack's old and new entries (see packChanges).
+func diffEntries(r StreamRecord, kind string, old, cur map[int64]domain.PackEntry) []hook.Change {
 	ids := make([]int64, 0, len(old)+len(cur))
 	for id := range old {
 		ids = append(ids, id)
@@ -242,8 +310,8 @@ func packChanges(r StreamRecord, kind string, cid, mid int64) []hook.Change {
 		case o.UpdatedAt.Equal(n.UpdatedAt):
 			continue
 		}
-		out = append(out, hook.Change{Seq: fmt.Sprintf("%040s.%020d", r.Seq, id), StreamSeq: r.Seq, Kind: kind, CampaignID: cid,
-			Action: action, ID: id, MapID: mid, Name: e.Name, Visibility: string(e.Visibility), CreatedBy: e.CreatedBy, UpdatedBy: e.UpdatedBy, At: at})
+		out = append(out, hook.Change{Seq: fmt.Sprintf("%040s.%020d", r.Seq, id), StreamSeq: r.Seq, Kind: kind,
+			Action: action, ID: id, Name: e.Name, Visibility: string(e.Visibility), CreatedBy: e.CreatedBy, UpdatedBy: e.UpdatedBy, At: at})
 	}
 	return out
 }

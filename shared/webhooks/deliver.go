@@ -208,7 +208,7 @@ func (d *Deliverer) Handle(ctx context.Context, changes []hook.Change) (int, err
 // event, the map of a marker, layer or group, the location of a map point (one read).
 func (d *Deliverer) scope(ctx context.Context, c hook.Change) (scope, error) {
 	switch c.Kind {
-	case "entity_event", "entity_note":
+	case "entity_event", "entity_note", "attribute":
 		e, err := d.st.GetEntity(ctx, c.CampaignID, c.EntityID)
 		return parentScope(err, func() scope {
 			return scope{private: e.IsPrivate, tags: e.Tags, privateTags: e.PrivateTags, known: true}
@@ -249,7 +249,7 @@ func parentScope(err error, of func() scope) (scope, error) {
 func sees(w *hook.Webhook, c hook.Change, sc scope) bool {
 	acc := domain.Access{UserID: w.CreatedBy, CampaignID: w.CampaignID, Role: domain.RoleAdmin}
 	private := c.IsPrivate || sc.private || !sc.known
-	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" || c.Kind == "map_layer" || c.Kind == "map_group" || c.Kind == "calendar_weather" || c.Kind == "relation" {
+	if c.Kind == "entity_event" || c.Kind == "entity_note" || c.Kind == "map_marker" || c.Kind == "map_layer" || c.Kind == "map_group" || c.Kind == "calendar_weather" || c.Kind == "relation" || c.Kind == "attribute" {
 		v := domain.Visibility(c.Visibility)
 		if !acc.CanSeeVisibility(v, c.CreatedBy) {
 			return false
@@ -346,6 +346,8 @@ func path(c hook.Change) string {
 		return base + "calendars/" + strconv.FormatInt(c.CalendarID, 10) + "/calendar_weather/" + id
 	case "relation":
 		return base + "entities/" + strconv.FormatInt(c.EntityID, 10) + "/relations/" + id
+	case "attribute":
+		return base + "entities/" + strconv.FormatInt(c.EntityID, 10) + "/attributes/" + id
 	}
 	if m, ok := domain.ModuleOf(c.Kind); ok { // a declared module's record: its collection
 		return base + strings.ToLower(m.Plural) + "/" + id

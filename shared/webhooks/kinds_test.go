@@ -119,3 +119,30 @@ func TestRelationEvents(t *testing.T) {
 		t.Errorf("include_private: %v", events(all))
 	}
 }
+
+// An entity's attributes are announced one by one (attribute.created, .updated, .deleted,
+// their path under their entity), a private one to include_private webhooks only.
+func TestAttributeEvents(t *testing.T) {
+	e := newEnv(t, webhooks.Settings{})
+	public, everything := newReceiver(t, nil), newReceiver(t, nil)
+	e.createHook(t, map[string]any{"url": public.URL, "events": []any{"attribute.created", "attribute.updated", "attribute.deleted"}})
+	e.createHook(t, map[string]any{"url": everything.URL, "include_private": true, "events": []any{"attribute.created"}})
+	c := e.do(t, "POST", "/characters", map[string]any{"name": "Hero"})
+	eid := int64(c["entity_id"].(float64))
+	e.do(t, "POST", fmt.Sprintf("/entities/%d/attributes", eid), map[string]any{"name": "Secret", "value": "x", "is_private": true})
+	a := e.do(t, "POST", fmt.Sprintf("/entities/%d/attributes", eid), map[string]any{"name": "Strength", "value": "18"})
+	id := int64(a["id"].(float64))
+	e.do(t, "PATCH", fmt.Sprintf("/entities/%d/attributes/%d", eid, id), map[string]any{"value": "19"})
+	e.do(t, "DELETE", fmt.Sprintf("/entities/%d/attributes/%d", eid, id), nil)
+	got, all := public.wait(t, 3), everything.wait(t, 2)
+	if fmt.Sprint(events(got)) != "[attribute.created attribute.updated attribute.deleted]" {
+		t.Fatalf("events = %v", events(got))
+	}
+	data := got[0].event["data"].(map[string]any)
+	if data["kind"] != "attribute" || data["name"] != "Strength" || data["path"] != fmt.Sprintf("/api/1.0/campaigns/%d/entities/%d/attributes/%d", e.Campaign, eid, id) {
+		t.Errorf("attribute.created data = %v", data)
+	}
+	if len(all) != 2 {
+		t.Errorf("include_private: %v", events(all))
+	}
+}

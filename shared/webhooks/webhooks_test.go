@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/lorekeep/lorekeep/shared/attributes"
 	"github.com/lorekeep/lorekeep/shared/calendars"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendardays"
 	"github.com/lorekeep/lorekeep/shared/calendars/calendarweather"
@@ -82,6 +83,7 @@ func newEnv(t *testing.T, s webhooks.Settings) *env {
 		calendarweather.Register(a, st)
 		entitynotes.Register(a, st)
 		relations.Register(a, st)
+		attributes.Register(a, st)
 		maps.Register(a, st)
 		modules.Register(a, st)
 		svc := images.New(imagework.New(bucket, st, imagework.Options{AllowHTTP: true, AllowLoopback: true}), st)

@@ -36,6 +36,24 @@ func init() {
 	store.DeclareAttributes(func(ctx context.Context, st *store.Store, cid int64, eids []int64) (map[int64][]domain.Attribute, error) {
 		return New(st).AttributesOf(ctx, cid, eids)
 	})
+	// The stream announces each attribute a pack's write changes (attribute.created...), a
+	// private one as an admins' record.
+	store.DeclareEntityPack(packSK, "attribute", func(item dynamo.Item) map[int64]domain.PackEntry {
+		var p attributePack
+		if dynamo.UnmarshalItem(item, &p) != nil {
+			return nil
+		}
+		out := make(map[int64]domain.PackEntry, len(p.Items))
+		for _, it := range p.Items {
+			v := domain.VisibilityAll
+			if it.IsPrivate {
+				v = domain.VisibilityAdmin
+			}
+			out[it.ID] = domain.PackEntry{ID: it.ID, Name: it.Name, Visibility: v, CreatedBy: it.CreatedBy, UpdatedBy: it.UpdatedBy,
+				CreatedAt: store.ParseTime(it.CreatedAt), UpdatedAt: store.ParseTime(it.UpdatedAt)}
+		}
+		return out
+	})
 }
 
 // ReadAttributes reads ahead an entity (Ref.Parent) and its attribute pack.
