@@ -15,6 +15,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityrows"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -138,18 +139,12 @@ func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{refs: store.ReferencesOf(st)}
 	collection := "/entities/{entity_id}/entity_abilities"
 	item := collection + "/{id}"
-	httpapi.MountList(api, collection, httpapi.List[row, *domain.Entity, Row]{
-		Parent:   h.entity,
-		ParentID: func(e *domain.Entity) int64 { return e.ID },
-		Filters:  domain.FilterChildren,
-		Read: func(r *httpapi.Request, e *domain.Entity, _ domain.Filter, page domain.PageRequest) (domain.Page[row], error) {
-			_, held, err := h.refs.Owner(r.Context(), r.Access.CampaignID, e.ID)
-			if err != nil {
-				return domain.Page[row]{}, err
-			}
-			rows := visible(r.Access, held)
+	httpapi.MountList(api, collection, httpapi.List[row, *entityrows.Parent, Row]{
+		Parent: entityrows.ParentOf(h.refs), ParentID: entityrows.ParentID, Filters: domain.FilterChildren,
+		Read: func(r *httpapi.Request, p *entityrows.Parent, _ domain.Filter, page domain.PageRequest) (domain.Page[row], error) {
+			rows := visible(r.Access, p.Refs)
 			slices.SortFunc(rows, func(a, b row) int { return int(a.ref.Key - b.ref.Key) })
-			return domain.PageOf(rows, page, func(x *row) int64 { return x.ref.Key }), nil
+			return domain.PageOf(rows, page, func(x *row) int64 { return rowKey(*x) }), nil
 		},
 		Render: func(x *row) Row { return x.json() },
 	})
@@ -162,41 +157,17 @@ func Register(api *httpapi.API, st *store.Store) {
 
 type handlers struct{ refs store.References }
 
-func (h handlers) entity(r *httpapi.Request) (*domain.Entity, error) {
-	e, _, err := h.read(r)
-	return e, err
-}
-
-// read is the path's entity, which the caller must see, and its references.
-func (h handlers) read(r *httpapi.Request) (*domain.Entity, []domain.Reference, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return nil, nil, err
-	}
-	e, refs, err := h.refs.Owner(r.Context(), r.Access.CampaignID, eid)
-	if err == nil {
-		err = r.Access.SeeEntity(e)
-	}
-	return e, refs, err
-}
-
-// find is the path's row, which the caller must see.
+// find is the path's row of the path's entity, which the caller must see.
 func (h handlers) find(r *httpapi.Request) (*domain.Entity, row, error) {
-	e, refs, err := h.read(r)
+	e, held, err := entityrows.Entity(r, h.refs)
 	if err != nil {
 		return nil, row{}, err
 	}
-	id, err := r.PathID("id")
-	if err != nil {
-		return nil, row{}, err
-	}
-	for _, x := range visible(r.Access, refs) {
-		if x.ref.Key == id {
-			return e, x, nil
-		}
-	}
-	return nil, row{}, apperr.ErrNotFound
+	x, err := entityrows.Find(r, visible(r.Access, held), rowKey)
+	return e, x, err
 }
+
+func rowKey(x row) int64 { return x.ref.Key }
 
 func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
 	_, x, err := h.find(r)
@@ -249,14 +220,7 @@ func abilityField(err error, field string) error {
 
 // create adds one row per ability of `abilities` (Kanka's POST), answering them all.
 func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	e, err := h.entity(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
+	e, _, in, err := entityrows.Write(r, h.refs)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -295,14 +259,11 @@ func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
 }
 
 func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	e, x, err := h.find(r)
+	e, held, in, err := entityrows.Write(r, h.refs)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	in, err := r.Input()
+	x, err := entityrows.Find(r, visible(r.Access, held), rowKey)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

@@ -87,6 +87,11 @@ func TestEntityAbilities(t *testing.T) {
 	if a, m := count(e.Admin), count(e.Member); a != 4 || m != 2 {
 		t.Fatalf("rows: admin %d, member %d", a, m)
 	}
+	e.Counter.Reset()
+	count(e.Member)
+	if n := e.Counter.N(); n > 3 {
+		t.Fatalf("entity abilities page: %d DynamoDB calls, budget 3", n)
+	}
 	if rel := do("GET", fmt.Sprintf("/characters/%d?related=1", num(mage["id"])), e.Member, nil); len(rel.Data()["entity_abilities"].([]any)) != 2 {
 		t.Fatalf("related: %s", rel.Raw)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lorekeep/lorekeep/shared/apperr"
 	"github.com/lorekeep/lorekeep/shared/domain"
+	"github.com/lorekeep/lorekeep/shared/entityrows"
 	"github.com/lorekeep/lorekeep/shared/httpapi"
 	"github.com/lorekeep/lorekeep/shared/store"
 )
@@ -161,26 +162,19 @@ func Render(a domain.Access, eid int64, refs []domain.Reference) []any {
 // Register mounts entities/{entity_id}/inventory and its lines.
 func Register(api *httpapi.API, st *store.Store) {
 	h := handlers{st: st, refs: store.ReferencesOf(st)}
-	refs := h.refs
 	collection := "/entities/{entity_id}/inventory"
 	item := collection + "/{id}"
-	httpapi.MountList(api, collection, httpapi.List[line, *domain.Entity, Line]{
-		Parent:   h.entity,
-		ParentID: func(e *domain.Entity) int64 { return e.ID },
-		Filters:  domain.FilterChildren,
-		Read: func(r *httpapi.Request, e *domain.Entity, _ domain.Filter, page domain.PageRequest) (domain.Page[line], error) {
-			_, held, err := refs.Owner(r.Context(), r.Access.CampaignID, e.ID)
-			if err != nil {
-				return domain.Page[line]{}, err
-			}
-			ls := visible(r.Access, held)
+	httpapi.MountList(api, collection, httpapi.List[line, *entityrows.Parent, Line]{
+		Parent: entityrows.ParentOf(h.refs), ParentID: entityrows.ParentID, Filters: domain.FilterChildren,
+		Read: func(r *httpapi.Request, p *entityrows.Parent, _ domain.Filter, page domain.PageRequest) (domain.Page[line], error) {
+			ls := visible(r.Access, p.Refs)
 			slices.SortFunc(ls, func(a, b line) int { return int(a.ref.Key - b.ref.Key) })
-			return domain.PageOf(ls, page, func(l *line) int64 { return l.ref.Key }), nil
+			return domain.PageOf(ls, page, func(l *line) int64 { return lineKey(*l) }), nil
 		},
-		Rows: func(_ *httpapi.Request, e *domain.Entity, ls []line) ([]Line, error) {
+		Rows: func(_ *httpapi.Request, p *entityrows.Parent, ls []line) ([]Line, error) {
 			out := make([]Line, len(ls))
 			for i, l := range ls {
-				out[i] = l.json(e.ID)
+				out[i] = l.json(p.Entity.ID)
 			}
 			return out, nil
 		},
@@ -197,43 +191,17 @@ type handlers struct {
 	refs store.References
 }
 
-// entity is the path's entity, which the caller must see.
-func (h handlers) entity(r *httpapi.Request) (*domain.Entity, error) {
-	eid, err := r.PathID("entity_id")
+// find is the path's line of the path's entity, which the caller must see.
+func (h handlers) find(r *httpapi.Request) (*domain.Entity, line, error) {
+	e, held, err := entityrows.Entity(r, h.refs)
 	if err != nil {
-		return nil, err
+		return nil, line{}, err
 	}
-	e, _, err := h.refs.Owner(r.Context(), r.Access.CampaignID, eid)
-	if err == nil {
-		err = r.Access.SeeEntity(e)
-	}
-	return e, err
+	l, err := entityrows.Find(r, visible(r.Access, held), lineKey)
+	return e, l, err
 }
 
-// find is the path's line of entity eid, which the caller must see.
-func (h handlers) find(r *httpapi.Request) (*domain.Entity, line, error) {
-	eid, err := r.PathID("entity_id")
-	if err != nil {
-		return nil, line{}, err
-	}
-	id, err := r.PathID("id")
-	if err != nil {
-		return nil, line{}, err
-	}
-	e, refs, err := h.refs.Owner(r.Context(), r.Access.CampaignID, eid)
-	if err == nil {
-		err = r.Access.SeeEntity(e)
-	}
-	if err != nil {
-		return nil, line{}, err
-	}
-	for _, l := range visible(r.Access, refs) {
-		if l.ref.Key == id {
-			return e, l, nil
-		}
-	}
-	return nil, line{}, apperr.ErrNotFound
-}
+func lineKey(l line) int64 { return l.ref.Key }
 
 func (h handlers) show(r *httpapi.Request) (httpapi.Reply, error) {
 	e, l, err := h.find(r)
@@ -319,14 +287,7 @@ func itemField(err error) error {
 }
 
 func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	e, err := h.entity(r)
-	if err != nil {
-		return httpapi.Reply{}, err
-	}
-	in, err := r.Input()
+	e, _, in, err := entityrows.Write(r, h.refs)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
@@ -351,14 +312,11 @@ func (h handlers) create(r *httpapi.Request) (httpapi.Reply, error) {
 }
 
 func (h handlers) update(r *httpapi.Request) (httpapi.Reply, error) {
-	if err := r.Access.CanWrite(); err != nil {
-		return httpapi.Reply{}, err
-	}
-	e, l, err := h.find(r)
+	e, held, in, err := entityrows.Write(r, h.refs)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}
-	in, err := r.Input()
+	l, err := entityrows.Find(r, visible(r.Access, held), lineKey)
 	if err != nil {
 		return httpapi.Reply{}, err
 	}

@@ -97,6 +97,12 @@ func TestInventory(t *testing.T) {
 	if a, m := count(e.Admin), count(e.Member); a != 4 || m != 2 {
 		t.Fatalf("lines: admin %d, member %d", a, m)
 	}
+	// A page reads the entity and its record's references once: the access, then two reads.
+	e.Counter.Reset()
+	count(e.Member)
+	if n := e.Counter.N(); n > 3 {
+		t.Fatalf("inventory page: %d DynamoDB calls, budget 3", n)
+	}
 	rel := do("GET", fmt.Sprintf("/characters/%d?related=1", num(hero["id"])), e.Member, nil)
 	if got := rel.Data()["inventory"].([]any); len(got) != 2 {
 		t.Fatalf("related inventory: %v", got)
